@@ -1,0 +1,315 @@
+//! The validated game definition: the one door from the language to the interpreter.
+//!
+//! A [`Definition`] is known good: every name is resolved to an index, every zone is resolved to
+//! concrete squares for each side, every Betza string is decoded into [`MoveAtom`]s, and the
+//! starting position is parsed. It has no pest lifetimes and no source spans, and it round-trips
+//! through serde (RON is its dump format, see [`Definition::to_ron`]).
+//!
+//! Directions inside a definition are *relative to the side that owns the piece*: in an
+//! [`Offset`], `forward` is towards the owner's far edge (see [`SideDef::forward`]). The
+//! interpreter turns them into absolute board steps per side when it compiles the game.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The largest number of files or ranks a board may have.
+pub const MAX_BOARD_EDGE: u8 = 16;
+
+/// Index of a side in [`Definition::sides`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct SideId(pub u8);
+
+/// Index of a piece type in [`Definition::pieces`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PieceId(pub u8);
+
+/// A square named by its file and rank, both counted from 0 (`a1` is file 0, rank 0).
+///
+/// It serialises as its name (`"e4"`, `"p16"`), so RON dumps stay readable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square {
+    /// File, 0 = `a`.
+    pub file: u8,
+    /// Rank, 0 = `1`.
+    pub rank: u8,
+}
+
+impl Square {
+    /// Builds a square from zero-based file and rank.
+    pub const fn new(file: u8, rank: u8) -> Self {
+        Square { file, rank }
+    }
+
+    /// Parses a square name such as `e4` or `p16`; no board bounds are checked.
+    pub fn parse(text: &str) -> Option<Square> {
+        let mut chars = text.chars();
+        let file_char = chars.next()?;
+        if !file_char.is_ascii_lowercase() {
+            return None;
+        }
+        let digits = chars.as_str();
+        if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        if digits.starts_with('0') {
+            return None;
+        }
+        let rank: u8 = digits.parse().ok()?;
+        Some(Square::new(file_char as u8 - b'a', rank - 1))
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file) as char, self.rank as u32 + 1)
+    }
+}
+
+impl Serialize for Square {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Square {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Square::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("bad square `{text}`")))
+    }
+}
+
+/// A whole game, validated.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Definition {
+    /// The game's display name (`game "Chess"`).
+    pub name: String,
+    /// Optional longer description.
+    pub description: Option<String>,
+    /// Optional source and credits.
+    pub credits: Option<String>,
+    /// The board geometry.
+    pub board: BoardDef,
+    /// The sides, in declaration order; the first one writes its FEN letters in upper case.
+    pub sides: Vec<SideDef>,
+    /// The order in which sides take turns, repeated cyclically.
+    pub turn_order: Vec<SideId>,
+    /// Piece types, in declaration order.
+    pub pieces: Vec<PieceDef>,
+    /// Castling moves, if any.
+    pub castling: Vec<CastlingDef>,
+    /// How games end.
+    pub end: EndRules,
+    /// The starting position.
+    pub setup: Setup,
+}
+
+/// A rectangular grid, possibly with holes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardDef {
+    /// Number of files (columns), 1..=16.
+    pub files: u8,
+    /// Number of ranks (rows), 1..=16.
+    pub ranks: u8,
+    /// Squares of the grid that are not part of the board: nothing lands on, passes or jumps over
+    /// them.
+    pub holes: Vec<Square>,
+}
+
+impl BoardDef {
+    /// Whether `square` is inside the grid and not a hole.
+    pub fn contains(&self, square: Square) -> bool {
+        square.file < self.files && square.rank < self.ranks && !self.holes.contains(&square)
+    }
+
+    /// The colour of a square: `true` for light squares (a1 is dark, as on a chess board).
+    pub fn is_light(square: Square) -> bool {
+        (square.file + square.rank) % 2 == 1
+    }
+}
+
+/// Which way a side's pieces move forward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Forward {
+    /// Towards higher ranks (White in chess).
+    Up,
+    /// Towards lower ranks (Black in chess).
+    Down,
+}
+
+/// One side (a colour).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideDef {
+    /// Name as written in the file (`white`).
+    pub name: String,
+    /// The letter naming the side to move in a FEN (`w`).
+    pub fen_letter: char,
+    /// Forward direction of its pieces.
+    pub forward: Forward,
+}
+
+/// A piece type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PieceDef {
+    /// Name (`Knight`).
+    pub name: String,
+    /// FEN and notation letter, upper case (`N`).
+    pub letter: char,
+    /// Value used by scoring, policies and engines.
+    pub value: i32,
+    /// A royal piece may not be left attacked when [`EndRules::check`] holds.
+    pub royal: bool,
+    /// The Betza text the movement was decoded from, for display.
+    pub betza: String,
+    /// Decoded movement.
+    pub moves: Vec<MoveAtom>,
+    /// Promotion, if the piece promotes.
+    pub promotion: Option<Promotion>,
+    /// For each side, the squares from which its `i` (initial) moves are allowed.
+    pub initial_zone: Vec<Vec<Square>>,
+    /// Its moves reset the move-limit counter (pawns in chess).
+    pub irreversible: bool,
+}
+
+/// A step on the board relative to the moving side: `forward` counts towards the owner's far
+/// edge, `right` towards higher files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Offset {
+    /// Files to the right (towards `h`), negative to the left.
+    pub right: i8,
+    /// Ranks forward for the owner, negative backward.
+    pub forward: i8,
+}
+
+/// What a move may do on its destination square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MoveMode {
+    /// Move to an empty square or capture an enemy piece there (Betza default).
+    Both,
+    /// Only move to an empty square (`m`).
+    MoveOnly,
+    /// Only capture an enemy piece (`c`).
+    CaptureOnly,
+}
+
+/// One decoded Betza atom with its modifiers, for a set of directions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveAtom {
+    /// The directions, each one step of the atom.
+    pub steps: Vec<Offset>,
+    /// How many steps the piece may take in one direction: `Some(1)` for a leaper, `Some(n)` for
+    /// a limited rider, `None` for an unlimited rider.
+    pub range: Option<u8>,
+    /// Move, capture, or both.
+    pub mode: MoveMode,
+    /// Only from the piece's initial zone (`i`, see [`PieceDef::initial_zone`]). A lame `i` move
+    /// that passes over squares leaves them as en-passant targets for one turn.
+    pub initial_only: bool,
+    /// Lame (`n`): a leap whose intermediate squares (orthogonal-then-diagonal path for oblique
+    /// atoms, the squares in between for straight ones) must be empty.
+    pub lame: bool,
+    /// May capture en passant (`e`): land on the square an enemy lame initial move passed over,
+    /// removing that piece.
+    pub en_passant: bool,
+}
+
+/// How and where a piece promotes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Promotion {
+    /// For each side (indexed by [`SideId`]), the squares where the piece must promote.
+    pub zone: Vec<Vec<Square>>,
+    /// The piece types it may become.
+    pub choices: Vec<PieceId>,
+}
+
+/// One castling move of one side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CastlingDef {
+    /// The side that may castle this way.
+    pub side: SideId,
+    /// The FEN letter of this right in the side's case (`K`, `Q`, `k`, `q`).
+    pub fen_letter: char,
+    /// Where the king starts.
+    pub king_from: Square,
+    /// Where the king ends.
+    pub king_to: Square,
+    /// Where the rook starts.
+    pub rook_from: Square,
+    /// Where the rook ends.
+    pub rook_to: Square,
+}
+
+/// A result for the side that is in the named situation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// The side loses (its opponents win).
+    Loss,
+    /// The side wins.
+    Win,
+    /// Nobody wins.
+    Draw,
+}
+
+/// How games end.
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct EndRules {
+    /// `check`: no action may leave one of the mover's royal pieces attacked.
+    pub check: bool,
+    /// Verdict for the side to move when it has no legal action and a royal piece is attacked.
+    pub checkmate: Option<Verdict>,
+    /// Verdict for the side to move when it has no legal action otherwise.
+    pub stalemate: Option<Verdict>,
+    /// `repetition N verdict`: the N-th occurrence of a position ends the game; the verdict is
+    /// for the side whose action produced it.
+    pub repetition: Option<Repetition>,
+    /// `move-limit N verdict`: N moves by each side (2N plies) with no capture and no move of an
+    /// `irreversible` piece end the game; the verdict is for the side to move then.
+    pub move_limit: Option<MoveLimit>,
+}
+
+/// The repetition rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Repetition {
+    /// How many occurrences end the game (3 for threefold).
+    pub count: u32,
+    /// The verdict for the side whose action produced the last occurrence.
+    pub verdict: Verdict,
+}
+
+/// The move-limit rule (FIDE's 50-move rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveLimit {
+    /// Moves per side (50 in chess).
+    pub moves: u32,
+    /// The verdict for the side to move when the limit is reached.
+    pub verdict: Verdict,
+}
+
+/// A position as a FEN describes it, resolved against a definition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// Pieces on the board.
+    pub board: Vec<Placement>,
+    /// Pieces in hand, per side and type (the `[...]` FEN field).
+    pub hands: Vec<(SideId, PieceId, u32)>,
+    /// The side to move.
+    pub side_to_move: SideId,
+    /// Castling rights held, as indices into [`Definition::castling`].
+    pub castling: Vec<usize>,
+    /// The en-passant target square, if any.
+    pub en_passant: Option<Square>,
+    /// Plies since the last capture or irreversible move.
+    pub halfmove_clock: u32,
+    /// The move number, starting at 1 and incremented after the last side of the turn order.
+    pub fullmove_number: u32,
+}
+
+/// One piece on one square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    /// Where.
+    pub square: Square,
+    /// Whose.
+    pub side: SideId,
+    /// What.
+    pub piece: PieceId,
+}
