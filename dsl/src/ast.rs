@@ -1,0 +1,357 @@
+//! The syntax tree: what a game file says, before anyone checks that it makes sense.
+//!
+//! A [`GameFile`] may be wrong (unknown names, boards of a billion squares); validation turns it
+//! into a [`Definition`](crate::Definition) or diagnostics. Every node is [`Spanned`] so that a
+//! diagnostic can point at the exact name, square, letter or character of a Betza string.
+//! Numbers are kept as the digits written, so that validation can report an overflow where it is.
+
+use crate::definition::Verdict;
+use crate::span::{FileId, Span, Spanned};
+use std::ops::Range;
+
+/// A parsed game file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameFile {
+    /// The file it was parsed from.
+    pub file: FileId,
+    /// Its statements, in order.
+    pub statements: Vec<Spanned<Statement>>,
+}
+
+/// A string literal: its value, and the text between the quotes as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StringLit {
+    /// The value, with `\"` and `\\` unescaped.
+    pub value: String,
+    /// The text between the quotes, escapes included.
+    pub raw: String,
+}
+
+impl Spanned<StringLit> {
+    /// The source span of the byte range `range` of the string's value: the literal's span, plus
+    /// one for the opening quote, plus the offset (escapes accounted for).
+    pub fn span_of(&self, range: Range<usize>) -> Span {
+        let start = self.raw_offset(range.start);
+        let end = self.raw_offset(range.end.max(range.start));
+        let opening_quote = 1;
+        Span::new(self.span.file, self.span.start + opening_quote + start, self.span.start + opening_quote + end)
+    }
+
+    fn raw_offset(&self, value_offset: usize) -> usize {
+        let raw = self.node.raw.as_bytes();
+        let (mut raw_index, mut value_index) = (0, 0);
+        while value_index < value_offset && raw_index < raw.len() {
+            raw_index += if raw[raw_index] == b'\\' { 2 } else { 1 };
+            value_index += 1;
+        }
+        raw_index + (value_offset - value_index)
+    }
+}
+
+/// A top-level statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Statement {
+    /// `game "Chess"`
+    Game(TextStatement),
+    /// `extends "chess"`
+    Extends(TextStatement),
+    /// `description "..."`
+    Description(TextStatement),
+    /// `credits "..."`
+    Credits(TextStatement),
+    /// `board 8x8 { holes a1 }`
+    Board(BoardStatement),
+    /// `side white { forward up }`
+    Side(SideStatement),
+    /// `turns white black`
+    Turns(TurnsStatement),
+    /// `piece Knight { ... }`
+    Piece(PieceStatement),
+    /// `castling { ... }`
+    Castling(CastlingStatement),
+    /// `setup "..."`
+    Setup(TextStatement),
+    /// `end { ... }`
+    End(EndStatement),
+    /// A construct of the language this version does not implement (`phase`, `score`, ...).
+    Future(FutureStatement),
+}
+
+impl Statement {
+    /// The span of the statement's keyword.
+    pub fn keyword(&self) -> Span {
+        match self {
+            Statement::Game(s)
+            | Statement::Extends(s)
+            | Statement::Description(s)
+            | Statement::Credits(s)
+            | Statement::Setup(s) => s.keyword,
+            Statement::Board(s) => s.keyword,
+            Statement::Side(s) => s.keyword,
+            Statement::Turns(s) => s.keyword,
+            Statement::Piece(s) => s.keyword,
+            Statement::Castling(s) => s.keyword,
+            Statement::End(s) => s.keyword,
+            Statement::Future(s) => s.keyword.span,
+        }
+    }
+
+    /// The keyword as written in the language (`board`, `piece`, ...).
+    pub fn keyword_text(&self) -> &str {
+        match self {
+            Statement::Game(_) => "game",
+            Statement::Extends(_) => "extends",
+            Statement::Description(_) => "description",
+            Statement::Credits(_) => "credits",
+            Statement::Board(_) => "board",
+            Statement::Side(_) => "side",
+            Statement::Turns(_) => "turns",
+            Statement::Piece(_) => "piece",
+            Statement::Castling(_) => "castling",
+            Statement::Setup(_) => "setup",
+            Statement::End(_) => "end",
+            Statement::Future(s) => &s.keyword.node,
+        }
+    }
+}
+
+/// A keyword followed by one string (`game "Chess"`, `setup "..."`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextStatement {
+    /// The keyword.
+    pub keyword: Span,
+    /// The string.
+    pub text: Spanned<StringLit>,
+}
+
+/// `board 8x8 { holes a1 }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardStatement {
+    /// The `board` keyword.
+    pub keyword: Span,
+    /// Number of files, as written.
+    pub files: Spanned<String>,
+    /// Number of ranks, as written.
+    pub ranks: Spanned<String>,
+    /// The statements of the block.
+    pub items: Vec<Spanned<BoardItem>>,
+}
+
+/// A statement inside a `board` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BoardItem {
+    /// `holes a1 a2`
+    Holes(Vec<Spanned<String>>),
+    /// A construct not implemented yet.
+    Future(FutureStatement),
+}
+
+/// `side white { forward up }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideStatement {
+    /// The `side` keyword.
+    pub keyword: Span,
+    /// The side's name.
+    pub name: Spanned<String>,
+    /// The statements of the block.
+    pub items: Vec<Spanned<SideItem>>,
+}
+
+/// A statement inside a `side` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SideItem {
+    /// `forward up`: the direction word as written.
+    Forward(Spanned<String>),
+    /// `fen-letter w`
+    FenLetter(Spanned<char>),
+    /// A construct not implemented yet.
+    Future(FutureStatement),
+}
+
+/// `turns white black`
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnsStatement {
+    /// The `turns` keyword.
+    pub keyword: Span,
+    /// Side names, in turn order.
+    pub sides: Vec<Spanned<String>>,
+}
+
+/// `piece Knight { letter N; moves "N" }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceStatement {
+    /// The `piece` keyword.
+    pub keyword: Span,
+    /// The piece's name.
+    pub name: Spanned<String>,
+    /// The statements of the block.
+    pub items: Vec<Spanned<PieceItem>>,
+}
+
+/// A statement inside a `piece` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PieceItem {
+    /// `letter N`
+    Letter(Spanned<char>),
+    /// `value -1`: the digits as written, sign included.
+    Value(Spanned<String>),
+    /// `royal`
+    Royal,
+    /// `moves "mfW"`
+    Moves(Spanned<StringLit>),
+    /// `initial rank 2`
+    Initial(Spanned<Zone>),
+    /// `promotes on last rank to Queen Rook`
+    Promotes {
+        /// Where it promotes.
+        zone: Spanned<Zone>,
+        /// Piece names it may become.
+        choices: Vec<Spanned<String>>,
+    },
+    /// `irreversible`
+    Irreversible,
+    /// A construct not implemented yet.
+    Future(FutureStatement),
+}
+
+impl PieceItem {
+    /// The item's keyword, for messages about duplicates.
+    pub fn keyword_text(&self) -> &str {
+        match self {
+            PieceItem::Letter(_) => "letter",
+            PieceItem::Value(_) => "value",
+            PieceItem::Royal => "royal",
+            PieceItem::Moves(_) => "moves",
+            PieceItem::Initial(_) => "initial",
+            PieceItem::Promotes { .. } => "promotes",
+            PieceItem::Irreversible => "irreversible",
+            PieceItem::Future(future) => &future.keyword.node,
+        }
+    }
+}
+
+/// A set of squares relative to the side that uses it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Zone {
+    /// `rank 2`: the owner's second rank.
+    Rank(Spanned<String>),
+    /// `ranks 1-3`
+    Ranks {
+        /// First rank, as written.
+        first: Spanned<String>,
+        /// Last rank, as written.
+        last: Spanned<String>,
+    },
+    /// `last rank`: the owner's far rank.
+    LastRank,
+    /// `squares e4 d5`: absolute squares, as written.
+    Squares(Vec<Spanned<String>>),
+}
+
+/// `castling { white K king e1-g1 rook h1-f1 }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct CastlingStatement {
+    /// The `castling` keyword.
+    pub keyword: Span,
+    /// One line per castling move.
+    pub castles: Vec<Spanned<Castle>>,
+}
+
+/// `white K king e1-g1 rook h1-f1`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Castle {
+    /// The side that castles.
+    pub side: Spanned<String>,
+    /// The FEN letter of the right.
+    pub letter: Spanned<char>,
+    /// Where the king starts.
+    pub king_from: Spanned<String>,
+    /// Where the king ends.
+    pub king_to: Spanned<String>,
+    /// Where the rook starts.
+    pub rook_from: Spanned<String>,
+    /// Where the rook ends.
+    pub rook_to: Spanned<String>,
+}
+
+/// `end { checkmate loses }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndStatement {
+    /// The `end` keyword.
+    pub keyword: Span,
+    /// The rules of the block.
+    pub rules: Vec<Spanned<EndRule>>,
+}
+
+/// A rule inside an `end` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EndRule {
+    /// `check`
+    Check,
+    /// `checkmate loses`
+    Checkmate(Spanned<Verdict>),
+    /// `stalemate draws`
+    Stalemate(Spanned<Verdict>),
+    /// `repetition 3 draws`
+    Repetition {
+        /// Occurrences, as written.
+        count: Spanned<String>,
+        /// The verdict.
+        verdict: Spanned<Verdict>,
+    },
+    /// `move-limit 50 draws`
+    MoveLimit {
+        /// Moves per side, as written.
+        moves: Spanned<String>,
+        /// The verdict.
+        verdict: Spanned<Verdict>,
+    },
+    /// A construct not implemented yet.
+    Future(FutureStatement),
+}
+
+impl EndRule {
+    /// The rule's keyword, for messages about duplicates.
+    pub fn keyword_text(&self) -> &str {
+        match self {
+            EndRule::Check => "check",
+            EndRule::Checkmate(_) => "checkmate",
+            EndRule::Stalemate(_) => "stalemate",
+            EndRule::Repetition { .. } => "repetition",
+            EndRule::MoveLimit { .. } => "move-limit",
+            EndRule::Future(future) => &future.keyword.node,
+        }
+    }
+}
+
+/// A statement of the language reference that this version does not implement yet: only its
+/// keyword is kept, so that validation can say "`phase` is not supported yet".
+#[derive(Clone, Debug, PartialEq)]
+pub struct FutureStatement {
+    /// The keyword (`phase`, `score`, ...).
+    pub keyword: Spanned<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn literal(raw: &str, start: usize) -> Spanned<StringLit> {
+        let value = raw.replace("\\\"", "\"").replace("\\\\", "\\");
+        let span = Span::new(FileId(0), start, start + raw.len() + 2);
+        Spanned::new(StringLit { value, raw: raw.to_string() }, span)
+    }
+
+    #[test]
+    fn span_of_skips_the_opening_quote() {
+        let moves = literal("mfW cfeF", 10);
+        assert_eq!(moves.span_of(4..8), Span::new(FileId(0), 15, 19));
+    }
+
+    #[test]
+    fn span_of_accounts_for_escapes() {
+        let text = literal(r#"a\"b"#, 0);
+        assert_eq!(text.node.value, "a\"b");
+        assert_eq!(text.span_of(2..3), Span::new(FileId(0), 4, 5));
+    }
+}

@@ -1,0 +1,159 @@
+//! Board geometry: square indices, the board mask, and precomputed rays.
+//!
+//! A square's index is `rank * files + file`. Holes are squares of the grid that are not on the
+//! board; rays stop before them, and nothing lands on them. Because the index grows by a fixed
+//! amount at every step of a direction, the first piece met along a ray is the lowest or the
+//! highest set bit of `ray & occupied`: that is the whole trick of the ray tables.
+
+use crate::bitboard::Bitboard;
+use variant_dsl::{BoardDef, Square};
+
+/// The board's shape and its square-indexed tables.
+#[derive(Clone, Debug)]
+pub struct Geometry<B> {
+    /// Number of files.
+    pub files: usize,
+    /// Number of ranks.
+    pub ranks: usize,
+    /// Squares on the board (holes excluded).
+    pub board: B,
+    /// Light squares on the board.
+    pub light: B,
+}
+
+impl<B: Bitboard> Geometry<B> {
+    /// Builds the geometry of a validated board.
+    pub fn new(def: &BoardDef) -> Self {
+        let files = def.files as usize;
+        let ranks = def.ranks as usize;
+        let mut board = B::EMPTY;
+        let mut light = B::EMPTY;
+        for rank in 0..ranks {
+            for file in 0..files {
+                let square = Square::new(file as u8, rank as u8);
+                if def.contains(square) {
+                    let bit = B::single(rank * files + file);
+                    board |= bit;
+                    if BoardDef::is_light(square) {
+                        light |= bit;
+                    }
+                }
+            }
+        }
+        Geometry { files, ranks, board, light }
+    }
+
+    /// Number of grid squares (holes included).
+    pub fn grid_size(&self) -> usize {
+        self.files * self.ranks
+    }
+
+    /// Index of a square.
+    pub fn index(&self, square: Square) -> usize {
+        square.rank as usize * self.files + square.file as usize
+    }
+
+    /// The square at an index.
+    pub fn square(&self, index: usize) -> Square {
+        Square::new((index % self.files) as u8, (index / self.files) as u8)
+    }
+
+    /// Whether the index is a board square.
+    pub fn on_board(&self, index: usize) -> bool {
+        self.board.has(index)
+    }
+
+    /// The index one absolute step `(dx, dy)` away, if that is on the board.
+    pub fn step(&self, index: usize, dx: i32, dy: i32) -> Option<usize> {
+        let file = (index % self.files) as i32 + dx;
+        let rank = (index / self.files) as i32 + dy;
+        if file < 0 || rank < 0 || file >= self.files as i32 || rank >= self.ranks as i32 {
+            return None;
+        }
+        let target = rank as usize * self.files + file as usize;
+        self.on_board(target).then_some(target)
+    }
+
+    /// The squares of a set of named squares.
+    pub fn mask(&self, squares: &[Square]) -> B {
+        squares
+            .iter()
+            .fold(B::EMPTY, |acc, &sq| acc | B::single(self.index(sq)))
+            & self.board
+    }
+}
+
+/// All squares reached by repeating one absolute step from each square, up to the first hole or
+/// edge: the ray table of one direction.
+#[derive(Clone, Debug)]
+pub struct Ray<B> {
+    /// The absolute step.
+    pub dx: i32,
+    /// The absolute step.
+    pub dy: i32,
+    /// Whether square indices grow along the ray (then the nearest blocker is the lowest bit).
+    pub ascending: bool,
+    /// Per square, every square strictly beyond it along the ray.
+    pub beyond: Vec<B>,
+}
+
+impl<B: Bitboard> Ray<B> {
+    /// Precomputes the ray of step `(dx, dy)`.
+    pub fn new(geometry: &Geometry<B>, dx: i32, dy: i32) -> Self {
+        let beyond = (0..geometry.grid_size())
+            .map(|from| limited_ray(geometry, from, dx, dy, usize::MAX))
+            .collect();
+        Ray { dx, dy, ascending: dy * geometry.files as i32 + dx > 0, beyond }
+    }
+
+    /// The squares a rider reaches along this ray from `from` within `reach` (the ray limited to
+    /// its range), stopping at and including the first occupied square.
+    #[inline]
+    pub fn slide(&self, reach: B, occupied: B) -> B {
+        let blockers = reach & occupied;
+        if blockers.is_empty() {
+            reach
+        } else {
+            let first = if self.ascending { blockers.lowest() } else { blockers.highest() };
+            reach & !self.beyond[first]
+        }
+    }
+
+    /// The first occupied square within `reach`, if any.
+    #[inline]
+    pub fn first_blocker(&self, reach: B, occupied: B) -> Option<usize> {
+        let blockers = reach & occupied;
+        if blockers.is_empty() {
+            None
+        } else if self.ascending {
+            Some(blockers.lowest())
+        } else {
+            Some(blockers.highest())
+        }
+    }
+}
+
+/// The squares from `from` along `(dx, dy)`, at most `range` steps, stopping before holes.
+pub fn limited_ray<B: Bitboard>(
+    geometry: &Geometry<B>,
+    from: usize,
+    dx: i32,
+    dy: i32,
+    range: usize,
+) -> B {
+    let mut ray = B::EMPTY;
+    if !geometry.on_board(from) {
+        return ray;
+    }
+    let mut current = from;
+    for _ in 0..range {
+        match geometry.step(current, dx, dy) {
+            Some(next) => {
+                ray |= B::single(next);
+                current = next;
+            }
+            None => break,
+        }
+    }
+    ray
+}

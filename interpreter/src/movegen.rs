@@ -1,0 +1,333 @@
+//! Legal move generation, table-driven and flat.
+//!
+//! For each piece of the side to move, the generator ORs together the target sets of its leap
+//! tables, lame leaps and rides into one bitboard and hands it to a [`Sink`] with its origin: a
+//! counting sink just counts bits (perft's bulk counting), a collecting sink expands them into
+//! [`Move`]s. Legality under the `check` rule is decided without playing the move whenever that
+//! is exact: a piece that is not pinned, while the king is not in check, cannot expose it; a king
+//! step is legal when its target is not attacked. Everything else (evasions, pinned pieces,
+//! en passant, several royal pieces) is played on a copy and tested.
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::rules::{PieceMoves, PromotionRule, Rules};
+use variant_dsl::{MoveMode, PieceId};
+
+/// Receives generated moves.
+pub trait Sink<B: Bitboard> {
+    /// Legal moves of one piece from `from` to each of `targets`, promoting where the rule says.
+    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>);
+    /// One legal special move.
+    fn single(&mut self, mv: Move);
+}
+
+/// Counts moves without building them.
+#[derive(Default)]
+pub struct Counter(pub u64);
+
+impl<B: Bitboard> Sink<B> for Counter {
+    #[inline]
+    fn batch(&mut self, _from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+        match promotion {
+            None => self.0 += targets.count() as u64,
+            Some(rule) => {
+                let promoting = targets & rule.zone;
+                self.0 += (targets ^ promoting).count() as u64
+                    + promoting.count() as u64 * rule.choices.len() as u64;
+            }
+        }
+    }
+    #[inline]
+    fn single(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Collects moves into a vector.
+#[derive(Default)]
+pub struct Collector(pub Vec<Move>);
+
+impl<B: Bitboard> Sink<B> for Collector {
+    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+        for to in targets.squares() {
+            match promotion {
+                Some(rule) if rule.zone.has(to) => {
+                    for &choice in &rule.choices {
+                        self.0.push(Move { from: from as u16, to: to as u16, kind: MoveKind::Promote(choice) });
+                    }
+                }
+                _ => self.0.push(Move::normal(from, to)),
+            }
+        }
+    }
+    fn single(&mut self, mv: Move) {
+        self.0.push(mv);
+    }
+}
+
+/// All legal moves.
+pub fn legal_moves<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
+    let mut collector = Collector::default();
+    generate(rules, position, &mut collector);
+    collector.0
+}
+
+/// The number of legal moves.
+pub fn count_legal<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> u64 {
+    let mut counter = Counter::default();
+    generate(rules, position, &mut counter);
+    counter.0
+}
+
+/// What the legality test needs to know about the side to move.
+struct Safety<B> {
+    /// Legality matters at all (`check` rule).
+    enforced: bool,
+    /// The side to move is in check.
+    in_check: bool,
+    /// Pieces pinned against the king (only meaningful with a single king, not in check).
+    pinned: B,
+    /// Whether the fast path is exact.
+    fast: bool,
+}
+
+/// Generates every legal move of the side to move into `sink`.
+pub fn generate<B: Bitboard, S: Sink<B>>(rules: &Rules<B>, position: &Position<B>, sink: &mut S) {
+    let us = position.side_to_move(rules);
+    let own = position.side_pieces(us);
+    let occupied = position.occupied();
+    let enemy = occupied & !own;
+    let safety = safety(rules, position, us, occupied);
+    for piece in 0..rules.pieces {
+        let pieces = own & position.typed(piece);
+        if pieces.is_empty() {
+            continue;
+        }
+        let moves = rules.moves_of(us, piece);
+        let royal = rules.royal.contains(&PieceId(piece as u8));
+        for from in pieces.squares() {
+            let targets = targets(rules, moves, from, own, enemy, occupied);
+            if targets.is_empty() {
+                continue;
+            }
+            let legal = filter_legal(rules, position, &safety, royal, from, targets, occupied, us);
+            if legal.any() {
+                sink.batch(from, legal, moves.promotion.as_ref());
+            }
+        }
+    }
+    en_passant(rules, position, us, own, &safety, sink);
+    castling(rules, position, us, occupied, &safety, sink);
+    drops(rules, position, us, occupied, &safety, sink);
+}
+
+fn safety<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, us: usize, occupied: B) -> Safety<B> {
+    if !rules.definition.end.check {
+        return Safety { enforced: false, in_check: false, pinned: B::EMPTY, fast: true };
+    }
+    let royals = position.royals(rules, us);
+    let king = (royals.count() == 1).then(|| royals.lowest());
+    let in_check = royals.squares().any(|sq| position.attacked(rules, sq, us, occupied));
+    let pinned = match king {
+        Some(king) if !in_check && rules.pins_suffice => pinned(rules, position, us, king, occupied),
+        _ => B::EMPTY,
+    };
+    Safety { enforced: true, in_check, pinned, fast: rules.pins_suffice && king.is_some() && !in_check }
+}
+
+/// Pieces of `us` standing alone between the king and an enemy rider that would attack it.
+fn pinned<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, us: usize, king: usize, occupied: B) -> B {
+    let own = position.side_pieces(us);
+    let mut pinned = B::EMPTY;
+    for attacker in (0..rules.sides).filter(|&s| s != us) {
+        let theirs = position.side_pieces(attacker);
+        for ride in &rules.attacks[attacker].rides {
+            let ray = &rules.rays[ride.ray];
+            let reach = match &ride.reach {
+                Some(reach) => reach[king],
+                None => ray.beyond[king],
+            };
+            let riders = ride.pieces.iter().fold(B::EMPTY, |acc, p| acc | position.typed(p.0 as usize)) & theirs;
+            if (reach & riders).is_empty() {
+                continue;
+            }
+            let Some(first) = ray.first_blocker(reach, occupied) else { continue };
+            if !own.has(first) {
+                continue;
+            }
+            let beyond = reach & ray.beyond[first];
+            if let Some(second) = ray.first_blocker(beyond, occupied) {
+                if riders.has(second) {
+                    pinned |= B::single(first);
+                }
+            }
+        }
+    }
+    pinned
+}
+
+/// Pseudo-legal targets of one piece.
+#[inline]
+fn targets<B: Bitboard>(rules: &Rules<B>, moves: &PieceMoves<B>, from: usize, own: B, enemy: B, occupied: B) -> B {
+    let initial = moves.initial_zone.has(from);
+    let allowed = |mode: MoveMode| match mode {
+        MoveMode::Both => !own,
+        MoveMode::MoveOnly => !occupied,
+        MoveMode::CaptureOnly => enemy,
+    };
+    let mut targets = B::EMPTY;
+    for table in &moves.leaps {
+        if !table.initial_only || initial {
+            targets |= table.targets[from] & allowed(table.mode);
+        }
+    }
+    for leap in &moves.lame[from] {
+        if (!leap.initial_only || initial) && (leap.path & occupied).is_empty() && allowed(leap.mode).has(leap.to) {
+            targets |= B::single(leap.to);
+        }
+    }
+    for ride in &moves.rides {
+        if ride.initial_only && !initial {
+            continue;
+        }
+        let ray = &rules.rays[ride.ray];
+        let reach = match &ride.reach {
+            Some(reach) => reach[from],
+            None => ray.beyond[from],
+        };
+        targets |= ray.slide(reach, occupied) & allowed(ride.mode);
+    }
+    targets
+}
+
+/// Keeps the targets whose move leaves the mover's royal pieces safe.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn filter_legal<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    safety: &Safety<B>,
+    royal: bool,
+    from: usize,
+    targets: B,
+    occupied: B,
+    us: usize,
+) -> B {
+    if !safety.enforced {
+        return targets;
+    }
+    if safety.fast {
+        if !royal && !safety.pinned.has(from) {
+            return targets;
+        }
+        if royal {
+            let without_king = occupied & !B::single(from);
+            let mut legal = B::EMPTY;
+            for to in targets.squares() {
+                if !position.attacked(rules, to, us, without_king | B::single(to)) {
+                    legal |= B::single(to);
+                }
+            }
+            return legal;
+        }
+    }
+    let mut legal = B::EMPTY;
+    for to in targets.squares() {
+        if leaves_king_safe(rules, position, Move::normal(from, to), us) {
+            legal |= B::single(to);
+        }
+    }
+    legal
+}
+
+/// Plays the move on a copy and tests the mover's royal pieces.
+#[inline]
+fn leaves_king_safe<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, us: usize) -> bool {
+    let mut next = position.clone();
+    next.play_unchecked(rules, mv);
+    !next.in_check(rules, us)
+}
+
+fn en_passant<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    us: usize,
+    own: B,
+    safety: &Safety<B>,
+    sink: &mut S,
+) {
+    let Some(ep) = position.en_passant() else { return };
+    let victim_ok = position.at(ep.victim as usize).is_some_and(|o| o.side != us);
+    if !victim_ok || position.at(ep.target as usize).is_some() {
+        return;
+    }
+    for piece in 0..rules.pieces {
+        let moves = rules.moves_of(us, piece);
+        for from in (own & position.typed(piece)).squares() {
+            if !moves.en_passant[from].has(ep.target as usize) {
+                continue;
+            }
+            let mv = Move { from: from as u16, to: ep.target, kind: MoveKind::EnPassant };
+            if !safety.enforced || leaves_king_safe(rules, position, mv, us) {
+                sink.single(mv);
+            }
+        }
+    }
+}
+
+fn castling<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    us: usize,
+    occupied: B,
+    safety: &Safety<B>,
+    sink: &mut S,
+) {
+    let rights = position.castling_rights();
+    if rights == 0 || safety.in_check {
+        return;
+    }
+    for (index, castle) in rules.castles.iter().enumerate() {
+        if rights >> index & 1 == 0 || castle.side.0 as usize != us {
+            continue;
+        }
+        let king_ok = position.at(castle.king_from).is_some_and(|o| o.side == us && rules.royal.contains(&PieceId(o.piece as u8)));
+        let rook_ok = position.at(castle.rook_from).is_some_and(|o| o.side == us);
+        if !king_ok || !rook_ok || (castle.empty & occupied).any() {
+            continue;
+        }
+        let mv = Move { from: castle.king_from as u16, to: castle.king_to as u16, kind: MoveKind::Castle(index as u8) };
+        if safety.enforced {
+            let passes_attack = castle
+                .king_path
+                .iter()
+                .any(|&sq| position.attacked(rules, sq, us, occupied));
+            if passes_attack || !leaves_king_safe(rules, position, mv, us) {
+                continue;
+            }
+        }
+        sink.single(mv);
+    }
+}
+
+fn drops<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    us: usize,
+    occupied: B,
+    safety: &Safety<B>,
+    sink: &mut S,
+) {
+    for piece in 0..rules.pieces {
+        if position.hand(us, piece) == 0 {
+            continue;
+        }
+        for to in (rules.geometry.board & !occupied).squares() {
+            let mv = Move { from: to as u16, to: to as u16, kind: MoveKind::Drop(PieceId(piece as u8)) };
+            if !safety.enforced || (safety.fast && !safety.in_check) || leaves_king_safe(rules, position, mv, us) {
+                sink.single(mv);
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! Moves and their UCI notation.
+//!
+//! A [`Move`] is small and `Copy`: the squares it touches and what kind of move it is. What it
+//! captures is read from the position when it is played. Notation follows UCI: `e2e4`,
+//! promotion `e7e8q` (the lower-case letter of the new piece), castling as the king's move
+//! `e1g1`, drops and placements `N@c3`.
+
+use crate::bitboard::Bitboard;
+use crate::rules::Rules;
+use variant_dsl::PieceId;
+
+/// What kind of move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// A move or a capture by replacement.
+    Normal,
+    /// A move or capture that promotes to the given piece type.
+    Promote(PieceId),
+    /// An en-passant capture.
+    EnPassant,
+    /// Castling, by index into [`Rules::castles`].
+    Castle(u8),
+    /// A piece from the hand put on an empty square.
+    Drop(PieceId),
+}
+
+/// One move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Origin square index (equal to `to` for drops).
+    pub from: u16,
+    /// Destination square index.
+    pub to: u16,
+    /// Kind.
+    pub kind: MoveKind,
+}
+
+impl Move {
+    /// A plain move or capture.
+    pub fn normal(from: usize, to: usize) -> Self {
+        Move { from: from as u16, to: to as u16, kind: MoveKind::Normal }
+    }
+
+    /// The move in UCI notation.
+    pub fn uci<B: Bitboard>(&self, rules: &Rules<B>) -> String {
+        let square = |index: u16| rules.geometry.square(index as usize).to_string();
+        match self.kind {
+            MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castle(_) => {
+                format!("{}{}", square(self.from), square(self.to))
+            }
+            MoveKind::Promote(piece) => format!(
+                "{}{}{}",
+                square(self.from),
+                square(self.to),
+                rules.definition.pieces[piece.0 as usize].letter.to_ascii_lowercase()
+            ),
+            MoveKind::Drop(piece) => format!(
+                "{}@{}",
+                rules.definition.pieces[piece.0 as usize].letter.to_ascii_uppercase(),
+                square(self.to)
+            ),
+        }
+    }
+}

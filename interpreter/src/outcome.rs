@@ -1,0 +1,86 @@
+//! The end of a game: who won and why.
+//!
+//! The end rules of a definition are checked in a fixed order after every move: no legal move
+//! (checkmate or stalemate), then repetition, then the move limit.
+
+use crate::bitboard::Bitboard;
+use crate::movegen::count_legal;
+use crate::position::Position;
+use crate::rules::Rules;
+use serde::Serialize;
+use variant_dsl::Verdict;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// No legal move with a royal piece attacked.
+    Checkmate,
+    /// No legal move otherwise.
+    Stalemate,
+    /// A position occurred the set number of times.
+    Repetition,
+    /// Too many moves without a capture or an irreversible move.
+    MoveLimit,
+}
+
+/// A finished game's result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// The winning sides by name; empty for a draw.
+    pub winners: Vec<String>,
+    /// Why.
+    pub reason: Reason,
+}
+
+impl Outcome {
+    /// Whether nobody won.
+    pub fn is_draw(&self) -> bool {
+        self.winners.is_empty()
+    }
+}
+
+fn verdict_outcome<B: Bitboard>(rules: &Rules<B>, side: usize, verdict: Verdict, reason: Reason) -> Outcome {
+    let names = |keep: &dyn Fn(usize) -> bool| {
+        (0..rules.sides).filter(|&s| keep(s)).map(|s| rules.definition.sides[s].name.clone()).collect()
+    };
+    let winners = match verdict {
+        Verdict::Draw => Vec::new(),
+        Verdict::Win => names(&|s| s == side),
+        Verdict::Loss => names(&|s| s != side),
+    };
+    Outcome { winners, reason }
+}
+
+/// The result of the game at `position`, reached after the positions whose hashes are in
+/// `history` (oldest first, the current one excluded), or `None` if it goes on.
+pub fn outcome<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, history: &[u64]) -> Option<Outcome> {
+    let end = &rules.definition.end;
+    let to_move = position.side_to_move(rules);
+    if count_legal(rules, position) == 0 {
+        let checked = end.check && position.in_check(rules, to_move);
+        let (verdict, reason) = if checked {
+            (end.checkmate, Reason::Checkmate)
+        } else {
+            (end.stalemate, Reason::Stalemate)
+        };
+        return Some(verdict_outcome(rules, to_move, verdict.unwrap_or(Verdict::Draw), reason));
+    }
+    if let Some(repetition) = end.repetition {
+        let clock = position.halfmove_clock() as usize;
+        let recent = &history[history.len().saturating_sub(clock)..];
+        let seen = 1 + recent.iter().filter(|&&h| h == position.hash()).count();
+        if seen >= repetition.count as usize {
+            let order = &rules.definition.turn_order;
+            let index = order.iter().position(|s| s.0 as usize == to_move).unwrap_or(0);
+            let mover = order[(index + order.len() - 1) % order.len()].0 as usize;
+            return Some(verdict_outcome(rules, mover, repetition.verdict, Reason::Repetition));
+        }
+    }
+    if let Some(limit) = end.move_limit {
+        if position.halfmove_clock() >= 2 * limit.moves {
+            return Some(verdict_outcome(rules, to_move, limit.verdict, Reason::MoveLimit));
+        }
+    }
+    None
+}

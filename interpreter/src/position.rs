@@ -1,0 +1,400 @@
+//! A position: where every piece stands, whose turn it is, and the state the rules remember
+//! (castling rights, the en-passant target, the move-limit clock, hands).
+//!
+//! Positions are small fixed-size values, copied to make a move ("copy-make"): the search and
+//! the legality test never need to undo anything. The Zobrist hash is updated incrementally by
+//! every change and can be checked against [`Position::fresh_hash`].
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveKind};
+use crate::rules::{Rules, MAX_PIECE_TYPES, MAX_SIDES};
+use variant_dsl::{MoveMode, PieceId, Placement, Setup, SideId};
+
+/// The largest grid the mailbox holds (16 x 16).
+pub const MAX_SQUARES: usize = 256;
+
+/// An en-passant opportunity: the square passed over and the piece that passed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EnPassant {
+    /// The square a capturer lands on.
+    pub target: u16,
+    /// The square of the piece removed.
+    pub victim: u16,
+}
+
+/// A position of a compiled game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position<B> {
+    by_side: [B; MAX_SIDES],
+    by_piece: [B; MAX_PIECE_TYPES],
+    /// Per square: 0 when empty, else `1 + side * 32 + piece`.
+    mailbox: [u8; MAX_SQUARES],
+    hands: [[u8; MAX_PIECE_TYPES]; MAX_SIDES],
+    /// Index into the turn order.
+    turn: u8,
+    castling: u32,
+    en_passant: Option<EnPassant>,
+    halfmove_clock: u32,
+    fullmove_number: u32,
+    hash: u64,
+}
+
+/// A piece on a square: its side and type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Occupant {
+    /// The owner.
+    pub side: usize,
+    /// The type.
+    pub piece: usize,
+}
+
+impl<B: Bitboard> Position<B> {
+    fn empty() -> Self {
+        Position {
+            by_side: [B::EMPTY; MAX_SIDES],
+            by_piece: [B::EMPTY; MAX_PIECE_TYPES],
+            mailbox: [0; MAX_SQUARES],
+            hands: [[0; MAX_PIECE_TYPES]; MAX_SIDES],
+            turn: 0,
+            castling: 0,
+            en_passant: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            hash: 0,
+        }
+    }
+
+    /// Builds a position from a validated setup.
+    pub fn from_setup(rules: &Rules<B>, setup: &Setup) -> Result<Self, String> {
+        let mut position = Self::empty();
+        for placement in &setup.board {
+            let square = rules.geometry.index(placement.square);
+            if !rules.geometry.on_board(square) {
+                return Err(format!("{} is not on the board", placement.square));
+            }
+            position.put(rules, placement.side.0 as usize, placement.piece.0 as usize, square);
+        }
+        for &(side, piece, count) in &setup.hands {
+            let count = u8::try_from(count).map_err(|_| "more than 255 pieces in a hand".to_string())?;
+            position.set_hand(rules, side.0 as usize, piece.0 as usize, count);
+        }
+        let order = &rules.definition.turn_order;
+        position.turn = order
+            .iter()
+            .position(|&s| s == setup.side_to_move)
+            .ok_or_else(|| "the side to move never moves".to_string())? as u8;
+        position.hash ^= rules.zobrist.side(setup.side_to_move.0 as usize);
+        for &index in &setup.castling {
+            position.castling |= 1 << index;
+        }
+        position.hash ^= rules.zobrist.castling(position.castling);
+        if let Some(target) = setup.en_passant {
+            let target = rules.geometry.index(target);
+            let victim = en_passant_victim(rules, &position, target)
+                .ok_or_else(|| format!("no piece can be captured en passant on {}", rules.geometry.square(target)))?;
+            position.set_en_passant(rules, Some(EnPassant { target: target as u16, victim: victim as u16 }));
+        }
+        position.halfmove_clock = setup.halfmove_clock;
+        position.fullmove_number = setup.fullmove_number.max(1);
+        Ok(position)
+    }
+
+    /// The setup describing this position (for FEN output).
+    pub fn to_setup(&self, rules: &Rules<B>) -> Setup {
+        let mut board = Vec::new();
+        for square in rules.geometry.board.squares() {
+            if let Some(occupant) = self.at(square) {
+                board.push(Placement {
+                    square: rules.geometry.square(square),
+                    side: SideId(occupant.side as u8),
+                    piece: PieceId(occupant.piece as u8),
+                });
+            }
+        }
+        let mut hands = Vec::new();
+        for side in 0..rules.sides {
+            for piece in 0..rules.pieces {
+                let count = self.hands[side][piece];
+                if count > 0 {
+                    hands.push((SideId(side as u8), PieceId(piece as u8), count as u32));
+                }
+            }
+        }
+        Setup {
+            board,
+            hands,
+            side_to_move: SideId(self.side_to_move(rules) as u8),
+            castling: (0..rules.castles.len()).filter(|i| self.castling >> i & 1 != 0).collect(),
+            en_passant: self.en_passant.map(|ep| rules.geometry.square(ep.target as usize)),
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+        }
+    }
+
+    /// The piece on a square.
+    #[inline]
+    pub fn at(&self, square: usize) -> Option<Occupant> {
+        match self.mailbox[square] {
+            0 => None,
+            code => Some(Occupant { side: (code as usize - 1) / 32, piece: (code as usize - 1) % 32 }),
+        }
+    }
+
+    /// Squares occupied by anyone.
+    #[inline]
+    pub fn occupied(&self) -> B {
+        self.by_side.iter().fold(B::EMPTY, |acc, &b| acc | b)
+    }
+
+    /// Squares occupied by a side.
+    #[inline]
+    pub fn side_pieces(&self, side: usize) -> B {
+        self.by_side[side]
+    }
+
+    /// Squares occupied by a piece type (all sides).
+    #[inline]
+    pub fn typed(&self, piece: usize) -> B {
+        self.by_piece[piece]
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self, rules: &Rules<B>) -> usize {
+        rules.definition.turn_order[self.turn as usize].0 as usize
+    }
+
+    /// The en-passant opportunity, if any.
+    #[inline]
+    pub fn en_passant(&self) -> Option<EnPassant> {
+        self.en_passant
+    }
+
+    /// Castling rights held, one bit per castling move.
+    #[inline]
+    pub fn castling_rights(&self) -> u32 {
+        self.castling
+    }
+
+    /// Plies since the last capture or irreversible move.
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    /// The incrementally maintained hash.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Pieces of a type in a side's hand.
+    #[inline]
+    pub fn hand(&self, side: usize, piece: usize) -> u8 {
+        self.hands[side][piece]
+    }
+
+    /// The hash computed from scratch, to check the incremental one.
+    pub fn fresh_hash(&self, rules: &Rules<B>) -> u64 {
+        let z = &rules.zobrist;
+        let mut hash = z.side(self.side_to_move(rules)) ^ z.castling(self.castling);
+        for square in self.occupied().squares() {
+            let o = self.at(square).expect("occupied square has a piece");
+            hash ^= z.piece(o.side, o.piece, square);
+        }
+        for side in 0..rules.sides {
+            for piece in 0..rules.pieces {
+                hash ^= z.hand(side, piece, self.hands[side][piece] as u32);
+            }
+        }
+        if let Some(ep) = self.en_passant {
+            hash ^= z.en_passant(ep.target as usize);
+        }
+        hash
+    }
+
+    #[inline]
+    fn put(&mut self, rules: &Rules<B>, side: usize, piece: usize, square: usize) {
+        let bit = B::single(square);
+        self.by_side[side] |= bit;
+        self.by_piece[piece] |= bit;
+        self.mailbox[square] = (1 + side * 32 + piece) as u8;
+        self.hash ^= rules.zobrist.piece(side, piece, square);
+    }
+
+    #[inline]
+    fn remove(&mut self, rules: &Rules<B>, square: usize) -> Option<Occupant> {
+        let occupant = self.at(square)?;
+        let bit = B::single(square);
+        self.by_side[occupant.side] ^= bit;
+        self.by_piece[occupant.piece] ^= bit;
+        self.mailbox[square] = 0;
+        self.hash ^= rules.zobrist.piece(occupant.side, occupant.piece, square);
+        Some(occupant)
+    }
+
+    fn set_hand(&mut self, rules: &Rules<B>, side: usize, piece: usize, count: u8) {
+        self.hash ^= rules.zobrist.hand(side, piece, self.hands[side][piece] as u32);
+        self.hands[side][piece] = count;
+        self.hash ^= rules.zobrist.hand(side, piece, count as u32);
+    }
+
+    fn set_en_passant(&mut self, rules: &Rules<B>, value: Option<EnPassant>) {
+        if let Some(old) = self.en_passant {
+            self.hash ^= rules.zobrist.en_passant(old.target as usize);
+        }
+        if let Some(new) = value {
+            self.hash ^= rules.zobrist.en_passant(new.target as usize);
+        }
+        self.en_passant = value;
+    }
+
+    /// Plays a move that the move generator produced. Nothing is checked.
+    pub fn play_unchecked(&mut self, rules: &Rules<B>, mv: Move) {
+        let us = self.side_to_move(rules);
+        let from = mv.from as usize;
+        let to = mv.to as usize;
+        let mut irreversible = false;
+        let mut next_en_passant = None;
+        match mv.kind {
+            MoveKind::Normal | MoveKind::Promote(_) => {
+                irreversible |= self.remove(rules, to).is_some();
+                let mover = self.remove(rules, from).expect("a move starts on a piece");
+                irreversible |= rules.irreversible[mover.piece];
+                let piece = match mv.kind {
+                    MoveKind::Promote(new) => new.0 as usize,
+                    _ => mover.piece,
+                };
+                self.put(rules, us, piece, to);
+                next_en_passant = created_en_passant(rules, us, mover.piece, from, to);
+            }
+            MoveKind::EnPassant => {
+                let victim = self.en_passant.expect("en passant needs a target").victim;
+                self.remove(rules, victim as usize);
+                let mover = self.remove(rules, from).expect("a move starts on a piece");
+                self.put(rules, us, mover.piece, to);
+                irreversible = true;
+            }
+            MoveKind::Castle(index) => {
+                let castle = &rules.castles[index as usize];
+                let king = self.remove(rules, castle.king_from).expect("castling king");
+                let rook = self.remove(rules, castle.rook_from).expect("castling rook");
+                self.put(rules, us, king.piece, castle.king_to);
+                self.put(rules, us, rook.piece, castle.rook_to);
+            }
+            MoveKind::Drop(piece) => {
+                let piece = piece.0 as usize;
+                let count = self.hands[us][piece].saturating_sub(1);
+                self.set_hand(rules, us, piece, count);
+                self.put(rules, us, piece, to);
+            }
+        }
+        let lost = rules.castle_loss[from] | rules.castle_loss[to];
+        if self.castling & lost != 0 {
+            self.hash ^= rules.zobrist.castling(self.castling & lost);
+            self.castling &= !lost;
+        }
+        self.set_en_passant(rules, next_en_passant);
+        self.halfmove_clock = if irreversible { 0 } else { self.halfmove_clock + 1 };
+        self.hash ^= rules.zobrist.side(us);
+        self.turn = ((self.turn as usize + 1) % rules.definition.turn_order.len()) as u8;
+        if self.turn == 0 {
+            self.fullmove_number += 1;
+        }
+        self.hash ^= rules.zobrist.side(self.side_to_move(rules));
+    }
+
+    /// Whether `square` is attacked by `attacker` with the board occupied as `occupied`.
+    pub fn attacked_by(&self, rules: &Rules<B>, square: usize, attacker: usize, occupied: B) -> bool {
+        let theirs = self.by_side[attacker];
+        let attacks = &rules.attacks[attacker];
+        for leap in &attacks.leaps {
+            if (leap.sources[square] & leap.zone & theirs & self.by_piece[leap.piece.0 as usize]).any() {
+                return true;
+            }
+        }
+        for ride in &attacks.rides {
+            let ray = &rules.rays[ride.ray];
+            let riders = ride
+                .pieces
+                .iter()
+                .fold(B::EMPTY, |acc, p| acc | self.by_piece[p.0 as usize])
+                & theirs;
+            let reach = match &ride.reach {
+                Some(reach) => reach[square],
+                None => ray.beyond[square],
+            };
+            if (reach & riders).is_empty() {
+                continue;
+            }
+            if let Some(first) = ray.first_blocker(reach, occupied) {
+                if riders.has(first) {
+                    return true;
+                }
+            }
+        }
+        for lame in &attacks.lame {
+            let pieces = theirs & self.by_piece[lame.piece.0 as usize];
+            for &(from, path) in &lame.sources[square] {
+                if pieces.has(from) && (path & occupied).is_empty() {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether any opponent of `side` attacks `square`.
+    #[inline]
+    pub fn attacked(&self, rules: &Rules<B>, square: usize, side: usize, occupied: B) -> bool {
+        (0..rules.sides).any(|other| other != side && self.attacked_by(rules, square, other, occupied))
+    }
+
+    /// The royal pieces of a side.
+    #[inline]
+    pub fn royals(&self, rules: &Rules<B>, side: usize) -> B {
+        rules.royal.iter().fold(B::EMPTY, |acc, p| acc | self.by_piece[p.0 as usize]) & self.by_side[side]
+    }
+
+    /// Whether any royal piece of `side` is attacked.
+    pub fn in_check(&self, rules: &Rules<B>, side: usize) -> bool {
+        let occupied = self.occupied();
+        self.royals(rules, side).squares().any(|sq| self.attacked(rules, sq, side, occupied))
+    }
+}
+
+/// The en-passant opportunity a move creates: an initial lame move that passed over a square.
+fn created_en_passant<B: Bitboard>(
+    rules: &Rules<B>,
+    side: usize,
+    piece: usize,
+    from: usize,
+    to: usize,
+) -> Option<EnPassant> {
+    let moves = rules.moves_of(side, piece);
+    if !moves.initial_zone.has(from) {
+        return None;
+    }
+    moves.lame[from]
+        .iter()
+        .find(|leap| leap.to == to && leap.initial_only && leap.mode != MoveMode::CaptureOnly)
+        .and_then(|leap| leap.passed)
+        .map(|passed| EnPassant { target: passed as u16, victim: to as u16 })
+}
+
+/// For a FEN's en-passant square: the piece of the side that moved last standing just beyond it.
+fn en_passant_victim<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, target: usize) -> Option<usize> {
+    let order = &rules.definition.turn_order;
+    let previous = order[(position.turn as usize + order.len() - 1) % order.len()].0 as usize;
+    (0..rules.pieces).find_map(|piece| {
+        rules.moves_of(previous, piece).lame.iter().enumerate().find_map(|(from, leaps)| {
+            leaps
+                .iter()
+                .find(|leap| leap.passed == Some(target) && leap.initial_only)
+                .filter(|leap| {
+                    position.at(leap.to) == Some(Occupant { side: previous, piece }) && position.at(from).is_none()
+                })
+                .map(|leap| leap.to)
+        })
+    })
+}

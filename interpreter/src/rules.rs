@@ -1,0 +1,484 @@
+//! The compiled game: a [`Definition`] turned into flat tables, built once when a game is loaded.
+//!
+//! Every Betza atom of every piece, for every side, becomes either a leap table (one bitboard of
+//! targets per square), a lame-leap list (target plus the path that must be empty), or a ride
+//! (an index into the shared [`Ray`] tables plus an optional range-limited reach). Attacks are
+//! answered backwards: for each attacking side the same atoms are inverted once, so "is this
+//! square attacked?" is a handful of table lookups, grouped by direction so that a queen and a
+//! rook sharing a direction cost one ray walk.
+
+use crate::bitboard::Bitboard;
+use crate::geometry::{limited_ray, Geometry, Ray};
+use crate::zobrist::Zobrist;
+use std::fmt;
+use variant_dsl::{Definition, Forward, MoveAtom, MoveMode, PieceId, SideId};
+
+/// The most sides a game may have.
+pub const MAX_SIDES: usize = 4;
+/// The most piece types a game may have.
+pub const MAX_PIECE_TYPES: usize = 24;
+
+/// Why a definition cannot be compiled (limits of this engine, not mistakes in the file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileError(pub String);
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// Targets of non-lame leaps sharing a mode and an initial-only flag, per square.
+#[derive(Clone, Debug)]
+pub struct LeapTable<B> {
+    /// Move, capture or both.
+    pub mode: MoveMode,
+    /// Only from the piece's initial zone.
+    pub initial_only: bool,
+    /// Per square, the targets.
+    pub targets: Vec<B>,
+}
+
+/// One lame leap from one square: its target and the squares that must be empty on the way.
+#[derive(Clone, Copy, Debug)]
+pub struct LameLeap<B> {
+    /// Target square.
+    pub to: usize,
+    /// Squares that must be empty.
+    pub path: B,
+    /// Move, capture or both.
+    pub mode: MoveMode,
+    /// Only from the initial zone.
+    pub initial_only: bool,
+    /// The first square passed, which becomes an en-passant target after an initial move.
+    pub passed: Option<usize>,
+}
+
+/// One rider direction of a piece.
+#[derive(Clone, Debug)]
+pub struct Ride<B> {
+    /// Index into [`Rules::rays`].
+    pub ray: usize,
+    /// For a limited range, the reach per square; `None` means the whole ray.
+    pub reach: Option<Vec<B>>,
+    /// The range, `None` when unlimited.
+    pub range: Option<u8>,
+    /// Move, capture or both.
+    pub mode: MoveMode,
+    /// Only from the initial zone.
+    pub initial_only: bool,
+}
+
+/// How one piece type of one side moves.
+#[derive(Clone, Debug)]
+pub struct PieceMoves<B> {
+    /// Leaps grouped by mode.
+    pub leaps: Vec<LeapTable<B>>,
+    /// Lame leaps, per square.
+    pub lame: Vec<Vec<LameLeap<B>>>,
+    /// Rider directions.
+    pub rides: Vec<Ride<B>>,
+    /// Per square, the squares from which an en-passant capture lands (targets of `e` atoms).
+    pub en_passant: Vec<B>,
+    /// Where `i` moves are allowed.
+    pub initial_zone: B,
+    /// Promotion zone and choices.
+    pub promotion: Option<PromotionRule<B>>,
+}
+
+/// Where a piece promotes and to what.
+#[derive(Clone, Debug)]
+pub struct PromotionRule<B> {
+    /// The zone.
+    pub zone: B,
+    /// The choices.
+    pub choices: Vec<PieceId>,
+}
+
+/// Leap attacks of one piece type, inverted: per target square, the squares attacking it.
+#[derive(Clone, Debug)]
+pub struct LeapAttack<B> {
+    /// The attacking piece type.
+    pub piece: PieceId,
+    /// Per attacked square, the squares an attacker would stand on.
+    pub sources: Vec<B>,
+    /// Attackers must stand here (initial-only captures), else the whole board.
+    pub zone: B,
+}
+
+/// Rider attacks along one direction, shared by every piece type that rides it.
+#[derive(Clone, Debug)]
+pub struct RideAttack<B> {
+    /// The ray pointing from the attacked square towards the attackers.
+    pub ray: usize,
+    /// Range-limited reach, per square.
+    pub reach: Option<Vec<B>>,
+    /// The piece types riding this way (towards the attacked square).
+    pub pieces: Vec<PieceId>,
+}
+
+/// Lame-leap attacks of one piece type, inverted.
+#[derive(Clone, Debug)]
+pub struct LameAttack<B> {
+    /// The attacking piece type.
+    pub piece: PieceId,
+    /// Per attacked square, (attacker square, path that must be empty).
+    pub sources: Vec<Vec<(usize, B)>>,
+}
+
+/// Everything one side attacks with, inverted.
+#[derive(Clone, Debug, Default)]
+pub struct Attacks<B> {
+    /// Leap attacks.
+    pub leaps: Vec<LeapAttack<B>>,
+    /// Rider attacks.
+    pub rides: Vec<RideAttack<B>>,
+    /// Lame attacks.
+    pub lame: Vec<LameAttack<B>>,
+}
+
+/// A castling move, compiled.
+#[derive(Clone, Debug)]
+pub struct Castle<B> {
+    /// The side.
+    pub side: SideId,
+    /// King from.
+    pub king_from: usize,
+    /// King to.
+    pub king_to: usize,
+    /// Rook from.
+    pub rook_from: usize,
+    /// Rook to.
+    pub rook_to: usize,
+    /// Squares that must be empty (besides the king and the rook themselves).
+    pub empty: B,
+    /// Squares the king stands on, crosses or reaches: none may be attacked.
+    pub king_path: Vec<usize>,
+}
+
+/// The compiled game.
+#[derive(Clone, Debug)]
+pub struct Rules<B> {
+    /// The definition it was compiled from.
+    pub definition: Definition,
+    /// The board.
+    pub geometry: Geometry<B>,
+    /// Number of sides.
+    pub sides: usize,
+    /// Number of piece types.
+    pub pieces: usize,
+    /// Shared ray tables.
+    pub rays: Vec<Ray<B>>,
+    /// Movement per (side, piece): index `side * pieces + piece`.
+    pub movement: Vec<PieceMoves<B>>,
+    /// Attacks per attacking side.
+    pub attacks: Vec<Attacks<B>>,
+    /// Castling moves, in definition order.
+    pub castles: Vec<Castle<B>>,
+    /// Per square, the castling rights lost when a move starts or ends there.
+    pub castle_loss: Vec<u32>,
+    /// Royal piece types.
+    pub royal: Vec<PieceId>,
+    /// Irreversible piece types (reset the move-limit counter).
+    pub irreversible: Vec<bool>,
+    /// Whether pins and checks computed from leaps and rides decide legality exactly (no lame
+    /// attackers whose path a move could open).
+    pub pins_suffice: bool,
+    /// Hash keys.
+    pub zobrist: Zobrist,
+}
+
+impl<B: Bitboard> Rules<B> {
+    /// Compiles a definition whose board fits this bitboard width.
+    pub fn compile(definition: &Definition) -> Result<Self, CompileError> {
+        let sides = definition.sides.len();
+        let pieces = definition.pieces.len();
+        if sides > MAX_SIDES {
+            return Err(CompileError(format!("at most {MAX_SIDES} sides are supported")));
+        }
+        if pieces > MAX_PIECE_TYPES {
+            return Err(CompileError(format!("at most {MAX_PIECE_TYPES} piece types are supported")));
+        }
+        let geometry = Geometry::<B>::new(&definition.board);
+        if geometry.grid_size() > B::CAPACITY {
+            return Err(CompileError("board too large for this bitboard width".into()));
+        }
+        let mut builder = Builder { geometry: &geometry, rays: Vec::new() };
+        let mut movement = Vec::with_capacity(sides * pieces);
+        for side in 0..sides {
+            for piece in &definition.pieces {
+                movement.push(builder.piece_moves(definition, side, piece));
+            }
+        }
+        let attacks = (0..sides)
+            .map(|side| builder.attacks(&movement[side * pieces..(side + 1) * pieces]))
+            .collect();
+        let castles = compile_castles(definition, &geometry);
+        let mut castle_loss = vec![0u32; geometry.grid_size()];
+        for (index, castle) in castles.iter().enumerate() {
+            castle_loss[castle.king_from] |= 1 << index;
+            castle_loss[castle.rook_from] |= 1 << index;
+        }
+        let royal = definition
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.royal)
+            .map(|(i, _)| PieceId(i as u8))
+            .collect();
+        let pins_suffice = movement.iter().all(|m: &PieceMoves<B>| {
+            m.lame.iter().flatten().all(|leap| leap.mode == MoveMode::MoveOnly)
+        });
+        let zobrist = Zobrist::new(sides, pieces, geometry.grid_size(), castles.len());
+        Ok(Rules {
+            definition: definition.clone(),
+            rays: builder.rays,
+            geometry,
+            sides,
+            pieces,
+            movement,
+            attacks,
+            castles,
+            castle_loss,
+            royal,
+            irreversible: definition.pieces.iter().map(|p| p.irreversible).collect(),
+            pins_suffice,
+            zobrist,
+        })
+    }
+
+    /// Movement of one piece type for one side.
+    #[inline]
+    pub fn moves_of(&self, side: usize, piece: usize) -> &PieceMoves<B> {
+        &self.movement[side * self.pieces + piece]
+    }
+}
+
+struct Builder<'g, B> {
+    geometry: &'g Geometry<B>,
+    rays: Vec<Ray<B>>,
+}
+
+/// The absolute step of a relative offset for a side.
+pub fn absolute(forward: Forward, right: i8, ahead: i8) -> (i32, i32) {
+    match forward {
+        Forward::Up => (right as i32, ahead as i32),
+        Forward::Down => (right as i32, -(ahead as i32)),
+    }
+}
+
+impl<B: Bitboard> Builder<'_, B> {
+    fn ray_index(&mut self, dx: i32, dy: i32) -> usize {
+        if let Some(found) = self.rays.iter().position(|r| r.dx == dx && r.dy == dy) {
+            return found;
+        }
+        self.rays.push(Ray::new(self.geometry, dx, dy));
+        self.rays.len() - 1
+    }
+
+    fn piece_moves(&mut self, def: &Definition, side: usize, piece: &variant_dsl::PieceDef) -> PieceMoves<B> {
+        let forward = def.sides[side].forward;
+        let size = self.geometry.grid_size();
+        let mut moves = PieceMoves {
+            leaps: Vec::new(),
+            lame: vec![Vec::new(); size],
+            rides: Vec::new(),
+            en_passant: vec![B::EMPTY; size],
+            initial_zone: piece
+                .initial_zone
+                .get(side)
+                .map_or(B::EMPTY, |zone| self.geometry.mask(zone)),
+            promotion: piece.promotion.as_ref().map(|promotion| PromotionRule {
+                zone: promotion.zone.get(side).map_or(B::EMPTY, |z| self.geometry.mask(z)),
+                choices: promotion.choices.clone(),
+            }),
+        };
+        for atom in &piece.moves {
+            for step in &atom.steps {
+                let (dx, dy) = absolute(forward, step.right, step.forward);
+                self.add_atom(&mut moves, atom, dx, dy);
+            }
+        }
+        moves
+    }
+
+    fn add_atom(&mut self, moves: &mut PieceMoves<B>, atom: &MoveAtom, dx: i32, dy: i32) {
+        let geometry = self.geometry;
+        if atom.en_passant {
+            for (from, targets) in moves.en_passant.iter_mut().enumerate() {
+                if let Some(to) = geometry.step(from, dx, dy) {
+                    *targets |= B::single(to);
+                }
+            }
+        }
+        if atom.range == Some(1) && atom.lame {
+            for from in 0..geometry.grid_size() {
+                if let Some(leap) = lame_leap(geometry, from, dx, dy, atom) {
+                    moves.lame[from].push(leap);
+                }
+            }
+        } else if atom.range == Some(1) {
+            let table = match moves
+                .leaps
+                .iter_mut()
+                .position(|t| t.mode == atom.mode && t.initial_only == atom.initial_only)
+            {
+                Some(found) => &mut moves.leaps[found],
+                None => {
+                    moves.leaps.push(LeapTable {
+                        mode: atom.mode,
+                        initial_only: atom.initial_only,
+                        targets: vec![B::EMPTY; geometry.grid_size()],
+                    });
+                    moves.leaps.last_mut().expect("just pushed")
+                }
+            };
+            for (from, targets) in table.targets.iter_mut().enumerate() {
+                if let Some(to) = geometry.step(from, dx, dy) {
+                    *targets |= B::single(to);
+                }
+            }
+        } else {
+            let ray = self.ray_index(dx, dy);
+            let reach = atom.range.map(|range| {
+                (0..geometry.grid_size())
+                    .map(|from| limited_ray(geometry, from, dx, dy, range as usize))
+                    .collect()
+            });
+            moves.rides.push(Ride {
+                ray,
+                reach,
+                range: atom.range,
+                mode: atom.mode,
+                initial_only: atom.initial_only,
+            });
+        }
+    }
+
+    fn attacks(&mut self, movement: &[PieceMoves<B>]) -> Attacks<B> {
+        let size = self.geometry.grid_size();
+        let mut attacks = Attacks::default();
+        for (piece_index, moves) in movement.iter().enumerate() {
+            let piece = PieceId(piece_index as u8);
+            for table in moves.leaps.iter().filter(|t| t.mode != MoveMode::MoveOnly) {
+                let mut sources = vec![B::EMPTY; size];
+                for (from, targets) in table.targets.iter().enumerate() {
+                    for to in targets.squares() {
+                        sources[to] |= B::single(from);
+                    }
+                }
+                let zone = if table.initial_only { moves.initial_zone } else { self.geometry.board };
+                attacks.leaps.push(LeapAttack { piece, sources, zone });
+            }
+            let mut lame_sources = vec![Vec::new(); size];
+            for (from, leaps) in moves.lame.iter().enumerate() {
+                for leap in leaps.iter().filter(|l| l.mode != MoveMode::MoveOnly && !l.initial_only) {
+                    lame_sources[leap.to].push((from, leap.path));
+                }
+            }
+            if lame_sources.iter().any(|s| !s.is_empty()) {
+                attacks.lame.push(LameAttack { piece, sources: lame_sources });
+            }
+            for ride in moves.rides.iter().filter(|r| r.mode != MoveMode::MoveOnly && !r.initial_only) {
+                let (dx, dy) = (self.rays[ride.ray].dx, self.rays[ride.ray].dy);
+                let back = self.ray_index(-dx, -dy);
+                let reach = ride.range.map(|range| {
+                    (0..size)
+                        .map(|at| limited_ray(self.geometry, at, -dx, -dy, range as usize))
+                        .collect::<Vec<B>>()
+                });
+                match attacks
+                    .rides
+                    .iter_mut()
+                    .find(|a| a.ray == back && a.reach.is_none() && reach.is_none())
+                {
+                    Some(shared) if !shared.pieces.contains(&piece) => shared.pieces.push(piece),
+                    Some(_) => {}
+                    None => attacks.rides.push(RideAttack { ray: back, reach, pieces: vec![piece] }),
+                }
+            }
+        }
+        attacks
+    }
+}
+
+/// A lame leap: the path runs along the longer component first (straight for orthogonal and
+/// diagonal atoms; for oblique atoms an orthogonal step then diagonal steps, as the Xiangqi horse).
+fn lame_leap<B: Bitboard>(
+    geometry: &Geometry<B>,
+    from: usize,
+    dx: i32,
+    dy: i32,
+    atom: &MoveAtom,
+) -> Option<LameLeap<B>> {
+    if !geometry.on_board(from) {
+        return None;
+    }
+    let to = geometry.step(from, dx, dy)?;
+    let mut path = B::EMPTY;
+    let mut passed = None;
+    let (mut x, mut y) = (0, 0);
+    loop {
+        // Step towards the target, orthogonally along the longer axis while it leads, then
+        // diagonally.
+        let (rx, ry) = (dx - x, dy - y);
+        let (sx, sy) = if rx.abs() > ry.abs() {
+            (rx.signum(), if ry.abs() == rx.abs() { ry.signum() } else { 0 })
+        } else if ry.abs() > rx.abs() {
+            (0, ry.signum())
+        } else {
+            (rx.signum(), ry.signum())
+        };
+        x += sx;
+        y += sy;
+        if (x, y) == (dx, dy) {
+            break;
+        }
+        let square = geometry.step(from, x, y)?;
+        passed.get_or_insert(square);
+        path |= B::single(square);
+    }
+    Some(LameLeap { to, path, mode: atom.mode, initial_only: atom.initial_only, passed })
+}
+
+fn compile_castles<B: Bitboard>(definition: &Definition, geometry: &Geometry<B>) -> Vec<Castle<B>> {
+    definition
+        .castling
+        .iter()
+        .map(|castle| {
+            let king_from = geometry.index(castle.king_from);
+            let king_to = geometry.index(castle.king_to);
+            let rook_from = geometry.index(castle.rook_from);
+            let rook_to = geometry.index(castle.rook_to);
+            let king_path = line(geometry, king_from, king_to);
+            let mut empty = B::EMPTY;
+            for square in king_path.iter().chain(line(geometry, rook_from, rook_to).iter()) {
+                empty |= B::single(*square);
+            }
+            empty &= !(B::single(king_from) | B::single(rook_from));
+            Castle { side: castle.side, king_from, king_to, rook_from, rook_to, empty, king_path }
+        })
+        .collect()
+}
+
+/// The squares from `from` to `to` inclusive along a straight line (just the two ends when they
+/// are not aligned).
+fn line<B: Bitboard>(geometry: &Geometry<B>, from: usize, to: usize) -> Vec<usize> {
+    let (fx, fy) = ((from % geometry.files) as i32, (from / geometry.files) as i32);
+    let (tx, ty) = ((to % geometry.files) as i32, (to / geometry.files) as i32);
+    let (dx, dy) = (tx - fx, ty - fy);
+    let aligned = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+    if !aligned {
+        return vec![from, to];
+    }
+    let steps = dx.abs().max(dy.abs());
+    (0..=steps)
+        .map(|k| {
+            let x = fx + k * dx.signum();
+            let y = fy + k * dy.signum();
+            y as usize * geometry.files + x as usize
+        })
+        .collect()
+}

@@ -1,0 +1,263 @@
+//! A game in progress behind one object-safe trait, whatever the board's bitboard width.
+//!
+//! The engine is generic over [`Bitboard`] so that each width is compiled separately and fast;
+//! [`open`] picks the width from the board's size and returns a `Box<dyn Session>`, so the CLI
+//! and the tests never name a width. Moves cross this boundary as UCI text.
+
+use crate::bitboard::{Bitboard, Wide256};
+use crate::movegen::legal_moves;
+use crate::moves::Move;
+use crate::outcome::{outcome, Outcome};
+use crate::perft;
+use crate::position::Position;
+use crate::rules::{CompileError, Rules};
+use std::fmt;
+use std::sync::Arc;
+use variant_dsl::{fen, Definition};
+
+/// Why a session could not be opened or a move not played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionError {
+    /// The engine cannot run this definition.
+    Compile(CompileError),
+    /// The FEN is malformed or does not fit the game.
+    Fen(String),
+    /// The text is not a move of this game.
+    MalformedMove(String),
+    /// The move is well formed but not legal here.
+    IllegalMove {
+        /// The move as typed.
+        text: String,
+        /// The position's FEN.
+        fen: String,
+    },
+    /// The game is already over.
+    GameOver(String),
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::Compile(e) => write!(f, "cannot compile the game: {e}"),
+            SessionError::Fen(message) => write!(f, "invalid FEN: {message}"),
+            SessionError::MalformedMove(text) => write!(
+                f,
+                "`{text}` is not a move: write moves in UCI notation (`e2e4`, `e7e8q`, `N@c3`)"
+            ),
+            SessionError::IllegalMove { text, fen } => write!(f, "`{text}` is not a legal move in {fen}"),
+            SessionError::GameOver(text) => write!(f, "cannot play `{text}`: the game is over"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+/// A game in progress.
+pub trait Session {
+    /// The game's definition.
+    fn definition(&self) -> &Definition;
+    /// The current position as a FEN.
+    fn fen(&self) -> String;
+    /// The name of the side to move.
+    fn side_to_move(&self) -> String;
+    /// The legal moves, in UCI notation, in generation order.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Plays one move given in UCI notation.
+    fn play(&mut self, text: &str) -> Result<(), SessionError>;
+    /// The result, if the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// Whether the side to move has a royal piece attacked.
+    fn in_check(&self) -> bool;
+    /// Perft of the current position.
+    fn perft(&self, depth: u32) -> u64;
+    /// Perft per root move.
+    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// The board drawn in text, top rank first.
+    fn diagram(&self) -> String;
+    /// Checks the incremental hash against a fresh one.
+    fn hash_is_consistent(&self) -> bool;
+    /// Moves played so far, in UCI notation.
+    fn history(&self) -> Vec<String>;
+}
+
+/// Opens a session on a definition, from its setup or from a FEN.
+pub fn open(definition: &Definition, fen_text: Option<&str>) -> Result<Box<dyn Session>, SessionError> {
+    let squares = definition.board.files as usize * definition.board.ranks as usize;
+    if squares <= 64 {
+        Ok(Box::new(Game::<u64>::new(definition, fen_text)?))
+    } else if squares <= 128 {
+        Ok(Box::new(Game::<u128>::new(definition, fen_text)?))
+    } else {
+        Ok(Box::new(Game::<Wide256>::new(definition, fen_text)?))
+    }
+}
+
+/// A game of one bitboard width: the compiled rules, the positions so far and the moves.
+pub struct Game<B: Bitboard> {
+    rules: Arc<Rules<B>>,
+    positions: Vec<Position<B>>,
+    moves: Vec<Move>,
+}
+
+impl<B: Bitboard> Game<B> {
+    /// Compiles the definition and sets up the start (or the FEN).
+    pub fn new(definition: &Definition, fen_text: Option<&str>) -> Result<Self, SessionError> {
+        let rules = Rules::<B>::compile(definition).map_err(SessionError::Compile)?;
+        let setup = match fen_text {
+            Some(text) => fen::parse_fen(definition, text).map_err(|e| SessionError::Fen(e.to_string()))?,
+            None => definition.setup.clone(),
+        };
+        let position = Position::from_setup(&rules, &setup).map_err(SessionError::Fen)?;
+        Ok(Game { rules: Arc::new(rules), positions: vec![position], moves: Vec::new() })
+    }
+
+    /// The compiled rules.
+    pub fn rules(&self) -> &Rules<B> {
+        &self.rules
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position<B> {
+        self.positions.last().expect("a game has a position")
+    }
+
+    fn history_hashes(&self) -> Vec<u64> {
+        self.positions[..self.positions.len() - 1].iter().map(|p| p.hash()).collect()
+    }
+}
+
+impl<B: Bitboard> Session for Game<B> {
+    fn definition(&self) -> &Definition {
+        &self.rules.definition
+    }
+
+    fn fen(&self) -> String {
+        fen::write_fen(&self.rules.definition, &self.position().to_setup(&self.rules))
+    }
+
+    fn side_to_move(&self) -> String {
+        self.rules.definition.sides[self.position().side_to_move(&self.rules)].name.clone()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        legal_moves(&self.rules, self.position()).iter().map(|m| m.uci(&self.rules)).collect()
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), SessionError> {
+        if !looks_like_move(text) {
+            return Err(SessionError::MalformedMove(text.to_string()));
+        }
+        if self.outcome().is_some() {
+            return Err(SessionError::GameOver(text.to_string()));
+        }
+        let position = self.position();
+        let chosen = legal_moves(&self.rules, position)
+            .into_iter()
+            .find(|m| m.uci(&self.rules) == text)
+            .ok_or_else(|| SessionError::IllegalMove { text: text.to_string(), fen: self.fen() })?;
+        let mut next = position.clone();
+        next.play_unchecked(&self.rules, chosen);
+        self.positions.push(next);
+        self.moves.push(chosen);
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        outcome(&self.rules, self.position(), &self.history_hashes())
+    }
+
+    fn in_check(&self) -> bool {
+        let position = self.position();
+        self.rules.definition.end.check && position.in_check(&self.rules, position.side_to_move(&self.rules))
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft::perft(&self.rules, self.position(), depth)
+    }
+
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        perft::divide(&self.rules, self.position(), depth)
+    }
+
+    fn diagram(&self) -> String {
+        diagram(&self.rules, self.position())
+    }
+
+    fn hash_is_consistent(&self) -> bool {
+        self.position().hash() == self.position().fresh_hash(&self.rules)
+    }
+
+    fn history(&self) -> Vec<String> {
+        self.moves.iter().map(|m| m.uci(&self.rules)).collect()
+    }
+}
+
+/// A move in UCI shape: squares (letter + digits) with an optional promotion letter, or a drop.
+fn looks_like_move(text: &str) -> bool {
+    let square = |s: &str| variant_dsl::Square::parse(s).is_some();
+    if let Some((piece, to)) = text.split_once('@') {
+        return piece.len() == 1 && piece.chars().all(|c| c.is_ascii_alphabetic()) && square(to);
+    }
+    let bytes = text.as_bytes();
+    // Split into two squares: the second square starts at the second lowercase letter.
+    let Some(second) = bytes.iter().skip(1).position(|b| b.is_ascii_lowercase()).map(|i| i + 1) else {
+        return false;
+    };
+    let (first, rest) = text.split_at(second);
+    let digits_end = rest[1..].find(|c: char| !c.is_ascii_digit()).map_or(rest.len(), |i| i + 1);
+    let (to, promotion) = rest.split_at(digits_end);
+    square(first) && square(to) && (promotion.is_empty() || (promotion.len() == 1 && promotion.chars().all(|c| c.is_ascii_alphabetic())))
+}
+
+/// The board in text: the first side's pieces in upper case, the second's in lower case, `.` for
+/// an empty square and a blank for a hole, with file letters and rank numbers.
+pub fn diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> String {
+    let geometry = &rules.geometry;
+    let mut out = String::new();
+    for rank in (0..geometry.ranks).rev() {
+        out.push_str(&format!("{:>2} ", rank + 1));
+        for file in 0..geometry.files {
+            let index = rank * geometry.files + file;
+            let cell = if !geometry.on_board(index) {
+                ' '
+            } else {
+                match position.at(index) {
+                    None => '.',
+                    Some(o) => {
+                        let letter = rules.definition.pieces[o.piece].letter;
+                        if o.side == 0 {
+                            letter.to_ascii_uppercase()
+                        } else {
+                            letter.to_ascii_lowercase()
+                        }
+                    }
+                }
+            };
+            out.push(' ');
+            out.push(cell);
+        }
+        out.push('\n');
+    }
+    out.push_str("   ");
+    for file in 0..geometry.files {
+        out.push(' ');
+        out.push((b'a' + file as u8) as char);
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like_move;
+
+    #[test]
+    fn move_shapes() {
+        for good in ["e2e4", "e7e8q", "a10a11", "N@c3", "p16a1"] {
+            assert!(looks_like_move(good), "{good}");
+        }
+        for bad in ["", "e2", "e2e", "e2e4qq", "x", "e0e4", "@c3", "NN@c3", "e2-e4"] {
+            assert!(!looks_like_move(bad), "{bad}");
+        }
+    }
+}

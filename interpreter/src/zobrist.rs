@@ -1,0 +1,88 @@
+//! Zobrist hash keys, fixed per game shape so that hashes are reproducible across runs.
+//!
+//! The position's hash is kept up to date move by move; repetition detection compares hashes.
+//! Keys come from a SplitMix64 stream with a fixed seed: no randomness, no dependency.
+
+/// The keys of one game.
+#[derive(Clone, Debug)]
+pub struct Zobrist {
+    pieces: usize,
+    squares: usize,
+    piece_keys: Vec<u64>,
+    side_keys: Vec<u64>,
+    castle_keys: Vec<u64>,
+    en_passant_keys: Vec<u64>,
+    hand_keys: Vec<u64>,
+}
+
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// The most pieces of one type in one hand that the hash distinguishes.
+const HAND_DEPTH: usize = 64;
+
+impl Zobrist {
+    /// Keys for a game of this shape.
+    pub fn new(sides: usize, pieces: usize, squares: usize, castles: usize) -> Self {
+        let mut stream = SplitMix(0x5EED_0F_7A81_A17);
+        let mut take = |n: usize| (0..n).map(|_| stream.next()).collect::<Vec<u64>>();
+        Zobrist {
+            pieces,
+            squares,
+            piece_keys: take(sides * pieces * squares),
+            side_keys: take(sides),
+            castle_keys: take(castles),
+            en_passant_keys: take(squares),
+            hand_keys: take(sides * pieces * HAND_DEPTH),
+        }
+    }
+
+    /// Key of a piece of a side on a square.
+    #[inline]
+    pub fn piece(&self, side: usize, piece: usize, square: usize) -> u64 {
+        self.piece_keys[(side * self.pieces + piece) * self.squares + square]
+    }
+
+    /// Key of the side to move.
+    #[inline]
+    pub fn side(&self, side: usize) -> u64 {
+        self.side_keys[side]
+    }
+
+    /// Combined key of a set of castling rights.
+    #[inline]
+    pub fn castling(&self, rights: u32) -> u64 {
+        let mut key = 0;
+        let mut bits = rights;
+        while bits != 0 {
+            key ^= self.castle_keys[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+        key
+    }
+
+    /// Key of an en-passant target square.
+    #[inline]
+    pub fn en_passant(&self, square: usize) -> u64 {
+        self.en_passant_keys[square]
+    }
+
+    /// Key of holding `count` pieces of a type in hand.
+    #[inline]
+    pub fn hand(&self, side: usize, piece: usize, count: u32) -> u64 {
+        if count == 0 {
+            0
+        } else {
+            self.hand_keys[(side * self.pieces + piece) * HAND_DEPTH + (count as usize).min(HAND_DEPTH) - 1]
+        }
+    }
+}
