@@ -66,10 +66,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Print the validated definition of a game as RON.
+    /// Print the validated definition of a game as RON, or its compiled tables described.
     Dump {
         /// A `.variant` file, or the name of a game in `games/`.
         game: String,
+        /// Describe the compiled move tables instead.
+        #[arg(long)]
+        compiled: bool,
     },
 }
 
@@ -127,9 +130,13 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Dump { game } => {
+        Command::Dump { game, compiled } => {
             let loaded = catalog::load(&game)?;
-            print!("{}", loaded.definition.to_ron());
+            if compiled {
+                print!("{}", variant_interpreter::open(&loaded.definition, None)?.describe());
+            } else {
+                print!("{}", loaded.definition.to_ron());
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

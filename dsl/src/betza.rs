@@ -396,7 +396,7 @@ mod tests {
         one(text).steps.iter().map(|step| (step.right, step.forward)).collect()
     }
 
-    fn error(text: &str) -> BetzaError {
+    fn first_error(text: &str) -> BetzaError {
         decode(text).expect_err(text).remove(0)
     }
 
@@ -497,36 +497,36 @@ mod tests {
 
     #[test]
     fn unknown_modifier() {
-        let error = error("mxW");
+        let error = first_error("mxW");
         assert_eq!(error.message, "`x` is not a Betza modifier");
         assert_eq!(error.range, 1..2);
     }
 
     #[test]
     fn unknown_atom() {
-        let error = error("W mY");
+        let error = first_error("W mY");
         assert_eq!(error.message, "`Y` is not a Betza atom");
         assert_eq!(error.range, 3..4);
     }
 
     #[test]
     fn modifiers_without_atom() {
-        let error = error("W mf");
+        let error = first_error("W mf");
         assert_eq!(error.code, code::BETZA_MISSING_ATOM);
         assert_eq!(error.range, 2..4);
-        assert_eq!(error("mf W").range, 0..2);
+        assert_eq!(first_error("mf W").range, 0..2);
     }
 
     #[test]
     fn selection_of_nothing() {
-        let error = error("K flW");
+        let error = first_error("K flW");
         assert_eq!(error.message, "`flW` selects no direction: a wazir has no forward-left step");
         assert_eq!(error.range, 2..5);
     }
 
     #[test]
     fn range_too_large() {
-        assert_eq!(error("R300").range, 1..4);
+        assert_eq!(first_error("R300").range, 1..4);
     }
 
     #[test]

@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod bitboard;
+pub mod describe;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;

@@ -68,6 +68,8 @@ pub trait Session {
     fn outcome(&self) -> Option<Outcome>;
     /// Whether the side to move has a royal piece attacked.
     fn in_check(&self) -> bool;
+    /// The sides that have a royal piece attacked right now.
+    fn checked_sides(&self) -> Vec<String>;
     /// Perft of the current position.
     fn perft(&self, depth: u32) -> u64;
     /// Perft per root move.
@@ -78,6 +80,8 @@ pub trait Session {
     fn hash_is_consistent(&self) -> bool;
     /// Moves played so far, in UCI notation.
     fn history(&self) -> Vec<String>;
+    /// A readable description of the compiled game.
+    fn describe(&self) -> String;
 }
 
 /// Opens a session on a definition, from its setup or from a FEN.
@@ -171,6 +175,14 @@ impl<B: Bitboard> Session for Game<B> {
         self.rules.definition.end.check && position.in_check(&self.rules, position.side_to_move(&self.rules))
     }
 
+    fn checked_sides(&self) -> Vec<String> {
+        let position = self.position();
+        (0..self.rules.sides)
+            .filter(|&side| position.in_check(&self.rules, side))
+            .map(|side| self.rules.definition.sides[side].name.clone())
+            .collect()
+    }
+
     fn perft(&self, depth: u32) -> u64 {
         perft::perft(&self.rules, self.position(), depth)
     }
@@ -189,6 +201,10 @@ impl<B: Bitboard> Session for Game<B> {
 
     fn history(&self) -> Vec<String> {
         self.moves.iter().map(|m| m.uci(&self.rules)).collect()
+    }
+
+    fn describe(&self) -> String {
+        crate::describe::describe(&self.rules)
     }
 }
 
