@@ -34,7 +34,11 @@ impl Spanned<StringLit> {
         let start = self.raw_offset(range.start);
         let end = self.raw_offset(range.end.max(range.start));
         let opening_quote = 1;
-        Span::new(self.span.file, self.span.start + opening_quote + start, self.span.start + opening_quote + end)
+        Span::new(
+            self.span.file,
+            self.span.start + opening_quote + start,
+            self.span.start + opening_quote + end,
+        )
     }
 
     fn raw_offset(&self, value_offset: usize) -> usize {
@@ -339,7 +343,13 @@ mod tests {
     fn literal(raw: &str, start: usize) -> Spanned<StringLit> {
         let value = raw.replace("\\\"", "\"").replace("\\\\", "\\");
         let span = Span::new(FileId(0), start, start + raw.len() + 2);
-        Spanned::new(StringLit { value, raw: raw.to_string() }, span)
+        Spanned::new(
+            StringLit {
+                value,
+                raw: raw.to_string(),
+            },
+            span,
+        )
     }
 
     #[test]

@@ -96,15 +96,26 @@ enum Direction {
     Vertical,
     Sideways,
     /// `fl`, `fr`, `bl`, `br` (or `lf`, ...): the intersection of a vertical and a horizontal.
-    Quadrant { forward: bool, right: bool },
+    Quadrant {
+        forward: bool,
+        right: bool,
+    },
     /// `ff`, `bb`: mostly vertical, `|dy| > |dx|`.
-    NarrowVertical { forward: bool },
+    NarrowVertical {
+        forward: bool,
+    },
     /// `ll`, `rr`: mostly horizontal, `|dx| > |dy|`.
-    NarrowHorizontal { right: bool },
+    NarrowHorizontal {
+        right: bool,
+    },
     /// `fs`, `bs`: one vertical way, at least as sideways as vertical.
-    WideVertical { forward: bool },
+    WideVertical {
+        forward: bool,
+    },
     /// `lv`, `rv`: one horizontal way, at least as vertical as sideways.
-    TallHorizontal { right: bool },
+    TallHorizontal {
+        right: bool,
+    },
 }
 
 impl Direction {
@@ -136,10 +147,22 @@ impl Direction {
             Direction::Right => "right",
             Direction::Vertical => "vertical",
             Direction::Sideways => "sideways",
-            Direction::Quadrant { forward: true, right: false } => "forward-left",
-            Direction::Quadrant { forward: true, right: true } => "forward-right",
-            Direction::Quadrant { forward: false, right: false } => "backward-left",
-            Direction::Quadrant { forward: false, right: true } => "backward-right",
+            Direction::Quadrant {
+                forward: true,
+                right: false,
+            } => "forward-left",
+            Direction::Quadrant {
+                forward: true,
+                right: true,
+            } => "forward-right",
+            Direction::Quadrant {
+                forward: false,
+                right: false,
+            } => "backward-left",
+            Direction::Quadrant {
+                forward: false,
+                right: true,
+            } => "backward-right",
             Direction::NarrowVertical { forward: true } => "narrow forward",
             Direction::NarrowVertical { forward: false } => "narrow backward",
             Direction::NarrowHorizontal { right: false } => "narrow left",
@@ -192,7 +215,10 @@ fn decode_term(text: &str, start: usize) -> (usize, Result<MoveAtom, BetzaError>
     let letter_len = letter.len_utf8();
     let Some(atom) = atom(letter) else {
         let term_end = term_end(text, index + letter_len);
-        return (term_end - start, Err(unknown_letter(letter, index..index + letter_len)));
+        return (
+            term_end - start,
+            Err(unknown_letter(letter, index..index + letter_len)),
+        );
     };
     index += letter_len;
     let (range_len, range) = decode_range(text, index, letter, atom.range);
@@ -217,7 +243,9 @@ fn missing_atom(text: &str, range: Range<usize>) -> BetzaError {
         code: code::BETZA_MISSING_ATOM,
         message: format!("the modifiers `{modifiers}` have no atom after them"),
         label: "expected an atom such as `W` or `N` after these".to_string(),
-        help: Some("modifiers are written just before the atom they change, as in `mfW`".to_string()),
+        help: Some(
+            "modifiers are written just before the atom they change, as in `mfW`".to_string(),
+        ),
     }
 }
 
@@ -306,10 +334,29 @@ fn vertical_term(forward: bool, next: Option<u8>) -> (Option<Direction>, usize) 
     let same = if forward { b'f' } else { b'b' };
     match next {
         Some(letter) if letter == same => (Some(Direction::NarrowVertical { forward }), 2),
-        Some(b'l') => (Some(Direction::Quadrant { forward, right: false }), 2),
-        Some(b'r') => (Some(Direction::Quadrant { forward, right: true }), 2),
+        Some(b'l') => (
+            Some(Direction::Quadrant {
+                forward,
+                right: false,
+            }),
+            2,
+        ),
+        Some(b'r') => (
+            Some(Direction::Quadrant {
+                forward,
+                right: true,
+            }),
+            2,
+        ),
         Some(b's') => (Some(Direction::WideVertical { forward }), 2),
-        _ => (Some(if forward { Direction::Forward } else { Direction::Backward }), 1),
+        _ => (
+            Some(if forward {
+                Direction::Forward
+            } else {
+                Direction::Backward
+            }),
+            1,
+        ),
     }
 }
 
@@ -318,10 +365,29 @@ fn horizontal_term(right: bool, next: Option<u8>) -> (Option<Direction>, usize) 
     let same = if right { b'r' } else { b'l' };
     match next {
         Some(letter) if letter == same => (Some(Direction::NarrowHorizontal { right }), 2),
-        Some(b'f') => (Some(Direction::Quadrant { forward: true, right }), 2),
-        Some(b'b') => (Some(Direction::Quadrant { forward: false, right }), 2),
+        Some(b'f') => (
+            Some(Direction::Quadrant {
+                forward: true,
+                right,
+            }),
+            2,
+        ),
+        Some(b'b') => (
+            Some(Direction::Quadrant {
+                forward: false,
+                right,
+            }),
+            2,
+        ),
         Some(b'v') => (Some(Direction::TallHorizontal { right }), 2),
-        _ => (Some(if right { Direction::Right } else { Direction::Left }), 1),
+        _ => (
+            Some(if right {
+                Direction::Right
+            } else {
+                Direction::Left
+            }),
+            1,
+        ),
     }
 }
 
@@ -331,7 +397,10 @@ pub fn symmetric_steps(leap: (i8, i8)) -> Vec<Offset> {
     let mut steps = BTreeSet::new();
     for (x, y) in [(a, b), (b, a)] {
         for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-            steps.insert(Offset { right: x * sx, forward: y * sy });
+            steps.insert(Offset {
+                right: x * sx,
+                forward: y * sy,
+            });
         }
     }
     steps.into_iter().collect()
@@ -344,13 +413,19 @@ fn build_atom(
     modifiers: &Modifiers,
     range: Option<u8>,
 ) -> Result<MoveAtom, BetzaError> {
-    let all_steps: BTreeSet<Offset> =
-        atom.leaps.iter().flat_map(|leap| symmetric_steps(*leap)).collect();
+    let all_steps: BTreeSet<Offset> = atom
+        .leaps
+        .iter()
+        .flat_map(|leap| symmetric_steps(*leap))
+        .collect();
     let steps: Vec<Offset> = all_steps
         .into_iter()
         .filter(|step| {
             modifiers.directions.is_empty()
-                || modifiers.directions.iter().any(|direction| direction.selects(*step))
+                || modifiers
+                    .directions
+                    .iter()
+                    .any(|direction| direction.selects(*step))
         })
         .collect();
     if steps.is_empty() {
@@ -393,7 +468,11 @@ mod tests {
     }
 
     fn steps(text: &str) -> Vec<(i8, i8)> {
-        one(text).steps.iter().map(|step| (step.right, step.forward)).collect()
+        one(text)
+            .steps
+            .iter()
+            .map(|step| (step.right, step.forward))
+            .collect()
     }
 
     fn first_error(text: &str) -> BetzaError {
@@ -520,7 +599,10 @@ mod tests {
     #[test]
     fn selection_of_nothing() {
         let error = first_error("K flW");
-        assert_eq!(error.message, "`flW` selects no direction: a wazir has no forward-left step");
+        assert_eq!(
+            error.message,
+            "`flW` selects no direction: a wazir has no forward-left step"
+        );
         assert_eq!(error.range, 2..5);
     }
 

@@ -313,3 +313,19 @@ pub struct Placement {
     /// What.
     pub piece: PieceId,
 }
+
+impl Definition {
+    /// The definition as pretty RON, the dump format of `variant check --dump`. Nesting deeper
+    /// than a move atom's fields (its steps, a zone's squares) is written on one line.
+    pub fn to_ron(&self) -> String {
+        let config = ron::ser::PrettyConfig::new().depth_limit(5);
+        // Serialising plain data to a string cannot fail: every type here serialises to
+        // strings, numbers, sequences and structs.
+        ron::ser::to_string_pretty(self, config).expect("a definition always serialises")
+    }
+
+    /// Reads a definition back from RON written by [`Definition::to_ron`].
+    pub fn from_ron(text: &str) -> Result<Definition, ron::error::SpannedError> {
+        ron::from_str(text)
+    }
+}

@@ -100,7 +100,10 @@ pub struct Label {
 impl Label {
     /// A label on `span` saying `message`.
     pub fn new(span: Span, message: impl Into<String>) -> Self {
-        Label { span, message: message.into() }
+        Label {
+            span,
+            message: message.into(),
+        }
     }
 }
 
@@ -146,7 +149,10 @@ impl Diagnostic {
         span: Span,
         label: impl Into<String>,
     ) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message, span, label) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message, span, label)
+        }
     }
 
     /// Adds a secondary label.
@@ -227,14 +233,18 @@ impl Diagnostics {
     /// Sorts by file, then by position in the file; diagnostics at the same place keep the
     /// order they were reported in.
     pub fn sort(&mut self) {
-        self.0
-            .sort_by_key(|diagnostic| (diagnostic.primary.span.file, diagnostic.primary.span.start));
+        self.0.sort_by_key(|diagnostic| {
+            (diagnostic.primary.span.file, diagnostic.primary.span.start)
+        });
     }
 
     /// Renders every diagnostic as rustc-style plain text (no colour), separated by blank lines.
     pub fn render(&self, sources: &SourceMap) -> String {
-        let rendered: Vec<String> =
-            self.0.iter().map(|diagnostic| render_one(diagnostic, sources)).collect();
+        let rendered: Vec<String> = self
+            .0
+            .iter()
+            .map(|diagnostic| render_one(diagnostic, sources))
+            .collect();
         rendered.join("\n\n")
     }
 }
@@ -280,14 +290,18 @@ fn render_one(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
     };
-    let title = level.primary_title(diagnostic.message.as_str()).id(diagnostic.code);
+    let title = level
+        .primary_title(diagnostic.message.as_str())
+        .id(diagnostic.code);
     let mut primary_group = Group::with_title(title);
     for element in source_elements(diagnostic, sources) {
         primary_group = primary_group.element(element);
     }
     let mut report = vec![primary_group];
     if let Some(help) = &diagnostic.help {
-        report.push(Group::with_title(Level::HELP.secondary_title(help.as_str())));
+        report.push(Group::with_title(
+            Level::HELP.secondary_title(help.as_str()),
+        ));
     }
     Renderer::plain().render(&report)
 }
@@ -320,7 +334,11 @@ fn source_elements<'a>(
                         .label(non_empty(&diagnostic.primary.message)),
                 );
             }
-            for label in diagnostic.secondary.iter().filter(|label| label.span.file == file) {
+            for label in diagnostic
+                .secondary
+                .iter()
+                .filter(|label| label.span.file == file)
+            {
                 snippet = snippet.annotation(
                     AnnotationKind::Context
                         .span(clamp(label.span, text))
@@ -364,7 +382,8 @@ mod tests {
 
     #[test]
     fn renders_like_rustc() {
-        let (sources, file) = one_file("game \"x\"\npiece Pawn {\n    promotes on last rank to Knigt\n}\n");
+        let (sources, file) =
+            one_file("game \"x\"\npiece Pawn {\n    promotes on last rank to Knigt\n}\n");
         let start = sources.text(file).find("Knigt").unwrap();
         let diagnostic = Diagnostic::error(
             code::UNKNOWN_PIECE,
@@ -398,8 +417,18 @@ mod tests {
     fn sorts_in_source_order() {
         let (_, file) = one_file("abcdef");
         let mut diagnostics = Diagnostics::new();
-        diagnostics.push(Diagnostic::error(code::SYNTAX, "second", Span::new(file, 4, 5), ""));
-        diagnostics.push(Diagnostic::error(code::SYNTAX, "first", Span::new(file, 1, 2), ""));
+        diagnostics.push(Diagnostic::error(
+            code::SYNTAX,
+            "second",
+            Span::new(file, 4, 5),
+            "",
+        ));
+        diagnostics.push(Diagnostic::error(
+            code::SYNTAX,
+            "first",
+            Span::new(file, 1, 2),
+            "",
+        ));
         diagnostics.sort();
         let messages: Vec<_> = diagnostics.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(messages, ["first", "second"]);

@@ -1,10 +1,54 @@
-//! The variant language.
+//! The variant language: chess variants as text files.
+//!
+//! Data flows through these types, one module per stage:
+//!
+//! 1. source text, kept in a [`SourceMap`] and guarded by [`parse::decode`] (size, UTF-8);
+//! 2. [`GameFile`] ([`ast`]): what the file says, every node [`Spanned`], built by
+//!    [`parse::parse`] from the pest grammar;
+//! 3. files merged along their `extends` chain ([`load_file`], [`load_source`]);
+//! 4. [`Definition`] ([`definition`]): validated by [`validate::validate`], names resolved,
+//!    Betza strings decoded by [`betza`], the setup parsed by [`fen`]; the contract with the
+//!    interpreter, dumped as RON by [`Definition::to_ron`];
+//! 5. or [`Diagnostics`]: every problem at once, rendered rustc-style by
+//!    [`Diagnostics::render`].
+//!
+//! ```
+//! let game = r#"
+//! game "Kings"
+//! board 8x8
+//! side white { forward up }
+//! side black { forward down }
+//! piece King { letter K; royal; moves "K" }
+//! setup "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+//! "#;
+//! let loaded = variant_dsl::load_source("kings.variant", game).expect("a valid game");
+//! assert_eq!(loaded.definition.pieces.len(), 1);
+//! assert_eq!(loaded.definition.setup.board.len(), 2);
+//!
+//! let broken = game.replace("moves \"K\"", "moves \"Y\"");
+//! let failure = variant_dsl::load_source("kings.variant", &broken).unwrap_err();
+//! assert!(failure.render().starts_with("error[E0502]: `Y` is not a Betza atom"));
+//! ```
 #![warn(missing_docs)]
 
 pub mod ast;
 pub mod betza;
 pub mod definition;
 pub mod diagnostic;
+pub mod fen;
+mod load;
 pub mod parse;
 pub mod span;
 mod suggestion;
+pub mod validate;
+
+pub use ast::GameFile;
+pub use definition::{
+    BoardDef, CastlingDef, Definition, EndRules, Forward, MoveAtom, MoveLimit, MoveMode, Offset,
+    PieceDef, PieceId, Placement, Promotion, Repetition, Setup, SideDef, SideId, Square, Verdict,
+    MAX_BOARD_EDGE,
+};
+pub use diagnostic::{Diagnostic, Diagnostics, Label, Severity};
+pub use fen::{parse_fen, write_fen, FenError};
+pub use load::{load_file, load_source, Failure, Loaded};
+pub use span::{FileId, SourceMap, Span, Spanned};

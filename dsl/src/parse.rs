@@ -36,7 +36,10 @@ pub fn decode(file: FileId, bytes: &[u8]) -> (String, Option<Diagnostic>) {
     if bytes.len() > MAX_FILE_BYTES {
         let diagnostic = Diagnostic::error(
             code::FILE_TOO_LARGE,
-            format!("this file has {} bytes; the limit is {MAX_FILE_BYTES} bytes (1 MiB)", bytes.len()),
+            format!(
+                "this file has {} bytes; the limit is {MAX_FILE_BYTES} bytes (1 MiB)",
+                bytes.len()
+            ),
             Span::point(file, 0),
             "",
         );
@@ -55,7 +58,10 @@ pub fn decode(file: FileId, bytes: &[u8]) -> (String, Option<Diagnostic>) {
                 format!("byte 0x{byte:02X} is not valid UTF-8"),
             )
             .with_help("game files are plain text; is this the right file?");
-            (String::from_utf8_lossy(bytes).into_owned(), Some(diagnostic))
+            (
+                String::from_utf8_lossy(bytes).into_owned(),
+                Some(diagnostic),
+            )
         }
     }
 }
@@ -66,13 +72,20 @@ pub fn decode(file: FileId, bytes: &[u8]) -> (String, Option<Diagnostic>) {
 /// follows a syntax error, so there is only one).
 pub fn parse(file: FileId, text: &str) -> Result<GameFile, Diagnostic> {
     if text.len() > MAX_FILE_BYTES {
-        return Err(decode(file, text.as_bytes()).1.unwrap_or_else(|| unreachable_guard(file)));
+        return Err(decode(file, text.as_bytes())
+            .1
+            .unwrap_or_else(|| unreachable_guard(file)));
     }
     prescan(file, text)?;
-    let mut pairs = GrammarParser::parse(Rule::file, text).map_err(|error| syntax_error(file, text, &error))?;
+    let mut pairs =
+        GrammarParser::parse(Rule::file, text).map_err(|error| syntax_error(file, text, &error))?;
     let statements = pairs
         .next()
-        .map(|file_pair| file_pair.into_inner().filter(|pair| pair.as_rule() != Rule::EOI))
+        .map(|file_pair| {
+            file_pair
+                .into_inner()
+                .filter(|pair| pair.as_rule() != Rule::EOI)
+        })
         .into_iter()
         .flatten()
         .map(|pair| build_statement(file, pair))
@@ -81,7 +94,12 @@ pub fn parse(file: FileId, text: &str) -> Result<GameFile, Diagnostic> {
 }
 
 fn unreachable_guard(file: FileId) -> Diagnostic {
-    Diagnostic::error(code::FILE_TOO_LARGE, "this file is too large", Span::point(file, 0), "")
+    Diagnostic::error(
+        code::FILE_TOO_LARGE,
+        "this file is too large",
+        Span::point(file, 0),
+        "",
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -99,7 +117,9 @@ fn prescan(file: FileId, text: &str) -> Result<(), Diagnostic> {
         match bytes[index] {
             b'"' => index = skip_string(file, text, index)?,
             b'/' if bytes.get(index + 1) == Some(&b'/') => {
-                index = text[index..].find('\n').map_or(bytes.len(), |newline| index + newline);
+                index = text[index..]
+                    .find('\n')
+                    .map_or(bytes.len(), |newline| index + newline);
             }
             b'/' if bytes.get(index + 1) == Some(&b'*') => {
                 index = skip_block_comment(file, text, index)?;
@@ -171,15 +191,24 @@ struct Expected {
 }
 
 const fn words(words: &'static str) -> Expected {
-    Expected { words: Some(words), keyword: None }
+    Expected {
+        words: Some(words),
+        keyword: None,
+    }
 }
 
 const fn keyword(words: &'static str, keyword: &'static str) -> Expected {
-    Expected { words: Some(words), keyword: Some(keyword) }
+    Expected {
+        words: Some(words),
+        keyword: Some(keyword),
+    }
 }
 
 const fn unmentioned() -> Expected {
-    Expected { words: None, keyword: None }
+    Expected {
+        words: None,
+        keyword: None,
+    }
 }
 
 const STATEMENT: &str = "a statement such as `piece` or `board`";
@@ -226,9 +255,11 @@ fn expected(rule: Rule) -> Expected {
         Rule::initial_statement => keyword(PIECE_ITEM, "initial"),
         Rule::promotes_statement => keyword(PIECE_ITEM, "promotes"),
         Rule::irreversible_statement => keyword(PIECE_ITEM, "irreversible"),
-        Rule::zone | Rule::zone_rank | Rule::zone_ranks | Rule::zone_last_rank | Rule::zone_squares => {
-            words(ZONE)
-        }
+        Rule::zone
+        | Rule::zone_rank
+        | Rule::zone_ranks
+        | Rule::zone_last_rank
+        | Rule::zone_squares => words(ZONE),
         Rule::rank_span => words("a range of ranks such as `1-3`"),
         Rule::castle => words("a castling move such as `white K king e1-g1 rook h1-f1`"),
         Rule::square_path => words("two squares such as `e1-g1`"),
@@ -295,9 +326,24 @@ fn syntax_error(file: FileId, text: &str, error: &pest::error::Error<Rule>) -> D
         pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
     };
     let (found, found_span) = found_at(text, position);
-    let expectations: Vec<Expected> = positives.into_iter().map(expected).collect();
+    let line_so_far = text
+        .get(..position)
+        .unwrap_or("")
+        .rsplit('\n')
+        .next()
+        .unwrap_or("");
+    let at_line_start = line_so_far.trim().is_empty();
+    let expects_close_brace = positives.contains(&Rule::close_brace);
+    let expectations: Vec<Expected> = positives
+        .into_iter()
+        .filter(|rule| !(*rule == Rule::EOI && at_line_start))
+        .map(expected)
+        .collect();
     let mut phrases: Vec<&str> = Vec::new();
-    for phrase in expectations.iter().filter_map(|expectation| expectation.words) {
+    for phrase in expectations
+        .iter()
+        .filter_map(|expectation| expectation.words)
+    {
         if !phrases.contains(&phrase) {
             phrases.push(phrase);
         }
@@ -309,10 +355,61 @@ fn syntax_error(file: FileId, text: &str, error: &pest::error::Error<Rule>) -> D
         [] => format!("unexpected {found}"),
         _ => format!("expected {}, found {found}", join_alternatives(&phrases)),
     };
-    let label = if phrases.len() == 1 { format!("expected {}", phrases[0]) } else { "unexpected here".to_string() };
-    let keywords = expectations.iter().filter_map(|expectation| expectation.keyword);
+    let label = if phrases.len() == 1 {
+        format!("expected {}", phrases[0])
+    } else {
+        "unexpected here".to_string()
+    };
+    let keywords = expectations
+        .iter()
+        .filter_map(|expectation| expectation.keyword);
     let help = suggestion::did_you_mean(snippet(text, found_span), keywords);
-    Diagnostic::error(code::SYNTAX, message, Span::new(file, found_span.0, found_span.1), label).with_optional_help(help)
+    let mut diagnostic = Diagnostic::error(
+        code::SYNTAX,
+        message,
+        Span::new(file, found_span.0, found_span.1),
+        label,
+    )
+    .with_optional_help(help);
+    if expects_close_brace {
+        if let Some(open) = innermost_unclosed_brace(text, position) {
+            diagnostic = diagnostic
+                .with_secondary(Span::new(file, open, open + 1), "this `{` is not closed");
+        }
+    }
+    diagnostic
+}
+
+/// The offset of the innermost `{` still open at `position`, skipping strings and comments as
+/// the grammar does.
+fn innermost_unclosed_brace(text: &str, position: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let end = position.min(bytes.len());
+    let mut open = Vec::new();
+    let mut index = 0;
+    while index < end {
+        match bytes[index] {
+            b'"' => index = skip_string(FileId(0), text, index).unwrap_or(end),
+            b'/' if bytes.get(index + 1) == Some(&b'/') => {
+                index = text[index..]
+                    .find('\n')
+                    .map_or(end, |newline| index + newline);
+            }
+            b'/' if bytes.get(index + 1) == Some(&b'*') => {
+                index = skip_block_comment(FileId(0), text, index).unwrap_or(end);
+            }
+            b'{' => {
+                open.push(index);
+                index += 1;
+            }
+            b'}' => {
+                open.pop();
+                index += 1;
+            }
+            _ => index += 1,
+        }
+    }
+    open.pop()
 }
 
 fn snippet(text: &str, (start, end): (usize, usize)) -> &str {
@@ -344,8 +441,15 @@ fn found_at(text: &str, position: usize) -> (String, (usize, usize)) {
         first.len_utf8()
     };
     let found = &rest[..len];
-    let shown = if found.chars().count() > 40 { format!("{}...", found.chars().take(40).collect::<String>()) } else { found.to_string() };
-    (format!("`{}`", shown.escape_debug()), (position, position + len))
+    let shown = if found.chars().count() > 40 {
+        format!("{}...", found.chars().take(40).collect::<String>())
+    } else {
+        found.to_string()
+    };
+    (
+        format!("`{}`", shown.escape_debug()),
+        (position, position + len),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -366,12 +470,19 @@ fn text_of(file: FileId, pair: &Pair<'_, Rule>) -> Spanned<String> {
 }
 
 fn letter_of(file: FileId, pair: &Pair<'_, Rule>) -> Spanned<char> {
-    Spanned::new(pair.as_str().chars().next().unwrap_or('?'), span_of(file, pair))
+    Spanned::new(
+        pair.as_str().chars().next().unwrap_or('?'),
+        span_of(file, pair),
+    )
 }
 
 fn string_of(file: FileId, pair: Pair<'_, Rule>) -> Spanned<StringLit> {
     let span = span_of(file, &pair);
-    let raw = pair.into_inner().next().map_or("", |inner| inner.as_str()).to_string();
+    let raw = pair
+        .into_inner()
+        .next()
+        .map_or("", |inner| inner.as_str())
+        .to_string();
     let value = unescape(&raw);
     Spanned::new(StringLit { value, raw }, span)
 }
@@ -412,11 +523,16 @@ fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Statement> {
 
 fn text_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> TextStatement {
     let keyword = span_of(file, &child(inner));
-    TextStatement { keyword, text: string_of(file, child(inner)) }
+    TextStatement {
+        keyword,
+        text: string_of(file, child(inner)),
+    }
 }
 
 fn future_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> FutureStatement {
-    FutureStatement { keyword: text_of(file, &child(inner)) }
+    FutureStatement {
+        keyword: text_of(file, &child(inner)),
+    }
 }
 
 /// The pairs of a block's items, braces left out.
@@ -443,7 +559,12 @@ fn board_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> BoardStatement 
             Spanned::new(item, span)
         })
         .collect();
-    BoardStatement { keyword, files, ranks, items }
+    BoardStatement {
+        keyword,
+        files,
+        ranks,
+        items,
+    }
 }
 
 fn side_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> SideStatement {
@@ -455,26 +576,43 @@ fn side_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> SideStatement {
             let rule = pair.as_rule();
             let mut parts = pair.into_inner();
             let item = match rule {
-                Rule::forward_statement => SideItem::Forward(text_of(file, &parts.nth(1).expect("direction"))),
-                Rule::fen_letter_statement => SideItem::FenLetter(letter_of(file, &parts.nth(1).expect("letter"))),
+                Rule::forward_statement => {
+                    SideItem::Forward(text_of(file, &parts.nth(1).expect("direction")))
+                }
+                Rule::fen_letter_statement => {
+                    SideItem::FenLetter(letter_of(file, &parts.nth(1).expect("letter")))
+                }
                 _ => SideItem::Future(future_statement(file, &mut parts)),
             };
             Spanned::new(item, span)
         })
         .collect();
-    SideStatement { keyword, name, items }
+    SideStatement {
+        keyword,
+        name,
+        items,
+    }
 }
 
 fn turns_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> TurnsStatement {
     let keyword = span_of(file, &child(inner));
-    TurnsStatement { keyword, sides: inner.map(|side| text_of(file, &side)).collect() }
+    TurnsStatement {
+        keyword,
+        sides: inner.map(|side| text_of(file, &side)).collect(),
+    }
 }
 
 fn piece_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> PieceStatement {
     let keyword = span_of(file, &child(inner));
     let name = text_of(file, &child(inner));
-    let items = block_items(inner.clone()).map(|pair| piece_item(file, pair)).collect();
-    PieceStatement { keyword, name, items }
+    let items = block_items(inner.clone())
+        .map(|pair| piece_item(file, pair))
+        .collect();
+    PieceStatement {
+        keyword,
+        name,
+        items,
+    }
 }
 
 fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceItem> {
@@ -482,7 +620,9 @@ fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceItem> {
     let rule = pair.as_rule();
     let mut parts = pair.into_inner();
     let item = match rule {
-        Rule::letter_statement => PieceItem::Letter(letter_of(file, &parts.nth(1).expect("letter"))),
+        Rule::letter_statement => {
+            PieceItem::Letter(letter_of(file, &parts.nth(1).expect("letter")))
+        }
         Rule::value_statement => PieceItem::Value(text_of(file, &parts.nth(1).expect("value"))),
         Rule::royal_statement => PieceItem::Royal,
         Rule::moves_statement => PieceItem::Moves(string_of(file, parts.nth(1).expect("moves"))),
@@ -527,7 +667,17 @@ fn castling_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> CastlingStat
             let letter = letter_of(file, &child(&mut parts));
             let (king_from, king_to) = square_path(file, parts.nth(1).expect("king path"));
             let (rook_from, rook_to) = square_path(file, parts.nth(1).expect("rook path"));
-            Spanned::new(Castle { side, letter, king_from, king_to, rook_from, rook_to }, span)
+            Spanned::new(
+                Castle {
+                    side,
+                    letter,
+                    king_from,
+                    king_to,
+                    rook_from,
+                    rook_to,
+                },
+                span,
+            )
         })
         .collect();
     CastlingStatement { keyword, castles }
@@ -549,15 +699,25 @@ fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndStatement {
             let mut parts = pair.into_inner();
             let end_rule = match rule {
                 Rule::check_rule => EndRule::Check,
-                Rule::checkmate_rule => EndRule::Checkmate(verdict(file, parts.nth(1).expect("verdict"))),
-                Rule::stalemate_rule => EndRule::Stalemate(verdict(file, parts.nth(1).expect("verdict"))),
+                Rule::checkmate_rule => {
+                    EndRule::Checkmate(verdict(file, parts.nth(1).expect("verdict")))
+                }
+                Rule::stalemate_rule => {
+                    EndRule::Stalemate(verdict(file, parts.nth(1).expect("verdict")))
+                }
                 Rule::repetition_rule => {
                     let count = text_of(file, &parts.nth(1).expect("count"));
-                    EndRule::Repetition { count, verdict: verdict(file, child(&mut parts)) }
+                    EndRule::Repetition {
+                        count,
+                        verdict: verdict(file, child(&mut parts)),
+                    }
                 }
                 Rule::move_limit_rule => {
                     let moves = text_of(file, &parts.nth(1).expect("moves"));
-                    EndRule::MoveLimit { moves, verdict: verdict(file, child(&mut parts)) }
+                    EndRule::MoveLimit {
+                        moves,
+                        verdict: verdict(file, child(&mut parts)),
+                    }
                 }
                 _ => EndRule::Future(future_statement(file, &mut parts)),
             };

@@ -8,14 +8,22 @@ pub fn closest<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -
     candidates
         .into_iter()
         .filter(|candidate| *candidate != wrong)
-        .map(|candidate| (edit_distance(&wrong_lower, &candidate.to_lowercase()), candidate))
+        .map(|candidate| {
+            (
+                edit_distance(&wrong_lower, &candidate.to_lowercase()),
+                candidate,
+            )
+        })
         .filter(|(distance, _)| *distance <= limit)
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, candidate)| candidate)
 }
 
 /// `did you mean `X`?` for the closest candidate, if any.
-pub fn did_you_mean<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    wrong: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     closest(wrong, candidates).map(|name| format!("did you mean `{name}`?"))
 }
 

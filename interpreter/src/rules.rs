@@ -337,7 +337,9 @@ impl<B: Bitboard> Builder<'_, B> {
             };
             for (from, targets) in table.targets.iter_mut().enumerate() {
                 if let Some(to) = geometry.step(from, dx, dy) {
-                    *targets |= B::single(to);
+                    if leap_crosses_board(geometry, from, dx, dy) {
+                        *targets |= B::single(to);
+                    }
                 }
             }
         } else {
@@ -402,6 +404,17 @@ impl<B: Bitboard> Builder<'_, B> {
         }
         attacks
     }
+}
+
+/// Whether a straight (orthogonal or diagonal) leap from `from` crosses only board squares: no
+/// piece jumps over a hole. Oblique leaps cross no square and always qualify.
+fn leap_crosses_board<B: Bitboard>(geometry: &Geometry<B>, from: usize, dx: i32, dy: i32) -> bool {
+    let straight = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+    if !straight {
+        return true;
+    }
+    let steps = dx.abs().max(dy.abs());
+    (1..steps).all(|k| geometry.step(from, k * dx.signum(), k * dy.signum()).is_some())
 }
 
 /// A lame leap: the path runs along the longer component first (straight for orthogonal and

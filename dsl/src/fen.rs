@@ -1,0 +1,738 @@
+//! FEN: positions as one line of text, extended the way Fairy-Stockfish extends it.
+//!
+//! `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1`: ranks from the top down,
+//! separated by `/`; a count of empty squares (several digits on wide boards: `10`); `*` for a
+//! hole (holes are always written `*`, never counted); upper-case letters for the first side,
+//! lower-case for the second; pieces in hand in `[...]` right after the board; then the side
+//! to move ([`SideDef::fen_letter`]), castling rights ([`CastlingDef::fen_letter`] or `-`), the
+//! en-passant square or `-`, and the optional halfmove clock and move number (default `0 1`).
+//!
+//! The same parser serves the `setup` statement (its [`FenError`] becomes a diagnostic inside
+//! the string) and the command line's `--fen`.
+
+use crate::definition::{
+    CastlingDef, Definition, PieceId, Placement, Setup, SideDef, SideId, Square,
+};
+use std::fmt;
+
+/// A FEN that does not fit a game: where, and why in plain words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError {
+    /// Byte offset of the faulty text in the FEN.
+    pub offset: usize,
+    /// Length in bytes of the faulty text (0 when something is missing at `offset`).
+    pub len: usize,
+    /// What is wrong ("unknown piece letter `X`").
+    pub message: String,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at byte {})", self.message, self.offset)
+    }
+}
+
+impl std::error::Error for FenError {}
+
+fn error(offset: usize, len: usize, message: impl Into<String>) -> FenError {
+    FenError {
+        offset,
+        len,
+        message: message.into(),
+    }
+}
+
+/// A whitespace-separated field of the FEN, with its byte offset.
+#[derive(Clone, Copy)]
+struct Field<'a> {
+    text: &'a str,
+    offset: usize,
+}
+
+fn fields(text: &str) -> Vec<Field<'_>> {
+    let mut fields = Vec::new();
+    let mut start = None;
+    for (index, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (c.is_whitespace(), start) {
+            (true, Some(begin)) => {
+                fields.push(Field {
+                    text: &text[begin..index],
+                    offset: begin,
+                });
+                start = None;
+            }
+            (false, None) => start = Some(index),
+            _ => {}
+        }
+    }
+    fields
+}
+
+/// Parses a FEN for the game `def`.
+pub fn parse_fen(def: &Definition, text: &str) -> Result<Setup, FenError> {
+    let fields = fields(text);
+    let missing = |what: &str| {
+        error(
+            text.trim_end().len(),
+            0,
+            format!("the FEN ends here: expected {what}"),
+        )
+    };
+    let Some(board_field) = fields.first().copied() else {
+        return Err(error(0, text.len(), "the FEN is empty"));
+    };
+    let (board, hands) = parse_board_and_hands(def, board_field)?;
+    let side_to_move = parse_side_to_move(
+        def,
+        *fields.get(1).ok_or_else(|| missing("the side to move"))?,
+    )?;
+    let castling = parse_castling(
+        def,
+        &board,
+        *fields
+            .get(2)
+            .ok_or_else(|| missing("the castling rights or `-`"))?,
+    )?;
+    let en_passant = parse_en_passant(
+        def,
+        *fields
+            .get(3)
+            .ok_or_else(|| missing("the en-passant square or `-`"))?,
+    )?;
+    let halfmove_clock = fields
+        .get(4)
+        .map(|field| parse_counter(*field, "the halfmove clock", 0))
+        .transpose()?
+        .unwrap_or(0);
+    let fullmove_number = fields
+        .get(5)
+        .map(|field| parse_counter(*field, "the move number", 1))
+        .transpose()?
+        .unwrap_or(1);
+    if let Some(extra) = fields.get(6) {
+        return Err(error(
+            extra.offset,
+            text.len() - extra.offset,
+            "unexpected text after the move number",
+        ));
+    }
+    Ok(Setup {
+        board,
+        hands,
+        side_to_move,
+        castling,
+        en_passant,
+        halfmove_clock,
+        fullmove_number,
+    })
+}
+
+/// The side whose letters are in this case: upper case is the first side, lower the second.
+fn side_of_letter(def: &Definition, letter: char, offset: usize) -> Result<SideId, FenError> {
+    if letter.is_ascii_uppercase() {
+        return Ok(SideId(0));
+    }
+    if def.sides.len() < 2 {
+        return Err(error(
+            offset,
+            1,
+            format!("`{letter}` is lower case, but this game has only one side"),
+        ));
+    }
+    Ok(SideId(1))
+}
+
+fn piece_of_letter(def: &Definition, letter: char, offset: usize) -> Result<PieceId, FenError> {
+    let upper = letter.to_ascii_uppercase();
+    def.pieces
+        .iter()
+        .position(|piece| piece.letter == upper)
+        .map(|index| PieceId(index as u8))
+        .ok_or_else(|| {
+            error(
+                offset,
+                letter.len_utf8(),
+                format!("unknown piece letter `{letter}`"),
+            )
+        })
+}
+
+type Hands = Vec<(SideId, PieceId, u32)>;
+
+fn parse_board_and_hands(
+    def: &Definition,
+    field: Field<'_>,
+) -> Result<(Vec<Placement>, Hands), FenError> {
+    let (board_text, hands) = match field.text.find('[') {
+        Some(open) => {
+            let hand_field = Field {
+                text: &field.text[open..],
+                offset: field.offset + open,
+            };
+            (&field.text[..open], parse_hands(def, hand_field)?)
+        }
+        None => (field.text, Vec::new()),
+    };
+    let board = parse_board(
+        def,
+        Field {
+            text: board_text,
+            offset: field.offset,
+        },
+    )?;
+    Ok((board, hands))
+}
+
+fn parse_hands(def: &Definition, field: Field<'_>) -> Result<Hands, FenError> {
+    let Some(inner) = field
+        .text
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+    else {
+        return Err(error(
+            field.offset,
+            field.text.len(),
+            "pieces in hand must be written `[...]` right after the board",
+        ));
+    };
+    let mut hands: Hands = Vec::new();
+    if inner == "-" {
+        return Ok(hands);
+    }
+    for (index, letter) in inner.char_indices() {
+        let offset = field.offset + 1 + index;
+        if !letter.is_ascii_alphabetic() {
+            return Err(error(
+                offset,
+                letter.len_utf8(),
+                format!("`{letter}` is not a piece letter"),
+            ));
+        }
+        let side = side_of_letter(def, letter, offset)?;
+        let piece = piece_of_letter(def, letter, offset)?;
+        match hands.iter_mut().find(|(s, p, _)| *s == side && *p == piece) {
+            Some((_, _, count)) => *count += 1,
+            None => hands.push((side, piece, 1)),
+        }
+    }
+    hands.sort();
+    Ok(hands)
+}
+
+fn parse_board(def: &Definition, field: Field<'_>) -> Result<Vec<Placement>, FenError> {
+    let mut placements = Vec::new();
+    let mut rank_offset = field.offset;
+    let ranks: Vec<&str> = field.text.split('/').collect();
+    for (index, rank_text) in ranks.iter().enumerate() {
+        if index >= def.board.ranks as usize {
+            let rest = field.offset + field.text.len() - rank_offset;
+            return Err(error(
+                rank_offset,
+                rest,
+                format!("too many ranks: the board has {}", def.board.ranks),
+            ));
+        }
+        let rank = def.board.ranks - 1 - index as u8;
+        parse_rank(
+            def,
+            rank,
+            Field {
+                text: rank_text,
+                offset: rank_offset,
+            },
+            &mut placements,
+        )?;
+        rank_offset += rank_text.len() + 1;
+    }
+    if ranks.len() < def.board.ranks as usize {
+        return Err(error(
+            field.offset,
+            field.text.len(),
+            format!(
+                "the FEN gives {} ranks, the board has {}",
+                ranks.len(),
+                def.board.ranks
+            ),
+        ));
+    }
+    Ok(placements)
+}
+
+fn parse_rank(
+    def: &Definition,
+    rank: u8,
+    field: Field<'_>,
+    placements: &mut Vec<Placement>,
+) -> Result<(), FenError> {
+    let files = def.board.files as usize;
+    let is_hole =
+        |file: usize| file < files && def.board.holes.contains(&Square::new(file as u8, rank));
+    let square_name = |file: usize| Square::new(file as u8, rank).to_string();
+    let mut file = 0usize;
+    let bytes = field.text.as_bytes();
+    let mut index = 0;
+    while index < bytes.len() {
+        let offset = field.offset + index;
+        let c = field.text[index..].chars().next().unwrap_or('?');
+        if c.is_ascii_digit() {
+            let digits = bytes[index..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            let count: usize = field.text[index..index + digits]
+                .parse()
+                .unwrap_or(usize::MAX);
+            if count == 0 {
+                return Err(error(
+                    offset,
+                    digits,
+                    "a count of empty squares must be at least 1",
+                ));
+            }
+            if let Some(hole) = (file..file.saturating_add(count).min(files)).find(|f| is_hole(*f))
+            {
+                return Err(error(
+                    offset,
+                    digits,
+                    format!("{} is a hole: write `*` for it", square_name(hole)),
+                ));
+            }
+            file = file.saturating_add(count);
+            index += digits;
+            continue;
+        }
+        if c == '*' {
+            if file < files && !is_hole(file) {
+                return Err(error(
+                    offset,
+                    1,
+                    format!("`*` marks a hole, but {} is not a hole", square_name(file)),
+                ));
+            }
+        } else if c.is_ascii_alphabetic() {
+            let side = side_of_letter(def, c, offset)?;
+            let piece = piece_of_letter(def, c, offset)?;
+            if is_hole(file) {
+                return Err(error(
+                    offset,
+                    1,
+                    format!("{} is a hole: no piece can stand there", square_name(file)),
+                ));
+            }
+            if file < files {
+                placements.push(Placement {
+                    square: Square::new(file as u8, rank),
+                    side,
+                    piece,
+                });
+            }
+        } else {
+            return Err(error(
+                offset,
+                c.len_utf8(),
+                format!("`{c}` is not a piece letter, a count or `*`"),
+            ));
+        }
+        file += 1;
+        index += c.len_utf8();
+    }
+    if file != files {
+        return Err(error(
+            field.offset,
+            field.text.len(),
+            format!(
+                "rank {} has {file} squares, the board has {files} files",
+                rank + 1
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn parse_side_to_move(def: &Definition, field: Field<'_>) -> Result<SideId, FenError> {
+    let mut chars = field.text.chars();
+    let side = match (chars.next(), chars.next()) {
+        (Some(letter), None) => def.sides.iter().position(|side| side.fen_letter == letter),
+        _ => None,
+    };
+    side.map(|index| SideId(index as u8)).ok_or_else(|| {
+        let letters: Vec<String> = def
+            .sides
+            .iter()
+            .map(|side| format!("`{}`", side.fen_letter))
+            .collect();
+        error(
+            field.offset,
+            field.text.len(),
+            format!(
+                "`{}` is not a side to move: expected {}",
+                field.text,
+                letters.join(" or ")
+            ),
+        )
+    })
+}
+
+fn parse_castling(
+    def: &Definition,
+    board: &[Placement],
+    field: Field<'_>,
+) -> Result<Vec<usize>, FenError> {
+    if field.text == "-" {
+        return Ok(Vec::new());
+    }
+    let mut rights = Vec::new();
+    for (index, letter) in field.text.char_indices() {
+        let offset = field.offset + index;
+        let Some(right) = def
+            .castling
+            .iter()
+            .position(|castle| castle.fen_letter == letter)
+        else {
+            return Err(error(
+                offset,
+                letter.len_utf8(),
+                format!("`{letter}` is not a castling right of this game"),
+            ));
+        };
+        if rights.contains(&right) {
+            return Err(error(
+                offset,
+                1,
+                format!("the castling right `{letter}` is given twice"),
+            ));
+        }
+        check_castling_pieces(def, board, &def.castling[right], offset)?;
+        rights.push(right);
+    }
+    rights.sort_unstable();
+    Ok(rights)
+}
+
+/// A castling right needs its side's royal piece on the king's square and one of its pieces on
+/// the rook's square.
+fn check_castling_pieces(
+    def: &Definition,
+    board: &[Placement],
+    castle: &CastlingDef,
+    offset: usize,
+) -> Result<(), FenError> {
+    let side = side_name(def, castle.side);
+    let at = |square: Square| board.iter().find(|placement| placement.square == square);
+    let king = at(castle.king_from);
+    if !king.is_some_and(|p| p.side == castle.side && def.pieces[p.piece.0 as usize].royal) {
+        return Err(error(
+            offset,
+            1,
+            format!(
+                "castling right `{}` needs a {side} royal piece on {}, but {}",
+                castle.fen_letter,
+                castle.king_from,
+                describe_square(def, castle.king_from, king)
+            ),
+        ));
+    }
+    let rook = at(castle.rook_from);
+    if !rook.is_some_and(|p| p.side == castle.side) {
+        return Err(error(
+            offset,
+            1,
+            format!(
+                "castling right `{}` needs a {side} piece on {} to castle with, but {}",
+                castle.fen_letter,
+                castle.rook_from,
+                describe_square(def, castle.rook_from, rook)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn side_name(def: &Definition, side: SideId) -> &str {
+    def.sides
+        .get(side.0 as usize)
+        .map_or("?", |side: &SideDef| side.name.as_str())
+}
+
+fn describe_square(def: &Definition, square: Square, placement: Option<&Placement>) -> String {
+    match placement {
+        None => format!("{square} is empty"),
+        Some(p) => format!(
+            "{square} holds a {} {}",
+            side_name(def, p.side),
+            def.pieces[p.piece.0 as usize].name
+        ),
+    }
+}
+
+fn parse_en_passant(def: &Definition, field: Field<'_>) -> Result<Option<Square>, FenError> {
+    if field.text == "-" {
+        return Ok(None);
+    }
+    match Square::parse(field.text) {
+        Some(square) if def.board.contains(square) => Ok(Some(square)),
+        _ => Err(error(
+            field.offset,
+            field.text.len(),
+            format!(
+                "`{}` is not a square of the board: expected the en-passant square or `-`",
+                field.text
+            ),
+        )),
+    }
+}
+
+fn parse_counter(field: Field<'_>, what: &str, minimum: u32) -> Result<u32, FenError> {
+    match field.text.parse::<u32>() {
+        Ok(value) if value >= minimum => Ok(value),
+        Ok(_) => Err(error(
+            field.offset,
+            field.text.len(),
+            format!("{what} starts at {minimum}"),
+        )),
+        Err(_) => Err(error(
+            field.offset,
+            field.text.len(),
+            format!("{what} must be a whole number, not `{}`", field.text),
+        )),
+    }
+}
+
+/// Writes a position as a FEN; `parse_fen(def, &write_fen(def, setup))` gives `setup` back.
+pub fn write_fen(def: &Definition, setup: &Setup) -> String {
+    let mut fen = write_board(def, &setup.board);
+    if !setup.hands.is_empty() {
+        fen.push('[');
+        for &(side, piece, count) in &setup.hands {
+            let letter = letter_for(def, side, piece);
+            fen.extend(std::iter::repeat_n(letter, count as usize));
+        }
+        fen.push(']');
+    }
+    let side_letter = def
+        .sides
+        .get(setup.side_to_move.0 as usize)
+        .map_or('?', |side| side.fen_letter);
+    let castling: String = setup
+        .castling
+        .iter()
+        .filter_map(|&right| def.castling.get(right))
+        .map(|castle| castle.fen_letter)
+        .collect();
+    let castling = if castling.is_empty() {
+        "-".to_string()
+    } else {
+        castling
+    };
+    let en_passant = setup
+        .en_passant
+        .map_or("-".to_string(), |square| square.to_string());
+    format!(
+        "{fen} {side_letter} {castling} {en_passant} {} {}",
+        setup.halfmove_clock, setup.fullmove_number
+    )
+}
+
+fn letter_for(def: &Definition, side: SideId, piece: PieceId) -> char {
+    let letter = def
+        .pieces
+        .get(piece.0 as usize)
+        .map_or('?', |piece| piece.letter);
+    if side.0 == 0 {
+        letter.to_ascii_uppercase()
+    } else {
+        letter.to_ascii_lowercase()
+    }
+}
+
+fn write_board(def: &Definition, board: &[Placement]) -> String {
+    let mut ranks = Vec::with_capacity(def.board.ranks as usize);
+    for rank in (0..def.board.ranks).rev() {
+        let mut text = String::new();
+        let mut empty = 0;
+        for file in 0..def.board.files {
+            let square = Square::new(file, rank);
+            let symbol = if def.board.holes.contains(&square) {
+                Some('*')
+            } else {
+                board
+                    .iter()
+                    .find(|p| p.square == square)
+                    .map(|p| letter_for(def, p.side, p.piece))
+            };
+            match symbol {
+                Some(symbol) => {
+                    if empty > 0 {
+                        text.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    text.push(symbol);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            text.push_str(&empty.to_string());
+        }
+        ranks.push(text);
+    }
+    ranks.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::definition::BoardDef;
+
+    fn chess() -> Definition {
+        crate::load_source("chess.variant", include_str!("../../games/chess.variant"))
+            .unwrap_or_else(|failure| panic!("{}", failure.render()))
+            .definition
+    }
+
+    fn round_trip(def: &Definition, fen: &str) {
+        let setup = parse_fen(def, fen).unwrap_or_else(|error| panic!("{fen}: {error}"));
+        assert_eq!(write_fen(def, &setup), fen);
+        assert_eq!(parse_fen(def, &write_fen(def, &setup)).unwrap(), setup);
+    }
+
+    #[test]
+    fn standard_fens_round_trip() {
+        let def = chess();
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 12 40",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        ] {
+            round_trip(&def, fen);
+        }
+    }
+
+    #[test]
+    fn counters_are_optional() {
+        let def = chess();
+        let setup = parse_fen(&def, "4k3/8/8/8/8/8/8/4K3 b - -").unwrap();
+        assert_eq!((setup.halfmove_clock, setup.fullmove_number), (0, 1));
+        assert_eq!(setup.side_to_move, SideId(1));
+    }
+
+    #[test]
+    fn wide_boards_holes_and_hands() {
+        let mut def = chess();
+        def.board = BoardDef {
+            files: 10,
+            ranks: 3,
+            holes: vec![Square::new(0, 0), Square::new(9, 2)],
+        };
+        def.castling.clear();
+        round_trip(&def, "k8*/10/*8K w - - 0 1");
+        round_trip(&def, "k8*/10/*8K[QQRr] w - - 0 1");
+        let setup = parse_fen(&def, "k8*/10/*8K[QRQr] b - - 3 7").unwrap();
+        assert_eq!(
+            setup.hands,
+            [
+                (SideId(0), PieceId(1), 2),
+                (SideId(0), PieceId(2), 1),
+                (SideId(1), PieceId(2), 1)
+            ]
+        );
+    }
+
+    fn fen_error(def: &Definition, fen: &str) -> (String, &'static str) {
+        let error = parse_fen(def, fen).expect_err(fen);
+        let faulty = &fen[error.offset..error.offset + error.len];
+        (
+            error.message,
+            Box::leak(faulty.to_string().into_boxed_str()),
+        )
+    }
+
+    #[test]
+    fn errors_point_at_the_fault() {
+        let def = chess();
+        assert_eq!(
+            fen_error(
+                &def,
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w - - 0 1"
+            ),
+            ("unknown piece letter `X`".into(), "X")
+        );
+        assert_eq!(
+            fen_error(
+                &def,
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w - - 0 1"
+            ),
+            (
+                "rank 1 has 9 squares, the board has 8 files".into(),
+                "RNBQKBNRR"
+            )
+        );
+        assert_eq!(
+            fen_error(&def, "8/8/8/8/8/8/8 w - -").0,
+            "the FEN gives 7 ranks, the board has 8"
+        );
+        assert_eq!(
+            fen_error(&def, "8/8/8/8/8/8/8/8/8 w - -"),
+            ("too many ranks: the board has 8".into(), "8")
+        );
+        assert_eq!(
+            fen_error(&def, "4k3/8/8/8/8/8/8/4K3 x - -"),
+            ("`x` is not a side to move: expected `w` or `b`".into(), "x")
+        );
+        assert_eq!(
+            fen_error(&def, "4k3/8/8/8/8/8/8/4K3 w K -").0,
+            "castling right `K` needs a white piece on h1 to castle with, but h1 is empty"
+        );
+        assert_eq!(
+            fen_error(&def, "4k3/8/8/8/8/8/8/3K3R w K -").0,
+            "castling right `K` needs a white royal piece on e1, but e1 is empty"
+        );
+        assert_eq!(fen_error(&def, "4k3/8/8/8/8/8/8/4K3 w - e9").1, "e9");
+        assert_eq!(fen_error(&def, "4k3/8/8/8/8/8/8/4K3 w - - x").1, "x");
+        assert_eq!(
+            fen_error(&def, "4k3/8/8/8/8/8/8/4K3 w - - 0 0").0,
+            "the move number starts at 1"
+        );
+        assert_eq!(
+            fen_error(&def, "4k3/8/8/8/8/8/8/4K3 w").0,
+            "the FEN ends here: expected the castling rights or `-`"
+        );
+        assert_eq!(
+            fen_error(&def, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra").1,
+            "extra"
+        );
+        assert_eq!(
+            fen_error(&def, "4k3/8/8/8/8/8/8/4*3 w - -").0,
+            "`*` marks a hole, but e1 is not a hole"
+        );
+        assert_eq!(
+            fen_error(&def, "0k3/8/8/8/8/8/8/4K3 w - -").0,
+            "a count of empty squares must be at least 1"
+        );
+        assert_eq!(fen_error(&def, "").0, "the FEN is empty");
+        assert!(parse_fen(&def, "99999999999999999999999/8/8/8/8/8/8/8 w - -").is_err());
+        assert!(parse_fen(&def, "é/8/8/8/8/8/8/8 w - -").is_err());
+    }
+
+    #[test]
+    fn holes_must_be_written_as_stars() {
+        let mut def = chess();
+        def.board.holes = vec![Square::new(0, 0)];
+        def.castling.clear();
+        assert_eq!(
+            fen_error(&def, "4k3/8/8/8/8/8/8/4K3 w - -").0,
+            "a1 is a hole: write `*` for it"
+        );
+        assert_eq!(
+            fen_error(&def, "4k3/8/8/8/8/8/8/R3K3 w - -").0,
+            "a1 is a hole: no piece can stand there"
+        );
+        assert!(parse_fen(&def, "4k3/8/8/8/8/8/8/*3K3 w - -").is_ok());
+    }
+}

@@ -1,0 +1,963 @@
+//! From a [`GameFile`] that may be wrong to a [`Definition`] that is known good.
+//!
+//! Validation never stops at the first problem: it reports every one, sorted in source order.
+//! Names are resolved first (pieces, sides), then the board, then everything that refers to
+//! them (zones, promotions, castling, the setup FEN). A check that depends on something already
+//! reported as broken is skipped, so that one mistake gives one diagnostic. Warnings never
+//! block: a game with warnings only still loads.
+
+use crate::ast::*;
+use crate::betza;
+use crate::definition::*;
+use crate::diagnostic::{code, Diagnostic, Diagnostics};
+use crate::fen;
+use crate::span::{SourceMap, Span, Spanned};
+use crate::suggestion;
+use std::collections::HashMap;
+
+/// The most sides a game may have in this version: FEN letter case can name only two.
+pub const MAX_SIDES: usize = 2;
+
+/// Validates a (merged) game file.
+///
+/// Returns the definition and its warnings, or every diagnostic (errors and warnings) when
+/// there is at least one error. Diagnostics are sorted in source order.
+pub fn validate(
+    game: &GameFile,
+    sources: &SourceMap,
+) -> Result<(Definition, Diagnostics), Diagnostics> {
+    let mut validator = Validator::new(game, sources);
+    let definition = validator.run(game);
+    let mut diagnostics = validator.diagnostics;
+    diagnostics.sort();
+    match definition {
+        Some(definition) if !diagnostics.has_errors() => Ok((definition, diagnostics)),
+        _ => Err(diagnostics),
+    }
+}
+
+/// The statements of a file, sorted by kind; duplicates are reported while sorting.
+#[derive(Default)]
+struct Statements<'a> {
+    game: Option<&'a TextStatement>,
+    description: Option<&'a TextStatement>,
+    credits: Option<&'a TextStatement>,
+    board: Option<&'a BoardStatement>,
+    turns: Option<&'a TurnsStatement>,
+    castling: Option<&'a CastlingStatement>,
+    setup: Option<&'a TextStatement>,
+    end: Option<&'a EndStatement>,
+    sides: Vec<&'a SideStatement>,
+    pieces: Vec<&'a PieceStatement>,
+}
+
+struct Validator {
+    /// Where "missing statement" diagnostics point: the end of the top-level file.
+    end_of_file: Span,
+    diagnostics: Diagnostics,
+}
+
+/// A piece's name and letter, resolved before anything refers to pieces.
+struct PieceName<'a> {
+    statement: &'a PieceStatement,
+    letter: char,
+}
+
+impl Validator {
+    fn new(game: &GameFile, sources: &SourceMap) -> Self {
+        let end = sources.text(game.file).trim_end().len();
+        Validator {
+            end_of_file: Span::point(game.file, end),
+            diagnostics: Diagnostics::new(),
+        }
+    }
+
+    fn error(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn run<'a>(&mut self, game: &'a GameFile) -> Option<Definition> {
+        let statements = self.sort_statements(game);
+        let errors_before_names = self.error_count();
+        let sides = self.sides(&statements.sides);
+        let piece_names = self.piece_names(&statements.pieces);
+        let board = statements.board.and_then(|board| self.board(board));
+        let names_ok = self.error_count() == errors_before_names && !sides.is_empty();
+        let turn_order = self.turn_order(statements.turns, &sides);
+        let context = Context {
+            board: board.as_ref(),
+            sides: &sides,
+            pieces: &piece_names,
+        };
+        let mut pieces: Vec<PieceDef> = piece_names
+            .iter()
+            .map(|name| self.piece(name, &context))
+            .collect();
+        let errors_before_castling = self.error_count();
+        let castling = statements
+            .castling
+            .map(|castling| self.castling(castling, &context))
+            .unwrap_or_default();
+        let castling_ok = self.error_count() == errors_before_castling;
+        let end = statements
+            .end
+            .map(|end| self.end_rules(end))
+            .unwrap_or_default();
+        self.require(&statements);
+        let (Some(board), Some(game_name), Some(setup)) =
+            (board, statements.game, statements.setup)
+        else {
+            return None;
+        };
+        let mut definition = Definition {
+            name: game_name.text.node.value.clone(),
+            description: statements.description.map(|s| s.text.node.value.clone()),
+            credits: statements.credits.map(|s| s.text.node.value.clone()),
+            board,
+            sides: sides.iter().map(|side| side.node.clone()).collect(),
+            turn_order,
+            pieces: std::mem::take(&mut pieces),
+            castling,
+            end,
+            setup: empty_setup(),
+        };
+        if !names_ok || !castling_ok {
+            return None;
+        }
+        definition.setup = self.setup(&definition, &setup.text)?;
+        fill_initial_zones(&mut definition, &piece_names);
+        self.warn_unused_pieces(&definition, &piece_names);
+        Some(definition)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Statements
+    // -----------------------------------------------------------------------------------------
+
+    fn sort_statements<'a>(&mut self, game: &'a GameFile) -> Statements<'a> {
+        let mut statements = Statements::default();
+        let mut first_seen: HashMap<String, Span> = HashMap::new();
+        for statement in &game.statements {
+            let keyword = statement.node.keyword();
+            let once = !matches!(
+                statement.node,
+                Statement::Side(_) | Statement::Piece(_) | Statement::Future(_)
+            );
+            if once {
+                let name = statement.node.keyword_text().to_string();
+                if let Some(first) = first_seen.get(&name) {
+                    self.error(duplicate(&name, keyword, *first));
+                    continue;
+                }
+                first_seen.insert(name, keyword);
+            }
+            match &statement.node {
+                Statement::Game(s) => statements.game = Some(s),
+                Statement::Description(s) => statements.description = Some(s),
+                Statement::Credits(s) => statements.credits = Some(s),
+                Statement::Setup(s) => statements.setup = Some(s),
+                Statement::Board(s) => statements.board = Some(s),
+                Statement::Turns(s) => statements.turns = Some(s),
+                Statement::Castling(s) => statements.castling = Some(s),
+                Statement::End(s) => statements.end = Some(s),
+                Statement::Side(s) => statements.sides.push(s),
+                Statement::Piece(s) => statements.pieces.push(s),
+                Statement::Future(s) => self.error(not_supported(s)),
+                Statement::Extends(_) => {}
+            }
+        }
+        statements
+    }
+
+    fn require(&mut self, statements: &Statements<'_>) {
+        let nothing = statements.game.is_none()
+            && statements.board.is_none()
+            && statements.sides.is_empty()
+            && statements.pieces.is_empty()
+            && statements.setup.is_none();
+        if nothing {
+            self.error(
+                Diagnostic::error(
+                    code::MISSING_STATEMENT,
+                    "this game is empty",
+                    self.end_of_file,
+                    "expected statements in this file",
+                )
+                .with_help("a game needs at least `game`, `board`, `side` and `setup` statements"),
+            );
+            return;
+        }
+        let missing = [
+            (statements.game.is_none(), "game", "game \"My variant\""),
+            (statements.board.is_none(), "board", "board 8x8"),
+            (
+                statements.sides.is_empty(),
+                "side",
+                "side white { forward up }",
+            ),
+            (
+                statements.setup.is_none(),
+                "setup",
+                "setup \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"",
+            ),
+        ];
+        for (is_missing, keyword, example) in missing {
+            if is_missing {
+                self.error(
+                    Diagnostic::error(
+                        code::MISSING_STATEMENT,
+                        format!("this game has no `{keyword}` statement"),
+                        self.end_of_file,
+                        format!("expected a `{keyword}` statement in this file"),
+                    )
+                    .with_help(format!("add a statement such as `{example}`")),
+                );
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Sides and turns
+    // -----------------------------------------------------------------------------------------
+
+    fn sides(&mut self, statements: &[&SideStatement]) -> Vec<Spanned<SideDef>> {
+        let mut sides: Vec<Spanned<SideDef>> = Vec::new();
+        let mut letter_spans: Vec<Span> = Vec::new();
+        for (index, statement) in statements.iter().enumerate() {
+            let name = &statement.name;
+            if let Some(first) = sides.iter().find(|side| side.node.name == name.node) {
+                self.error(
+                    Diagnostic::error(
+                        code::DUPLICATE_SIDE_NAME,
+                        format!("the side `{}` is declared twice", name.node),
+                        name.span,
+                        "declared again here",
+                    )
+                    .with_secondary(first.span, "first declared here"),
+                );
+                continue;
+            }
+            if index >= MAX_SIDES {
+                self.error(
+                    Diagnostic::error(
+                        code::NOT_SUPPORTED,
+                        format!("a third side (`{}`) is not supported yet", name.node),
+                        name.span,
+                        "third side",
+                    )
+                    .with_help(
+                        "FEN letter case can name only two sides; more sides will come with teams",
+                    ),
+                );
+                continue;
+            }
+            let (side, letter_span) = self.side(statement, sides.len());
+            if let Some(first) = sides
+                .iter()
+                .position(|other| other.node.fen_letter == side.fen_letter)
+            {
+                self.error(
+                    Diagnostic::error(
+                        code::DUPLICATE_SIDE_LETTER,
+                        format!(
+                            "the sides `{}` and `{}` have the same FEN letter `{}`",
+                            sides[first].node.name, side.name, side.fen_letter
+                        ),
+                        letter_span,
+                        "same letter",
+                    )
+                    .with_secondary(letter_spans[first], "first used here")
+                    .with_help("give one of them another letter with `fen-letter`"),
+                );
+            }
+            letter_spans.push(letter_span);
+            sides.push(Spanned::new(side, name.span));
+        }
+        sides
+    }
+
+    /// One side; its FEN letter defaults to the first letter of its name, its forward direction
+    /// to `up` for the first side and `down` for the others.
+    fn side(&mut self, statement: &SideStatement, index: usize) -> (SideDef, Span) {
+        let name = &statement.name;
+        let mut forward = if index == 0 {
+            Forward::Up
+        } else {
+            Forward::Down
+        };
+        let mut fen_letter = name.node.chars().next().unwrap_or('?').to_ascii_lowercase();
+        let mut letter_span = name.span;
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for item in &statement.items {
+            let keyword = match &item.node {
+                SideItem::Forward(_) => "forward",
+                SideItem::FenLetter(_) => "fen-letter",
+                SideItem::Future(future) => {
+                    self.error(not_supported(future));
+                    continue;
+                }
+            };
+            if let Some(first) = seen.insert(keyword, item.span) {
+                self.error(duplicate(keyword, item.span, first));
+                continue;
+            }
+            match &item.node {
+                SideItem::Forward(direction) => match direction.node.as_str() {
+                    "up" => forward = Forward::Up,
+                    "down" => forward = Forward::Down,
+                    _ => self.error(
+                        Diagnostic::error(
+                            code::BAD_FORWARD,
+                            format!("`{}` is not a forward direction", direction.node),
+                            direction.span,
+                            "expected `up` or `down`",
+                        )
+                        .with_help(
+                            suggestion::did_you_mean(&direction.node, ["up", "down"])
+                                .unwrap_or_else(|| {
+                                    "a side moves forward `up` (towards rank 8) or `down`"
+                                        .to_string()
+                                }),
+                        ),
+                    ),
+                },
+                SideItem::FenLetter(letter) => {
+                    fen_letter = letter.node;
+                    letter_span = letter.span;
+                }
+                SideItem::Future(_) => {}
+            }
+        }
+        (
+            SideDef {
+                name: name.node.clone(),
+                fen_letter,
+                forward,
+            },
+            letter_span,
+        )
+    }
+
+    fn turn_order(
+        &mut self,
+        turns: Option<&TurnsStatement>,
+        sides: &[Spanned<SideDef>],
+    ) -> Vec<SideId> {
+        let Some(turns) = turns else {
+            return (0..sides.len()).map(|index| SideId(index as u8)).collect();
+        };
+        turns
+            .sides
+            .iter()
+            .filter_map(|name| self.side_id(name, sides, "`turns`"))
+            .collect()
+    }
+
+    fn side_id(
+        &mut self,
+        name: &Spanned<String>,
+        sides: &[Spanned<SideDef>],
+        context: &str,
+    ) -> Option<SideId> {
+        if let Some(index) = sides.iter().position(|side| side.node.name == name.node) {
+            return Some(SideId(index as u8));
+        }
+        let names = sides.iter().map(|side| side.node.name.as_str());
+        self.error(
+            Diagnostic::error(
+                code::UNKNOWN_SIDE,
+                format!("unknown side `{}` in {context}", name.node),
+                name.span,
+                "not a side of this game",
+            )
+            .with_optional_help(suggestion::did_you_mean(&name.node, names)),
+        );
+        None
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Pieces
+    // -----------------------------------------------------------------------------------------
+
+    /// Names and letters of all pieces; a piece's letter defaults to the first letter of its
+    /// name. Duplicated pieces are reported and left out.
+    fn piece_names<'a>(&mut self, statements: &[&'a PieceStatement]) -> Vec<PieceName<'a>> {
+        let mut pieces: Vec<PieceName<'a>> = Vec::new();
+        for statement in statements {
+            let name = &statement.name;
+            if let Some(first) = pieces
+                .iter()
+                .find(|piece| piece.statement.name.node == name.node)
+            {
+                self.error(
+                    Diagnostic::error(
+                        code::DUPLICATE_PIECE_NAME,
+                        format!("the piece `{}` is declared twice", name.node),
+                        name.span,
+                        "declared again here",
+                    )
+                    .with_secondary(first.statement.name.span, "first declared here"),
+                );
+                continue;
+            }
+            let (letter, letter_span) = piece_letter(statement);
+            if let Some(first) = pieces.iter().find(|piece| piece.letter == letter) {
+                self.error(
+                    Diagnostic::error(
+                        code::DUPLICATE_PIECE_LETTER,
+                        format!(
+                            "the pieces `{}` and `{}` have the same letter `{letter}`",
+                            first.statement.name.node, name.node
+                        ),
+                        letter_span,
+                        "same letter",
+                    )
+                    .with_secondary(
+                        piece_letter(first.statement).1,
+                        format!("`{}` uses it here", first.statement.name.node),
+                    )
+                    .with_help("every piece needs its own letter for FEN"),
+                );
+                continue;
+            }
+            pieces.push(PieceName { statement, letter });
+        }
+        pieces
+    }
+
+    fn piece(&mut self, name: &PieceName<'_>, context: &Context<'_>) -> PieceDef {
+        let statement = name.statement;
+        let mut piece = PieceDef {
+            name: statement.name.node.clone(),
+            letter: name.letter,
+            value: 0,
+            royal: false,
+            betza: String::new(),
+            moves: Vec::new(),
+            promotion: None,
+            initial_zone: Vec::new(),
+            irreversible: false,
+        };
+        let mut seen: HashMap<String, Span> = HashMap::new();
+        for item in &statement.items {
+            if let PieceItem::Future(future) = &item.node {
+                self.error(not_supported(future));
+                continue;
+            }
+            let keyword = item.node.keyword_text().to_string();
+            if let Some(first) = seen.insert(keyword.clone(), item.span) {
+                self.error(duplicate(&keyword, item.span, first));
+                continue;
+            }
+            match &item.node {
+                PieceItem::Letter(_) | PieceItem::Future(_) => {}
+                PieceItem::Value(value) => {
+                    piece.value = self
+                        .number(value, i32::MIN as i64, i32::MAX as i64)
+                        .unwrap_or(0) as i32
+                }
+                PieceItem::Royal => piece.royal = true,
+                PieceItem::Irreversible => piece.irreversible = true,
+                PieceItem::Moves(text) => {
+                    piece.betza = text.node.value.clone();
+                    piece.moves = self.moves(text);
+                }
+                PieceItem::Initial(zone) => {
+                    piece.initial_zone = self.zone(zone, context).unwrap_or_default()
+                }
+                PieceItem::Promotes { zone, choices } => {
+                    let zone = self.zone(zone, context).unwrap_or_default();
+                    let choices = choices
+                        .iter()
+                        .filter_map(|choice| self.piece_id(choice, context.pieces, "`promotes`"))
+                        .collect();
+                    piece.promotion = Some(Promotion { zone, choices });
+                }
+            }
+        }
+        piece
+    }
+
+    fn moves(&mut self, text: &Spanned<StringLit>) -> Vec<MoveAtom> {
+        match betza::decode(&text.node.value) {
+            Ok(atoms) => atoms,
+            Err(errors) => {
+                for error in errors {
+                    let span = text.span_of(error.range.clone());
+                    self.error(
+                        Diagnostic::error(error.code, error.message, span, error.label)
+                            .with_optional_help(error.help),
+                    );
+                }
+                Vec::new()
+            }
+        }
+    }
+
+    fn piece_id(
+        &mut self,
+        name: &Spanned<String>,
+        pieces: &[PieceName<'_>],
+        context: &str,
+    ) -> Option<PieceId> {
+        if let Some(index) = pieces
+            .iter()
+            .position(|piece| piece.statement.name.node == name.node)
+        {
+            return Some(PieceId(index as u8));
+        }
+        let names = pieces
+            .iter()
+            .map(|piece| piece.statement.name.node.as_str());
+        self.error(
+            Diagnostic::error(
+                code::UNKNOWN_PIECE,
+                format!("unknown piece `{}` in {context}", name.node),
+                name.span,
+                "not a piece of this game",
+            )
+            .with_optional_help(suggestion::did_you_mean(&name.node, names)),
+        );
+        None
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Board, squares and zones
+    // -----------------------------------------------------------------------------------------
+
+    fn board(&mut self, board: &BoardStatement) -> Option<BoardDef> {
+        let files = self.board_edge(&board.files, "files");
+        let ranks = self.board_edge(&board.ranks, "ranks");
+        let mut holes = Vec::new();
+        for item in &board.items {
+            match &item.node {
+                BoardItem::Future(future) => self.error(not_supported(future)),
+                BoardItem::Holes(squares) => {
+                    let (Some(files), Some(ranks)) = (files, ranks) else {
+                        continue;
+                    };
+                    let grid = BoardDef {
+                        files,
+                        ranks,
+                        holes: Vec::new(),
+                    };
+                    for square in squares {
+                        if let Some(hole) = self.square_on(square, &grid) {
+                            if !holes.contains(&hole) {
+                                holes.push(hole);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        holes.sort_by_key(|square: &Square| (square.rank, square.file));
+        Some(BoardDef {
+            files: files?,
+            ranks: ranks?,
+            holes,
+        })
+    }
+
+    fn board_edge(&mut self, digits: &Spanned<String>, what: &str) -> Option<u8> {
+        let edge = MAX_BOARD_EDGE as u64;
+        let value = self.number(digits, 0, i64::MAX)?;
+        if (1..=edge as i64).contains(&value) {
+            return Some(value as u8);
+        }
+        self.error(Diagnostic::error(
+            code::BOARD_SIZE,
+            format!("a board has 1 to {edge} {what}, not {value}"),
+            digits.span,
+            format!("{value} {what}"),
+        ));
+        None
+    }
+
+    /// Reads a number written as digits (maybe with a `-`), reporting one out of `min..=max`.
+    fn number(&mut self, digits: &Spanned<String>, min: i64, max: i64) -> Option<i64> {
+        match digits.node.parse::<i64>() {
+            Ok(value) if (min..=max).contains(&value) => Some(value),
+            _ => {
+                self.error(Diagnostic::error(
+                    code::NUMBER_OUT_OF_RANGE,
+                    format!("the number `{}` is too large", digits.node),
+                    digits.span,
+                    format!("at most {max}"),
+                ));
+                None
+            }
+        }
+    }
+
+    /// A square name checked against the board (holes are off the board).
+    fn square_on(&mut self, name: &Spanned<String>, board: &BoardDef) -> Option<Square> {
+        let Some(square) = Square::parse(&name.node) else {
+            self.error(
+                Diagnostic::error(
+                    code::BAD_SQUARE,
+                    format!("`{}` is not a square", name.node),
+                    name.span,
+                    "not a square",
+                )
+                .with_help("squares are a file letter and a rank from 1, such as `e4`"),
+            );
+            return None;
+        };
+        if board.contains(square) {
+            return Some(square);
+        }
+        let message = if square.file < board.files && square.rank < board.ranks {
+            format!("`{square}` is a hole of the board")
+        } else {
+            format!(
+                "`{square}` is off the {}x{} board",
+                board.files, board.ranks
+            )
+        };
+        self.error(Diagnostic::error(
+            code::OFF_BOARD,
+            message,
+            name.span,
+            "not on the board",
+        ));
+        None
+    }
+
+    /// Resolves a zone for every side; `None` if it is faulty or the board is unknown.
+    fn zone(&mut self, zone: &Spanned<Zone>, context: &Context<'_>) -> Option<Vec<Vec<Square>>> {
+        let board = context.board?;
+        match &zone.node {
+            Zone::Squares(names) => {
+                let squares: Vec<Square> = names
+                    .iter()
+                    .filter_map(|name| self.square_on(name, board))
+                    .collect();
+                (squares.len() == names.len()).then(|| vec![squares; context.sides.len()])
+            }
+            Zone::LastRank => Some(self.ranks_per_side(board.ranks, board.ranks, context)),
+            Zone::Rank(rank) => {
+                let rank = self.rank(rank, board)?;
+                Some(self.ranks_per_side(rank, rank, context))
+            }
+            Zone::Ranks { first, last } => {
+                let (first_rank, last_rank) = (self.rank(first, board), self.rank(last, board));
+                let (first_rank, last_rank) = (first_rank?, last_rank?);
+                if first_rank > last_rank {
+                    self.error(Diagnostic::error(
+                        code::BAD_RANK,
+                        format!("the ranks `{first_rank}-{last_rank}` are backwards"),
+                        first.span.to(last.span),
+                        format!("write `{last_rank}-{first_rank}`"),
+                    ));
+                    return None;
+                }
+                Some(self.ranks_per_side(first_rank, last_rank, context))
+            }
+        }
+    }
+
+    /// A rank number counted from the owner's first rank, checked against the board.
+    fn rank(&mut self, digits: &Spanned<String>, board: &BoardDef) -> Option<u8> {
+        let rank = self.number(digits, 0, i64::MAX)?;
+        if (1..=board.ranks as i64).contains(&rank) {
+            return Some(rank as u8);
+        }
+        self.error(Diagnostic::error(
+            code::BAD_RANK,
+            format!("rank {rank} is off the board: it has {} ranks", board.ranks),
+            digits.span,
+            "no such rank",
+        ));
+        None
+    }
+
+    /// The squares of ranks `first..=last` counted from each side's first rank, holes left out.
+    fn ranks_per_side(&self, first: u8, last: u8, context: &Context<'_>) -> Vec<Vec<Square>> {
+        let Some(board) = context.board else {
+            return Vec::new();
+        };
+        context
+            .sides
+            .iter()
+            .map(|side| {
+                let mut squares: Vec<Square> = (first..=last)
+                    .map(|relative| match side.node.forward {
+                        Forward::Up => relative - 1,
+                        Forward::Down => board.ranks - relative,
+                    })
+                    .flat_map(|rank| (0..board.files).map(move |file| Square::new(file, rank)))
+                    .filter(|square| board.contains(*square))
+                    .collect();
+                squares.sort_by_key(|square| (square.rank, square.file));
+                squares
+            })
+            .collect()
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Castling, end, setup
+    // -----------------------------------------------------------------------------------------
+
+    fn castling(
+        &mut self,
+        castling: &CastlingStatement,
+        context: &Context<'_>,
+    ) -> Vec<CastlingDef> {
+        let mut rights: Vec<(CastlingDef, Span)> = Vec::new();
+        for castle in &castling.castles {
+            let castle = &castle.node;
+            let side = self.side_id(&castle.side, context.sides, "`castling`");
+            let squares = [
+                &castle.king_from,
+                &castle.king_to,
+                &castle.rook_from,
+                &castle.rook_to,
+            ]
+            .map(|name| context.board.and_then(|board| self.square_on(name, board)));
+            let Some(side) = side else { continue };
+            let letter = castle.letter.node;
+            let expected = if side.0 == 0 {
+                letter.to_ascii_uppercase()
+            } else {
+                letter.to_ascii_lowercase()
+            };
+            if letter != expected {
+                let case = if side.0 == 0 { "upper" } else { "lower" };
+                self.error(
+                    Diagnostic::error(
+                        code::CASTLING_LETTER,
+                        format!(
+                            "the castling right `{letter}` of `{}` must be {case} case",
+                            castle.side.node
+                        ),
+                        castle.letter.span,
+                        format!("{case} case like the side's pieces in FEN"),
+                    )
+                    .with_help(format!("write `{expected}`")),
+                );
+                continue;
+            }
+            if let Some((_, first)) = rights.iter().find(|(right, _)| right.fen_letter == letter) {
+                self.error(
+                    Diagnostic::error(
+                        code::CASTLING_LETTER,
+                        format!("the castling right `{letter}` is declared twice"),
+                        castle.letter.span,
+                        "declared again here",
+                    )
+                    .with_secondary(*first, "first declared here"),
+                );
+                continue;
+            }
+            if let [Some(king_from), Some(king_to), Some(rook_from), Some(rook_to)] = squares {
+                let right = CastlingDef {
+                    side,
+                    fen_letter: letter,
+                    king_from,
+                    king_to,
+                    rook_from,
+                    rook_to,
+                };
+                rights.push((right, castle.letter.span));
+            }
+        }
+        rights.into_iter().map(|(right, _)| right).collect()
+    }
+
+    fn end_rules(&mut self, end: &EndStatement) -> EndRules {
+        let mut rules = EndRules::default();
+        let mut seen: HashMap<String, Span> = HashMap::new();
+        for rule in &end.rules {
+            if let EndRule::Future(future) = &rule.node {
+                self.error(not_supported(future));
+                continue;
+            }
+            let keyword = rule.node.keyword_text().to_string();
+            if let Some(first) = seen.insert(keyword.clone(), rule.span) {
+                self.error(duplicate(&keyword, rule.span, first));
+                continue;
+            }
+            match &rule.node {
+                EndRule::Check => rules.check = true,
+                EndRule::Checkmate(verdict) => rules.checkmate = Some(verdict.node),
+                EndRule::Stalemate(verdict) => rules.stalemate = Some(verdict.node),
+                EndRule::Repetition { count, verdict } => {
+                    rules.repetition = self
+                        .count(count, 2, "a position repeats at least twice")
+                        .map(|count| Repetition {
+                            count,
+                            verdict: verdict.node,
+                        });
+                }
+                EndRule::MoveLimit { moves, verdict } => {
+                    rules.move_limit =
+                        self.count(moves, 1, "the move limit is at least 1")
+                            .map(|moves| MoveLimit {
+                                moves,
+                                verdict: verdict.node,
+                            });
+                }
+                EndRule::Future(_) => {}
+            }
+        }
+        rules
+    }
+
+    fn count(&mut self, digits: &Spanned<String>, minimum: u32, why: &str) -> Option<u32> {
+        let value = self.number(digits, 0, u32::MAX as i64)? as u32;
+        if value < minimum {
+            self.error(Diagnostic::error(
+                code::END_RULE,
+                format!("`{value}` is too small: {why}"),
+                digits.span,
+                format!("at least {minimum}"),
+            ));
+            return None;
+        }
+        Some(value)
+    }
+
+    fn setup(&mut self, definition: &Definition, fen_text: &Spanned<StringLit>) -> Option<Setup> {
+        match fen::parse_fen(definition, &fen_text.node.value) {
+            Ok(setup) => Some(setup),
+            Err(error) => {
+                let span = fen_text.span_of(error.offset..error.offset + error.len);
+                self.error(Diagnostic::error(
+                    code::FEN,
+                    format!("invalid setup: {}", error.message),
+                    span,
+                    "here",
+                ));
+                None
+            }
+        }
+    }
+
+    fn warn_unused_pieces(&mut self, definition: &Definition, names: &[PieceName<'_>]) {
+        for (index, name) in names.iter().enumerate() {
+            let id = PieceId(index as u8);
+            let on_board = definition
+                .setup
+                .board
+                .iter()
+                .any(|placement| placement.piece == id);
+            let in_hand = definition
+                .setup
+                .hands
+                .iter()
+                .any(|(_, piece, _)| *piece == id);
+            let promoted_to = definition.pieces.iter().any(|piece| {
+                piece
+                    .promotion
+                    .as_ref()
+                    .is_some_and(|promotion| promotion.choices.contains(&id))
+            });
+            if !on_board && !in_hand && !promoted_to {
+                self.diagnostics.push(
+                    Diagnostic::warning(
+                        code::UNUSED_PIECE,
+                        format!("the piece `{}` never appears", name.statement.name.node),
+                        name.statement.name.span,
+                        "not in the setup, not in hand, not a promotion choice",
+                    )
+                    .with_help(format!(
+                        "put a `{}` in the setup FEN, or remove the piece",
+                        name.letter
+                    )),
+                );
+            }
+        }
+    }
+
+    fn error_count(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|diagnostic| diagnostic.is_error())
+            .count()
+    }
+}
+
+/// What zones and names are resolved against.
+struct Context<'a> {
+    board: Option<&'a BoardDef>,
+    sides: &'a [Spanned<SideDef>],
+    pieces: &'a [PieceName<'a>],
+}
+
+fn piece_letter(statement: &PieceStatement) -> (char, Span) {
+    for item in &statement.items {
+        if let PieceItem::Letter(letter) = &item.node {
+            return (letter.node.to_ascii_uppercase(), letter.span);
+        }
+    }
+    let name = &statement.name;
+    (
+        name.node.chars().next().unwrap_or('?').to_ascii_uppercase(),
+        name.span,
+    )
+}
+
+/// The default initial zone of a piece: the squares where pieces of its type and side stand in
+/// the setup.
+fn fill_initial_zones(definition: &mut Definition, names: &[PieceName<'_>]) {
+    let side_count = definition.sides.len();
+    for (index, name) in names.iter().enumerate() {
+        let explicit = name
+            .statement
+            .items
+            .iter()
+            .any(|item| matches!(item.node, PieceItem::Initial(_)));
+        if explicit {
+            continue;
+        }
+        let id = PieceId(index as u8);
+        definition.pieces[index].initial_zone = (0..side_count)
+            .map(|side| {
+                let mut squares: Vec<Square> = definition
+                    .setup
+                    .board
+                    .iter()
+                    .filter(|placement| {
+                        placement.piece == id && placement.side == SideId(side as u8)
+                    })
+                    .map(|placement| placement.square)
+                    .collect();
+                squares.sort_by_key(|square| (square.rank, square.file));
+                squares
+            })
+            .collect();
+    }
+}
+
+fn empty_setup() -> Setup {
+    Setup {
+        board: Vec::new(),
+        hands: Vec::new(),
+        side_to_move: SideId(0),
+        castling: Vec::new(),
+        en_passant: None,
+        halfmove_clock: 0,
+        fullmove_number: 1,
+    }
+}
+
+fn duplicate(keyword: &str, span: Span, first: Span) -> Diagnostic {
+    Diagnostic::error(
+        code::DUPLICATE_STATEMENT,
+        format!("`{keyword}` is given twice"),
+        span,
+        "given again here",
+    )
+    .with_secondary(first, "first given here")
+    .with_help("remove one of them")
+}
+
+fn not_supported(future: &FutureStatement) -> Diagnostic {
+    Diagnostic::error(
+        code::NOT_SUPPORTED,
+        format!("`{}` is not supported yet", future.keyword.node),
+        future.keyword.span,
+        "part of the language reference, not implemented in this version",
+    )
+}
