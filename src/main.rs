@@ -109,7 +109,12 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
         Command::Check { files } => Ok(check(&files)),
-        Command::Perft { game, depth, fen, divide } => {
+        Command::Perft {
+            game,
+            depth,
+            fen,
+            divide,
+        } => {
             let session = open(&game, fen.as_deref(), None)?;
             perft(session.as_ref(), depth, divide);
             Ok(ExitCode::SUCCESS)
@@ -121,7 +126,12 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Show { game, fen, play, json } => {
+        Command::Show {
+            game,
+            fen,
+            play,
+            json,
+        } => {
             let session = open(&game, fen.as_deref(), play.as_deref())?;
             if json {
                 println!("{}", show_json(session.as_ref()));
@@ -133,7 +143,10 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Dump { game, compiled } => {
             let loaded = catalog::load(&game)?;
             if compiled {
-                print!("{}", variant_interpreter::open(&loaded.definition, None)?.describe());
+                print!(
+                    "{}",
+                    variant_interpreter::open(&loaded.definition, None)?.describe()
+                );
             } else {
                 print!("{}", loaded.definition.to_ron());
             }
@@ -204,7 +217,11 @@ fn show_text(session: &dyn Session) -> String {
             out.push_str(&format!("Result: draw by {}\n", reason_words(&outcome)));
         }
         Some(outcome) => {
-            out.push_str(&format!("Result: {} wins by {}\n", outcome.winners.join(" and "), reason_words(&outcome)));
+            out.push_str(&format!(
+                "Result: {} wins by {}\n",
+                outcome.winners.join(" and "),
+                reason_words(&outcome)
+            ));
         }
         None => {}
     }

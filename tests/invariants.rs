@@ -7,13 +7,21 @@ use variant_dsl::Definition;
 use variant_interpreter::Session;
 
 fn definition(game: &str) -> Definition {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games").join(format!("{game}.variant"));
-    variant_dsl::load_file(&path).unwrap_or_else(|f| panic!("{}", f.render())).definition
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games")
+        .join(format!("{game}.variant"));
+    variant_dsl::load_file(&path)
+        .unwrap_or_else(|f| panic!("{}", f.render()))
+        .definition
 }
 
 /// Plays the game chosen by `choices` (each picks among the legal moves), checking `check` at
 /// every position reached, including the first.
-fn walk(definition: &Definition, choices: &[usize], mut check: impl FnMut(&dyn Session, Option<&str>)) {
+fn walk(
+    definition: &Definition,
+    choices: &[usize],
+    mut check: impl FnMut(&dyn Session, Option<&str>),
+) {
     let mut session = variant_interpreter::open(definition, None).expect("opens");
     check(session.as_ref(), None);
     for &choice in choices {
@@ -23,7 +31,9 @@ fn walk(definition: &Definition, choices: &[usize], mut check: impl FnMut(&dyn S
         let moves = session.legal_moves();
         let mover = session.side_to_move();
         let chosen = moves[choice % moves.len()].clone();
-        session.play(&chosen).expect("a generated move can be played");
+        session
+            .play(&chosen)
+            .expect("a generated move can be played");
         check(session.as_ref(), Some(&mover));
     }
 }

@@ -17,15 +17,24 @@ struct Case {
 fn read_suite(path: &Path) -> Vec<Case> {
     let text = std::fs::read_to_string(path).expect("suite file is readable");
     let mut cases: Vec<Case> = Vec::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
         let (keyword, rest) = line.split_once(' ').expect("`keyword value` lines");
         match keyword {
-            "id" => cases.push(Case { id: rest.to_string(), fen: String::new(), depths: Vec::new() }),
+            "id" => cases.push(Case {
+                id: rest.to_string(),
+                fen: String::new(),
+                depths: Vec::new(),
+            }),
             "fen" => cases.last_mut().expect("fen after id").fen = rest.to_string(),
             "perft" => {
                 let (depth, nodes) = rest.split_once(' ').expect("perft DEPTH NODES");
                 let case = cases.last_mut().expect("perft after id");
-                case.depths.push((depth.parse().unwrap(), nodes.parse().unwrap()));
+                case.depths
+                    .push((depth.parse().unwrap(), nodes.parse().unwrap()));
             }
             other => panic!("unknown suite keyword `{other}`"),
         }
@@ -46,6 +55,7 @@ fn run_suite(game: &str, suite: &str, deep: bool) {
                 continue;
             }
             assert_eq!(session.perft(depth), nodes, "{} at depth {depth}", case.id);
+            eprintln!("checked {} depth {depth}: {nodes}", case.id);
             checked += 1;
         }
     }

@@ -11,12 +11,21 @@ fn random_games_agree_with_python_chess() {
         .status()
         .is_ok_and(|s| s.success());
     if !has_chess {
-        assert!(std::env::var_os("CI").is_none(), "python-chess must be installed in CI");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "python-chess must be installed in CI"
+        );
         eprintln!("skipped: python-chess is not installed (pip install chess)");
         return;
     }
     let output = Command::new("python3")
-        .args(["scripts/crosscheck_python_chess.py", "--games", "6", "--binary", env!("CARGO_BIN_EXE_variant")])
+        .args([
+            "scripts/crosscheck_python_chess.py",
+            "--games",
+            "6",
+            "--binary",
+            env!("CARGO_BIN_EXE_variant"),
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("python3 runs");

@@ -436,7 +436,7 @@ fn check_castling_pieces(
         ));
     }
     let rook = at(castle.rook_from);
-    if !rook.is_some_and(|p| p.side == castle.side) {
+    if rook.is_none_or(|p| p.side != castle.side) {
         return Err(error(
             offset,
             1,

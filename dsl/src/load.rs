@@ -168,8 +168,8 @@ impl Loader {
         }
         let game = match parse::parse(file, self.sources.text(file)) {
             Ok(game) => game,
-            Err(diagnostic) => {
-                self.diagnostics.push(diagnostic);
+            Err(diagnostics) => {
+                self.diagnostics.append(diagnostics);
                 return None;
             }
         };

@@ -7,7 +7,7 @@
 
 use crate::ast::*;
 use crate::definition::Verdict;
-use crate::diagnostic::{code, Diagnostic};
+use crate::diagnostic::{code, Diagnostic, Diagnostics};
 use crate::span::{FileId, Span, Spanned};
 use crate::suggestion;
 use pest::iterators::{Pair, Pairs};
@@ -70,15 +70,13 @@ pub fn decode(file: FileId, bytes: &[u8]) -> (String, Option<Diagnostic>) {
 ///
 /// Returns the syntax tree, or the first lexical or syntax error (a parser cannot tell what
 /// follows a syntax error, so there is only one).
-pub fn parse(file: FileId, text: &str) -> Result<GameFile, Diagnostic> {
+pub fn parse(file: FileId, text: &str) -> Result<GameFile, Diagnostics> {
     if text.len() > MAX_FILE_BYTES {
-        return Err(decode(file, text.as_bytes())
-            .1
-            .unwrap_or_else(|| unreachable_guard(file)));
+        return Err(decode(file, text.as_bytes()).1.into_iter().collect());
     }
-    prescan(file, text)?;
-    let mut pairs =
-        GrammarParser::parse(Rule::file, text).map_err(|error| syntax_error(file, text, &error))?;
+    prescan(file, text).map_err(|diagnostic| Diagnostics::from(*diagnostic))?;
+    let mut pairs = GrammarParser::parse(Rule::file, text)
+        .map_err(|error| Diagnostics::from(syntax_error(file, text, &error)))?;
     let statements = pairs
         .next()
         .map(|file_pair| {
@@ -93,15 +91,6 @@ pub fn parse(file: FileId, text: &str) -> Result<GameFile, Diagnostic> {
     Ok(GameFile { file, statements })
 }
 
-fn unreachable_guard(file: FileId) -> Diagnostic {
-    Diagnostic::error(
-        code::FILE_TOO_LARGE,
-        "this file is too large",
-        Span::point(file, 0),
-        "",
-    )
-}
-
 // ---------------------------------------------------------------------------------------------
 // Lexical pre-scan
 // ---------------------------------------------------------------------------------------------
@@ -109,7 +98,7 @@ fn unreachable_guard(file: FileId) -> Diagnostic {
 /// Follows strings, comments and braces the way the grammar does, and reports what would make
 /// pest fail badly: an unterminated string or comment, or braces nested deeper than
 /// [`MAX_NESTING`] (the recursive `future_block` rule could overflow the stack).
-fn prescan(file: FileId, text: &str) -> Result<(), Diagnostic> {
+fn prescan(file: FileId, text: &str) -> Result<(), Box<Diagnostic>> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
     let mut index = 0;
@@ -127,12 +116,12 @@ fn prescan(file: FileId, text: &str) -> Result<(), Diagnostic> {
             b'{' => {
                 depth += 1;
                 if depth > MAX_NESTING {
-                    return Err(Diagnostic::error(
+                    return Err(Box::new(Diagnostic::error(
                         code::NESTING_TOO_DEEP,
                         format!("braces are nested more than {MAX_NESTING} deep"),
                         Span::new(file, index, index + 1),
                         format!("this `{{` is at depth {depth}"),
-                    ));
+                    )));
                 }
                 index += 1;
             }
@@ -147,7 +136,7 @@ fn prescan(file: FileId, text: &str) -> Result<(), Diagnostic> {
 }
 
 /// Skips the string opening at `start`; returns the index after its closing quote.
-fn skip_string(file: FileId, text: &str, start: usize) -> Result<usize, Diagnostic> {
+fn skip_string(file: FileId, text: &str, start: usize) -> Result<usize, Box<Diagnostic>> {
     let bytes = text.as_bytes();
     let mut index = start + 1;
     while index < bytes.len() {
@@ -158,25 +147,27 @@ fn skip_string(file: FileId, text: &str, start: usize) -> Result<usize, Diagnost
             _ => index += 1,
         }
     }
-    Err(Diagnostic::error(
-        code::UNTERMINATED_STRING,
-        "this string has no closing `\"`",
-        Span::new(file, start, index),
-        "the string starts here",
-    )
-    .with_help("a string ends on the line it starts on: add a `\"`"))
+    Err(Box::new(
+        Diagnostic::error(
+            code::UNTERMINATED_STRING,
+            "this string has no closing `\"`",
+            Span::new(file, start, index),
+            "the string starts here",
+        )
+        .with_help("a string ends on the line it starts on: add a `\"`"),
+    ))
 }
 
 /// Skips the block comment opening at `start`; returns the index after its `*/`.
-fn skip_block_comment(file: FileId, text: &str, start: usize) -> Result<usize, Diagnostic> {
+fn skip_block_comment(file: FileId, text: &str, start: usize) -> Result<usize, Box<Diagnostic>> {
     match text[start + 2..].find("*/") {
         Some(offset) => Ok(start + 2 + offset + 2),
-        None => Err(Diagnostic::error(
+        None => Err(Box::new(Diagnostic::error(
             code::UNTERMINATED_COMMENT,
             "this comment has no closing `*/`",
             Span::new(file, start, start + 2),
             "the comment starts here",
-        )),
+        ))),
     }
 }
 
@@ -740,33 +731,121 @@ fn verdict(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Verdict> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::Diagnostics;
     use crate::span::SourceMap;
 
     fn error_of(text: &str) -> String {
         let mut sources = SourceMap::new();
         let file = sources.add("x.variant", text);
-        let diagnostic = parse(file, text).expect_err("should not parse");
-        Diagnostics::from(diagnostic).render(&sources)
+        parse(file, text)
+            .expect_err("should not parse")
+            .render(&sources)
+    }
+
+    fn message_of(text: &str) -> String {
+        let mut sources = SourceMap::new();
+        let file = sources.add("x.variant", text);
+        let diagnostics = parse(file, text).expect_err("should not parse");
+        diagnostics
+            .iter()
+            .next()
+            .map(|d| d.message.clone())
+            .unwrap_or_default()
     }
 
     #[test]
-    fn explore() {
-        for text in [
-            "peice Knight { letter N }",
-            "piece Knight { leter N }",
-            "board 8by8",
-            "board 8x8 extra",
-            "side white { forward up",
-            "piece Knight { value three }",
-            "game \"x\"\nboard 8x8 {\n  holes z\n}",
-            "castling { white K king e1 rook h1-f1 }",
-            "end { checkmate lose }",
-            "piece X { promotes on last to Queen }",
-            "turns",
-            "setup rnbqk",
-        ] {
-            println!("{}\n", error_of(text));
+    fn syntax_errors_speak_plainly() {
+        let cases = [
+            ("peice Knight { letter N }", "expected a statement such as `piece` or `board`, found `peice`"),
+            (
+                "piece Knight { leter N }",
+                "expected `}` or a piece property such as `letter`, `moves` or `promotes`, found `leter`",
+            ),
+            ("board 8by8", "expected a board size such as `8x8`, found `8by8`"),
+            ("board 8x8 extra", "expected the end of the line or `{`, found `extra`"),
+            ("side white { forward up", "expected `}`, found the end of the file"),
+            ("piece Knight { value three }", "expected a number such as `3` or `-1`, found `three`"),
+            ("board 8x8 {\n  holes z\n}", "expected a square such as `e4`, found `z`"),
+            ("castling { white K king e1 rook h1-f1 }", "expected two squares such as `e1-g1`, found `e1`"),
+            ("end { checkmate lose }", "expected `loses`, `wins` or `draws`, found `lose`"),
+            ("piece X { promotes on last to Queen }", "expected `rank`, found `to`"),
+            (
+                "piece X { promotes on rnk 8 to Queen }",
+                "expected a zone such as `rank 2`, `ranks 1-3`, `last rank` or `squares e4 d5`, found `rnk`",
+            ),
+            ("turns", "expected a name, found the end of the file"),
+            ("setup rnbqk", "expected a string in double quotes, found `rnbqk`"),
+            ("game \"x\" @", "expected the end of the line, found `@`"),
+        ];
+        for (text, message) in cases {
+            assert_eq!(message_of(text), message, "{text}");
         }
+    }
+
+    #[test]
+    fn syntax_errors_suggest_keywords() {
+        let rendered = error_of("piece Knight { leter N }");
+        assert!(
+            rendered.contains("help: did you mean `letter`?"),
+            "{rendered}"
+        );
+        assert!(rendered.contains("x.variant:1:16"), "{rendered}");
+    }
+
+    #[test]
+    fn an_unclosed_brace_is_pointed_at() {
+        let rendered = error_of("piece King {\n  letter K\n\npiece Rook { letter R }\n");
+        assert!(rendered.contains("this `{` is not closed"), "{rendered}");
+    }
+
+    #[test]
+    fn lexical_guards() {
+        assert!(message_of("game \"x").contains("no closing `\"`"));
+        assert!(message_of("/* x").contains("no closing `*/`"));
+        let deep = format!("phase x {}{}", "{".repeat(10_000), "}".repeat(10_000));
+        assert_eq!(message_of(&deep), "braces are nested more than 64 deep");
+        let just_deep_enough = format!(
+            "phase x {}{}",
+            "{".repeat(MAX_NESTING),
+            "}".repeat(MAX_NESTING)
+        );
+        assert!(parse(FileId(0), &just_deep_enough).is_ok());
+    }
+
+    #[test]
+    fn decode_guards_bytes() {
+        let (text, problem) = decode(FileId(0), b"game \"x\"\nboard \xff");
+        assert_eq!(problem.expect("not UTF-8").primary.span.start, 15);
+        assert!(text.ends_with('\u{FFFD}'));
+        let (text, problem) = decode(FileId(0), &vec![b' '; MAX_FILE_BYTES + 1]);
+        assert!(text.is_empty());
+        assert_eq!(problem.expect("too large").code, code::FILE_TOO_LARGE);
+        assert!(decode(FileId(0), b"game \"x\"").1.is_none());
+    }
+
+    #[test]
+    fn chess_parses_with_spans() {
+        let text = include_str!("../../games/chess.variant");
+        let game = parse(FileId(0), text).expect("chess parses");
+        assert_eq!(game.statements.len(), 16);
+        let Statement::Piece(king) = &game.statements[7].node else {
+            panic!("the King")
+        };
+        assert_eq!(&text[king.name.span.start..king.name.span.end], "King");
+        let moves = game
+            .statements
+            .iter()
+            .find_map(|statement| match &statement.node {
+                Statement::Piece(piece) if piece.name.node == "Pawn" => {
+                    piece.items.iter().find_map(|item| match &item.node {
+                        PieceItem::Moves(moves) => Some(moves.clone()),
+                        _ => None,
+                    })
+                }
+                _ => None,
+            })
+            .expect("the pawn's moves");
+        assert_eq!(moves.node.value, "mfW cfeF imfnD");
+        let span = moves.span_of(4..8);
+        assert_eq!(&text[span.start..span.end], "cfeF");
     }
 }

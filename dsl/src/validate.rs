@@ -76,7 +76,7 @@ impl Validator {
         self.diagnostics.push(diagnostic);
     }
 
-    fn run<'a>(&mut self, game: &'a GameFile) -> Option<Definition> {
+    fn run(&mut self, game: &GameFile) -> Option<Definition> {
         let statements = self.sort_statements(game);
         let errors_before_names = self.error_count();
         let sides = self.sides(&statements.sides);
@@ -960,4 +960,193 @@ fn not_supported(future: &FutureStatement) -> Diagnostic {
         future.keyword.span,
         "part of the language reference, not implemented in this version",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+
+    const CHESS: &str = include_str!("../../games/chess.variant");
+
+    fn check(text: &str) -> Result<(Definition, Diagnostics), Diagnostics> {
+        let mut sources = SourceMap::new();
+        let file = sources.add("x.variant", text);
+        let game = parse::parse(file, text).expect("parses");
+        validate(&game, &sources)
+    }
+
+    fn messages(text: &str) -> Vec<String> {
+        let diagnostics = check(text).expect_err("should fail");
+        diagnostics.iter().map(|d| d.message.clone()).collect()
+    }
+
+    fn squares(names: &[&str]) -> Vec<Square> {
+        names
+            .iter()
+            .map(|name| Square::parse(name).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn chess_validates() {
+        let (definition, warnings) = check(CHESS).expect("chess is valid");
+        assert!(warnings.is_empty());
+        assert_eq!(definition.turn_order, [SideId(0), SideId(1)]);
+        assert_eq!(definition.castling.len(), 4);
+        assert_eq!(definition.setup.castling, [0, 1, 2, 3]);
+        let pawn = &definition.pieces[5];
+        assert_eq!(
+            pawn.initial_zone[0],
+            squares(&["a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2"])
+        );
+        assert_eq!(
+            pawn.initial_zone[1],
+            squares(&["a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7"])
+        );
+        let promotion = pawn.promotion.as_ref().expect("pawns promote");
+        assert_eq!(promotion.zone[0][0], Square::parse("a8").unwrap());
+        assert_eq!(promotion.zone[1][0], Square::parse("a1").unwrap());
+        assert_eq!(
+            promotion.choices,
+            [PieceId(1), PieceId(2), PieceId(3), PieceId(4)]
+        );
+        assert_eq!(definition.pieces[4].initial_zone[0], squares(&["b1", "g1"]));
+        assert_eq!(
+            definition.end.repetition,
+            Some(Repetition {
+                count: 3,
+                verdict: Verdict::Draw
+            })
+        );
+    }
+
+    #[test]
+    fn ron_round_trips() {
+        let (definition, _) = check(CHESS).unwrap();
+        assert_eq!(
+            Definition::from_ron(&definition.to_ron()).unwrap(),
+            definition
+        );
+    }
+
+    const SMALL: &str = "game \"g\"\nboard 5x6 { holes a1 e6 }\nside north { forward down; fen-letter n }\nside south { forward up; fen-letter s }\npiece King { royal; moves \"K\" }\npiece Pawn { moves \"mfW\"; initial ranks 1-2; promotes on squares c3 to King }\nsetup \"1k2*/5/5/5/5/*K2P[p] s - - 4 9\"\n";
+
+    #[test]
+    fn zones_count_from_each_side() {
+        let (definition, warnings) = check(SMALL).expect("valid");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(definition.board.holes, squares(&["a1", "e6"]));
+        assert_eq!(definition.sides[0].fen_letter, 'n');
+        let pawn = &definition.pieces[1];
+        assert_eq!(pawn.letter, 'P');
+        assert_eq!(
+            pawn.initial_zone[0],
+            squares(&["a5", "b5", "c5", "d5", "e5", "a6", "b6", "c6", "d6"])
+        );
+        assert_eq!(
+            pawn.initial_zone[1],
+            squares(&["b1", "c1", "d1", "e1", "a2", "b2", "c2", "d2", "e2"])
+        );
+        assert_eq!(
+            pawn.promotion.as_ref().unwrap().zone,
+            [squares(&["c3"]), squares(&["c3"])]
+        );
+        assert_eq!(definition.setup.side_to_move, SideId(1));
+        assert_eq!(definition.setup.hands, [(SideId(1), PieceId(1), 1)]);
+        assert_eq!(definition.setup.fullmove_number, 9);
+    }
+
+    #[test]
+    fn defaults() {
+        let text = "game \"g\"\nboard 3x3\nside white {}\nside black {}\npiece King { moves \"K\" }\nsetup \"k2/3/2K w - -\"";
+        let (definition, _) = check(text).expect("valid");
+        assert_eq!(definition.sides[0].forward, Forward::Up);
+        assert_eq!(definition.sides[1].forward, Forward::Down);
+        assert_eq!(definition.sides[1].fen_letter, 'b');
+        assert_eq!(definition.turn_order, [SideId(0), SideId(1)]);
+        assert_eq!(definition.pieces[0].letter, 'K');
+        assert_eq!(definition.pieces[0].value, 0);
+        assert_eq!(definition.end, EndRules::default());
+    }
+
+    #[test]
+    fn every_problem_is_reported_in_source_order() {
+        let text = CHESS
+            .replace("moves \"N\"", "moves \"Y\"")
+            .replace("to Queen Rook", "to Quen Rook")
+            .replace("turns white black", "turns white blak")
+            .replace("rook h8-f8", "rook h9-f8");
+        assert_eq!(
+            messages(&text),
+            [
+                "unknown side `blak` in `turns`",
+                "`Y` is not a Betza atom",
+                "unknown piece `Quen` in `promotes`",
+                "`h9` is off the 8x8 board",
+            ]
+        );
+    }
+
+    #[test]
+    fn future_statements_are_rejected_everywhere() {
+        let text = CHESS
+            .replace("board 8x8", "board 8x8 { zone centre d4 e4 d5 e5 }")
+            .replace(
+                "side white { forward up }",
+                "side white { forward up; control human }",
+            )
+            .replace("    royal\n", "    royal\n    capture converts\n")
+            .replace("    check  ", "    draw agreed\n    check  ")
+            + "policy red { }\n";
+        assert_eq!(
+            messages(&text),
+            [
+                "`zone` is not supported yet",
+                "`control` is not supported yet",
+                "`capture` is not supported yet",
+                "`draw` is not supported yet",
+                "`policy` is not supported yet",
+            ]
+        );
+    }
+
+    #[test]
+    fn duplicates_inside_blocks() {
+        let text = CHESS
+            .replace("    value 9\n", "    value 9\n    value 8\n")
+            .replace(
+                "    checkmate loses\n",
+                "    checkmate loses\n    checkmate wins\n",
+            );
+        assert_eq!(
+            messages(&text),
+            ["`value` is given twice", "`checkmate` is given twice"]
+        );
+    }
+
+    #[test]
+    fn ranks_backwards_and_repetition_once() {
+        let text = CHESS
+            .replace("initial rank 2", "initial ranks 3-2")
+            .replace("repetition 3", "repetition 1");
+        assert_eq!(
+            messages(&text),
+            [
+                "the ranks `3-2` are backwards",
+                "`1` is too small: a position repeats at least twice"
+            ]
+        );
+    }
+
+    #[test]
+    fn unused_piece_is_a_warning_only() {
+        let text = CHESS.replace(
+            "piece Pawn {",
+            "piece Camel { letter C; moves \"C\" }\npiece Pawn {",
+        );
+        let (_, warnings) = check(&text).expect("warnings do not block");
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings.iter().next().unwrap().code, code::UNUSED_PIECE);
+    }
 }

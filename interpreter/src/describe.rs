@@ -18,7 +18,10 @@ fn mode_word(mode: MoveMode) -> &'static str {
 }
 
 fn squares_text<B: Bitboard>(rules: &Rules<B>, set: B) -> String {
-    let names: Vec<String> = set.squares().map(|s| rules.geometry.square(s).to_string()).collect();
+    let names: Vec<String> = set
+        .squares()
+        .map(|s| rules.geometry.square(s).to_string())
+        .collect();
     if names.is_empty() {
         "nowhere".to_string()
     } else {
@@ -28,27 +31,64 @@ fn squares_text<B: Bitboard>(rules: &Rules<B>, set: B) -> String {
 
 fn describe_piece<B: Bitboard>(rules: &Rules<B>, out: &mut String, moves: &PieceMoves<B>) {
     for table in &moves.leaps {
-        let distinct: usize = table.targets.iter().map(|t| t.count() as usize).max().unwrap_or(0);
-        let initial = if table.initial_only { ", initial only" } else { "" };
-        let _ = writeln!(out, "    leap table: {}{initial}, up to {distinct} targets from one square", mode_word(table.mode));
+        let distinct: usize = table
+            .targets
+            .iter()
+            .map(|t| t.count() as usize)
+            .max()
+            .unwrap_or(0);
+        let initial = if table.initial_only {
+            ", initial only"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "    leap table: {}{initial}, up to {distinct} targets from one square",
+            mode_word(table.mode)
+        );
     }
     let lame: usize = moves.lame.iter().map(Vec::len).sum();
     if lame > 0 {
-        let initial = moves.lame.iter().flatten().filter(|l| l.initial_only).count();
-        let _ = writeln!(out, "    lame leaps: {lame} over the board ({initial} initial only)");
+        let initial = moves
+            .lame
+            .iter()
+            .flatten()
+            .filter(|l| l.initial_only)
+            .count();
+        let _ = writeln!(
+            out,
+            "    lame leaps: {lame} over the board ({initial} initial only)"
+        );
     }
     for ride in &moves.rides {
         let ray = &rules.rays[ride.ray];
-        let range = ride.range.map_or("unlimited".to_string(), |r| format!("range {r}"));
-        let initial = if ride.initial_only { ", initial only" } else { "" };
-        let _ = writeln!(out, "    ride ({}, {}) {range}: {}{initial}", ray.dx, ray.dy, mode_word(ride.mode));
+        let range = ride
+            .range
+            .map_or("unlimited".to_string(), |r| format!("range {r}"));
+        let initial = if ride.initial_only {
+            ", initial only"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "    ride ({}, {}) {range}: {}{initial}",
+            ray.dx,
+            ray.dy,
+            mode_word(ride.mode)
+        );
     }
     let en_passant: usize = moves.en_passant.iter().map(|t| t.count() as usize).sum();
     if en_passant > 0 {
         let _ = writeln!(out, "    en-passant captures: {en_passant} over the board");
     }
     if moves.initial_zone.any() {
-        let _ = writeln!(out, "    initial zone: {}", squares_text(rules, moves.initial_zone));
+        let _ = writeln!(
+            out,
+            "    initial zone: {}",
+            squares_text(rules, moves.initial_zone)
+        );
     }
     if let Some(promotion) = &moves.promotion {
         let choices: Vec<&str> = promotion
@@ -56,7 +96,12 @@ fn describe_piece<B: Bitboard>(rules: &Rules<B>, out: &mut String, moves: &Piece
             .iter()
             .map(|c| rules.definition.pieces[c.0 as usize].name.as_str())
             .collect();
-        let _ = writeln!(out, "    promotes on {} to {}", squares_text(rules, promotion.zone), choices.join(" "));
+        let _ = writeln!(
+            out,
+            "    promotes on {} to {}",
+            squares_text(rules, promotion.zone),
+            choices.join(" ")
+        );
     }
 }
 
@@ -74,7 +119,15 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
         B::CAPACITY,
         rules.rays.len()
     );
-    let _ = writeln!(out, "legality by pins and checks: {}", if rules.pins_suffice { "exact" } else { "by playing each move" });
+    let _ = writeln!(
+        out,
+        "legality by pins and checks: {}",
+        if rules.pins_suffice {
+            "exact"
+        } else {
+            "by playing each move"
+        }
+    );
     for side in 0..rules.sides {
         let side_name = &rules.definition.sides[side].name;
         for piece in 0..rules.pieces {
@@ -93,8 +146,18 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
         );
         for ride in &attacks.rides {
             let ray = &rules.rays[ride.ray];
-            let names: Vec<&str> = ride.pieces.iter().map(|p| rules.definition.pieces[p.0 as usize].name.as_str()).collect();
-            let _ = writeln!(out, "    from direction ({}, {}): {}", ray.dx, ray.dy, names.join(" "));
+            let names: Vec<&str> = ride
+                .pieces
+                .iter()
+                .map(|p| rules.definition.pieces[p.0 as usize].name.as_str())
+                .collect();
+            let _ = writeln!(
+                out,
+                "    from direction ({}, {}): {}",
+                ray.dx,
+                ray.dy,
+                names.join(" ")
+            );
         }
     }
     for castle in &rules.castles {
@@ -107,7 +170,12 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
             g.square(castle.rook_from),
             g.square(castle.rook_to),
             squares_text(rules, castle.empty),
-            castle.king_path.iter().map(|&s| g.square(s).to_string()).collect::<Vec<_>>().join(" ")
+            castle
+                .king_path
+                .iter()
+                .map(|&s| g.square(s).to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
         );
     }
     out

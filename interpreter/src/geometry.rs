@@ -40,7 +40,12 @@ impl<B: Bitboard> Geometry<B> {
                 }
             }
         }
-        Geometry { files, ranks, board, light }
+        Geometry {
+            files,
+            ranks,
+            board,
+            light,
+        }
     }
 
     /// Number of grid squares (holes included).
@@ -103,7 +108,12 @@ impl<B: Bitboard> Ray<B> {
         let beyond = (0..geometry.grid_size())
             .map(|from| limited_ray(geometry, from, dx, dy, usize::MAX))
             .collect();
-        Ray { dx, dy, ascending: dy * geometry.files as i32 + dx > 0, beyond }
+        Ray {
+            dx,
+            dy,
+            ascending: dy * geometry.files as i32 + dx > 0,
+            beyond,
+        }
     }
 
     /// The squares a rider reaches along this ray from `from` within `reach` (the ray limited to
@@ -114,7 +124,11 @@ impl<B: Bitboard> Ray<B> {
         if blockers.is_empty() {
             reach
         } else {
-            let first = if self.ascending { blockers.lowest() } else { blockers.highest() };
+            let first = if self.ascending {
+                blockers.lowest()
+            } else {
+                blockers.highest()
+            };
             reach & !self.beyond[first]
         }
     }

@@ -54,7 +54,11 @@ impl<B: Bitboard> Sink<B> for Collector {
             match promotion {
                 Some(rule) if rule.zone.has(to) => {
                     for &choice in &rule.choices {
-                        self.0.push(Move { from: from as u16, to: to as u16, kind: MoveKind::Promote(choice) });
+                        self.0.push(Move {
+                            from: from as u16,
+                            to: to as u16,
+                            kind: MoveKind::Promote(choice),
+                        });
                     }
                 }
                 _ => self.0.push(Move::normal(from, to)),
@@ -122,22 +126,47 @@ pub fn generate<B: Bitboard, S: Sink<B>>(rules: &Rules<B>, position: &Position<B
     drops(rules, position, us, occupied, &safety, sink);
 }
 
-fn safety<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, us: usize, occupied: B) -> Safety<B> {
+fn safety<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    us: usize,
+    occupied: B,
+) -> Safety<B> {
     if !rules.definition.end.check {
-        return Safety { enforced: false, in_check: false, pinned: B::EMPTY, fast: true };
+        return Safety {
+            enforced: false,
+            in_check: false,
+            pinned: B::EMPTY,
+            fast: true,
+        };
     }
     let royals = position.royals(rules, us);
     let king = (royals.count() == 1).then(|| royals.lowest());
-    let in_check = royals.squares().any(|sq| position.attacked(rules, sq, us, occupied));
+    let in_check = royals
+        .squares()
+        .any(|sq| position.attacked(rules, sq, us, occupied));
     let pinned = match king {
-        Some(king) if !in_check && rules.pins_suffice => pinned(rules, position, us, king, occupied),
+        Some(king) if !in_check && rules.pins_suffice => {
+            pinned(rules, position, us, king, occupied)
+        }
         _ => B::EMPTY,
     };
-    Safety { enforced: true, in_check, pinned, fast: rules.pins_suffice && king.is_some() && !in_check }
+    Safety {
+        enforced: true,
+        in_check,
+        pinned,
+        fast: rules.pins_suffice && king.is_some() && !in_check,
+    }
 }
 
 /// Pieces of `us` standing alone between the king and an enemy rider that would attack it.
-fn pinned<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, us: usize, king: usize, occupied: B) -> B {
+fn pinned<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    us: usize,
+    king: usize,
+    occupied: B,
+) -> B {
     let own = position.side_pieces(us);
     let mut pinned = B::EMPTY;
     for attacker in (0..rules.sides).filter(|&s| s != us) {
@@ -148,11 +177,17 @@ fn pinned<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, us: usize, king
                 Some(reach) => reach[king],
                 None => ray.beyond[king],
             };
-            let riders = ride.pieces.iter().fold(B::EMPTY, |acc, p| acc | position.typed(p.0 as usize)) & theirs;
+            let riders = ride
+                .pieces
+                .iter()
+                .fold(B::EMPTY, |acc, p| acc | position.typed(p.0 as usize))
+                & theirs;
             if (reach & riders).is_empty() {
                 continue;
             }
-            let Some(first) = ray.first_blocker(reach, occupied) else { continue };
+            let Some(first) = ray.first_blocker(reach, occupied) else {
+                continue;
+            };
             if !own.has(first) {
                 continue;
             }
@@ -169,7 +204,14 @@ fn pinned<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, us: usize, king
 
 /// Pseudo-legal targets of one piece.
 #[inline]
-fn targets<B: Bitboard>(rules: &Rules<B>, moves: &PieceMoves<B>, from: usize, own: B, enemy: B, occupied: B) -> B {
+fn targets<B: Bitboard>(
+    rules: &Rules<B>,
+    moves: &PieceMoves<B>,
+    from: usize,
+    own: B,
+    enemy: B,
+    occupied: B,
+) -> B {
     let initial = moves.initial_zone.has(from);
     let allowed = |mode: MoveMode| match mode {
         MoveMode::Both => !own,
@@ -183,7 +225,10 @@ fn targets<B: Bitboard>(rules: &Rules<B>, moves: &PieceMoves<B>, from: usize, ow
         }
     }
     for leap in &moves.lame[from] {
-        if (!leap.initial_only || initial) && (leap.path & occupied).is_empty() && allowed(leap.mode).has(leap.to) {
+        if (!leap.initial_only || initial)
+            && (leap.path & occupied).is_empty()
+            && allowed(leap.mode).has(leap.to)
+        {
             targets |= B::single(leap.to);
         }
     }
@@ -243,7 +288,12 @@ fn filter_legal<B: Bitboard>(
 
 /// Plays the move on a copy and tests the mover's royal pieces.
 #[inline]
-fn leaves_king_safe<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, us: usize) -> bool {
+fn leaves_king_safe<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    mv: Move,
+    us: usize,
+) -> bool {
     let mut next = position.clone();
     next.play_unchecked(rules, mv);
     !next.in_check(rules, us)
@@ -257,8 +307,12 @@ fn en_passant<B: Bitboard, S: Sink<B>>(
     safety: &Safety<B>,
     sink: &mut S,
 ) {
-    let Some(ep) = position.en_passant() else { return };
-    let victim_ok = position.at(ep.victim as usize).is_some_and(|o| o.side != us);
+    let Some(ep) = position.en_passant() else {
+        return;
+    };
+    let victim_ok = position
+        .at(ep.victim as usize)
+        .is_some_and(|o| o.side != us);
     if !victim_ok || position.at(ep.target as usize).is_some() {
         return;
     }
@@ -268,7 +322,11 @@ fn en_passant<B: Bitboard, S: Sink<B>>(
             if !moves.en_passant[from].has(ep.target as usize) {
                 continue;
             }
-            let mv = Move { from: from as u16, to: ep.target, kind: MoveKind::EnPassant };
+            let mv = Move {
+                from: from as u16,
+                to: ep.target,
+                kind: MoveKind::EnPassant,
+            };
             if !safety.enforced || leaves_king_safe(rules, position, mv, us) {
                 sink.single(mv);
             }
@@ -292,12 +350,18 @@ fn castling<B: Bitboard, S: Sink<B>>(
         if rights >> index & 1 == 0 || castle.side.0 as usize != us {
             continue;
         }
-        let king_ok = position.at(castle.king_from).is_some_and(|o| o.side == us && rules.royal.contains(&PieceId(o.piece as u8)));
+        let king_ok = position
+            .at(castle.king_from)
+            .is_some_and(|o| o.side == us && rules.royal.contains(&PieceId(o.piece as u8)));
         let rook_ok = position.at(castle.rook_from).is_some_and(|o| o.side == us);
         if !king_ok || !rook_ok || (castle.empty & occupied).any() {
             continue;
         }
-        let mv = Move { from: castle.king_from as u16, to: castle.king_to as u16, kind: MoveKind::Castle(index as u8) };
+        let mv = Move {
+            from: castle.king_from as u16,
+            to: castle.king_to as u16,
+            kind: MoveKind::Castle(index as u8),
+        };
         if safety.enforced {
             let passes_attack = castle
                 .king_path
@@ -324,8 +388,15 @@ fn drops<B: Bitboard, S: Sink<B>>(
             continue;
         }
         for to in (rules.geometry.board & !occupied).squares() {
-            let mv = Move { from: to as u16, to: to as u16, kind: MoveKind::Drop(PieceId(piece as u8)) };
-            if !safety.enforced || (safety.fast && !safety.in_check) || leaves_king_safe(rules, position, mv, us) {
+            let mv = Move {
+                from: to as u16,
+                to: to as u16,
+                kind: MoveKind::Drop(PieceId(piece as u8)),
+            };
+            if !safety.enforced
+                || (safety.fast && !safety.in_check)
+                || leaves_king_safe(rules, position, mv, us)
+            {
                 sink.single(mv);
             }
         }

@@ -38,7 +38,11 @@ pub struct Move {
 impl Move {
     /// A plain move or capture.
     pub fn normal(from: usize, to: usize) -> Self {
-        Move { from: from as u16, to: to as u16, kind: MoveKind::Normal }
+        Move {
+            from: from as u16,
+            to: to as u16,
+            kind: MoveKind::Normal,
+        }
     }
 
     /// The move in UCI notation.
@@ -52,11 +56,15 @@ impl Move {
                 "{}{}{}",
                 square(self.from),
                 square(self.to),
-                rules.definition.pieces[piece.0 as usize].letter.to_ascii_lowercase()
+                rules.definition.pieces[piece.0 as usize]
+                    .letter
+                    .to_ascii_lowercase()
             ),
             MoveKind::Drop(piece) => format!(
                 "{}@{}",
-                rules.definition.pieces[piece.0 as usize].letter.to_ascii_uppercase(),
+                rules.definition.pieces[piece.0 as usize]
+                    .letter
+                    .to_ascii_uppercase(),
                 square(self.to)
             ),
         }

@@ -40,9 +40,17 @@ impl Outcome {
     }
 }
 
-fn verdict_outcome<B: Bitboard>(rules: &Rules<B>, side: usize, verdict: Verdict, reason: Reason) -> Outcome {
+fn verdict_outcome<B: Bitboard>(
+    rules: &Rules<B>,
+    side: usize,
+    verdict: Verdict,
+    reason: Reason,
+) -> Outcome {
     let names = |keep: &dyn Fn(usize) -> bool| {
-        (0..rules.sides).filter(|&s| keep(s)).map(|s| rules.definition.sides[s].name.clone()).collect()
+        (0..rules.sides)
+            .filter(|&s| keep(s))
+            .map(|s| rules.definition.sides[s].name.clone())
+            .collect()
     };
     let winners = match verdict {
         Verdict::Draw => Vec::new(),
@@ -54,7 +62,11 @@ fn verdict_outcome<B: Bitboard>(rules: &Rules<B>, side: usize, verdict: Verdict,
 
 /// The result of the game at `position`, reached after the positions whose hashes are in
 /// `history` (oldest first, the current one excluded), or `None` if it goes on.
-pub fn outcome<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, history: &[u64]) -> Option<Outcome> {
+pub fn outcome<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+) -> Option<Outcome> {
     let end = &rules.definition.end;
     let to_move = position.side_to_move(rules);
     if count_legal(rules, position) == 0 {
@@ -64,7 +76,12 @@ pub fn outcome<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, history: &
         } else {
             (end.stalemate, Reason::Stalemate)
         };
-        return Some(verdict_outcome(rules, to_move, verdict.unwrap_or(Verdict::Draw), reason));
+        return Some(verdict_outcome(
+            rules,
+            to_move,
+            verdict.unwrap_or(Verdict::Draw),
+            reason,
+        ));
     }
     if let Some(repetition) = end.repetition {
         let clock = position.halfmove_clock() as usize;
@@ -72,14 +89,27 @@ pub fn outcome<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, history: &
         let seen = 1 + recent.iter().filter(|&&h| h == position.hash()).count();
         if seen >= repetition.count as usize {
             let order = &rules.definition.turn_order;
-            let index = order.iter().position(|s| s.0 as usize == to_move).unwrap_or(0);
+            let index = order
+                .iter()
+                .position(|s| s.0 as usize == to_move)
+                .unwrap_or(0);
             let mover = order[(index + order.len() - 1) % order.len()].0 as usize;
-            return Some(verdict_outcome(rules, mover, repetition.verdict, Reason::Repetition));
+            return Some(verdict_outcome(
+                rules,
+                mover,
+                repetition.verdict,
+                Reason::Repetition,
+            ));
         }
     }
     if let Some(limit) = end.move_limit {
         if position.halfmove_clock() >= 2 * limit.moves {
-            return Some(verdict_outcome(rules, to_move, limit.verdict, Reason::MoveLimit));
+            return Some(verdict_outcome(
+                rules,
+                to_move,
+                limit.verdict,
+                Reason::MoveLimit,
+            ));
         }
     }
     None

@@ -23,7 +23,11 @@ pub fn perft<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, depth: u32) 
 }
 
 /// Perft per root move, in generation order, as `(uci, nodes)`.
-pub fn divide<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, depth: u32) -> Vec<(String, u64)> {
+pub fn divide<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    depth: u32,
+) -> Vec<(String, u64)> {
     legal_moves(rules, position)
         .into_iter()
         .map(|mv| {

@@ -72,17 +72,24 @@ impl<B: Bitboard> Position<B> {
             if !rules.geometry.on_board(square) {
                 return Err(format!("{} is not on the board", placement.square));
             }
-            position.put(rules, placement.side.0 as usize, placement.piece.0 as usize, square);
+            position.put(
+                rules,
+                placement.side.0 as usize,
+                placement.piece.0 as usize,
+                square,
+            );
         }
         for &(side, piece, count) in &setup.hands {
-            let count = u8::try_from(count).map_err(|_| "more than 255 pieces in a hand".to_string())?;
+            let count =
+                u8::try_from(count).map_err(|_| "more than 255 pieces in a hand".to_string())?;
             position.set_hand(rules, side.0 as usize, piece.0 as usize, count);
         }
         let order = &rules.definition.turn_order;
         position.turn = order
             .iter()
             .position(|&s| s == setup.side_to_move)
-            .ok_or_else(|| "the side to move never moves".to_string())? as u8;
+            .ok_or_else(|| "the side to move never moves".to_string())?
+            as u8;
         position.hash ^= rules.zobrist.side(setup.side_to_move.0 as usize);
         for &index in &setup.castling {
             position.castling |= 1 << index;
@@ -90,9 +97,19 @@ impl<B: Bitboard> Position<B> {
         position.hash ^= rules.zobrist.castling(position.castling);
         if let Some(target) = setup.en_passant {
             let target = rules.geometry.index(target);
-            let victim = en_passant_victim(rules, &position, target)
-                .ok_or_else(|| format!("no piece can be captured en passant on {}", rules.geometry.square(target)))?;
-            position.set_en_passant(rules, Some(EnPassant { target: target as u16, victim: victim as u16 }));
+            let victim = en_passant_victim(rules, &position, target).ok_or_else(|| {
+                format!(
+                    "no piece can be captured en passant on {}",
+                    rules.geometry.square(target)
+                )
+            })?;
+            position.set_en_passant(
+                rules,
+                Some(EnPassant {
+                    target: target as u16,
+                    victim: victim as u16,
+                }),
+            );
         }
         position.halfmove_clock = setup.halfmove_clock;
         position.fullmove_number = setup.fullmove_number.max(1);
@@ -124,8 +141,12 @@ impl<B: Bitboard> Position<B> {
             board,
             hands,
             side_to_move: SideId(self.side_to_move(rules) as u8),
-            castling: (0..rules.castles.len()).filter(|i| self.castling >> i & 1 != 0).collect(),
-            en_passant: self.en_passant.map(|ep| rules.geometry.square(ep.target as usize)),
+            castling: (0..rules.castles.len())
+                .filter(|i| self.castling >> i & 1 != 0)
+                .collect(),
+            en_passant: self
+                .en_passant
+                .map(|ep| rules.geometry.square(ep.target as usize)),
             halfmove_clock: self.halfmove_clock,
             fullmove_number: self.fullmove_number,
         }
@@ -136,7 +157,10 @@ impl<B: Bitboard> Position<B> {
     pub fn at(&self, square: usize) -> Option<Occupant> {
         match self.mailbox[square] {
             0 => None,
-            code => Some(Occupant { side: (code as usize - 1) / 32, piece: (code as usize - 1) % 32 }),
+            code => Some(Occupant {
+                side: (code as usize - 1) / 32,
+                piece: (code as usize - 1) % 32,
+            }),
         }
     }
 
@@ -234,7 +258,9 @@ impl<B: Bitboard> Position<B> {
     }
 
     fn set_hand(&mut self, rules: &Rules<B>, side: usize, piece: usize, count: u8) {
-        self.hash ^= rules.zobrist.hand(side, piece, self.hands[side][piece] as u32);
+        self.hash ^= rules
+            .zobrist
+            .hand(side, piece, self.hands[side][piece] as u32);
         self.hands[side][piece] = count;
         self.hash ^= rules.zobrist.hand(side, piece, count as u32);
     }
@@ -295,7 +321,11 @@ impl<B: Bitboard> Position<B> {
             self.castling &= !lost;
         }
         self.set_en_passant(rules, next_en_passant);
-        self.halfmove_clock = if irreversible { 0 } else { self.halfmove_clock + 1 };
+        self.halfmove_clock = if irreversible {
+            0
+        } else {
+            self.halfmove_clock + 1
+        };
         self.hash ^= rules.zobrist.side(us);
         self.turn = ((self.turn as usize + 1) % rules.definition.turn_order.len()) as u8;
         if self.turn == 0 {
@@ -305,11 +335,19 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Whether `square` is attacked by `attacker` with the board occupied as `occupied`.
-    pub fn attacked_by(&self, rules: &Rules<B>, square: usize, attacker: usize, occupied: B) -> bool {
+    pub fn attacked_by(
+        &self,
+        rules: &Rules<B>,
+        square: usize,
+        attacker: usize,
+        occupied: B,
+    ) -> bool {
         let theirs = self.by_side[attacker];
         let attacks = &rules.attacks[attacker];
         for leap in &attacks.leaps {
-            if (leap.sources[square] & leap.zone & theirs & self.by_piece[leap.piece.0 as usize]).any() {
+            if (leap.sources[square] & leap.zone & theirs & self.by_piece[leap.piece.0 as usize])
+                .any()
+            {
                 return true;
             }
         }
@@ -347,19 +385,26 @@ impl<B: Bitboard> Position<B> {
     /// Whether any opponent of `side` attacks `square`.
     #[inline]
     pub fn attacked(&self, rules: &Rules<B>, square: usize, side: usize, occupied: B) -> bool {
-        (0..rules.sides).any(|other| other != side && self.attacked_by(rules, square, other, occupied))
+        (0..rules.sides)
+            .any(|other| other != side && self.attacked_by(rules, square, other, occupied))
     }
 
     /// The royal pieces of a side.
     #[inline]
     pub fn royals(&self, rules: &Rules<B>, side: usize) -> B {
-        rules.royal.iter().fold(B::EMPTY, |acc, p| acc | self.by_piece[p.0 as usize]) & self.by_side[side]
+        rules
+            .royal
+            .iter()
+            .fold(B::EMPTY, |acc, p| acc | self.by_piece[p.0 as usize])
+            & self.by_side[side]
     }
 
     /// Whether any royal piece of `side` is attacked.
     pub fn in_check(&self, rules: &Rules<B>, side: usize) -> bool {
         let occupied = self.occupied();
-        self.royals(rules, side).squares().any(|sq| self.attacked(rules, sq, side, occupied))
+        self.royals(rules, side)
+            .squares()
+            .any(|sq| self.attacked(rules, sq, side, occupied))
     }
 }
 
@@ -379,22 +424,39 @@ fn created_en_passant<B: Bitboard>(
         .iter()
         .find(|leap| leap.to == to && leap.initial_only && leap.mode != MoveMode::CaptureOnly)
         .and_then(|leap| leap.passed)
-        .map(|passed| EnPassant { target: passed as u16, victim: to as u16 })
+        .map(|passed| EnPassant {
+            target: passed as u16,
+            victim: to as u16,
+        })
 }
 
 /// For a FEN's en-passant square: the piece of the side that moved last standing just beyond it.
-fn en_passant_victim<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, target: usize) -> Option<usize> {
+fn en_passant_victim<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    target: usize,
+) -> Option<usize> {
     let order = &rules.definition.turn_order;
     let previous = order[(position.turn as usize + order.len() - 1) % order.len()].0 as usize;
     (0..rules.pieces).find_map(|piece| {
-        rules.moves_of(previous, piece).lame.iter().enumerate().find_map(|(from, leaps)| {
-            leaps
-                .iter()
-                .find(|leap| leap.passed == Some(target) && leap.initial_only)
-                .filter(|leap| {
-                    position.at(leap.to) == Some(Occupant { side: previous, piece }) && position.at(from).is_none()
-                })
-                .map(|leap| leap.to)
-        })
+        rules
+            .moves_of(previous, piece)
+            .lame
+            .iter()
+            .enumerate()
+            .find_map(|(from, leaps)| {
+                leaps
+                    .iter()
+                    .find(|leap| leap.passed == Some(target) && leap.initial_only)
+                    .filter(|leap| {
+                        position.at(leap.to)
+                            == Some(Occupant {
+                                side: previous,
+                                piece,
+                            })
+                            && position.at(from).is_none()
+                    })
+                    .map(|leap| leap.to)
+            })
     })
 }

@@ -196,16 +196,25 @@ impl<B: Bitboard> Rules<B> {
         let sides = definition.sides.len();
         let pieces = definition.pieces.len();
         if sides > MAX_SIDES {
-            return Err(CompileError(format!("at most {MAX_SIDES} sides are supported")));
+            return Err(CompileError(format!(
+                "at most {MAX_SIDES} sides are supported"
+            )));
         }
         if pieces > MAX_PIECE_TYPES {
-            return Err(CompileError(format!("at most {MAX_PIECE_TYPES} piece types are supported")));
+            return Err(CompileError(format!(
+                "at most {MAX_PIECE_TYPES} piece types are supported"
+            )));
         }
         let geometry = Geometry::<B>::new(&definition.board);
         if geometry.grid_size() > B::CAPACITY {
-            return Err(CompileError("board too large for this bitboard width".into()));
+            return Err(CompileError(
+                "board too large for this bitboard width".into(),
+            ));
         }
-        let mut builder = Builder { geometry: &geometry, rays: Vec::new() };
+        let mut builder = Builder {
+            geometry: &geometry,
+            rays: Vec::new(),
+        };
         let mut movement = Vec::with_capacity(sides * pieces);
         for side in 0..sides {
             for piece in &definition.pieces {
@@ -229,7 +238,10 @@ impl<B: Bitboard> Rules<B> {
             .map(|(i, _)| PieceId(i as u8))
             .collect();
         let pins_suffice = movement.iter().all(|m: &PieceMoves<B>| {
-            m.lame.iter().flatten().all(|leap| leap.mode == MoveMode::MoveOnly)
+            m.lame
+                .iter()
+                .flatten()
+                .all(|leap| leap.mode == MoveMode::MoveOnly)
         });
         let zobrist = Zobrist::new(sides, pieces, geometry.grid_size(), castles.len());
         Ok(Rules {
@@ -278,7 +290,12 @@ impl<B: Bitboard> Builder<'_, B> {
         self.rays.len() - 1
     }
 
-    fn piece_moves(&mut self, def: &Definition, side: usize, piece: &variant_dsl::PieceDef) -> PieceMoves<B> {
+    fn piece_moves(
+        &mut self,
+        def: &Definition,
+        side: usize,
+        piece: &variant_dsl::PieceDef,
+    ) -> PieceMoves<B> {
         let forward = def.sides[side].forward;
         let size = self.geometry.grid_size();
         let mut moves = PieceMoves {
@@ -291,7 +308,10 @@ impl<B: Bitboard> Builder<'_, B> {
                 .get(side)
                 .map_or(B::EMPTY, |zone| self.geometry.mask(zone)),
             promotion: piece.promotion.as_ref().map(|promotion| PromotionRule {
-                zone: promotion.zone.get(side).map_or(B::EMPTY, |z| self.geometry.mask(z)),
+                zone: promotion
+                    .zone
+                    .get(side)
+                    .map_or(B::EMPTY, |z| self.geometry.mask(z)),
                 choices: promotion.choices.clone(),
             }),
         };
@@ -371,19 +391,37 @@ impl<B: Bitboard> Builder<'_, B> {
                         sources[to] |= B::single(from);
                     }
                 }
-                let zone = if table.initial_only { moves.initial_zone } else { self.geometry.board };
-                attacks.leaps.push(LeapAttack { piece, sources, zone });
+                let zone = if table.initial_only {
+                    moves.initial_zone
+                } else {
+                    self.geometry.board
+                };
+                attacks.leaps.push(LeapAttack {
+                    piece,
+                    sources,
+                    zone,
+                });
             }
             let mut lame_sources = vec![Vec::new(); size];
             for (from, leaps) in moves.lame.iter().enumerate() {
-                for leap in leaps.iter().filter(|l| l.mode != MoveMode::MoveOnly && !l.initial_only) {
+                for leap in leaps
+                    .iter()
+                    .filter(|l| l.mode != MoveMode::MoveOnly && !l.initial_only)
+                {
                     lame_sources[leap.to].push((from, leap.path));
                 }
             }
             if lame_sources.iter().any(|s| !s.is_empty()) {
-                attacks.lame.push(LameAttack { piece, sources: lame_sources });
+                attacks.lame.push(LameAttack {
+                    piece,
+                    sources: lame_sources,
+                });
             }
-            for ride in moves.rides.iter().filter(|r| r.mode != MoveMode::MoveOnly && !r.initial_only) {
+            for ride in moves
+                .rides
+                .iter()
+                .filter(|r| r.mode != MoveMode::MoveOnly && !r.initial_only)
+            {
                 let (dx, dy) = (self.rays[ride.ray].dx, self.rays[ride.ray].dy);
                 let back = self.ray_index(-dx, -dy);
                 let reach = ride.range.map(|range| {
@@ -398,7 +436,11 @@ impl<B: Bitboard> Builder<'_, B> {
                 {
                     Some(shared) if !shared.pieces.contains(&piece) => shared.pieces.push(piece),
                     Some(_) => {}
-                    None => attacks.rides.push(RideAttack { ray: back, reach, pieces: vec![piece] }),
+                    None => attacks.rides.push(RideAttack {
+                        ray: back,
+                        reach,
+                        pieces: vec![piece],
+                    }),
                 }
             }
         }
@@ -414,7 +456,11 @@ fn leap_crosses_board<B: Bitboard>(geometry: &Geometry<B>, from: usize, dx: i32,
         return true;
     }
     let steps = dx.abs().max(dy.abs());
-    (1..steps).all(|k| geometry.step(from, k * dx.signum(), k * dy.signum()).is_some())
+    (1..steps).all(|k| {
+        geometry
+            .step(from, k * dx.signum(), k * dy.signum())
+            .is_some()
+    })
 }
 
 /// A lame leap: the path runs along the longer component first (straight for orthogonal and
@@ -438,7 +484,10 @@ fn lame_leap<B: Bitboard>(
         // diagonally.
         let (rx, ry) = (dx - x, dy - y);
         let (sx, sy) = if rx.abs() > ry.abs() {
-            (rx.signum(), if ry.abs() == rx.abs() { ry.signum() } else { 0 })
+            (
+                rx.signum(),
+                if ry.abs() == rx.abs() { ry.signum() } else { 0 },
+            )
         } else if ry.abs() > rx.abs() {
             (0, ry.signum())
         } else {
@@ -453,7 +502,13 @@ fn lame_leap<B: Bitboard>(
         passed.get_or_insert(square);
         path |= B::single(square);
     }
-    Some(LameLeap { to, path, mode: atom.mode, initial_only: atom.initial_only, passed })
+    Some(LameLeap {
+        to,
+        path,
+        mode: atom.mode,
+        initial_only: atom.initial_only,
+        passed,
+    })
 }
 
 fn compile_castles<B: Bitboard>(definition: &Definition, geometry: &Geometry<B>) -> Vec<Castle<B>> {
@@ -467,11 +522,22 @@ fn compile_castles<B: Bitboard>(definition: &Definition, geometry: &Geometry<B>)
             let rook_to = geometry.index(castle.rook_to);
             let king_path = line(geometry, king_from, king_to);
             let mut empty = B::EMPTY;
-            for square in king_path.iter().chain(line(geometry, rook_from, rook_to).iter()) {
+            for square in king_path
+                .iter()
+                .chain(line(geometry, rook_from, rook_to).iter())
+            {
                 empty |= B::single(*square);
             }
             empty &= !(B::single(king_from) | B::single(rook_from));
-            Castle { side: castle.side, king_from, king_to, rook_from, rook_to, empty, king_path }
+            Castle {
+                side: castle.side,
+                king_from,
+                king_to,
+                rook_from,
+                rook_to,
+                empty,
+                king_path,
+            }
         })
         .collect()
 }
@@ -479,7 +545,10 @@ fn compile_castles<B: Bitboard>(definition: &Definition, geometry: &Geometry<B>)
 /// The squares from `from` to `to` inclusive along a straight line (just the two ends when they
 /// are not aligned).
 fn line<B: Bitboard>(geometry: &Geometry<B>, from: usize, to: usize) -> Vec<usize> {
-    let (fx, fy) = ((from % geometry.files) as i32, (from / geometry.files) as i32);
+    let (fx, fy) = (
+        (from % geometry.files) as i32,
+        (from / geometry.files) as i32,
+    );
     let (tx, ty) = ((to % geometry.files) as i32, (to / geometry.files) as i32);
     let (dx, dy) = (tx - fx, ty - fy);
     let aligned = dx == 0 || dy == 0 || dx.abs() == dy.abs();

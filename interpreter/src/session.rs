@@ -44,7 +44,9 @@ impl fmt::Display for SessionError {
                 f,
                 "`{text}` is not a move: write moves in UCI notation (`e2e4`, `e7e8q`, `N@c3`)"
             ),
-            SessionError::IllegalMove { text, fen } => write!(f, "`{text}` is not a legal move in {fen}"),
+            SessionError::IllegalMove { text, fen } => {
+                write!(f, "`{text}` is not a legal move in {fen}")
+            }
             SessionError::GameOver(text) => write!(f, "cannot play `{text}`: the game is over"),
         }
     }
@@ -85,7 +87,10 @@ pub trait Session {
 }
 
 /// Opens a session on a definition, from its setup or from a FEN.
-pub fn open(definition: &Definition, fen_text: Option<&str>) -> Result<Box<dyn Session>, SessionError> {
+pub fn open(
+    definition: &Definition,
+    fen_text: Option<&str>,
+) -> Result<Box<dyn Session>, SessionError> {
     let squares = definition.board.files as usize * definition.board.ranks as usize;
     if squares <= 64 {
         Ok(Box::new(Game::<u64>::new(definition, fen_text)?))
@@ -108,11 +113,17 @@ impl<B: Bitboard> Game<B> {
     pub fn new(definition: &Definition, fen_text: Option<&str>) -> Result<Self, SessionError> {
         let rules = Rules::<B>::compile(definition).map_err(SessionError::Compile)?;
         let setup = match fen_text {
-            Some(text) => fen::parse_fen(definition, text).map_err(|e| SessionError::Fen(e.to_string()))?,
+            Some(text) => {
+                fen::parse_fen(definition, text).map_err(|e| SessionError::Fen(e.to_string()))?
+            }
             None => definition.setup.clone(),
         };
         let position = Position::from_setup(&rules, &setup).map_err(SessionError::Fen)?;
-        Ok(Game { rules: Arc::new(rules), positions: vec![position], moves: Vec::new() })
+        Ok(Game {
+            rules: Arc::new(rules),
+            positions: vec![position],
+            moves: Vec::new(),
+        })
     }
 
     /// The compiled rules.
@@ -126,7 +137,10 @@ impl<B: Bitboard> Game<B> {
     }
 
     fn history_hashes(&self) -> Vec<u64> {
-        self.positions[..self.positions.len() - 1].iter().map(|p| p.hash()).collect()
+        self.positions[..self.positions.len() - 1]
+            .iter()
+            .map(|p| p.hash())
+            .collect()
     }
 }
 
@@ -136,15 +150,23 @@ impl<B: Bitboard> Session for Game<B> {
     }
 
     fn fen(&self) -> String {
-        fen::write_fen(&self.rules.definition, &self.position().to_setup(&self.rules))
+        fen::write_fen(
+            &self.rules.definition,
+            &self.position().to_setup(&self.rules),
+        )
     }
 
     fn side_to_move(&self) -> String {
-        self.rules.definition.sides[self.position().side_to_move(&self.rules)].name.clone()
+        self.rules.definition.sides[self.position().side_to_move(&self.rules)]
+            .name
+            .clone()
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        legal_moves(&self.rules, self.position()).iter().map(|m| m.uci(&self.rules)).collect()
+        legal_moves(&self.rules, self.position())
+            .iter()
+            .map(|m| m.uci(&self.rules))
+            .collect()
     }
 
     fn play(&mut self, text: &str) -> Result<(), SessionError> {
@@ -158,7 +180,10 @@ impl<B: Bitboard> Session for Game<B> {
         let chosen = legal_moves(&self.rules, position)
             .into_iter()
             .find(|m| m.uci(&self.rules) == text)
-            .ok_or_else(|| SessionError::IllegalMove { text: text.to_string(), fen: self.fen() })?;
+            .ok_or_else(|| SessionError::IllegalMove {
+                text: text.to_string(),
+                fen: self.fen(),
+            })?;
         let mut next = position.clone();
         next.play_unchecked(&self.rules, chosen);
         self.positions.push(next);
@@ -172,7 +197,8 @@ impl<B: Bitboard> Session for Game<B> {
 
     fn in_check(&self) -> bool {
         let position = self.position();
-        self.rules.definition.end.check && position.in_check(&self.rules, position.side_to_move(&self.rules))
+        self.rules.definition.end.check
+            && position.in_check(&self.rules, position.side_to_move(&self.rules))
     }
 
     fn checked_sides(&self) -> Vec<String> {
@@ -216,13 +242,23 @@ fn looks_like_move(text: &str) -> bool {
     }
     let bytes = text.as_bytes();
     // Split into two squares: the second square starts at the second lowercase letter.
-    let Some(second) = bytes.iter().skip(1).position(|b| b.is_ascii_lowercase()).map(|i| i + 1) else {
+    let Some(second) = bytes
+        .iter()
+        .skip(1)
+        .position(|b| b.is_ascii_lowercase())
+        .map(|i| i + 1)
+    else {
         return false;
     };
     let (first, rest) = text.split_at(second);
-    let digits_end = rest[1..].find(|c: char| !c.is_ascii_digit()).map_or(rest.len(), |i| i + 1);
+    let digits_end = rest[1..]
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or(rest.len(), |i| i + 1);
     let (to, promotion) = rest.split_at(digits_end);
-    square(first) && square(to) && (promotion.is_empty() || (promotion.len() == 1 && promotion.chars().all(|c| c.is_ascii_alphabetic())))
+    square(first)
+        && square(to)
+        && (promotion.is_empty()
+            || (promotion.len() == 1 && promotion.chars().all(|c| c.is_ascii_alphabetic())))
 }
 
 /// The board in text: the first side's pieces in upper case, the second's in lower case, `.` for
@@ -272,7 +308,9 @@ mod tests {
         for good in ["e2e4", "e7e8q", "a10a11", "N@c3", "p16a1"] {
             assert!(looks_like_move(good), "{good}");
         }
-        for bad in ["", "e2", "e2e", "e2e4qq", "x", "e0e4", "@c3", "NN@c3", "e2-e4"] {
+        for bad in [
+            "", "e2", "e2e", "e2e4qq", "x", "e0e4", "@c3", "NN@c3", "e2-e4",
+        ] {
             assert!(!looks_like_move(bad), "{bad}");
         }
     }

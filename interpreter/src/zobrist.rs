@@ -33,7 +33,7 @@ const HAND_DEPTH: usize = 64;
 impl Zobrist {
     /// Keys for a game of this shape.
     pub fn new(sides: usize, pieces: usize, squares: usize, castles: usize) -> Self {
-        let mut stream = SplitMix(0x5EED_0F_7A81_A17);
+        let mut stream = SplitMix(0x0005_EED0_F7A8_1A17);
         let mut take = |n: usize| (0..n).map(|_| stream.next()).collect::<Vec<u64>>();
         Zobrist {
             pieces,
@@ -82,7 +82,8 @@ impl Zobrist {
         if count == 0 {
             0
         } else {
-            self.hand_keys[(side * self.pieces + piece) * HAND_DEPTH + (count as usize).min(HAND_DEPTH) - 1]
+            self.hand_keys
+                [(side * self.pieces + piece) * HAND_DEPTH + (count as usize).min(HAND_DEPTH) - 1]
         }
     }
 }
