@@ -245,7 +245,11 @@ impl Diagnostics {
             .iter()
             .map(|diagnostic| render_one(diagnostic, sources))
             .collect();
-        rendered.join("\n\n")
+        let mut text = rendered.join("\n\n");
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text
     }
 }
 

@@ -37,8 +37,7 @@ pub fn decode(file: FileId, bytes: &[u8]) -> (String, Option<Diagnostic>) {
         let diagnostic = Diagnostic::error(
             code::FILE_TOO_LARGE,
             format!(
-                "this file has {} bytes; the limit is {MAX_FILE_BYTES} bytes (1 MiB)",
-                bytes.len()
+                "this file is larger than {MAX_FILE_BYTES} bytes (1 MiB), the limit for a game file"
             ),
             Span::point(file, 0),
             "",
