@@ -101,6 +101,127 @@ pub struct Definition {
     pub end: EndRules,
     /// The starting position.
     pub setup: Setup,
+    /// What a turn may consist of (`actions moves drops`).
+    #[serde(default)]
+    pub actions: Actions,
+    /// Constraints on drops (placements from the hand).
+    #[serde(default)]
+    pub drops: DropRules,
+    /// How control (the squares a piece attacks) is computed.
+    #[serde(default)]
+    pub control: ControlRules,
+    /// The score, if the game keeps one.
+    #[serde(default)]
+    pub score: Option<ScoreRule>,
+}
+
+/// What a turn may consist of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Actions {
+    /// Pieces on the board move (`actions moves`).
+    pub moves: bool,
+    /// Pieces in hand are dropped on the board (`actions drops`).
+    pub drops: bool,
+}
+
+impl Default for Actions {
+    fn default() -> Self {
+        Actions { moves: true, drops: true }
+    }
+}
+
+/// Rules every drop must obey.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DropRules {
+    /// `must ...` statements, in source order.
+    pub constraints: Vec<DropConstraint>,
+    /// `lookahead`: a drop is illegal if it leaves the next side with no legal action while that
+    /// side still holds pieces.
+    pub lookahead: bool,
+}
+
+/// `[side] must <requirement> [at placement N | before placement N] [when <condition> and ...]`
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DropConstraint {
+    /// The side it binds; `None` for every side.
+    pub side: Option<SideId>,
+    /// What the drop must do.
+    pub requirement: Requirement,
+    /// When it applies: all conditions must hold.
+    pub conditions: Vec<Condition>,
+}
+
+/// What a constrained drop must do.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Requirement {
+    /// `place Queen`: drop a piece of this type.
+    Place(PieceId),
+    /// `not place King`: drop any other type.
+    NotPlace(PieceId),
+    /// `be uncontrolled`: on a square no opponent's piece controls.
+    Uncontrolled,
+    /// `touch any piece`: on one of the 8 squares around a piece of any side.
+    TouchAny,
+    /// `touch opponent last`: next to the square of the previous side's last drop.
+    TouchOpponentLast,
+    /// `differ in colour from own Bishop`: on a square of the other colour than each own piece of
+    /// that type on the board.
+    DifferInColourFromOwn(PieceId),
+}
+
+/// When a drop constraint applies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Condition {
+    /// `at placement N`: this is the side's N-th drop of the game (counted from the setup hand).
+    AtPlacement(u32),
+    /// `before placement N`: this is one of the side's first N-1 drops.
+    BeforePlacement(u32),
+    /// `when board occupied`: some piece stands on the board.
+    BoardOccupied,
+    /// `when placing Bishop`: the dropped piece is of this type.
+    Placing(PieceId),
+    /// `when opponent placed Queen`: the previous side's last action dropped this type.
+    OpponentPlaced(PieceId),
+    /// `when holding Queen`: the side holds a piece of this type.
+    Holding(PieceId),
+}
+
+/// How control is computed: a piece controls the squares it could move or capture to, its own
+/// pieces interrupting lines and occupying targets (even for leapers).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ControlRules {
+    /// `en-passant standing`: an enemy piece standing where its initial lame move lands, with the
+    /// square it would have passed empty, may be captured en passant there (for control, and so
+    /// for moves), as if it had just made that move.
+    pub en_passant_standing: bool,
+}
+
+/// How each side's score is counted, square by square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreRule {
+    /// The measure.
+    pub measure: ScoreMeasure,
+    /// `on empty squares`: occupied squares never score.
+    pub empty_only: bool,
+}
+
+/// What a square is worth to a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ScoreMeasure {
+    /// `squares controlled alone`: 1 for the only side controlling it.
+    ControlledAlone,
+    /// `attackers`: 1 for each piece of the side controlling it.
+    Attackers,
+    /// `squares by majority then value`: 1 for the side with more pieces controlling it; on a tie
+    /// the higher sum of their values; on a further tie nobody.
+    MajorityThenValue,
+}
+
+/// Breaks a tie of scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tiebreak {
+    /// `tiebreak fewest in hand`: fewer unplaced pieces wins.
+    FewestInHand,
 }
 
 /// A rectangular grid, possibly with holes.
@@ -264,6 +385,20 @@ pub struct EndRules {
     /// `move-limit N verdict`: N moves by each side (2N plies) with no capture and no move of an
     /// `irreversible` piece end the game; the verdict is for the side to move then.
     pub move_limit: Option<MoveLimit>,
+    /// `hands empty`: the game ends, decided by score, when every hand is empty.
+    #[serde(default)]
+    pub hands_empty: bool,
+    /// `only self-controlled drops`: the game ends, decided by score, when every legal drop of the
+    /// side to move is on a square it already controls.
+    #[serde(default)]
+    pub only_self_controlled_drops: bool,
+    /// `no legal action`: a side with no legal action ends the game, decided by score (instead of
+    /// checkmate or stalemate).
+    #[serde(default)]
+    pub no_legal_action: bool,
+    /// `tiebreak ...`: how equal scores are separated, in order; then a draw.
+    #[serde(default)]
+    pub tiebreaks: Vec<Tiebreak>,
 }
 
 /// The repetition rule.

@@ -120,6 +120,10 @@ impl Validator {
             castling,
             end,
             setup: empty_setup(),
+            actions: Actions::default(),
+            drops: DropRules::default(),
+            control: ControlRules::default(),
+            score: None,
         };
         if !names_ok || !castling_ok {
             return None;
