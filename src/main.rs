@@ -212,6 +212,16 @@ fn show_text(session: &dyn Session) -> String {
     if session.in_check() {
         out.push_str("Check!\n");
     }
+    for (side, diagram) in session.control_diagrams() {
+        out.push_str(&format!("\nControlled by {side} (x: empty square, #: occupied square, o: uncontrolled piece):\n{diagram}"));
+    }
+    if let Some(scores) = session.scores() {
+        let listed: Vec<String> = scores
+            .iter()
+            .map(|(side, score)| format!("{side} {score}"))
+            .collect();
+        out.push_str(&format!("Scores: {}\n", listed.join(", ")));
+    }
     match session.outcome() {
         Some(outcome) if outcome.is_draw() => {
             out.push_str(&format!("Result: draw by {}\n", reason_words(&outcome)));
@@ -244,7 +254,12 @@ fn show_json(session: &dyn Session) -> String {
         "legal_moves": session.legal_moves(),
         "history": session.history(),
         "result": session.outcome(),
-        "scores": serde_json::Value::Null,
+        "scores": session.scores().map(|scores| {
+            scores
+                .into_iter()
+                .map(|(side, score)| (side, serde_json::Value::from(score)))
+                .collect::<serde_json::Map<String, serde_json::Value>>()
+        }),
     });
     value.to_string()
 }

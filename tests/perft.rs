@@ -72,3 +72,24 @@ fn chess_suite_cheap_depths() {
 fn chess_suite_deep_depths() {
     run_suite("chess", "chess.perft", true);
 }
+
+#[test]
+fn coverage_suite_cheap_depths() {
+    run_suite("coverage", "coverage.perft", false);
+}
+
+#[test]
+#[ignore = "deep perft: run with `cargo test --release -- --ignored`"]
+fn coverage_suite_deep_depths() {
+    run_suite("coverage", "coverage.perft", true);
+}
+
+#[test]
+fn coverage_weighted_has_the_same_tree_as_coverage() {
+    run_suite("coverage-weighted", "coverage.perft", false);
+}
+
+#[test]
+fn cheversi_suite() {
+    run_suite("cheversi", "cheversi.perft", false);
+}

@@ -5,7 +5,7 @@
 //! diagnostic can point at the exact name, square, letter or character of a Betza string.
 //! Numbers are kept as the digits written, so that validation can report an overflow where it is.
 
-use crate::definition::Verdict;
+use crate::definition::{ScoreMeasure, Tiebreak, Verdict};
 use crate::span::{FileId, Span, Spanned};
 use std::ops::Range;
 
@@ -75,6 +75,14 @@ pub enum Statement {
     Castling(CastlingStatement),
     /// `setup "..."`
     Setup(TextStatement),
+    /// `actions moves drops`
+    Actions(ActionsStatement),
+    /// `drops { ... }`
+    Drops(DropsStatement),
+    /// `control { ... }`
+    Control(ControlStatement),
+    /// `score attackers on empty squares`
+    Score(ScoreStatement),
     /// `end { ... }`
     End(EndStatement),
     /// A construct of the language this version does not implement (`phase`, `score`, ...).
@@ -95,6 +103,10 @@ impl Statement {
             Statement::Turns(s) => s.keyword,
             Statement::Piece(s) => s.keyword,
             Statement::Castling(s) => s.keyword,
+            Statement::Actions(s) => s.keyword,
+            Statement::Drops(s) => s.keyword,
+            Statement::Control(s) => s.keyword,
+            Statement::Score(s) => s.keyword,
             Statement::End(s) => s.keyword,
             Statement::Future(s) => s.keyword.span,
         }
@@ -113,6 +125,10 @@ impl Statement {
             Statement::Piece(_) => "piece",
             Statement::Castling(_) => "castling",
             Statement::Setup(_) => "setup",
+            Statement::Actions(_) => "actions",
+            Statement::Drops(_) => "drops",
+            Statement::Control(_) => "control",
+            Statement::Score(_) => "score",
             Statement::End(_) => "end",
             Statement::Future(s) => &s.keyword.node,
         }
@@ -278,6 +294,135 @@ pub struct Castle {
     pub rook_to: Spanned<String>,
 }
 
+/// `actions moves drops`
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionsStatement {
+    /// The `actions` keyword.
+    pub keyword: Span,
+    /// The kinds of action, as written.
+    pub kinds: Vec<Spanned<ActionKind>>,
+}
+
+/// A kind of action a turn may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionKind {
+    /// `moves`: a piece on the board moves.
+    Moves,
+    /// `drops`: a piece in hand is dropped.
+    Drops,
+}
+
+impl ActionKind {
+    /// The word as written.
+    pub fn keyword_text(self) -> &'static str {
+        match self {
+            ActionKind::Moves => "moves",
+            ActionKind::Drops => "drops",
+        }
+    }
+}
+
+/// `drops { must be uncontrolled; lookahead }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct DropsStatement {
+    /// The `drops` keyword.
+    pub keyword: Span,
+    /// The statements of the block.
+    pub items: Vec<Spanned<DropsItem>>,
+}
+
+/// A statement inside a `drops` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DropsItem {
+    /// `lookahead`
+    Lookahead,
+    /// `black must place Queen at placement 7 when holding Queen`
+    Must(MustStatement),
+    /// A construct not implemented yet.
+    Future(FutureStatement),
+}
+
+/// `[SIDE] must REQUIREMENT [at|before placement N] [when CONDITION and ...]`
+#[derive(Clone, Debug, PartialEq)]
+pub struct MustStatement {
+    /// The side it binds, as written; `None` for every side.
+    pub side: Option<Spanned<String>>,
+    /// What the drop must do.
+    pub requirement: Spanned<DropRequirement>,
+    /// `at placement N` or `before placement N`, if given.
+    pub placement: Option<Spanned<PlacementCondition>>,
+    /// The `when` conditions, in order.
+    pub conditions: Vec<Spanned<DropCondition>>,
+}
+
+/// What a constrained drop must do, with piece names as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DropRequirement {
+    /// `place King`
+    Place(Spanned<String>),
+    /// `not place King`
+    NotPlace(Spanned<String>),
+    /// `be uncontrolled`
+    Uncontrolled,
+    /// `touch any piece`
+    TouchAny,
+    /// `touch opponent last`
+    TouchOpponentLast,
+    /// `differ in colour from own Bishop`
+    DifferInColourFromOwn(Spanned<String>),
+}
+
+/// `at placement N` or `before placement N`, the number as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlacementCondition {
+    /// `at placement 1`
+    At(Spanned<String>),
+    /// `before placement 8`
+    Before(Spanned<String>),
+}
+
+/// A `when` condition of a drop constraint, with piece names as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DropCondition {
+    /// `board occupied`
+    BoardOccupied,
+    /// `placing Bishop`
+    Placing(Spanned<String>),
+    /// `opponent placed Queen`
+    OpponentPlaced(Spanned<String>),
+    /// `holding Queen`
+    Holding(Spanned<String>),
+}
+
+/// `control { en-passant standing }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControlStatement {
+    /// The `control` keyword.
+    pub keyword: Span,
+    /// The statements of the block.
+    pub items: Vec<Spanned<ControlItem>>,
+}
+
+/// A statement inside a `control` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ControlItem {
+    /// `en-passant standing`
+    EnPassantStanding,
+    /// A construct not implemented yet.
+    Future(FutureStatement),
+}
+
+/// `score squares controlled alone`, `score attackers on empty squares`
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoreStatement {
+    /// The `score` keyword.
+    pub keyword: Span,
+    /// The measure.
+    pub measure: Spanned<ScoreMeasure>,
+    /// `on empty squares` was given.
+    pub empty_only: bool,
+}
+
 /// `end { checkmate loses }`
 #[derive(Clone, Debug, PartialEq)]
 pub struct EndStatement {
@@ -310,6 +455,14 @@ pub enum EndRule {
         /// The verdict.
         verdict: Spanned<Verdict>,
     },
+    /// `hands empty`
+    HandsEmpty,
+    /// `only self-controlled drops`
+    OnlySelfControlledDrops,
+    /// `no legal action`
+    NoLegalAction,
+    /// `tiebreak fewest in hand`
+    Tiebreak(Spanned<Tiebreak>),
     /// A construct not implemented yet.
     Future(FutureStatement),
 }
@@ -323,6 +476,12 @@ impl EndRule {
             EndRule::Stalemate(_) => "stalemate",
             EndRule::Repetition { .. } => "repetition",
             EndRule::MoveLimit { .. } => "move-limit",
+            EndRule::HandsEmpty => "hands empty",
+            EndRule::OnlySelfControlledDrops => "only self-controlled drops",
+            EndRule::NoLegalAction => "no legal action",
+            EndRule::Tiebreak(tiebreak) => match tiebreak.node {
+                Tiebreak::FewestInHand => "tiebreak fewest in hand",
+            },
             EndRule::Future(future) => &future.keyword.node,
         }
     }

@@ -126,7 +126,10 @@ pub struct Actions {
 
 impl Default for Actions {
     fn default() -> Self {
-        Actions { moves: true, drops: true }
+        Actions {
+            moves: true,
+            drops: true,
+        }
     }
 }
 

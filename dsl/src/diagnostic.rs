@@ -411,7 +411,7 @@ mod tests {
              3 |     promotes on last rank to Knigt\n  \
              |                              ^^^^^ not a piece of this game\n  \
              |\n\
-             help: did you mean `Knight`?"
+             help: did you mean `Knight`?\n"
         );
     }
 

@@ -44,9 +44,10 @@ pub mod validate;
 
 pub use ast::GameFile;
 pub use definition::{
-    BoardDef, CastlingDef, Definition, EndRules, Forward, MoveAtom, MoveLimit, MoveMode, Offset,
-    PieceDef, PieceId, Placement, Promotion, Repetition, Setup, SideDef, SideId, Square, Verdict,
-    MAX_BOARD_EDGE,
+    Actions, BoardDef, CastlingDef, Condition, ControlRules, Definition, DropConstraint, DropRules,
+    EndRules, Forward, MoveAtom, MoveLimit, MoveMode, Offset, PieceDef, PieceId, Placement,
+    Promotion, Repetition, Requirement, ScoreMeasure, ScoreRule, Setup, SideDef, SideId, Square,
+    Tiebreak, Verdict, MAX_BOARD_EDGE,
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Label, Severity};
 pub use fen::{parse_fen, write_fen, FenError};

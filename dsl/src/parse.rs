@@ -6,7 +6,7 @@
 //! comments, braces nested thousands deep) into diagnostics.
 
 use crate::ast::*;
-use crate::definition::Verdict;
+use crate::definition::{ScoreMeasure, Tiebreak, Verdict};
 use crate::diagnostic::{code, Diagnostic, Diagnostics};
 use crate::span::{FileId, Span, Spanned};
 use crate::suggestion;
@@ -174,16 +174,19 @@ fn skip_block_comment(file: FileId, text: &str, start: usize) -> Result<usize, B
 // Syntax errors in plain words
 // ---------------------------------------------------------------------------------------------
 
-/// What the user is told a rule stands for, and the keyword it starts with (for "did you mean").
+/// What the user is told a rule stands for, and the keywords it may start with (for "did you
+/// mean").
 struct Expected {
     words: Option<&'static str>,
     keyword: Option<&'static str>,
+    other_keywords: &'static [&'static str],
 }
 
 const fn words(words: &'static str) -> Expected {
     Expected {
         words: Some(words),
         keyword: None,
+        other_keywords: &[],
     }
 }
 
@@ -191,6 +194,16 @@ const fn keyword(words: &'static str, keyword: &'static str) -> Expected {
     Expected {
         words: Some(words),
         keyword: Some(keyword),
+        other_keywords: &[],
+    }
+}
+
+/// A rule with several possible first keywords.
+const fn keywords(words: &'static str, keywords: &'static [&'static str]) -> Expected {
+    Expected {
+        words: Some(words),
+        keyword: None,
+        other_keywords: keywords,
     }
 }
 
@@ -198,6 +211,7 @@ const fn unmentioned() -> Expected {
     Expected {
         words: None,
         keyword: None,
+        other_keywords: &[],
     }
 }
 
@@ -207,6 +221,14 @@ const SIDE_ITEM: &str = "a side property such as `forward up`";
 const END_ITEM: &str = "an end rule such as `checkmate loses`";
 const ZONE: &str = "a zone such as `rank 2`, `ranks 1-3`, `last rank` or `squares e4 d5`";
 const VERDICT: &str = "`loses`, `wins` or `draws`";
+const ACTION_KIND: &str = "an action such as `moves` or `drops`";
+const DROPS_ITEM: &str = "a drop rule such as `must be uncontrolled` or `lookahead`";
+const CONDITION: &str = "a condition such as `board occupied`, `placing Bishop`, `opponent placed Queen` or `holding Queen`";
+const CONTROL_ITEM: &str = "a control rule such as `en-passant standing`";
+const MEASURE: &str =
+    "a measure such as `squares controlled alone`, `attackers` or `squares by majority then value`";
+const CONDITION_KEYWORDS: &[&str] = &["board", "placing", "opponent", "holding"];
+const MEASURE_KEYWORDS: &[&str] = &["squares", "attackers"];
 
 /// The one table from grammar rules to plain words. It is exhaustive on purpose: a new rule
 /// does not compile until it says how errors should name it.
@@ -234,6 +256,10 @@ fn expected(rule: Rule) -> Expected {
         Rule::castling_statement => keyword(STATEMENT, "castling"),
         Rule::setup_statement => keyword(STATEMENT, "setup"),
         Rule::end_statement => keyword(STATEMENT, "end"),
+        Rule::actions_statement => keyword(STATEMENT, "actions"),
+        Rule::drops_statement => keyword(STATEMENT, "drops"),
+        Rule::control_statement => keyword(STATEMENT, "control"),
+        Rule::score_statement => keyword(STATEMENT, "score"),
         Rule::board_size => words("a board size such as `8x8`"),
         Rule::holes_statement => keyword("`holes`", "holes"),
         Rule::forward_statement => keyword(SIDE_ITEM, "forward"),
@@ -258,6 +284,79 @@ fn expected(rule: Rule) -> Expected {
         Rule::stalemate_rule => keyword(END_ITEM, "stalemate"),
         Rule::repetition_rule => keyword(END_ITEM, "repetition"),
         Rule::move_limit_rule => keyword(END_ITEM, "move-limit"),
+        Rule::hands_empty_rule => keyword(END_ITEM, "hands"),
+        Rule::self_controlled_drops_rule => keyword(END_ITEM, "only"),
+        Rule::no_legal_action_rule => keyword(END_ITEM, "no"),
+        Rule::tiebreak_rule => keyword(END_ITEM, "tiebreak"),
+        Rule::tiebreak | Rule::kw_fewest => {
+            keyword("a tiebreak such as `fewest in hand`", "fewest")
+        }
+        Rule::action_kind => keywords(ACTION_KIND, &["moves", "drops"]),
+        Rule::drops_item => words(DROPS_ITEM),
+        Rule::lookahead_rule | Rule::kw_lookahead => keyword(DROPS_ITEM, "lookahead"),
+        Rule::drop_constraint => words(DROPS_ITEM),
+        Rule::requirement_place | Rule::kw_place => keyword("`place`", "place"),
+        Rule::requirement_not_place | Rule::kw_not => keyword("`not`", "not"),
+        Rule::requirement_uncontrolled | Rule::kw_be => keyword("`be`", "be"),
+        Rule::requirement_touch_any | Rule::requirement_touch_opponent_last | Rule::kw_touch => {
+            keyword("`touch`", "touch")
+        }
+        Rule::requirement_differ_in_colour | Rule::kw_differ => keyword("`differ`", "differ"),
+        Rule::requirement => words("`place`, `not`, `be`, `touch` or `differ`"),
+        Rule::placement_condition => keywords(
+            "`at placement N` or `before placement N`",
+            &["at", "before"],
+        ),
+        Rule::at_placement | Rule::kw_at => keyword("`at`", "at"),
+        Rule::before_placement | Rule::kw_before => keyword("`before`", "before"),
+        Rule::condition
+        | Rule::condition_board_occupied
+        | Rule::condition_placing
+        | Rule::condition_opponent_placed
+        | Rule::condition_holding => keywords(CONDITION, CONDITION_KEYWORDS),
+        Rule::control_item | Rule::en_passant_standing_rule | Rule::kw_en_passant => {
+            keyword(CONTROL_ITEM, "en-passant")
+        }
+        Rule::score_measure
+        | Rule::measure_controlled_alone
+        | Rule::measure_attackers
+        | Rule::measure_majority_then_value => keywords(MEASURE, MEASURE_KEYWORDS),
+        Rule::empty_squares_only => keyword("`on empty squares`", "on"),
+        Rule::kw_actions => keyword(STATEMENT, "actions"),
+        Rule::kw_drops => keyword("`drops`", "drops"),
+        Rule::kw_must => keyword("`must`", "must"),
+        Rule::kw_uncontrolled => keyword("`uncontrolled`", "uncontrolled"),
+        Rule::kw_any => keyword("`any`", "any"),
+        Rule::kw_opponent => keyword("`opponent`", "opponent"),
+        Rule::kw_in => keyword("`in`", "in"),
+        Rule::kw_colour => keyword("`colour`", "colour"),
+        Rule::kw_from => keyword("`from`", "from"),
+        Rule::kw_own => keyword("`own`", "own"),
+        Rule::kw_placement => keyword("`placement`", "placement"),
+        Rule::kw_when => keyword("`when`", "when"),
+        Rule::kw_and => keyword("`and`", "and"),
+        Rule::kw_occupied => keyword("`occupied`", "occupied"),
+        Rule::kw_placing => keyword("`placing`", "placing"),
+        Rule::kw_placed => keyword("`placed`", "placed"),
+        Rule::kw_holding => keyword("`holding`", "holding"),
+        Rule::kw_control => keyword(STATEMENT, "control"),
+        Rule::kw_standing => keyword("`standing`", "standing"),
+        Rule::kw_score => keyword(STATEMENT, "score"),
+        Rule::kw_controlled => keyword("`controlled`", "controlled"),
+        Rule::kw_alone => keyword("`alone`", "alone"),
+        Rule::kw_attackers => keywords(MEASURE, MEASURE_KEYWORDS),
+        Rule::kw_by => keyword("`by`", "by"),
+        Rule::kw_majority => keyword("`majority`", "majority"),
+        Rule::kw_then => keyword("`then`", "then"),
+        Rule::kw_empty => keyword("`empty`", "empty"),
+        Rule::kw_hands => keyword(END_ITEM, "hands"),
+        Rule::kw_only => keyword(END_ITEM, "only"),
+        Rule::kw_self_controlled => keyword("`self-controlled`", "self-controlled"),
+        Rule::kw_no => keyword(END_ITEM, "no"),
+        Rule::kw_legal => keyword("`legal`", "legal"),
+        Rule::kw_action => keyword("`action`", "action"),
+        Rule::kw_tiebreak => keyword(END_ITEM, "tiebreak"),
+        Rule::kw_hand => keyword("`hand`", "hand"),
         Rule::verdict | Rule::kw_loses | Rule::kw_wins | Rule::kw_draws => words(VERDICT),
         Rule::future_statement | Rule::future_keyword | Rule::future_word | Rule::future_block => {
             unmentioned()
@@ -291,7 +390,7 @@ fn expected(rule: Rule) -> Expected {
         Rule::kw_irreversible => keyword(PIECE_ITEM, "irreversible"),
         Rule::kw_rank => keyword("`rank`", "rank"),
         Rule::kw_ranks => keyword(ZONE, "ranks"),
-        Rule::kw_last => keyword(ZONE, "last"),
+        Rule::kw_last => keyword("`last`", "last"),
         Rule::kw_squares => keyword(ZONE, "squares"),
         Rule::kw_castling => keyword(STATEMENT, "castling"),
         Rule::kw_king => keyword("`king`", "king"),
@@ -341,6 +440,11 @@ fn syntax_error(file: FileId, text: &str, error: &pest::error::Error<Rule>) -> D
     if phrases.contains(&ZONE) {
         phrases.retain(|phrase| *phrase != "`rank`");
     }
+    if phrases.contains(&STATEMENT) {
+        // `drops` starts a statement, but also ends `actions drops` and `only self-controlled
+        // drops`, so its rule reads "`drops`".
+        phrases.retain(|phrase| *phrase != "`drops`");
+    }
     let message = match phrases.as_slice() {
         [] => format!("unexpected {found}"),
         _ => format!("expected {}, found {found}", join_alternatives(&phrases)),
@@ -350,9 +454,12 @@ fn syntax_error(file: FileId, text: &str, error: &pest::error::Error<Rule>) -> D
     } else {
         "unexpected here".to_string()
     };
-    let keywords = expectations
-        .iter()
-        .filter_map(|expectation| expectation.keyword);
+    let keywords = expectations.iter().flat_map(|expectation| {
+        expectation
+            .keyword
+            .into_iter()
+            .chain(expectation.other_keywords.iter().copied())
+    });
     let help = suggestion::did_you_mean(snippet(text, found_span), keywords);
     let mut diagnostic = Diagnostic::error(
         code::SYNTAX,
@@ -505,6 +612,10 @@ fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Statement> {
         Rule::turns_statement => Statement::Turns(turns_statement(file, &mut inner)),
         Rule::piece_statement => Statement::Piece(piece_statement(file, &mut inner)),
         Rule::castling_statement => Statement::Castling(castling_statement(file, &mut inner)),
+        Rule::actions_statement => Statement::Actions(actions_statement(file, &mut inner)),
+        Rule::drops_statement => Statement::Drops(drops_statement(file, &mut inner)),
+        Rule::control_statement => Statement::Control(control_statement(file, &mut inner)),
+        Rule::score_statement => Statement::Score(score_statement(file, &mut inner)),
         Rule::end_statement => Statement::End(end_statement(file, &mut inner)),
         _ => Statement::Future(future_statement(file, &mut inner)),
     };
@@ -680,6 +791,134 @@ fn square_path(file: FileId, pair: Pair<'_, Rule>) -> (Spanned<String>, Spanned<
     (from, to)
 }
 
+fn actions_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> ActionsStatement {
+    let keyword = span_of(file, &child(inner));
+    let kinds = inner
+        .map(|kind| {
+            let span = span_of(file, &kind);
+            let action = match kind.into_inner().next().map(|word| word.as_rule()) {
+                Some(Rule::kw_moves) => ActionKind::Moves,
+                _ => ActionKind::Drops,
+            };
+            Spanned::new(action, span)
+        })
+        .collect();
+    ActionsStatement { keyword, kinds }
+}
+
+fn drops_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> DropsStatement {
+    let keyword = span_of(file, &child(inner));
+    let items = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let mut parts = pair.into_inner();
+            let item = match rule {
+                Rule::lookahead_rule => DropsItem::Lookahead,
+                Rule::drop_constraint => DropsItem::Must(must_statement(file, parts)),
+                _ => DropsItem::Future(future_statement(file, &mut parts)),
+            };
+            Spanned::new(item, span)
+        })
+        .collect();
+    DropsStatement { keyword, items }
+}
+
+/// `[side] must requirement [at|before placement N] [when condition and ...]`: the keywords
+/// `must`, `when` and `and` are skipped.
+fn must_statement(file: FileId, parts: Pairs<'_, Rule>) -> MustStatement {
+    let mut side = None;
+    let mut requirement = None;
+    let mut placement = None;
+    let mut conditions = Vec::new();
+    for part in parts {
+        let span = span_of(file, &part);
+        match part.as_rule() {
+            Rule::identifier => side = Some(text_of(file, &part)),
+            Rule::placement_condition => {
+                let shape = part.into_inner().next().expect("a placement condition");
+                let rule = shape.as_rule();
+                let number = text_of(file, &shape.into_inner().nth(2).expect("a number"));
+                let condition = match rule {
+                    Rule::at_placement => PlacementCondition::At(number),
+                    _ => PlacementCondition::Before(number),
+                };
+                placement = Some(Spanned::new(condition, span));
+            }
+            Rule::condition => {
+                let shape = part.into_inner().next().expect("a condition");
+                let rule = shape.as_rule();
+                let name = shape.into_inner().last().map(|word| text_of(file, &word));
+                let name = || name.clone().expect("a piece name");
+                let condition = match rule {
+                    Rule::condition_board_occupied => DropCondition::BoardOccupied,
+                    Rule::condition_placing => DropCondition::Placing(name()),
+                    Rule::condition_opponent_placed => DropCondition::OpponentPlaced(name()),
+                    _ => DropCondition::Holding(name()),
+                };
+                conditions.push(Spanned::new(condition, span));
+            }
+            Rule::kw_must | Rule::kw_when | Rule::kw_and => {}
+            rule => {
+                let name = part.into_inner().last().map(|word| text_of(file, &word));
+                let name = || name.clone().expect("a piece name");
+                let required = match rule {
+                    Rule::requirement_place => DropRequirement::Place(name()),
+                    Rule::requirement_not_place => DropRequirement::NotPlace(name()),
+                    Rule::requirement_uncontrolled => DropRequirement::Uncontrolled,
+                    Rule::requirement_touch_any => DropRequirement::TouchAny,
+                    Rule::requirement_touch_opponent_last => DropRequirement::TouchOpponentLast,
+                    _ => DropRequirement::DifferInColourFromOwn(name()),
+                };
+                requirement = Some(Spanned::new(required, span));
+            }
+        }
+    }
+    MustStatement {
+        side,
+        requirement: requirement.expect("the grammar requires a requirement"),
+        placement,
+        conditions,
+    }
+}
+
+fn control_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> ControlStatement {
+    let keyword = span_of(file, &child(inner));
+    let items = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let mut parts = pair.into_inner();
+            let item = match rule {
+                Rule::en_passant_standing_rule => ControlItem::EnPassantStanding,
+                _ => ControlItem::Future(future_statement(file, &mut parts)),
+            };
+            Spanned::new(item, span)
+        })
+        .collect();
+    ControlStatement { keyword, items }
+}
+
+fn score_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> ScoreStatement {
+    let keyword = span_of(file, &child(inner));
+    let measure_pair = child(inner);
+    let span = span_of(file, &measure_pair);
+    let measure = match measure_pair
+        .into_inner()
+        .next()
+        .map(|shape| shape.as_rule())
+    {
+        Some(Rule::measure_controlled_alone) => ScoreMeasure::ControlledAlone,
+        Some(Rule::measure_attackers) => ScoreMeasure::Attackers,
+        _ => ScoreMeasure::MajorityThenValue,
+    };
+    ScoreStatement {
+        keyword,
+        measure: Spanned::new(measure, span),
+        empty_only: inner.next().is_some(),
+    }
+}
+
 fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndStatement {
     let keyword = span_of(file, &child(inner));
     let rules = block_items(inner.clone())
@@ -708,6 +947,16 @@ fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndStatement {
                         moves,
                         verdict: verdict(file, child(&mut parts)),
                     }
+                }
+                Rule::hands_empty_rule => EndRule::HandsEmpty,
+                Rule::self_controlled_drops_rule => EndRule::OnlySelfControlledDrops,
+                Rule::no_legal_action_rule => EndRule::NoLegalAction,
+                Rule::tiebreak_rule => {
+                    let tiebreak = parts.nth(1).expect("tiebreak");
+                    EndRule::Tiebreak(Spanned::new(
+                        Tiebreak::FewestInHand,
+                        span_of(file, &tiebreak),
+                    ))
                 }
                 _ => EndRule::Future(future_statement(file, &mut parts)),
             };
@@ -774,6 +1023,25 @@ mod tests {
             ("turns", "expected a name, found the end of the file"),
             ("setup rnbqk", "expected a string in double quotes, found `rnbqk`"),
             ("game \"x\" @", "expected the end of the line, found `@`"),
+            (
+                "drops { must plaec King }",
+                "expected `place`, `not`, `be`, `touch` or `differ`, found `plaec`",
+            ),
+            ("drops { black must touch opponent }", "expected `last`, found `}`"),
+            (
+                "drops { must place King at placement }",
+                "expected a number, found `}`",
+            ),
+            (
+                "drops { must be uncontrolled when board }",
+                "expected `occupied`, found `}`",
+            ),
+            (
+                "score atackers",
+                "expected a measure such as `squares controlled alone`, `attackers` or `squares by majority then value`, found `atackers`",
+            ),
+            ("actions jumps", "expected an action such as `moves` or `drops`, found `jumps`"),
+            ("end { tiebreak most in hand }", "expected a tiebreak such as `fewest in hand`, found `most`"),
         ];
         for (text, message) in cases {
             assert_eq!(message_of(text), message, "{text}");
@@ -788,6 +1056,48 @@ mod tests {
             "{rendered}"
         );
         assert!(rendered.contains("x.variant:1:16"), "{rendered}");
+    }
+
+    #[test]
+    fn drop_syntax_errors_suggest_keywords() {
+        let rendered = error_of("drops { must plaec King }");
+        assert!(
+            rendered.contains("help: did you mean `place`?"),
+            "{rendered}"
+        );
+        let rendered = error_of("score atackers");
+        assert!(
+            rendered.contains("help: did you mean `attackers`?"),
+            "{rendered}"
+        );
+    }
+
+    #[test]
+    fn drop_constraints_parse() {
+        let text = "drops {\n  black must place Queen at placement 7 when holding Queen and board occupied\n  lookahead\n}";
+        let game = parse(FileId(0), text).expect("parses");
+        let Statement::Drops(drops) = &game.statements[0].node else {
+            panic!("a drops block")
+        };
+        assert_eq!(drops.items.len(), 2);
+        assert_eq!(drops.items[1].node, DropsItem::Lookahead);
+        let DropsItem::Must(must) = &drops.items[0].node else {
+            panic!("a must statement")
+        };
+        let side = must.side.as_ref().expect("a side");
+        assert_eq!(&text[side.span.start..side.span.end], "black");
+        let DropRequirement::Place(queen) = &must.requirement.node else {
+            panic!("place Queen")
+        };
+        assert_eq!(&text[queen.span.start..queen.span.end], "Queen");
+        let Some(PlacementCondition::At(seven)) = must.placement.as_ref().map(|p| &p.node) else {
+            panic!("at placement 7")
+        };
+        assert_eq!(seven.node, "7");
+        assert_eq!(must.conditions.len(), 2);
+        assert_eq!(must.conditions[1].node, DropCondition::BoardOccupied);
+        let span = must.conditions[0].span;
+        assert_eq!(&text[span.start..span.end], "holding Queen");
     }
 
     #[test]

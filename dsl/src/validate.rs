@@ -47,6 +47,10 @@ struct Statements<'a> {
     castling: Option<&'a CastlingStatement>,
     setup: Option<&'a TextStatement>,
     end: Option<&'a EndStatement>,
+    actions: Option<&'a ActionsStatement>,
+    drops: Option<&'a DropsStatement>,
+    control: Option<&'a ControlStatement>,
+    score: Option<&'a ScoreStatement>,
     sides: Vec<&'a SideStatement>,
     pieces: Vec<&'a PieceStatement>,
 }
@@ -103,6 +107,22 @@ impl Validator {
             .end
             .map(|end| self.end_rules(end))
             .unwrap_or_default();
+        let actions = statements
+            .actions
+            .map(|actions| self.actions(actions))
+            .unwrap_or_default();
+        let drops = statements
+            .drops
+            .map(|drops| self.drop_rules(drops, &context))
+            .unwrap_or_default();
+        let control = statements
+            .control
+            .map(|control| self.control_rules(control))
+            .unwrap_or_default();
+        let score = statements.score.map(|score| ScoreRule {
+            measure: score.measure.node,
+            empty_only: score.empty_only,
+        });
         self.require(&statements);
         let (Some(board), Some(game_name), Some(setup)) =
             (board, statements.game, statements.setup)
@@ -120,10 +140,10 @@ impl Validator {
             castling,
             end,
             setup: empty_setup(),
-            actions: Actions::default(),
-            drops: DropRules::default(),
-            control: ControlRules::default(),
-            score: None,
+            actions,
+            drops,
+            control,
+            score,
         };
         if !names_ok || !castling_ok {
             return None;
@@ -164,6 +184,10 @@ impl Validator {
                 Statement::Turns(s) => statements.turns = Some(s),
                 Statement::Castling(s) => statements.castling = Some(s),
                 Statement::End(s) => statements.end = Some(s),
+                Statement::Actions(s) => statements.actions = Some(s),
+                Statement::Drops(s) => statements.drops = Some(s),
+                Statement::Control(s) => statements.control = Some(s),
+                Statement::Score(s) => statements.score = Some(s),
                 Statement::Side(s) => statements.sides.push(s),
                 Statement::Piece(s) => statements.pieces.push(s),
                 Statement::Future(s) => self.error(not_supported(s)),
@@ -700,6 +724,130 @@ impl Validator {
     }
 
     // -----------------------------------------------------------------------------------------
+    // Actions, drops, control
+    // -----------------------------------------------------------------------------------------
+
+    fn actions(&mut self, statement: &ActionsStatement) -> Actions {
+        let mut actions = Actions {
+            moves: false,
+            drops: false,
+        };
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for kind in &statement.kinds {
+            let word = kind.node.keyword_text();
+            if let Some(first) = seen.insert(word, kind.span) {
+                self.error(duplicate(word, kind.span, first));
+                continue;
+            }
+            match kind.node {
+                ActionKind::Moves => actions.moves = true,
+                ActionKind::Drops => actions.drops = true,
+            }
+        }
+        actions
+    }
+
+    fn drop_rules(&mut self, statement: &DropsStatement, context: &Context<'_>) -> DropRules {
+        let mut rules = DropRules::default();
+        let mut lookahead: Option<Span> = None;
+        for item in &statement.items {
+            match &item.node {
+                DropsItem::Future(future) => self.error(not_supported(future)),
+                DropsItem::Lookahead => match lookahead {
+                    Some(first) => self.error(duplicate("lookahead", item.span, first)),
+                    None => {
+                        lookahead = Some(item.span);
+                        rules.lookahead = true;
+                    }
+                },
+                DropsItem::Must(must) => {
+                    if let Some(constraint) = self.drop_constraint(must, context) {
+                        rules.constraints.push(constraint);
+                    }
+                }
+            }
+        }
+        rules
+    }
+
+    /// One `must` statement; `None` if any of its names or numbers is wrong (each is reported).
+    fn drop_constraint(
+        &mut self,
+        must: &MustStatement,
+        context: &Context<'_>,
+    ) -> Option<DropConstraint> {
+        let errors_before = self.error_count();
+        let side = must
+            .side
+            .as_ref()
+            .and_then(|name| self.side_id(name, context.sides, "`drops`"));
+        // A placeholder stands for an unknown piece; the constraint is dropped below.
+        let piece = |validator: &mut Self, name: &Spanned<String>, what: &str| {
+            validator
+                .piece_id(name, context.pieces, what)
+                .unwrap_or(PieceId(0))
+        };
+        let requirement = match &must.requirement.node {
+            DropRequirement::Place(name) => Requirement::Place(piece(self, name, "`must place`")),
+            DropRequirement::NotPlace(name) => {
+                Requirement::NotPlace(piece(self, name, "`must not place`"))
+            }
+            DropRequirement::Uncontrolled => Requirement::Uncontrolled,
+            DropRequirement::TouchAny => Requirement::TouchAny,
+            DropRequirement::TouchOpponentLast => Requirement::TouchOpponentLast,
+            DropRequirement::DifferInColourFromOwn(name) => {
+                Requirement::DifferInColourFromOwn(piece(self, name, "`differ in colour from own`"))
+            }
+        };
+        let mut conditions = Vec::new();
+        if let Some(placement) = &must.placement {
+            let why = "placements are counted from 1";
+            let condition = match &placement.node {
+                PlacementCondition::At(digits) => self
+                    .count_with(code::NUMBER_OUT_OF_RANGE, digits, 1, why)
+                    .map(Condition::AtPlacement),
+                PlacementCondition::Before(digits) => self
+                    .count_with(code::NUMBER_OUT_OF_RANGE, digits, 1, why)
+                    .map(Condition::BeforePlacement),
+            };
+            conditions.extend(condition);
+        }
+        for condition in &must.conditions {
+            conditions.push(match &condition.node {
+                DropCondition::BoardOccupied => Condition::BoardOccupied,
+                DropCondition::Placing(name) => Condition::Placing(piece(self, name, "`placing`")),
+                DropCondition::OpponentPlaced(name) => {
+                    Condition::OpponentPlaced(piece(self, name, "`opponent placed`"))
+                }
+                DropCondition::Holding(name) => Condition::Holding(piece(self, name, "`holding`")),
+            });
+        }
+        (self.error_count() == errors_before).then_some(DropConstraint {
+            side,
+            requirement,
+            conditions,
+        })
+    }
+
+    fn control_rules(&mut self, statement: &ControlStatement) -> ControlRules {
+        let mut rules = ControlRules::default();
+        let mut seen: Option<Span> = None;
+        for item in &statement.items {
+            match &item.node {
+                ControlItem::Future(future) => self.error(not_supported(future)),
+                ControlItem::EnPassantStanding => match seen {
+                    Some(first) => self.error(duplicate("en-passant standing", item.span, first)),
+                    None => {
+                        seen = Some(item.span);
+                        rules.en_passant_standing = true;
+                    }
+                },
+            }
+        }
+        rules
+    }
+
+    // -----------------------------------------------------------------------------------------
     // Castling, end, setup
     // -----------------------------------------------------------------------------------------
 
@@ -802,6 +950,10 @@ impl Validator {
                                 verdict: verdict.node,
                             });
                 }
+                EndRule::HandsEmpty => rules.hands_empty = true,
+                EndRule::OnlySelfControlledDrops => rules.only_self_controlled_drops = true,
+                EndRule::NoLegalAction => rules.no_legal_action = true,
+                EndRule::Tiebreak(tiebreak) => rules.tiebreaks.push(tiebreak.node),
                 EndRule::Future(_) => {}
             }
         }
@@ -809,10 +961,21 @@ impl Validator {
     }
 
     fn count(&mut self, digits: &Spanned<String>, minimum: u32, why: &str) -> Option<u32> {
+        self.count_with(code::END_RULE, digits, minimum, why)
+    }
+
+    /// Reads a count of at least `minimum`, reporting a smaller one under `code`.
+    fn count_with(
+        &mut self,
+        code: &'static str,
+        digits: &Spanned<String>,
+        minimum: u32,
+        why: &str,
+    ) -> Option<u32> {
         let value = self.number(digits, 0, u32::MAX as i64)? as u32;
         if value < minimum {
             self.error(Diagnostic::error(
-                code::END_RULE,
+                code,
                 format!("`{value}` is too small: {why}"),
                 digits.span,
                 format!("at least {minimum}"),
@@ -1098,7 +1261,7 @@ mod tests {
             .replace("board 8x8", "board 8x8 { zone centre d4 e4 d5 e5 }")
             .replace(
                 "side white { forward up }",
-                "side white { forward up; control human }",
+                "side white { forward up; controller human }",
             )
             .replace("    royal\n", "    royal\n    capture converts\n")
             .replace("    check  ", "    draw agreed\n    check  ")
@@ -1107,7 +1270,7 @@ mod tests {
             messages(&text),
             [
                 "`zone` is not supported yet",
-                "`control` is not supported yet",
+                "`controller` is not supported yet",
                 "`capture` is not supported yet",
                 "`draw` is not supported yet",
                 "`policy` is not supported yet",
@@ -1152,5 +1315,155 @@ mod tests {
         let (_, warnings) = check(&text).expect("warnings do not block");
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings.iter().next().unwrap().code, code::UNUSED_PIECE);
+    }
+
+    const COVERAGE: &str = include_str!("../../games/coverage.variant");
+    const CHEVERSI: &str = include_str!("../../games/cheversi.variant");
+
+    #[test]
+    fn cheversi_drop_constraints() {
+        let (definition, warnings) = check(CHEVERSI).expect("cheversi is valid");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let (white, black) = (Some(SideId(0)), Some(SideId(1)));
+        let (king, queen, bishop) = (PieceId(0), PieceId(1), PieceId(3));
+        let expected = [
+            (
+                white,
+                Requirement::Place(king),
+                vec![Condition::AtPlacement(1)],
+            ),
+            (
+                black,
+                Requirement::NotPlace(king),
+                vec![Condition::BeforePlacement(8)],
+            ),
+            (None, Requirement::TouchAny, vec![Condition::BoardOccupied]),
+            (
+                black,
+                Requirement::TouchOpponentLast,
+                vec![Condition::Placing(king)],
+            ),
+            (
+                None,
+                Requirement::DifferInColourFromOwn(bishop),
+                vec![Condition::Placing(bishop)],
+            ),
+            (
+                None,
+                Requirement::Place(queen),
+                vec![Condition::OpponentPlaced(queen), Condition::Holding(queen)],
+            ),
+            (
+                black,
+                Requirement::Place(queen),
+                vec![Condition::AtPlacement(7), Condition::Holding(queen)],
+            ),
+        ]
+        .map(|(side, requirement, conditions)| DropConstraint {
+            side,
+            requirement,
+            conditions,
+        });
+        assert_eq!(definition.drops.constraints, expected);
+        assert!(definition.drops.lookahead);
+        assert_eq!(
+            definition.actions,
+            Actions {
+                moves: false,
+                drops: true
+            }
+        );
+        assert_eq!(
+            definition.score,
+            Some(ScoreRule {
+                measure: ScoreMeasure::Attackers,
+                empty_only: true
+            })
+        );
+        assert!(definition.end.hands_empty);
+        assert!(definition.end.tiebreaks.is_empty());
+        assert!(!definition.control.en_passant_standing);
+    }
+
+    #[test]
+    fn coverage_control_score_and_end() {
+        let (definition, warnings) = check(COVERAGE).expect("coverage is valid");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(
+            definition.drops,
+            DropRules {
+                constraints: vec![DropConstraint {
+                    side: None,
+                    requirement: Requirement::Uncontrolled,
+                    conditions: Vec::new(),
+                }],
+                lookahead: false,
+            }
+        );
+        assert!(definition.control.en_passant_standing);
+        assert_eq!(
+            definition.score,
+            Some(ScoreRule {
+                measure: ScoreMeasure::ControlledAlone,
+                empty_only: false
+            })
+        );
+        let end = &definition.end;
+        assert!(end.hands_empty && end.only_self_controlled_drops && end.no_legal_action);
+        assert_eq!(end.tiebreaks, [Tiebreak::FewestInHand]);
+        assert!(definition.setup.board.is_empty());
+        let in_hand: u32 = definition.setup.hands.iter().map(|(_, _, n)| n).sum();
+        assert_eq!(in_hand, 32);
+        assert_eq!(
+            Definition::from_ron(&definition.to_ron()).unwrap(),
+            definition
+        );
+    }
+
+    #[test]
+    fn actions_default_to_moves_and_drops() {
+        let (definition, _) = check(CHESS).unwrap();
+        assert_eq!(definition.actions, Actions::default());
+        assert_eq!(definition.drops, DropRules::default());
+        assert_eq!(definition.score, None);
+        let text = CHESS.replace("setup ", "actions moves\nsetup ");
+        let (definition, _) = check(&text).unwrap();
+        assert_eq!(
+            definition.actions,
+            Actions {
+                moves: true,
+                drops: false
+            }
+        );
+    }
+
+    #[test]
+    fn drop_constraints_resolve_names_and_numbers() {
+        let text = CHEVERSI
+            .replace("white must place King", "whte must place Kign")
+            .replace("before placement 8", "before placement 0")
+            .replace("placing Bishop", "placing Bishops")
+            .replace("    lookahead\n", "    lookahead\n    lookahead\n")
+            .replace("actions drops", "actions drops drops");
+        assert_eq!(
+            messages(&text),
+            [
+                "`drops` is given twice",
+                "unknown side `whte` in `drops`",
+                "unknown piece `Kign` in `must place`",
+                "`0` is too small: placements are counted from 1",
+                "unknown piece `Bishops` in `placing`",
+                "`lookahead` is given twice",
+            ]
+        );
+    }
+
+    #[test]
+    fn new_statements_are_given_once() {
+        let text = format!("{COVERAGE}\nscore attackers\ncontrol {{ }}\n");
+        assert_eq!(
+            messages(&text),
+            ["`score` is given twice", "`control` is given twice"]
+        );
     }
 }

@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod bitboard;
+pub mod control;
 pub mod describe;
 pub mod geometry;
 pub mod movegen;
@@ -34,6 +35,7 @@ pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod score;
 pub mod session;
 pub mod zobrist;
 

@@ -12,7 +12,7 @@ use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::{PieceMoves, PromotionRule, Rules};
-use variant_dsl::{MoveMode, PieceId};
+use variant_dsl::{Condition, MoveMode, PieceId, Requirement};
 
 /// Receives generated moves.
 pub trait Sink<B: Bitboard> {
@@ -20,6 +20,29 @@ pub trait Sink<B: Bitboard> {
     fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>);
     /// One legal special move.
     fn single(&mut self, mv: Move);
+    /// Whether the sink has seen enough: generation may stop early.
+    fn satisfied(&self) -> bool {
+        false
+    }
+}
+
+/// Records whether any legal move exists, and stops generation at the first.
+#[derive(Default)]
+pub struct Exists(pub bool);
+
+impl<B: Bitboard> Sink<B> for Exists {
+    #[inline]
+    fn batch(&mut self, _from: usize, targets: B, _promotion: Option<&PromotionRule<B>>) {
+        self.0 |= targets.any();
+    }
+    #[inline]
+    fn single(&mut self, _mv: Move) {
+        self.0 = true;
+    }
+    #[inline]
+    fn satisfied(&self) -> bool {
+        self.0
+    }
 }
 
 /// Counts moves without building them.
@@ -98,11 +121,44 @@ struct Safety<B> {
 
 /// Generates every legal move of the side to move into `sink`.
 pub fn generate<B: Bitboard, S: Sink<B>>(rules: &Rules<B>, position: &Position<B>, sink: &mut S) {
+    generate_actions(rules, position, sink, true);
+}
+
+/// Generates the legal actions; `lookahead` applies the drop rules' lookahead (off when the
+/// lookahead itself asks whether a reply exists).
+fn generate_actions<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    sink: &mut S,
+    lookahead: bool,
+) {
     let us = position.side_to_move(rules);
     let own = position.side_pieces(us);
     let occupied = position.occupied();
-    let enemy = occupied & !own;
     let safety = safety(rules, position, us, occupied);
+    if rules.definition.actions.moves {
+        piece_moves(rules, position, us, &safety, sink);
+        if sink.satisfied() {
+            return;
+        }
+        en_passant(rules, position, us, own, &safety, sink);
+        castling(rules, position, us, occupied, &safety, sink);
+    }
+    if rules.definition.actions.drops {
+        drops(rules, position, us, occupied, &safety, sink, lookahead);
+    }
+}
+
+fn piece_moves<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    us: usize,
+    safety: &Safety<B>,
+    sink: &mut S,
+) {
+    let own = position.side_pieces(us);
+    let occupied = position.occupied();
+    let enemy = occupied & !own;
     for piece in 0..rules.pieces {
         let pieces = own & position.typed(piece);
         if pieces.is_empty() {
@@ -115,15 +171,12 @@ pub fn generate<B: Bitboard, S: Sink<B>>(rules: &Rules<B>, position: &Position<B
             if targets.is_empty() {
                 continue;
             }
-            let legal = filter_legal(rules, position, &safety, royal, from, targets, occupied, us);
+            let legal = filter_legal(rules, position, safety, royal, from, targets, occupied, us);
             if legal.any() {
                 sink.batch(from, legal, moves.promotion.as_ref());
             }
         }
     }
-    en_passant(rules, position, us, own, &safety, sink);
-    castling(rules, position, us, occupied, &safety, sink);
-    drops(rules, position, us, occupied, &safety, sink);
 }
 
 fn safety<B: Bitboard>(
@@ -204,7 +257,7 @@ fn pinned<B: Bitboard>(
 
 /// Pseudo-legal targets of one piece.
 #[inline]
-fn targets<B: Bitboard>(
+pub(crate) fn targets<B: Bitboard>(
     rules: &Rules<B>,
     moves: &PieceMoves<B>,
     from: usize,
@@ -375,6 +428,7 @@ fn castling<B: Bitboard, S: Sink<B>>(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn drops<B: Bitboard, S: Sink<B>>(
     rules: &Rules<B>,
     position: &Position<B>,
@@ -382,22 +436,141 @@ fn drops<B: Bitboard, S: Sink<B>>(
     occupied: B,
     safety: &Safety<B>,
     sink: &mut S,
+    lookahead: bool,
 ) {
+    if position.hand_total(us) == 0 {
+        return;
+    }
+    let constraints = DropCheck::new(rules, position, us);
     for piece in 0..rules.pieces {
         if position.hand(us, piece) == 0 {
             continue;
         }
         for to in (rules.geometry.board & !occupied).squares() {
+            if sink.satisfied() {
+                return;
+            }
+            if !constraints.allows(piece, to) {
+                continue;
+            }
             let mv = Move {
                 from: to as u16,
                 to: to as u16,
                 kind: MoveKind::Drop(PieceId(piece as u8)),
             };
-            if !safety.enforced
-                || (safety.fast && !safety.in_check)
-                || leaves_king_safe(rules, position, mv, us)
+            // A drop cannot expose a king that is not in check when pins decide legality.
+            if safety.enforced && !safety.fast && !leaves_king_safe(rules, position, mv, us) {
+                continue;
+            }
+            if lookahead && rules.definition.drops.lookahead && !leaves_a_reply(rules, position, mv)
             {
-                sink.single(mv);
+                continue;
+            }
+            sink.single(mv);
+        }
+    }
+}
+
+/// Whether, after `mv`, the next side either holds no piece or has a legal action.
+fn leaves_a_reply<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move) -> bool {
+    let mut next = position.clone();
+    next.play_unchecked(rules, mv);
+    let to_move = next.side_to_move(rules);
+    if next.hand_total(to_move) == 0 {
+        return true;
+    }
+    let mut exists = Exists::default();
+    generate_actions(rules, &next, &mut exists, false);
+    exists.0
+}
+
+/// The drop constraints of the side to move, with what they need computed once.
+struct DropCheck<'a, B: Bitboard> {
+    rules: &'a Rules<B>,
+    position: &'a Position<B>,
+    us: usize,
+    /// This drop's number among the side's drops (1 for its first).
+    placement: u32,
+    /// Squares controlled by the opponents, when a constraint asks for it.
+    opponents_control: B,
+}
+
+impl<'a, B: Bitboard> DropCheck<'a, B> {
+    fn new(rules: &'a Rules<B>, position: &'a Position<B>, us: usize) -> Self {
+        let needs_control = rules
+            .definition
+            .drops
+            .constraints
+            .iter()
+            .any(|c| c.requirement == Requirement::Uncontrolled);
+        let opponents_control = if needs_control {
+            crate::control::opponents_control(rules, position, us)
+        } else {
+            B::EMPTY
+        };
+        let made = rules.setup_hand[us].saturating_sub(position.hand_total(us));
+        DropCheck {
+            rules,
+            position,
+            us,
+            placement: made + 1,
+            opponents_control,
+        }
+    }
+
+    fn allows(&self, piece: usize, to: usize) -> bool {
+        self.rules
+            .definition
+            .drops
+            .constraints
+            .iter()
+            .all(|constraint| {
+                let binds = constraint
+                    .side
+                    .is_none_or(|side| side.0 as usize == self.us)
+                    && constraint.conditions.iter().all(|c| self.holds(c, piece));
+                !binds || self.meets(&constraint.requirement, piece, to)
+            })
+    }
+
+    fn holds(&self, condition: &Condition, piece: usize) -> bool {
+        let opponent = self.position.previous_side(self.rules);
+        match *condition {
+            Condition::AtPlacement(n) => self.placement == n,
+            Condition::BeforePlacement(n) => self.placement < n,
+            Condition::BoardOccupied => self.position.occupied().any(),
+            Condition::Placing(p) => p.0 as usize == piece,
+            Condition::OpponentPlaced(p) => {
+                opponent != self.us
+                    && self
+                        .position
+                        .last_drop(opponent)
+                        .is_some_and(|(q, _)| q == p.0 as usize)
+            }
+            Condition::Holding(p) => self.position.hand(self.us, p.0 as usize) > 0,
+        }
+    }
+
+    fn meets(&self, requirement: &Requirement, piece: usize, to: usize) -> bool {
+        let rules = self.rules;
+        match *requirement {
+            Requirement::Place(p) => p.0 as usize == piece,
+            Requirement::NotPlace(p) => p.0 as usize != piece,
+            Requirement::Uncontrolled => !self.opponents_control.has(to),
+            Requirement::TouchAny => (rules.neighbours[to] & self.position.occupied()).any(),
+            Requirement::TouchOpponentLast => {
+                let opponent = self.position.previous_side(rules);
+                self.position
+                    .last_drop(opponent)
+                    .is_some_and(|(_, square)| rules.neighbours[to].has(square))
+            }
+            Requirement::DifferInColourFromOwn(p) => {
+                let light = rules.geometry.light.has(to);
+                let same_type =
+                    self.position.side_pieces(self.us) & self.position.typed(p.0 as usize);
+                same_type
+                    .squares()
+                    .all(|square| rules.geometry.light.has(square) != light)
             }
         }
     }

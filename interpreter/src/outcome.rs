@@ -4,11 +4,15 @@
 //! (checkmate or stalemate), then repetition, then the move limit.
 
 use crate::bitboard::Bitboard;
+use crate::control::side_control;
 use crate::movegen::count_legal;
+use crate::movegen::legal_moves;
+use crate::moves::MoveKind;
 use crate::position::Position;
 use crate::rules::Rules;
+use crate::score::scores;
 use serde::Serialize;
-use variant_dsl::Verdict;
+use variant_dsl::{Tiebreak, Verdict};
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -22,6 +26,9 @@ pub enum Reason {
     Repetition,
     /// Too many moves without a capture or an irreversible move.
     MoveLimit,
+    /// The game ended (hands empty, no action, only self-controlled drops) and the scores, or
+    /// their tie-breaks, decided.
+    Score,
 }
 
 /// A finished game's result.
@@ -69,7 +76,20 @@ pub fn outcome<B: Bitboard>(
 ) -> Option<Outcome> {
     let end = &rules.definition.end;
     let to_move = position.side_to_move(rules);
-    if count_legal(rules, position) == 0 {
+    if end.hands_empty && (0..rules.sides).all(|side| position.hand_total(side) == 0) {
+        return Some(by_score(rules, position));
+    }
+    let legal = count_legal(rules, position);
+    if legal == 0 && end.no_legal_action {
+        return Some(by_score(rules, position));
+    }
+    if legal > 0
+        && end.only_self_controlled_drops
+        && only_self_controlled_drops(rules, position, to_move)
+    {
+        return Some(by_score(rules, position));
+    }
+    if legal == 0 {
         let checked = end.check && position.in_check(rules, to_move);
         let (verdict, reason) = if checked {
             (end.checkmate, Reason::Checkmate)
@@ -113,4 +133,48 @@ pub fn outcome<B: Bitboard>(
         }
     }
     None
+}
+
+/// Whether every legal action of `side` is a drop on a square it already controls.
+fn only_self_controlled_drops<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    side: usize,
+) -> bool {
+    let own_control = side_control(rules, position, side);
+    legal_moves(rules, position)
+        .iter()
+        .all(|mv| matches!(mv.kind, MoveKind::Drop(_)) && own_control.has(mv.to as usize))
+}
+
+/// The result decided by the scores: the unique highest score wins; equal leaders are separated
+/// by the tie-breaks in order; else a draw.
+fn by_score<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Outcome {
+    let scores = scores(rules, position).unwrap_or_else(|| vec![0; rules.sides]);
+    let best = scores.iter().copied().max().unwrap_or(0);
+    let mut leaders: Vec<usize> = (0..rules.sides).filter(|&s| scores[s] == best).collect();
+    for tiebreak in &rules.definition.end.tiebreaks {
+        if leaders.len() <= 1 {
+            break;
+        }
+        match tiebreak {
+            Tiebreak::FewestInHand => {
+                let fewest = leaders
+                    .iter()
+                    .map(|&s| position.hand_total(s))
+                    .min()
+                    .unwrap_or(0);
+                leaders.retain(|&s| position.hand_total(s) == fewest);
+            }
+        }
+    }
+    let winners = if leaders.len() == 1 {
+        vec![rules.definition.sides[leaders[0]].name.clone()]
+    } else {
+        Vec::new()
+    };
+    Outcome {
+        winners,
+        reason: Reason::Score,
+    }
 }

@@ -37,6 +37,8 @@ pub struct Position<B> {
     halfmove_clock: u32,
     fullmove_number: u32,
     hash: u64,
+    /// Per side, its last action if that was a drop: (piece, square). Not part of a FEN.
+    last_drop: [Option<(u8, u16)>; MAX_SIDES],
 }
 
 /// A piece on a square: its side and type.
@@ -61,6 +63,7 @@ impl<B: Bitboard> Position<B> {
             halfmove_clock: 0,
             fullmove_number: 1,
             hash: 0,
+            last_drop: [None; MAX_SIDES],
         }
     }
 
@@ -206,6 +209,29 @@ impl<B: Bitboard> Position<B> {
         self.halfmove_clock
     }
 
+    /// A side's last action, if it was a drop: (piece, square).
+    #[inline]
+    pub fn last_drop(&self, side: usize) -> Option<(usize, usize)> {
+        self.last_drop[side].map(|(piece, square)| (piece as usize, square as usize))
+    }
+
+    /// Pieces in a side's hand, all types together.
+    pub fn hand_total(&self, side: usize) -> u32 {
+        self.hands[side].iter().map(|&c| c as u32).sum()
+    }
+
+    /// The side that moved before the side to move.
+    pub fn previous_side(&self, rules: &Rules<B>) -> usize {
+        let order = &rules.definition.turn_order;
+        order[(self.turn as usize + order.len() - 1) % order.len()].0 as usize
+    }
+
+    /// The side that moves after the side to move.
+    pub fn next_side(&self, rules: &Rules<B>) -> usize {
+        let order = &rules.definition.turn_order;
+        order[(self.turn as usize + 1) % order.len()].0 as usize
+    }
+
     /// The incrementally maintained hash.
     #[inline]
     pub fn hash(&self) -> u64 {
@@ -282,6 +308,10 @@ impl<B: Bitboard> Position<B> {
         let to = mv.to as usize;
         let mut irreversible = false;
         let mut next_en_passant = None;
+        self.last_drop[us] = match mv.kind {
+            MoveKind::Drop(piece) => Some((piece.0, mv.to)),
+            _ => None,
+        };
         match mv.kind {
             MoveKind::Normal | MoveKind::Promote(_) => {
                 irreversible |= self.remove(rules, to).is_some();

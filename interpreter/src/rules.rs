@@ -188,6 +188,14 @@ pub struct Rules<B> {
     pub pins_suffice: bool,
     /// Hash keys.
     pub zobrist: Zobrist,
+    /// Per square, its (up to 8) neighbours: "touching".
+    pub neighbours: Vec<B>,
+    /// Per side, how many pieces its hand holds in the game's setup: drops made so far are
+    /// counted against it.
+    pub setup_hand: Vec<u32>,
+    /// Per side whose piece would be the victim, per passed square: the (landing square, piece
+    /// type) of initial lame moves passing it, for `en-passant standing` control.
+    pub standing_en_passant: Vec<Vec<Vec<(usize, usize)>>>,
 }
 
 impl<B: Bitboard> Rules<B> {
@@ -244,6 +252,42 @@ impl<B: Bitboard> Rules<B> {
                 .all(|leap| leap.mode == MoveMode::MoveOnly)
         });
         let zobrist = Zobrist::new(sides, pieces, geometry.grid_size(), castles.len());
+        let neighbours = (0..geometry.grid_size())
+            .map(|square| {
+                let mut around = B::EMPTY;
+                for (dx, dy) in [
+                    (-1, -1),
+                    (-1, 0),
+                    (-1, 1),
+                    (0, -1),
+                    (0, 1),
+                    (1, -1),
+                    (1, 0),
+                    (1, 1),
+                ] {
+                    if let Some(next) = geometry.step(square, dx, dy) {
+                        around |= B::single(next);
+                    }
+                }
+                around
+            })
+            .collect();
+        let setup_hand = (0..sides)
+            .map(|side| {
+                definition
+                    .setup
+                    .hands
+                    .iter()
+                    .filter(|(s, _, _)| s.0 as usize == side)
+                    .map(|(_, _, count)| count)
+                    .sum()
+            })
+            .collect();
+        let standing_en_passant = (0..sides)
+            .map(|side| {
+                standing_en_passant(&geometry, &movement[side * pieces..(side + 1) * pieces])
+            })
+            .collect();
         Ok(Rules {
             definition: definition.clone(),
             rays: builder.rays,
@@ -258,6 +302,9 @@ impl<B: Bitboard> Rules<B> {
             irreversible: definition.pieces.iter().map(|p| p.irreversible).collect(),
             pins_suffice,
             zobrist,
+            neighbours,
+            setup_hand,
+            standing_en_passant,
         })
     }
 
@@ -446,6 +493,30 @@ impl<B: Bitboard> Builder<'_, B> {
         }
         attacks
     }
+}
+
+/// Per passed square, the initial lame moves of one side that pass it: (landing, piece type).
+fn standing_en_passant<B: Bitboard>(
+    geometry: &Geometry<B>,
+    movement: &[PieceMoves<B>],
+) -> Vec<Vec<(usize, usize)>> {
+    let mut passing = vec![Vec::new(); geometry.grid_size()];
+    for (piece, moves) in movement.iter().enumerate() {
+        for (from, leaps) in moves.lame.iter().enumerate() {
+            if !moves.initial_zone.has(from) {
+                continue;
+            }
+            for leap in leaps
+                .iter()
+                .filter(|l| l.initial_only && l.mode != MoveMode::CaptureOnly)
+            {
+                if let Some(passed) = leap.passed {
+                    passing[passed].push((leap.to, piece));
+                }
+            }
+        }
+    }
+    passing
 }
 
 /// Whether a straight (orthogonal or diagonal) leap from `from` crosses only board squares: no

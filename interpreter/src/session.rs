@@ -84,6 +84,12 @@ pub trait Session {
     fn history(&self) -> Vec<String>;
     /// A readable description of the compiled game.
     fn describe(&self) -> String;
+    /// Each side's score by name, when the game keeps one.
+    fn scores(&self) -> Option<Vec<(String, i64)>>;
+    /// The squares a side (by name) controls, in square order; empty for an unknown side.
+    fn controlled_squares(&self, side: &str) -> Vec<String>;
+    /// For each side, a drawing of the squares it controls (`x`), when the game keeps a score.
+    fn control_diagrams(&self) -> Vec<(String, String)>;
 }
 
 /// Opens a session on a definition, from its setup or from a FEN.
@@ -232,6 +238,80 @@ impl<B: Bitboard> Session for Game<B> {
     fn describe(&self) -> String {
         crate::describe::describe(&self.rules)
     }
+
+    fn scores(&self) -> Option<Vec<(String, i64)>> {
+        let scores = crate::score::scores(&self.rules, self.position())?;
+        Some(
+            self.rules
+                .definition
+                .sides
+                .iter()
+                .map(|s| s.name.clone())
+                .zip(scores)
+                .collect(),
+        )
+    }
+
+    fn controlled_squares(&self, side: &str) -> Vec<String> {
+        let Some(index) = self
+            .rules
+            .definition
+            .sides
+            .iter()
+            .position(|s| s.name == side)
+        else {
+            return Vec::new();
+        };
+        crate::control::side_control(&self.rules, self.position(), index)
+            .squares()
+            .map(|square| self.rules.geometry.square(square).to_string())
+            .collect()
+    }
+
+    fn control_diagrams(&self) -> Vec<(String, String)> {
+        if self.rules.definition.score.is_none() {
+            return Vec::new();
+        }
+        (0..self.rules.sides)
+            .map(|side| {
+                let control = crate::control::side_control(&self.rules, self.position(), side);
+                (
+                    self.rules.definition.sides[side].name.clone(),
+                    control_diagram(&self.rules, self.position(), control),
+                )
+            })
+            .collect()
+    }
+}
+
+/// The board with a side's controlled squares: `x` on an empty controlled square, the piece's
+/// letter in brackets-free form where a controlled square is occupied (upper case), `.` elsewhere.
+fn control_diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, control: B) -> String {
+    let geometry = &rules.geometry;
+    let mut out = String::new();
+    for rank in (0..geometry.ranks).rev() {
+        out.push_str(&format!("{:>2} ", rank + 1));
+        for file in 0..geometry.files {
+            let index = rank * geometry.files + file;
+            let cell = if !geometry.on_board(index) {
+                ' '
+            } else if control.has(index) {
+                if position.at(index).is_some() {
+                    '#'
+                } else {
+                    'x'
+                }
+            } else if position.at(index).is_some() {
+                'o'
+            } else {
+                '.'
+            };
+            out.push(' ');
+            out.push(cell);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// A move in UCI shape: squares (letter + digits) with an optional promotion letter, or a drop.

@@ -1,0 +1,69 @@
+//! Random playouts per second of the placement games: every ply generates the legal actions
+//! under all drop constraints and checks the end rules, and the final position is scored.
+//!
+//! Each run plays the same seeded games, and checks that every game ended with a result.
+//! Run with `cargo bench --bench playouts`.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Instant;
+use variant_interpreter::movegen::legal_moves;
+use variant_interpreter::outcome::outcome;
+use variant_interpreter::score::scores;
+use variant_interpreter::Game;
+
+/// SplitMix64: a tiny seeded generator, so that every run plays the same games.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+/// Plays one random game to its end; returns the number of plies.
+fn playout(game: &Game<u64>, rng: &mut SplitMix) -> usize {
+    let rules = game.rules();
+    let mut position = game.position().clone();
+    let mut hashes = Vec::new();
+    let mut plies = 0;
+    while outcome(rules, &position, &hashes).is_none() {
+        let moves = legal_moves(rules, &position);
+        let chosen = moves[rng.below(moves.len())];
+        hashes.push(position.hash());
+        position.play_unchecked(rules, chosen);
+        plies += 1;
+    }
+    black_box(scores(rules, &position));
+    plies
+}
+
+fn main() {
+    const GAMES: usize = 200;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    println!("| game | playouts | plies | playouts/s |");
+    println!("|---|---|---|---|");
+    for name in ["coverage", "coverage-weighted", "cheversi"] {
+        let loaded = variant_dsl::load_file(&root.join("games").join(format!("{name}.variant")))
+            .expect("game loads");
+        let game = Game::<u64>::new(&loaded.definition, None).expect("game opens");
+        let best = (0..3)
+            .map(|_| {
+                let mut rng = SplitMix(2026);
+                let start = Instant::now();
+                let plies: usize = (0..GAMES).map(|_| playout(&game, &mut rng)).sum();
+                (start.elapsed(), plies)
+            })
+            .min()
+            .expect("three runs");
+        println!(
+            "| {name} | {GAMES} | {} | {:.0} |",
+            best.1,
+            GAMES as f64 / best.0.as_secs_f64()
+        );
+    }
+}

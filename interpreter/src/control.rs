@@ -1,0 +1,78 @@
+//! Control: the squares a piece attacks, as placement games and scores count them.
+//!
+//! A piece controls every square it could move or capture to right now, ignoring check: lines
+//! stop at the first piece (an enemy's square included, an own square excluded), leapers lose
+//! own-occupied targets, move-only steps need an empty square, capture-only steps an enemy
+//! piece. With `en-passant standing`, an `e` capture also controls the square passed by an enemy
+//! piece standing where its initial lame move lands, if that square is empty.
+
+use crate::bitboard::Bitboard;
+use crate::movegen::targets;
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// The squares one piece of `side` on `from` controls.
+pub fn piece_control<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    side: usize,
+    piece: usize,
+    from: usize,
+) -> B {
+    let own = position.side_pieces(side);
+    let occupied = position.occupied();
+    let enemy = occupied & !own;
+    let moves = rules.moves_of(side, piece);
+    let mut control = targets(rules, moves, from, own, enemy, occupied);
+    if rules.definition.control.en_passant_standing {
+        for passed in (moves.en_passant[from] & !occupied).squares() {
+            let standing = (0..rules.sides).filter(|&s| s != side).any(|victim_side| {
+                rules.standing_en_passant[victim_side][passed]
+                    .iter()
+                    .any(|&(landing, piece)| {
+                        position
+                            .at(landing)
+                            .is_some_and(|o| o.side == victim_side && o.piece == piece)
+                    })
+            });
+            if standing {
+                control |= B::single(passed);
+            }
+        }
+    }
+    control
+}
+
+/// Per piece of `side` on the board: (square, piece type, controlled squares).
+pub fn controls<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    side: usize,
+) -> Vec<(usize, usize, B)> {
+    let own = position.side_pieces(side);
+    let mut all = Vec::new();
+    for piece in 0..rules.pieces {
+        for from in (own & position.typed(piece)).squares() {
+            all.push((
+                from,
+                piece,
+                piece_control(rules, position, side, piece, from),
+            ));
+        }
+    }
+    all
+}
+
+/// Every square `side` controls.
+pub fn side_control<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> B {
+    controls(rules, position, side)
+        .into_iter()
+        .fold(B::EMPTY, |acc, (_, _, control)| acc | control)
+}
+
+/// Every square controlled by some side other than `side`.
+pub fn opponents_control<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> B {
+    (0..rules.sides)
+        .filter(|&s| s != side)
+        .fold(B::EMPTY, |acc, s| acc | side_control(rules, position, s))
+}

@@ -1,0 +1,254 @@
+//! Coverage and Cheversi: hand-checked positions, drawn with their control maps and scores by the
+//! real binary (insta snapshots), each with the facts that were checked by hand asserted too.
+
+use std::process::Command;
+
+fn variant(args: &[&str]) -> (bool, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_variant"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["show"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let (ok, out, err) = variant(&all);
+    assert!(ok, "{err}");
+    serde_json::from_str(&out).expect("one JSON object")
+}
+
+fn show(args: &[&str]) -> String {
+    let mut all = vec!["show"];
+    all.extend_from_slice(args);
+    let (ok, out, err) = variant(&all);
+    assert!(ok, "{err}");
+    out
+}
+
+fn moves(args: &[&str]) -> Vec<String> {
+    let mut all = vec!["moves"];
+    all.extend_from_slice(args);
+    let (ok, out, err) = variant(&all);
+    assert!(ok, "{err}");
+    out.lines().map(String::from).collect()
+}
+
+fn score(value: &serde_json::Value, side: &str) -> i64 {
+    value["scores"][side].as_i64().expect("a score")
+}
+
+fn coverage_fen(board: &str, hands: &str, side: &str) -> String {
+    format!("{board}[{hands}] {side} - - 0 1")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coverage
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn coverage_starts_with_every_piece_type_anywhere() {
+    let listed = moves(&["coverage"]);
+    // Six piece types in hand, 64 empty squares, nothing controlled yet.
+    assert_eq!(listed.len(), 6 * 64);
+    assert!(listed.contains(&"K@e4".to_string()) && listed.contains(&"P@a1".to_string()));
+}
+
+#[test]
+fn coverage_pawn_on_its_second_row_controls_two_squares() {
+    // C2: a White pawn on e2 controls e3 and e4; nothing else is on the board.
+    let value = json(&["coverage", "--play", "P@e2"]);
+    assert_eq!(score(&value, "white"), 2);
+    insta::assert_snapshot!(show(&["coverage", "--play", "P@e2"]));
+}
+
+#[test]
+fn coverage_pawn_off_its_second_row_controls_one_square() {
+    // C2: on e3 the pawn controls only e4. A Black pawn on d7 (its second row) controls d6, d5.
+    let value = json(&["coverage", "--play", "P@e3 P@d7"]);
+    assert_eq!(score(&value, "white"), 1);
+    assert_eq!(score(&value, "black"), 2);
+    insta::assert_snapshot!(show(&["coverage", "--play", "P@e3 P@d7"]));
+}
+
+#[test]
+fn coverage_pawn_on_the_last_row_controls_nothing() {
+    // C3: a White pawn on e8 stands but controls nothing.
+    let value = json(&["coverage", "--play", "P@e8"]);
+    assert_eq!(score(&value, "white"), 0);
+}
+
+#[test]
+fn coverage_en_passant_control() {
+    // C8: a Black pawn on d5 (its 4th row), a White pawn beside it on e5, d6 empty: the White
+    // pawn controls d6 (behind the Black pawn) and e6 (in front of itself). The Black pawn on d5
+    // controls d4 only.
+    let fen = coverage_fen("8/8/8/3pP3/8/8/8/8", "KQBBRRNNPPPPPPPkqbbrrnnppppppp", "w");
+    let value = json(&["coverage", "--fen", &fen]);
+    assert_eq!(score(&value, "white"), 2);
+    assert_eq!(score(&value, "black"), 1);
+    insta::assert_snapshot!(show(&["coverage", "--fen", &fen]));
+    // The mirror case: a White pawn on e4 (White's 4th row) beside a Black pawn on d4, e3
+    // empty: the Black pawn controls d3 and e3; the White pawn controls e5 only (off its 2nd row).
+    let mirrored = coverage_fen("8/8/8/8/3pP3/8/8/8", "KQBBRRNNPPPPPPPkqbbrrnnppppppp", "w");
+    let value = json(&["coverage", "--fen", &mirrored]);
+    assert_eq!(score(&value, "white"), 1);
+    assert_eq!(score(&value, "black"), 2);
+}
+
+#[test]
+fn coverage_knight_is_blocked_by_its_own_piece() {
+    // C4/C5: "Doing so interrupts the line of control for that piece. Even for knights." A White
+    // knight on b1 with a White pawn on d2: the knight controls a3 and c3 but not d2; the pawn
+    // controls d3 and d4. White: a3 c3 d3 d4 = 4.
+    let value = json(&["coverage", "--play", "N@b1 P@h7 P@d2"]);
+    assert_eq!(score(&value, "white"), 4);
+    insta::assert_snapshot!(show(&["coverage", "--play", "N@b1 P@h7 P@d2"]));
+}
+
+#[test]
+fn coverage_contested_squares_score_for_nobody() {
+    // C6: White rook a1, Black rook h2: a2 and h1 are controlled by both and score for nobody.
+    // White alone: a3..a8 and b1..g1 = 12; Black alone: b2..g2 and h3..h8 = 12.
+    let value = json(&["coverage", "--play", "R@a1 R@h2"]);
+    assert_eq!(score(&value, "white"), 12);
+    assert_eq!(score(&value, "black"), 12);
+    insta::assert_snapshot!(show(&["coverage", "--play", "R@a1 R@h2"]));
+}
+
+#[test]
+fn coverage_an_enemy_piece_square_scores_for_its_attacker() {
+    // C4: White rook a1, Black knight c3, White bishop e1. White controls a2..a8, b1 c1 d1 (the
+    // bishop on e1 interrupts the rank), d2, c3 (the knight, which the bishop could capture), f2
+    // g3 h4 = 15; the knight controls a2 a4 b1 b5 d1 d5 e2 e4, of which a2 a4 b1 d1 are
+    // contested. White 11 (c3 included), Black 4.
+    let value = json(&["coverage", "--play", "R@a1 N@c3 B@e1"]);
+    assert_eq!(score(&value, "white"), 11);
+    assert_eq!(score(&value, "black"), 4);
+    insta::assert_snapshot!(show(&["coverage", "--play", "R@a1 N@c3 B@e1"]));
+}
+
+#[test]
+fn coverage_never_drops_on_a_square_the_opponent_controls() {
+    // C7: after a White rook on a1, Black may not drop on the a-file or the first rank.
+    let listed = moves(&["coverage", "--play", "R@a1"]);
+    assert!(listed
+        .iter()
+        .all(|m| !m.ends_with("@a4") && !m.ends_with("@e1")));
+    assert_eq!(listed.len(), 6 * (64 - 15));
+}
+
+#[test]
+fn coverage_weighted_majority_then_values() {
+    // C13: White rook a1, Black rook h2: a2 and h1 have one controller each with equal values
+    // (R3 against R3): nobody takes them, as in plain scoring: 12 each.
+    let value = json(&["coverage-weighted", "--play", "R@a1 R@h2"]);
+    assert_eq!(score(&value, "white"), 12);
+    assert_eq!(score(&value, "black"), 12);
+    // White queen d1, Black knight f2: the knight controls d1 d3 e4 g4 h3 h1; the queen also
+    // controls d3 (file), g4 (diagonal) and h1 (rank): one piece each, values Q1 < N2, so the
+    // weighted rule gives those three squares to Black, which plain scoring leaves to nobody.
+    let value = json(&["coverage-weighted", "--play", "Q@d1 N@f2"]);
+    let plain = json(&["coverage", "--play", "Q@d1 N@f2"]);
+    assert_eq!(
+        score(&value, "black") - score(&plain, "black"),
+        3,
+        "d3 g4 h1 go to the knight"
+    );
+    assert_eq!(score(&value, "white"), score(&plain, "white"));
+    insta::assert_snapshot!(show(&["coverage-weighted", "--play", "Q@d1 N@f2"]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cheversi
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn cheversi_white_opens_with_the_king_anywhere() {
+    // CH3: 64 King drops, nothing else.
+    let listed = moves(&["cheversi"]);
+    assert_eq!(listed.len(), 64);
+    assert!(listed.iter().all(|m| m.starts_with("K@")));
+}
+
+#[test]
+fn cheversi_black_answers_touching_with_any_piece_but_the_king() {
+    // CH1-CH3: K@e4, then Black: Q, R, B, N on the 8 squares around e4.
+    let listed = moves(&["cheversi", "--play", "K@e4"]);
+    assert_eq!(listed.len(), 4 * 8);
+    assert!(listed.iter().all(|m| !m.starts_with("K@")));
+}
+
+#[test]
+fn cheversi_queen_call_forces_the_reply() {
+    // CH6: Black places his Queen: White's next placement must be his Queen.
+    let listed = moves(&["cheversi", "--play", "K@e4 Q@e5"]);
+    assert!(!listed.is_empty());
+    assert!(listed.iter().all(|m| m.starts_with("Q@")), "{listed:?}");
+    insta::assert_snapshot!(show(&["cheversi", "--play", "K@e4 Q@e5"]));
+}
+
+#[test]
+fn cheversi_bishops_take_different_colours() {
+    // CH5: White's bishop on d3 (light): White's second bishop only on dark squares.
+    let listed = moves(&["cheversi", "--play", "K@e4 N@e5 B@d3 N@f5"]);
+    let bishops: Vec<&String> = listed.iter().filter(|m| m.starts_with("B@")).collect();
+    assert!(!bishops.is_empty());
+    for mv in bishops {
+        let square = &mv[2..];
+        let file = square.as_bytes()[0] - b'a';
+        let rank = square.as_bytes()[1] - b'1';
+        assert_eq!((file + rank) % 2, 0, "{mv} is on a light square");
+    }
+}
+
+#[test]
+fn cheversi_black_queen_by_the_seventh_placement() {
+    // CH6: Black's 7th placement must be his Queen if he still holds it.
+    let play = "K@e4 R@e5 R@e3 R@e6 R@e2 B@e7 B@d2 B@d7 B@c2 N@c7 N@b2 N@c6 N@a2";
+    let listed = moves(&["cheversi", "--play", play]);
+    assert!(listed.iter().all(|m| m.starts_with("Q@")), "{listed:?}");
+}
+
+#[test]
+fn cheversi_black_king_comes_last_touching_whites_last_piece() {
+    // CH4: Black's 8th placement is the King, on a square touching White's 8th piece (f1 here).
+    let play = "K@e4 R@e5 R@e3 R@e6 R@e2 B@e7 B@d2 B@d7 B@c2 Q@c7 Q@b2 N@c6 N@a2 N@b6 N@f1";
+    let listed = moves(&["cheversi", "--play", play]);
+    assert!(!listed.is_empty());
+    assert!(listed.iter().all(|m| m.starts_with("K@")));
+    let around_f1 = ["K@e1", "K@g1", "K@f2", "K@g2"];
+    assert!(
+        listed.iter().all(|m| around_f1.contains(&m.as_str())),
+        "{listed:?}"
+    );
+    insta::assert_snapshot!(show(&["cheversi", "--play", play]));
+}
+
+#[test]
+fn cheversi_lookahead_forbids_a_white_eighth_piece_the_black_king_cannot_touch() {
+    // CH4: White's last piece may not go to a1, whose neighbours a2 b1 b2 are all occupied: the
+    // Black King could not touch it.
+    let fen = "8/8/8/8/8/8/Kq6/1rQ5[Nk] w - - 0 1";
+    let listed = moves(&["cheversi", "--fen", fen]);
+    assert!(!listed.contains(&"N@a1".to_string()), "{listed:?}");
+    assert!(listed.contains(&"N@c2".to_string()), "{listed:?}");
+}
+
+#[test]
+fn cheversi_scores_count_attackers_of_empty_squares() {
+    // CH7: K@e4 alone attacks 8 empty squares: White 8. Black's knight on e5 attacks 8 squares
+    // (c4 c6 d3 d7 f3 f7 g4 g6), all empty; it takes e5 from White's count: White 7, Black 8.
+    let value = json(&["cheversi", "--play", "K@e4"]);
+    assert_eq!(score(&value, "white"), 8);
+    let value = json(&["cheversi", "--play", "K@e4 N@e5"]);
+    assert_eq!(score(&value, "white"), 7);
+    assert_eq!(score(&value, "black"), 8);
+}
