@@ -254,6 +254,7 @@ fn show_json(session: &dyn Session) -> String {
         "legal_moves": session.legal_moves(),
         "history": session.history(),
         "result": session.outcome(),
+        "control": control_json(session),
         "scores": session.scores().map(|scores| {
             scores
                 .into_iter()
@@ -262,6 +263,25 @@ fn show_json(session: &dyn Session) -> String {
         }),
     });
     value.to_string()
+}
+
+/// For games that keep a score: each side's controlled squares; else null.
+fn control_json(session: &dyn Session) -> serde_json::Value {
+    if session.scores().is_none() {
+        return serde_json::Value::Null;
+    }
+    session
+        .definition()
+        .sides
+        .iter()
+        .map(|side| {
+            (
+                side.name.clone(),
+                serde_json::json!(session.controlled_squares(&side.name)),
+            )
+        })
+        .collect::<serde_json::Map<String, serde_json::Value>>()
+        .into()
 }
 
 #[cfg(test)]

@@ -252,3 +252,237 @@ fn cheversi_scores_count_attackers_of_empty_squares() {
     assert_eq!(score(&value, "white"), 7);
     assert_eq!(score(&value, "black"), 8);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Ends and tie-breaks
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn coverage_equal_scores_go_to_the_side_with_fewer_unplaced_pieces() {
+    // C11: White to move with an empty hand has no legal placement: the game ends. Rook a1
+    // against rook h1: 8 each (see above). C12: White has 0 unplaced pieces, Black 1: White wins.
+    let value = json(&["coverage", "--fen", "8/8/8/8/8/8/8/R6r[p] w - - 0 1"]);
+    assert_eq!(score(&value, "white"), 8);
+    assert_eq!(score(&value, "black"), 8);
+    assert_eq!(value["result"]["winners"], serde_json::json!(["white"]));
+    assert_eq!(value["result"]["reason"], "score");
+}
+
+#[test]
+fn coverage_equal_scores_and_hands_draw() {
+    // "If that is also a tie, the game ends in a draw": both hands empty, 8 to 8.
+    let value = json(&["coverage", "--fen", "8/8/8/8/8/8/8/R6r[] w - - 0 1"]);
+    assert_eq!(value["result"]["winners"], serde_json::json!([]));
+}
+
+#[test]
+fn coverage_ends_when_every_placement_would_block_ones_own_lines() {
+    // C11: in this game (the oracle's seed-1 game, tests/games/coverage.games) Black, to move
+    // after 27 placements, still holds pieces and has legal placements, but each is on a square
+    // Black already controls: the game ends, and White wins 13-4.
+    let play = "K@a5 R@a2 B@f3 N@h3 B@e8 P@b8 Q@e7 R@d3 R@f1 P@c3 N@g8 B@d4 R@b4 B@c2 P@h7 Q@g3 \
+                P@c6 N@h2 N@a6 P@f5 P@h5 K@f4 P@d6 P@a3 P@h6 P@c8 P@a8";
+    let value = json(&["coverage", "--play", play]);
+    let legal: Vec<String> = value["legal_moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m.as_str().expect("text").to_string())
+        .collect();
+    assert!(!legal.is_empty(), "Black still has placements");
+    assert_eq!(value["side_to_move"], "black");
+    let black_control = &value["control"]["black"];
+    for placement in &legal {
+        let square = placement.split('@').nth(1).expect("a drop");
+        assert!(
+            black_control
+                .as_array()
+                .expect("squares")
+                .iter()
+                .any(|s| s == square),
+            "{placement}"
+        );
+    }
+    assert_eq!(value["result"]["winners"], serde_json::json!(["white"]));
+    assert_eq!((score(&value, "white"), score(&value, "black")), (13, 4));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A gallery of hand-checked positions, each drawn with its control maps and scores
+// ---------------------------------------------------------------------------------------------
+
+/// (name, game, arguments after the game, what was checked by hand in the drawing)
+const GALLERY: &[(&str, &str, &[&str], &str)] = &[
+    (
+        "coverage-01-empty-board",
+        "coverage",
+        &[],
+        "nothing controlled, scores 0-0",
+    ),
+    (
+        "coverage-02-king-in-the-centre",
+        "coverage",
+        &["--play", "K@e4"],
+        "8 squares around e4",
+    ),
+    (
+        "coverage-03-rook-in-the-corner",
+        "coverage",
+        &["--play", "R@a1"],
+        "a2-a8 and b1-h1: 14",
+    ),
+    (
+        "coverage-04-queen-lines-stop-at-own-pieces",
+        "coverage",
+        &["--play", "Q@d4 P@c7 B@b2"],
+        "the queen's diagonal to a1 stops before b2 (own bishop)",
+    ),
+    (
+        "coverage-05-pawn-second-row",
+        "coverage",
+        &["--play", "P@e2"],
+        "e3 e4 (C2)",
+    ),
+    (
+        "coverage-06-pawn-capture-square",
+        "coverage",
+        &["--play", "P@e4 N@h8 N@a8 P@d5"],
+        "White pawn e4 controls e5 and d5 (enemy pawn), not f5",
+    ),
+    (
+        "coverage-07-pawn-last-row",
+        "coverage",
+        &["--play", "P@e8"],
+        "controls nothing (C3)",
+    ),
+    (
+        "coverage-08-en-passant-control",
+        "coverage",
+        &[
+            "--fen",
+            "8/8/8/3pP3/8/8/8/8[KQBBRRNNPPPPPPPkqbbrrnnppppppp] w - - 0 1",
+        ],
+        "White e5 pawn controls d6 and e6 (C8)",
+    ),
+    (
+        "coverage-09-knight-blocked-by-own-piece",
+        "coverage",
+        &["--play", "N@b1 P@h7 P@d2"],
+        "knight loses d2 (C5)",
+    ),
+    (
+        "coverage-10-contested-squares",
+        "coverage",
+        &["--play", "R@a1 R@h2"],
+        "a2 and h1 contested: 12-12 (C6)",
+    ),
+    (
+        "coverage-11-fewest-unplaced-wins",
+        "coverage",
+        &["--fen", "8/8/8/8/8/8/8/R6r[p] w - - 0 1"],
+        "8-8, White wins on unplaced pieces (C12)",
+    ),
+    (
+        "coverage-12-weighted-value-tie-break",
+        "coverage-weighted",
+        &["--play", "Q@d1 N@f2"],
+        "d3 g4 h1 go to the knight (N2 > Q1, C13)",
+    ),
+    (
+        "coverage-13-weighted-majority",
+        "coverage-weighted",
+        &["--play", "R@a1 N@c3 B@e1 R@h2"],
+        "a2: white rook vs black knight and rook: black majority",
+    ),
+    (
+        "cheversi-01-opening",
+        "cheversi",
+        &[],
+        "only King drops, 64",
+    ),
+    (
+        "cheversi-02-black-answers",
+        "cheversi",
+        &["--play", "K@e4"],
+        "Q R B N around e4",
+    ),
+    (
+        "cheversi-03-queen-call",
+        "cheversi",
+        &["--play", "K@e4 Q@e5"],
+        "White must place his Queen (CH6)",
+    ),
+    (
+        "cheversi-04-bishop-colours",
+        "cheversi",
+        &["--play", "K@e4 N@e5 B@d3 N@f5"],
+        "second White bishop on dark squares (CH5)",
+    ),
+    (
+        "cheversi-05-queen-by-the-seventh",
+        "cheversi",
+        &[
+            "--play",
+            "K@e4 R@e5 R@e3 R@e6 R@e2 B@e7 B@d2 B@d7 B@c2 N@c7 N@b2 N@c6 N@a2",
+        ],
+        "Black's 7th must be the Queen (CH6)",
+    ),
+    (
+        "cheversi-06-black-king-last",
+        "cheversi",
+        &[
+            "--play",
+            "K@e4 R@e5 R@e3 R@e6 R@e2 B@e7 B@d2 B@d7 B@c2 Q@c7 Q@b2 N@c6 N@a2 N@b6 N@f1",
+        ],
+        "the King touches f1 (CH4)",
+    ),
+    (
+        "cheversi-07-lookahead",
+        "cheversi",
+        &["--fen", "8/8/8/8/8/8/Kq6/1rQ5[Nk] w - - 0 1"],
+        "no N@a1: the Black King could not touch it (CH4)",
+    ),
+    (
+        "cheversi-08-king-alone",
+        "cheversi",
+        &["--play", "K@e4"],
+        "8 empty squares attacked: White 8",
+    ),
+    (
+        "cheversi-09-knight-reply",
+        "cheversi",
+        &["--play", "K@e4 N@e5"],
+        "White 7, Black 8 (CH7)",
+    ),
+    (
+        "cheversi-10-lines-blocked-by-any-piece",
+        "cheversi",
+        &["--play", "K@e4 R@e5 R@e3"],
+        "Black's e5 rook stops at e4; White's e3 rook is stopped by e4 upwards",
+    ),
+    (
+        "cheversi-11-square-scores-for-both",
+        "cheversi",
+        &["--play", "K@e4 N@e5 N@d3"],
+        "squares attacked by both count for both (CH7)",
+    ),
+    (
+        "cheversi-12-finished-game",
+        "cheversi",
+        &[
+            "--play",
+            "K@c2 B@c3 N@d1 N@b3 Q@b4 Q@d4 N@d2 R@b1 R@c1 N@b2 B@a4 R@d5 B@a1 B@e4 R@e6 K@f5",
+        ],
+        "16 placements, Black wins 33-31 (the oracle's seed-1 game)",
+    ),
+];
+
+#[test]
+fn gallery_of_hand_checked_positions() {
+    for (name, game, args, checked) in GALLERY {
+        let mut all = vec![*game];
+        all.extend_from_slice(args);
+        let drawing = format!("{checked}\n\n{}", show(&all));
+        insta::assert_snapshot!(*name, drawing);
+    }
+}
