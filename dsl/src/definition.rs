@@ -194,8 +194,9 @@ pub enum Condition {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ControlRules {
     /// `en-passant standing`: an enemy piece standing where its initial lame move lands, with the
-    /// square it would have passed empty, may be captured en passant there (for control, and so
-    /// for moves), as if it had just made that move.
+    /// square it would have passed empty, counts as capturable en passant there, as if it had
+    /// just made that move: pieces with `e` captures control that square. It changes control
+    /// only; en-passant moves still need the enemy's move to have just happened.
     pub en_passant_standing: bool,
 }
 
