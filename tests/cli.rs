@@ -192,3 +192,12 @@ fn compiled_chess_is_described() {
     assert!(output.status.success(), "{}", stderr(&output));
     insta::assert_snapshot!(stdout(&output));
 }
+
+#[test]
+fn every_compiled_game_is_described() {
+    for game in ["coverage", "coverage-weighted", "cheversi"] {
+        let output = variant(&["dump", game, "--compiled"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        insta::assert_snapshot!(format!("compiled-{game}"), stdout(&output));
+    }
+}

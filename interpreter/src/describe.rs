@@ -128,6 +128,31 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
             "by playing each move"
         }
     );
+    let def = &rules.definition;
+    let actions: Vec<&str> = [(def.actions.moves, "moves"), (def.actions.drops, "drops")]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| *name)
+        .collect();
+    let _ = writeln!(
+        out,
+        "actions: {}; {} drop constraints{}",
+        actions.join(" and "),
+        def.drops.constraints.len(),
+        if def.drops.lookahead {
+            ", lookahead"
+        } else {
+            ""
+        }
+    );
+    if let Some(score) = def.score {
+        let empty = if score.empty_only {
+            " on empty squares"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "score: {:?}{empty}", score.measure);
+    }
     for side in 0..rules.sides {
         let side_name = &rules.definition.sides[side].name;
         for piece in 0..rules.pieces {
