@@ -284,34 +284,17 @@ impl<B: Bitboard> Session for Game<B> {
     }
 }
 
-/// The board with a side's controlled squares: `x` on an empty controlled square, the piece's
-/// letter in brackets-free form where a controlled square is occupied (upper case), `.` elsewhere.
+/// The board with a side's controlled squares: `x` on an empty controlled square, `#` on an
+/// occupied one, `o` on an uncontrolled piece, `.` elsewhere.
 fn control_diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, control: B) -> String {
-    let geometry = &rules.geometry;
-    let mut out = String::new();
-    for rank in (0..geometry.ranks).rev() {
-        out.push_str(&format!("{:>2} ", rank + 1));
-        for file in 0..geometry.files {
-            let index = rank * geometry.files + file;
-            let cell = if !geometry.on_board(index) {
-                ' '
-            } else if control.has(index) {
-                if position.at(index).is_some() {
-                    '#'
-                } else {
-                    'x'
-                }
-            } else if position.at(index).is_some() {
-                'o'
-            } else {
-                '.'
-            };
-            out.push(' ');
-            out.push(cell);
+    draw(rules, |index| {
+        match (control.has(index), position.at(index).is_some()) {
+            (true, false) => 'x',
+            (true, true) => '#',
+            (false, true) => 'o',
+            (false, false) => '.',
         }
-        out.push('\n');
-    }
-    out
+    })
 }
 
 /// A move in UCI shape: squares (letter + digits) with an optional promotion letter, or a drop.
@@ -344,38 +327,43 @@ fn looks_like_move(text: &str) -> bool {
 /// The board in text: the first side's pieces in upper case, the second's in lower case, `.` for
 /// an empty square and a blank for a hole, with file letters and rank numbers.
 pub fn diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> String {
+    let mut out = draw(rules, |index| match position.at(index) {
+        None => '.',
+        Some(o) => {
+            let letter = rules.definition.pieces[o.piece].letter;
+            if o.side == 0 {
+                letter.to_ascii_uppercase()
+            } else {
+                letter.to_ascii_lowercase()
+            }
+        }
+    });
+    out.push_str("   ");
+    for file in 0..rules.geometry.files {
+        out.push(' ');
+        out.push((b'a' + file as u8) as char);
+    }
+    out.push('\n');
+    out
+}
+
+/// The board's ranks, top first, each cell drawn by `cell` (holes are blank), with rank numbers.
+fn draw<B: Bitboard>(rules: &Rules<B>, cell: impl Fn(usize) -> char) -> String {
     let geometry = &rules.geometry;
     let mut out = String::new();
     for rank in (0..geometry.ranks).rev() {
         out.push_str(&format!("{:>2} ", rank + 1));
         for file in 0..geometry.files {
             let index = rank * geometry.files + file;
-            let cell = if !geometry.on_board(index) {
-                ' '
-            } else {
-                match position.at(index) {
-                    None => '.',
-                    Some(o) => {
-                        let letter = rules.definition.pieces[o.piece].letter;
-                        if o.side == 0 {
-                            letter.to_ascii_uppercase()
-                        } else {
-                            letter.to_ascii_lowercase()
-                        }
-                    }
-                }
-            };
             out.push(' ');
-            out.push(cell);
+            out.push(if geometry.on_board(index) {
+                cell(index)
+            } else {
+                ' '
+            });
         }
         out.push('\n');
     }
-    out.push_str("   ");
-    for file in 0..geometry.files {
-        out.push(' ');
-        out.push((b'a' + file as u8) as char);
-    }
-    out.push('\n');
     out
 }
 
