@@ -416,44 +416,6 @@ mod tests {
     }
 
     #[test]
-    fn weighted_coverage_replaces_only_the_score() {
-        use crate::definition::{Requirement, ScoreMeasure, ScoreRule};
-        let dir = temp_dir("coverage");
-        fs::write(
-            dir.join("coverage.variant"),
-            include_str!("../../games/coverage.variant"),
-        )
-        .unwrap();
-        fs::write(
-            dir.join("coverage-weighted.variant"),
-            include_str!("../../games/coverage-weighted.variant"),
-        )
-        .unwrap();
-        let parent = load_file(&dir.join("coverage.variant"))
-            .unwrap_or_else(|failure| panic!("{}", failure.render()))
-            .definition;
-        let child = load_file(&dir.join("coverage-weighted.variant"))
-            .unwrap_or_else(|failure| panic!("{}", failure.render()))
-            .definition;
-        assert_eq!(child.name, "Coverage (weighted scoring)");
-        assert_eq!(
-            child.score,
-            Some(ScoreRule {
-                measure: ScoreMeasure::MajorityThenValue,
-                empty_only: false
-            })
-        );
-        assert_eq!(
-            child.drops.constraints[0].requirement,
-            Requirement::Uncontrolled
-        );
-        assert_eq!(
-            (&child.actions, &child.drops, &child.control, &child.end),
-            (&parent.actions, &parent.drops, &parent.control, &parent.end)
-        );
-    }
-
-    #[test]
     fn a_cycle_names_every_file() {
         let dir = temp_dir("cycle");
         fs::write(dir.join("a.variant"), "extends \"b\"\ngame \"A\"\n").unwrap();

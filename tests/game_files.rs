@@ -6,7 +6,7 @@ use variant_dsl::parse::parse;
 use variant_dsl::validate::validate;
 use variant_dsl::*;
 
-const CHESS: &str = include_str!("../../games/chess.variant");
+const CHESS: &str = include_str!("../games/chess.variant");
 
 fn check(text: &str) -> Result<(Definition, Diagnostics), Diagnostics> {
     let mut sources = SourceMap::new();
@@ -20,8 +20,8 @@ fn messages(text: &str) -> Vec<String> {
     diagnostics.iter().map(|d| d.message.clone()).collect()
 }
 
-const COVERAGE: &str = include_str!("../../games/coverage.variant");
-const CHEVERSI: &str = include_str!("../../games/cheversi.variant");
+const COVERAGE: &str = include_str!("../games/coverage.variant");
+const CHEVERSI: &str = include_str!("../games/cheversi.variant");
 
 #[test]
 fn cheversi_drop_constraints() {
@@ -168,4 +168,35 @@ fn new_statements_are_given_once() {
         messages(&text),
         ["`score` is given twice", "`control` is given twice"]
     );
+}
+
+#[test]
+fn a_sub_variant_replaces_only_what_it_restates() {
+    // games/coverage-weighted.variant extends games/coverage.variant and restates only its name
+    // and score.
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let load = |name: &str| {
+        load_file(&games.join(name))
+            .unwrap_or_else(|failure| panic!("{}", failure.render()))
+            .definition
+    };
+    let parent = load("coverage.variant");
+    let child = load("coverage-weighted.variant");
+    assert_eq!(child.name, "Coverage (weighted scoring)");
+    assert_eq!(
+        child.score,
+        Some(ScoreRule {
+            measure: ScoreMeasure::MajorityThenValue,
+            empty_only: false
+        })
+    );
+    assert_eq!(
+        child.drops.constraints[0].requirement,
+        Requirement::Uncontrolled
+    );
+    assert_eq!(
+        (&child.actions, &child.drops, &child.control, &child.end),
+        (&parent.actions, &parent.drops, &parent.control, &parent.end)
+    );
+    assert_ne!(child.score, parent.score);
 }
