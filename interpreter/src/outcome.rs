@@ -7,7 +7,7 @@ use crate::bitboard::Bitboard;
 use crate::control::side_control;
 use crate::movegen::count_legal;
 use crate::movegen::legal_moves;
-use crate::moves::MoveKind;
+use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::score::scores;
@@ -79,14 +79,17 @@ pub fn outcome<B: Bitboard>(
     if end.hands_empty && (0..rules.sides).all(|side| position.hand_total(side) == 0) {
         return Some(by_score(rules, position));
     }
-    let legal = count_legal(rules, position);
+    // The moves themselves are needed only to see where drops land; otherwise counting is enough.
+    let legal = if end.only_self_controlled_drops {
+        let moves = legal_moves(rules, position);
+        if !moves.is_empty() && only_self_controlled_drops(rules, position, to_move, &moves) {
+            return Some(by_score(rules, position));
+        }
+        moves.len() as u64
+    } else {
+        count_legal(rules, position)
+    };
     if legal == 0 && end.no_legal_action {
-        return Some(by_score(rules, position));
-    }
-    if legal > 0
-        && end.only_self_controlled_drops
-        && only_self_controlled_drops(rules, position, to_move)
-    {
         return Some(by_score(rules, position));
     }
     if legal == 0 {
@@ -108,15 +111,9 @@ pub fn outcome<B: Bitboard>(
         let recent = &history[history.len().saturating_sub(clock)..];
         let seen = 1 + recent.iter().filter(|&&h| h == position.hash()).count();
         if seen >= repetition.count as usize {
-            let order = &rules.definition.turn_order;
-            let index = order
-                .iter()
-                .position(|s| s.0 as usize == to_move)
-                .unwrap_or(0);
-            let mover = order[(index + order.len() - 1) % order.len()].0 as usize;
             return Some(verdict_outcome(
                 rules,
-                mover,
+                position.previous_side(rules),
                 repetition.verdict,
                 Reason::Repetition,
             ));
@@ -140,9 +137,10 @@ fn only_self_controlled_drops<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     side: usize,
+    moves: &[Move],
 ) -> bool {
     let own_control = side_control(rules, position, side);
-    legal_moves(rules, position)
+    moves
         .iter()
         .all(|mv| matches!(mv.kind, MoveKind::Drop(_)) && own_control.has(mv.to as usize))
 }

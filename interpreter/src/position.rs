@@ -226,12 +226,6 @@ impl<B: Bitboard> Position<B> {
         order[(self.turn as usize + order.len() - 1) % order.len()].0 as usize
     }
 
-    /// The side that moves after the side to move.
-    pub fn next_side(&self, rules: &Rules<B>) -> usize {
-        let order = &rules.definition.turn_order;
-        order[(self.turn as usize + 1) % order.len()].0 as usize
-    }
-
     /// The incrementally maintained hash.
     #[inline]
     pub fn hash(&self) -> u64 {
@@ -466,8 +460,7 @@ fn en_passant_victim<B: Bitboard>(
     position: &Position<B>,
     target: usize,
 ) -> Option<usize> {
-    let order = &rules.definition.turn_order;
-    let previous = order[(position.turn as usize + order.len() - 1) % order.len()].0 as usize;
+    let previous = position.previous_side(rules);
     (0..rules.pieces).find_map(|piece| {
         rules
             .moves_of(previous, piece)
