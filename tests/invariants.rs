@@ -470,6 +470,14 @@ mod naive {
             next
         }
 
+        /// Castling, en passant or a promotion.
+        pub fn is_special(&self, mv: Move) -> bool {
+            let kind = self.at(mv.from).map(|(_, k)| k);
+            mv.promotion.is_some()
+                || (kind == Some(Kind::King) && (mv.to.0 - mv.from.0).abs() == 2)
+                || (kind == Some(Kind::Pawn) && mv.from.0 != mv.to.0 && self.at(mv.to).is_none())
+        }
+
         /// The legal moves: the pseudo-legal ones that leave the mover's king not attacked.
         pub fn legal(&self) -> Vec<Move> {
             self.pseudo_legal()
@@ -620,12 +628,25 @@ fn check_random_game(
                 return Ok(());
             }
         }
-        let mv = expected_uci[choice % expected_uci.len()].clone();
-        session.play(&mv).expect("a legal move can be played");
-        let chosen = *expected
+        // One move in three is a special one (castling, en passant, promotion) when there is
+        // one, so that random games reach them often.
+        let special: Vec<naive::Move> = expected
             .iter()
-            .find(|m| m.uci() == mv)
-            .expect("chosen from the list");
+            .copied()
+            .filter(|&m| board.is_special(m))
+            .collect();
+        let chosen = if choice % 3 == 0 && !special.is_empty() {
+            special[(choice / 3) % special.len()]
+        } else {
+            let mv = &expected_uci[choice % expected_uci.len()];
+            *expected
+                .iter()
+                .find(|m| &m.uci() == mv)
+                .expect("chosen from the list")
+        };
+        session
+            .play(&chosen.uci())
+            .expect("a legal move can be played");
         board = board.make(chosen);
     }
     Ok(())
@@ -642,6 +663,22 @@ fn perft_fens() -> Vec<String> {
         .collect();
     assert!(fens.len() >= 6, "the perft suite has its positions");
     fens
+}
+
+/// Few pieces, some clocks near the move limit: random games end by checkmate, stalemate,
+/// repetition or the move limit.
+fn endgame_fens() -> Vec<String> {
+    [
+        "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+        "4k3/8/8/8/8/8/8/4K2Q w - - 60 40",
+        "7k/8/8/8/8/8/8/N6K w - - 80 100",
+        "8/8/3k4/8/8/2K5/8/1R6 b - - 0 1",
+        "k7/8/1QK5/8/8/8/8/8 w - - 0 1",
+        "4k3/4p3/8/3P4/8/8/8/4K3 b - - 97 70",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    ]
+    .map(str::to_string)
+    .to_vec()
 }
 
 /// Seeded unless `PROPTEST_RNG_SEED` is set; `PROPTEST_CASES` overrides the number of games.
@@ -674,6 +711,12 @@ proptest! {
     /// promotions), shorter games.
     #[test]
     fn chess_agrees_with_a_naive_move_generator_from_the_perft_positions(start in prop::sample::select(perft_fens()), choices in prop::collection::vec(any::<usize>(), 0..60)) {
+        let chess = definition("chess");
+        check_random_game(&chess, Some(&start), &choices)?;
+    }
+
+    #[test]
+    fn chess_agrees_with_a_naive_move_generator_to_the_end_of_endgames(start in prop::sample::select(endgame_fens()), choices in prop::collection::vec(any::<usize>(), 0..240)) {
         let chess = definition("chess");
         check_random_game(&chess, Some(&start), &choices)?;
     }
