@@ -18,7 +18,21 @@ Usage
   placement_oracle.py moves GAME [--fen FEN] [--play "DROPS..."]
   placement_oracle.py show  GAME [--fen FEN] [--play "DROPS..."]
   placement_oracle.py random GAME --seed S
+  placement_oracle.py verify FILE
   placement_oracle.py selfcheck
+
+`verify` checks claims about complete games made by another implementation (the Rust engine's
+`tests/placement_invariants.rs` writes them): FILE holds one JSON object per line,
+  {"game": GAME, "history": [DROP, ...],
+   "positions": [{"board": BOARD, "side": "w"|"b", "moves": [DROP, ...],
+                  "control": {"white": [SQ, ...], "black": [SQ, ...]}}, ...],
+   "scores": {"white": N, "black": N}, "result": null | {"winners": [...], "reason": "score"}}
+with one entry in "positions" per position of the game, the start included (so one more than
+"history"). The oracle replays the history from the game's start with its own rules and
+compares, at every position, the board field of the FEN, the side to move, the set of legal
+drops (unless "moves" is null: not claimed) and each colour's controlled squares, then the
+final scores and result. It prints every
+disagreement (at most 20) and exits 1 if there is any.
 
 Conventions chosen where the brief leaves room (see the report):
   * perft counts a finished game reached before the full depth as one leaf.
@@ -666,6 +680,79 @@ def selfcheck():
     return 0 if ok else 1
 
 
+def verify(path):
+    """The `verify` command: see the module docstring. Returns the exit code."""
+    problems = []
+    games = positions = 0
+
+    def differ(where, what, ours, theirs):
+        problems.append(f"{where}: {what} differ\n  claimed: {ours}\n  oracle:  {theirs}")
+
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            claim = json.loads(line)
+            game = claim["game"]
+            history = claim["history"]
+            if len(claim["positions"]) != len(history) + 1:
+                problems.append(f"line {number}: {len(claim['positions'])} positions for "
+                                f"{len(history)} drops")
+                continue
+            pos = parse_fen(START_FEN[game])
+            games += 1
+            replayed = True
+            for ply, stated in enumerate(claim["positions"]):
+                where = f"line {number} ({game}) after {' '.join(history[:ply]) or 'no drop'}"
+                positions += 1
+                board = to_fen(pos, game).split("[")[0]
+                if stated["board"] != board:
+                    differ(where, "boards", stated["board"], board)
+                side = "w" if pos.side == WHITE else "b"
+                if stated["side"] != side:
+                    differ(where, "sides to move", stated["side"], side)
+                legal_list = legal_moves(game, pos)
+                legal = sorted(move_text(m) for m in legal_list)
+                if stated["moves"] is not None and (sorted(stated["moves"]) != legal
+                                                    or len(stated["moves"]) != len(legal)):
+                    differ(where, "legal drops", sorted(stated["moves"]), legal)
+                masks = control_masks(pos.board)
+                for colour, name in enumerate(COLOUR_NAMES):
+                    mine = sorted(square_name(t) for t in range(64) if masks[colour] >> t & 1)
+                    if sorted(stated["control"][name]) != mine:
+                        differ(where, f"{name}'s controlled squares",
+                               sorted(stated["control"][name]), mine)
+                if ply == len(history):
+                    break
+                move = parse_move(history[ply])
+                if move not in legal_list:
+                    problems.append(f"{where}: {history[ply]} is not legal for the oracle")
+                    replayed = False
+                    break
+                pos.drop(*move)
+            if not replayed:
+                continue
+            scores = scores_of(game, pos)
+            mine = {"white": scores[0], "black": scores[1]}
+            where = f"line {number} ({game}) at the end"
+            if claim["scores"] != mine:
+                differ(where, "scores", claim["scores"], mine)
+            result = result_of(game, pos)
+            stated_result = claim["result"]
+            if stated_result is not None:
+                stated_result = {"winners": sorted(stated_result["winners"]),
+                                 "reason": stated_result["reason"]}
+            if stated_result != result:
+                differ(where, "results", claim["result"], result)
+    for problem in problems[:20]:
+        print(problem)
+    if problems:
+        print(f"verify: {len(problems)} disagreements")
+        return 1
+    print(f"verify: {positions} positions of {games} games agree")
+    return 0
+
+
 def main(argv=None):
     """CLI entry point (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -683,11 +770,15 @@ def main(argv=None):
     r = sub.add_parser("random")
     r.add_argument("game", choices=games)
     r.add_argument("--seed", type=int, required=True)
+    v = sub.add_parser("verify")
+    v.add_argument("file")
     sub.add_parser("selfcheck")
     args = parser.parse_args(argv)
 
     if args.command == "selfcheck":
         return selfcheck()
+    if args.command == "verify":
+        return verify(args.file)
     if args.command == "random":
         drops, pos = random_game(args.game, args.seed)
         print(" ".join(drops))
