@@ -374,6 +374,16 @@ fn hits_a_known_issue(fen: &str) -> bool {
         .any(|digits| digits.len() >= 19)
 }
 
+/// Game files that hit a known bug (see [`hits_a_known_issue`]).
+fn definition_hits_a_known_issue(definition: &Definition) -> bool {
+    const HUGE: u32 = 1 << 31;
+    // `a_huge_move_limit_does_not_overflow`: the limit in plies is computed as 2 * moves.
+    definition.end.move_limit.is_some_and(|limit| limit.moves >= HUGE)
+        // `fen_clocks_near_u32_max_survive_a_move`, with the clocks in the game's setup.
+        || definition.setup.halfmove_clock >= HUGE
+        || definition.setup.fullmove_number >= HUGE
+}
+
 /// Exercises every read-only query of a session (none may panic) and checks that its FEN
 /// round-trips.
 fn query_everything(definition: &Definition, session: &dyn Session) -> Result<(), TestCaseError> {
@@ -656,6 +666,9 @@ proptest! {
             }
         };
         let definition = loaded.definition;
+        if definition_hits_a_known_issue(&definition) {
+            return Ok(());
+        }
         let Ok(mut session) = variant_interpreter::open(&definition, None) else {
             return Ok(());
         };
@@ -733,6 +746,30 @@ fn fen_with_a_huge_empty_count_before_a_piece_is_rejected() {
         ];
         let run = run_binary(&args, false);
         assert_clean(&args, &run);
+    }
+}
+
+/// Found by this fuzzer: `move-limit N` with N above u32::MAX / 2.
+#[test]
+#[ignore = "known: `move-limit N` with N > u32::MAX / 2 overflows `2 * limit.moves` in interpreter/src/outcome.rs (panic in the test profile)"]
+fn a_huge_move_limit_does_not_overflow() {
+    let source = &corpus().games[corpus()
+        .games
+        .iter()
+        .position(|g| g.0 == "chess")
+        .expect("chess")]
+    .1;
+    assert!(source.contains("move-limit 50 draws"));
+    for limit in ["2147483648", "4294967295"] {
+        let text = source.replace("move-limit 50 draws", &format!("move-limit {limit} draws"));
+        let Ok(loaded) = variant_dsl::load_source("huge-limit.variant", &text) else {
+            continue; // rejecting the limit is fine too
+        };
+        if let Ok(mut session) = variant_interpreter::open(&loaded.definition, None) {
+            assert_eq!(session.outcome(), None);
+            session.play("e2e4").expect("legal");
+            assert_eq!(session.outcome(), None);
+        }
     }
 }
 
