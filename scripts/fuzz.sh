@@ -3,7 +3,7 @@
 # files and command lines, through the library and the binary) and the parser's never-panics
 # suite (dsl/tests/never_panics.rs), with many more cases and a fresh random seed.
 #
-# Usage: scripts/fuzz.sh [CASES] [SEED]
+# Usage: scripts/fuzz.sh [CASES] [SEED]   (the default takes about 15 minutes on 2 cores)
 #   CASES  proptest cases per property (default 20000; the binary runs get CASES/8 and the game
 #          file properties CASES/2)
 #   SEED   proptest seed (default: random); the seed is printed, and a failure is replayed with

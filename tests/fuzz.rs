@@ -211,14 +211,14 @@ fn edit() -> impl Strategy<Value = Edit> {
         any::<char>(),
     ];
     prop_oneof![
-        (at.clone(), nasty_char).prop_map(|(at, with)| Edit::Replace { at, with }),
-        (at.clone(), nasty()).prop_map(|(at, text)| Edit::Insert { at, text }),
-        (at.clone(), 1..12usize).prop_map(|(at, len)| Edit::Delete { at, len }),
-        (at.clone(), nasty()).prop_map(|(nth, value)| Edit::Number { nth, value }),
-        at.clone().prop_map(|nth| Edit::DropField { nth }),
-        at.clone().prop_map(|nth| Edit::DuplicateField { nth }),
-        (at.clone(), at.clone()).prop_map(|(a, b)| Edit::SwapFields { a, b }),
-        (at.clone(), nasty()).prop_map(|(nth, value)| Edit::Field { nth, value }),
+        (at, nasty_char).prop_map(|(at, with)| Edit::Replace { at, with }),
+        (at, nasty()).prop_map(|(at, text)| Edit::Insert { at, text }),
+        (at, 1..12usize).prop_map(|(at, len)| Edit::Delete { at, len }),
+        (at, nasty()).prop_map(|(nth, value)| Edit::Number { nth, value }),
+        at.prop_map(|nth| Edit::DropField { nth }),
+        at.prop_map(|nth| Edit::DuplicateField { nth }),
+        (at, at).prop_map(|(a, b)| Edit::SwapFields { a, b }),
+        (at, nasty()).prop_map(|(nth, value)| Edit::Field { nth, value }),
         at.prop_map(|at| Edit::Truncate { at }),
     ]
 }

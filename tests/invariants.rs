@@ -288,7 +288,7 @@ mod naive {
                 directions.iter().any(|&(df, dr)| {
                     let mut sq = (f + df, r + dr);
                     while on_board(sq) {
-                        if let Some(_) = self.at(sq) {
+                        if self.at(sq).is_some() {
                             return holds(sq, kinds);
                         }
                         sq = (sq.0 + df, sq.1 + dr);
