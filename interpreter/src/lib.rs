@@ -33,6 +33,7 @@ pub mod movegen;
 pub mod moves;
 pub mod outcome;
 pub mod perft;
+pub mod plausible;
 pub mod position;
 pub mod rules;
 pub mod score;

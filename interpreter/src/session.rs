@@ -33,6 +33,8 @@ pub enum SessionError {
     },
     /// The game is already over.
     GameOver(String),
+    /// The position is well formed but cannot arise in this game.
+    Impossible(String),
 }
 
 impl fmt::Display for SessionError {
@@ -48,6 +50,7 @@ impl fmt::Display for SessionError {
                 write!(f, "`{text}` is not a legal move in {fen}")
             }
             SessionError::GameOver(text) => write!(f, "cannot play `{text}`: the game is over"),
+            SessionError::Impossible(why) => write!(f, "impossible position: {why}"),
         }
     }
 }
@@ -62,7 +65,7 @@ pub trait Session {
     fn fen(&self) -> String;
     /// The name of the side to move.
     fn side_to_move(&self) -> String;
-    /// The legal moves, in UCI notation, in generation order.
+    /// The legal moves, in UCI notation, in generation order; none once the game is over.
     fn legal_moves(&self) -> Vec<String>;
     /// Plays one move given in UCI notation.
     fn play(&mut self, text: &str) -> Result<(), SessionError>;
@@ -72,7 +75,8 @@ pub trait Session {
     fn in_check(&self) -> bool;
     /// The sides that have a royal piece attacked right now.
     fn checked_sides(&self) -> Vec<String>;
-    /// Perft of the current position.
+    /// Perft of the current position: no move is counted below a finished position (see
+    /// [`perft`](crate::perft)).
     fn perft(&self, depth: u32) -> u64;
     /// Perft per root move.
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
@@ -125,6 +129,9 @@ impl<B: Bitboard> Game<B> {
             None => definition.setup.clone(),
         };
         let position = Position::from_setup(&rules, &setup).map_err(SessionError::Fen)?;
+        if let Some(why) = crate::plausible::impossibility(&rules, &position) {
+            return Err(SessionError::Impossible(why));
+        }
         Ok(Game {
             rules: Arc::new(rules),
             positions: vec![position],
@@ -169,6 +176,9 @@ impl<B: Bitboard> Session for Game<B> {
     }
 
     fn legal_moves(&self) -> Vec<String> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
         legal_moves(&self.rules, self.position())
             .iter()
             .map(|m| m.uci(&self.rules))
@@ -216,11 +226,11 @@ impl<B: Bitboard> Session for Game<B> {
     }
 
     fn perft(&self, depth: u32) -> u64 {
-        perft::perft(&self.rules, self.position(), depth)
+        perft::perft(&self.rules, self.position(), depth, &self.history_hashes())
     }
 
     fn divide(&self, depth: u32) -> Vec<(String, u64)> {
-        perft::divide(&self.rules, self.position(), depth)
+        perft::divide(&self.rules, self.position(), depth, &self.history_hashes())
     }
 
     fn diagram(&self) -> String {
