@@ -45,6 +45,28 @@ impl Outcome {
     pub fn is_draw(&self) -> bool {
         self.winners.is_empty()
     }
+
+    /// The result in words: `white wins by checkmate`, `draw by stalemate`.
+    pub fn description(&self) -> String {
+        match self.winners.as_slice() {
+            [] => format!("draw by {}", self.reason.words()),
+            [one] => format!("{one} wins by {}", self.reason.words()),
+            many => format!("{} win by {}", many.join(" and "), self.reason.words()),
+        }
+    }
+}
+
+impl Reason {
+    /// The reason in words, as in "draw by ...".
+    pub fn words(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::Repetition => "repetition",
+            Reason::MoveLimit => "the move limit",
+            Reason::Score => "score",
+        }
+    }
 }
 
 fn verdict_outcome<B: Bitboard>(

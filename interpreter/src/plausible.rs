@@ -40,10 +40,8 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
             (castle.king_from, castle.king_to),
             (castle.rook_from, castle.rook_to),
         ] {
-            for index in 0..count {
-                if reach[index].has(from) {
-                    reach[index] |= B::single(to);
-                }
+            for squares in reach.iter_mut().filter(|squares| squares.has(from)) {
+                *squares |= B::single(to);
             }
         }
     }

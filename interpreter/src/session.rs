@@ -5,6 +5,7 @@
 //! and the tests never name a width. Moves cross this boundary as UCI text.
 
 use crate::bitboard::{Bitboard, Wide256};
+use crate::explain::Explanation;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::outcome::{outcome, Outcome};
@@ -30,9 +31,16 @@ pub enum SessionError {
         text: String,
         /// The position's FEN.
         fen: String,
+        /// Why, in the game's words (see [`crate::explain`]).
+        reason: String,
     },
     /// The game is already over.
-    GameOver(String),
+    GameOver {
+        /// The move as typed.
+        text: String,
+        /// The result in words.
+        result: String,
+    },
     /// The position is well formed but cannot arise in this game.
     Impossible(String),
 }
@@ -46,10 +54,12 @@ impl fmt::Display for SessionError {
                 f,
                 "`{text}` is not a move: write moves in UCI notation (`e2e4`, `e7e8q`, `N@c3`)"
             ),
-            SessionError::IllegalMove { text, fen } => {
-                write!(f, "`{text}` is not a legal move in {fen}")
+            SessionError::IllegalMove { text, fen, reason } => {
+                write!(f, "`{text}` is not a legal move in {fen}: {reason}")
             }
-            SessionError::GameOver(text) => write!(f, "cannot play `{text}`: the game is over"),
+            SessionError::GameOver { text, result } => {
+                write!(f, "cannot play `{text}`: the game is over ({result})")
+            }
             SessionError::Impossible(why) => write!(f, "impossible position: {why}"),
         }
     }
@@ -75,6 +85,8 @@ pub trait Session {
     fn in_check(&self) -> bool;
     /// The sides that have a royal piece attacked right now.
     fn checked_sides(&self) -> Vec<String>;
+    /// Why `text` is or is not a legal move here, in the game's words.
+    fn explain(&self, text: &str) -> Explanation;
     /// Perft of the current position: no move is counted below a finished position (see
     /// [`perft`](crate::perft)).
     fn perft(&self, depth: u32) -> u64;
@@ -189,8 +201,11 @@ impl<B: Bitboard> Session for Game<B> {
         if !looks_like_move(text) {
             return Err(SessionError::MalformedMove(text.to_string()));
         }
-        if self.outcome().is_some() {
-            return Err(SessionError::GameOver(text.to_string()));
+        if let Some(result) = self.outcome() {
+            return Err(SessionError::GameOver {
+                text: text.to_string(),
+                result: result.description(),
+            });
         }
         let position = self.position();
         let chosen = legal_moves(&self.rules, position)
@@ -199,6 +214,7 @@ impl<B: Bitboard> Session for Game<B> {
             .ok_or_else(|| SessionError::IllegalMove {
                 text: text.to_string(),
                 fen: self.fen(),
+                reason: self.explain(text).reason(),
             })?;
         let mut next = position.clone();
         next.play_unchecked(&self.rules, chosen);
@@ -223,6 +239,10 @@ impl<B: Bitboard> Session for Game<B> {
             .filter(|&side| position.in_check(&self.rules, side))
             .map(|side| self.rules.definition.sides[side].name.clone())
             .collect()
+    }
+
+    fn explain(&self, text: &str) -> Explanation {
+        crate::explain::explain(&self.rules, self.position(), &self.history_hashes(), text)
     }
 
     fn perft(&self, depth: u32) -> u64 {
