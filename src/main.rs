@@ -7,7 +7,6 @@
 mod catalog;
 
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use variant_interpreter::{Session, SessionError};
 
@@ -22,12 +21,18 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Validate game files; prints `ok: FILE` for each valid one.
+    ///
+    /// A file is valid when every other command can run it: it parses and validates, compiles,
+    /// and its setup is a position the game can reach.
     Check {
-        /// Game files to check.
+        /// Game files to check: paths, or names of games in `games/` (e.g. `chess`).
         #[arg(required = true)]
-        files: Vec<PathBuf>,
+        files: Vec<String>,
     },
     /// Count the leaf nodes of the legal move tree (the last line is `Nodes searched: N`).
+    ///
+    /// The tree stops where the game does: a finished position (checkmate, stalemate,
+    /// repetition, the move limit, a placement game's end) has no moves below it.
     Perft {
         /// A `.variant` file, or the name of a game in `games/` (e.g. `chess`).
         game: String,
@@ -37,6 +42,9 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
+        /// Space-separated moves to play first (they count for repetition).
+        #[arg(long)]
+        play: Option<String>,
         /// Print the count below each root move first, as `MOVE: COUNT`.
         #[arg(long)]
         divide: bool,
@@ -66,6 +74,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Say why a move is illegal here, or what a legal move does.
+    Explain {
+        /// A `.variant` file, or the name of a game in `games/`.
+        game: String,
+        /// The move, in the game's notation (`e2e4`, `e7e8q`, `N@c3`).
+        #[arg(name = "MOVE")]
+        mv: String,
+        /// Start from this position instead of the game's setup.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Space-separated moves to play first.
+        #[arg(long)]
+        play: Option<String>,
+    },
     /// Print the validated definition of a game as RON, or its compiled tables described.
     Dump {
         /// A `.variant` file, or the name of a game in `games/`.
@@ -83,6 +105,21 @@ enum Failure {
     Diagnostics(String),
     /// A plain message.
     Message(String),
+    /// Standard output was closed by its reader (`variant ... | head`): stop quietly.
+    ClosedOutput,
+}
+
+/// Writes to standard output; a reader that went away ends the command quietly, any other
+/// write error is reported.
+fn emit(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|error| match error.kind() {
+            std::io::ErrorKind::BrokenPipe => Failure::ClosedOutput,
+            _ => Failure::Message(format!("cannot write the output: {error}")),
+        })
 }
 
 impl From<SessionError> for Failure {
@@ -103,27 +140,40 @@ fn main() -> ExitCode {
             eprintln!("error: {text}");
             ExitCode::from(1)
         }
+        Err(Failure::ClosedOutput) => ExitCode::SUCCESS,
     }
 }
 
 fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
-        Command::Check { files } => Ok(check(&files)),
+        Command::Check { files } => check(&files),
         Command::Perft {
             game,
             depth,
             fen,
+            play,
             divide,
         } => {
-            let session = open(&game, fen.as_deref(), None)?;
-            perft(session.as_ref(), depth, divide);
+            if depth > variant_interpreter::perft::MAX_DEPTH {
+                return Err(Failure::Message(format!(
+                    "depth {depth} is too deep: perft counts at most {} plies",
+                    variant_interpreter::perft::MAX_DEPTH
+                )));
+            }
+            let session = open(&game, fen.as_deref(), play.as_deref())?;
+            report_finished(session.as_ref());
+            perft(session.as_ref(), depth, divide)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Moves { game, fen, play } => {
             let session = open(&game, fen.as_deref(), play.as_deref())?;
+            report_finished(session.as_ref());
+            let mut listing = String::new();
             for mv in session.legal_moves() {
-                println!("{mv}");
+                listing.push_str(&mv);
+                listing.push('\n');
             }
+            emit(&listing)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Show {
@@ -134,48 +184,69 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
         } => {
             let session = open(&game, fen.as_deref(), play.as_deref())?;
             if json {
-                println!("{}", show_json(session.as_ref()));
+                emit(&format!("{}\n", show_json(session.as_ref())))?;
             } else {
-                print!("{}", show_text(session.as_ref()));
+                emit(&show_text(session.as_ref()))?;
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain {
+            game,
+            mv,
+            fen,
+            play,
+        } => {
+            let session = open(&game, fen.as_deref(), play.as_deref())?;
+            emit(&session.explain(&mv).to_string())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Dump { game, compiled } => {
             let loaded = catalog::load(&game)?;
             if compiled {
-                print!(
-                    "{}",
-                    variant_interpreter::open(&loaded.definition, None)?.describe()
-                );
+                emit(&variant_interpreter::open(&loaded.definition, None)?.describe())?;
             } else {
-                print!("{}", loaded.definition.to_ron());
+                emit(&loaded.definition.to_ron())?;
             }
             Ok(ExitCode::SUCCESS)
         }
     }
 }
 
-fn check(files: &[PathBuf]) -> ExitCode {
+/// Says on standard error that the game is over, and how, when it is.
+fn report_finished(session: &dyn Session) {
+    if let Some(result) = session.outcome() {
+        eprintln!("the game is over: {}", result.description());
+    }
+}
+
+/// Checks each file as every other command would open it: load and validate, then compile and
+/// set up the start position. Exit 1 if any fails; the others are still checked.
+fn check(files: &[String]) -> Result<ExitCode, Failure> {
     let mut all_valid = true;
     for file in files {
-        match variant_dsl::load_file(file) {
-            Ok(loaded) => {
-                if !loaded.warnings.is_empty() {
-                    eprint!("{}", loaded.render());
-                }
-                println!("ok: {}", file.display());
-            }
-            Err(failure) => {
+        let opened = catalog::load(file).and_then(|loaded| {
+            variant_interpreter::open(&loaded.definition, None)
+                .map(|_| ())
+                .map_err(|error| Failure::Message(format!("{file}: {error}")))
+        });
+        match opened {
+            Ok(()) => emit(&format!("ok: {file}\n"))?,
+            Err(Failure::Diagnostics(text)) => {
                 all_valid = false;
-                eprint!("{}", failure.render());
+                eprint!("{text}");
             }
+            Err(Failure::Message(text)) => {
+                all_valid = false;
+                eprintln!("error: {text}");
+            }
+            Err(Failure::ClosedOutput) => return Err(Failure::ClosedOutput),
         }
     }
-    if all_valid {
+    Ok(if all_valid {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    }
+    })
 }
 
 /// Loads a game, sets up the position and plays the given moves.
@@ -190,19 +261,19 @@ fn open(game: &str, fen: Option<&str>, play: Option<&str>) -> Result<Box<dyn Ses
     Ok(session)
 }
 
-fn perft(session: &dyn Session, depth: u32, divide: bool) {
+fn perft(session: &dyn Session, depth: u32, divide: bool) -> Result<(), Failure> {
     let total = if divide {
-        let mut total = 0;
+        let mut total = 0u64;
         for (mv, count) in session.divide(depth) {
-            println!("{mv}: {count}");
-            total += count;
+            emit(&format!("{mv}: {count}\n"))?;
+            total = total.saturating_add(count);
         }
-        println!();
+        emit("\n")?;
         total
     } else {
         session.perft(depth)
     };
-    println!("Nodes searched: {total}");
+    emit(&format!("Nodes searched: {total}\n"))
 }
 
 fn show_text(session: &dyn Session) -> String {
@@ -222,27 +293,36 @@ fn show_text(session: &dyn Session) -> String {
             .collect();
         out.push_str(&format!("Scores: {}\n", listed.join(", ")));
     }
-    match session.outcome() {
-        Some(outcome) if outcome.is_draw() => {
-            out.push_str(&format!("Result: draw by {}\n", reason_words(&outcome)));
-        }
-        Some(outcome) => {
-            out.push_str(&format!(
-                "Result: {} wins by {}\n",
-                outcome.winners.join(" and "),
-                reason_words(&outcome)
-            ));
-        }
-        None => {}
+    if let Some(outcome) = session.outcome() {
+        out.push_str(&format!("Result: {}\n", outcome.description()));
     }
     out
 }
 
-fn reason_words(outcome: &variant_interpreter::Outcome) -> String {
-    serde_json::to_value(outcome.reason)
-        .ok()
-        .and_then(|v| v.as_str().map(|s| s.replace('-', " ")))
-        .unwrap_or_default()
+/// The result for tools: who won and who lost by name, whether it is a draw, why, and the
+/// sentence `show` prints; null while the game goes on.
+fn result_json(session: &dyn Session) -> serde_json::Value {
+    let Some(outcome) = session.outcome() else {
+        return serde_json::Value::Null;
+    };
+    let losers: Vec<String> = if outcome.is_draw() {
+        Vec::new()
+    } else {
+        session
+            .definition()
+            .sides
+            .iter()
+            .map(|side| side.name.clone())
+            .filter(|name| !outcome.winners.contains(name))
+            .collect()
+    };
+    serde_json::json!({
+        "winners": outcome.winners,
+        "losers": losers,
+        "draw": outcome.is_draw(),
+        "reason": outcome.reason,
+        "description": outcome.description(),
+    })
 }
 
 fn show_json(session: &dyn Session) -> String {
@@ -253,7 +333,7 @@ fn show_json(session: &dyn Session) -> String {
         "in_check": session.in_check(),
         "legal_moves": session.legal_moves(),
         "history": session.history(),
-        "result": session.outcome(),
+        "result": result_json(session),
         "control": control_json(session),
         "scores": session.scores().map(|scores| {
             scores

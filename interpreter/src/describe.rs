@@ -42,9 +42,10 @@ fn describe_piece<B: Bitboard>(rules: &Rules<B>, out: &mut String, moves: &Piece
         } else {
             ""
         };
+        let noun = if distinct == 1 { "target" } else { "targets" };
         let _ = writeln!(
             out,
-            "    leap table: {}{initial}, up to {distinct} targets from one square",
+            "    leap table: {}{initial}, up to {distinct} {noun} from one square",
             mode_word(table.mode)
         );
     }

@@ -28,11 +28,13 @@
 pub mod bitboard;
 pub mod control;
 pub mod describe;
+pub mod explain;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
 pub mod outcome;
 pub mod perft;
+pub mod plausible;
 pub mod position;
 pub mod rules;
 pub mod score;
@@ -40,6 +42,7 @@ pub mod session;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Wide256};
+pub use explain::Explanation;
 pub use moves::{Move, MoveKind};
 pub use outcome::{Outcome, Reason};
 pub use position::Position;

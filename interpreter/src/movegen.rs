@@ -471,8 +471,32 @@ fn drops<B: Bitboard, S: Sink<B>>(
     }
 }
 
+/// The drop constraints that bind the side to move when it drops `piece` on `to`, in source
+/// order, each with whether the drop meets it (for explanations; generation uses the same test).
+pub fn binding_drop_constraints<'r, B: Bitboard>(
+    rules: &'r Rules<B>,
+    position: &Position<B>,
+    piece: usize,
+    to: usize,
+) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
+    let us = position.side_to_move(rules);
+    let check = DropCheck::new(rules, position, us);
+    rules
+        .definition
+        .drops
+        .constraints
+        .iter()
+        .filter(|constraint| check.binds(constraint, piece))
+        .map(|constraint| (constraint, check.meets(&constraint.requirement, piece, to)))
+        .collect()
+}
+
 /// Whether, after `mv`, the next side either holds no piece or has a legal action.
-fn leaves_a_reply<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move) -> bool {
+pub(crate) fn leaves_a_reply<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    mv: Move,
+) -> bool {
     let mut next = position.clone();
     next.play_unchecked(rules, mv);
     let to_move = next.side_to_move(rules);
@@ -525,12 +549,16 @@ impl<'a, B: Bitboard> DropCheck<'a, B> {
             .constraints
             .iter()
             .all(|constraint| {
-                let binds = constraint
-                    .side
-                    .is_none_or(|side| side.0 as usize == self.us)
-                    && constraint.conditions.iter().all(|c| self.holds(c, piece));
-                !binds || self.meets(&constraint.requirement, piece, to)
+                !self.binds(constraint, piece) || self.meets(&constraint.requirement, piece, to)
             })
+    }
+
+    /// Whether the constraint applies to this side dropping `piece` now.
+    fn binds(&self, constraint: &variant_dsl::DropConstraint, piece: usize) -> bool {
+        constraint
+            .side
+            .is_none_or(|side| side.0 as usize == self.us)
+            && constraint.conditions.iter().all(|c| self.holds(c, piece))
     }
 
     fn holds(&self, condition: &Condition, piece: usize) -> bool {

@@ -45,6 +45,28 @@ impl Outcome {
     pub fn is_draw(&self) -> bool {
         self.winners.is_empty()
     }
+
+    /// The result in words: `white wins by checkmate`, `draw by stalemate`.
+    pub fn description(&self) -> String {
+        match self.winners.as_slice() {
+            [] => format!("draw by {}", self.reason.words()),
+            [one] => format!("{one} wins by {}", self.reason.words()),
+            many => format!("{} win by {}", many.join(" and "), self.reason.words()),
+        }
+    }
+}
+
+impl Reason {
+    /// The reason in words, as in "draw by ...".
+    pub fn words(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::Repetition => "repetition",
+            Reason::MoveLimit => "the move limit",
+            Reason::Score => "score",
+        }
+    }
 }
 
 fn verdict_outcome<B: Bitboard>(
@@ -69,6 +91,10 @@ fn verdict_outcome<B: Bitboard>(
 
 /// The result of the game at `position`, reached after the positions whose hashes are in
 /// `history` (oldest first, the current one excluded), or `None` if it goes on.
+///
+/// The rules are tried in this order, the first that applies decides: every hand empty; only
+/// self-controlled drops left; no legal action (checkmate, stalemate, or the score); repetition;
+/// the move limit.
 pub fn outcome<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
@@ -76,13 +102,13 @@ pub fn outcome<B: Bitboard>(
 ) -> Option<Outcome> {
     let end = &rules.definition.end;
     let to_move = position.side_to_move(rules);
-    if end.hands_empty && (0..rules.sides).all(|side| position.hand_total(side) == 0) {
+    if hands_empty(rules, position) {
         return Some(by_score(rules, position));
     }
     // The moves themselves are needed only to see where drops land; otherwise counting is enough.
     let legal = if end.only_self_controlled_drops {
         let moves = legal_moves(rules, position);
-        if !moves.is_empty() && only_self_controlled_drops(rules, position, to_move, &moves) {
+        if only_self_controlled_drops(rules, position, &moves) {
             return Some(by_score(rules, position));
         }
         moves.len() as u64
@@ -107,10 +133,7 @@ pub fn outcome<B: Bitboard>(
         ));
     }
     if let Some(repetition) = end.repetition {
-        let clock = position.halfmove_clock() as usize;
-        let recent = &history[history.len().saturating_sub(clock)..];
-        let seen = 1 + recent.iter().filter(|&&h| h == position.hash()).count();
-        if seen >= repetition.count as usize {
+        if repeated(rules, position, history) {
             return Some(verdict_outcome(
                 rules,
                 position.previous_side(rules),
@@ -120,7 +143,7 @@ pub fn outcome<B: Bitboard>(
         }
     }
     if let Some(limit) = end.move_limit {
-        if position.halfmove_clock() >= 2 * limit.moves {
+        if move_limit_reached(rules, position) {
             return Some(verdict_outcome(
                 rules,
                 to_move,
@@ -132,14 +155,73 @@ pub fn outcome<B: Bitboard>(
     None
 }
 
-/// Whether every legal action of `side` is a drop on a square it already controls.
+/// Whether an end rule that does not look at the legal actions has ended the game: every hand
+/// empty, repetition, the move limit. (No legal action and only self-controlled drops are judged
+/// on the actions, by [`ends_with_actions`].)
+#[inline]
+pub fn ends_before_actions<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+) -> bool {
+    hands_empty(rules, position)
+        || repeated(rules, position, history)
+        || move_limit_reached(rules, position)
+}
+
+/// Whether the end rules that look at the legal actions `moves` end the game: none at all, or
+/// (`only self-controlled drops`) every one a drop on a square the mover already controls.
+#[inline]
+pub fn ends_with_actions<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    moves: &[Move],
+) -> bool {
+    moves.is_empty()
+        || (rules.definition.end.only_self_controlled_drops
+            && only_self_controlled_drops(rules, position, moves))
+}
+
+/// `hands empty`: every hand is empty.
+#[inline]
+fn hands_empty<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    rules.definition.end.hands_empty && (0..rules.sides).all(|side| position.hand_total(side) == 0)
+}
+
+/// `repetition N`: the position occurs for the N-th time. Only positions since the last
+/// irreversible move can repeat it, so the look-back is bounded by the move-limit clock.
+#[inline]
+fn repeated<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, history: &[u64]) -> bool {
+    let Some(repetition) = rules.definition.end.repetition else {
+        return false;
+    };
+    let clock = position.halfmove_clock() as usize;
+    let recent = &history[history.len().saturating_sub(clock)..];
+    let seen = 1 + recent.iter().filter(|&&h| h == position.hash()).count();
+    seen >= repetition.count as usize
+}
+
+/// `move-limit N`: N moves by each side without a capture or an irreversible move.
+#[inline]
+fn move_limit_reached<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    rules
+        .definition
+        .end
+        .move_limit
+        .is_some_and(|limit| u64::from(position.halfmove_clock()) >= 2 * u64::from(limit.moves))
+}
+
+/// Whether there are legal actions and every one is a drop on a square the side to move
+/// already controls.
 fn only_self_controlled_drops<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
-    side: usize,
     moves: &[Move],
 ) -> bool {
-    let own_control = side_control(rules, position, side);
+    if moves.is_empty() {
+        return false;
+    }
+    let own_control = side_control(rules, position, position.side_to_move(rules));
     moves
         .iter()
         .all(|mv| matches!(mv.kind, MoveKind::Drop(_)) && own_control.has(mv.to as usize))

@@ -1,39 +1,104 @@
 //! Perft: the number of leaf nodes of the legal move tree, the standard correctness test of a
 //! move generator. The last ply is counted without playing it (bulk counting).
+//!
+//! The tree stops where the game does: a position that the game's end rules declare finished
+//! (checkmate and stalemate, but also repetition, the move limit, empty hands ...) has no
+//! children. Repetition needs the positions before the root, so perft takes the game's history
+//! and extends it along the path it explores. Published chess perft suites are unaffected:
+//! their clocks and depths never reach a draw rule.
 
 use crate::bitboard::Bitboard;
 use crate::movegen::{count_legal, legal_moves};
+use crate::moves::Move;
+use crate::outcome::{ends_before_actions, ends_with_actions};
 use crate::position::Position;
 use crate::rules::Rules;
 
-/// Leaf nodes at `depth` plies below `position`.
-pub fn perft<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => count_legal(rules, position),
-        _ => legal_moves(rules, position)
-            .into_iter()
-            .map(|mv| {
-                let mut next = position.clone();
-                next.play_unchecked(rules, mv);
-                perft(rules, &next, depth - 1)
-            })
-            .sum(),
-    }
+/// The deepest perft the engine accepts: the recursion keeps one position per ply on the stack,
+/// and no game tree this deep could be counted anyway.
+pub const MAX_DEPTH: u32 = 64;
+
+/// Leaf nodes at `depth` plies below `position`, reached after the positions whose hashes are
+/// in `history` (oldest first). `depth` is capped at [`MAX_DEPTH`].
+pub fn perft<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    depth: u32,
+    history: &[u64],
+) -> u64 {
+    let mut path = history.to_vec();
+    node(rules, position, depth.min(MAX_DEPTH), &mut path)
 }
 
-/// Perft per root move, in generation order, as `(uci, nodes)`.
+/// Perft per root move, in generation order, as `(uci, nodes)`; nothing when the game is over.
 pub fn divide<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     depth: u32,
+    history: &[u64],
 ) -> Vec<(String, u64)> {
-    legal_moves(rules, position)
+    let depth = depth.min(MAX_DEPTH);
+    let mut path = history.to_vec();
+    let Some(moves) = children(rules, position, &path) else {
+        return Vec::new();
+    };
+    path.push(position.hash());
+    moves
         .into_iter()
         .map(|mv| {
             let mut next = position.clone();
             next.play_unchecked(rules, mv);
-            (mv.uci(rules), perft(rules, &next, depth.saturating_sub(1)))
+            let count = node(rules, &next, depth.saturating_sub(1), &mut path);
+            (mv.uci(rules), count)
         })
         .collect()
+}
+
+/// The legal moves below `position`, or `None` when the game is over there.
+fn children<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    path: &[u64],
+) -> Option<Vec<Move>> {
+    if ends_before_actions(rules, position, path) {
+        return None;
+    }
+    let moves = legal_moves(rules, position);
+    (!ends_with_actions(rules, position, &moves)).then_some(moves)
+}
+
+fn node<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    depth: u32,
+    path: &mut Vec<u64>,
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    // Bulk counting: when only "no legal move" can end the game by its moves, counting them is
+    // enough (no moves counts zero).
+    if depth == 1 && !rules.definition.end.only_self_controlled_drops {
+        if ends_before_actions(rules, position, path) {
+            return 0;
+        }
+        return count_legal(rules, position);
+    }
+    let Some(moves) = children(rules, position, path) else {
+        return 0;
+    };
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    path.push(position.hash());
+    let total = moves
+        .into_iter()
+        .map(|mv| {
+            let mut next = position.clone();
+            next.play_unchecked(rules, mv);
+            node(rules, &next, depth - 1, path)
+        })
+        .sum();
+    path.pop();
+    total
 }

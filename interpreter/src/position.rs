@@ -345,15 +345,16 @@ impl<B: Bitboard> Position<B> {
             self.castling &= !lost;
         }
         self.set_en_passant(rules, next_en_passant);
+        // Clocks come from user FENs: they saturate rather than wrap.
         self.halfmove_clock = if irreversible {
             0
         } else {
-            self.halfmove_clock + 1
+            self.halfmove_clock.saturating_add(1)
         };
         self.hash ^= rules.zobrist.side(us);
         self.turn = ((self.turn as usize + 1) % rules.definition.turn_order.len()) as u8;
         if self.turn == 0 {
-            self.fullmove_number += 1;
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.hash ^= rules.zobrist.side(self.side_to_move(rules));
     }
@@ -404,6 +405,33 @@ impl<B: Bitboard> Position<B> {
             }
         }
         false
+    }
+
+    /// The squares of the pieces of every opponent of `side` that could capture on `square`, with
+    /// the board occupied as `occupied` (for messages; [`Position::attacked`] is the fast test).
+    pub fn attackers(&self, rules: &Rules<B>, square: usize, side: usize, occupied: B) -> B {
+        let mut found = B::EMPTY;
+        for other in (0..rules.sides).filter(|&other| other != side) {
+            let theirs = self.by_side[other] & occupied;
+            for from in theirs.squares() {
+                let Some(occupant) = self.at(from) else {
+                    continue;
+                };
+                let moves = rules.moves_of(other, occupant.piece);
+                let reach = crate::movegen::targets(
+                    rules,
+                    moves,
+                    from,
+                    theirs,
+                    B::single(square),
+                    occupied | B::single(square),
+                );
+                if reach.has(square) {
+                    found |= B::single(from);
+                }
+            }
+        }
+        found
     }
 
     /// Whether any opponent of `side` attacks `square`.

@@ -196,6 +196,9 @@ pub struct Rules<B> {
     /// Per side whose piece would be the victim, per passed square: the (landing square, piece
     /// type) of initial lame moves passing it, for `en-passant standing` control.
     pub standing_en_passant: Vec<Vec<Vec<(usize, usize)>>>,
+    /// Per `side * pieces + piece`, the squares that piece can ever stand on (empty in games
+    /// with drops); see [`crate::plausible`].
+    pub reachable: Vec<B>,
 }
 
 impl<B: Bitboard> Rules<B> {
@@ -233,6 +236,12 @@ impl<B: Bitboard> Rules<B> {
             .map(|side| builder.attacks(&movement[side * pieces..(side + 1) * pieces]))
             .collect();
         let castles = compile_castles(definition, &geometry);
+        if castles.len() > 32 {
+            return Err(CompileError(format!(
+                "{} castling moves: at most 32 are supported",
+                castles.len()
+            )));
+        }
         let mut castle_loss = vec![0u32; geometry.grid_size()];
         for (index, castle) in castles.iter().enumerate() {
             castle_loss[castle.king_from] |= 1 << index;
@@ -288,7 +297,7 @@ impl<B: Bitboard> Rules<B> {
                 standing_en_passant(&geometry, &movement[side * pieces..(side + 1) * pieces])
             })
             .collect();
-        Ok(Rules {
+        let mut rules = Rules {
             definition: definition.clone(),
             rays: builder.rays,
             geometry,
@@ -305,7 +314,10 @@ impl<B: Bitboard> Rules<B> {
             neighbours,
             setup_hand,
             standing_en_passant,
-        })
+            reachable: Vec::new(),
+        };
+        rules.reachable = crate::plausible::reachable_squares(&rules);
+        Ok(rules)
     }
 
     /// Movement of one piece type for one side.

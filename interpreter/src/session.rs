@@ -5,6 +5,7 @@
 //! and the tests never name a width. Moves cross this boundary as UCI text.
 
 use crate::bitboard::{Bitboard, Wide256};
+use crate::explain::Explanation;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::outcome::{outcome, Outcome};
@@ -30,9 +31,18 @@ pub enum SessionError {
         text: String,
         /// The position's FEN.
         fen: String,
+        /// Why, in the game's words (see [`crate::explain`]).
+        reason: String,
     },
     /// The game is already over.
-    GameOver(String),
+    GameOver {
+        /// The move as typed.
+        text: String,
+        /// The result in words.
+        result: String,
+    },
+    /// The position is well formed but cannot arise in this game.
+    Impossible(String),
 }
 
 impl fmt::Display for SessionError {
@@ -44,10 +54,13 @@ impl fmt::Display for SessionError {
                 f,
                 "`{text}` is not a move: write moves in UCI notation (`e2e4`, `e7e8q`, `N@c3`)"
             ),
-            SessionError::IllegalMove { text, fen } => {
-                write!(f, "`{text}` is not a legal move in {fen}")
+            SessionError::IllegalMove { text, fen, reason } => {
+                write!(f, "`{text}` is not a legal move in {fen}: {reason}")
             }
-            SessionError::GameOver(text) => write!(f, "cannot play `{text}`: the game is over"),
+            SessionError::GameOver { text, result } => {
+                write!(f, "cannot play `{text}`: the game is over ({result})")
+            }
+            SessionError::Impossible(why) => write!(f, "impossible position: {why}"),
         }
     }
 }
@@ -62,7 +75,7 @@ pub trait Session {
     fn fen(&self) -> String;
     /// The name of the side to move.
     fn side_to_move(&self) -> String;
-    /// The legal moves, in UCI notation, in generation order.
+    /// The legal moves, in UCI notation, in generation order; none once the game is over.
     fn legal_moves(&self) -> Vec<String>;
     /// Plays one move given in UCI notation.
     fn play(&mut self, text: &str) -> Result<(), SessionError>;
@@ -72,7 +85,10 @@ pub trait Session {
     fn in_check(&self) -> bool;
     /// The sides that have a royal piece attacked right now.
     fn checked_sides(&self) -> Vec<String>;
-    /// Perft of the current position.
+    /// Why `text` is or is not a legal move here, in the game's words.
+    fn explain(&self, text: &str) -> Explanation;
+    /// Perft of the current position: no move is counted below a finished position (see
+    /// [`perft`](crate::perft)).
     fn perft(&self, depth: u32) -> u64;
     /// Perft per root move.
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
@@ -125,6 +141,9 @@ impl<B: Bitboard> Game<B> {
             None => definition.setup.clone(),
         };
         let position = Position::from_setup(&rules, &setup).map_err(SessionError::Fen)?;
+        if let Some(why) = crate::plausible::impossibility(&rules, &position) {
+            return Err(SessionError::Impossible(why));
+        }
         Ok(Game {
             rules: Arc::new(rules),
             positions: vec![position],
@@ -169,6 +188,9 @@ impl<B: Bitboard> Session for Game<B> {
     }
 
     fn legal_moves(&self) -> Vec<String> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
         legal_moves(&self.rules, self.position())
             .iter()
             .map(|m| m.uci(&self.rules))
@@ -179,8 +201,11 @@ impl<B: Bitboard> Session for Game<B> {
         if !looks_like_move(text) {
             return Err(SessionError::MalformedMove(text.to_string()));
         }
-        if self.outcome().is_some() {
-            return Err(SessionError::GameOver(text.to_string()));
+        if let Some(result) = self.outcome() {
+            return Err(SessionError::GameOver {
+                text: text.to_string(),
+                result: result.description(),
+            });
         }
         let position = self.position();
         let chosen = legal_moves(&self.rules, position)
@@ -189,6 +214,7 @@ impl<B: Bitboard> Session for Game<B> {
             .ok_or_else(|| SessionError::IllegalMove {
                 text: text.to_string(),
                 fen: self.fen(),
+                reason: self.explain(text).reason(),
             })?;
         let mut next = position.clone();
         next.play_unchecked(&self.rules, chosen);
@@ -215,12 +241,16 @@ impl<B: Bitboard> Session for Game<B> {
             .collect()
     }
 
+    fn explain(&self, text: &str) -> Explanation {
+        crate::explain::explain(&self.rules, self.position(), &self.history_hashes(), text)
+    }
+
     fn perft(&self, depth: u32) -> u64 {
-        perft::perft(&self.rules, self.position(), depth)
+        perft::perft(&self.rules, self.position(), depth, &self.history_hashes())
     }
 
     fn divide(&self, depth: u32) -> Vec<(String, u64)> {
-        perft::divide(&self.rules, self.position(), depth)
+        perft::divide(&self.rules, self.position(), depth, &self.history_hashes())
     }
 
     fn diagram(&self) -> String {

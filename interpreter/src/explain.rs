@@ -1,0 +1,637 @@
+//! "Why is this move illegal?" — and, for a legal move, what it does.
+//!
+//! The move generator only says yes or no. A person who typed a move, or a designer testing a
+//! rule, needs the reason in the game's own words: the placement constraint it breaks (quoted
+//! from the game file), that the piece does not move that way or is blocked, that it would leave
+//! a royal piece attacked and by what, that it is not that side's piece, that the piece is not
+//! in hand, that the game is over. Everything here is generic: it reads the compiled tables and
+//! the definition, never a game's name. It is not on any hot path, so it favours plain code.
+
+use crate::bitboard::Bitboard;
+use crate::movegen::{binding_drop_constraints, leaves_a_reply, legal_moves, targets};
+use crate::moves::{Move, MoveKind};
+use crate::outcome::outcome;
+use crate::position::{Occupant, Position};
+use crate::rules::Rules;
+use std::fmt;
+use variant_dsl::{Condition, DropConstraint, Requirement, Square};
+
+/// The answer to "what about this move?".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explanation {
+    /// Whether the move is legal here.
+    pub legal: bool,
+    /// The verdict first, then the details, one sentence each.
+    pub lines: Vec<String>,
+}
+
+impl Explanation {
+    fn illegal(line: impl Into<String>) -> Self {
+        Explanation {
+            legal: false,
+            lines: vec![line.into()],
+        }
+    }
+
+    fn with(mut self, line: impl Into<String>) -> Self {
+        self.lines.push(line.into());
+        self
+    }
+
+    /// The reasons joined into one sentence, for an error message.
+    pub fn reason(&self) -> String {
+        self.lines.join("; ")
+    }
+}
+
+impl fmt::Display for Explanation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for line in &self.lines {
+            writeln!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Explains `text` as a move of the side to move in `position`, reached after the positions
+/// whose hashes are in `history`.
+pub fn explain<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    text: &str,
+) -> Explanation {
+    let words = Words { rules, position };
+    if let Some(result) = outcome(rules, position, history) {
+        return Explanation::illegal(format!("the game is over: {}", result.description()));
+    }
+    let legal = legal_moves(rules, position);
+    if let Some(&mv) = legal.iter().find(|mv| mv.uci(rules) == text) {
+        return words.describe_legal(mv, history);
+    }
+    match text.split_once('@') {
+        Some((letter, square)) => words.why_not_drop(letter, square, &legal),
+        None => words.why_not_move(text, &legal),
+    }
+}
+
+/// Names and sentences about one position.
+struct Words<'a, B: Bitboard> {
+    rules: &'a Rules<B>,
+    position: &'a Position<B>,
+}
+
+impl<B: Bitboard> Words<'_, B> {
+    fn side(&self, side: usize) -> &str {
+        &self.rules.definition.sides[side].name
+    }
+
+    fn piece(&self, piece: usize) -> &str {
+        &self.rules.definition.pieces[piece].name
+    }
+
+    fn square(&self, index: usize) -> String {
+        self.rules.geometry.square(index).to_string()
+    }
+
+    /// "black's Rook on e8"
+    fn occupant(&self, square: usize) -> String {
+        match self.position.at(square) {
+            Some(Occupant { side, piece }) => format!(
+                "{}'s {} on {}",
+                self.side(side),
+                self.piece(piece),
+                self.square(square)
+            ),
+            None => format!("the empty square {}", self.square(square)),
+        }
+    }
+
+    /// The index of a square written in text, if it is on the board.
+    fn board_square(&self, text: &str) -> Option<usize> {
+        let square = Square::parse(text)?;
+        let geometry = &self.rules.geometry;
+        if square.file as usize >= geometry.files || square.rank as usize >= geometry.ranks {
+            return None;
+        }
+        let index = geometry.index(square);
+        geometry.on_board(index).then_some(index)
+    }
+
+    fn to_move(&self) -> usize {
+        self.position.side_to_move(self.rules)
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Legal moves: what they do
+    // ---------------------------------------------------------------------------------------
+
+    fn describe_legal(&self, mv: Move, history: &[u64]) -> Explanation {
+        let rules = self.rules;
+        let us = self.to_move();
+        let mut lines = Vec::new();
+        let from = mv.from as usize;
+        let to = mv.to as usize;
+        match mv.kind {
+            MoveKind::Drop(piece) => {
+                let piece = piece.0 as usize;
+                lines.push(format!(
+                    "legal: {} puts a {} from its hand on {}",
+                    self.side(us),
+                    self.piece(piece),
+                    self.square(to)
+                ));
+                let met: Vec<String> = binding_drop_constraints(rules, self.position, piece, to)
+                    .into_iter()
+                    .map(|(constraint, _)| format!("  {}", self.constraint(constraint)))
+                    .collect();
+                if !met.is_empty() {
+                    lines.push("it meets the placement rules that apply to it:".to_string());
+                    lines.extend(met);
+                }
+            }
+            MoveKind::Castle(index) => {
+                let castle = &rules.castles[index as usize];
+                lines.push(format!(
+                    "legal: {} castles, the {} from {} to {} and the {} from {} to {}",
+                    self.side(us),
+                    self.piece_at(castle.king_from),
+                    self.square(castle.king_from),
+                    self.square(castle.king_to),
+                    self.piece_at(castle.rook_from),
+                    self.square(castle.rook_from),
+                    self.square(castle.rook_to)
+                ));
+            }
+            _ => {
+                let mover = self.position.at(from).map_or(0, |o| o.piece);
+                lines.push(format!(
+                    "legal: {}'s {} moves from {} to {}, by its moves \"{}\"",
+                    self.side(us),
+                    self.piece(mover),
+                    self.square(from),
+                    self.square(to),
+                    rules.definition.pieces[mover].betza
+                ));
+                if mv.kind == MoveKind::EnPassant {
+                    if let Some(ep) = self.position.en_passant() {
+                        lines.push(format!(
+                            "it captures {} en passant",
+                            self.occupant(ep.victim as usize)
+                        ));
+                    }
+                } else if self.position.at(to).is_some() {
+                    lines.push(format!("it captures {}", self.occupant(to)));
+                }
+                if let MoveKind::Promote(piece) = mv.kind {
+                    lines.push(format!("it promotes to a {}", self.piece(piece.0 as usize)));
+                }
+            }
+        }
+        let mut next = self.position.clone();
+        next.play_unchecked(rules, mv);
+        if rules.definition.end.check {
+            let checked: Vec<&str> = (0..rules.sides)
+                .filter(|&side| side != us && next.in_check(rules, side))
+                .map(|side| self.side(side))
+                .collect();
+            if !checked.is_empty() {
+                lines.push(format!("it gives check to {}", checked.join(" and ")));
+            }
+        }
+        let mut after = history.to_vec();
+        after.push(self.position.hash());
+        if let Some(result) = outcome(rules, &next, &after) {
+            lines.push(format!("it ends the game: {}", result.description()));
+        }
+        Explanation { legal: true, lines }
+    }
+
+    fn piece_at(&self, square: usize) -> &str {
+        self.position
+            .at(square)
+            .map_or("piece", |occupant| self.piece(occupant.piece))
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Drops
+    // ---------------------------------------------------------------------------------------
+
+    fn why_not_drop(&self, letter: &str, square: &str, legal: &[Move]) -> Explanation {
+        let rules = self.rules;
+        let us = self.to_move();
+        let mut chars = letter.chars();
+        let (Some(first), None) = (chars.next(), chars.next()) else {
+            return Explanation::illegal(format!(
+                "`{letter}@{square}` is not a drop: write one piece letter, `@` and a square, e.g. `N@c3`"
+            ));
+        };
+        let Some(piece) = rules
+            .definition
+            .pieces
+            .iter()
+            .position(|p| p.letter.eq_ignore_ascii_case(&first))
+        else {
+            let letters: Vec<String> = rules
+                .definition
+                .pieces
+                .iter()
+                .map(|p| format!("{} ({})", p.letter, p.name))
+                .collect();
+            return Explanation::illegal(format!(
+                "no piece of this game is written `{first}`; its pieces are {}",
+                letters.join(", ")
+            ));
+        };
+        let upper = rules.definition.pieces[piece].letter.to_ascii_uppercase();
+        let hint = |e: Explanation| {
+            if first.is_ascii_lowercase() {
+                e.with(format!(
+                    "hint: drops are written with the piece's upper-case letter whatever the side: `{upper}@{square}`"
+                ))
+            } else {
+                e
+            }
+        };
+        let Some(to) = self.board_square(square) else {
+            return Explanation::illegal(format!("`{square}` is not a square of the board"));
+        };
+        if first.is_ascii_lowercase()
+            && legal
+                .iter()
+                .any(|mv| mv.uci(rules) == format!("{upper}@{square}"))
+        {
+            return hint(Explanation::illegal(format!(
+                "`{letter}@{square}` is written in lower case"
+            )));
+        }
+        if !rules.definition.actions.drops {
+            return Explanation::illegal("this game has no drops");
+        }
+        if self.position.hand(us, piece) == 0 {
+            let held: Vec<String> = (0..rules.pieces)
+                .filter(|&p| self.position.hand(us, p) > 0)
+                .map(|p| format!("{} {}", self.position.hand(us, p), self.piece(p)))
+                .collect();
+            let holding = if held.is_empty() {
+                "nothing".to_string()
+            } else {
+                held.join(", ")
+            };
+            return hint(Explanation::illegal(format!(
+                "{} has no {} in hand (it holds {holding})",
+                self.side(us),
+                self.piece(piece)
+            )));
+        }
+        if self.position.at(to).is_some() {
+            return hint(Explanation::illegal(format!(
+                "{} is occupied by {}",
+                square,
+                self.occupant(to)
+            )));
+        }
+        let broken: Vec<&DropConstraint> =
+            binding_drop_constraints(rules, self.position, piece, to)
+                .into_iter()
+                .filter(|&(_, met)| !met)
+                .map(|(constraint, _)| constraint)
+                .collect();
+        if !broken.is_empty() {
+            let mut explanation = Explanation::illegal(format!(
+                "a {} on {} breaks the placement rules:",
+                self.piece(piece),
+                square
+            ));
+            for constraint in broken {
+                explanation = explanation.with(format!("  {}", self.constraint(constraint)));
+            }
+            return hint(explanation);
+        }
+        let mv = Move {
+            from: to as u16,
+            to: to as u16,
+            kind: MoveKind::Drop(variant_dsl::PieceId(piece as u8)),
+        };
+        if let Some(exposed) = self.exposes_royal(mv) {
+            return hint(Explanation::illegal(exposed));
+        }
+        if rules.definition.drops.lookahead && !leaves_a_reply(rules, self.position, mv) {
+            let mut next = self.position.clone();
+            next.play_unchecked(rules, mv);
+            return hint(Explanation::illegal(format!(
+                "it would leave {} no legal placement while it still holds pieces (`lookahead`)",
+                self.side(next.side_to_move(rules))
+            )));
+        }
+        hint(Explanation::illegal(format!(
+            "a {} cannot be placed on {} here",
+            self.piece(piece),
+            square
+        )))
+    }
+
+    /// A drop constraint in the game's own words: where it is written, else rebuilt from data.
+    fn constraint(&self, constraint: &DropConstraint) -> String {
+        let piece = |p: &variant_dsl::PieceId| self.piece(p.0 as usize).to_string();
+        let mut text = String::new();
+        if let Some(side) = constraint.side {
+            text.push_str(self.side(side.0 as usize));
+            text.push(' ');
+        }
+        text.push_str("must ");
+        text.push_str(&match &constraint.requirement {
+            Requirement::Place(p) => format!("place {}", piece(p)),
+            Requirement::NotPlace(p) => format!("not place {}", piece(p)),
+            Requirement::Uncontrolled => "be uncontrolled".to_string(),
+            Requirement::TouchAny => "touch any piece".to_string(),
+            Requirement::TouchOpponentLast => "touch opponent last".to_string(),
+            Requirement::DifferInColourFromOwn(p) => {
+                format!("differ in colour from own {}", piece(p))
+            }
+        });
+        for (index, condition) in constraint.conditions.iter().enumerate() {
+            let word = match condition {
+                Condition::AtPlacement(n) => format!("at placement {n}"),
+                Condition::BeforePlacement(n) => format!("before placement {n}"),
+                Condition::BoardOccupied => "board occupied".to_string(),
+                Condition::Placing(p) => format!("placing {}", piece(p)),
+                Condition::OpponentPlaced(p) => format!("opponent placed {}", piece(p)),
+                Condition::Holding(p) => format!("holding {}", piece(p)),
+            };
+            let joiner = match (index, condition) {
+                (_, Condition::AtPlacement(_) | Condition::BeforePlacement(_)) => " ",
+                (0, _) => " when ",
+                _ => " and ",
+            };
+            text.push_str(joiner);
+            text.push_str(&word);
+        }
+        text
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Moves on the board
+    // ---------------------------------------------------------------------------------------
+
+    fn why_not_move(&self, text: &str, legal: &[Move]) -> Explanation {
+        let Some((from, to, promotion)) = self.split_move(text) else {
+            return Explanation::illegal(format!(
+                "`{text}` is not a move: write the squares from and to (`e2e4`), a promotion \
+                 letter if any (`e7e8q`), or a drop (`N@c3`)"
+            ));
+        };
+        let (Some(from), Some(to)) = (self.board_square(&from), self.board_square(&to)) else {
+            let bad = if self.board_square(&from).is_none() {
+                from
+            } else {
+                to
+            };
+            return Explanation::illegal(format!("`{bad}` is not a square of the board"));
+        };
+        let us = self.to_move();
+        let Some(mover) = self.position.at(from) else {
+            return Explanation::illegal(format!("there is no piece on {}", self.square(from)));
+        };
+        if mover.side != us {
+            return Explanation::illegal(format!(
+                "the {} on {} is {}'s, and {} is to move",
+                self.piece(mover.piece),
+                self.square(from),
+                self.side(mover.side),
+                self.side(us)
+            ));
+        }
+        let same_squares: Vec<&Move> = legal
+            .iter()
+            .filter(|mv| mv.from as usize == from && mv.to as usize == to)
+            .collect();
+        if !same_squares.is_empty() {
+            return self.wrong_promotion(&same_squares, promotion.as_deref());
+        }
+        if let Some(castling) = self.why_not_castle(from, to) {
+            return castling;
+        }
+        self.why_not_reach(mover, from, to)
+    }
+
+    /// Splits `e2e4q` into ("e2", "e4", Some("q")).
+    fn split_move(&self, text: &str) -> Option<(String, String, Option<String>)> {
+        let bytes = text.as_bytes();
+        let second = bytes.iter().skip(1).position(|b| b.is_ascii_lowercase())? + 1;
+        let (from, rest) = text.split_at(second);
+        let digits = rest
+            .get(1..)?
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(rest.len(), |i| i + 1);
+        let (to, promotion) = rest.split_at(digits);
+        Square::parse(from)?;
+        Square::parse(to)?;
+        let promotion = (!promotion.is_empty()).then(|| promotion.to_string());
+        Some((from.to_string(), to.to_string(), promotion))
+    }
+
+    /// The squares are right but the promotion part is not.
+    fn wrong_promotion(&self, moves: &[&Move], written: Option<&str>) -> Explanation {
+        let rules = self.rules;
+        let spelled: Vec<String> = moves
+            .iter()
+            .map(|mv| format!("`{}`", mv.uci(rules)))
+            .collect();
+        let Some(first) = moves.first() else {
+            return Explanation::illegal("no such move");
+        };
+        let mover = self.piece_at(first.from as usize);
+        let square = self.square(first.to as usize);
+        let promotes = moves
+            .iter()
+            .any(|mv| matches!(mv.kind, MoveKind::Promote(_)));
+        match (promotes, written) {
+            (true, None) => Explanation::illegal(format!(
+                "the {mover} must promote on {square}: add the letter of the piece it becomes"
+            ))
+            .with(format!("write one of {}", spelled.join(", "))),
+            (true, Some(letter)) => Explanation::illegal(format!(
+                "the {mover} cannot promote to `{letter}` on {square}"
+            ))
+            .with(format!("write one of {}", spelled.join(", "))),
+            (false, _) => Explanation::illegal(format!("the {mover} does not promote on {square}"))
+                .with(format!("write {}", spelled.join(", "))),
+        }
+    }
+
+    /// A king move that matches a castling move of the side to move: which condition fails.
+    fn why_not_castle(&self, from: usize, to: usize) -> Option<Explanation> {
+        let rules = self.rules;
+        let us = self.to_move();
+        let (index, castle) = rules
+            .castles
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.side.0 as usize == us && c.king_from == from && c.king_to == to)?;
+        let name = format!(
+            "castling {}{}",
+            self.square(castle.king_from),
+            self.square(castle.king_to)
+        );
+        let occupied = self.position.occupied();
+        let reason = if self.position.castling_rights() >> index & 1 == 0 {
+            "the right to it is lost (its king or rook has moved or been captured)".to_string()
+        } else if let Some(blocker) = (castle.empty & occupied).squares().next() {
+            format!("{} stands in the way", self.occupant(blocker))
+        } else if rules.definition.end.check && self.position.in_check(rules, us) {
+            format!("{} is in check", self.side(us))
+        } else if let Some(&attacked) = castle
+            .king_path
+            .iter()
+            .find(|&&sq| self.position.attacked(rules, sq, us, occupied))
+        {
+            let by = self.position.attackers(rules, attacked, us, occupied);
+            let by = by
+                .squares()
+                .next()
+                .map(|sq| format!(" by {}", self.occupant(sq)))
+                .unwrap_or_default();
+            format!(
+                "the king would pass or land on {}, which is attacked{by}",
+                self.square(attacked)
+            )
+        } else {
+            "its conditions are not met".to_string()
+        };
+        Some(Explanation::illegal(format!(
+            "{name} is not allowed: {reason}"
+        )))
+    }
+
+    /// The piece does not get to `to`: its movement, a blocker, or its own royal piece's safety.
+    fn why_not_reach(&self, mover: Occupant, from: usize, to: usize) -> Explanation {
+        let rules = self.rules;
+        let us = mover.side;
+        let moves = rules.moves_of(us, mover.piece);
+        let own = self.position.side_pieces(us);
+        let occupied = self.position.occupied();
+        let enemy = occupied & !own;
+        let name = self.piece(mover.piece);
+        let (sq_from, sq_to) = (self.square(from), self.square(to));
+        let pseudo = targets(rules, moves, from, own, enemy, occupied);
+        let en_passant = self
+            .position
+            .en_passant()
+            .is_some_and(|ep| ep.target as usize == to && moves.en_passant[from].has(to));
+        if pseudo.has(to) || en_passant {
+            let kind = if en_passant {
+                MoveKind::EnPassant
+            } else {
+                MoveKind::Normal
+            };
+            let mv = Move {
+                from: from as u16,
+                to: to as u16,
+                kind,
+            };
+            if let Some(exposed) = self.exposes_royal(mv) {
+                return Explanation::illegal(exposed);
+            }
+            return Explanation::illegal(format!(
+                "the {name} on {sq_from} cannot go to {sq_to} here"
+            ));
+        }
+        if own.has(to) {
+            return Explanation::illegal(format!(
+                "{sq_to} is occupied by {}'s own {}",
+                self.side(us),
+                self.piece_at(to)
+            ));
+        }
+        let betza = &rules.definition.pieces[mover.piece].betza;
+        let alone = B::single(from);
+        let to_empty = targets(rules, moves, from, B::EMPTY, B::EMPTY, alone);
+        let to_capture = targets(
+            rules,
+            moves,
+            from,
+            B::EMPTY,
+            B::single(to),
+            alone | B::single(to),
+        );
+        if !to_empty.has(to) && !to_capture.has(to) {
+            return Explanation::illegal(format!(
+                "a {name} does not move from {sq_from} to {sq_to} (its moves: \"{betza}\")"
+            ));
+        }
+        if enemy.has(to) && !to_capture.has(to) {
+            return Explanation::illegal(format!(
+                "a {name} cannot capture on {sq_to}: it moves there only when the square is empty \
+                 (its moves: \"{betza}\")"
+            ));
+        }
+        if !enemy.has(to) && !to_empty.has(to) {
+            return Explanation::illegal(format!(
+                "a {name} goes to {sq_to} only to capture, and {sq_to} is empty (its moves: \
+                 \"{betza}\")"
+            ));
+        }
+        // The pattern reaches `to`: something stands in the way.
+        for blocker in (occupied & !alone & !B::single(to)).squares() {
+            let without = occupied & !B::single(blocker);
+            let reach = targets(rules, moves, from, own & without, enemy & without, without);
+            if reach.has(to) {
+                return Explanation::illegal(format!(
+                    "the way from {sq_from} to {sq_to} is blocked by {}",
+                    self.occupant(blocker)
+                ));
+            }
+        }
+        Explanation::illegal(format!(
+            "the {name} on {sq_from} cannot go to {sq_to} from here (its moves: \"{betza}\")"
+        ))
+    }
+
+    /// If `mv` would leave a royal piece of the mover attacked: which, and by what.
+    fn exposes_royal(&self, mv: Move) -> Option<String> {
+        let rules = self.rules;
+        if !rules.definition.end.check {
+            return None;
+        }
+        let us = self.to_move();
+        let mut next = self.position.clone();
+        next.play_unchecked(rules, mv);
+        let occupied = next.occupied();
+        let was_in_check = self.position.in_check(rules, us);
+        for royal in next.royals(rules, us).squares() {
+            let attackers = next.attackers(rules, royal, us, occupied);
+            if let Some(attacker) = attackers.squares().next() {
+                let royal_name = next
+                    .at(royal)
+                    .map_or("royal piece", |o| self.piece(o.piece));
+                let by = next.at(attacker).map_or_else(String::new, |o| {
+                    format!(
+                        "{}'s {} on {}",
+                        self.side(o.side),
+                        self.piece(o.piece),
+                        self.square(attacker)
+                    )
+                });
+                let prefix = if was_in_check {
+                    format!("{} is in check, and after this move ", self.side(us))
+                } else {
+                    "it would leave ".to_string()
+                };
+                return Some(if was_in_check {
+                    format!(
+                        "{prefix}its {royal_name} on {} would still be attacked by {by}",
+                        self.square(royal)
+                    )
+                } else {
+                    format!(
+                        "{prefix}{}'s {royal_name} on {} attacked by {by}",
+                        self.side(us),
+                        self.square(royal)
+                    )
+                });
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,263 @@
+//! Positions that cannot arise in a game, refused when a game is opened from its setup or a FEN.
+//!
+//! A FEN can describe a board that no sequence of legal moves reaches, and play on from it gives
+//! answers that make no sense: a side to move that could capture a king, a pawn that can never
+//! move, nine queens. What the game file makes decidable is refused here with a plain message:
+//!
+//! - in a game with `check`, every side has a royal piece, and the side that just moved has none
+//!   attacked;
+//! - no piece stands where its type can never stand ([`reachable_squares`]: the squares a piece
+//!   type reaches from its setup squares by its own moves, ignoring every other piece, plus those
+//!   where promotions put it; a piece never stays on a square where it must promote);
+//! - no side has more pieces than the setup gave it, counting promotions: each piece beyond the
+//!   setup's count of a promotion choice needs a promoting piece missing from the board.
+//!
+//! - no side holds more pieces in hand than the setup gave it (no rule adds to a hand yet).
+//!
+//! Games that drop pieces from the hand put them on squares their constraints decide, so only
+//! the piece counts apply to them.
+
+use crate::bitboard::Bitboard;
+use crate::movegen::targets;
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// Per `side * pieces + piece`, the squares that piece type of that side can ever stand on;
+/// empty when the setup has pieces in hand to drop (any square may then be reached).
+pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
+    let definition = &rules.definition;
+    let count = rules.sides * rules.pieces;
+    if definition.actions.drops && !definition.setup.hands.is_empty() {
+        return Vec::new();
+    }
+    let mut reach = vec![B::EMPTY; count];
+    for placement in &definition.setup.board {
+        let index = placement.side.0 as usize * rules.pieces + placement.piece.0 as usize;
+        reach[index] |= B::single(rules.geometry.index(placement.square));
+    }
+    for castle in &rules.castles {
+        for (from, to) in [
+            (castle.king_from, castle.king_to),
+            (castle.rook_from, castle.rook_to),
+        ] {
+            for squares in reach.iter_mut().filter(|squares| squares.has(from)) {
+                *squares |= B::single(to);
+            }
+        }
+    }
+    // Flood fill: a square reached lets the piece move on from it. Each pass only grows the sets.
+    let mut explored = vec![B::EMPTY; count];
+    loop {
+        let mut grew = false;
+        for side in 0..rules.sides {
+            for piece in 0..rules.pieces {
+                let index = side * rules.pieces + piece;
+                let fresh = reach[index] & !explored[index];
+                if fresh.is_empty() {
+                    continue;
+                }
+                explored[index] |= fresh;
+                grew = true;
+                let moves = rules.moves_of(side, piece);
+                for from in fresh.squares() {
+                    let next = targets(
+                        rules,
+                        moves,
+                        from,
+                        B::EMPTY,
+                        rules.geometry.board,
+                        B::single(from),
+                    );
+                    match &moves.promotion {
+                        Some(promotion) => {
+                            reach[index] |= next & !promotion.zone;
+                            for &choice in &promotion.choices {
+                                reach[side * rules.pieces + choice.0 as usize] |=
+                                    next & promotion.zone;
+                            }
+                        }
+                        None => reach[index] |= next,
+                    }
+                }
+            }
+        }
+        if !grew {
+            return reach;
+        }
+    }
+}
+
+/// Why `position` cannot arise in this game, or `None` when nothing says it cannot.
+pub fn impossibility<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
+    royal_problem(rules, position)
+        .or_else(|| unreachable_piece(rules, position))
+        .or_else(|| too_many_pieces(rules, position))
+}
+
+fn side_name<B: Bitboard>(rules: &Rules<B>, side: usize) -> &str {
+    &rules.definition.sides[side].name
+}
+
+fn piece_name<B: Bitboard>(rules: &Rules<B>, piece: usize) -> &str {
+    &rules.definition.pieces[piece].name
+}
+
+/// In a game with `check`: a side without a royal piece, or the side that just moved with one
+/// attacked.
+fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
+    if !rules.definition.end.check || rules.royal.is_empty() {
+        return None;
+    }
+    for side in 0..rules.sides {
+        let in_hand = rules
+            .royal
+            .iter()
+            .any(|royal| position.hand(side, royal.0 as usize) > 0);
+        if position.royals(rules, side).is_empty() && !in_hand {
+            let names: Vec<&str> = rules
+                .royal
+                .iter()
+                .map(|royal| piece_name(rules, royal.0 as usize))
+                .collect();
+            return Some(format!(
+                "{} has no {} on the board, and this game is played with `check`",
+                side_name(rules, side),
+                names.join(" or ")
+            ));
+        }
+    }
+    let mover = position.previous_side(rules);
+    let to_move = position.side_to_move(rules);
+    if mover == to_move {
+        return None;
+    }
+    let occupied = position.occupied();
+    for square in position.royals(rules, mover).squares() {
+        let attackers = position.attackers(rules, square, mover, occupied);
+        if let Some(attacker) = attackers.squares().next() {
+            let royal = position.at(square)?;
+            let by = position.at(attacker)?;
+            return Some(format!(
+                "{}'s {} on {} is attacked by {}'s {} on {}, with {} to move: {} cannot have \
+                 made the last move",
+                side_name(rules, mover),
+                piece_name(rules, royal.piece),
+                rules.geometry.square(square),
+                side_name(rules, by.side),
+                piece_name(rules, by.piece),
+                rules.geometry.square(attacker),
+                side_name(rules, to_move),
+                side_name(rules, mover),
+            ));
+        }
+    }
+    None
+}
+
+/// A piece on a square its type can never stand on.
+fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
+    if rules.reachable.is_empty() {
+        return None;
+    }
+    for square in position.occupied().squares() {
+        let occupant = position.at(square)?;
+        if !rules.reachable[occupant.side * rules.pieces + occupant.piece].has(square) {
+            return Some(format!(
+                "{}'s {} on {}: no {} of {} can ever stand there in this game",
+                side_name(rules, occupant.side),
+                piece_name(rules, occupant.piece),
+                rules.geometry.square(square),
+                piece_name(rules, occupant.piece),
+                side_name(rules, occupant.side),
+            ));
+        }
+    }
+    None
+}
+
+/// More pieces of a side (board and hand) than its setup and its promotions can give it.
+fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
+    let setup = &rules.definition.setup;
+    for side in 0..rules.sides {
+        let count = |piece: usize| {
+            (position.side_pieces(side) & position.typed(piece)).count()
+                + u32::from(position.hand(side, piece))
+        };
+        let given = |piece: usize| {
+            let on_board = setup
+                .board
+                .iter()
+                .filter(|p| p.side.0 as usize == side && p.piece.0 as usize == piece)
+                .count() as u32;
+            let in_hand: u32 = setup
+                .hands
+                .iter()
+                .filter(|(s, p, _)| s.0 as usize == side && p.0 as usize == piece)
+                .map(|&(_, _, n)| n)
+                .sum();
+            on_board.saturating_add(in_hand)
+        };
+        let promoters: Vec<usize> = (0..rules.pieces)
+            .filter(|&piece| rules.moves_of(side, piece).promotion.is_some())
+            .collect();
+        let is_choice = |piece: usize| {
+            promoters.iter().any(|&p| {
+                rules
+                    .moves_of(side, p)
+                    .promotion
+                    .as_ref()
+                    .is_some_and(|rule| rule.choices.iter().any(|c| c.0 as usize == piece))
+            })
+        };
+        for piece in 0..rules.pieces {
+            let held = u32::from(position.hand(side, piece));
+            let setup_held: u32 = setup
+                .hands
+                .iter()
+                .filter(|(s, p, _)| s.0 as usize == side && p.0 as usize == piece)
+                .map(|&(_, _, n)| n)
+                .sum();
+            if held > setup_held {
+                return Some(format!(
+                    "{} holds {held} {} in hand, but the game gives it {setup_held} there and \
+                     nothing adds to a hand",
+                    side_name(rules, side),
+                    piece_name(rules, piece),
+                ));
+            }
+        }
+        let mut promoted = 0u32;
+        let mut promoted_names = Vec::new();
+        for piece in 0..rules.pieces {
+            let (have, had) = (count(piece), given(piece));
+            if have <= had {
+                continue;
+            }
+            if !is_choice(piece) {
+                return Some(format!(
+                    "{} has {have} {}s, but the game gives it {had} and no move makes more",
+                    side_name(rules, side),
+                    piece_name(rules, piece),
+                ));
+            }
+            promoted += have - had;
+            promoted_names.push(format!("{} {}", have - had, piece_name(rules, piece)));
+        }
+        let missing: u32 = promoters
+            .iter()
+            .map(|&p| given(p).saturating_sub(count(p)))
+            .sum();
+        if promoted > missing {
+            let promoter_names: Vec<&str> =
+                promoters.iter().map(|&p| piece_name(rules, p)).collect();
+            return Some(format!(
+                "{} has {} more than the game gives it, which needs {promoted} promotions, but \
+                 only {missing} of its {} are missing from the board",
+                side_name(rules, side),
+                promoted_names.join(" and "),
+                promoter_names.join(" and "),
+            ));
+        }
+    }
+    None
+}
