@@ -169,10 +169,7 @@ impl SplitMix {
     }
 }
 
-/// What the engine says about one position, in the oracle's `verify` format. The legal moves
-/// of a finished game are not claimed (`null`): the engine still lists them there until the
-/// lead's change (see `finished_placement_games_list_no_moves`); the oracle checks that the
-/// game is over through the result.
+/// What the engine says about one position, in the oracle's `verify` format.
 fn position_claim(session: &dyn Session) -> serde_json::Value {
     let fen = session.fen();
     let board = fen.split(['[', ' ']).next().unwrap_or_default().to_string();
@@ -180,7 +177,7 @@ fn position_claim(session: &dyn Session) -> serde_json::Value {
     serde_json::json!({
         "board": board,
         "side": side,
-        "moves": session.outcome().is_none().then(|| session.legal_moves()),
+        "moves": session.legal_moves(),
         "control": {
             "white": session.controlled_squares("white"),
             "black": session.controlled_squares("black"),
@@ -321,7 +318,6 @@ fn the_oracle_rejects_wrong_claims() {
 
 /// Once a placement game is over, nothing can be placed.
 #[test]
-#[ignore = "legal_moves() still lists drops once the game is over (Coverage ends by C11 with drops left); un-ignore with the lead's change that empties it"]
 fn finished_placement_games_list_no_moves() {
     let mut rng = SplitMix(11);
     for game in ["coverage", "coverage-weighted", "cheversi"] {
