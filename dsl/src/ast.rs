@@ -230,8 +230,27 @@ pub enum PieceItem {
     },
     /// `irreversible`
     Irreversible,
+    /// `path W any, then outward`: the legs in order.
+    Path(Vec<Spanned<LegSyntax>>),
     /// A construct not implemented yet.
     Future(FutureStatement),
+}
+
+/// One leg of a `path`, as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegSyntax {
+    /// `straight`, `outward` or a Betza atom such as `fF`.
+    pub direction: Spanned<String>,
+    /// `*` or `+`, if given.
+    pub count: Option<char>,
+    /// `empty`, `enemy`, `friend`, `any`, as written.
+    pub holds: Vec<Spanned<String>>,
+    /// `not royal`
+    pub not_royal: bool,
+    /// `undefended`
+    pub undefended: bool,
+    /// `convert`
+    pub convert: bool,
 }
 
 impl PieceItem {
@@ -245,6 +264,7 @@ impl PieceItem {
             PieceItem::Initial(_) => "initial",
             PieceItem::Promotes { .. } => "promotes",
             PieceItem::Irreversible => "irreversible",
+            PieceItem::Path(_) => "path",
             PieceItem::Future(future) => &future.keyword.node,
         }
     }

@@ -293,6 +293,99 @@ pub struct PieceDef {
     pub initial_zone: Vec<Vec<Square>>,
     /// Its moves reset the move-limit counter (pawns in chess).
     pub irreversible: bool,
+    /// Movements written leg by leg (`path W any, then outward`), besides the Betza ones.
+    #[serde(default)]
+    pub paths: Vec<PathDef>,
+}
+
+/// A movement written leg by leg: `path W* , then straight enemy not royal convert, then
+/// straight+`. The piece walks the legs in order; the last leg's square is where it lands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathDef {
+    /// The statement as written, for descriptions and explanations.
+    pub text: String,
+    /// The legs, first to last.
+    pub legs: Vec<Leg>,
+}
+
+/// One leg of a [`PathDef`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Leg {
+    /// Which way it goes.
+    pub direction: LegDirection,
+    /// One step, or a slide over empty squares.
+    pub count: LegCount,
+    /// What the square of a one-step leg may hold (ignored for slides, which pass empty squares).
+    pub holds: SquareTest,
+    /// What happens to the piece on the square of a one-step leg that is not the last.
+    pub effect: LegEffect,
+}
+
+/// The direction of a leg.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LegDirection {
+    /// The first leg: the steps of a Betza leaper atom (`W`, `fF`, ...), relative to the side.
+    Steps(Vec<Offset>),
+    /// `straight`: the same step as the previous leg.
+    Straight,
+    /// `outward`: a step turned 45 degrees either way from the previous leg's one-square step
+    /// (a diagonal after an orthogonal step and the reverse), as a knight's second step.
+    Outward,
+}
+
+/// How far a leg goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LegCount {
+    /// One step.
+    One,
+    /// `*`: zero or more steps over empty squares.
+    AnyEmpty,
+    /// `+`: one or more steps over empty squares.
+    SomeEmpty,
+}
+
+/// What a square may hold, from the moving side's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SquareTest {
+    /// It may be empty.
+    pub empty: bool,
+    /// It may hold an enemy piece.
+    pub enemy: bool,
+    /// It may hold a piece of the mover's side.
+    pub friend: bool,
+    /// `not royal`: a piece there must not be royal.
+    pub not_royal: bool,
+    /// `undefended`: a piece there must not be defended, judged before the move: no other piece
+    /// of its owner could capture on its square by an ordinary capture.
+    pub undefended: bool,
+}
+
+impl SquareTest {
+    /// Empty or enemy: where a move may land (capturing by replacement).
+    pub const LANDING: SquareTest = SquareTest {
+        empty: true,
+        enemy: true,
+        friend: false,
+        not_royal: false,
+        undefended: false,
+    };
+    /// Anything on the board.
+    pub const ANY: SquareTest = SquareTest {
+        empty: true,
+        enemy: true,
+        friend: true,
+        not_royal: false,
+        undefended: false,
+    };
+}
+
+/// What a leg does to the piece on its square (legs before the last).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LegEffect {
+    /// Nothing: the piece is passed over.
+    None,
+    /// `convert`: the piece changes owner to the mover's side where it stands (a takeover).
+    Convert,
 }
 
 /// A step on the board relative to the moving side: `forward` counts towards the owner's far

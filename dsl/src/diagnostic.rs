@@ -73,6 +73,8 @@ pub mod code {
     pub const FEN: &str = "E0701";
     /// An `end` rule with a meaningless count.
     pub const END_RULE: &str = "E0801";
+    /// A `path` whose legs do not make a movement.
+    pub const PATH: &str = "E0506";
     /// A construct of the language that this version does not implement yet.
     pub const NOT_SUPPORTED: &str = "E0900";
     /// A piece that never appears: not in the setup, not a promotion choice.

@@ -216,7 +216,9 @@ const fn unmentioned() -> Expected {
 }
 
 const STATEMENT: &str = "a statement such as `piece` or `board`";
-const PIECE_ITEM: &str = "a piece property such as `letter`, `moves` or `promotes`";
+const PIECE_ITEM: &str = "a piece property such as `letter`, `moves`, `path` or `promotes`";
+const LEG: &str = "a leg such as `W any`, `straight enemy not royal convert` or `outward+`";
+const SQUARE_TEST: &str = "what the square may hold: `empty`, `enemy`, `friend` or `any`";
 const SIDE_ITEM: &str = "a side property such as `forward up`";
 const END_ITEM: &str = "an end rule such as `checkmate loses`";
 const ZONE: &str = "a zone such as `rank 2`, `ranks 1-3`, `last rank` or `squares e4 d5`";
@@ -271,6 +273,18 @@ fn expected(rule: Rule) -> Expected {
         Rule::initial_statement => keyword(PIECE_ITEM, "initial"),
         Rule::promotes_statement => keyword(PIECE_ITEM, "promotes"),
         Rule::irreversible_statement => keyword(PIECE_ITEM, "irreversible"),
+        Rule::path_statement | Rule::kw_path => keyword(PIECE_ITEM, "path"),
+        Rule::leg | Rule::leg_head | Rule::leg_direction | Rule::betza_leg => words(LEG),
+        Rule::leg_count => words("`*` or `+`"),
+        Rule::square_test | Rule::square_kind => words(SQUARE_TEST),
+        Rule::kw_enemy => keyword("`enemy`", "enemy"),
+        Rule::kw_friend => keyword("`friend`", "friend"),
+        Rule::kw_or => keyword("`or`", "or"),
+        Rule::not_royal => keyword("`not royal`", "not"),
+        Rule::kw_undefended => keyword("`undefended`", "undefended"),
+        Rule::leg_effect | Rule::kw_convert => keyword("`convert`", "convert"),
+        Rule::kw_straight => keyword("`straight`", "straight"),
+        Rule::kw_outward => keyword("`outward`", "outward"),
         Rule::zone
         | Rule::zone_rank
         | Rule::zone_ranks
@@ -734,9 +748,51 @@ fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceItem> {
             PieceItem::Promotes { zone, choices }
         }
         Rule::irreversible_statement => PieceItem::Irreversible,
+        Rule::path_statement => PieceItem::Path(path(file, parts)),
         _ => PieceItem::Future(future_statement(file, &mut parts)),
     };
     Spanned::new(item, span)
+}
+
+/// The legs of a `path` statement (its pairs after the keyword; `then` keywords skipped).
+fn path(file: FileId, parts: Pairs<'_, Rule>) -> Vec<Spanned<LegSyntax>> {
+    parts
+        .filter(|pair| pair.as_rule() == Rule::leg)
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let mut leg = LegSyntax {
+                direction: Spanned::new(String::new(), span),
+                count: None,
+                holds: Vec::new(),
+                not_royal: false,
+                undefended: false,
+                convert: false,
+            };
+            for part in pair.into_inner() {
+                match part.as_rule() {
+                    Rule::leg_head => {
+                        for head in part.into_inner() {
+                            match head.as_rule() {
+                                Rule::leg_direction => leg.direction = text_of(file, &head),
+                                _ => leg.count = head.as_str().chars().next(),
+                            }
+                        }
+                    }
+                    Rule::square_test => {
+                        for test in part.into_inner() {
+                            match test.as_rule() {
+                                Rule::square_kind => leg.holds.push(text_of(file, &test)),
+                                Rule::not_royal => leg.not_royal = true,
+                                _ => leg.undefended = true,
+                            }
+                        }
+                    }
+                    _ => leg.convert = true,
+                }
+            }
+            Spanned::new(leg, span)
+        })
+        .collect()
 }
 
 fn zone(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Zone> {
@@ -1006,7 +1062,7 @@ mod tests {
             ("peice Knight { letter N }", "expected a statement such as `piece` or `board`, found `peice`"),
             (
                 "piece Knight { leter N }",
-                "expected `}` or a piece property such as `letter`, `moves` or `promotes`, found `leter`",
+                "expected `}` or a piece property such as `letter`, `moves`, `path` or `promotes`, found `leter`",
             ),
             ("board 8by8", "expected a board size such as `8x8`, found `8by8`"),
             ("board 8x8 extra", "expected the end of the line or `{`, found `extra`"),

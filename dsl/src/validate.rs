@@ -465,6 +465,7 @@ impl Validator {
             promotion: None,
             initial_zone: Vec::new(),
             irreversible: false,
+            paths: Vec::new(),
         };
         let mut seen: HashMap<String, Span> = HashMap::new();
         for item in &statement.items {
@@ -473,7 +474,11 @@ impl Validator {
                 continue;
             }
             let keyword = item.node.keyword_text().to_string();
-            if let Some(first) = seen.insert(keyword.clone(), item.span) {
+            let repeatable = matches!(item.node, PieceItem::Path(_));
+            if let Some(first) = seen
+                .insert(keyword.clone(), item.span)
+                .filter(|_| !repeatable)
+            {
                 self.error(duplicate(&keyword, item.span, first));
                 continue;
             }
@@ -490,6 +495,11 @@ impl Validator {
                     piece.betza = text.node.value.clone();
                     piece.moves = self.moves(text);
                 }
+                PieceItem::Path(legs) => {
+                    if let Some(path) = self.path(legs) {
+                        piece.paths.push(path);
+                    }
+                }
                 PieceItem::Initial(zone) => {
                     piece.initial_zone = self.zone(zone, context).unwrap_or_default()
                 }
@@ -504,6 +514,201 @@ impl Validator {
             }
         }
         piece
+    }
+
+    /// A `path` statement: each leg checked, `None` after an error.
+    fn path(&mut self, legs: &[Spanned<LegSyntax>]) -> Option<PathDef> {
+        let mut result = Vec::new();
+        let mut unit_steps = true;
+        let mut failed = false;
+        for (index, leg) in legs.iter().enumerate() {
+            let last = index + 1 == legs.len();
+            match self.leg(&leg.node, leg.span, index == 0, last, unit_steps) {
+                Some((leg, unit)) => {
+                    unit_steps = unit;
+                    result.push(leg);
+                }
+                None => failed = true,
+            }
+        }
+        let text: Vec<String> = legs.iter().map(|leg| leg_text(&leg.node)).collect();
+        (!failed).then(|| PathDef {
+            text: text.join(", then "),
+            legs: result,
+        })
+    }
+
+    /// One leg; with it, whether its steps are one square (so that `outward` may follow).
+    fn leg(
+        &mut self,
+        leg: &LegSyntax,
+        span: Span,
+        first: bool,
+        last: bool,
+        previous_unit: bool,
+    ) -> Option<(Leg, bool)> {
+        let path_error = |message: String, label: &str, help: &str| {
+            Diagnostic::error(code::PATH, message, span, label).with_help(help)
+        };
+        let word = leg.direction.node.as_str();
+        let (direction, unit) = match (word, first) {
+            ("straight" | "outward", true) => {
+                self.error(path_error(
+                    format!("a path cannot start `{word}`"),
+                    "the first leg has nothing to go on from",
+                    "start with a Betza leaper atom such as `W`, `F` or `fF`",
+                ));
+                return None;
+            }
+            ("straight", false) => (LegDirection::Straight, previous_unit),
+            ("outward", false) if !previous_unit => {
+                self.error(path_error(
+                    "`outward` follows a one-square step only".to_string(),
+                    "the previous leg's step is longer than one square",
+                    "use `W`, `F` or `K` steps before `outward`",
+                ));
+                return None;
+            }
+            ("outward", false) => (LegDirection::Outward, true),
+            (_, false) => {
+                self.error(path_error(
+                    format!("a later leg goes `straight` or `outward`, not `{word}`"),
+                    "a new direction",
+                    "only the first leg names its directions with a Betza atom",
+                ));
+                return None;
+            }
+            (atom, true) => {
+                let steps = self.leg_steps(atom, leg.direction.span)?;
+                let unit = steps
+                    .iter()
+                    .all(|s| s.right.abs() <= 1 && s.forward.abs() <= 1);
+                (LegDirection::Steps(steps), unit)
+            }
+        };
+        let count = match leg.count {
+            Some('*') => LegCount::AnyEmpty,
+            Some('+') => LegCount::SomeEmpty,
+            _ => LegCount::One,
+        };
+        let has_test = !leg.holds.is_empty() || leg.not_royal || leg.undefended;
+        if count != LegCount::One && (has_test || leg.convert) {
+            self.error(path_error(
+                "a sliding leg passes empty squares only".to_string(),
+                "this leg slides (`*` or `+`)",
+                "put what a square may hold on a one-step leg",
+            ));
+            return None;
+        }
+        let mut holds = SquareTest {
+            empty: false,
+            enemy: false,
+            friend: false,
+            not_royal: leg.not_royal,
+            undefended: leg.undefended,
+        };
+        for kind in &leg.holds {
+            match kind.node.as_str() {
+                "empty" => holds.empty = true,
+                "enemy" => holds.enemy = true,
+                "friend" => holds.friend = true,
+                _ => {
+                    holds = SquareTest {
+                        not_royal: holds.not_royal,
+                        undefended: holds.undefended,
+                        ..SquareTest::ANY
+                    }
+                }
+            }
+        }
+        if leg.holds.is_empty() {
+            if count == LegCount::One && !last {
+                self.error(path_error(
+                    "say what this leg's square may hold".to_string(),
+                    "a step on the way",
+                    "add `any`, `empty`, `enemy` or `friend` (`enemy or friend` ...)",
+                ));
+                return None;
+            }
+            holds = SquareTest {
+                not_royal: holds.not_royal,
+                undefended: holds.undefended,
+                ..SquareTest::LANDING
+            };
+        }
+        if last && (holds.friend || leg.convert) {
+            self.error(path_error(
+                "the last leg lands: it cannot hold a friend or convert".to_string(),
+                "the landing square",
+                "a move lands on an empty square or captures an enemy piece there",
+            ));
+            return None;
+        }
+        let only_enemy = holds.enemy && !holds.empty && !holds.friend;
+        if leg.convert && !only_enemy {
+            self.error(path_error(
+                "`convert` takes over an enemy piece: the square must hold `enemy`".to_string(),
+                "this square may hold something else",
+                "write `enemy convert` (or `enemy not royal convert`)",
+            ));
+            return None;
+        }
+        if leg.undefended && !holds.enemy {
+            self.error(path_error(
+                "`undefended` speaks of an enemy piece".to_string(),
+                "this square holds no enemy",
+                "write `enemy undefended`",
+            ));
+            return None;
+        }
+        let effect = if leg.convert {
+            LegEffect::Convert
+        } else {
+            LegEffect::None
+        };
+        Some((
+            Leg {
+                direction,
+                count,
+                holds,
+                effect,
+            },
+            unit,
+        ))
+    }
+
+    /// The steps of a leg's Betza atom: one leaper atom, modifiers for direction only.
+    fn leg_steps(&mut self, atom: &str, span: Span) -> Option<Vec<Offset>> {
+        let decoded = match betza::decode(atom) {
+            Ok(decoded) => decoded,
+            Err(errors) => {
+                for error in errors {
+                    self.error(Diagnostic::error(
+                        error.code,
+                        error.message,
+                        span,
+                        error.label,
+                    ));
+                }
+                return None;
+            }
+        };
+        let leaper = decoded
+            .iter()
+            .all(|a| a.range == Some(1) && !a.lame && !a.en_passant && !a.initial_only);
+        if !leaper {
+            self.error(
+                Diagnostic::error(
+                    code::PATH,
+                    format!("`{atom}` is not a plain leaper"),
+                    span,
+                    "a leg steps once per direction",
+                )
+                .with_help("use a leaper such as `W`, `F`, `K` or `fF`; slide with `*` or `+`"),
+            );
+            return None;
+        }
+        Some(decoded.into_iter().flat_map(|a| a.steps).collect())
     }
 
     fn moves(&mut self, text: &Spanned<StringLit>) -> Vec<MoveAtom> {
@@ -1107,6 +1312,29 @@ fn empty_setup() -> Setup {
         halfmove_clock: 0,
         fullmove_number: 1,
     }
+}
+
+/// A leg written back in its canonical form: `straight enemy not royal convert`.
+fn leg_text(leg: &LegSyntax) -> String {
+    let mut words = vec![format!(
+        "{}{}",
+        leg.direction.node,
+        leg.count.map(String::from).unwrap_or_default()
+    )];
+    let holds: Vec<&str> = leg.holds.iter().map(|h| h.node.as_str()).collect();
+    if !holds.is_empty() {
+        words.push(holds.join(" or "));
+    }
+    if leg.not_royal {
+        words.push("not royal".to_string());
+    }
+    if leg.undefended {
+        words.push("undefended".to_string());
+    }
+    if leg.convert {
+        words.push("convert".to_string());
+    }
+    words.join(" ")
 }
 
 fn duplicate(keyword: &str, span: Span, first: Span) -> Diagnostic {

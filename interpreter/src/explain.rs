@@ -312,6 +312,7 @@ impl<B: Bitboard> Words<'_, B> {
             from: to as u16,
             to: to as u16,
             kind: MoveKind::Drop(variant_dsl::PieceId(piece as u8)),
+            converts: None,
         };
         if let Some(exposed) = self.exposes_royal(mv) {
             return hint(Explanation::illegal(exposed));
@@ -415,8 +416,9 @@ impl<B: Bitboard> Words<'_, B> {
         self.why_not_reach(mover, from, to)
     }
 
-    /// Splits `e2e4q` into ("e2", "e4", Some("q")).
+    /// Splits `e2e4q` into ("e2", "e4", Some("q")); a takeover mark (`^d3`) is dropped.
     fn split_move(&self, text: &str) -> Option<(String, String, Option<String>)> {
+        let text = text.split('^').next().unwrap_or_default();
         let bytes = text.as_bytes();
         let second = bytes.iter().skip(1).position(|b| b.is_ascii_lowercase())? + 1;
         let (from, rest) = text.split_at(second);
@@ -529,6 +531,7 @@ impl<B: Bitboard> Words<'_, B> {
                 from: from as u16,
                 to: to as u16,
                 kind,
+                converts: None,
             };
             if let Some(exposed) = self.exposes_royal(mv) {
                 return Explanation::illegal(exposed);

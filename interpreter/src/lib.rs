@@ -33,6 +33,7 @@ pub mod geometry;
 pub mod movegen;
 pub mod moves;
 pub mod outcome;
+pub mod path;
 pub mod perft;
 pub mod plausible;
 pub mod position;

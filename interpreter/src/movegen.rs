@@ -81,6 +81,7 @@ impl<B: Bitboard> Sink<B> for Collector {
                             from: from as u16,
                             to: to as u16,
                             kind: MoveKind::Promote(choice),
+                            converts: None,
                         });
                     }
                 }
@@ -168,13 +169,50 @@ fn piece_moves<B: Bitboard, S: Sink<B>>(
         let royal = rules.royal.contains(&PieceId(piece as u8));
         for from in pieces.squares() {
             let targets = targets(rules, moves, from, own, enemy, occupied);
-            if targets.is_empty() {
-                continue;
+            if targets.any() {
+                let legal =
+                    filter_legal(rules, position, safety, royal, from, targets, occupied, us);
+                if legal.any() {
+                    sink.batch(from, legal, moves.promotion.as_ref());
+                }
             }
-            let legal = filter_legal(rules, position, safety, royal, from, targets, occupied, us);
-            if legal.any() {
-                sink.batch(from, legal, moves.promotion.as_ref());
+            if !moves.routes.is_empty() {
+                route_moves(rules, position, us, from, safety, sink);
             }
+        }
+    }
+}
+
+/// The compound moves of the piece on `from`, each tested by playing it on a copy.
+fn route_moves<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    us: usize,
+    from: usize,
+    safety: &Safety<B>,
+    sink: &mut S,
+) {
+    let Some(occupant) = position.at(from) else {
+        return;
+    };
+    let mut found = Vec::new();
+    crate::path::walk(
+        rules,
+        position,
+        us,
+        from,
+        rules.moves_of(us, occupant.piece),
+        &mut |mv| found.push(mv),
+    );
+    // Two routes may describe the same move; each is listed once.
+    let mut seen = Vec::with_capacity(found.len());
+    for mv in found {
+        if seen.contains(&mv) {
+            continue;
+        }
+        seen.push(mv);
+        if !safety.enforced || leaves_king_safe(rules, position, mv, us) {
+            sink.single(mv);
         }
     }
 }
@@ -379,6 +417,7 @@ fn en_passant<B: Bitboard, S: Sink<B>>(
                 from: from as u16,
                 to: ep.target,
                 kind: MoveKind::EnPassant,
+                converts: None,
             };
             if !safety.enforced || leaves_king_safe(rules, position, mv, us) {
                 sink.single(mv);
@@ -414,6 +453,7 @@ fn castling<B: Bitboard, S: Sink<B>>(
             from: castle.king_from as u16,
             to: castle.king_to as u16,
             kind: MoveKind::Castle(index as u8),
+            converts: None,
         };
         if safety.enforced {
             let passes_attack = castle
@@ -457,6 +497,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
                 from: to as u16,
                 to: to as u16,
                 kind: MoveKind::Drop(PieceId(piece as u8)),
+                converts: None,
             };
             // A drop cannot expose a king that is not in check when pins decide legality.
             if safety.enforced && !safety.fast && !leaves_king_safe(rules, position, mv, us) {

@@ -3,7 +3,8 @@
 //! A [`Move`] is small and `Copy`: the squares it touches and what kind of move it is. What it
 //! captures is read from the position when it is played. Notation follows UCI: `e2e4`,
 //! promotion `e7e8q` (the lower-case letter of the new piece), castling as the king's move
-//! `e1g1`, drops and placements `N@c3`.
+//! `e1g1`, drops and placements `N@c3`; a piece taken over on the way is added as `^` and its
+//! square (`c1e3^d2`).
 
 use crate::bitboard::Bitboard;
 use crate::rules::Rules;
@@ -33,6 +34,9 @@ pub struct Move {
     pub to: u16,
     /// Kind.
     pub kind: MoveKind,
+    /// A piece taken over on the way (a compound move's conversion): it changes owner to the
+    /// mover's side where it stands.
+    pub converts: Option<u16>,
 }
 
 impl Move {
@@ -42,11 +46,23 @@ impl Move {
             from: from as u16,
             to: to as u16,
             kind: MoveKind::Normal,
+            converts: None,
         }
     }
 
-    /// The move in UCI notation.
+    /// The move in UCI notation, then `^` and the square of a piece taken over, if any
+    /// (`c1e3^d2`, `b5d7m^c6`).
     pub fn uci<B: Bitboard>(&self, rules: &Rules<B>) -> String {
+        let square = |index: u16| rules.geometry.square(index as usize).to_string();
+        let mut text = self.plain_uci(rules);
+        if let Some(converted) = self.converts {
+            text.push('^');
+            text.push_str(&square(converted));
+        }
+        text
+    }
+
+    fn plain_uci<B: Bitboard>(&self, rules: &Rules<B>) -> String {
         let square = |index: u16| rules.geometry.square(index as usize).to_string();
         match self.kind {
             MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castle(_) => {

@@ -82,9 +82,33 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
             }
         }
         if !grew {
-            return reach;
+            break;
         }
     }
+    // A piece taken over changes sides where it stands: any side's squares are then possible.
+    if converts(rules) {
+        for piece in 0..rules.pieces {
+            let anywhere = (0..rules.sides).fold(B::EMPTY, |acc, side| {
+                acc | reach[side * rules.pieces + piece]
+            });
+            for side in 0..rules.sides {
+                reach[side * rules.pieces + piece] = anywhere;
+            }
+        }
+    }
+    reach
+}
+
+/// Whether some move converts a piece to the mover's side.
+fn converts<B: Bitboard>(rules: &Rules<B>) -> bool {
+    rules.movement.iter().any(|moves| {
+        moves.routes.iter().any(|route| {
+            route
+                .legs
+                .iter()
+                .any(|leg| leg.effect == variant_dsl::LegEffect::Convert)
+        })
+    })
 }
 
 /// Why `position` cannot arise in this game, or `None` when nothing says it cannot.
@@ -175,24 +199,43 @@ fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> O
     None
 }
 
-/// More pieces of a side (board and hand) than its setup and its promotions can give it.
+/// More pieces of a side (board and hand) than its setup and its promotions can give it. In a
+/// game where pieces change sides (conversions), all sides are counted together.
 fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
     let setup = &rules.definition.setup;
-    for side in 0..rules.sides {
+    let pooled = converts(rules);
+    let groups: Vec<Vec<usize>> = if pooled {
+        vec![(0..rules.sides).collect()]
+    } else {
+        (0..rules.sides).map(|side| vec![side]).collect()
+    };
+    for group in groups {
+        let side = group[0];
+        let owner = if pooled {
+            "the board".to_string()
+        } else {
+            side_name(rules, side).to_string()
+        };
+        let mine = group
+            .iter()
+            .fold(B::EMPTY, |acc, &s| acc | position.side_pieces(s));
         let count = |piece: usize| {
-            (position.side_pieces(side) & position.typed(piece)).count()
-                + u32::from(position.hand(side, piece))
+            (mine & position.typed(piece)).count()
+                + group
+                    .iter()
+                    .map(|&s| u32::from(position.hand(s, piece)))
+                    .sum::<u32>()
         };
         let given = |piece: usize| {
             let on_board = setup
                 .board
                 .iter()
-                .filter(|p| p.side.0 as usize == side && p.piece.0 as usize == piece)
+                .filter(|p| group.contains(&(p.side.0 as usize)) && p.piece.0 as usize == piece)
                 .count() as u32;
             let in_hand: u32 = setup
                 .hands
                 .iter()
-                .filter(|(s, p, _)| s.0 as usize == side && p.0 as usize == piece)
+                .filter(|(s, p, _)| group.contains(&(s.0 as usize)) && p.0 as usize == piece)
                 .map(|&(_, _, n)| n)
                 .sum();
             on_board.saturating_add(in_hand)
@@ -235,8 +278,7 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
             }
             if !is_choice(piece) {
                 return Some(format!(
-                    "{} has {have} {}s, but the game gives it {had} and no move makes more",
-                    side_name(rules, side),
+                    "{owner} has {have} {}s, but the game gives it {had} and no move makes more",
                     piece_name(rules, piece),
                 ));
             }
@@ -251,9 +293,8 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
             let promoter_names: Vec<&str> =
                 promoters.iter().map(|&p| piece_name(rules, p)).collect();
             return Some(format!(
-                "{} has {} more than the game gives it, which needs {promoted} promotions, but \
-                 only {missing} of its {} are missing from the board",
-                side_name(rules, side),
+                "{owner} has {} more than the game gives it, which needs {promoted} promotions, \
+                 but only {missing} of its {} are missing from the board",
                 promoted_names.join(" and "),
                 promoter_names.join(" and "),
             ));

@@ -339,7 +339,17 @@ impl<B: Bitboard> Position<B> {
                 self.put(rules, us, piece, to);
             }
         }
-        let lost = rules.castle_loss[from] | rules.castle_loss[to];
+        if let Some(converted) = mv.converts {
+            let converted = converted as usize;
+            if let Some(taken) = self.remove(rules, converted) {
+                self.put(rules, us, taken.piece, converted);
+                irreversible = true;
+            }
+        }
+        let mut lost = rules.castle_loss[from] | rules.castle_loss[to];
+        if let Some(converted) = mv.converts {
+            lost |= rules.castle_loss[converted as usize];
+        }
         if self.castling & lost != 0 {
             self.hash ^= rules.zobrist.castling(self.castling & lost);
             self.castling &= !lost;

@@ -86,6 +86,32 @@ pub struct PieceMoves<B> {
     pub initial_zone: B,
     /// Promotion zone and choices.
     pub promotion: Option<PromotionRule<B>>,
+    /// Compound paths (slides, conversions on the way), walked by [`crate::path::walk`].
+    pub routes: Vec<crate::path::Route>,
+}
+
+impl<B: Bitboard> PieceMoves<B> {
+    /// The leap table of a mode, created empty if the piece has none yet.
+    pub fn leap_table(
+        &mut self,
+        mode: MoveMode,
+        initial_only: bool,
+        size: usize,
+    ) -> &mut LeapTable<B> {
+        let found = self
+            .leaps
+            .iter()
+            .position(|t| t.mode == mode && t.initial_only == initial_only);
+        let index = found.unwrap_or_else(|| {
+            self.leaps.push(LeapTable {
+                mode,
+                initial_only,
+                targets: vec![B::EMPTY; size],
+            });
+            self.leaps.len() - 1
+        });
+        &mut self.leaps[index]
+    }
 }
 
 /// Where a piece promotes and to what.
@@ -373,6 +399,7 @@ impl<B: Bitboard> Builder<'_, B> {
                     .map_or(B::EMPTY, |z| self.geometry.mask(z)),
                 choices: promotion.choices.clone(),
             }),
+            routes: Vec::new(),
         };
         for atom in &piece.moves {
             for step in &atom.steps {
@@ -380,6 +407,7 @@ impl<B: Bitboard> Builder<'_, B> {
                 self.add_atom(&mut moves, atom, dx, dy);
             }
         }
+        crate::path::compile_paths(self.geometry, &mut moves, &piece.paths, forward);
         moves
     }
 
@@ -399,21 +427,7 @@ impl<B: Bitboard> Builder<'_, B> {
                 }
             }
         } else if atom.range == Some(1) {
-            let table = match moves
-                .leaps
-                .iter_mut()
-                .position(|t| t.mode == atom.mode && t.initial_only == atom.initial_only)
-            {
-                Some(found) => &mut moves.leaps[found],
-                None => {
-                    moves.leaps.push(LeapTable {
-                        mode: atom.mode,
-                        initial_only: atom.initial_only,
-                        targets: vec![B::EMPTY; geometry.grid_size()],
-                    });
-                    moves.leaps.last_mut().expect("just pushed")
-                }
-            };
+            let table = moves.leap_table(atom.mode, atom.initial_only, geometry.grid_size());
             for (from, targets) in table.targets.iter_mut().enumerate() {
                 if let Some(to) = geometry.step(from, dx, dy) {
                     if leap_crosses_board(geometry, from, dx, dy) {

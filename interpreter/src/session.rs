@@ -327,9 +327,15 @@ fn control_diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, contro
     })
 }
 
-/// A move in UCI shape: squares (letter + digits) with an optional promotion letter, or a drop.
+/// A move in UCI shape: squares (letter + digits) with an optional promotion letter, or a drop;
+/// then `^` and a square for each piece taken over.
 fn looks_like_move(text: &str) -> bool {
     let square = |s: &str| variant_dsl::Square::parse(s).is_some();
+    let mut parts = text.split('^');
+    let text = parts.next().unwrap_or_default();
+    if !parts.all(square) {
+        return false;
+    }
     if let Some((piece, to)) = text.split_once('@') {
         return piece.len() == 1 && piece.chars().all(|c| c.is_ascii_alphabetic()) && square(to);
     }
@@ -403,11 +409,13 @@ mod tests {
 
     #[test]
     fn move_shapes() {
-        for good in ["e2e4", "e7e8q", "a10a11", "N@c3", "p16a1"] {
+        for good in [
+            "e2e4", "e7e8q", "a10a11", "N@c3", "p16a1", "c1e3^d2", "b5d7m^c6",
+        ] {
             assert!(looks_like_move(good), "{good}");
         }
         for bad in [
-            "", "e2", "e2e", "e2e4qq", "x", "e0e4", "@c3", "NN@c3", "e2-e4",
+            "", "e2", "e2e", "e2e4qq", "x", "e0e4", "@c3", "NN@c3", "e2-e4", "c1e3^", "c1e3^x",
         ] {
             assert!(!looks_like_move(bad), "{bad}");
         }
