@@ -333,6 +333,7 @@ fn show_json(session: &dyn Session) -> String {
         "in_check": session.in_check(),
         "legal_moves": session.legal_moves(),
         "history": session.history(),
+        "last_move": session.last_move(),
         "result": result_json(session),
         "control": control_json(session),
         "scores": session.scores().map(|scores| {

@@ -93,3 +93,18 @@ fn coverage_weighted_has_the_same_tree_as_coverage() {
 fn cheversi_suite() {
     run_suite("cheversi", "cheversi.perft", false);
 }
+
+/// Takeover Chess and its sub-variants, against the independent oracle's counts.
+#[test]
+fn takeover_suites() {
+    for game in [
+        "takeover-chess",
+        "takeover-chess-64",
+        "takeover-chess-undefended",
+        "takeover-chess-short-jump",
+        "takeover-chess-64-undefended",
+        "takeover-chess-64-short-jump",
+    ] {
+        run_suite(game, &format!("{game}.perft"), false);
+    }
+}

@@ -165,13 +165,24 @@ impl<B: Bitboard> Words<'_, B> {
             }
             _ => {
                 let mover = self.position.at(from).map_or(0, |o| o.piece);
+                let definition = &rules.definition.pieces[mover];
+                let by = match (mv.converts, definition.betza.is_empty()) {
+                    (Some(_), _) | (None, true) => {
+                        let paths: Vec<String> = definition
+                            .paths
+                            .iter()
+                            .map(|p| format!("path {}", p.text))
+                            .collect();
+                        paths.join(" | ")
+                    }
+                    (None, false) => format!("\"{}\"", definition.betza),
+                };
                 lines.push(format!(
-                    "legal: {}'s {} moves from {} to {}, by its moves \"{}\"",
+                    "legal: {}'s {} moves from {} to {}, by its moves {by}",
                     self.side(us),
                     self.piece(mover),
                     self.square(from),
                     self.square(to),
-                    rules.definition.pieces[mover].betza
                 ));
                 if mv.kind == MoveKind::EnPassant {
                     if let Some(ep) = self.position.en_passant() {
@@ -182,6 +193,13 @@ impl<B: Bitboard> Words<'_, B> {
                     }
                 } else if self.position.at(to).is_some() {
                     lines.push(format!("it captures {}", self.occupant(to)));
+                }
+                if let Some(converted) = mv.converts {
+                    lines.push(format!(
+                        "it takes over {}, which becomes {}'s",
+                        self.occupant(converted as usize),
+                        self.side(us)
+                    ));
                 }
                 if let MoveKind::Promote(piece) = mv.kind {
                     lines.push(format!("it promotes to a {}", self.piece(piece.0 as usize)));
@@ -408,10 +426,23 @@ impl<B: Bitboard> Words<'_, B> {
             .filter(|mv| mv.from as usize == from && mv.to as usize == to)
             .collect();
         if !same_squares.is_empty() {
+            let without_mark = text.split('^').next().unwrap_or_default();
+            let marks: Vec<&str> = text.split('^').skip(1).collect();
+            let same_base: Vec<&Move> = same_squares
+                .iter()
+                .copied()
+                .filter(|mv| mv.uci(self.rules).split('^').next() == Some(without_mark))
+                .collect();
+            if !same_base.is_empty() {
+                return self.wrong_takeover(&same_base, &marks);
+            }
             return self.wrong_promotion(&same_squares, promotion.as_deref());
         }
         if let Some(castling) = self.why_not_castle(from, to) {
             return castling;
+        }
+        if let Some(compound) = self.why_not_route(mover, from, text) {
+            return compound;
         }
         self.why_not_reach(mover, from, to)
     }
@@ -431,6 +462,25 @@ impl<B: Bitboard> Words<'_, B> {
         Square::parse(to)?;
         let promotion = (!promotion.is_empty()).then(|| promotion.to_string());
         Some((from.to_string(), to.to_string(), promotion))
+    }
+
+    /// The squares and promotion are right but the takeover marks (`^d5`) are not.
+    fn wrong_takeover(&self, moves: &[&Move], marks: &[&str]) -> Explanation {
+        let spelled: Vec<String> = moves
+            .iter()
+            .map(|mv| format!("`{}`", mv.uci(self.rules)))
+            .collect();
+        let first = match marks.first() {
+            Some(square) => match self.board_square(square) {
+                Some(index) if self.position.at(index).is_some() => {
+                    format!("this move cannot take over {}", self.occupant(index))
+                }
+                Some(_) => format!("there is no piece to take over on {square}"),
+                None => format!("`{square}` is not a square of the board"),
+            },
+            None => "this move takes a piece over: mark it with `^` and its square".to_string(),
+        };
+        Explanation::illegal(first).with(format!("write {}", spelled.join(" or ")))
     }
 
     /// The squares are right but the promotion part is not.
@@ -504,6 +554,27 @@ impl<B: Bitboard> Words<'_, B> {
         Some(Explanation::illegal(format!(
             "{name} is not allowed: {reason}"
         )))
+    }
+
+    /// A compound move (a path with a takeover) that the piece could make but that exposes its
+    /// own royal piece.
+    fn why_not_route(&self, mover: Occupant, from: usize, text: &str) -> Option<Explanation> {
+        let rules = self.rules;
+        let mut found = None;
+        crate::path::walk(
+            rules,
+            self.position,
+            mover.side,
+            from,
+            rules.moves_of(mover.side, mover.piece),
+            &mut |mv| {
+                if mv.uci(rules) == text {
+                    found = Some(mv);
+                }
+            },
+        );
+        let exposed = self.exposes_royal(found?)?;
+        Some(Explanation::illegal(exposed))
     }
 
     /// The piece does not get to `to`: its movement, a blocker, or its own royal piece's safety.

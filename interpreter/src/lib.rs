@@ -48,4 +48,4 @@ pub use moves::{Move, MoveKind};
 pub use outcome::{Outcome, Reason};
 pub use position::Position;
 pub use rules::{CompileError, Rules};
-pub use session::{open, Game, Session, SessionError};
+pub use session::{open, Game, MoveReport, PieceReport, Session, SessionError};

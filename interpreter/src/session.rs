@@ -7,7 +7,7 @@
 use crate::bitboard::{Bitboard, Wide256};
 use crate::explain::Explanation;
 use crate::movegen::legal_moves;
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 use crate::outcome::{outcome, Outcome};
 use crate::perft;
 use crate::position::Position;
@@ -98,6 +98,8 @@ pub trait Session {
     fn hash_is_consistent(&self) -> bool;
     /// Moves played so far, in UCI notation.
     fn history(&self) -> Vec<String>;
+    /// What the last move did, if a move was played.
+    fn last_move(&self) -> Option<MoveReport>;
     /// A readable description of the compiled game.
     fn describe(&self) -> String;
     /// Each side's score by name, when the game keeps one.
@@ -106,6 +108,29 @@ pub trait Session {
     fn controlled_squares(&self, side: &str) -> Vec<String>;
     /// For each side, a drawing of the squares it controls (`x`), when the game keeps a score.
     fn control_diagrams(&self) -> Vec<(String, String)>;
+}
+
+/// A piece on a square, by names: for reports.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PieceReport {
+    /// The square.
+    pub square: String,
+    /// The owner's name (before the move, for pieces taken).
+    pub side: String,
+    /// The piece type's name.
+    pub piece: String,
+}
+
+/// What one move did: the pieces it captured (removed) and converted (taken over).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MoveReport {
+    /// The move in the game's notation.
+    #[serde(rename = "move")]
+    pub notation: String,
+    /// Pieces removed from the board.
+    pub captured: Vec<PieceReport>,
+    /// Pieces that changed owner where they stand, as they were before.
+    pub converted: Vec<PieceReport>,
 }
 
 /// Opens a session on a definition, from its setup or from a FEN.
@@ -263,6 +288,33 @@ impl<B: Bitboard> Session for Game<B> {
 
     fn history(&self) -> Vec<String> {
         self.moves.iter().map(|m| m.uci(&self.rules)).collect()
+    }
+
+    fn last_move(&self) -> Option<MoveReport> {
+        let mv = *self.moves.last()?;
+        let before = &self.positions[self.positions.len() - 2];
+        let rules = &self.rules;
+        let report = |square: usize| {
+            before.at(square).map(|o| PieceReport {
+                square: rules.geometry.square(square).to_string(),
+                side: rules.definition.sides[o.side].name.clone(),
+                piece: rules.definition.pieces[o.piece].name.clone(),
+            })
+        };
+        let captured_square = match mv.kind {
+            MoveKind::EnPassant => before.en_passant().map(|ep| ep.victim as usize),
+            MoveKind::Normal | MoveKind::Promote(_) => Some(mv.to as usize),
+            MoveKind::Castle(_) | MoveKind::Drop(_) => None,
+        };
+        Some(MoveReport {
+            notation: mv.uci(rules),
+            captured: captured_square.and_then(report).into_iter().collect(),
+            converted: mv
+                .converts
+                .and_then(|sq| report(sq as usize))
+                .into_iter()
+                .collect(),
+        })
     }
 
     fn describe(&self) -> String {
