@@ -5,6 +5,10 @@
 //! engine and against the published figure before any time is reported. Each measurement is the
 //! best of several runs (the least disturbed by other work on the machine). Run with
 //! `cargo bench --bench perft`.
+//!
+//! A second table times games that only this engine plays (Takeover Chess, with its compound
+//! takeover moves), each count checked against the independent oracle's
+//! (`scripts/takeover_oracle.py`), next to FIDE chess measured in the same run.
 
 use shakmaty::{fen::Fen, CastlingMode, Chess};
 use std::hint::black_box;
@@ -31,6 +35,13 @@ const CASES: &[Case] = &[
         depth: 4,
         nodes: 4_085_603,
     },
+];
+
+/// Games without a reference engine: (game file, depth, nodes counted by the oracle).
+const OWN_CASES: &[(&str, u32, u64)] = &[
+    ("chess", 5, 4_865_609),
+    ("takeover-chess", 5, 1_120_610),
+    ("takeover-chess-64", 5, 4_925_777),
 ];
 
 const RUNS: usize = 5;
@@ -73,5 +84,16 @@ fn main() {
             rate(theirs_time),
             100.0 * theirs_time.as_secs_f64() / ours_time.as_secs_f64()
         );
+    }
+    println!();
+    println!("| game | depth | nodes | variant (Mnodes/s) |");
+    println!("|---|---|---|---|");
+    for &(game, depth, nodes) in OWN_CASES {
+        let file = root.join("games").join(format!("{game}.variant"));
+        let loaded = variant_dsl::load_file(&file).expect("the game loads");
+        let session = variant_interpreter::open(&loaded.definition, None).expect("opens");
+        let time = best_of(|| session.perft(depth), nodes);
+        let rate = nodes as f64 / time.as_secs_f64() / 1e6;
+        println!("| {game} | {depth} | {nodes} | {rate:.1} |");
     }
 }
