@@ -14,6 +14,7 @@ use crate::parse;
 use crate::span::{FileId, SourceMap, Span, Spanned};
 use crate::validate;
 use petgraph::graphmap::DiGraphMap;
+use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -348,30 +349,34 @@ fn merge_key(statement: &Statement) -> Option<String> {
 }
 
 /// The child's statements over the parent's; `extends` statements are dropped.
+///
+/// The parent's statements are indexed by key once, so that merging takes time in proportion to
+/// the number of statements: each parent statement can be replaced once (a second child
+/// statement with the same key is appended, and validation reports the duplicate).
 fn merge(parent: GameFile, child: GameFile) -> GameFile {
     let is_extends =
         |statement: &Spanned<Statement>| matches!(statement.node, Statement::Extends(_));
-    let mut merged: Vec<(Spanned<Statement>, bool)> = parent
+    let mut merged: Vec<Spanned<Statement>> = parent
         .statements
         .into_iter()
         .filter(|s| !is_extends(s))
-        .map(|s| (s, true))
         .collect();
+    let mut replaceable: HashMap<String, usize> = HashMap::new();
+    for (index, statement) in merged.iter().enumerate() {
+        if let Some(key) = merge_key(&statement.node) {
+            replaceable.entry(key).or_insert(index);
+        }
+    }
     for statement in child.statements.into_iter().filter(|s| !is_extends(s)) {
-        let key = merge_key(&statement.node);
-        let replaced = key.as_ref().and_then(|key| {
-            merged.iter().position(|(old, from_parent)| {
-                *from_parent && merge_key(&old.node).as_ref() == Some(key)
-            })
-        });
+        let replaced = merge_key(&statement.node).and_then(|key| replaceable.remove(&key));
         match replaced {
-            Some(index) => merged[index] = (statement, false),
-            None => merged.push((statement, false)),
+            Some(index) => merged[index] = statement,
+            None => merged.push(statement),
         }
     }
     GameFile {
         file: child.file,
-        statements: merged.into_iter().map(|(statement, _)| statement).collect(),
+        statements: merged,
     }
 }
 

@@ -59,6 +59,9 @@ struct Validator {
     /// Where "missing statement" diagnostics point: the end of the top-level file.
     end_of_file: Span,
     diagnostics: Diagnostics,
+    /// The number of errors in `diagnostics`, kept so that asking costs nothing: checks ask
+    /// before and after each statement, and a file may have thousands of statements.
+    errors: usize,
 }
 
 /// A piece's name and letter, resolved before anything refers to pieces.
@@ -73,10 +76,12 @@ impl Validator {
         Validator {
             end_of_file: Span::point(game.file, end),
             diagnostics: Diagnostics::new(),
+            errors: 0,
         }
     }
 
     fn error(&mut self, diagnostic: Diagnostic) {
+        self.errors += usize::from(diagnostic.is_error());
         self.diagnostics.push(diagnostic);
     }
 
@@ -510,8 +515,8 @@ impl Validator {
         match betza::decode(&text.node.value) {
             Ok(atoms) => atoms,
             Err(errors) => {
-                for error in errors {
-                    let span = text.span_of(error.range.clone());
+                let spans = text.spans_of(errors.iter().map(|error| error.range.clone()));
+                for (error, span) in errors.into_iter().zip(spans) {
                     self.error(
                         Diagnostic::error(error.code, error.message, span, error.label)
                             .with_optional_help(error.help),
@@ -1038,10 +1043,7 @@ impl Validator {
     }
 
     fn error_count(&self) -> usize {
-        self.diagnostics
-            .iter()
-            .filter(|diagnostic| diagnostic.is_error())
-            .count()
+        self.errors
     }
 }
 
