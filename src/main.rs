@@ -158,7 +158,7 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
 fn check(files: &[PathBuf]) -> ExitCode {
     let mut all_valid = true;
     for file in files {
-        match variant_dsl::load_file(file) {
+        match variant_dsl::load_file_with(file, &catalog::load_options()) {
             Ok(loaded) => {
                 if !loaded.warnings.is_empty() {
                     eprint!("{}", loaded.render());

@@ -38,6 +38,8 @@ pub mod code {
     pub const CANNOT_READ: &str = "E0007";
     /// `extends` statements form a cycle.
     pub const EXTENDS_CYCLE: &str = "E0008";
+    /// `extends` statements form a chain deeper than the limit.
+    pub const EXTENDS_TOO_DEEP: &str = "E0009";
     /// A name that is not a declared piece.
     pub const UNKNOWN_PIECE: &str = "E0101";
     /// A name that is not a declared side.

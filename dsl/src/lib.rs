@@ -51,5 +51,8 @@ pub use definition::{
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Label, Severity};
 pub use fen::{parse_fen, write_fen, FenError};
-pub use load::{load_file, load_source, Failure, Loaded};
+pub use load::{
+    load_file, load_file_with, load_source, load_source_with, Failure, LoadOptions, Loaded,
+    MAX_EXTENDS_DEPTH,
+};
 pub use span::{FileId, SourceMap, Span, Spanned};

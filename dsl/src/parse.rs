@@ -28,11 +28,17 @@ mod grammar {
 
 use grammar::{GrammarParser, Rule};
 
+/// The UTF-8 byte-order mark that some editors write at the start of a text file.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
 /// Turns the bytes of a file into the text to parse and to quote in diagnostics.
 ///
-/// Returns the text (empty for a file that is too large, lossily decoded for bytes that are not
-/// UTF-8) and the problem, if any: such a file must not be parsed.
+/// A leading UTF-8 byte-order mark is dropped: it is not part of the text, and spans, lines and
+/// columns count from the first character after it. Returns the text (empty for a file that is
+/// too large, lossily decoded for bytes that are not UTF-8) and the problem, if any: such a file
+/// must not be parsed.
 pub fn decode(file: FileId, bytes: &[u8]) -> (String, Option<Diagnostic>) {
+    let bytes = bytes.strip_prefix(BYTE_ORDER_MARK).unwrap_or(bytes);
     if bytes.len() > MAX_FILE_BYTES {
         let diagnostic = Diagnostic::error(
             code::FILE_TOO_LARGE,
@@ -1129,6 +1135,19 @@ mod tests {
         assert!(text.is_empty());
         assert_eq!(problem.expect("too large").code, code::FILE_TOO_LARGE);
         assert!(decode(FileId(0), b"game \"x\"").1.is_none());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_text() {
+        let (text, problem) = decode(FileId(0), b"\xEF\xBB\xBFgame \"x\"\nboard 8by8");
+        assert!(problem.is_none());
+        assert_eq!(text, "game \"x\"\nboard 8by8");
+        let error = parse(FileId(0), &text).expect_err("8by8 is not a size");
+        let span = error.iter().next().expect("one error").primary.span;
+        assert_eq!(&text[span.start..span.end], "8by8");
+        // Only a leading mark is dropped; bad bytes after it are still found where they are.
+        let (_, problem) = decode(FileId(0), b"\xEF\xBB\xBFgame \xff");
+        assert_eq!(problem.expect("not UTF-8").primary.span.start, 5);
     }
 
     #[test]
