@@ -99,6 +99,8 @@ pub enum Statement {
     Turns(TurnsStatement),
     /// `piece Knight { ... }`
     Piece(PieceStatement),
+    /// `remove piece Bishop`
+    Remove(RemoveStatement),
     /// `castling { ... }`
     Castling(CastlingStatement),
     /// `setup "..."`
@@ -130,6 +132,7 @@ impl Statement {
             Statement::Side(s) => s.keyword,
             Statement::Turns(s) => s.keyword,
             Statement::Piece(s) => s.keyword,
+            Statement::Remove(s) => s.keyword,
             Statement::Castling(s) => s.keyword,
             Statement::Actions(s) => s.keyword,
             Statement::Drops(s) => s.keyword,
@@ -151,6 +154,7 @@ impl Statement {
             Statement::Side(_) => "side",
             Statement::Turns(_) => "turns",
             Statement::Piece(_) => "piece",
+            Statement::Remove(_) => "remove",
             Statement::Castling(_) => "castling",
             Statement::Setup(_) => "setup",
             Statement::Actions(_) => "actions",
@@ -234,6 +238,15 @@ pub struct PieceStatement {
     pub name: Spanned<String>,
     /// The statements of the block.
     pub items: Vec<Spanned<PieceItem>>,
+}
+
+/// `remove piece Bishop`: takes a piece declared by an ancestor (`extends`) out of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RemoveStatement {
+    /// The `remove` keyword.
+    pub keyword: Span,
+    /// The name of the piece to remove.
+    pub piece: Spanned<String>,
 }
 
 /// A statement inside a `piece` block.

@@ -10,7 +10,9 @@
 //! files as nodes of a `petgraph` graph so that a cycle is reported naming every file in it. The
 //! files are merged at the AST level, child over parent: statements that appear once (`game`,
 //! `board`, `setup`, `castling`, `end`, ...) replace the parent's; a `piece` or `side` with the
-//! same name replaces the parent's declaration in place; new ones are appended.
+//! same name replaces the parent's declaration in place; new ones are appended; `remove piece
+//! NAME` deletes the parent's piece (a removal that finds no inherited piece is kept, for
+//! validation to report).
 //!
 //! Only regular files are read, whatever names them: a FIFO or a device would block or never
 //! end, so the metadata is checked before the file is opened.
@@ -527,7 +529,7 @@ fn merge_key(statement: &Statement) -> Option<String> {
     match statement {
         Statement::Piece(piece) => Some(format!("piece {}", piece.name.node)),
         Statement::Side(side) => Some(format!("side {}", side.name.node)),
-        Statement::Future(_) | Statement::Extends(_) => None,
+        Statement::Future(_) | Statement::Extends(_) | Statement::Remove(_) => None,
         other => Some(other.keyword_text().to_string()),
     }
 }
@@ -535,32 +537,40 @@ fn merge_key(statement: &Statement) -> Option<String> {
 /// The child's statements over the parent's; `extends` statements are dropped.
 ///
 /// The parent's statements are indexed by key once, so that merging takes time in proportion to
-/// the number of statements: each parent statement can be replaced once (a second child
-/// statement with the same key is appended, and validation reports the duplicate).
+/// the number of statements: each parent statement can be replaced or removed once (a second
+/// child statement with the same key is appended, and validation reports the duplicate).
 fn merge(parent: GameFile, child: GameFile) -> GameFile {
     let is_extends =
         |statement: &Spanned<Statement>| matches!(statement.node, Statement::Extends(_));
-    let mut merged: Vec<Spanned<Statement>> = parent
+    let mut merged: Vec<Option<Spanned<Statement>>> = parent
         .statements
         .into_iter()
         .filter(|s| !is_extends(s))
+        .map(Some)
         .collect();
     let mut replaceable: HashMap<String, usize> = HashMap::new();
     for (index, statement) in merged.iter().enumerate() {
-        if let Some(key) = merge_key(&statement.node) {
+        if let Some(key) = statement.as_ref().and_then(|s| merge_key(&s.node)) {
             replaceable.entry(key).or_insert(index);
         }
     }
     for statement in child.statements.into_iter().filter(|s| !is_extends(s)) {
+        if let Statement::Remove(remove) = &statement.node {
+            match replaceable.remove(&format!("piece {}", remove.piece.node)) {
+                Some(index) => merged[index] = None,
+                None => merged.push(Some(statement)),
+            }
+            continue;
+        }
         let replaced = merge_key(&statement.node).and_then(|key| replaceable.remove(&key));
         match replaced {
-            Some(index) => merged[index] = statement,
-            None => merged.push(statement),
+            Some(index) => merged[index] = Some(statement),
+            None => merged.push(Some(statement)),
         }
     }
     GameFile {
         file: child.file,
-        statements: merged,
+        statements: merged.into_iter().flatten().collect(),
     }
 }
 

@@ -259,6 +259,7 @@ fn expected(rule: Rule) -> Expected {
         Rule::side_statement => keyword(STATEMENT, "side"),
         Rule::turns_statement => keyword(STATEMENT, "turns"),
         Rule::piece_statement => keyword(STATEMENT, "piece"),
+        Rule::remove_statement | Rule::kw_remove => keyword(STATEMENT, "remove"),
         Rule::castling_statement => keyword(STATEMENT, "castling"),
         Rule::setup_statement => keyword(STATEMENT, "setup"),
         Rule::end_statement => keyword(STATEMENT, "end"),
@@ -617,6 +618,10 @@ fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Statement> {
         Rule::side_statement => Statement::Side(side_statement(file, &mut inner)),
         Rule::turns_statement => Statement::Turns(turns_statement(file, &mut inner)),
         Rule::piece_statement => Statement::Piece(piece_statement(file, &mut inner)),
+        Rule::remove_statement => Statement::Remove(RemoveStatement {
+            keyword: span_of(file, &child(&mut inner)),
+            piece: text_of(file, &inner.nth(1).expect("the piece's name")),
+        }),
         Rule::castling_statement => Statement::Castling(castling_statement(file, &mut inner)),
         Rule::actions_statement => Statement::Actions(actions_statement(file, &mut inner)),
         Rule::drops_statement => Statement::Drops(drops_statement(file, &mut inner)),

@@ -53,6 +53,8 @@ struct Statements<'a> {
     score: Option<&'a ScoreStatement>,
     sides: Vec<&'a SideStatement>,
     pieces: Vec<&'a PieceStatement>,
+    /// `remove piece` statements that merging found no inherited piece for.
+    removals: Vec<&'a RemoveStatement>,
 }
 
 struct Validator {
@@ -90,6 +92,7 @@ impl Validator {
         let errors_before_names = self.error_count();
         let sides = self.sides(&statements.sides);
         let piece_names = self.piece_names(&statements.pieces);
+        self.report_removals(&statements.removals, &piece_names);
         let board = statements.board.and_then(|board| self.board(board));
         let names_ok = self.error_count() == errors_before_names && !sides.is_empty();
         let turn_order = self.turn_order(statements.turns, &sides);
@@ -170,7 +173,10 @@ impl Validator {
             let keyword = statement.node.keyword();
             let once = !matches!(
                 statement.node,
-                Statement::Side(_) | Statement::Piece(_) | Statement::Future(_)
+                Statement::Side(_)
+                    | Statement::Piece(_)
+                    | Statement::Future(_)
+                    | Statement::Remove(_)
             );
             if once {
                 let name = statement.node.keyword_text().to_string();
@@ -196,6 +202,7 @@ impl Validator {
                 Statement::Side(s) => statements.sides.push(s),
                 Statement::Piece(s) => statements.pieces.push(s),
                 Statement::Future(s) => self.error(not_supported(s)),
+                Statement::Remove(s) => statements.removals.push(s),
                 Statement::Extends(_) => {}
             }
         }
@@ -456,6 +463,32 @@ impl Validator {
             pieces.push(PieceName { statement, letter });
         }
         pieces
+    }
+
+    /// `remove piece` statements still here removed nothing: merging applies the others.
+    fn report_removals(&mut self, removals: &[&RemoveStatement], pieces: &[PieceName<'_>]) {
+        for removal in removals {
+            let names = pieces
+                .iter()
+                .filter(|piece| piece.statement.name.span.file != removal.keyword.file)
+                .map(|piece| piece.statement.name.node.as_str());
+            let help = suggestion::did_you_mean(&removal.piece.node, names).unwrap_or_else(|| {
+                "`remove piece` takes out a piece declared by the game named by `extends`"
+                    .to_string()
+            });
+            self.error(
+                Diagnostic::error(
+                    code::UNKNOWN_PIECE,
+                    format!(
+                        "there is no inherited piece `{}` to remove",
+                        removal.piece.node
+                    ),
+                    removal.piece.span,
+                    "not a piece of the parent game",
+                )
+                .with_help(help),
+            );
+        }
     }
 
     fn piece(&mut self, name: &PieceName<'_>, context: &Context<'_>) -> PieceDef {
@@ -1006,8 +1039,14 @@ impl Validator {
         }
     }
 
+    /// Warns about the pieces declared in the file loaded (not inherited: a variant may leave a
+    /// parent's piece out of play) that never appear.
     fn warn_unused_pieces(&mut self, definition: &Definition, names: &[PieceName<'_>]) {
+        let own_file = self.end_of_file.file;
         for (index, name) in names.iter().enumerate() {
+            if name.statement.name.span.file != own_file {
+                continue;
+            }
             let id = PieceId(index as u8);
             let on_board = definition
                 .setup
