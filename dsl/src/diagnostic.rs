@@ -68,6 +68,8 @@ pub mod code {
     pub const BAD_RANK: &str = "E0304";
     /// `forward` is neither `up` nor `down`.
     pub const BAD_FORWARD: &str = "E0401";
+    /// The turn order never gives the setup's side to move a turn.
+    pub const TURN_ORDER: &str = "E0402";
     /// A Betza modifier letter that does not exist.
     pub const BETZA_MODIFIER: &str = "E0501";
     /// A Betza atom letter that does not exist.
@@ -80,6 +82,10 @@ pub mod code {
     pub const BETZA_RANGE: &str = "E0505";
     /// A castling right letter in the wrong case or used twice.
     pub const CASTLING_LETTER: &str = "E0601";
+    /// More castling rights than a position can hold.
+    pub const CASTLING_LIMIT: &str = "E0602";
+    /// A castling move whose king or rook stays put, or that puts both on one square.
+    pub const CASTLING_PATH: &str = "E0603";
     /// The `setup` FEN is not valid for this game.
     pub const FEN: &str = "E0701";
     /// An `end` rule with a meaningless count.

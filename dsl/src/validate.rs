@@ -18,6 +18,9 @@ use std::collections::HashMap;
 /// The most sides a game may have in this version: FEN letter case can name only two.
 pub const MAX_SIDES: usize = 2;
 
+/// The most castling rights a game may declare: a position keeps them in 32 bits.
+pub const MAX_CASTLING_RIGHTS: usize = 32;
+
 /// Validates a (merged) game file.
 ///
 /// Returns the definition and its warnings, or every diagnostic (errors and warnings) when
@@ -157,6 +160,7 @@ impl Validator {
             return None;
         }
         definition.setup = self.setup(&definition, &setup.text)?;
+        self.check_turn_order(&definition, &setup.text, statements.turns)?;
         fill_initial_zones(&mut definition, &piece_names);
         self.warn_unused_pieces(&definition, &piece_names);
         Some(definition)
@@ -949,10 +953,78 @@ impl Validator {
                     rook_from,
                     rook_to,
                 };
-                rights.push((right, castle.letter.span));
+                if self.castle_moves_both(&right, castle) {
+                    rights.push((right, castle.letter.span));
+                }
             }
         }
+        if let Some((_, span)) = rights.get(MAX_CASTLING_RIGHTS) {
+            self.error(
+                Diagnostic::error(
+                    code::CASTLING_LIMIT,
+                    format!(
+                        "a game has at most {MAX_CASTLING_RIGHTS} castling rights, this is number {}",
+                        MAX_CASTLING_RIGHTS + 1
+                    ),
+                    *span,
+                    format!("{} rights are declared", rights.len()),
+                )
+                .with_help("remove some castling moves"),
+            );
+        }
         rights.into_iter().map(|(right, _)| right).collect()
+    }
+
+    /// A castling move must move the king and the rook, and never put both on one square;
+    /// reports the first way `right` fails that.
+    fn castle_moves_both(&mut self, right: &CastlingDef, castle: &Castle) -> bool {
+        let (message, label, span, king_span) = if right.king_from == right.king_to {
+            let path = castle.king_from.span.to(castle.king_to.span);
+            (
+                "the king does not move",
+                "from and to the same square",
+                path,
+                None,
+            )
+        } else if right.rook_from == right.rook_to {
+            let path = castle.rook_from.span.to(castle.rook_to.span);
+            (
+                "the rook does not move",
+                "from and to the same square",
+                path,
+                None,
+            )
+        } else if right.king_from == right.rook_from {
+            let king = Some(castle.king_from.span);
+            (
+                "the king and the rook start on the same square",
+                "the rook's",
+                castle.rook_from.span,
+                king,
+            )
+        } else if right.king_to == right.rook_to {
+            let king = Some(castle.king_to.span);
+            (
+                "the king and the rook end on the same square",
+                "the rook's",
+                castle.rook_to.span,
+                king,
+            )
+        } else {
+            return true;
+        };
+        let mut diagnostic = Diagnostic::error(
+            code::CASTLING_PATH,
+            format!("castling right `{}`: {message}", right.fen_letter),
+            span,
+            label,
+        )
+        .with_help("in a castling move the king and the rook each go from one square to another");
+        if let Some(king_span) = king_span {
+            diagnostic = diagnostic.with_secondary(king_span, "the king's");
+        }
+        self.error(diagnostic);
+        false
     }
 
     fn end_rules(&mut self, end: &EndStatement) -> EndRules {
@@ -1023,8 +1095,47 @@ impl Validator {
         Some(value)
     }
 
+    /// The setup's side to move must have a turn: the `turns` statement (the only way it could
+    /// lack one) is reported, pointing at the FEN's side too.
+    fn check_turn_order(
+        &mut self,
+        definition: &Definition,
+        fen_text: &Spanned<StringLit>,
+        turns: Option<&TurnsStatement>,
+    ) -> Option<()> {
+        let side = definition.setup.side_to_move;
+        if definition.turn_order.contains(&side) {
+            return Some(());
+        }
+        let name = definition
+            .sides
+            .get(side.0 as usize)
+            .map_or("?", |side| side.name.as_str());
+        let turns_span = turns.map_or(self.end_of_file, |turns| {
+            turns
+                .sides
+                .iter()
+                .fold(turns.keyword, |span, side| span.to(side.span))
+        });
+        let mut diagnostic = Diagnostic::error(
+            code::TURN_ORDER,
+            format!("the setup has {name} to move, but the turn order never gives {name} a turn"),
+            turns_span,
+            format!("{name} is missing here"),
+        )
+        .with_help(format!(
+            "add `{name}` to `turns`, or start the setup with another side"
+        ));
+        if let Some(range) = fen::side_to_move_range(&fen_text.node.value) {
+            diagnostic =
+                diagnostic.with_secondary(fen_text.span_of(range), format!("{name} is to move"));
+        }
+        self.error(diagnostic);
+        None
+    }
+
     fn setup(&mut self, definition: &Definition, fen_text: &Spanned<StringLit>) -> Option<Setup> {
-        match fen::parse_fen(definition, &fen_text.node.value) {
+        match fen::parse_position(definition, &fen_text.node.value) {
             Ok(setup) => Some(setup),
             Err(error) => {
                 let span = fen_text.span_of(error.offset..error.offset + error.len);
@@ -1345,6 +1456,51 @@ mod tests {
                 "`1` is too small: a position repeats at least twice"
             ]
         );
+    }
+
+    /// Chess with `count` castling rights, all the king-side move of White or Black.
+    fn chess_with_rights(count: usize) -> String {
+        let letters = ('A'..='Z').chain('a'..='z');
+        let lines: Vec<String> = letters
+            .take(count)
+            .map(|letter| match letter.is_ascii_uppercase() {
+                true => format!("    white {letter} king e1-g1 rook h1-f1"),
+                false => format!("    black {letter} king e8-g8 rook h8-f8"),
+            })
+            .collect();
+        let start = CHESS.find("castling {").unwrap();
+        let end = start + CHESS[start..].find('}').unwrap() + 1;
+        format!(
+            "{}castling {{\n{}\n}}{}",
+            &CHESS[..start],
+            lines.join("\n"),
+            &CHESS[end..]
+        )
+        .replace(" KQkq ", " - ")
+    }
+
+    #[test]
+    fn thirty_two_castling_rights_and_no_more() {
+        let (definition, _) = check(&chess_with_rights(32)).expect("32 rights fit");
+        assert_eq!(definition.castling.len(), 32);
+        assert_eq!(
+            messages(&chess_with_rights(33)),
+            ["a game has at most 32 castling rights, this is number 33"]
+        );
+    }
+
+    #[test]
+    fn the_setup_side_must_be_in_the_turn_order() {
+        let text = CHESS.replace("turns white black", "turns black");
+        let diagnostics = check(&text).expect_err("white never moves");
+        let error = diagnostics.iter().next().unwrap();
+        assert_eq!(error.code, code::TURN_ORDER);
+        let fen_span = error.secondary[0].span;
+        assert_eq!(&text[fen_span.start..fen_span.end], "w");
+        let turns_span = error.primary.span;
+        assert_eq!(&text[turns_span.start..turns_span.end], "turns black");
+        let black_to_move = text.replace(" w KQkq ", " b KQkq ");
+        assert!(check(&black_to_move).is_ok());
     }
 
     #[test]
