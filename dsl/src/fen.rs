@@ -14,7 +14,7 @@
 //! counters are read as any `u32` and never computed with here.
 
 use crate::definition::{
-    CastlingDef, Definition, PieceId, Placement, Setup, SideDef, SideId, Square,
+    BoardDef, CastlingDef, Definition, PieceId, Placement, Setup, SideDef, SideId, Square,
 };
 use std::fmt;
 
@@ -603,19 +603,26 @@ fn letter_for(def: &Definition, side: SideId, piece: PieceId) -> char {
 }
 
 fn write_board(def: &Definition, board: &[Placement]) -> String {
-    let mut ranks = Vec::with_capacity(def.board.ranks as usize);
-    for rank in (0..def.board.ranks).rev() {
+    board_field(&def.board, |square| {
+        board
+            .iter()
+            .find(|p| p.square == square)
+            .map(|p| letter_for(def, p.side, p.piece))
+    })
+}
+
+/// The board field of a FEN: `piece_at` gives the letter on a square (holes are always `*`).
+pub(crate) fn board_field(board: &BoardDef, piece_at: impl Fn(Square) -> Option<char>) -> String {
+    let mut ranks = Vec::with_capacity(board.ranks as usize);
+    for rank in (0..board.ranks).rev() {
         let mut text = String::new();
         let mut empty = 0;
-        for file in 0..def.board.files {
+        for file in 0..board.files {
             let square = Square::new(file, rank);
-            let symbol = if def.board.holes.contains(&square) {
+            let symbol = if board.holes.contains(&square) {
                 Some('*')
             } else {
-                board
-                    .iter()
-                    .find(|p| p.square == square)
-                    .map(|p| letter_for(def, p.side, p.piece))
+                piece_at(square)
             };
             match symbol {
                 Some(symbol) => {
@@ -639,7 +646,6 @@ fn write_board(def: &Definition, board: &[Placement]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::definition::BoardDef;
 
     fn chess() -> Definition {
         crate::load_source("chess.variant", include_str!("../../games/chess.variant"))

@@ -13,7 +13,7 @@ use crate::diagnostic::{code, Diagnostic, Diagnostics};
 use crate::fen;
 use crate::span::{SourceMap, Span, Spanned};
 use crate::suggestion;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The most sides a game may have in this version: FEN letter case can name only two.
 pub const MAX_SIDES: usize = 2;
@@ -67,6 +67,9 @@ struct Validator {
     /// The number of errors in `diagnostics`, kept so that asking costs nothing: checks ask
     /// before and after each statement, and a file may have thousands of statements.
     errors: usize,
+    /// Pieces left out because their letter is taken (already reported): names that refer to
+    /// them are not reported again as unknown.
+    left_out_pieces: HashSet<String>,
 }
 
 /// A piece's name and letter, resolved before anything refers to pieces.
@@ -82,6 +85,7 @@ impl Validator {
             end_of_file: Span::point(game.file, end),
             diagnostics: Diagnostics::new(),
             errors: 0,
+            left_out_pieces: HashSet::new(),
         }
     }
 
@@ -93,10 +97,10 @@ impl Validator {
     fn run(&mut self, game: &GameFile) -> Option<Definition> {
         let statements = self.sort_statements(game);
         let errors_before_names = self.error_count();
-        let sides = self.sides(&statements.sides);
+        let board = statements.board.and_then(|board| self.board(board));
+        let sides = self.sides(&statements.sides, board.as_ref());
         let piece_names = self.piece_names(&statements.pieces);
         self.report_removals(&statements.removals, &piece_names);
-        let board = statements.board.and_then(|board| self.board(board));
         let names_ok = self.error_count() == errors_before_names && !sides.is_empty();
         let turn_order = self.turn_order(statements.turns, &sides);
         let context = Context {
@@ -134,7 +138,7 @@ impl Validator {
             measure: score.measure.node,
             empty_only: score.empty_only,
         });
-        self.require(&statements);
+        self.require(&statements, board.as_ref(), &sides);
         let (Some(board), Some(game_name), Some(setup)) =
             (board, statements.game, statements.setup)
         else {
@@ -213,7 +217,12 @@ impl Validator {
         statements
     }
 
-    fn require(&mut self, statements: &Statements<'_>) {
+    fn require(
+        &mut self,
+        statements: &Statements<'_>,
+        board: Option<&BoardDef>,
+        sides: &[Spanned<SideDef>],
+    ) {
         let nothing = statements.game.is_none()
             && statements.board.is_none()
             && statements.sides.is_empty()
@@ -231,6 +240,14 @@ impl Validator {
             );
             return;
         }
+        let setup_example = match board {
+            Some(board) => {
+                let side = sides.first().map_or('w', |side| side.node.fen_letter);
+                let empty = fen::board_field(board, |_| None);
+                format!("setup \"{empty} {side} - - 0 1\"")
+            }
+            None => "setup \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"".to_string(),
+        };
         let missing = [
             (statements.game.is_none(), "game", "game \"My variant\""),
             (statements.board.is_none(), "board", "board 8x8"),
@@ -239,11 +256,7 @@ impl Validator {
                 "side",
                 "side white { forward up }",
             ),
-            (
-                statements.setup.is_none(),
-                "setup",
-                "setup \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"",
-            ),
+            (statements.setup.is_none(), "setup", setup_example.as_str()),
         ];
         for (is_missing, keyword, example) in missing {
             if is_missing {
@@ -264,7 +277,11 @@ impl Validator {
     // Sides and turns
     // -----------------------------------------------------------------------------------------
 
-    fn sides(&mut self, statements: &[&SideStatement]) -> Vec<Spanned<SideDef>> {
+    fn sides(
+        &mut self,
+        statements: &[&SideStatement],
+        board: Option<&BoardDef>,
+    ) -> Vec<Spanned<SideDef>> {
         let mut sides: Vec<Spanned<SideDef>> = Vec::new();
         let mut letter_spans: Vec<Span> = Vec::new();
         for (index, statement) in statements.iter().enumerate() {
@@ -295,7 +312,7 @@ impl Validator {
                 );
                 continue;
             }
-            let (side, letter_span) = self.side(statement, sides.len());
+            let (side, letter_span) = self.side(statement, sides.len(), board);
             if let Some(first) = sides
                 .iter()
                 .position(|other| other.node.fen_letter == side.fen_letter)
@@ -322,7 +339,12 @@ impl Validator {
 
     /// One side; its FEN letter defaults to the first letter of its name, its forward direction
     /// to `up` for the first side and `down` for the others.
-    fn side(&mut self, statement: &SideStatement, index: usize) -> (SideDef, Span) {
+    fn side(
+        &mut self,
+        statement: &SideStatement,
+        index: usize,
+        board: Option<&BoardDef>,
+    ) -> (SideDef, Span) {
         let name = &statement.name;
         let mut forward = if index == 0 {
             Forward::Up
@@ -358,10 +380,7 @@ impl Validator {
                         )
                         .with_help(
                             suggestion::did_you_mean(&direction.node, ["up", "down"])
-                                .unwrap_or_else(|| {
-                                    "a side moves forward `up` (towards rank 8) or `down`"
-                                        .to_string()
-                                }),
+                                .unwrap_or_else(|| forward_help(board)),
                         ),
                     ),
                 },
@@ -462,6 +481,7 @@ impl Validator {
                     )
                     .with_help("every piece needs its own letter for FEN"),
                 );
+                self.left_out_pieces.insert(name.node.clone());
                 continue;
             }
             pieces.push(PieceName { statement, letter });
@@ -575,6 +595,9 @@ impl Validator {
             .position(|piece| piece.statement.name.node == name.node)
         {
             return Some(PieceId(index as u8));
+        }
+        if self.left_out_pieces.contains(&name.node) {
+            return None;
         }
         let names = pieces
             .iter()
@@ -1249,6 +1272,14 @@ fn fill_initial_zones(definition: &mut Definition, names: &[PieceName<'_>]) {
     }
 }
 
+/// What `forward` may say, with the ranks of this board.
+fn forward_help(board: Option<&BoardDef>) -> String {
+    let last = board.map_or("the last rank".to_string(), |board| {
+        format!("rank {}, the last rank of this board", board.ranks)
+    });
+    format!("a side moves forward `up` (towards {last}) or `down` (towards rank 1)")
+}
+
 fn empty_setup() -> Setup {
     Setup {
         board: Vec::new(),
@@ -1501,6 +1532,27 @@ mod tests {
         assert_eq!(&text[turns_span.start..turns_span.end], "turns black");
         let black_to_move = text.replace(" w KQkq ", " b KQkq ");
         assert!(check(&black_to_move).is_ok());
+    }
+
+    #[test]
+    fn a_piece_left_out_for_its_letter_is_not_unknown_elsewhere() {
+        let text = CHESS
+            .replace(
+                "piece Pawn {",
+                "piece Rhino { letter R; moves \"N\" }\npiece Pawn {",
+            )
+            .replace("to Queen Rook", "to Queen Rhino Rook")
+            + "drops { must place Rhino when holding Rhino }\n";
+        assert_eq!(
+            messages(&text),
+            ["the pieces `Rook` and `Rhino` have the same letter `R`"]
+        );
+        let misspelt = text.replace("must place Rhino", "must place Rhno");
+        assert_eq!(
+            messages(&misspelt).len(),
+            2,
+            "a real unknown piece is still reported"
+        );
     }
 
     #[test]
