@@ -504,6 +504,8 @@ pub enum EndRule {
     NoLegalAction,
     /// `tiebreak fewest in hand`
     Tiebreak(Spanned<Tiebreak>),
+    /// `material King King Bishop* on one colour draws`
+    Material(MaterialStatement),
     /// A construct not implemented yet.
     Future(FutureStatement),
 }
@@ -520,12 +522,44 @@ impl EndRule {
             EndRule::HandsEmpty => "hands empty",
             EndRule::OnlySelfControlledDrops => "only self-controlled drops",
             EndRule::NoLegalAction => "no legal action",
+            EndRule::Material(_) => "material",
             EndRule::Tiebreak(tiebreak) => match tiebreak.node {
                 Tiebreak::FewestInHand => "tiebreak fewest in hand",
             },
             EndRule::Future(future) => &future.keyword.node,
         }
     }
+}
+
+/// `material King King Bishop* on one colour draws`
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaterialStatement {
+    /// The pieces listed, in order, each with its quantifier.
+    pub pieces: Vec<Spanned<MaterialTerm>>,
+    /// The span of `on one colour`, if written.
+    pub one_colour: Option<Span>,
+    /// The verdict.
+    pub verdict: Spanned<Verdict>,
+}
+
+/// `Knight`, `Bishop*` or `Pawn+`: a piece name as written, and how many it stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaterialTerm {
+    /// The piece's name.
+    pub piece: Spanned<String>,
+    /// How many pieces of that type the term stands for.
+    pub quantifier: Quantifier,
+}
+
+/// How many pieces a material term stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantifier {
+    /// `Knight`: one.
+    One,
+    /// `Bishop*`: any number, none included.
+    AnyNumber,
+    /// `Pawn+`: one or more.
+    OneOrMore,
 }
 
 /// A statement of the language reference that this version does not implement yet: only its

@@ -233,6 +233,7 @@ const CONDITION: &str = "a condition such as `board occupied`, `placing Bishop`,
 const CONTROL_ITEM: &str = "a control rule such as `en-passant standing`";
 const MEASURE: &str =
     "a measure such as `squares controlled alone`, `attackers` or `squares by majority then value`";
+const MATERIAL_TERM: &str = "a piece name such as `Knight` or `Bishop*`";
 const CONDITION_KEYWORDS: &[&str] = &["board", "placing", "opponent", "holding"];
 const MEASURE_KEYWORDS: &[&str] = &["squares", "attackers"];
 
@@ -295,6 +296,9 @@ fn expected(rule: Rule) -> Expected {
         Rule::self_controlled_drops_rule => keyword(END_ITEM, "only"),
         Rule::no_legal_action_rule => keyword(END_ITEM, "no"),
         Rule::tiebreak_rule => keyword(END_ITEM, "tiebreak"),
+        Rule::material_rule | Rule::kw_material => keyword(END_ITEM, "material"),
+        Rule::material_term => words(MATERIAL_TERM),
+        Rule::one_colour | Rule::kw_one => keyword("`on one colour`", "one"),
         Rule::tiebreak | Rule::kw_fewest => {
             keyword("a tiebreak such as `fewest in hand`", "fewest")
         }
@@ -446,6 +450,11 @@ fn syntax_error(file: FileId, text: &str, error: &pest::error::Error<Rule>) -> D
     }
     if phrases.contains(&ZONE) {
         phrases.retain(|phrase| *phrase != "`rank`");
+    }
+    if phrases.contains(&MATERIAL_TERM) && phrases.contains(&VERDICT) {
+        // After a material term: another term, `on one colour` or the verdict.
+        phrases.retain(|phrase| *phrase != "`on`" && *phrase != VERDICT);
+        phrases.extend(["`on one colour`", "a verdict such as `draws`"]);
     }
     if phrases.contains(&STATEMENT) {
         // `drops` starts a statement, but also ends `actions drops` and `only self-controlled
@@ -962,6 +971,7 @@ fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndStatement {
                 Rule::hands_empty_rule => EndRule::HandsEmpty,
                 Rule::self_controlled_drops_rule => EndRule::OnlySelfControlledDrops,
                 Rule::no_legal_action_rule => EndRule::NoLegalAction,
+                Rule::material_rule => EndRule::Material(material_statement(file, parts)),
                 Rule::tiebreak_rule => {
                     let tiebreak = parts.nth(1).expect("tiebreak");
                     EndRule::Tiebreak(Spanned::new(
@@ -975,6 +985,37 @@ fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndStatement {
         })
         .collect();
     EndStatement { keyword, rules }
+}
+
+/// `material TERM... [on one colour] VERDICT`; the keyword `material` is skipped.
+fn material_statement(file: FileId, parts: Pairs<'_, Rule>) -> MaterialStatement {
+    let mut pieces = Vec::new();
+    let mut one_colour = None;
+    let mut verdict_found = None;
+    for part in parts {
+        match part.as_rule() {
+            Rule::material_term => {
+                let span = span_of(file, &part);
+                let text = part.as_str();
+                let (name, quantifier) = match text.as_bytes().last() {
+                    Some(b'*') => (&text[..text.len() - 1], Quantifier::AnyNumber),
+                    Some(b'+') => (&text[..text.len() - 1], Quantifier::OneOrMore),
+                    _ => (text, Quantifier::One),
+                };
+                let name_span = Span::new(file, span.start, span.start + name.len());
+                let piece = Spanned::new(name.to_string(), name_span);
+                pieces.push(Spanned::new(MaterialTerm { piece, quantifier }, span));
+            }
+            Rule::one_colour => one_colour = Some(span_of(file, &part)),
+            Rule::verdict => verdict_found = Some(verdict(file, part)),
+            _ => {}
+        }
+    }
+    MaterialStatement {
+        pieces,
+        one_colour,
+        verdict: verdict_found.expect("the grammar requires a verdict"),
+    }
 }
 
 fn verdict(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Verdict> {
@@ -1053,6 +1094,16 @@ mod tests {
             ),
             ("actions jumps", "expected an action such as `moves` or `drops`, found `jumps`"),
             ("end { tiebreak most in hand }", "expected a tiebreak such as `fewest in hand`, found `most`"),
+            ("end { material draws }", "expected a piece name such as `Knight` or `Bishop*`, found `draws`"),
+            (
+                "end { material King King }",
+                "expected a piece name such as `Knight` or `Bishop*`, `on one colour` or a verdict such as `draws`, found `}`",
+            ),
+            (
+                "end { material King Bishop *on one colour draws }",
+                "expected a piece name such as `Knight` or `Bishop*`, `on one colour` or a verdict such as `draws`, found `*`",
+            ),
+            ("end { material King on one color draws }", "expected `colour`, found `color`"),
         ];
         for (text, message) in cases {
             assert_eq!(message_of(text), message, "{text}");
@@ -1109,6 +1160,48 @@ mod tests {
         assert_eq!(must.conditions[1].node, DropCondition::BoardOccupied);
         let span = must.conditions[0].span;
         assert_eq!(&text[span.start..span.end], "holding Queen");
+    }
+
+    #[test]
+    fn material_rules_parse_with_spans() {
+        let text = "end {\n  material King King Knight draws\n  material King King Bishop* Pawn+ on one colour loses\n}";
+        let game = parse(FileId(0), text).expect("parses");
+        let Statement::End(end) = &game.statements[0].node else {
+            panic!("an end block")
+        };
+        let rules: Vec<&MaterialStatement> = end
+            .rules
+            .iter()
+            .map(|rule| match &rule.node {
+                EndRule::Material(material) => material,
+                other => panic!("not a material rule: {other:?}"),
+            })
+            .collect();
+        assert_eq!(rules.len(), 2);
+        assert_eq!(rules[0].pieces.len(), 3);
+        assert!(rules[0].one_colour.is_none());
+        assert_eq!(rules[0].verdict.node, Verdict::Draw);
+        let quantifiers: Vec<Quantifier> = rules[1]
+            .pieces
+            .iter()
+            .map(|term| term.node.quantifier)
+            .collect();
+        assert_eq!(
+            quantifiers,
+            [
+                Quantifier::One,
+                Quantifier::One,
+                Quantifier::AnyNumber,
+                Quantifier::OneOrMore
+            ]
+        );
+        let bishop = &rules[1].pieces[2];
+        assert_eq!(&text[bishop.span.start..bishop.span.end], "Bishop*");
+        let name = bishop.node.piece.span;
+        assert_eq!(&text[name.start..name.end], "Bishop");
+        let colour = rules[1].one_colour.expect("on one colour");
+        assert_eq!(&text[colour.start..colour.end], "on one colour");
+        assert_eq!(rules[1].verdict.node, Verdict::Loss);
     }
 
     #[test]

@@ -120,7 +120,7 @@ impl Validator {
         let castling_ok = self.error_count() == errors_before_castling;
         let end = statements
             .end
-            .map(|end| self.end_rules(end))
+            .map(|end| self.end_rules(end, &context))
             .unwrap_or_default();
         let actions = statements
             .actions
@@ -1050,12 +1050,34 @@ impl Validator {
         false
     }
 
-    fn end_rules(&mut self, end: &EndStatement) -> EndRules {
+    fn end_rules(&mut self, end: &EndStatement, context: &Context<'_>) -> EndRules {
         let mut rules = EndRules::default();
         let mut seen: HashMap<String, Span> = HashMap::new();
+        let mut materials: HashMap<(Vec<PieceCount>, bool), Span> = HashMap::new();
         for rule in &end.rules {
             if let EndRule::Future(future) = &rule.node {
                 self.error(not_supported(future));
+                continue;
+            }
+            if let EndRule::Material(material) = &rule.node {
+                let Some(resolved) = self.material(material, context) else {
+                    continue;
+                };
+                let key = (resolved.counts.clone(), resolved.one_colour);
+                if let Some(first) = materials.insert(key, rule.span) {
+                    self.error(
+                        Diagnostic::error(
+                            code::DUPLICATE_STATEMENT,
+                            "two `material` rules list the same pieces",
+                            rule.span,
+                            "the same pieces again",
+                        )
+                        .with_secondary(first, "first listed here")
+                        .with_help("keep one of them"),
+                    );
+                    continue;
+                }
+                rules.material.push(resolved);
                 continue;
             }
             let keyword = rule.node.keyword_text().to_string();
@@ -1087,10 +1109,45 @@ impl Validator {
                 EndRule::OnlySelfControlledDrops => rules.only_self_controlled_drops = true,
                 EndRule::NoLegalAction => rules.no_legal_action = true,
                 EndRule::Tiebreak(tiebreak) => rules.tiebreaks.push(tiebreak.node),
-                EndRule::Future(_) => {}
+                EndRule::Material(_) | EndRule::Future(_) => {}
             }
         }
         rules
+    }
+
+    /// A `material` rule with its names resolved and its terms added up per piece; `None` if a
+    /// name is unknown (reported).
+    fn material(
+        &mut self,
+        material: &MaterialStatement,
+        context: &Context<'_>,
+    ) -> Option<MaterialRule> {
+        let mut counts: Vec<PieceCount> = Vec::new();
+        let mut known = true;
+        for term in &material.pieces {
+            let Some(piece) = self.piece_id(&term.node.piece, context.pieces, "`material`") else {
+                known = false;
+                continue;
+            };
+            let (min, max) = match term.node.quantifier {
+                Quantifier::One => (1, Some(1)),
+                Quantifier::AnyNumber => (0, None),
+                Quantifier::OneOrMore => (1, None),
+            };
+            match counts.iter_mut().find(|count| count.piece == piece) {
+                Some(count) => {
+                    count.min = count.min.saturating_add(min);
+                    count.max = count.max.zip(max).map(|(a, b)| a.saturating_add(b));
+                }
+                None => counts.push(PieceCount { piece, min, max }),
+            }
+        }
+        counts.sort_by_key(|count| count.piece);
+        known.then_some(MaterialRule {
+            counts,
+            one_colour: material.one_colour.is_some(),
+            verdict: material.verdict.node,
+        })
     }
 
     fn count(&mut self, digits: &Spanned<String>, minimum: u32, why: &str) -> Option<u32> {
@@ -1552,6 +1609,93 @@ mod tests {
             messages(&misspelt).len(),
             2,
             "a real unknown piece is still reported"
+        );
+    }
+
+    #[test]
+    fn a_definition_written_before_material_rules_reads_back() {
+        let (definition, _) = check(CHESS).unwrap();
+        let ron = definition.to_ron();
+        let start = ron.find("        material: [").expect("a material field");
+        let end = start + ron[start..].find("\n        ],\n").unwrap() + "\n        ],\n".len();
+        let older = format!("{}{}", &ron[..start], &ron[end..]);
+        let read = Definition::from_ron(&older).expect("the field defaults");
+        assert!(read.end.material.is_empty());
+        assert_eq!(read.end.check, definition.end.check);
+    }
+
+    #[test]
+    fn chess_material_rules_are_the_dead_positions() {
+        let (definition, _) = check(CHESS).unwrap();
+        let [king, bishop, knight] = [PieceId(0), PieceId(3), PieceId(4)];
+        let exactly = |piece, n| PieceCount {
+            piece,
+            min: n,
+            max: Some(n),
+        };
+        assert_eq!(
+            definition.end.material,
+            [
+                MaterialRule {
+                    counts: vec![exactly(king, 2), exactly(knight, 1)],
+                    one_colour: false,
+                    verdict: Verdict::Draw,
+                },
+                MaterialRule {
+                    counts: vec![
+                        exactly(king, 2),
+                        PieceCount {
+                            piece: bishop,
+                            min: 0,
+                            max: None
+                        }
+                    ],
+                    one_colour: true,
+                    verdict: Verdict::Draw,
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn material_terms_add_up_per_piece() {
+        let text = CHESS.replace(
+            "material King King Knight draws",
+            "material Pawn+ King Pawn* King Pawn loses",
+        );
+        let (definition, _) = check(&text).expect("valid");
+        assert_eq!(
+            definition.end.material[0].counts,
+            [
+                PieceCount {
+                    piece: PieceId(0),
+                    min: 2,
+                    max: Some(2)
+                },
+                PieceCount {
+                    piece: PieceId(5),
+                    min: 2,
+                    max: None
+                },
+            ]
+        );
+        assert_eq!(definition.end.material[0].verdict, Verdict::Loss);
+    }
+
+    #[test]
+    fn material_rules_are_checked() {
+        let misspelt = CHESS.replace("King King Knight", "King King Knigt");
+        let diagnostics = check(&misspelt).expect_err("unknown piece");
+        let error = diagnostics.iter().next().unwrap();
+        assert_eq!(error.message, "unknown piece `Knigt` in `material`");
+        assert_eq!(error.help.as_deref(), Some("did you mean `Knight`?"));
+        let twice = CHESS.replace(
+            "material King King Knight draws",
+            "material King Knight King draws\n    material King King Knight wins",
+        );
+        assert_eq!(
+            messages(&twice),
+            ["two `material` rules list the same pieces"]
         );
     }
 

@@ -19,10 +19,11 @@ fn load(name: &str, text: &str) -> Result<Loaded, Failure> {
     load_file_with(&dir.join(name), &LoadOptions::with_search_path([games]))
 }
 
-/// Los Alamos chess: 6x6, no bishops; `removal` is inserted after the board.
+/// Los Alamos chess: 6x6, no bishops; `removal` is inserted after the board. The pawn's
+/// promotions and the end rules name no bishop.
 fn los_alamos(removal: &str) -> String {
     format!(
-        "extends \"chess\"\ngame \"Los Alamos Chess\"\nboard 6x6\n{removal}\npiece Pawn {{\n    letter P\n    value 1\n    moves \"mfW cfF\"\n    promotes on last rank to Queen Rook Knight\n    irreversible\n}}\ncastling {{ }}\nsetup \"rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1\"\n"
+        "extends \"chess\"\ngame \"Los Alamos Chess\"\nboard 6x6\n{removal}\npiece Pawn {{\n    letter P\n    value 1\n    moves \"mfW cfF\"\n    promotes on last rank to Queen Rook Knight\n    irreversible\n}}\ncastling {{ }}\nsetup \"rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1\"\nend {{ check; checkmate loses; stalemate draws; material King King draws }}\n"
     )
 }
 
@@ -112,7 +113,8 @@ fn an_inherited_statement_naming_a_removed_piece_is_reported_where_it_is_written
         messages,
         [
             "unknown piece `Bishop` in `promotes`",
-            "invalid setup: unknown piece letter `b`"
+            "invalid setup: unknown piece letter `b`",
+            "unknown piece `Bishop` in `material`",
         ]
     );
     let rendered = failure.render();
