@@ -152,6 +152,30 @@ pub struct DropConstraint {
     pub requirement: Requirement,
     /// When it applies: all conditions must hold.
     pub conditions: Vec<Condition>,
+    /// Where the `must` statement is written (in the parent's file for an inherited one), so
+    /// that a refused drop can be explained by quoting it.
+    #[serde(default)]
+    pub origin: Origin,
+}
+
+/// Where a statement of a game file is written, for messages at run time:
+/// `cheversi.variant:40: must touch any piece when board occupied` (its [`fmt::Display`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Origin {
+    /// The file's name without its directory (`cheversi.variant`), whatever path it was loaded
+    /// by, so that messages and dumps do not depend on the directory.
+    pub file: String,
+    /// The 1-based line where the statement starts.
+    pub line: u32,
+    /// The statement's text on one line: comments removed, each run of spaces, tabs, newlines
+    /// and line continuations written as one space, trimmed.
+    pub text: String,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.text)
+    }
 }
 
 /// What a constrained drop must do.

@@ -45,9 +45,9 @@ pub mod validate;
 pub use ast::GameFile;
 pub use definition::{
     Actions, BoardDef, CastlingDef, Condition, ControlRules, Definition, DropConstraint, DropRules,
-    EndRules, Forward, MaterialRule, MoveAtom, MoveLimit, MoveMode, Offset, PieceCount, PieceDef,
-    PieceId, Placement, Promotion, Repetition, Requirement, ScoreMeasure, ScoreRule, Setup,
-    SideDef, SideId, Square, Tiebreak, Verdict, MAX_BOARD_EDGE,
+    EndRules, Forward, MaterialRule, MoveAtom, MoveLimit, MoveMode, Offset, Origin, PieceCount,
+    PieceDef, PieceId, Placement, Promotion, Repetition, Requirement, ScoreMeasure, ScoreRule,
+    Setup, SideDef, SideId, Square, Tiebreak, Verdict, MAX_BOARD_EDGE,
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Label, Severity};
 pub use fen::{parse_fen, write_fen, FenError};

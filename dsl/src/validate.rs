@@ -60,7 +60,9 @@ struct Statements<'a> {
     removals: Vec<&'a RemoveStatement>,
 }
 
-struct Validator {
+struct Validator<'s> {
+    /// The files of the game, for the origins of statements the engine may quote.
+    sources: &'s SourceMap,
     /// Where "missing statement" diagnostics point: the end of the top-level file.
     end_of_file: Span,
     diagnostics: Diagnostics,
@@ -78,10 +80,11 @@ struct PieceName<'a> {
     letter: char,
 }
 
-impl Validator {
-    fn new(game: &GameFile, sources: &SourceMap) -> Self {
+impl<'s> Validator<'s> {
+    fn new(game: &GameFile, sources: &'s SourceMap) -> Self {
         let end = sources.text(game.file).trim_end().len();
         Validator {
+            sources,
             end_of_file: Span::point(game.file, end),
             diagnostics: Diagnostics::new(),
             errors: 0,
@@ -826,7 +829,7 @@ impl Validator {
                     }
                 },
                 DropsItem::Must(must) => {
-                    if let Some(constraint) = self.drop_constraint(must, context) {
+                    if let Some(constraint) = self.drop_constraint(must, item.span, context) {
                         rules.constraints.push(constraint);
                     }
                 }
@@ -839,6 +842,7 @@ impl Validator {
     fn drop_constraint(
         &mut self,
         must: &MustStatement,
+        span: Span,
         context: &Context<'_>,
     ) -> Option<DropConstraint> {
         let errors_before = self.error_count();
@@ -891,7 +895,23 @@ impl Validator {
             side,
             requirement,
             conditions,
+            origin: self.origin(span),
         })
+    }
+
+    /// Where the statement at `span` is written: its file's name, line and text.
+    fn origin(&self, span: Span) -> Origin {
+        let name = self.sources.name(span.file);
+        let file = std::path::Path::new(name).file_name().map_or_else(
+            || name.to_string(),
+            |file| file.to_string_lossy().into_owned(),
+        );
+        let line = self.sources.line_of(span.file, span.start);
+        Origin {
+            file,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            text: statement_text(self.sources.snippet(span)),
+        }
     }
 
     fn control_rules(&mut self, statement: &ControlStatement) -> ControlRules {
@@ -1275,6 +1295,29 @@ impl Validator {
     fn error_count(&self) -> usize {
         self.errors
     }
+}
+
+/// The text of a statement without strings (a `must` statement) as one line: comments
+/// removed, line continuations and runs of whitespace written as one space, trimmed.
+fn statement_text(source: &str) -> String {
+    let mut text = String::with_capacity(source.len());
+    let mut rest = source;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("//") {
+            rest = after.find('\n').map_or("", |newline| &after[newline..]);
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.find("*/").map_or("", |end| &after[end + 2..]);
+            text.push(' ');
+        } else if let Some(after) = rest.strip_prefix('\\') {
+            rest = after;
+            text.push(' ');
+        } else {
+            let next = rest.chars().next().unwrap_or(' ');
+            text.push(next);
+            rest = &rest[next.len_utf8()..];
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// What zones and names are resolved against.
@@ -1697,6 +1740,39 @@ mod tests {
             messages(&twice),
             ["two `material` rules list the same pieces"]
         );
+    }
+
+    #[test]
+    fn drop_constraints_carry_their_origin() {
+        let text = CHESS.replace(
+            "setup ",
+            "drops {\n    black   must touch /* CH1 */ any piece \\\n        when board occupied  // CH2\n}\nsetup ",
+        );
+        let (definition, _) = check(&text).expect("valid");
+        let origin = &definition.drops.constraints[0].origin;
+        let line = text[..text.find("black   must").unwrap()]
+            .matches('\n')
+            .count()
+            + 1;
+        assert_eq!(
+            origin,
+            &Origin {
+                file: "x.variant".to_string(),
+                line: line as u32,
+                text: "black must touch any piece when board occupied".to_string(),
+            }
+        );
+        assert_eq!(
+            origin.to_string(),
+            format!("x.variant:{line}: black must touch any piece when board occupied")
+        );
+        // A definition dumped before constraints had origins still reads.
+        let ron = definition.to_ron();
+        let start = ron.find("origin: (").expect("an origin");
+        let end = start + ron[start..].find("),").unwrap() + 2;
+        let older = format!("{}{}", &ron[..start], &ron[end..]);
+        let read = Definition::from_ron(&older).expect("the origin defaults");
+        assert_eq!(read.drops.constraints[0].origin, Origin::default());
     }
 
     #[test]
