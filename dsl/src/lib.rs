@@ -5,12 +5,13 @@
 //! 1. source text, kept in a [`SourceMap`] and guarded by [`parse::decode`] (size, UTF-8);
 //! 2. [`GameFile`] ([`ast`]): what the file says, every node [`Spanned`], built by
 //!    [`parse::parse`] from the pest grammar;
-//! 3. files merged along their `extends` chain ([`load_file`], [`load_source`]);
+//! 3. files merged along their `extends` chain ([`load_file`], [`load_source`]; with
+//!    [`LoadOptions`], parents are also looked for in search folders: [`load_file_with`]);
 //! 4. [`Definition`] ([`definition`]): validated by [`validate::validate`], names resolved,
 //!    Betza strings decoded by [`betza`], the setup parsed by [`fen`]; the contract with the
 //!    interpreter, dumped as RON by [`Definition::to_ron`];
 //! 5. or [`Diagnostics`]: every problem at once, rendered rustc-style by
-//!    [`Diagnostics::render`].
+//!    [`Diagnostics::render`] (the first 50, then a count of the others).
 //!
 //! ```
 //! let game = r#"

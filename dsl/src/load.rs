@@ -282,7 +282,7 @@ impl Loader {
                     "cannot find `{file_name}`: it is in none of the {} places looked at",
                     shown.len()
                 ),
-                Some(format!("looked for {}", join_alternatives(&shown, "and"))),
+                Some(format!("looked for {}", join_with_and(&shown))),
             ),
         };
         self.cannot_read(&file_name, message, Some(extends), help);
@@ -458,11 +458,11 @@ fn folder_identity(folder: &Path) -> PathBuf {
 }
 
 /// "`a`, `b` and `c`".
-fn join_alternatives(items: &[String], last_word: &str) -> String {
+fn join_with_and(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [only] => only.clone(),
-        [init @ .., last] => format!("{} {last_word} {last}", init.join(", ")),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
 
