@@ -62,12 +62,32 @@ fn cheversi_drop_constraints() {
             vec![Condition::AtPlacement(7), Condition::Holding(queen)],
         ),
     ]
-    .map(|(side, requirement, conditions)| DropConstraint {
-        side,
-        requirement,
-        conditions,
-    });
-    assert_eq!(definition.drops.constraints, expected);
+    .map(|(side, requirement, conditions)| (side, requirement, conditions));
+    let actual: Vec<_> = definition
+        .drops
+        .constraints
+        .iter()
+        .map(|c| (c.side, c.requirement.clone(), c.conditions.clone()))
+        .collect();
+    assert_eq!(actual, expected);
+    let origins: Vec<String> = definition
+        .drops
+        .constraints
+        .iter()
+        .map(|c| c.origin.to_string())
+        .collect();
+    assert_eq!(
+        origins,
+        [
+            "x.variant:29: white must place King at placement 1",
+            "x.variant:32: black must not place King before placement 8",
+            "x.variant:36: must touch any piece when board occupied",
+            "x.variant:38: black must touch opponent last when placing King",
+            "x.variant:40: must differ in colour from own Bishop when placing Bishop",
+            "x.variant:45: must place Queen when opponent placed Queen and holding Queen",
+            "x.variant:48: black must place Queen at placement 7 when holding Queen",
+        ]
+    );
     assert!(definition.drops.lookahead);
     assert_eq!(
         definition.actions,
@@ -99,6 +119,11 @@ fn coverage_control_score_and_end() {
                 side: None,
                 requirement: Requirement::Uncontrolled,
                 conditions: Vec::new(),
+                origin: Origin {
+                    file: "x.variant".to_string(),
+                    line: 56,
+                    text: "must be uncontrolled".to_string(),
+                },
             }],
             lookahead: false,
         }
@@ -193,6 +218,11 @@ fn a_sub_variant_replaces_only_what_it_restates() {
     assert_eq!(
         child.drops.constraints[0].requirement,
         Requirement::Uncontrolled
+    );
+    assert_eq!(
+        child.drops.constraints[0].origin.to_string(),
+        "coverage.variant:56: must be uncontrolled",
+        "an inherited constraint keeps its own file's origin"
     );
     assert_eq!(
         (&child.actions, &child.drops, &child.control, &child.end),

@@ -30,25 +30,53 @@ pub struct StringLit {
 impl Spanned<StringLit> {
     /// The source span of the byte range `range` of the string's value: the literal's span, plus
     /// one for the opening quote, plus the offset (escapes accounted for).
+    ///
+    /// For many ranges of one string, [`Spanned::<StringLit>::spans_of`] is linear where calling
+    /// this for each would scan the string from its start each time.
     pub fn span_of(&self, range: Range<usize>) -> Span {
-        let start = self.raw_offset(range.start);
-        let end = self.raw_offset(range.end.max(range.start));
-        let opening_quote = 1;
-        Span::new(
-            self.span.file,
-            self.span.start + opening_quote + start,
-            self.span.start + opening_quote + end,
-        )
+        self.spans_of(std::iter::once(range))[0]
     }
 
-    fn raw_offset(&self, value_offset: usize) -> usize {
+    /// The source spans of several byte ranges of the string's value, in the same order.
+    pub fn spans_of(&self, ranges: impl IntoIterator<Item = Range<usize>>) -> Vec<Span> {
+        let offsets = self.raw_offsets();
+        let raw_offset = |value_offset: usize| match &offsets {
+            None => value_offset,
+            Some(offsets) => offsets.get(value_offset).copied().unwrap_or_else(|| {
+                let last = offsets.len().saturating_sub(1);
+                offsets.last().copied().unwrap_or(0) + (value_offset - last)
+            }),
+        };
+        let opening_quote = 1;
+        let start = self.span.start + opening_quote;
+        ranges
+            .into_iter()
+            .map(|range| {
+                let end = range.end.max(range.start);
+                Span::new(
+                    self.span.file,
+                    start + raw_offset(range.start),
+                    start + raw_offset(end),
+                )
+            })
+            .collect()
+    }
+
+    /// For each byte offset of the value (and one past its end), the offset in the raw text;
+    /// `None` when the string has no escape, so that both are the same.
+    fn raw_offsets(&self) -> Option<Vec<usize>> {
         let raw = self.node.raw.as_bytes();
-        let (mut raw_index, mut value_index) = (0, 0);
-        while value_index < value_offset && raw_index < raw.len() {
-            raw_index += if raw[raw_index] == b'\\' { 2 } else { 1 };
-            value_index += 1;
+        if !raw.contains(&b'\\') {
+            return None;
         }
-        raw_index + (value_offset - value_index)
+        let mut offsets = Vec::with_capacity(raw.len() + 1);
+        let mut raw_index = 0;
+        while raw_index < raw.len() {
+            offsets.push(raw_index);
+            raw_index += if raw[raw_index] == b'\\' { 2 } else { 1 };
+        }
+        offsets.push(raw.len());
+        Some(offsets)
     }
 }
 
@@ -71,6 +99,8 @@ pub enum Statement {
     Turns(TurnsStatement),
     /// `piece Knight { ... }`
     Piece(PieceStatement),
+    /// `remove piece Bishop`
+    Remove(RemoveStatement),
     /// `castling { ... }`
     Castling(CastlingStatement),
     /// `setup "..."`
@@ -102,6 +132,7 @@ impl Statement {
             Statement::Side(s) => s.keyword,
             Statement::Turns(s) => s.keyword,
             Statement::Piece(s) => s.keyword,
+            Statement::Remove(s) => s.keyword,
             Statement::Castling(s) => s.keyword,
             Statement::Actions(s) => s.keyword,
             Statement::Drops(s) => s.keyword,
@@ -123,6 +154,7 @@ impl Statement {
             Statement::Side(_) => "side",
             Statement::Turns(_) => "turns",
             Statement::Piece(_) => "piece",
+            Statement::Remove(_) => "remove",
             Statement::Castling(_) => "castling",
             Statement::Setup(_) => "setup",
             Statement::Actions(_) => "actions",
@@ -206,6 +238,15 @@ pub struct PieceStatement {
     pub name: Spanned<String>,
     /// The statements of the block.
     pub items: Vec<Spanned<PieceItem>>,
+}
+
+/// `remove piece Bishop`: takes a piece declared by an ancestor (`extends`) out of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RemoveStatement {
+    /// The `remove` keyword.
+    pub keyword: Span,
+    /// The name of the piece to remove.
+    pub piece: Spanned<String>,
 }
 
 /// A statement inside a `piece` block.
@@ -483,6 +524,8 @@ pub enum EndRule {
     NoLegalAction,
     /// `tiebreak fewest in hand`
     Tiebreak(Spanned<Tiebreak>),
+    /// `material King King Bishop* on one colour draws`
+    Material(MaterialStatement),
     /// A construct not implemented yet.
     Future(FutureStatement),
 }
@@ -499,12 +542,44 @@ impl EndRule {
             EndRule::HandsEmpty => "hands empty",
             EndRule::OnlySelfControlledDrops => "only self-controlled drops",
             EndRule::NoLegalAction => "no legal action",
+            EndRule::Material(_) => "material",
             EndRule::Tiebreak(tiebreak) => match tiebreak.node {
                 Tiebreak::FewestInHand => "tiebreak fewest in hand",
             },
             EndRule::Future(future) => &future.keyword.node,
         }
     }
+}
+
+/// `material King King Bishop* on one colour draws`
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaterialStatement {
+    /// The pieces listed, in order, each with its quantifier.
+    pub pieces: Vec<Spanned<MaterialTerm>>,
+    /// The span of `on one colour`, if written.
+    pub one_colour: Option<Span>,
+    /// The verdict.
+    pub verdict: Spanned<Verdict>,
+}
+
+/// `Knight`, `Bishop*` or `Pawn+`: a piece name as written, and how many it stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaterialTerm {
+    /// The piece's name.
+    pub piece: Spanned<String>,
+    /// How many pieces of that type the term stands for.
+    pub quantifier: Quantifier,
+}
+
+/// How many pieces a material term stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantifier {
+    /// `Knight`: one.
+    One,
+    /// `Bishop*`: any number, none included.
+    AnyNumber,
+    /// `Pawn+`: one or more.
+    OneOrMore,
 }
 
 /// A statement of the language reference that this version does not implement yet: only its
@@ -535,6 +610,24 @@ mod tests {
     fn span_of_skips_the_opening_quote() {
         let moves = literal("mfW cfeF", 10);
         assert_eq!(moves.span_of(4..8), Span::new(FileId(0), 15, 19));
+    }
+
+    #[test]
+    fn spans_of_maps_every_offset_once() {
+        // value `a"b\é`: a(0) "(1) b(2) \(3) é(4..6); raw `a\"b\\é`: a(0) \"(1) b(3) \\(4) é(6..8)
+        let text = literal(r#"a\"b\\é"#, 10);
+        assert_eq!(text.node.value, "a\"b\\é");
+        let starts: Vec<usize> = text
+            .spans_of((0..=8).map(|offset| offset..offset))
+            .iter()
+            .map(|span| span.start - 11)
+            .collect();
+        assert_eq!(starts, [0, 1, 3, 4, 6, 7, 8, 9, 10]);
+        let plain = literal("mfW cfeF", 0);
+        assert_eq!(
+            plain.spans_of([0..3, 4..8]),
+            [Span::new(FileId(0), 1, 4), Span::new(FileId(0), 5, 9)]
+        );
     }
 
     #[test]

@@ -152,6 +152,30 @@ pub struct DropConstraint {
     pub requirement: Requirement,
     /// When it applies: all conditions must hold.
     pub conditions: Vec<Condition>,
+    /// Where the `must` statement is written (in the parent's file for an inherited one), so
+    /// that a refused drop can be explained by quoting it.
+    #[serde(default)]
+    pub origin: Origin,
+}
+
+/// Where a statement of a game file is written, for messages at run time:
+/// `cheversi.variant:40: must touch any piece when board occupied` (its [`fmt::Display`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Origin {
+    /// The file's name without its directory (`cheversi.variant`), whatever path it was loaded
+    /// by, so that messages and dumps do not depend on the directory.
+    pub file: String,
+    /// The 1-based line where the statement starts.
+    pub line: u32,
+    /// The statement's text on one line: comments removed, each run of spaces, tabs, newlines
+    /// and line continuations written as one space, trimmed.
+    pub text: String,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.text)
+    }
 }
 
 /// What a constrained drop must do.
@@ -496,6 +520,49 @@ pub struct EndRules {
     /// `tiebreak ...`: how equal scores are separated, in order; then a draw.
     #[serde(default)]
     pub tiebreaks: Vec<Tiebreak>,
+    /// `material ... VERDICT` rules, in source order: positions decided by the pieces left (the
+    /// dead positions of FIDE Laws 5.2.2 that material alone shows). See [`MaterialRule`].
+    #[serde(default)]
+    pub material: Vec<MaterialRule>,
+}
+
+/// `material King King Knight draws`, `material King King Bishop* on one colour draws`.
+///
+/// The rule holds in a position when all of these are true:
+///
+/// - every hand is empty;
+/// - for each piece type, the number of pieces of that type on the board, counting every side's
+///   pieces together, is within `min..=max` of its entry in [`MaterialRule::counts`], and is 0
+///   for a type that has no entry (owners do not matter: `King King Knight` is king and knight
+///   against king, whoever owns the knight);
+/// - with [`MaterialRule::one_colour`], the non-royal pieces on the board all stand on light
+///   squares or all on dark squares ([`BoardDef::is_light`]); true when there is none.
+///
+/// When a rule holds, the game ends with [`MaterialRule::verdict`] for the side to move (chess
+/// uses `draws`). It is meant to be judged after every action, after checkmate and stalemate
+/// (a side without a legal action is judged by those rules first) and before repetition and
+/// the move limit. The rules of one game are alternatives: the first that holds decides.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MaterialRule {
+    /// The piece types listed, in [`PieceId`] order, each once with its allowed count.
+    pub counts: Vec<PieceCount>,
+    /// `on one colour`: every non-royal piece on the board stands on squares of one colour.
+    pub one_colour: bool,
+    /// The verdict for the side to move when the rule holds.
+    pub verdict: Verdict,
+}
+
+/// How many pieces of one type a [`MaterialRule`] allows on the board, all sides together:
+/// `Knight` is `1..=1`, `Bishop*` is `0..`, `Pawn+` is `1..`; terms naming the same piece add up
+/// (`King King` is `2..=2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PieceCount {
+    /// The piece type.
+    pub piece: PieceId,
+    /// The fewest pieces of that type.
+    pub min: u32,
+    /// The most pieces of that type; `None` for no limit.
+    pub max: Option<u32>,
 }
 
 /// The repetition rule.

@@ -4,10 +4,19 @@
 //! pointing at the exact text, optional secondary labels and a `help` line — and never prints
 //! them. [`Diagnostics::render`] turns them into rustc-style text once, at the edge, with
 //! `annotate-snippets`.
+//!
+//! A broken file can hold hundreds of thousands of mistakes (a 1 MiB list of bad squares), so
+//! rendering must cost the same for each of them, whatever the size of the file: each diagnostic
+//! hands `annotate-snippets` only the lines its labels point into, located with the
+//! [`SourceMap`]'s line index, and only the first [`MAX_RENDERED`] are rendered at all; a last
+//! line counts the rest.
 
-use crate::span::{SourceMap, Span};
+use crate::span::{FileId, SourceMap, Span};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use std::ops::Range;
+
+/// The most diagnostics [`Diagnostics::render`] shows; the others are counted on a last line.
+pub const MAX_RENDERED: usize = 50;
 
 /// The stable codes of every diagnostic, grouped by concern.
 ///
@@ -29,6 +38,8 @@ pub mod code {
     pub const CANNOT_READ: &str = "E0007";
     /// `extends` statements form a cycle.
     pub const EXTENDS_CYCLE: &str = "E0008";
+    /// `extends` statements form a chain deeper than the limit.
+    pub const EXTENDS_TOO_DEEP: &str = "E0009";
     /// A name that is not a declared piece.
     pub const UNKNOWN_PIECE: &str = "E0101";
     /// A name that is not a declared side.
@@ -57,6 +68,8 @@ pub mod code {
     pub const BAD_RANK: &str = "E0304";
     /// `forward` is neither `up` nor `down`.
     pub const BAD_FORWARD: &str = "E0401";
+    /// The turn order never gives the setup's side to move a turn.
+    pub const TURN_ORDER: &str = "E0402";
     /// A Betza modifier letter that does not exist.
     pub const BETZA_MODIFIER: &str = "E0501";
     /// A Betza atom letter that does not exist.
@@ -69,6 +82,10 @@ pub mod code {
     pub const BETZA_RANGE: &str = "E0505";
     /// A castling right letter in the wrong case or used twice.
     pub const CASTLING_LETTER: &str = "E0601";
+    /// More castling rights than a position can hold.
+    pub const CASTLING_LIMIT: &str = "E0602";
+    /// A castling move whose king or rook stays put, or that puts both on one square.
+    pub const CASTLING_PATH: &str = "E0603";
     /// The `setup` FEN is not valid for this game.
     pub const FEN: &str = "E0701";
     /// An `end` rule with a meaningless count.
@@ -240,16 +257,22 @@ impl Diagnostics {
         });
     }
 
-    /// Renders every diagnostic as rustc-style plain text (no colour), separated by blank lines.
+    /// Renders the first [`MAX_RENDERED`] diagnostics as rustc-style plain text (no colour),
+    /// separated by blank lines, then a line counting the ones not shown
+    /// (`... and 19,950 more errors`).
     pub fn render(&self, sources: &SourceMap) -> String {
-        let rendered: Vec<String> = self
-            .0
-            .iter()
-            .map(|diagnostic| render_one(diagnostic, sources))
-            .collect();
-        let mut text = rendered.join("\n\n");
+        let mut text = String::new();
+        for diagnostic in self.0.iter().take(MAX_RENDERED) {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            text.push_str(&render_one(diagnostic, sources));
+        }
         if !text.is_empty() {
             text.push('\n');
+        }
+        if let Some(rest) = self.0.get(MAX_RENDERED..) {
+            text.push_str(&count_not_shown(rest));
         }
         text
     }
@@ -297,6 +320,40 @@ impl Extend<Diagnostic> for Diagnostics {
     }
 }
 
+/// `\n... and 19,950 more errors\n` for the diagnostics not rendered; empty if there is none.
+fn count_not_shown(rest: &[Diagnostic]) -> String {
+    let errors = rest
+        .iter()
+        .filter(|diagnostic| diagnostic.is_error())
+        .count();
+    let warnings = rest.len() - errors;
+    let parts: Vec<String> = [(errors, "error"), (warnings, "warning")]
+        .into_iter()
+        .filter(|(count, _)| *count > 0)
+        .map(|(count, what)| {
+            let plural = if count == 1 { "" } else { "s" };
+            format!("{} more {what}{plural}", thousands(count))
+        })
+        .collect();
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!("\n... and {}\n", parts.join(" and "))
+}
+
+/// `19950` as `19,950`.
+fn thousands(number: usize) -> String {
+    let digits = number.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
 fn render_one(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
     let level = match diagnostic.severity {
         Severity::Error => Level::ERROR,
@@ -338,28 +395,64 @@ fn source_elements<'a>(
             if text.is_empty() {
                 return Origin::path(name).into();
             }
-            let mut snippet = Snippet::source(text).path(name);
-            if diagnostic.primary.span.file == file {
-                snippet = snippet.annotation(
-                    AnnotationKind::Primary
-                        .span(clamp(diagnostic.primary.span, text))
-                        .label(non_empty(&diagnostic.primary.message)),
-                );
-            }
-            for label in diagnostic
+            let primary = (diagnostic.primary.span.file == file).then_some(&diagnostic.primary);
+            let secondary = diagnostic
                 .secondary
                 .iter()
-                .filter(|label| label.span.file == file)
-            {
+                .filter(|label| label.span.file == file);
+            let labels: Vec<(&Label, AnnotationKind)> = primary
+                .map(|label| (label, AnnotationKind::Primary))
+                .into_iter()
+                .chain(secondary.map(|label| (label, AnnotationKind::Context)))
+                .collect();
+            let window = Window::around(sources, file, labels.iter().map(|(label, _)| label.span));
+            let mut snippet = Snippet::source(&text[window.bytes.clone()])
+                .path(name)
+                .line_start(window.first_line);
+            for (label, kind) in labels {
                 snippet = snippet.annotation(
-                    AnnotationKind::Context
-                        .span(clamp(label.span, text))
+                    kind.span(window.relative(clamp(label.span, text)))
                         .label(non_empty(&label.message)),
                 );
             }
             snippet.into()
         })
         .collect()
+}
+
+/// The whole lines of a file that some spans point into: all that `annotate-snippets` needs.
+struct Window {
+    /// From the start of the first line to the end of the last one, newline included.
+    bytes: Range<usize>,
+    /// The 1-based number of the first line.
+    first_line: usize,
+}
+
+impl Window {
+    fn around(sources: &SourceMap, file: FileId, spans: impl Iterator<Item = Span>) -> Self {
+        let text = sources.text(file);
+        let (mut low, mut high) = (usize::MAX, 0);
+        for span in spans {
+            let range = clamp(span, text);
+            low = low.min(range.start);
+            high = high.max(range.end);
+        }
+        low = low.min(high);
+        let first_line = sources.line_of(file, low);
+        let end_line = sources.line_of(file, high);
+        Window {
+            bytes: sources.line_range(file, first_line).start
+                ..sources.line_range(file, end_line).end,
+            first_line,
+        }
+    }
+
+    /// `range` (in the file) as a range in the window.
+    fn relative(&self, range: Range<usize>) -> Range<usize> {
+        let shift =
+            |offset: usize| offset.clamp(self.bytes.start, self.bytes.end) - self.bytes.start;
+        shift(range.start)..shift(range.end)
+    }
 }
 
 fn non_empty(message: &str) -> Option<&str> {
@@ -415,6 +508,87 @@ mod tests {
              |\n\
              help: did you mean `Knight`?\n"
         );
+    }
+
+    /// The rendering of one diagnostic by giving `annotate-snippets` the whole file, as the
+    /// windowed rendering must look.
+    fn render_with_whole_file(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
+        let text = sources.text(diagnostic.primary.span.file);
+        let mut snippet = Snippet::source(text).path(sources.name(diagnostic.primary.span.file));
+        snippet = snippet.annotation(
+            AnnotationKind::Primary
+                .span(clamp(diagnostic.primary.span, text))
+                .label(non_empty(&diagnostic.primary.message)),
+        );
+        for label in &diagnostic.secondary {
+            snippet = snippet.annotation(
+                AnnotationKind::Context
+                    .span(clamp(label.span, text))
+                    .label(non_empty(&label.message)),
+            );
+        }
+        let title = Level::ERROR
+            .primary_title(diagnostic.message.as_str())
+            .id(diagnostic.code);
+        Renderer::plain().render(&[Group::with_title(title).element(snippet)])
+    }
+
+    #[test]
+    fn rendering_a_window_of_lines_looks_like_rendering_the_whole_file() {
+        let texts = [
+            "game \"x\"\nboard 8x8\n\npiece King {\n  letter K\n}\n",
+            "game \"x\"\nboard 8x8 { holes z9 }",
+            "\n\n\nsetup \"é\"\n\n",
+            "one line",
+        ];
+        for text in texts {
+            let (sources, file) = one_file(text);
+            for start in 0..=text.len() + 1 {
+                for end in [start, start + 1, start + 4, text.len() + 2] {
+                    let mut diagnostic =
+                        Diagnostic::error(code::SYNTAX, "bad", Span::new(file, start, end), "here");
+                    if start > 2 {
+                        diagnostic = diagnostic.with_secondary(Span::new(file, 1, 2), "there");
+                    }
+                    assert_eq!(
+                        render_one(&diagnostic, &sources),
+                        render_with_whole_file(&diagnostic, &sources),
+                        "{text:?} {start}..{end}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_first_diagnostics_are_rendered_the_rest_are_counted() {
+        let (sources, file) = one_file("holes z9 z9");
+        let mut diagnostics: Diagnostics = (0..MAX_RENDERED + 19_950)
+            .map(|_| Diagnostic::error(code::OFF_BOARD, "off", Span::new(file, 6, 8), ""))
+            .collect();
+        let text = diagnostics.render(&sources);
+        assert_eq!(text.matches("error[E0302]").count(), MAX_RENDERED);
+        assert!(text.ends_with("\n\n... and 19,950 more errors\n"), "{text}");
+        diagnostics.push(Diagnostic::warning(
+            code::UNUSED_PIECE,
+            "unused",
+            Span::new(file, 0, 1),
+            "",
+        ));
+        assert!(diagnostics
+            .render(&sources)
+            .ends_with("... and 19,950 more errors and 1 more warning\n"));
+        let few: Diagnostics = diagnostics.iter().take(MAX_RENDERED).cloned().collect();
+        assert!(!few.render(&sources).contains("more error"));
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(19_950), "19,950");
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 
     #[test]

@@ -8,12 +8,18 @@
 //! en-passant square or `-`, and the optional halfmove clock and move number (default `0 1`).
 //!
 //! The same parser serves the `setup` statement (its [`FenError`] becomes a diagnostic inside
-//! the string) and the command line's `--fen`.
+//! the string) and the command line's `--fen`. It also refuses what the game could not play
+//! from: more than [`MAX_IN_HAND`] pieces of one type in a hand, pieces in hand in a game
+//! without drops, and (for `--fen`) a side to move that the turn order never names. The move
+//! counters are read as any `u32` and never computed with here.
 
 use crate::definition::{
-    CastlingDef, Definition, PieceId, Placement, Setup, SideDef, SideId, Square,
+    BoardDef, CastlingDef, Definition, PieceId, Placement, Setup, SideDef, SideId, Square,
 };
 use std::fmt;
+
+/// The most pieces of one type a hand may hold.
+pub const MAX_IN_HAND: u32 = 255;
 
 /// A FEN that does not fit a game: where, and why in plain words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,6 +79,40 @@ fn fields(text: &str) -> Vec<Field<'_>> {
 
 /// Parses a FEN for the game `def`.
 pub fn parse_fen(def: &Definition, text: &str) -> Result<Setup, FenError> {
+    let setup = parse_position(def, text)?;
+    if !def.turn_order.contains(&setup.side_to_move) {
+        let field = fields(text)
+            .get(1)
+            .copied()
+            .unwrap_or(Field { text, offset: 0 });
+        let side = side_name(def, setup.side_to_move);
+        let order: Vec<&str> = def
+            .turn_order
+            .iter()
+            .map(|&turn| side_name(def, turn))
+            .collect();
+        return Err(error(
+            field.offset,
+            field.text.len(),
+            format!(
+                "{side} is to move, but the turn order (`turns {}`) never gives {side} a turn",
+                order.join(" ")
+            ),
+        ));
+    }
+    Ok(setup)
+}
+
+/// The byte range of the side-to-move field of a FEN, if it has one.
+pub(crate) fn side_to_move_range(text: &str) -> Option<std::ops::Range<usize>> {
+    fields(text)
+        .get(1)
+        .map(|field| field.offset..field.offset + field.text.len())
+}
+
+/// Parses a FEN for the game `def`, without checking that its side to move has a turn: the
+/// `setup` statement reports that against the `turns` statement.
+pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenError> {
     let fields = fields(text);
     let missing = |what: &str| {
         error(
@@ -214,9 +254,23 @@ fn parse_hands(def: &Definition, field: Field<'_>) -> Result<Hands, FenError> {
         let side = side_of_letter(def, letter, offset)?;
         let piece = piece_of_letter(def, letter, offset)?;
         match hands.iter_mut().find(|(s, p, _)| *s == side && *p == piece) {
+            Some((_, _, count)) if *count >= MAX_IN_HAND => {
+                return Err(error(
+                    offset,
+                    1,
+                    format!("more than {MAX_IN_HAND} `{letter}` in hand: a hand holds at most {MAX_IN_HAND} pieces of a type"),
+                ));
+            }
             Some((_, _, count)) => *count += 1,
             None => hands.push((side, piece, 1)),
         }
+    }
+    if !hands.is_empty() && !def.actions.drops {
+        return Err(error(
+            field.offset,
+            field.text.len(),
+            "pieces in hand, but this game has no drops (`actions` does not list `drops`): they could never be played",
+        ));
     }
     hands.sort();
     Ok(hands)
@@ -549,19 +603,26 @@ fn letter_for(def: &Definition, side: SideId, piece: PieceId) -> char {
 }
 
 fn write_board(def: &Definition, board: &[Placement]) -> String {
-    let mut ranks = Vec::with_capacity(def.board.ranks as usize);
-    for rank in (0..def.board.ranks).rev() {
+    board_field(&def.board, |square| {
+        board
+            .iter()
+            .find(|p| p.square == square)
+            .map(|p| letter_for(def, p.side, p.piece))
+    })
+}
+
+/// The board field of a FEN: `piece_at` gives the letter on a square (holes are always `*`).
+pub(crate) fn board_field(board: &BoardDef, piece_at: impl Fn(Square) -> Option<char>) -> String {
+    let mut ranks = Vec::with_capacity(board.ranks as usize);
+    for rank in (0..board.ranks).rev() {
         let mut text = String::new();
         let mut empty = 0;
-        for file in 0..def.board.files {
+        for file in 0..board.files {
             let square = Square::new(file, rank);
-            let symbol = if def.board.holes.contains(&square) {
+            let symbol = if board.holes.contains(&square) {
                 Some('*')
             } else {
-                board
-                    .iter()
-                    .find(|p| p.square == square)
-                    .map(|p| letter_for(def, p.side, p.piece))
+                piece_at(square)
             };
             match symbol {
                 Some(symbol) => {
@@ -585,7 +646,6 @@ fn write_board(def: &Definition, board: &[Placement]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::definition::BoardDef;
 
     fn chess() -> Definition {
         crate::load_source("chess.variant", include_str!("../../games/chess.variant"))
@@ -718,6 +778,65 @@ mod tests {
         assert_eq!(fen_error(&def, "").0, "the FEN is empty");
         assert!(parse_fen(&def, "99999999999999999999999/8/8/8/8/8/8/8 w - -").is_err());
         assert!(parse_fen(&def, "é/8/8/8/8/8/8/8 w - -").is_err());
+    }
+
+    #[test]
+    fn a_hand_holds_at_most_255_of_a_type() {
+        let def = chess();
+        let full = format!("4k3/8/8/8/8/8/8/4K3[{}q] w - - 0 1", "Q".repeat(255));
+        let setup = parse_fen(&def, &full).expect("255 queens fit");
+        assert_eq!(
+            setup.hands,
+            [(SideId(0), PieceId(1), 255), (SideId(1), PieceId(1), 1)]
+        );
+        let over = format!("4k3/8/8/8/8/8/8/4K3[{}] w - - 0 1", "Q".repeat(256));
+        let error = parse_fen(&def, &over).expect_err("256 queens do not");
+        assert_eq!(
+            error.message,
+            "more than 255 `Q` in hand: a hand holds at most 255 pieces of a type"
+        );
+        assert_eq!((error.offset, error.len), (20 + 255, 1));
+    }
+
+    #[test]
+    fn pieces_in_hand_need_drops() {
+        let mut def = chess();
+        def.actions.drops = false;
+        let (message, faulty) = fen_error(&def, "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1");
+        assert!(
+            message.starts_with("pieces in hand, but this game has no drops"),
+            "{message}"
+        );
+        assert_eq!(faulty, "[Q]");
+        assert!(parse_fen(&def, "4k3/8/8/8/8/8/8/4K3[] w - - 0 1").is_ok());
+    }
+
+    #[test]
+    fn the_side_to_move_must_have_a_turn() {
+        let mut def = chess();
+        def.turn_order = vec![SideId(1)];
+        assert_eq!(
+            fen_error(&def, "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+            (
+                "white is to move, but the turn order (`turns black`) never gives white a turn"
+                    .into(),
+                "w"
+            )
+        );
+        assert!(parse_fen(&def, "4k3/8/8/8/8/8/8/4K3 b - - 0 1").is_ok());
+    }
+
+    #[test]
+    fn move_counters_take_any_u32() {
+        let def = chess();
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - - 4294967295 4294967295";
+        let setup = parse_fen(&def, fen).expect("the largest counters");
+        assert_eq!(
+            (setup.halfmove_clock, setup.fullmove_number),
+            (u32::MAX, u32::MAX)
+        );
+        assert_eq!(write_fen(&def, &setup), fen);
+        assert!(parse_fen(&def, "4k3/8/8/8/8/8/8/4K3 w - - 4294967296 1").is_err());
     }
 
     #[test]

@@ -5,12 +5,13 @@
 //! 1. source text, kept in a [`SourceMap`] and guarded by [`parse::decode`] (size, UTF-8);
 //! 2. [`GameFile`] ([`ast`]): what the file says, every node [`Spanned`], built by
 //!    [`parse::parse`] from the pest grammar;
-//! 3. files merged along their `extends` chain ([`load_file`], [`load_source`]);
+//! 3. files merged along their `extends` chain ([`load_file`], [`load_source`]; with
+//!    [`LoadOptions`], parents are also looked for in search folders: [`load_file_with`]);
 //! 4. [`Definition`] ([`definition`]): validated by [`validate::validate`], names resolved,
 //!    Betza strings decoded by [`betza`], the setup parsed by [`fen`]; the contract with the
 //!    interpreter, dumped as RON by [`Definition::to_ron`];
 //! 5. or [`Diagnostics`]: every problem at once, rendered rustc-style by
-//!    [`Diagnostics::render`].
+//!    [`Diagnostics::render`] (the first 50, then a count of the others).
 //!
 //! ```
 //! let game = r#"
@@ -45,12 +46,15 @@ pub mod validate;
 pub use ast::GameFile;
 pub use definition::{
     Actions, BoardDef, CastlingDef, Condition, ControlRules, Definition, DropConstraint, DropRules,
-    EndRules, Forward, Leg, LegCount, LegDirection, LegEffect, MoveAtom, MoveLimit, MoveMode,
-    Offset, PathDef, PieceDef, PieceId, Placement, Promotion, Repetition, Requirement,
-    ScoreMeasure, ScoreRule, Setup, SideDef, SideId, Square, SquareTest, Tiebreak, Verdict,
-    MAX_BOARD_EDGE,
+    EndRules, Forward, Leg, LegCount, LegDirection, LegEffect, MaterialRule, MoveAtom, MoveLimit,
+    MoveMode, Offset, Origin, PathDef, PieceCount, PieceDef, PieceId, Placement, Promotion,
+    Repetition, Requirement, ScoreMeasure, ScoreRule, Setup, SideDef, SideId, Square, SquareTest,
+    Tiebreak, Verdict, MAX_BOARD_EDGE,
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Label, Severity};
 pub use fen::{parse_fen, write_fen, FenError};
-pub use load::{load_file, load_source, Failure, Loaded};
+pub use load::{
+    load_file, load_file_with, load_source, load_source_with, Failure, LoadOptions, Loaded,
+    MAX_EXTENDS_DEPTH,
+};
 pub use span::{FileId, SourceMap, Span, Spanned};

@@ -1,11 +1,21 @@
 //! Loading a game: reading files, following `extends`, merging, validating.
 //!
-//! `extends "chess"` names the parent game: `<directory of the including file>/chess.variant`
-//! (or the path itself if it ends in `.variant`). The chain of parents is followed to its root,
-//! with the files as nodes of a `petgraph` graph so that a cycle is reported naming every file
-//! in it. The files are merged at the AST level, child over parent: statements that appear once
-//! (`game`, `board`, `setup`, `castling`, `end`, ...) replace the parent's; a `piece` or `side`
-//! with the same name replaces the parent's declaration in place; new ones are appended.
+//! `extends "chess"` names the parent game: `chess.variant` beside the including file (or the
+//! path itself if it ends in `.variant`), and, for a plain name that is not there, the same file
+//! in each folder of [`LoadOptions::search_path`] in turn. A failed lookup names every place
+//! tried. The command line passes its games folders there, so that a file in any directory can
+//! extend a shipped game.
+//!
+//! The chain of parents is followed to its root, at most [`MAX_EXTENDS_DEPTH`] deep, with the
+//! files as nodes of a `petgraph` graph so that a cycle is reported naming every file in it. The
+//! files are merged at the AST level, child over parent: statements that appear once (`game`,
+//! `board`, `setup`, `castling`, `end`, ...) replace the parent's; a `piece` or `side` with the
+//! same name replaces the parent's declaration in place; new ones are appended; `remove piece
+//! NAME` deletes the parent's piece (a removal that finds no inherited piece is kept, for
+//! validation to report).
+//!
+//! Only regular files are read, whatever names them: a FIFO or a device would block or never
+//! end, so the metadata is checked before the file is opened.
 
 use crate::ast::{GameFile, Statement, StringLit, TextStatement};
 use crate::definition::Definition;
@@ -14,6 +24,7 @@ use crate::parse;
 use crate::span::{FileId, SourceMap, Span, Spanned};
 use crate::validate;
 use petgraph::graphmap::DiGraphMap;
+use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -59,9 +70,36 @@ impl std::fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// Loads the game file at `path`, following its `extends` chain.
+/// The deepest chain of `extends` followed from the file loaded: 64 parents above it.
+pub const MAX_EXTENDS_DEPTH: usize = 64;
+
+/// How a game is loaded: where parents named by `extends` are looked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Folders searched in order for `extends "NAME"` (a plain name, without `/`) when
+    /// `NAME.variant` is not beside the extending file. Empty by default: only the extending
+    /// file's own directory.
+    pub search_path: Vec<PathBuf>,
+}
+
+impl LoadOptions {
+    /// Options that look for parents in `folders` after the extending file's directory.
+    pub fn with_search_path(folders: impl IntoIterator<Item = PathBuf>) -> Self {
+        LoadOptions {
+            search_path: folders.into_iter().collect(),
+        }
+    }
+}
+
+/// Loads the game file at `path`, following its `extends` chain; parents are looked for beside
+/// the extending file only.
 pub fn load_file(path: &Path) -> Result<Loaded, Failure> {
-    let mut loader = Loader::default();
+    load_file_with(path, &LoadOptions::default())
+}
+
+/// Loads the game file at `path`, following its `extends` chain with `options`.
+pub fn load_file_with(path: &Path, options: &LoadOptions) -> Result<Loaded, Failure> {
+    let mut loader = Loader::new(options);
     let root = loader.read(path, None);
     loader.finish(root)
 }
@@ -69,7 +107,13 @@ pub fn load_file(path: &Path) -> Result<Loaded, Failure> {
 /// Loads a game from text; `name` is shown in diagnostics, and `extends` resolves relative to
 /// the current directory.
 pub fn load_source(name: &str, text: &str) -> Result<Loaded, Failure> {
-    let mut loader = Loader::default();
+    load_source_with(name, text, &LoadOptions::default())
+}
+
+/// Loads a game from text with `options`; `name` is shown in diagnostics, and `extends`
+/// resolves relative to the current directory first.
+pub fn load_source_with(name: &str, text: &str, options: &LoadOptions) -> Result<Loaded, Failure> {
+    let mut loader = Loader::new(options);
     let (text, problem) = parse::decode(FileId(0), text.as_bytes());
     let file = loader.sources.add(name, text);
     let root = loader.parse_added(file, problem, PathBuf::from(name), Path::new(""));
@@ -85,8 +129,9 @@ struct LoadedFile {
     node: usize,
 }
 
-#[derive(Default)]
 struct Loader {
+    /// The folders searched for parents after the extending file's directory.
+    search_path: Vec<PathBuf>,
     sources: SourceMap,
     diagnostics: Diagnostics,
     /// The files of the extends chain, as nodes of `graph`: identity (canonical path) and the
@@ -97,6 +142,16 @@ struct Loader {
 }
 
 impl Loader {
+    fn new(options: &LoadOptions) -> Self {
+        Loader {
+            search_path: options.search_path.clone(),
+            sources: SourceMap::new(),
+            diagnostics: Diagnostics::new(),
+            nodes: Vec::new(),
+            graph: DiGraphMap::new(),
+        }
+    }
+
     fn finish(mut self, root: Option<LoadedFile>) -> Result<Loaded, Failure> {
         let merged = root.and_then(|root| self.follow_extends(root));
         let Some(game) = merged else {
@@ -128,22 +183,10 @@ impl Loader {
     fn read(&mut self, path: &Path, via: Option<&Spanned<StringLit>>) -> Option<LoadedFile> {
         let bytes = match read_bounded(path) {
             Ok(bytes) => bytes,
-            Err(error) => {
+            Err(problem) => {
                 let name = path.display().to_string();
-                let span = match via {
-                    Some(string) => string.span,
-                    None => Span::point(self.sources.add(name.clone(), ""), 0),
-                };
-                self.diagnostics.push(Diagnostic::error(
-                    code::CANNOT_READ,
-                    format!("cannot read `{name}`: {}", plain_io_error(&error)),
-                    span,
-                    if via.is_some() {
-                        "the file named here"
-                    } else {
-                        ""
-                    },
-                ));
+                let message = format!("cannot read `{name}`: {problem}");
+                self.cannot_read(&name, message, via, None);
                 return None;
             }
         };
@@ -192,6 +235,60 @@ impl Loader {
         node
     }
 
+    /// Reports a file that cannot be read: at the `extends` string that named it, or at the
+    /// file itself (shown by name) when it is the file loaded.
+    fn cannot_read(
+        &mut self,
+        name: &str,
+        message: String,
+        via: Option<&Spanned<StringLit>>,
+        help: Option<String>,
+    ) {
+        let span = match via {
+            Some(string) => string.span,
+            None => Span::point(self.sources.add(name, ""), 0),
+        };
+        let label = if via.is_some() {
+            "the file named here"
+        } else {
+            ""
+        };
+        self.diagnostics.push(
+            Diagnostic::error(code::CANNOT_READ, message, span, label).with_optional_help(help),
+        );
+    }
+
+    /// The file `extends` names: the first candidate that exists (see [`candidates`]), or
+    /// `None` after reporting every place looked at.
+    fn locate(&mut self, directory: &Path, extends: &Spanned<StringLit>) -> Option<PathBuf> {
+        let candidates = candidates(directory, &extends.node.value, &self.search_path);
+        // Anything there, even unreadable, is the file meant: reading it says what is wrong.
+        let exists = |candidate: &&PathBuf| match std::fs::metadata(candidate) {
+            Ok(_) => true,
+            Err(error) => error.kind() != io::ErrorKind::NotFound,
+        };
+        if let Some(found) = candidates.iter().find(exists) {
+            return Some(found.clone());
+        }
+        let shown: Vec<String> = candidates
+            .iter()
+            .map(|candidate| format!("`{}`", candidate.display()))
+            .collect();
+        let file_name = with_extension(&extends.node.value);
+        let (message, help) = match shown.as_slice() {
+            [only] => (format!("cannot read {only}: no such file"), None),
+            _ => (
+                format!(
+                    "cannot find `{file_name}`: it is in none of the {} places looked at",
+                    shown.len()
+                ),
+                Some(format!("looked for {}", join_with_and(&shown))),
+            ),
+        };
+        self.cannot_read(&file_name, message, Some(extends), help);
+        None
+    }
+
     /// Follows the chain of parents from `child` and merges it; `None` after an error.
     fn follow_extends(&mut self, child: LoadedFile) -> Option<GameFile> {
         let mut chain = vec![child];
@@ -200,7 +297,11 @@ impl Loader {
             let Some(extends) = self.single_extends(&current.game) else {
                 break;
             };
-            let path = resolve(&current.directory, &extends.node.value);
+            if chain.len() > MAX_EXTENDS_DEPTH {
+                self.report_too_deep(&extends);
+                return None;
+            }
+            let path = self.locate(&current.directory, &extends)?;
             let identity = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
             let from = current.node;
             if let Some(node) = self.nodes.iter().position(|(known, _)| *known == identity) {
@@ -239,6 +340,25 @@ impl Loader {
             }
         }
         found.map(|extends| extends.text.clone())
+    }
+
+    /// Reports the `extends` that would follow the chain one file deeper than the limit.
+    fn report_too_deep(&mut self, extends: &Spanned<StringLit>) {
+        let here = self.sources.name(extends.span.file).to_string();
+        let parent = with_extension(&extends.node.value);
+        self.diagnostics.push(
+            Diagnostic::error(
+                code::EXTENDS_TOO_DEEP,
+                format!(
+                    "`extends` is nested more than {MAX_EXTENDS_DEPTH} deep: `{here}` extends `{parent}`"
+                ),
+                extends.span,
+                format!("this would be parent number {}", MAX_EXTENDS_DEPTH + 1),
+            )
+            .with_help(format!(
+                "a game may have at most {MAX_EXTENDS_DEPTH} ancestors: merge some of the files"
+            )),
+        );
     }
 
     /// Reports the cycle that the edge from `from` (written at `closing`) just closed.
@@ -306,25 +426,92 @@ fn with_extension(name: &str) -> String {
     }
 }
 
-/// `<directory>/name.variant`, or `<directory>/name` if it already ends in `.variant`.
-fn resolve(directory: &Path, name: &str) -> PathBuf {
-    directory.join(with_extension(name))
+/// Where `extends "NAME"` may be: `<directory>/NAME.variant` (or `<directory>/NAME` if it
+/// already ends in `.variant`), then, for a plain name (no folder in it), the same file name in
+/// each search folder. Folders that are the same directory are tried once.
+fn candidates(directory: &Path, name: &str, search_path: &[PathBuf]) -> Vec<PathBuf> {
+    let file_name = with_extension(name);
+    let mut candidates = vec![directory.join(&file_name)];
+    let plain = !name.contains(['/', '\\']) && !Path::new(name).is_absolute();
+    if plain {
+        let mut seen = vec![folder_identity(directory)];
+        for folder in search_path {
+            let identity = folder_identity(folder);
+            if !seen.contains(&identity) {
+                seen.push(identity);
+                candidates.push(folder.join(&file_name));
+            }
+        }
+    }
+    candidates
 }
 
-/// Reads a file, refusing to read more than the size limit (the parser reports it).
-fn read_bounded(path: &Path) -> io::Result<Vec<u8>> {
+/// A folder's canonical path, so that `games` and `/repo/games` count once; the path itself
+/// if it cannot be resolved. The empty path is the current directory.
+fn folder_identity(folder: &Path) -> PathBuf {
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf())
+}
+
+/// "`a`, `b` and `c`".
+fn join_with_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => only.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Reads a file, refusing anything but a regular file (checked before opening it: opening a
+/// FIFO blocks) and refusing to read more than the size limit (the parser reports it).
+/// The error is in plain words.
+fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
     use std::io::Read;
-    let file = std::fs::File::open(path)?;
-    if file.metadata()?.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::IsADirectory,
-            "is a directory",
-        ));
+    let metadata = std::fs::metadata(path).map_err(|error| plain_io_error(&error))?;
+    if !metadata.is_file() {
+        return Err(not_a_regular_file(&metadata.file_type()));
+    }
+    let file = std::fs::File::open(path).map_err(|error| plain_io_error(&error))?;
+    // The path may have been replaced between the check and the opening.
+    let opened = file.metadata().map_err(|error| plain_io_error(&error))?;
+    if !opened.is_file() {
+        return Err(not_a_regular_file(&opened.file_type()));
     }
     let mut bytes = Vec::new();
     file.take(parse::MAX_FILE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)?;
+        .read_to_end(&mut bytes)
+        .map_err(|error| plain_io_error(&error))?;
     Ok(bytes)
+}
+
+/// What a file that is not a regular file is, in plain words.
+fn not_a_regular_file(kind: &std::fs::FileType) -> String {
+    if kind.is_dir() {
+        return "it is a directory".to_string();
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let what = if kind.is_fifo() {
+            Some("a named pipe (FIFO)")
+        } else if kind.is_socket() {
+            Some("a socket")
+        } else if kind.is_char_device() {
+            Some("a character device")
+        } else if kind.is_block_device() {
+            Some("a block device")
+        } else {
+            None
+        };
+        if let Some(what) = what {
+            return format!("it is {what}, not a regular file");
+        }
+    }
+    "it is not a regular file".to_string()
 }
 
 fn plain_io_error(error: &io::Error) -> String {
@@ -342,36 +529,48 @@ fn merge_key(statement: &Statement) -> Option<String> {
     match statement {
         Statement::Piece(piece) => Some(format!("piece {}", piece.name.node)),
         Statement::Side(side) => Some(format!("side {}", side.name.node)),
-        Statement::Future(_) | Statement::Extends(_) => None,
+        Statement::Future(_) | Statement::Extends(_) | Statement::Remove(_) => None,
         other => Some(other.keyword_text().to_string()),
     }
 }
 
 /// The child's statements over the parent's; `extends` statements are dropped.
+///
+/// The parent's statements are indexed by key once, so that merging takes time in proportion to
+/// the number of statements: each parent statement can be replaced or removed once (a second
+/// child statement with the same key is appended, and validation reports the duplicate).
 fn merge(parent: GameFile, child: GameFile) -> GameFile {
     let is_extends =
         |statement: &Spanned<Statement>| matches!(statement.node, Statement::Extends(_));
-    let mut merged: Vec<(Spanned<Statement>, bool)> = parent
+    let mut merged: Vec<Option<Spanned<Statement>>> = parent
         .statements
         .into_iter()
         .filter(|s| !is_extends(s))
-        .map(|s| (s, true))
+        .map(Some)
         .collect();
+    let mut replaceable: HashMap<String, usize> = HashMap::new();
+    for (index, statement) in merged.iter().enumerate() {
+        if let Some(key) = statement.as_ref().and_then(|s| merge_key(&s.node)) {
+            replaceable.entry(key).or_insert(index);
+        }
+    }
     for statement in child.statements.into_iter().filter(|s| !is_extends(s)) {
-        let key = merge_key(&statement.node);
-        let replaced = key.as_ref().and_then(|key| {
-            merged.iter().position(|(old, from_parent)| {
-                *from_parent && merge_key(&old.node).as_ref() == Some(key)
-            })
-        });
+        if let Statement::Remove(remove) = &statement.node {
+            match replaceable.remove(&format!("piece {}", remove.piece.node)) {
+                Some(index) => merged[index] = None,
+                None => merged.push(Some(statement)),
+            }
+            continue;
+        }
+        let replaced = merge_key(&statement.node).and_then(|key| replaceable.remove(&key));
         match replaced {
-            Some(index) => merged[index] = (statement, false),
-            None => merged.push((statement, false)),
+            Some(index) => merged[index] = Some(statement),
+            None => merged.push(Some(statement)),
         }
     }
     GameFile {
         file: child.file,
-        statements: merged.into_iter().map(|(statement, _)| statement).collect(),
+        statements: merged.into_iter().flatten().collect(),
     }
 }
 

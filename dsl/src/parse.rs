@@ -28,11 +28,17 @@ mod grammar {
 
 use grammar::{GrammarParser, Rule};
 
+/// The UTF-8 byte-order mark that some editors write at the start of a text file.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
 /// Turns the bytes of a file into the text to parse and to quote in diagnostics.
 ///
-/// Returns the text (empty for a file that is too large, lossily decoded for bytes that are not
-/// UTF-8) and the problem, if any: such a file must not be parsed.
+/// A leading UTF-8 byte-order mark is dropped: it is not part of the text, and spans, lines and
+/// columns count from the first character after it. Returns the text (empty for a file that is
+/// too large, lossily decoded for bytes that are not UTF-8) and the problem, if any: such a file
+/// must not be parsed.
 pub fn decode(file: FileId, bytes: &[u8]) -> (String, Option<Diagnostic>) {
+    let bytes = bytes.strip_prefix(BYTE_ORDER_MARK).unwrap_or(bytes);
     if bytes.len() > MAX_FILE_BYTES {
         let diagnostic = Diagnostic::error(
             code::FILE_TOO_LARGE,
@@ -229,6 +235,7 @@ const CONDITION: &str = "a condition such as `board occupied`, `placing Bishop`,
 const CONTROL_ITEM: &str = "a control rule such as `en-passant standing`";
 const MEASURE: &str =
     "a measure such as `squares controlled alone`, `attackers` or `squares by majority then value`";
+const MATERIAL_TERM: &str = "a piece name such as `Knight` or `Bishop*`";
 const CONDITION_KEYWORDS: &[&str] = &["board", "placing", "opponent", "holding"];
 const MEASURE_KEYWORDS: &[&str] = &["squares", "attackers"];
 
@@ -255,6 +262,7 @@ fn expected(rule: Rule) -> Expected {
         Rule::side_statement => keyword(STATEMENT, "side"),
         Rule::turns_statement => keyword(STATEMENT, "turns"),
         Rule::piece_statement => keyword(STATEMENT, "piece"),
+        Rule::remove_statement | Rule::kw_remove => keyword(STATEMENT, "remove"),
         Rule::castling_statement => keyword(STATEMENT, "castling"),
         Rule::setup_statement => keyword(STATEMENT, "setup"),
         Rule::end_statement => keyword(STATEMENT, "end"),
@@ -302,6 +310,9 @@ fn expected(rule: Rule) -> Expected {
         Rule::self_controlled_drops_rule => keyword(END_ITEM, "only"),
         Rule::no_legal_action_rule => keyword(END_ITEM, "no"),
         Rule::tiebreak_rule => keyword(END_ITEM, "tiebreak"),
+        Rule::material_rule | Rule::kw_material => keyword(END_ITEM, "material"),
+        Rule::material_term => words(MATERIAL_TERM),
+        Rule::one_colour | Rule::kw_one => keyword("`on one colour`", "one"),
         Rule::tiebreak | Rule::kw_fewest => {
             keyword("a tiebreak such as `fewest in hand`", "fewest")
         }
@@ -453,6 +464,11 @@ fn syntax_error(file: FileId, text: &str, error: &pest::error::Error<Rule>) -> D
     }
     if phrases.contains(&ZONE) {
         phrases.retain(|phrase| *phrase != "`rank`");
+    }
+    if phrases.contains(&MATERIAL_TERM) && phrases.contains(&VERDICT) {
+        // After a material term: another term, `on one colour` or the verdict.
+        phrases.retain(|phrase| *phrase != "`on`" && *phrase != VERDICT);
+        phrases.extend(["`on one colour`", "a verdict such as `draws`"]);
     }
     if phrases.contains(&STATEMENT) {
         // `drops` starts a statement, but also ends `actions drops` and `only self-controlled
@@ -625,6 +641,10 @@ fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Statement> {
         Rule::side_statement => Statement::Side(side_statement(file, &mut inner)),
         Rule::turns_statement => Statement::Turns(turns_statement(file, &mut inner)),
         Rule::piece_statement => Statement::Piece(piece_statement(file, &mut inner)),
+        Rule::remove_statement => Statement::Remove(RemoveStatement {
+            keyword: span_of(file, &child(&mut inner)),
+            piece: text_of(file, &inner.nth(1).expect("the piece's name")),
+        }),
         Rule::castling_statement => Statement::Castling(castling_statement(file, &mut inner)),
         Rule::actions_statement => Statement::Actions(actions_statement(file, &mut inner)),
         Rule::drops_statement => Statement::Drops(drops_statement(file, &mut inner)),
@@ -1007,6 +1027,7 @@ fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndStatement {
                 Rule::hands_empty_rule => EndRule::HandsEmpty,
                 Rule::self_controlled_drops_rule => EndRule::OnlySelfControlledDrops,
                 Rule::no_legal_action_rule => EndRule::NoLegalAction,
+                Rule::material_rule => EndRule::Material(material_statement(file, parts)),
                 Rule::tiebreak_rule => {
                     let tiebreak = parts.nth(1).expect("tiebreak");
                     EndRule::Tiebreak(Spanned::new(
@@ -1020,6 +1041,37 @@ fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndStatement {
         })
         .collect();
     EndStatement { keyword, rules }
+}
+
+/// `material TERM... [on one colour] VERDICT`; the keyword `material` is skipped.
+fn material_statement(file: FileId, parts: Pairs<'_, Rule>) -> MaterialStatement {
+    let mut pieces = Vec::new();
+    let mut one_colour = None;
+    let mut verdict_found = None;
+    for part in parts {
+        match part.as_rule() {
+            Rule::material_term => {
+                let span = span_of(file, &part);
+                let text = part.as_str();
+                let (name, quantifier) = match text.as_bytes().last() {
+                    Some(b'*') => (&text[..text.len() - 1], Quantifier::AnyNumber),
+                    Some(b'+') => (&text[..text.len() - 1], Quantifier::OneOrMore),
+                    _ => (text, Quantifier::One),
+                };
+                let name_span = Span::new(file, span.start, span.start + name.len());
+                let piece = Spanned::new(name.to_string(), name_span);
+                pieces.push(Spanned::new(MaterialTerm { piece, quantifier }, span));
+            }
+            Rule::one_colour => one_colour = Some(span_of(file, &part)),
+            Rule::verdict => verdict_found = Some(verdict(file, part)),
+            _ => {}
+        }
+    }
+    MaterialStatement {
+        pieces,
+        one_colour,
+        verdict: verdict_found.expect("the grammar requires a verdict"),
+    }
 }
 
 fn verdict(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Verdict> {
@@ -1098,6 +1150,16 @@ mod tests {
             ),
             ("actions jumps", "expected an action such as `moves` or `drops`, found `jumps`"),
             ("end { tiebreak most in hand }", "expected a tiebreak such as `fewest in hand`, found `most`"),
+            ("end { material draws }", "expected a piece name such as `Knight` or `Bishop*`, found `draws`"),
+            (
+                "end { material King King }",
+                "expected a piece name such as `Knight` or `Bishop*`, `on one colour` or a verdict such as `draws`, found `}`",
+            ),
+            (
+                "end { material King Bishop *on one colour draws }",
+                "expected a piece name such as `Knight` or `Bishop*`, `on one colour` or a verdict such as `draws`, found `*`",
+            ),
+            ("end { material King on one color draws }", "expected `colour`, found `color`"),
         ];
         for (text, message) in cases {
             assert_eq!(message_of(text), message, "{text}");
@@ -1157,6 +1219,48 @@ mod tests {
     }
 
     #[test]
+    fn material_rules_parse_with_spans() {
+        let text = "end {\n  material King King Knight draws\n  material King King Bishop* Pawn+ on one colour loses\n}";
+        let game = parse(FileId(0), text).expect("parses");
+        let Statement::End(end) = &game.statements[0].node else {
+            panic!("an end block")
+        };
+        let rules: Vec<&MaterialStatement> = end
+            .rules
+            .iter()
+            .map(|rule| match &rule.node {
+                EndRule::Material(material) => material,
+                other => panic!("not a material rule: {other:?}"),
+            })
+            .collect();
+        assert_eq!(rules.len(), 2);
+        assert_eq!(rules[0].pieces.len(), 3);
+        assert!(rules[0].one_colour.is_none());
+        assert_eq!(rules[0].verdict.node, Verdict::Draw);
+        let quantifiers: Vec<Quantifier> = rules[1]
+            .pieces
+            .iter()
+            .map(|term| term.node.quantifier)
+            .collect();
+        assert_eq!(
+            quantifiers,
+            [
+                Quantifier::One,
+                Quantifier::One,
+                Quantifier::AnyNumber,
+                Quantifier::OneOrMore
+            ]
+        );
+        let bishop = &rules[1].pieces[2];
+        assert_eq!(&text[bishop.span.start..bishop.span.end], "Bishop*");
+        let name = bishop.node.piece.span;
+        assert_eq!(&text[name.start..name.end], "Bishop");
+        let colour = rules[1].one_colour.expect("on one colour");
+        assert_eq!(&text[colour.start..colour.end], "on one colour");
+        assert_eq!(rules[1].verdict.node, Verdict::Loss);
+    }
+
+    #[test]
     fn an_unclosed_brace_is_pointed_at() {
         let rendered = error_of("piece King {\n  letter K\n\npiece Rook { letter R }\n");
         assert!(rendered.contains("this `{` is not closed"), "{rendered}");
@@ -1185,6 +1289,19 @@ mod tests {
         assert!(text.is_empty());
         assert_eq!(problem.expect("too large").code, code::FILE_TOO_LARGE);
         assert!(decode(FileId(0), b"game \"x\"").1.is_none());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_text() {
+        let (text, problem) = decode(FileId(0), b"\xEF\xBB\xBFgame \"x\"\nboard 8by8");
+        assert!(problem.is_none());
+        assert_eq!(text, "game \"x\"\nboard 8by8");
+        let error = parse(FileId(0), &text).expect_err("8by8 is not a size");
+        let span = error.iter().next().expect("one error").primary.span;
+        assert_eq!(&text[span.start..span.end], "8by8");
+        // Only a leading mark is dropped; bad bytes after it are still found where they are.
+        let (_, problem) = decode(FileId(0), b"\xEF\xBB\xBFgame \xff");
+        assert_eq!(problem.expect("not UTF-8").primary.span.start, 5);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Where things are in the source text.
 //!
 //! Every AST node and every diagnostic carries a [`Span`]: a byte range in one file of a
-//! [`SourceMap`]. Line and column numbers are computed only when a diagnostic is rendered.
+//! [`SourceMap`]. Line and column numbers are computed only when a diagnostic is rendered, from
+//! an index of line starts built once per file: a file with thousands of diagnostics must not
+//! be scanned from its start for each of them.
 
 use std::fmt;
 
@@ -86,6 +88,8 @@ pub struct SourceFile {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
+    /// For each file, the byte offset where each of its lines starts (the first is 0).
+    line_starts: Vec<Vec<usize>>,
 }
 
 impl SourceMap {
@@ -97,9 +101,11 @@ impl SourceMap {
     /// Adds a file and returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let id = FileId(u32::try_from(self.files.len()).unwrap_or(u32::MAX));
+        let text = text.into();
+        self.line_starts.push(line_starts(&text));
         self.files.push(SourceFile {
             name: name.into(),
-            text: text.into(),
+            text,
         });
         id
     }
@@ -132,19 +138,63 @@ impl SourceMap {
             .map(|(index, file)| (FileId(index as u32), file))
     }
 
-    /// The 1-based line and column (in characters) of a byte offset.
+    /// The 1-based line and column (in characters) of a byte offset; offsets past the end or
+    /// inside a character count as the nearest character boundary before them.
+    ///
+    /// Takes time proportional to the log of the number of lines plus the length of the line.
     pub fn line_col(&self, file: FileId, offset: usize) -> (usize, usize) {
-        line_col(self.text(file), offset)
+        let text = self.text(file);
+        let offset = floor_char_boundary(text, offset);
+        let line = self.line_of(file, offset);
+        let start = self.line_range(file, line).start.min(offset);
+        (line, text[start..offset].chars().count() + 1)
+    }
+
+    /// The 1-based number of the line that contains byte `offset` (the last line for offsets
+    /// past the end).
+    pub fn line_of(&self, file: FileId, offset: usize) -> usize {
+        match self.line_starts.get(file.0 as usize) {
+            Some(starts) => starts.partition_point(|&start| start <= offset).max(1),
+            None => 1,
+        }
+    }
+
+    /// The byte range of 1-based line `line`, its newline included; empty for a line that does
+    /// not exist.
+    pub fn line_range(&self, file: FileId, line: usize) -> std::ops::Range<usize> {
+        let text_len = self.text(file).len();
+        let Some(starts) = self.line_starts.get(file.0 as usize) else {
+            return 0..0;
+        };
+        match line.checked_sub(1).and_then(|index| starts.get(index)) {
+            Some(&start) => start..starts.get(line).copied().unwrap_or(text_len),
+            None => text_len..text_len,
+        }
     }
 }
 
-/// The 1-based line and column (in characters) of `offset` in `text`; offsets past the end or
-/// inside a character count as the nearest character boundary before them.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+/// The byte offsets where the lines of `text` start.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(newline, _)| newline + 1))
+        .collect()
+}
+
+/// `offset`, clamped to `text` and moved back to a character boundary.
+fn floor_char_boundary(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
+    offset
+}
+
+/// The 1-based line and column (in characters) of `offset` in `text`; offsets past the end or
+/// inside a character count as the nearest character boundary before them.
+///
+/// Scans `text` from its start: for one lookup. [`SourceMap::line_col`] uses an index instead.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = floor_char_boundary(text, offset);
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
@@ -169,6 +219,24 @@ mod tests {
     fn line_col_counts_characters_not_bytes() {
         assert_eq!(line_col("é x", 3), (1, 3));
         assert_eq!(line_col("é x", 1), (1, 1));
+    }
+
+    #[test]
+    fn the_indexed_lookup_agrees_with_the_scan() {
+        let text = "game \"x\"\nboard 8x8\n\né x\n";
+        let mut sources = SourceMap::new();
+        let file = sources.add("x.variant", text);
+        for offset in 0..text.len() + 3 {
+            assert_eq!(
+                sources.line_col(file, offset),
+                line_col(text, offset),
+                "offset {offset}"
+            );
+        }
+        assert_eq!(sources.line_range(file, 2), 9..19);
+        assert_eq!(sources.line_range(file, 5), text.len()..text.len());
+        assert_eq!(sources.line_range(file, 6), text.len()..text.len());
+        assert_eq!(sources.line_of(FileId(7), 3), 1);
     }
 
     #[test]

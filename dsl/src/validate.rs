@@ -13,10 +13,13 @@ use crate::diagnostic::{code, Diagnostic, Diagnostics};
 use crate::fen;
 use crate::span::{SourceMap, Span, Spanned};
 use crate::suggestion;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The most sides a game may have in this version: FEN letter case can name only two.
 pub const MAX_SIDES: usize = 2;
+
+/// The most castling rights a game may declare: a position keeps them in 32 bits.
+pub const MAX_CASTLING_RIGHTS: usize = 32;
 
 /// Validates a (merged) game file.
 ///
@@ -53,12 +56,22 @@ struct Statements<'a> {
     score: Option<&'a ScoreStatement>,
     sides: Vec<&'a SideStatement>,
     pieces: Vec<&'a PieceStatement>,
+    /// `remove piece` statements that merging found no inherited piece for.
+    removals: Vec<&'a RemoveStatement>,
 }
 
-struct Validator {
+struct Validator<'s> {
+    /// The files of the game, for the origins of statements the engine may quote.
+    sources: &'s SourceMap,
     /// Where "missing statement" diagnostics point: the end of the top-level file.
     end_of_file: Span,
     diagnostics: Diagnostics,
+    /// The number of errors in `diagnostics`, kept so that asking costs nothing: checks ask
+    /// before and after each statement, and a file may have thousands of statements.
+    errors: usize,
+    /// Pieces left out because their letter is taken (already reported): names that refer to
+    /// them are not reported again as unknown.
+    left_out_pieces: HashSet<String>,
 }
 
 /// A piece's name and letter, resolved before anything refers to pieces.
@@ -67,25 +80,30 @@ struct PieceName<'a> {
     letter: char,
 }
 
-impl Validator {
-    fn new(game: &GameFile, sources: &SourceMap) -> Self {
+impl<'s> Validator<'s> {
+    fn new(game: &GameFile, sources: &'s SourceMap) -> Self {
         let end = sources.text(game.file).trim_end().len();
         Validator {
+            sources,
             end_of_file: Span::point(game.file, end),
             diagnostics: Diagnostics::new(),
+            errors: 0,
+            left_out_pieces: HashSet::new(),
         }
     }
 
     fn error(&mut self, diagnostic: Diagnostic) {
+        self.errors += usize::from(diagnostic.is_error());
         self.diagnostics.push(diagnostic);
     }
 
     fn run(&mut self, game: &GameFile) -> Option<Definition> {
         let statements = self.sort_statements(game);
         let errors_before_names = self.error_count();
-        let sides = self.sides(&statements.sides);
-        let piece_names = self.piece_names(&statements.pieces);
         let board = statements.board.and_then(|board| self.board(board));
+        let sides = self.sides(&statements.sides, board.as_ref());
+        let piece_names = self.piece_names(&statements.pieces);
+        self.report_removals(&statements.removals, &piece_names);
         let names_ok = self.error_count() == errors_before_names && !sides.is_empty();
         let turn_order = self.turn_order(statements.turns, &sides);
         let context = Context {
@@ -105,7 +123,7 @@ impl Validator {
         let castling_ok = self.error_count() == errors_before_castling;
         let end = statements
             .end
-            .map(|end| self.end_rules(end))
+            .map(|end| self.end_rules(end, &context))
             .unwrap_or_default();
         let actions = statements
             .actions
@@ -123,7 +141,7 @@ impl Validator {
             measure: score.measure.node,
             empty_only: score.empty_only,
         });
-        self.require(&statements);
+        self.require(&statements, board.as_ref(), &sides);
         let (Some(board), Some(game_name), Some(setup)) =
             (board, statements.game, statements.setup)
         else {
@@ -149,6 +167,7 @@ impl Validator {
             return None;
         }
         definition.setup = self.setup(&definition, &setup.text)?;
+        self.check_turn_order(&definition, &setup.text, statements.turns)?;
         fill_initial_zones(&mut definition, &piece_names);
         self.warn_unused_pieces(&definition, &piece_names);
         Some(definition)
@@ -165,7 +184,10 @@ impl Validator {
             let keyword = statement.node.keyword();
             let once = !matches!(
                 statement.node,
-                Statement::Side(_) | Statement::Piece(_) | Statement::Future(_)
+                Statement::Side(_)
+                    | Statement::Piece(_)
+                    | Statement::Future(_)
+                    | Statement::Remove(_)
             );
             if once {
                 let name = statement.node.keyword_text().to_string();
@@ -191,13 +213,19 @@ impl Validator {
                 Statement::Side(s) => statements.sides.push(s),
                 Statement::Piece(s) => statements.pieces.push(s),
                 Statement::Future(s) => self.error(not_supported(s)),
+                Statement::Remove(s) => statements.removals.push(s),
                 Statement::Extends(_) => {}
             }
         }
         statements
     }
 
-    fn require(&mut self, statements: &Statements<'_>) {
+    fn require(
+        &mut self,
+        statements: &Statements<'_>,
+        board: Option<&BoardDef>,
+        sides: &[Spanned<SideDef>],
+    ) {
         let nothing = statements.game.is_none()
             && statements.board.is_none()
             && statements.sides.is_empty()
@@ -215,6 +243,14 @@ impl Validator {
             );
             return;
         }
+        let setup_example = match board {
+            Some(board) => {
+                let side = sides.first().map_or('w', |side| side.node.fen_letter);
+                let empty = fen::board_field(board, |_| None);
+                format!("setup \"{empty} {side} - - 0 1\"")
+            }
+            None => "setup \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"".to_string(),
+        };
         let missing = [
             (statements.game.is_none(), "game", "game \"My variant\""),
             (statements.board.is_none(), "board", "board 8x8"),
@@ -223,11 +259,7 @@ impl Validator {
                 "side",
                 "side white { forward up }",
             ),
-            (
-                statements.setup.is_none(),
-                "setup",
-                "setup \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"",
-            ),
+            (statements.setup.is_none(), "setup", setup_example.as_str()),
         ];
         for (is_missing, keyword, example) in missing {
             if is_missing {
@@ -248,7 +280,11 @@ impl Validator {
     // Sides and turns
     // -----------------------------------------------------------------------------------------
 
-    fn sides(&mut self, statements: &[&SideStatement]) -> Vec<Spanned<SideDef>> {
+    fn sides(
+        &mut self,
+        statements: &[&SideStatement],
+        board: Option<&BoardDef>,
+    ) -> Vec<Spanned<SideDef>> {
         let mut sides: Vec<Spanned<SideDef>> = Vec::new();
         let mut letter_spans: Vec<Span> = Vec::new();
         for (index, statement) in statements.iter().enumerate() {
@@ -279,7 +315,7 @@ impl Validator {
                 );
                 continue;
             }
-            let (side, letter_span) = self.side(statement, sides.len());
+            let (side, letter_span) = self.side(statement, sides.len(), board);
             if let Some(first) = sides
                 .iter()
                 .position(|other| other.node.fen_letter == side.fen_letter)
@@ -306,7 +342,12 @@ impl Validator {
 
     /// One side; its FEN letter defaults to the first letter of its name, its forward direction
     /// to `up` for the first side and `down` for the others.
-    fn side(&mut self, statement: &SideStatement, index: usize) -> (SideDef, Span) {
+    fn side(
+        &mut self,
+        statement: &SideStatement,
+        index: usize,
+        board: Option<&BoardDef>,
+    ) -> (SideDef, Span) {
         let name = &statement.name;
         let mut forward = if index == 0 {
             Forward::Up
@@ -342,10 +383,7 @@ impl Validator {
                         )
                         .with_help(
                             suggestion::did_you_mean(&direction.node, ["up", "down"])
-                                .unwrap_or_else(|| {
-                                    "a side moves forward `up` (towards rank 8) or `down`"
-                                        .to_string()
-                                }),
+                                .unwrap_or_else(|| forward_help(board)),
                         ),
                     ),
                 },
@@ -446,11 +484,38 @@ impl Validator {
                     )
                     .with_help("every piece needs its own letter for FEN"),
                 );
+                self.left_out_pieces.insert(name.node.clone());
                 continue;
             }
             pieces.push(PieceName { statement, letter });
         }
         pieces
+    }
+
+    /// `remove piece` statements still here removed nothing: merging applies the others.
+    fn report_removals(&mut self, removals: &[&RemoveStatement], pieces: &[PieceName<'_>]) {
+        for removal in removals {
+            let names = pieces
+                .iter()
+                .filter(|piece| piece.statement.name.span.file != removal.keyword.file)
+                .map(|piece| piece.statement.name.node.as_str());
+            let help = suggestion::did_you_mean(&removal.piece.node, names).unwrap_or_else(|| {
+                "`remove piece` takes out a piece declared by the game named by `extends`"
+                    .to_string()
+            });
+            self.error(
+                Diagnostic::error(
+                    code::UNKNOWN_PIECE,
+                    format!(
+                        "there is no inherited piece `{}` to remove",
+                        removal.piece.node
+                    ),
+                    removal.piece.span,
+                    "not a piece of the parent game",
+                )
+                .with_help(help),
+            );
+        }
     }
 
     fn piece(&mut self, name: &PieceName<'_>, context: &Context<'_>) -> PieceDef {
@@ -715,8 +780,8 @@ impl Validator {
         match betza::decode(&text.node.value) {
             Ok(atoms) => atoms,
             Err(errors) => {
-                for error in errors {
-                    let span = text.span_of(error.range.clone());
+                let spans = text.spans_of(errors.iter().map(|error| error.range.clone()));
+                for (error, span) in errors.into_iter().zip(spans) {
                     self.error(
                         Diagnostic::error(error.code, error.message, span, error.label)
                             .with_optional_help(error.help),
@@ -738,6 +803,9 @@ impl Validator {
             .position(|piece| piece.statement.name.node == name.node)
         {
             return Some(PieceId(index as u8));
+        }
+        if self.left_out_pieces.contains(&name.node) {
+            return None;
         }
         let names = pieces
             .iter()
@@ -966,7 +1034,7 @@ impl Validator {
                     }
                 },
                 DropsItem::Must(must) => {
-                    if let Some(constraint) = self.drop_constraint(must, context) {
+                    if let Some(constraint) = self.drop_constraint(must, item.span, context) {
                         rules.constraints.push(constraint);
                     }
                 }
@@ -979,6 +1047,7 @@ impl Validator {
     fn drop_constraint(
         &mut self,
         must: &MustStatement,
+        span: Span,
         context: &Context<'_>,
     ) -> Option<DropConstraint> {
         let errors_before = self.error_count();
@@ -1031,7 +1100,23 @@ impl Validator {
             side,
             requirement,
             conditions,
+            origin: self.origin(span),
         })
+    }
+
+    /// Where the statement at `span` is written: its file's name, line and text.
+    fn origin(&self, span: Span) -> Origin {
+        let name = self.sources.name(span.file);
+        let file = std::path::Path::new(name).file_name().map_or_else(
+            || name.to_string(),
+            |file| file.to_string_lossy().into_owned(),
+        );
+        let line = self.sources.line_of(span.file, span.start);
+        Origin {
+            file,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            text: statement_text(self.sources.snippet(span)),
+        }
     }
 
     fn control_rules(&mut self, statement: &ControlStatement) -> ControlRules {
@@ -1116,18 +1201,108 @@ impl Validator {
                     rook_from,
                     rook_to,
                 };
-                rights.push((right, castle.letter.span));
+                if self.castle_moves_both(&right, castle) {
+                    rights.push((right, castle.letter.span));
+                }
             }
+        }
+        if let Some((_, span)) = rights.get(MAX_CASTLING_RIGHTS) {
+            self.error(
+                Diagnostic::error(
+                    code::CASTLING_LIMIT,
+                    format!(
+                        "a game has at most {MAX_CASTLING_RIGHTS} castling rights, this is number {}",
+                        MAX_CASTLING_RIGHTS + 1
+                    ),
+                    *span,
+                    format!("{} rights are declared", rights.len()),
+                )
+                .with_help("remove some castling moves"),
+            );
         }
         rights.into_iter().map(|(right, _)| right).collect()
     }
 
-    fn end_rules(&mut self, end: &EndStatement) -> EndRules {
+    /// A castling move must move the king and the rook, and never put both on one square;
+    /// reports the first way `right` fails that.
+    fn castle_moves_both(&mut self, right: &CastlingDef, castle: &Castle) -> bool {
+        let (message, label, span, king_span) = if right.king_from == right.king_to {
+            let path = castle.king_from.span.to(castle.king_to.span);
+            (
+                "the king does not move",
+                "from and to the same square",
+                path,
+                None,
+            )
+        } else if right.rook_from == right.rook_to {
+            let path = castle.rook_from.span.to(castle.rook_to.span);
+            (
+                "the rook does not move",
+                "from and to the same square",
+                path,
+                None,
+            )
+        } else if right.king_from == right.rook_from {
+            let king = Some(castle.king_from.span);
+            (
+                "the king and the rook start on the same square",
+                "the rook's",
+                castle.rook_from.span,
+                king,
+            )
+        } else if right.king_to == right.rook_to {
+            let king = Some(castle.king_to.span);
+            (
+                "the king and the rook end on the same square",
+                "the rook's",
+                castle.rook_to.span,
+                king,
+            )
+        } else {
+            return true;
+        };
+        let mut diagnostic = Diagnostic::error(
+            code::CASTLING_PATH,
+            format!("castling right `{}`: {message}", right.fen_letter),
+            span,
+            label,
+        )
+        .with_help("in a castling move the king and the rook each go from one square to another");
+        if let Some(king_span) = king_span {
+            diagnostic = diagnostic.with_secondary(king_span, "the king's");
+        }
+        self.error(diagnostic);
+        false
+    }
+
+    fn end_rules(&mut self, end: &EndStatement, context: &Context<'_>) -> EndRules {
         let mut rules = EndRules::default();
         let mut seen: HashMap<String, Span> = HashMap::new();
+        let mut materials: HashMap<(Vec<PieceCount>, bool), Span> = HashMap::new();
         for rule in &end.rules {
             if let EndRule::Future(future) = &rule.node {
                 self.error(not_supported(future));
+                continue;
+            }
+            if let EndRule::Material(material) = &rule.node {
+                let Some(resolved) = self.material(material, context) else {
+                    continue;
+                };
+                let key = (resolved.counts.clone(), resolved.one_colour);
+                if let Some(first) = materials.insert(key, rule.span) {
+                    self.error(
+                        Diagnostic::error(
+                            code::DUPLICATE_STATEMENT,
+                            "two `material` rules list the same pieces",
+                            rule.span,
+                            "the same pieces again",
+                        )
+                        .with_secondary(first, "first listed here")
+                        .with_help("keep one of them"),
+                    );
+                    continue;
+                }
+                rules.material.push(resolved);
                 continue;
             }
             let keyword = rule.node.keyword_text().to_string();
@@ -1159,10 +1334,45 @@ impl Validator {
                 EndRule::OnlySelfControlledDrops => rules.only_self_controlled_drops = true,
                 EndRule::NoLegalAction => rules.no_legal_action = true,
                 EndRule::Tiebreak(tiebreak) => rules.tiebreaks.push(tiebreak.node),
-                EndRule::Future(_) => {}
+                EndRule::Material(_) | EndRule::Future(_) => {}
             }
         }
         rules
+    }
+
+    /// A `material` rule with its names resolved and its terms added up per piece; `None` if a
+    /// name is unknown (reported).
+    fn material(
+        &mut self,
+        material: &MaterialStatement,
+        context: &Context<'_>,
+    ) -> Option<MaterialRule> {
+        let mut counts: Vec<PieceCount> = Vec::new();
+        let mut known = true;
+        for term in &material.pieces {
+            let Some(piece) = self.piece_id(&term.node.piece, context.pieces, "`material`") else {
+                known = false;
+                continue;
+            };
+            let (min, max) = match term.node.quantifier {
+                Quantifier::One => (1, Some(1)),
+                Quantifier::AnyNumber => (0, None),
+                Quantifier::OneOrMore => (1, None),
+            };
+            match counts.iter_mut().find(|count| count.piece == piece) {
+                Some(count) => {
+                    count.min = count.min.saturating_add(min);
+                    count.max = count.max.zip(max).map(|(a, b)| a.saturating_add(b));
+                }
+                None => counts.push(PieceCount { piece, min, max }),
+            }
+        }
+        counts.sort_by_key(|count| count.piece);
+        known.then_some(MaterialRule {
+            counts,
+            one_colour: material.one_colour.is_some(),
+            verdict: material.verdict.node,
+        })
     }
 
     fn count(&mut self, digits: &Spanned<String>, minimum: u32, why: &str) -> Option<u32> {
@@ -1190,8 +1400,47 @@ impl Validator {
         Some(value)
     }
 
+    /// The setup's side to move must have a turn: the `turns` statement (the only way it could
+    /// lack one) is reported, pointing at the FEN's side too.
+    fn check_turn_order(
+        &mut self,
+        definition: &Definition,
+        fen_text: &Spanned<StringLit>,
+        turns: Option<&TurnsStatement>,
+    ) -> Option<()> {
+        let side = definition.setup.side_to_move;
+        if definition.turn_order.contains(&side) {
+            return Some(());
+        }
+        let name = definition
+            .sides
+            .get(side.0 as usize)
+            .map_or("?", |side| side.name.as_str());
+        let turns_span = turns.map_or(self.end_of_file, |turns| {
+            turns
+                .sides
+                .iter()
+                .fold(turns.keyword, |span, side| span.to(side.span))
+        });
+        let mut diagnostic = Diagnostic::error(
+            code::TURN_ORDER,
+            format!("the setup has {name} to move, but the turn order never gives {name} a turn"),
+            turns_span,
+            format!("{name} is missing here"),
+        )
+        .with_help(format!(
+            "add `{name}` to `turns`, or start the setup with another side"
+        ));
+        if let Some(range) = fen::side_to_move_range(&fen_text.node.value) {
+            diagnostic =
+                diagnostic.with_secondary(fen_text.span_of(range), format!("{name} is to move"));
+        }
+        self.error(diagnostic);
+        None
+    }
+
     fn setup(&mut self, definition: &Definition, fen_text: &Spanned<StringLit>) -> Option<Setup> {
-        match fen::parse_fen(definition, &fen_text.node.value) {
+        match fen::parse_position(definition, &fen_text.node.value) {
             Ok(setup) => Some(setup),
             Err(error) => {
                 let span = fen_text.span_of(error.offset..error.offset + error.len);
@@ -1206,8 +1455,14 @@ impl Validator {
         }
     }
 
+    /// Warns about the pieces declared in the file loaded (not inherited: a variant may leave a
+    /// parent's piece out of play) that never appear.
     fn warn_unused_pieces(&mut self, definition: &Definition, names: &[PieceName<'_>]) {
+        let own_file = self.end_of_file.file;
         for (index, name) in names.iter().enumerate() {
+            if name.statement.name.span.file != own_file {
+                continue;
+            }
             let id = PieceId(index as u8);
             let on_board = definition
                 .setup
@@ -1243,11 +1498,31 @@ impl Validator {
     }
 
     fn error_count(&self) -> usize {
-        self.diagnostics
-            .iter()
-            .filter(|diagnostic| diagnostic.is_error())
-            .count()
+        self.errors
     }
+}
+
+/// The text of a statement without strings (a `must` statement) as one line: comments
+/// removed, line continuations and runs of whitespace written as one space, trimmed.
+fn statement_text(source: &str) -> String {
+    let mut text = String::with_capacity(source.len());
+    let mut rest = source;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("//") {
+            rest = after.find('\n').map_or("", |newline| &after[newline..]);
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.find("*/").map_or("", |end| &after[end + 2..]);
+            text.push(' ');
+        } else if let Some(after) = rest.strip_prefix('\\') {
+            rest = after;
+            text.push(' ');
+        } else {
+            let next = rest.chars().next().unwrap_or(' ');
+            text.push(next);
+            rest = &rest[next.len_utf8()..];
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// What zones and names are resolved against.
@@ -1300,6 +1575,14 @@ fn fill_initial_zones(definition: &mut Definition, names: &[PieceName<'_>]) {
             })
             .collect();
     }
+}
+
+/// What `forward` may say, with the ranks of this board.
+fn forward_help(board: Option<&BoardDef>) -> String {
+    let last = board.map_or("the last rank".to_string(), |board| {
+        format!("rank {}, the last rank of this board", board.ranks)
+    });
+    format!("a side moves forward `up` (towards {last}) or `down` (towards rank 1)")
 }
 
 fn empty_setup() -> Setup {
@@ -1532,6 +1815,192 @@ mod tests {
                 "`1` is too small: a position repeats at least twice"
             ]
         );
+    }
+
+    /// Chess with `count` castling rights, all the king-side move of White or Black.
+    fn chess_with_rights(count: usize) -> String {
+        let letters = ('A'..='Z').chain('a'..='z');
+        let lines: Vec<String> = letters
+            .take(count)
+            .map(|letter| match letter.is_ascii_uppercase() {
+                true => format!("    white {letter} king e1-g1 rook h1-f1"),
+                false => format!("    black {letter} king e8-g8 rook h8-f8"),
+            })
+            .collect();
+        let start = CHESS.find("castling {").unwrap();
+        let end = start + CHESS[start..].find('}').unwrap() + 1;
+        format!(
+            "{}castling {{\n{}\n}}{}",
+            &CHESS[..start],
+            lines.join("\n"),
+            &CHESS[end..]
+        )
+        .replace(" KQkq ", " - ")
+    }
+
+    #[test]
+    fn thirty_two_castling_rights_and_no_more() {
+        let (definition, _) = check(&chess_with_rights(32)).expect("32 rights fit");
+        assert_eq!(definition.castling.len(), 32);
+        assert_eq!(
+            messages(&chess_with_rights(33)),
+            ["a game has at most 32 castling rights, this is number 33"]
+        );
+    }
+
+    #[test]
+    fn the_setup_side_must_be_in_the_turn_order() {
+        let text = CHESS.replace("turns white black", "turns black");
+        let diagnostics = check(&text).expect_err("white never moves");
+        let error = diagnostics.iter().next().unwrap();
+        assert_eq!(error.code, code::TURN_ORDER);
+        let fen_span = error.secondary[0].span;
+        assert_eq!(&text[fen_span.start..fen_span.end], "w");
+        let turns_span = error.primary.span;
+        assert_eq!(&text[turns_span.start..turns_span.end], "turns black");
+        let black_to_move = text.replace(" w KQkq ", " b KQkq ");
+        assert!(check(&black_to_move).is_ok());
+    }
+
+    #[test]
+    fn a_piece_left_out_for_its_letter_is_not_unknown_elsewhere() {
+        let text = CHESS
+            .replace(
+                "piece Pawn {",
+                "piece Rhino { letter R; moves \"N\" }\npiece Pawn {",
+            )
+            .replace("to Queen Rook", "to Queen Rhino Rook")
+            + "drops { must place Rhino when holding Rhino }\n";
+        assert_eq!(
+            messages(&text),
+            ["the pieces `Rook` and `Rhino` have the same letter `R`"]
+        );
+        let misspelt = text.replace("must place Rhino", "must place Rhno");
+        assert_eq!(
+            messages(&misspelt).len(),
+            2,
+            "a real unknown piece is still reported"
+        );
+    }
+
+    #[test]
+    fn a_definition_written_before_material_rules_reads_back() {
+        let (definition, _) = check(CHESS).unwrap();
+        let ron = definition.to_ron();
+        let start = ron.find("        material: [").expect("a material field");
+        let end = start + ron[start..].find("\n        ],\n").unwrap() + "\n        ],\n".len();
+        let older = format!("{}{}", &ron[..start], &ron[end..]);
+        let read = Definition::from_ron(&older).expect("the field defaults");
+        assert!(read.end.material.is_empty());
+        assert_eq!(read.end.check, definition.end.check);
+    }
+
+    #[test]
+    fn chess_material_rules_are_the_dead_positions() {
+        let (definition, _) = check(CHESS).unwrap();
+        let [king, bishop, knight] = [PieceId(0), PieceId(3), PieceId(4)];
+        let exactly = |piece, n| PieceCount {
+            piece,
+            min: n,
+            max: Some(n),
+        };
+        assert_eq!(
+            definition.end.material,
+            [
+                MaterialRule {
+                    counts: vec![exactly(king, 2), exactly(knight, 1)],
+                    one_colour: false,
+                    verdict: Verdict::Draw,
+                },
+                MaterialRule {
+                    counts: vec![
+                        exactly(king, 2),
+                        PieceCount {
+                            piece: bishop,
+                            min: 0,
+                            max: None
+                        }
+                    ],
+                    one_colour: true,
+                    verdict: Verdict::Draw,
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn material_terms_add_up_per_piece() {
+        let text = CHESS.replace(
+            "material King King Knight draws",
+            "material Pawn+ King Pawn* King Pawn loses",
+        );
+        let (definition, _) = check(&text).expect("valid");
+        assert_eq!(
+            definition.end.material[0].counts,
+            [
+                PieceCount {
+                    piece: PieceId(0),
+                    min: 2,
+                    max: Some(2)
+                },
+                PieceCount {
+                    piece: PieceId(5),
+                    min: 2,
+                    max: None
+                },
+            ]
+        );
+        assert_eq!(definition.end.material[0].verdict, Verdict::Loss);
+    }
+
+    #[test]
+    fn material_rules_are_checked() {
+        let misspelt = CHESS.replace("King King Knight", "King King Knigt");
+        let diagnostics = check(&misspelt).expect_err("unknown piece");
+        let error = diagnostics.iter().next().unwrap();
+        assert_eq!(error.message, "unknown piece `Knigt` in `material`");
+        assert_eq!(error.help.as_deref(), Some("did you mean `Knight`?"));
+        let twice = CHESS.replace(
+            "material King King Knight draws",
+            "material King Knight King draws\n    material King King Knight wins",
+        );
+        assert_eq!(
+            messages(&twice),
+            ["two `material` rules list the same pieces"]
+        );
+    }
+
+    #[test]
+    fn drop_constraints_carry_their_origin() {
+        let text = CHESS.replace(
+            "setup ",
+            "drops {\n    black   must touch /* CH1 */ any piece \\\n        when board occupied  // CH2\n}\nsetup ",
+        );
+        let (definition, _) = check(&text).expect("valid");
+        let origin = &definition.drops.constraints[0].origin;
+        let line = text[..text.find("black   must").unwrap()]
+            .matches('\n')
+            .count()
+            + 1;
+        assert_eq!(
+            origin,
+            &Origin {
+                file: "x.variant".to_string(),
+                line: line as u32,
+                text: "black must touch any piece when board occupied".to_string(),
+            }
+        );
+        assert_eq!(
+            origin.to_string(),
+            format!("x.variant:{line}: black must touch any piece when board occupied")
+        );
+        // A definition dumped before constraints had origins still reads.
+        let ron = definition.to_ron();
+        let start = ron.find("origin: (").expect("an origin");
+        let end = start + ron[start..].find("),").unwrap() + 2;
+        let older = format!("{}{}", &ron[..start], &ron[end..]);
+        let read = Definition::from_ron(&older).expect("the origin defaults");
+        assert_eq!(read.drops.constraints[0].origin, Origin::default());
     }
 
     #[test]
