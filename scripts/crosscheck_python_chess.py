@@ -38,6 +38,7 @@ def main():
     args = parser.parse_args()
     rng = random.Random(args.seed)
     positions = 0
+    ends = {}
     for game in range(args.games):
         board = chess.Board()
         start = board.fen()
@@ -45,7 +46,16 @@ def main():
         while True:
             fen = board.fen(en_passant="fen")
             shown = ours_show(args.binary, start, played) if played else ours_show(args.binary, fen, [])
-            expected_moves = sorted(m.uci() for m in board.legal_moves)
+            # The game is over at checkmate, stalemate, a dead position by material (FIDE 5.2.2, as
+            # python-chess's is_insufficient_material), the 50-move rule and threefold repetition
+            # (both automatic in our chess.variant); a finished game has no legal moves.
+            reason = ("checkmate" if board.is_checkmate() else
+                      "stalemate" if board.is_stalemate() else
+                      "material" if board.is_insufficient_material() else
+                      "repetition" if board.is_repetition(3) else
+                      "move-limit" if board.halfmove_clock >= 100 else None)
+            over = reason is not None
+            expected_moves = [] if over else sorted(m.uci() for m in board.legal_moves)
             if sorted(shown["legal_moves"]) != expected_moves:
                 print(f"game {game}: moves differ at {fen}\n ours:   {sorted(shown['legal_moves'])}\n theirs: {expected_moves}")
                 return 1
@@ -53,17 +63,20 @@ def main():
                 print(f"game {game}: FEN differs after {played}\n ours:   {shown['fen']}\n theirs: {fen}")
                 return 1
             positions += 1
-            over = board.is_checkmate() or board.is_stalemate() or board.can_claim_fifty_moves() \
-                or board.is_repetition(3)
-            if (shown["result"] is not None) != over:
-                print(f"game {game}: result differs at {fen}: ours {shown['result']}, theirs over={over}")
+            ours = shown["result"]["reason"] if shown["result"] is not None else None
+            if ours != reason:
+                print(f"game {game}: result differs at {fen}: ours {shown['result']}, theirs {reason}")
                 return 1
-            if over or len(played) >= 160:
+            if over:
+                ends[reason] = ends.get(reason, 0) + 1
+            if over or len(played) >= 400:
                 break
             move = rng.choice(list(board.legal_moves))
             board.push(move)
             played.append(move.uci())
-    print(f"{positions} positions in {args.games} random games agree with python-chess {chess.__version__}")
+    summary = ", ".join(f"{reason} {count}" for reason, count in sorted(ends.items())) or "none"
+    print(f"{positions} positions in {args.games} random games agree with python-chess "
+          f"{chess.__version__} (games ended by: {summary})")
     return 0
 
 

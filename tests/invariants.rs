@@ -512,7 +512,10 @@ mod naive {
                 return 1;
             }
             let key = self.key(true);
-            if path.iter().filter(|k| **k == key).count() + 1 >= 3 || self.halfmove >= 100 {
+            if path.iter().filter(|k| **k == key).count() + 1 >= 3
+                || self.halfmove >= 100
+                || self.dead_material()
+            {
                 return 0;
             }
             let moves = self.legal();
@@ -530,6 +533,29 @@ mod naive {
 
         /// The position for repetition: pieces, side, castling rights and, when `with_ep`, the
         /// en-passant square.
+        /// A dead position by material (FIDE 5.2.2, as python-chess's
+        /// `is_insufficient_material`): bare kings; kings and one knight; kings and any number of
+        /// bishops, all on squares of one colour.
+        pub fn dead_material(&self) -> bool {
+            let mut knights = 0;
+            let mut bishop_colours = Vec::new();
+            for rank in 0..8 {
+                for file in 0..8 {
+                    match self.cells[rank][file] {
+                        None | Some((_, Kind::King)) => {}
+                        Some((_, Kind::Knight)) => knights += 1,
+                        Some((_, Kind::Bishop)) => bishop_colours.push((rank + file) % 2),
+                        Some(_) => return false,
+                    }
+                }
+            }
+            match (knights, bishop_colours.as_slice()) {
+                (0, []) | (1, []) => true,
+                (0, [first, rest @ ..]) => rest.iter().all(|c| c == first),
+                _ => false,
+            }
+        }
+
         pub fn key(&self, with_ep: bool) -> String {
             let fen = self.fen();
             let fields: Vec<&str> = fen.split(' ').collect();
@@ -612,7 +638,7 @@ fn check_random_game(
                     fen
                 );
                 prop_assert!(
-                    !repeated && !fifty,
+                    !repeated && !fifty && !board.dead_material(),
                     "the game should be over at {} (history {:?})",
                     fen,
                     session.history()
@@ -665,6 +691,10 @@ fn check_random_game(
                     }
                     Reason::MoveLimit => {
                         prop_assert!(!expected.is_empty() && fifty, "{}", fen);
+                        prop_assert!(outcome.winners.is_empty());
+                    }
+                    Reason::Material => {
+                        prop_assert!(!expected.is_empty() && board.dead_material(), "{}", fen);
                         prop_assert!(outcome.winners.is_empty());
                     }
                     Reason::Score => prop_assert!(false, "chess has no score: {}", fen),

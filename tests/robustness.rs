@@ -105,13 +105,50 @@ fn the_move_limit_ends_the_game_for_moves_and_perft() {
     let perft = variant(&["perft", "chess", "--fen", fen, "--depth", "2", "--divide"]);
     let text = stdout(&perft);
     assert!(text.lines().any(|l| l == "a1a2: 0"), "{text}");
-    // A capture resets the clock, so the reply after it is counted.
-    let capture = "4k3/8/8/8/8/8/8/3rK3 w - - 99 80";
+    // A capture resets the clock, so the replies after it are counted (five king moves and the
+    // pawn's two; without the pawn, king against king would be a dead position).
+    let capture = "4k3/p7/8/8/8/8/8/3rK3 w - - 99 80";
     let text = stdout(&variant(&[
         "perft", "chess", "--fen", capture, "--depth", "2", "--divide",
     ]));
-    assert!(text.lines().any(|l| l == "e1d1: 5"), "{text}");
+    assert!(text.lines().any(|l| l == "e1d1: 7"), "{text}");
     assert!(text.lines().any(|l| l == "e1e2: 0"), "{text}");
+}
+
+#[test]
+fn dead_positions_by_material_are_draws() {
+    // FIDE 5.2.2 as data in chess.variant: bare kings, a lone knight, bishops on one colour.
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/3NK3 b - - 0 1",
+        "4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1",
+    ] {
+        let value = json(&["chess", "--fen", fen]);
+        assert_eq!(value["result"]["reason"], "material", "{fen}");
+        assert_eq!(value["result"]["description"], "draw by dead position");
+        assert_eq!(value["legal_moves"], serde_json::json!([]));
+    }
+    // Bishops on both colours, two knights, a pawn: play goes on.
+    for fen in [
+        "4k1b1/8/8/8/8/8/8/2B1K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1",
+        "4k3/8/8/8/8/8/P7/4K3 w - - 0 1",
+    ] {
+        assert_eq!(
+            json(&["chess", "--fen", fen])["result"],
+            serde_json::Value::Null,
+            "{fen}"
+        );
+    }
+    // The capture that leaves king against king ends the game.
+    let value = json(&[
+        "chess",
+        "--fen",
+        "4k3/8/8/8/8/8/8/3rK3 w - - 0 1",
+        "--play",
+        "e1d1",
+    ]);
+    assert_eq!(value["result"]["description"], "draw by dead position");
 }
 
 #[test]

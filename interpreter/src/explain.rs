@@ -350,8 +350,12 @@ impl<B: Bitboard> Words<'_, B> {
         )))
     }
 
-    /// A drop constraint in the game's own words: where it is written, else rebuilt from data.
+    /// A drop constraint in the game's own words: where it is written (`cheversi.variant:36: must
+    /// touch any piece when board occupied`), else rebuilt from its data.
     fn constraint(&self, constraint: &DropConstraint) -> String {
+        if constraint.origin.line > 0 {
+            return constraint.origin.to_string();
+        }
         let piece = |p: &variant_dsl::PieceId| self.piece(p.0 as usize).to_string();
         let mut text = String::new();
         if let Some(side) = constraint.side {

@@ -12,7 +12,7 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::score::scores;
 use serde::Serialize;
-use variant_dsl::{Tiebreak, Verdict};
+use variant_dsl::{MaterialRule, Tiebreak, Verdict};
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -29,6 +29,8 @@ pub enum Reason {
     /// The game ended (hands empty, no action, only self-controlled drops) and the scores, or
     /// their tie-breaks, decided.
     Score,
+    /// The material left matches a `material` rule (a dead position in chess).
+    Material,
 }
 
 /// A finished game's result.
@@ -65,6 +67,7 @@ impl Reason {
             Reason::Repetition => "repetition",
             Reason::MoveLimit => "the move limit",
             Reason::Score => "score",
+            Reason::Material => "dead position",
         }
     }
 }
@@ -93,8 +96,8 @@ fn verdict_outcome<B: Bitboard>(
 /// `history` (oldest first, the current one excluded), or `None` if it goes on.
 ///
 /// The rules are tried in this order, the first that applies decides: every hand empty; only
-/// self-controlled drops left; no legal action (checkmate, stalemate, or the score); repetition;
-/// the move limit.
+/// self-controlled drops left; no legal action (checkmate, stalemate, or the score); a
+/// `material` rule; repetition; the move limit.
 pub fn outcome<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
@@ -132,6 +135,14 @@ pub fn outcome<B: Bitboard>(
             reason,
         ));
     }
+    if let Some(rule) = material_rule(rules, position) {
+        return Some(verdict_outcome(
+            rules,
+            to_move,
+            rule.verdict,
+            Reason::Material,
+        ));
+    }
     if let Some(repetition) = end.repetition {
         if repeated(rules, position, history) {
             return Some(verdict_outcome(
@@ -156,7 +167,7 @@ pub fn outcome<B: Bitboard>(
 }
 
 /// Whether an end rule that does not look at the legal actions has ended the game: every hand
-/// empty, repetition, the move limit. (No legal action and only self-controlled drops are judged
+/// empty, a `material` rule, repetition, the move limit. (No legal action and only self-controlled drops are judged
 /// on the actions, by [`ends_with_actions`].)
 #[inline]
 pub fn ends_before_actions<B: Bitboard>(
@@ -165,6 +176,7 @@ pub fn ends_before_actions<B: Bitboard>(
     history: &[u64],
 ) -> bool {
     hands_empty(rules, position)
+        || material_rule(rules, position).is_some()
         || repeated(rules, position, history)
         || move_limit_reached(rules, position)
 }
@@ -180,6 +192,39 @@ pub fn ends_with_actions<B: Bitboard>(
     moves.is_empty()
         || (rules.definition.end.only_self_controlled_drops
             && only_self_controlled_drops(rules, position, moves))
+}
+
+/// The first `material` rule the position matches: hands empty, every piece type's count (all
+/// sides together) within the rule's bounds, and with `on one colour` every non-royal piece on
+/// squares of one colour.
+#[inline]
+fn material_rule<'r, B: Bitboard>(
+    rules: &'r Rules<B>,
+    position: &Position<B>,
+) -> Option<&'r MaterialRule> {
+    let material = &rules.definition.end.material;
+    if material.is_empty() || (0..rules.sides).any(|side| position.hand_total(side) > 0) {
+        return None;
+    }
+    material.iter().find(|rule| {
+        let counts_fit = (0..rules.pieces).all(|piece| {
+            let count = position.typed(piece).count();
+            match rule.counts.iter().find(|c| c.piece.0 as usize == piece) {
+                Some(bounds) => count >= bounds.min && bounds.max.is_none_or(|max| count <= max),
+                None => count == 0,
+            }
+        });
+        counts_fit && (!rule.one_colour || non_royals_on_one_colour(rules, position))
+    })
+}
+
+fn non_royals_on_one_colour<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    let royal = rules
+        .royal
+        .iter()
+        .fold(B::EMPTY, |acc, p| acc | position.typed(p.0 as usize));
+    let others = position.occupied() & !royal;
+    (others & rules.geometry.light).is_empty() || (others & !rules.geometry.light).is_empty()
 }
 
 /// `hands empty`: every hand is empty.
