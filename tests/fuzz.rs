@@ -15,7 +15,7 @@
 //!
 //! A modest number of cases by default; `PROPTEST_CASES=N` runs N of every in-process property
 //! and N/8 binary runs, `PROPTEST_RNG_SEED=S` explores other inputs (`scripts/fuzz.sh` does
-//! both). Tests marked `#[ignore]` are known failures, each with its reason.
+//! both).
 
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -452,17 +452,6 @@ fn resolve(text: &MoveText, legal: &[String]) -> String {
 // What an accepted position must do
 // ---------------------------------------------------------------------------------------------
 
-/// Inputs that hit a known bug, each with the ignored test that keeps it: the fuzzers skip them
-/// so that they find new ones. Remove a pattern once its test passes.
-fn hits_a_known_issue(fen: &str) -> bool {
-    // `fen_with_a_huge_empty_count_before_a_piece_is_rejected`: a count of empty squares near
-    // usize::MAX, then a square, overflows the file counter.
-    let board = fen.split_whitespace().next().unwrap_or_default();
-    board
-        .split(|c: char| !c.is_ascii_digit())
-        .any(|digits| digits.len() >= 19)
-}
-
 /// Exercises every read-only query of a session (none may panic) and checks that its FEN
 /// round-trips.
 fn query_everything(definition: &Definition, session: &dyn Session) -> Result<(), TestCaseError> {
@@ -499,9 +488,6 @@ fn query_everything(definition: &Definition, session: &dyn Session) -> Result<()
 /// accepted by `play` (each on a fresh session from the same text), then plays a few of them.
 fn check_fen(game: usize, fen: &str, choices: &[usize]) -> Result<(), TestCaseError> {
     let definition = &corpus().games[game].2;
-    if hits_a_known_issue(fen) {
-        return Ok(());
-    }
     let Ok(mut session) = variant_interpreter::open(definition, Some(fen)) else {
         return Ok(());
     };
@@ -765,7 +751,7 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Overflows found or foreseen (the ignored ones are not fixed yet)
+// Overflows found or foreseen, each fixed and kept as a regression test
 // ---------------------------------------------------------------------------------------------
 
 /// A FEN whose clocks are at the top of their range is accepted; playing a move must not
@@ -810,7 +796,6 @@ fn fen_clocks_near_u32_max_survive_a_move() {
 
 /// Found by this fuzzer: a count of empty squares near usize::MAX followed by a piece.
 #[test]
-#[ignore = "known: a FEN rank with a count of empty squares near usize::MAX and then a piece overflows the file counter in dsl/src/fen.rs parse_rank (panic in the test profile)"]
 fn fen_with_a_huge_empty_count_before_a_piece_is_rejected() {
     let chess = &corpus().games[corpus()
         .games
@@ -1000,9 +985,6 @@ proptest! {
         (game, fen) in mutated_fen(),
         plays in prop::collection::vec(move_text(), 0..3),
     ) {
-        if hits_a_known_issue(&fen) {
-            return Ok(());
-        }
         let name = corpus().games[game].0.clone();
         let mut args = match &how {
             Invocation::Moves => vec!["moves".to_string(), name],

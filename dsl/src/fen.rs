@@ -390,7 +390,7 @@ fn parse_rank(
                 format!("`{c}` is not a piece letter, a count or `*`"),
             ));
         }
-        file += 1;
+        file = file.saturating_add(1);
         index += c.len_utf8();
     }
     if file != files {
