@@ -1,22 +1,8 @@
 //! Golden runs of the real `variant` binary: the command forms that users and scripts rely on.
 
-use std::process::{Command, Output};
+mod common;
 
-fn variant(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_variant"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use common::{stderr, stdout, variant};
 
 #[test]
 fn perft_depth_five_of_chess_prints_the_published_count() {

@@ -3,31 +3,14 @@
 //! and no input crashes or hangs the real binary.
 
 use std::io::Read;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn variant(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_variant"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
+mod common;
 
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use common::{stderr, stdout, variant};
 
 fn json(args: &[&str]) -> serde_json::Value {
-    let mut all = vec!["show"];
-    all.extend_from_slice(args);
-    all.push("--json");
-    let output = variant(&all);
-    assert!(output.status.success(), "{}", stderr(&output));
-    serde_json::from_slice(&output.stdout).expect("one JSON object")
+    common::show_json(args)
 }
 
 /// A Coverage game that ends by C11 (every legal placement of the side to move is on a square it
