@@ -438,7 +438,7 @@ impl<B: Bitboard> Words<'_, B> {
                 .filter(|mv| mv.uci(self.rules).split('^').next() == Some(without_mark))
                 .collect();
             if !same_base.is_empty() {
-                return self.wrong_takeover(&same_base, &marks);
+                return self.wrong_conversion_mark(&same_base, &marks);
             }
             return self.wrong_promotion(&same_squares, promotion.as_deref());
         }
@@ -469,7 +469,7 @@ impl<B: Bitboard> Words<'_, B> {
     }
 
     /// The squares and promotion are right but the takeover marks (`^d5`) are not.
-    fn wrong_takeover(&self, moves: &[&Move], marks: &[&str]) -> Explanation {
+    fn wrong_conversion_mark(&self, moves: &[&Move], marks: &[&str]) -> Explanation {
         let spelled: Vec<String> = moves
             .iter()
             .map(|mv| format!("`{}`", mv.uci(self.rules)))
