@@ -120,13 +120,24 @@ pub fn replay_record(
     Ok(session)
 }
 
-/// Why typed text is not a legal move, in the game's words.
+/// Why typed text is not a legal move, in the game's words, one sentence.
 pub fn input_reason(session: &dyn Session, text: &str, error: &InputError) -> String {
+    input_explanation(session, text, error).join("; ")
+}
+
+/// Why typed text is not a legal move, in the game's words: the verdict, then the details.
+pub fn input_explanation(session: &dyn Session, text: &str, error: &InputError) -> Vec<String> {
     match error {
-        InputError::Illegal { uci: Some(uci), .. } => session.explain(uci).reason(),
+        InputError::Illegal { uci: Some(uci), .. } => session.explain(uci).lines,
         InputError::Illegal { uci: None, .. } if session.outcome().is_some() => {
-            session.explain(text).reason()
+            session.explain(text).lines
         }
+        other => vec![other_reason(text, other)],
+    }
+}
+
+fn other_reason(text: &str, error: &InputError) -> String {
+    match error {
         InputError::Illegal { uci: None, .. } => format!(
             "no legal move fits `{text}` (`moves` lists them, `explain MOVE` says why one is illegal)"
         ),
@@ -514,11 +525,10 @@ impl Table {
                         self.session.play(&uci)?;
                         return Ok(Turn::Played);
                     }
-                    Err(error) => emit(&format!(
-                        "{}: {}\n",
-                        refusal(&line, &error),
-                        input_reason(self.session.as_ref(), &line, &error)
-                    ))?,
+                    Err(error) => {
+                        let why = input_explanation(self.session.as_ref(), &line, &error);
+                        emit(&format!("{}: {}\n", refusal(&line, &error), why.join("\n")))?;
+                    }
                 },
             }
         }
@@ -586,7 +596,12 @@ impl Table {
             Err(InputError::Illegal { uci: Some(uci), .. }) => {
                 self.session.explain(&uci).to_string()
             }
-            Err(error) => format!("{}\n", input_reason(self.session.as_ref(), text, &error)),
+            Err(error) => {
+                format!(
+                    "{}\n",
+                    input_explanation(self.session.as_ref(), text, &error).join("\n")
+                )
+            }
         }
     }
 

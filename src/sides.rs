@@ -16,15 +16,6 @@ Sides: one flag per side of the game, named from its game file, taking a PLAYER:
 PLAYER: human, random, mcts[:PLAYOUTS|:SECONDSs], search[:DEPTH|:SECONDSs], or policy (the
 game file's own controller for a side that has one).";
 
-/// Flags of `play` that take a value (to find the game among the arguments).
-const VALUED: [&str; 6] = [
-    "--seed",
-    "--load",
-    "--record",
-    "--fen",
-    "--threads",
-    "--hint",
-];
 /// Flags of `play` itself: no side may take their names.
 const RESERVED: [&str; 10] = [
     "seed", "load", "record", "fen", "threads", "hint", "no-color", "help", "game", "version",
@@ -53,7 +44,6 @@ fn scan_game(args: &[String]) -> Option<String> {
         }
         index += 1;
     }
-    let _ = VALUED;
     positional.or_else(|| {
         let record = record::read(std::path::Path::new(&load?)).ok()?;
         play::game_of_record(&record)

@@ -7,6 +7,11 @@
 //! side that moved into it, so it works for any number of sides. The tree is kept between moves:
 //! the next call descends along the moves played since and keeps that subtree. `threads > 1`
 //! grows independent trees in parallel (root parallelism) and adds their root visits.
+//!
+//! Playouts that have not ended after [`PLAYOUT_PLIES`] plies are scored by the generic
+//! evaluation ([`super::eval`]) turned into an expected reward: in chess, random games almost
+//! never end by checkmate before the move limit, so pure playouts would see nothing but draws,
+//! while the placement games end well within the cut-off and are scored by their own rules.
 
 use super::tree::{rewards, status, Rewards, Status};
 use super::{typed, Agent, AgentOptions, Budget, Choice, PlayerSpec, Snapshot};
@@ -22,9 +27,13 @@ use std::time::Instant;
 
 /// The exploration constant of UCB1 (rewards lie in [0, 1]).
 const EXPLORATION: f64 = 1.2;
-/// A playout that reaches this many plies without an end counts as a draw: a game file whose
-/// end rules never fire must not hang the player.
-pub const MAX_PLAYOUT_PLIES: usize = 1000;
+/// A playout stops after this many plies if the game has not ended, and the position is judged
+/// by the generic evaluation instead (see [`cutoff_rewards`]): random moves played much
+/// longer only add noise, and a game file whose end rules never fire must not hang the player.
+pub const PLAYOUT_PLIES: usize = 40;
+/// How many hundredths of value make the evaluation's expected reward e/(1+e): a side a pawn
+/// (100) ahead expects about 0.56, a queen (900) ahead about 0.9.
+const EVALUATION_SCALE: f64 = 400.0;
 /// No node is added past this many: a long time budget keeps running playouts from the leaves.
 const MAX_NODES: usize = 8_000_000;
 
@@ -232,7 +241,7 @@ impl Tree {
 }
 
 /// Plays random moves from `position` to the end of the game (`first` are its legal moves, when
-/// already known); a game longer than [`MAX_PLAYOUT_PLIES`] counts as a draw.
+/// already known), or for [`PLAYOUT_PLIES`] plies and then evaluates.
 fn playout<B: Bitboard>(
     rules: &Rules<B>,
     position: &mut Position<B>,
@@ -241,7 +250,7 @@ fn playout<B: Bitboard>(
     first: Option<Vec<Move>>,
 ) -> Rewards {
     let mut known = first;
-    for _ in 0..MAX_PLAYOUT_PLIES {
+    for _ in 0..PLAYOUT_PLIES {
         let moves = match known.take() {
             Some(moves) => moves,
             None => match status(rules, position, path) {
@@ -253,7 +262,18 @@ fn playout<B: Bitboard>(
         path.push(position.hash());
         position.play_unchecked(rules, mv);
     }
-    [0.5; MAX_SIDES]
+    cutoff_rewards(rules, position)
+}
+
+/// The expected reward of each side in an unfinished position, from the generic evaluation:
+/// the logistic of the side's advantage over its strongest opponent.
+pub fn cutoff_rewards<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Rewards {
+    let mut rewards = [0.5; MAX_SIDES];
+    for (side, reward) in rewards.iter_mut().enumerate().take(rules.sides) {
+        let advantage = f64::from(super::eval::evaluate(rules, position, side));
+        *reward = 1.0 / (1.0 + (-advantage / EVALUATION_SCALE).exp());
+    }
+    rewards
 }
 
 /// The Monte Carlo tree search player.
