@@ -129,8 +129,19 @@ pub fn input_reason(session: &dyn Session, text: &str, error: &InputError) -> St
 pub fn input_explanation(session: &dyn Session, text: &str, error: &InputError) -> Vec<String> {
     match error {
         InputError::Illegal { uci: Some(uci), .. } => session.explain(uci).lines,
-        InputError::Illegal { uci: None, .. } if session.outcome().is_some() => {
-            session.explain(text).lines
+        InputError::Illegal { uci: None, .. } => {
+            // The game's own explanation, unless it only says the text is not in its notation
+            // (it may still be algebraic that fits no legal move).
+            let explanation = session.explain(text);
+            let unreadable = explanation
+                .lines
+                .first()
+                .is_some_and(|l| l.starts_with(&format!("`{text}` is not a move")));
+            if unreadable {
+                vec![other_reason(text, error)]
+            } else {
+                explanation.lines
+            }
         }
         other => vec![other_reason(text, other)],
     }
@@ -185,6 +196,11 @@ struct Table {
     record: Option<PathBuf>,
     /// The last file saved to, and the number of moves it holds.
     saved: Option<(PathBuf, usize)>,
+    /// When the `--record` file was last written (a game between computers writes it at most
+    /// once a second, and at the end).
+    written: Option<std::time::Instant>,
+    /// The moves played, in SAN.
+    sans: Vec<String>,
     color: bool,
 }
 
@@ -264,8 +280,11 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         threads: args.threads,
         record: args.record.clone(),
         saved: args.load.clone().map(|p| (p, usize::MAX)),
+        written: None,
+        sans: Vec::new(),
         color: args.color,
     };
+    table.sans = table.session.history_san();
     if table.specs.iter().any(PlayerSpec::is_human) {
         table.interactive()
     } else {
@@ -296,6 +315,7 @@ impl Table {
                 players: &self.players_text(),
                 seed: self.seed,
                 ending,
+                sans: &self.sans,
             },
         )
     }
@@ -305,8 +325,28 @@ impl Table {
         if let Some(path) = self.record.clone() {
             record::save(&path, &self.record_text(ending)).map_err(Failure::Message)?;
             self.saved = Some((path, self.session.history().len()));
+            self.written = Some(std::time::Instant::now());
         }
         Ok(())
+    }
+
+    /// Writes the `--record` file if a second has passed since it was last written.
+    fn persist_now_and_then(&mut self) -> Result<(), Failure> {
+        let due = self
+            .written
+            .is_none_or(|t| t.elapsed() >= std::time::Duration::from_secs(1));
+        if due {
+            self.persist(&Ending::of(self.session.as_ref()))?;
+        }
+        Ok(())
+    }
+
+    /// Plays a legal move given in UCI, keeping its SAN.
+    fn play_move(&mut self, uci: &str) -> Result<String, Failure> {
+        let san = self.session.san(uci).unwrap_or_else(|| uci.to_string());
+        self.session.play(uci)?;
+        self.sans.push(san.clone());
+        Ok(san)
     }
 
     /// The computer's move for the side to move, played; its SAN and the agent's account.
@@ -319,11 +359,7 @@ impl Table {
         let choice = agent
             .choose(self.session.as_ref())
             .ok_or_else(|| Failure::Message(format!("the {spec} player found no move")))?;
-        let san = self
-            .session
-            .san(&choice.mv)
-            .unwrap_or_else(|| choice.mv.clone());
-        self.session.play(&choice.mv)?;
+        let san = self.play_move(&choice.mv)?;
         Ok((san, format!("{spec}: {}", choice.summary)))
     }
 
@@ -340,22 +376,19 @@ impl Table {
             let ply = self.session.history().len() + 1;
             let (san, _) = self.computer_move()?;
             emit(&format!("{ply}. {side} {san}\n"))?;
-            self.persist(&Ending::of(self.session.as_ref()))?;
+            self.persist_now_and_then()?;
         }
         let ending = Ending::of(self.session.as_ref());
         emit(&format!(
             "\n{}",
             board::picture(self.session.as_ref(), self.color)
         ))?;
+        emit(&format!("FEN: {}\n", self.session.fen()))?;
         emit(&format!(
-            "Moves: {}\n",
+            "Moves:\n{}",
             self.record_text(&ending)
-                .split("\n\n")
-                .nth(1)
-                .unwrap_or("")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
+                .split_once("\n\n")
+                .map_or("", |(_, moves)| moves)
         ))?;
         match self.session.outcome() {
             Some(outcome) => emit(&format!("Result: {}\n", outcome.description()))?,
@@ -457,6 +490,7 @@ impl Table {
         let mut taken = Vec::new();
         while let Some(mv) = self.session.undo() {
             taken.push(mv);
+            self.sans.pop();
             if self.specs[self.side_index()].is_human() {
                 break;
             }
@@ -522,7 +556,7 @@ impl Table {
                 "quit" | "exit" => return Ok(Turn::Quit),
                 _ => match self.session.resolve(&line) {
                     Ok(uci) => {
-                        self.session.play(&uci)?;
+                        self.play_move(&uci)?;
                         return Ok(Turn::Played);
                     }
                     Err(error) => {
@@ -581,9 +615,14 @@ impl Table {
                     .session
                     .san(&choice.mv)
                     .unwrap_or_else(|| choice.mv.clone());
+                let uci = if san == choice.mv {
+                    String::new()
+                } else {
+                    format!("{}; ", choice.mv)
+                };
                 format!(
-                    "hint: {san} ({}; {}: {})\n",
-                    choice.mv, self.hint_spec, choice.summary
+                    "hint: {san} ({uci}{}: {})\n",
+                    self.hint_spec, choice.summary
                 )
             }
             None => "no hint: no legal move\n".into(),

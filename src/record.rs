@@ -124,6 +124,9 @@ pub struct Meta<'a> {
     pub seed: u64,
     /// How the game ended.
     pub ending: &'a Ending,
+    /// The moves played, in SAN (kept by the caller: recomputing them costs a move generation
+    /// per move).
+    pub sans: &'a [String],
 }
 
 fn quote(value: &str) -> String {
@@ -183,13 +186,12 @@ pub fn write(session: &dyn Session, meta: &Meta) -> String {
         let _ = writeln!(out, "[{name} \"{}\"]", quote(value));
     }
     out.push('\n');
-    out.push_str(&movetext(session, &start, result));
+    out.push_str(&movetext(definition, meta.sans, &start, result));
     out
 }
 
 /// The moves with move numbers, wrapped at 80 columns, then the result token.
-fn movetext(session: &dyn Session, start_fen: &str, result: &str) -> String {
-    let definition = session.definition();
+fn movetext(definition: &Definition, sans: &[String], start_fen: &str, result: &str) -> String {
     let order = &definition.turn_order;
     let fields: Vec<&str> = start_fen.split_whitespace().collect();
     let mut number: u64 = fields.last().and_then(|f| f.parse().ok()).unwrap_or(1);
@@ -199,7 +201,7 @@ fn movetext(session: &dyn Session, start_fen: &str, result: &str) -> String {
         .position(|id| definition.sides[id.0 as usize].fen_letter.to_string() == start_side)
         .unwrap_or(0);
     let mut tokens = Vec::new();
-    for (ply, san) in session.history_san().into_iter().enumerate() {
+    for (ply, san) in sans.iter().cloned().enumerate() {
         if turn == 0 {
             tokens.push(format!("{number}."));
         } else if ply == 0 {

@@ -60,6 +60,6 @@ pub fn replay(file: &Path, game: Option<&str>, color: bool) -> Result<ExitCode, 
         Some(text) if text.contains("resigns") => text.to_string(),
         _ => Ending::of(session.as_ref()).description(&definition),
     };
-    emit(&format!("\nResult: {ending}\n"))?;
+    emit(&format!("\nFEN: {}\nResult: {ending}\n", session.fen()))?;
     Ok(ExitCode::SUCCESS)
 }
