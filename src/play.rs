@@ -464,7 +464,10 @@ impl Table {
     /// Stops an unfinished game, saying how to take it up again.
     fn leave(&mut self, why: &str) -> Result<ExitCode, Failure> {
         let moves = self.session.history().len();
-        let mut text = format!("\n{why}: the game stops here, unfinished, after {moves} moves.\n");
+        let mut text = format!(
+            "\n{why}: the game stops here, unfinished, after {moves} moves.\nFEN: {}\n",
+            self.session.fen()
+        );
         match &self.saved {
             Some((path, saved)) if *saved == moves || self.record.is_some() => {
                 text.push_str(&format!(

@@ -51,7 +51,7 @@ pub fn replay(file: &Path, game: Option<&str>, color: bool) -> Result<ExitCode, 
         let side = session.side_to_move();
         session.play(uci)?;
         emit(&format!(
-            "\n{}. {side} {san}\n{}",
+            "\n{}. {side} {san} ({uci})\n{}",
             index + 1,
             board::picture(session.as_ref(), color)
         ))?;
