@@ -33,7 +33,12 @@ const GAMES: [&str; 4] = ["chess", "coverage", "coverage-weighted", "cheversi"];
 fn sides(game: &str) -> Vec<String> {
     let loaded =
         variant_dsl::load_file(&games_dir().join(format!("{game}.variant"))).expect("loads");
-    loaded.definition.sides.iter().map(|s| s.name.clone()).collect()
+    loaded
+        .definition
+        .sides
+        .iter()
+        .map(|s| s.name.clone())
+        .collect()
 }
 
 /// `--SIDE PLAYER` for every side.
@@ -54,7 +59,13 @@ fn fen_line(output: &Output) -> String {
         .lines()
         .filter_map(|l| l.strip_prefix("FEN: "))
         .last()
-        .unwrap_or_else(|| panic!("no FEN line in {}{}", text(&output.stdout), text(&output.stderr)))
+        .unwrap_or_else(|| {
+            panic!(
+                "no FEN line in {}{}",
+                text(&output.stdout),
+                text(&output.stderr)
+            )
+        })
         .to_string()
 }
 
@@ -71,7 +82,12 @@ fn args(list: &[String]) -> Vec<&str> {
 
 /// Plays a random game of `game` with `seed`, recorded in `dir/name`; returns the final FEN.
 fn random_game(dir: &Path, game: &str, seed: u64, name: &str) -> String {
-    let mut command = vec!["play".to_string(), game.to_string(), "--seed".into(), seed.to_string()];
+    let mut command = vec![
+        "play".to_string(),
+        game.to_string(),
+        "--seed".into(),
+        seed.to_string(),
+    ];
     command.extend(players(game, "random"));
     command.extend(["--record".into(), name.to_string()]);
     let output = run_in(dir, &args(&command), "");
@@ -84,12 +100,19 @@ fn replayed_moves(output: &Output) -> Vec<String> {
     text(&output.stdout)
         .lines()
         .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()) && l.ends_with(')'))
-        .filter_map(|l| l.rsplit_once('(').map(|(_, uci)| uci.trim_end_matches(')').to_string()))
+        .filter_map(|l| {
+            l.rsplit_once('(')
+                .map(|(_, uci)| uci.trim_end_matches(')').to_string())
+        })
         .collect()
 }
 
 fn show_fen(game: &str, moves: &[String]) -> String {
-    let output = run_in(&games_dir(), &["show", game, "--json", "--play", &moves.join(" ")], "");
+    let output = run_in(
+        &games_dir(),
+        &["show", game, "--json", "--play", &moves.join(" ")],
+        "",
+    );
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
     value["fen"].as_str().expect("fen").to_string()
 }
@@ -107,7 +130,11 @@ fn check_round_trip(game: &str, seed: u64) {
     load.extend(players(game, "random"));
     let loaded = run_in(&dir, &args(&load), "");
     assert!(loaded.status.success(), "{}", text(&loaded.stderr));
-    assert_eq!(fen_line(&loaded), final_fen, "{game} seed {seed}: play --load");
+    assert_eq!(
+        fen_line(&loaded),
+        final_fen,
+        "{game} seed {seed}: play --load"
+    );
     // A prefix, written in the game's notation, resumes at that position.
     let keep = (seed as usize) % moves.len();
     let record = std::fs::read_to_string(dir.join("full.pgn")).expect("record");
@@ -123,7 +150,11 @@ fn check_round_trip(game: &str, seed: u64) {
     resume.extend(players(game, "human"));
     let resumed = run_in(&dir, &args(&resume), "quit\n");
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
-    assert_eq!(fen_line(&resumed), expected, "{game} seed {seed}: {keep} moves resumed");
+    assert_eq!(
+        fen_line(&resumed),
+        expected,
+        "{game} seed {seed}: {keep} moves resumed"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -152,9 +183,17 @@ fn chess_record(dir: &Path) -> String {
 fn refused(dir: &Path, args: &[&str], expected: &str) {
     let output = run_in(dir, args, "quit\n");
     let err = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{args:?}: {err}{}", text(&output.stdout));
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{args:?}: {err}{}",
+        text(&output.stdout)
+    );
     assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert!(err.contains(expected), "{args:?}: expected {expected:?} in {err}");
+    assert!(
+        err.contains(expected),
+        "{args:?}: expected {expected:?} in {err}"
+    );
 }
 
 #[test]
@@ -182,9 +221,15 @@ fn truncated_records_are_refused_wherever_they_are_cut() {
 fn corrupted_records_are_refused() {
     let dir = temporary_dir("corrupted");
     let record = chess_record(&dir);
-    let corrupt = record.replacen(" Nc3 ", " Ke5 ", 1).replacen("1. ", "1. Ke5 ", 1);
+    let corrupt = record
+        .replacen(" Nc3 ", " Ke5 ", 1)
+        .replacen("1. ", "1. Ke5 ", 1);
     std::fs::write(dir.join("move.pgn"), corrupt).expect("written");
-    refused(&dir, &["replay", "move.pgn"], "move 1 (`Ke5`) cannot be played");
+    refused(
+        &dir,
+        &["replay", "move.pgn"],
+        "move 1 (`Ke5`) cannot be played",
+    );
     let mut bytes = record.clone().into_bytes();
     bytes[record.len() / 2] = 0xFF;
     std::fs::write(dir.join("binary.pgn"), bytes).expect("written");
@@ -202,17 +247,33 @@ fn corrupted_records_are_refused() {
 fn foreign_records_are_refused() {
     let dir = temporary_dir("foreign");
     chess_record(&dir);
-    refused(&dir, &["play", "coverage", "--load", "c.pgn"], "is a record of `chess.variant`, not of `coverage.variant`");
-    refused(&dir, &["replay", "c.pgn", "--game", "cheversi"], "not of `cheversi.variant`");
+    refused(
+        &dir,
+        &["play", "coverage", "--load", "c.pgn"],
+        "is a record of `chess.variant`, not of `coverage.variant`",
+    );
+    refused(
+        &dir,
+        &["replay", "c.pgn", "--game", "cheversi"],
+        "not of `cheversi.variant`",
+    );
     std::fs::write(
         dir.join("other.pgn"),
         "[Event \"Casual\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n",
     )
     .expect("written");
-    refused(&dir, &["replay", "other.pgn", "--game", "chess"], "no DefinitionHash tag");
+    refused(
+        &dir,
+        &["replay", "other.pgn", "--game", "chess"],
+        "no DefinitionHash tag",
+    );
     refused(&dir, &["replay", "other.pgn"], "names no game file");
     let game_file = games_dir().join("chess.variant");
-    refused(&dir, &["replay", game_file.to_str().expect("path")], "not a valid game record");
+    refused(
+        &dir,
+        &["replay", game_file.to_str().expect("path")],
+        "not a valid game record",
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -230,20 +291,33 @@ fn a_record_of_another_version_of_the_game_file_is_refused() {
         &["replay", "c.pgn", "--game", "changed/chess.variant"],
         "was recorded with a different version of `chess.variant`: its definition hash is fnv1a64:",
     );
-    refused(&dir, &["play", "changed/chess.variant", "--load", "c.pgn"], "different version");
+    refused(
+        &dir,
+        &["play", "changed/chess.variant", "--load", "c.pgn"],
+        "different version",
+    );
     // Comments and layout are not rules: the same rules, written differently, still load.
     let same = format!("// a comment\n{original}\n\n");
     std::fs::write(dir.join("changed/chess.variant"), same).expect("written");
-    let output = run_in(&dir, &["replay", "c.pgn", "--game", "changed/chess.variant"], "");
+    let output = run_in(
+        &dir,
+        &["replay", "c.pgn", "--game", "changed/chess.variant"],
+        "",
+    );
     assert!(output.status.success(), "{}", text(&output.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Why python-chess cannot read records here, if it cannot.
 fn python_chess_missing() -> Option<String> {
-    match Command::new("python3").args(["-c", "import chess.pgn"]).output() {
+    match Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+    {
         Err(e) => Some(format!("python3 cannot be run ({e})")),
-        Ok(o) if !o.status.success() => Some("python-chess is not installed (pip install chess)".into()),
+        Ok(o) if !o.status.success() => {
+            Some("python-chess is not installed (pip install chess)".into())
+        }
         Ok(_) => None,
     }
 }
@@ -252,7 +326,10 @@ fn python_chess_missing() -> Option<String> {
 fn python_chess_reads_chess_records() {
     if let Some(reason) = python_chess_missing() {
         eprintln!("SKIPPED python_chess_reads_chess_records: {reason}; the PGN check did NOT run");
-        assert!(std::env::var_os("CI").is_none(), "CI is set, so python-chess must be installed: {reason}");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set, so python-chess must be installed: {reason}"
+        );
         return;
     }
     let dir = temporary_dir("python");
@@ -273,7 +350,10 @@ print(game.headers['Result'], board.is_game_over(claim_draw=True), len(list(game
         let mut lines = out.lines();
         assert_eq!(lines.next(), Some(fen.as_str()), "seed {seed}");
         let summary = lines.next().unwrap_or_default();
-        assert!(!summary.starts_with('*'), "a finished game has a result: {summary}");
+        assert!(
+            !summary.starts_with('*'),
+            "a finished game has a result: {summary}"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

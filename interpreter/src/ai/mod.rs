@@ -128,6 +128,11 @@ impl FromStr for PlayerSpec {
             Some((kind, budget)) => (kind, Some(budget)),
             None => (text, None),
         };
+        if budget == Some("") {
+            return Err(format!(
+                "`{text}`: write a budget after the colon (`{kind}:500`, `{kind}:2s`) or none"
+            ));
+        }
         let no_budget = |spec: PlayerSpec| match budget {
             None => Ok(spec),
             Some(_) => Err(format!("`{kind}` takes no budget (`{text}`)")),
