@@ -58,7 +58,7 @@ fn fen_line(output: &Output) -> String {
     text(&output.stdout)
         .lines()
         .filter_map(|l| l.strip_prefix("FEN: "))
-        .last()
+        .next_back()
         .unwrap_or_else(|| {
             panic!(
                 "no FEN line in {}{}",
