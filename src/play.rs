@@ -201,6 +201,8 @@ struct Table {
     written: Option<std::time::Instant>,
     /// The moves played, in SAN.
     sans: Vec<String>,
+    /// Why the `--record` file could not be written the last time, if it could not.
+    record_failure: Option<String>,
     color: bool,
 }
 
@@ -282,6 +284,7 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         saved: args.load.clone().map(|p| (p, usize::MAX)),
         written: None,
         sans: Vec::new(),
+        record_failure: None,
         color: args.color,
     };
     table.sans = table.session.history_san();
@@ -320,13 +323,26 @@ impl Table {
         )
     }
 
-    /// Writes the `--record` file, if any.
+    /// Writes the `--record` file, if any. A failure does not stop the game: it is said once
+    /// on standard error (the game goes on, and `save FILE` can put it elsewhere), and makes a
+    /// game between computers end with exit code 1.
     fn persist(&mut self, ending: &Ending) -> Result<(), Failure> {
-        if let Some(path) = self.record.clone() {
-            record::save(&path, &self.record_text(ending)).map_err(Failure::Message)?;
-            self.saved = Some((path, self.session.history().len()));
-            self.written = Some(std::time::Instant::now());
+        let Some(path) = self.record.clone() else {
+            return Ok(());
+        };
+        match record::save(&path, &self.record_text(ending)) {
+            Ok(()) => {
+                self.saved = Some((path, self.session.history().len()));
+                self.record_failure = None;
+            }
+            Err(message) => {
+                if self.record_failure.is_none() {
+                    eprintln!("warning: {message}; the game goes on unrecorded (`save FILE` saves it elsewhere)");
+                }
+                self.record_failure = Some(message);
+            }
         }
+        self.written = Some(std::time::Instant::now());
         Ok(())
     }
 
@@ -397,7 +413,10 @@ impl Table {
             ))?,
         }
         self.persist(&ending)?;
-        Ok(ExitCode::SUCCESS)
+        match &self.record_failure {
+            Some(message) => Err(Failure::Message(message.clone())),
+            None => Ok(ExitCode::SUCCESS),
+        }
     }
 
     fn players_line(&self) -> String {
@@ -549,6 +568,7 @@ impl Table {
                 "help" | "?" => emit(HELP)?,
                 "moves" => emit(&self.moves_text())?,
                 "board" => emit(&board::picture(self.session.as_ref(), self.color))?,
+                "control" => emit(&control_text(self.session.as_ref()))?,
                 "undo" => return Ok(Turn::Undo),
                 "hint" => emit(&self.hint()?)?,
                 "explain" if rest.is_empty() => emit("explain what? e.g. `explain Nf3`\n")?,
@@ -666,6 +686,20 @@ impl Table {
     }
 }
 
+/// Each side's controlled squares drawn, for games that keep a score.
+fn control_text(session: &dyn Session) -> String {
+    let diagrams = session.control_diagrams();
+    if diagrams.is_empty() {
+        return "this game keeps no score: there is no control to show\n".into();
+    }
+    diagrams
+        .into_iter()
+        .map(|(side, diagram)| {
+            format!("Controlled by {side} (x: empty square, #: occupied square, o: uncontrolled piece):\n{diagram}")
+        })
+        .collect()
+}
+
 /// The first words of a refusal.
 fn refusal(text: &str, error: &InputError) -> String {
     match error {
@@ -682,6 +716,7 @@ notation (g1f3, e7e8q, N@c3), or a command:
   hint           the computer's suggestion (the player given by --hint)
   undo           take back your last move (and the computer's reply)
   board          draw the board again
+  control        each side's controlled squares (games that keep a score)
   save FILE      save the game as a record (resume with: variant play --load FILE)
   resign         give up the game
   quit           stop here (the game stays unfinished)

@@ -95,7 +95,7 @@ fn a_scripted_session_of_every_game() {
         let dir = temporary_dir(&format!("session-{game}"));
         let first = first_legal_move(&game);
         let script = format!(
-            "help\n{first}\ne2e5\nexplain e2e5\nnonsense!\nundo\nhint\n{first}\nsave game.pgn\nquit\n"
+            "help\n{first}\ne2e5\nexplain e2e5\nnonsense!\ncontrol\nundo\nhint\n{first}\nsave game.pgn\nquit\n"
         );
         let mut args = vec![
             "play".to_string(),
@@ -176,6 +176,30 @@ fn end_of_input_ends_the_game_cleanly_and_says_how_to_resume() {
     // Only the record is left: no temporary file.
     let files: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
     assert_eq!(files.len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_record_that_cannot_be_written_does_not_stop_the_game() {
+    let dir = temporary_dir("unwritable");
+    let output = run_in(
+        &dir,
+        &["play", "chess", "--black", "random", "--seed", "1", "--record", "missing/r.pgn"],
+        "e4\nsave saved.pgn\nquit\n",
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let err = text(&output.stderr);
+    assert_eq!(err.matches("warning: cannot save the game to `missing/r.pgn`").count(), 1, "{err}");
+    assert!(text(&output.stdout).contains("saved 2 moves to saved.pgn"));
+    assert!(dir.join("saved.pgn").is_file());
+    // Between computers, the game is played out, then the failure is the exit code.
+    let output = run_in(
+        &dir,
+        &["play", "coverage", "--white", "random", "--black", "random", "--record", "missing/r.pgn"],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stdout).contains("Result: "));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
