@@ -71,8 +71,11 @@ fn side_names(args: &[String]) -> Vec<String> {
 
 /// Parses the command line, with a flag per side for `play`; returns the side players given.
 pub fn parse_command_line() -> (Cli, Vec<(String, String)>) {
-    let args: Vec<String> = std::env::args().collect();
-    let play_at = args.iter().position(|a| a == "play");
+    // Lossy: an argument that is not Unicode cannot name a game here; clap reports it below.
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let play_at = args.iter().skip(1).position(|a| a == "play").map(|i| i + 1);
     let sides: Vec<String> = match play_at {
         Some(at) if args[1..at].iter().all(|a| a.starts_with('-')) => side_names(&args[at + 1..]),
         _ => Vec::new(),

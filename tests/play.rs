@@ -184,18 +184,41 @@ fn a_record_that_cannot_be_written_does_not_stop_the_game() {
     let dir = temporary_dir("unwritable");
     let output = run_in(
         &dir,
-        &["play", "chess", "--black", "random", "--seed", "1", "--record", "missing/r.pgn"],
+        &[
+            "play",
+            "chess",
+            "--black",
+            "random",
+            "--seed",
+            "1",
+            "--record",
+            "missing/r.pgn",
+        ],
         "e4\nsave saved.pgn\nquit\n",
     );
     assert!(output.status.success(), "{}", text(&output.stderr));
     let err = text(&output.stderr);
-    assert_eq!(err.matches("warning: cannot save the game to `missing/r.pgn`").count(), 1, "{err}");
+    assert_eq!(
+        err.matches("warning: cannot save the game to `missing/r.pgn`")
+            .count(),
+        1,
+        "{err}"
+    );
     assert!(text(&output.stdout).contains("saved 2 moves to saved.pgn"));
     assert!(dir.join("saved.pgn").is_file());
     // Between computers, the game is played out, then the failure is the exit code.
     let output = run_in(
         &dir,
-        &["play", "coverage", "--white", "random", "--black", "random", "--record", "missing/r.pgn"],
+        &[
+            "play",
+            "coverage",
+            "--white",
+            "random",
+            "--black",
+            "random",
+            "--record",
+            "missing/r.pgn",
+        ],
         "",
     );
     assert_eq!(output.status.code(), Some(1));
@@ -335,4 +358,50 @@ fn short_algebraic_moves_are_understood() {
         text(&castle.stdout)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+mod typed_lines {
+    use super::{opponents, run_in, temporary_dir, text};
+    use proptest::prelude::*;
+
+    /// Lines a person might type: commands, moves in every notation, garbage.
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("undo".to_string()),
+            Just("resign".to_string()),
+            Just("moves".to_string()),
+            Just("control".to_string()),
+            Just("explain".to_string()),
+            Just("save".to_string()),
+            Just("save /no/such/folder/x.pgn".to_string()),
+            "explain [A-Za-z0-9@=+#x-]{0,8}",
+            "[KQRBNP]?[a-i]?[0-9]?x?[a-i][0-9]{1,2}(=[QRBN])?[+#]?",
+            "[KQRBNP]@[a-i][0-9]",
+            "[a-h][1-8][a-h][1-8][qrbn]?",
+            "(O-O|0-0|O-O-O)",
+            "\\PC{0,12}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 12, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn no_typed_line_crashes_the_prompt(game in 0usize..4, lines in prop::collection::vec(line(), 1..25)) {
+            let game = ["chess", "coverage", "coverage-weighted", "cheversi"][game];
+            let dir = temporary_dir(&format!("typed-{game}"));
+            let mut args = vec!["play".to_string(), game.to_string(), "--seed".into(), "1".into()];
+            args.extend(opponents(game, "random"));
+            args.extend(["--hint".into(), "random".into()]);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let input = lines.join("\n") + "\n";
+            let output = run_in(&dir, &args, &input);
+            let err = text(&output.stderr);
+            prop_assert!(output.status.success(), "{input:?}: {err}");
+            prop_assert!(!err.contains("panicked"), "{input:?}: {err}");
+            let out = text(&output.stdout);
+            prop_assert!(out.contains("Result: ") || out.contains("the game stops here"), "{out}");
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
 }

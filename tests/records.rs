@@ -308,6 +308,30 @@ fn a_record_of_another_version_of_the_game_file_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn a_resignation_is_recorded_and_replays() {
+    let dir = temporary_dir("resign");
+    let output = run_in(
+        &dir,
+        &[
+            "play", "chess", "--black", "random", "--seed", "1", "--record", "r.pgn",
+        ],
+        "e4\nresign\n",
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("Result: white resigns: black wins"));
+    let record = std::fs::read_to_string(dir.join("r.pgn")).expect("record");
+    assert!(record.contains("[Result \"0-1\"]"), "{record}");
+    assert!(
+        record.contains("[Termination \"white resigns: black wins\"]"),
+        "{record}"
+    );
+    let replay = run_in(&dir, &["replay", "r.pgn"], "");
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    assert!(text(&replay.stdout).contains("Result: white resigns: black wins"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Why python-chess cannot read records here, if it cannot.
 fn python_chess_missing() -> Option<String> {
     match Command::new("python3")
