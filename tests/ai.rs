@@ -91,6 +91,28 @@ fn root_parallel_mcts_uses_every_thread_and_still_finds_the_mate() {
 }
 
 #[test]
+fn mcts_keeps_its_tree_along_the_moves_played() {
+    let mut session = open("chess", None);
+    let mut agent = session
+        .agent(
+            PlayerSpec::Mcts(Budget::Count(3000)),
+            AgentOptions::default(),
+        )
+        .expect("agent");
+    let first = agent.choose(session.as_ref()).expect("move");
+    assert!(!first.summary.contains("kept"), "{}", first.summary);
+    session.play(&first.mv).expect("legal");
+    // With 3000 playouts, every reply to the chosen move has been visited: its subtree is kept.
+    session.play("e7e5").expect("legal after any first move");
+    let second = agent.choose(session.as_ref()).expect("move");
+    assert!(
+        second.summary.contains("kept from the last move"),
+        "{}",
+        second.summary
+    );
+}
+
+#[test]
 fn mcts_survives_undo_and_moves_it_did_not_expect() {
     let mut session = open("chess", None);
     let mut agent = session

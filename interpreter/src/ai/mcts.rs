@@ -296,6 +296,14 @@ impl<B: Bitboard> MctsAgent<B> {
         }
     }
 
+    /// Playouts already below the roots, kept from earlier moves.
+    fn kept(&self) -> u64 {
+        self.trees
+            .iter()
+            .map(|tree| u64::from(tree.nodes[0].visits))
+            .sum()
+    }
+
     /// Grows every tree within the budget; returns the playouts run.
     fn think(&mut self, snapshot: &Snapshot<B>, line: &[Move]) -> u64 {
         let threads = self.trees.len() as u64;
@@ -352,6 +360,10 @@ impl<B: Bitboard> Agent for MctsAgent<B> {
                 work: 0,
             });
         }
+        for tree in &mut self.trees {
+            tree.advance(game.moves());
+        }
+        let kept = self.kept();
         let playouts = self.think(&snapshot, game.moves());
         let mut totals: Vec<(Move, u64, f64)> = moves.iter().map(|&mv| (mv, 0, 0.0)).collect();
         for tree in &self.trees {
@@ -376,7 +388,14 @@ impl<B: Bitboard> Agent for MctsAgent<B> {
         };
         Some(Choice {
             mv: best.0.uci(&snapshot.rules),
-            summary: format!("{playouts} playouts, {:.0}% expected", expected * 100.0),
+            summary: if kept > 0 {
+                format!(
+                    "{playouts} playouts (+{kept} kept from the last move), {:.0}% expected",
+                    expected * 100.0
+                )
+            } else {
+                format!("{playouts} playouts, {:.0}% expected", expected * 100.0)
+            },
             work: playouts,
         })
     }
