@@ -215,11 +215,16 @@ enum Turn {
     EndOfInput,
 }
 
-pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
-    let loaded_record = match &args.load {
-        Some(path) => Some(record::read(path).map_err(Failure::Message)?),
-        None => None,
-    };
+/// The game a `play` command is about: its definition, file name, name, and the session set up
+/// (from the setup, a FEN, or a record's moves).
+struct Opened {
+    definition: Definition,
+    game_file: String,
+    game: String,
+    session: Box<dyn Session>,
+}
+
+fn open_game(args: &PlayArgs, loaded_record: Option<&Record>) -> Result<Opened, Failure> {
     if args.load.is_some() && args.fen.is_some() {
         return Err(Failure::Message(
             "--fen and --load both give the start: use one".into(),
@@ -228,17 +233,16 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let game = args
         .game
         .clone()
-        .or_else(|| loaded_record.as_ref().and_then(game_of_record))
+        .or_else(|| loaded_record.and_then(game_of_record))
         .ok_or_else(|| {
             Failure::Message("give a GAME (or --load a record that names its game file)".into())
         })?;
     let path = catalog::resolve(&game)?;
-    let loaded = catalog::load(&game)?;
-    let definition = loaded.definition;
+    let definition = catalog::load(&game)?.definition;
     let game_file = path
         .file_name()
         .map_or_else(|| game.clone(), |f| f.to_string_lossy().into_owned());
-    let session = match (&loaded_record, &args.load) {
+    let session = match (loaded_record, &args.load) {
         (Some(record), Some(file)) => {
             check_record(record, file, &definition, &game_file)?;
             replay_record(record, file, &definition)?
@@ -250,44 +254,70 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             return Err(Failure::Message(format!("this game has no side `{side}`")));
         }
     }
-    let specs = players(&definition, &args.players, loaded_record.as_ref())?;
+    Ok(Opened {
+        definition,
+        game_file,
+        game,
+        session,
+    })
+}
+
+/// A computer player for every side that is not played by a person, each with its own seed.
+fn agents(
+    opened: &Opened,
+    specs: &[PlayerSpec],
+    seed: u64,
+    threads: usize,
+) -> Result<Vec<Option<Box<dyn Agent>>>, Failure> {
+    specs
+        .iter()
+        .enumerate()
+        .map(|(index, spec)| {
+            if spec.is_human() {
+                return Ok(None);
+            }
+            let options = AgentOptions {
+                seed: side_seed(seed, index),
+                threads,
+            };
+            opened.session.agent(*spec, options).map(Some).map_err(|e| {
+                Failure::Message(format!("--{}: {e}", opened.definition.sides[index].name))
+            })
+        })
+        .collect()
+}
+
+pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
+    let loaded_record = match &args.load {
+        Some(path) => Some(record::read(path).map_err(Failure::Message)?),
+        None => None,
+    };
+    let opened = open_game(&args, loaded_record.as_ref())?;
+    let specs = players(&opened.definition, &args.players, loaded_record.as_ref())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let hint_spec: PlayerSpec = args
         .hint
         .parse()
         .map_err(|e| Failure::Message(format!("--hint: {e}")))?;
-    let mut agents = Vec::new();
-    for (index, spec) in specs.iter().enumerate() {
-        agents.push(if spec.is_human() {
-            None
-        } else {
-            let options = AgentOptions {
-                seed: side_seed(seed, index),
-                threads: args.threads,
-            };
-            Some(session.agent(*spec, options).map_err(|e| {
-                Failure::Message(format!("--{}: {e}", definition.sides[index].name))
-            })?)
-        });
-    }
+    let agents = agents(&opened, &specs, seed, args.threads)?;
+    let sans = opened.session.history_san();
     let mut table = Table {
-        session,
+        session: opened.session,
         specs,
         agents,
         hint: None,
         hint_spec,
-        game_file,
-        game_name: game,
+        game_file: opened.game_file,
+        game_name: opened.game,
         seed,
         threads: args.threads,
         record: args.record.clone(),
         saved: args.load.clone().map(|p| (p, usize::MAX)),
         written: None,
-        sans: Vec::new(),
+        sans,
         record_failure: None,
         color: args.color,
     };
-    table.sans = table.session.history_san();
     if table.specs.iter().any(PlayerSpec::is_human) {
         table.interactive()
     } else {
