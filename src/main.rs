@@ -4,9 +4,16 @@
 //! `variant-interpreter` compiles and runs it. Every command goes `main → run → ExitCode`;
 //! errors are printed once, here, and give exit code 1.
 
+mod board;
 mod catalog;
+mod play;
+mod record;
+mod replay;
+mod sides;
+mod tournament;
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use variant_interpreter::{Session, SessionError};
 
@@ -20,6 +27,78 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Play a game: people at the prompt against computer players, or computers alone.
+    ///
+    /// Each side is played by the player its flag names: `--white human --black mcts:2s`. The
+    /// flags are the side names of the game file. By default the first side is a person and
+    /// every other side `mcts:1s`. With no person, the game is played to its end and its moves
+    /// and result are printed.
+    #[command(after_help = sides::PLAY_AFTER_HELP)]
+    Play {
+        /// A `.variant` file, or the name of a game in `games/`; with --load, the record's game.
+        game: Option<String>,
+        /// Seed of the computer players' random choices (same seed and counted budgets, same
+        /// game); by default from the clock.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Resume the game saved in this record.
+        #[arg(long, value_name = "FILE")]
+        load: Option<PathBuf>,
+        /// Keep the game's record in this file, rewritten after every move.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+        /// Start from this position instead of the game's setup.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Draw without colour (also when NO_COLOR is set, or stdout is not a terminal).
+        #[arg(long)]
+        no_color: bool,
+        /// Threads for each computer player (root-parallel MCTS).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// The player that answers `hint`.
+        #[arg(long, value_name = "PLAYER", default_value = "mcts:1000")]
+        hint: String,
+    },
+    /// Replay a game record: every position in turn, then the result.
+    Replay {
+        /// A record written by `variant play` (`--record`, or `save` at the prompt).
+        file: PathBuf,
+        /// The game file, when the record's `GameFile` tag is not found in `games/`.
+        #[arg(long)]
+        game: Option<String>,
+        /// Draw without colour.
+        #[arg(long)]
+        no_color: bool,
+    },
+    /// Play many games between two computer players and report A's results.
+    ///
+    /// PLAYER is random, mcts[:PLAYOUTS|:SECONDSs] or search[:DEPTH|:SECONDSs]. Sides
+    /// alternate game by game. Reports A's wins, draws and losses, its score with a 95%
+    /// confidence interval, and games per second.
+    Match {
+        /// A `.variant` file, or the name of a game in `games/`.
+        game: String,
+        /// Player A (its results are reported).
+        a: String,
+        /// Player B.
+        b: String,
+        /// Number of games.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        games: u32,
+        /// Seed of the match (each game gets its own from it).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once, on that many threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        jobs: u16,
+        /// Threads for each computer player.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Print one JSON object: games, a, b, wins, draws, losses, games_per_second.
+        #[arg(long)]
+        json: bool,
+    },
     /// Validate game files; prints `ok: FILE` for each valid one.
     ///
     /// A file is valid when every other command can run it: it parses and validates, compiles,
@@ -129,8 +208,8 @@ impl From<SessionError> for Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
+    let (cli, side_players) = sides::parse_command_line();
+    match run(cli, side_players) {
         Ok(code) => code,
         Err(Failure::Diagnostics(text)) => {
             eprint!("{text}");
@@ -144,8 +223,52 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode, Failure> {
+fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failure> {
     match cli.command {
+        Command::Play {
+            game,
+            seed,
+            load,
+            record,
+            fen,
+            no_color,
+            threads,
+            hint,
+        } => play::play(play::PlayArgs {
+            game,
+            players: side_players,
+            seed,
+            load,
+            record,
+            fen,
+            color: board::use_color(no_color),
+            threads: threads as usize,
+            hint,
+        }),
+        Command::Replay {
+            file,
+            game,
+            no_color,
+        } => replay::replay(&file, game.as_deref(), board::use_color(no_color)),
+        Command::Match {
+            game,
+            a,
+            b,
+            games,
+            seed,
+            jobs,
+            threads,
+            json,
+        } => tournament::run(tournament::MatchArgs {
+            game,
+            a,
+            b,
+            games: games as usize,
+            seed,
+            jobs: jobs as usize,
+            threads: threads as usize,
+            json,
+        }),
         Command::Check { files } => check(&files),
         Command::Perft {
             game,

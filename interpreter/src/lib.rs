@@ -25,6 +25,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod ai;
 pub mod bitboard;
 pub mod control;
 pub mod describe;
@@ -38,14 +39,19 @@ pub mod perft;
 pub mod plausible;
 pub mod position;
 pub mod rules;
+pub mod san;
 pub mod score;
 pub mod session;
+pub mod view;
 pub mod zobrist;
 
+pub use ai::{Agent, AgentError, AgentOptions, Budget, Choice, PlayerSpec};
 pub use bitboard::{Bitboard, Wide256};
 pub use explain::Explanation;
 pub use moves::{Move, MoveKind};
 pub use outcome::{Outcome, Reason};
 pub use position::Position;
 pub use rules::{CompileError, Rules};
+pub use san::InputError;
 pub use session::{open, Game, MoveReport, PieceReport, Session, SessionError};
+pub use view::{BoardView, Cell, Hand};

@@ -4,6 +4,7 @@
 //! [`open`] picks the width from the board's size and returns a `Box<dyn Session>`, so the CLI
 //! and the tests never name a width. Moves cross this boundary as UCI text.
 
+use crate::ai::{Agent, AgentError, AgentOptions, PlayerSpec};
 use crate::bitboard::{Bitboard, Wide256};
 use crate::explain::Explanation;
 use crate::movegen::legal_moves;
@@ -12,6 +13,8 @@ use crate::outcome::{outcome, Outcome};
 use crate::perft;
 use crate::position::Position;
 use crate::rules::{CompileError, Rules};
+use crate::san::InputError;
+use crate::view::{BoardView, Hand};
 use std::fmt;
 use std::sync::Arc;
 use variant_dsl::{fen, Definition};
@@ -108,6 +111,24 @@ pub trait Session {
     fn controlled_squares(&self, side: &str) -> Vec<String>;
     /// For each side, a drawing of the squares it controls (`x`), when the game keeps a score.
     fn control_diagrams(&self) -> Vec<(String, String)>;
+    /// The session as [`Any`](std::any::Any): the AI reaches the typed game behind it.
+    fn as_any(&self) -> &dyn std::any::Any;
+    /// The position the game started from, as a FEN.
+    fn start_fen(&self) -> String;
+    /// Takes back the last move played; returns it in UCI, or `None` at the start.
+    fn undo(&mut self) -> Option<String>;
+    /// The board as data (for drawing), with the squares of the last move.
+    fn board(&self) -> BoardView;
+    /// Every side's hand, in side order.
+    fn hands(&self) -> Vec<Hand>;
+    /// The moves played so far, in short algebraic notation (see [`crate::san`]).
+    fn history_san(&self) -> Vec<String>;
+    /// A legal move given in UCI, written in short algebraic notation; `None` if not legal.
+    fn san(&self, uci: &str) -> Option<String>;
+    /// The one legal move meant by typed text (UCI or short algebraic), in UCI.
+    fn resolve(&self, text: &str) -> Result<String, InputError>;
+    /// A computer player for this game (see [`crate::ai`]).
+    fn agent(&self, spec: PlayerSpec, options: AgentOptions) -> Result<Box<dyn Agent>, AgentError>;
 }
 
 /// A piece on a square, by names: for reports.
@@ -184,6 +205,21 @@ impl<B: Bitboard> Game<B> {
     /// The current position.
     pub fn position(&self) -> &Position<B> {
         self.positions.last().expect("a game has a position")
+    }
+
+    /// Every position so far, the start first.
+    pub fn positions(&self) -> &[Position<B>] {
+        &self.positions
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The compiled rules, shared (for players that think on other threads).
+    pub fn shared_rules(&self) -> Arc<Rules<B>> {
+        Arc::clone(&self.rules)
     }
 
     fn history_hashes(&self) -> Vec<u64> {
@@ -363,6 +399,65 @@ impl<B: Bitboard> Session for Game<B> {
                 )
             })
             .collect()
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn start_fen(&self) -> String {
+        fen::write_fen(
+            &self.rules.definition,
+            &self.positions[0].to_setup(&self.rules),
+        )
+    }
+
+    fn undo(&mut self) -> Option<String> {
+        let mv = self.moves.pop()?;
+        self.positions.pop();
+        Some(mv.uci(&self.rules))
+    }
+
+    fn board(&self) -> BoardView {
+        crate::view::board(&self.rules, self.position(), self.moves.last().copied())
+    }
+
+    fn hands(&self) -> Vec<Hand> {
+        crate::view::hands(&self.rules, self.position())
+    }
+
+    fn history_san(&self) -> Vec<String> {
+        self.moves
+            .iter()
+            .zip(&self.positions)
+            .map(|(&mv, position)| {
+                let legal = legal_moves(&self.rules, position);
+                crate::san::san(&self.rules, position, mv, &legal)
+            })
+            .collect()
+    }
+
+    fn san(&self, uci: &str) -> Option<String> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        let legal = legal_moves(&self.rules, self.position());
+        let mv = legal.iter().find(|m| m.uci(&self.rules) == uci)?;
+        Some(crate::san::san(&self.rules, self.position(), *mv, &legal))
+    }
+
+    fn resolve(&self, text: &str) -> Result<String, InputError> {
+        if self.outcome().is_some() {
+            return Err(InputError::Illegal {
+                text: text.to_string(),
+                uci: None,
+            });
+        }
+        crate::san::resolve(&self.rules, self.position(), text).map(|mv| mv.uci(&self.rules))
+    }
+
+    fn agent(&self, spec: PlayerSpec, options: AgentOptions) -> Result<Box<dyn Agent>, AgentError> {
+        crate::ai::agent::<B>(spec, options)
     }
 }
 

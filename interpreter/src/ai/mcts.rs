@@ -1,0 +1,406 @@
+//! UCT Monte Carlo tree search with random playouts.
+//!
+//! Why this player: it needs nothing but the rules. A playout plays random legal moves to the
+//! end of the game and reports who won, so the same code plays chess, a placement game scored
+//! on control, or a game written tomorrow. The tree grows one node per playout; children are
+//! chosen by UCB1 (mean reward plus an exploration bonus), each node's reward counted for the
+//! side that moved into it, so it works for any number of sides. The tree is kept between moves:
+//! the next call descends along the moves played since and keeps that subtree. `threads > 1`
+//! grows independent trees in parallel (root parallelism) and adds their root visits.
+//!
+//! Playouts that have not ended after [`PLAYOUT_PLIES`] plies are scored by the generic
+//! evaluation ([`super::eval`]) turned into an expected reward: in chess, random games almost
+//! never end by checkmate before the move limit, so pure playouts would see nothing but draws,
+//! while the placement games end well within the cut-off and are scored by their own rules.
+
+use super::tree::{rewards, status, Rewards, Status};
+use super::{typed, Agent, AgentOptions, Budget, Choice, PlayerSpec, Snapshot};
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::{Rules, MAX_SIDES};
+use crate::session::Session;
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use std::marker::PhantomData;
+use std::time::Instant;
+
+/// The exploration constant of UCB1 (rewards lie in [0, 1]).
+const EXPLORATION: f64 = 1.2;
+/// A playout stops after this many plies if the game has not ended, and the position is judged
+/// by the generic evaluation instead (see [`cutoff_rewards`]): random moves played much
+/// longer only add noise, and a game file whose end rules never fire must not hang the player.
+pub const PLAYOUT_PLIES: usize = 40;
+/// How many hundredths of value make the evaluation's expected reward e/(1+e): a side a pawn
+/// (100) ahead expects about 0.56, a queen (900) ahead about 0.9.
+const EVALUATION_SCALE: f64 = 400.0;
+/// No node is added past this many: a long time budget keeps running playouts from the leaves.
+const MAX_NODES: usize = 8_000_000;
+
+/// One node: the move that led to it, and the rewards seen below it.
+#[derive(Clone, Debug)]
+struct Node {
+    mv: Move,
+    /// The side that played `mv`: rewards are counted for it.
+    mover: u8,
+    children: Vec<u32>,
+    expanded: bool,
+    visits: u32,
+    reward: f64,
+    /// The rewards when the game is over here.
+    terminal: Option<[f32; MAX_SIDES]>,
+}
+
+impl Node {
+    fn new(mv: Move, mover: u8) -> Self {
+        Node {
+            mv,
+            mover,
+            children: Vec::new(),
+            expanded: false,
+            visits: 0,
+            reward: 0.0,
+            terminal: None,
+        }
+    }
+}
+
+/// One search tree, rooted after the game moves in `line`.
+struct Tree {
+    nodes: Vec<Node>,
+    line: Vec<Move>,
+    rng: ChaCha8Rng,
+}
+
+impl Tree {
+    fn new(rng: ChaCha8Rng) -> Self {
+        Tree {
+            nodes: vec![Node::new(Move::normal(0, 0), 0)],
+            line: Vec::new(),
+            rng,
+        }
+    }
+
+    /// Moves the root to the position after the game moves `line`: keeps the subtree when the
+    /// tree's root lies on that line and the moves since are in the tree, else starts afresh.
+    fn advance(&mut self, line: &[Move]) {
+        let mut node = Some(0usize);
+        if line.len() >= self.line.len() && line[..self.line.len()] == self.line[..] {
+            for mv in &line[self.line.len()..] {
+                node = node.and_then(|n| {
+                    self.nodes[n]
+                        .children
+                        .iter()
+                        .map(|&c| c as usize)
+                        .find(|&c| self.nodes[c].mv == *mv)
+                });
+            }
+        } else {
+            node = None;
+        }
+        match node {
+            Some(0) => {}
+            Some(root) => self.reroot(root),
+            None => self.nodes = vec![Node::new(Move::normal(0, 0), 0)],
+        }
+        self.line = line.to_vec();
+    }
+
+    /// Keeps only the subtree below `root`, renumbered breadth first.
+    fn reroot(&mut self, root: usize) {
+        let mut order = vec![root];
+        let mut next = 0;
+        while next < order.len() {
+            let children = self.nodes[order[next]].children.clone();
+            order.extend(children.iter().map(|&c| c as usize));
+            next += 1;
+        }
+        let mut renumber = vec![u32::MAX; self.nodes.len()];
+        for (new, &old) in order.iter().enumerate() {
+            renumber[old] = new as u32;
+        }
+        let mut nodes = Vec::with_capacity(order.len());
+        for &old in &order {
+            let mut node =
+                std::mem::replace(&mut self.nodes[old], Node::new(Move::normal(0, 0), 0));
+            for child in &mut node.children {
+                *child = renumber[*child as usize];
+            }
+            nodes.push(node);
+        }
+        self.nodes = nodes;
+    }
+
+    /// Runs playouts from the root until the budget is spent; returns how many.
+    fn run<B: Bitboard>(
+        &mut self,
+        rules: &Rules<B>,
+        root: &Position<B>,
+        history: &[u64],
+        playouts: Option<u64>,
+        deadline: Option<Instant>,
+    ) -> u64 {
+        let mut path = history.to_vec();
+        let mut done = 0;
+        loop {
+            if playouts.is_some_and(|n| done >= n) || deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                return done;
+            }
+            self.iterate(rules, root, &mut path);
+            path.truncate(history.len());
+            done += 1;
+        }
+    }
+
+    /// One playout: select down the tree, expand a leaf, play randomly to the end, back up.
+    fn iterate<B: Bitboard>(&mut self, rules: &Rules<B>, root: &Position<B>, path: &mut Vec<u64>) {
+        let mut position = root.clone();
+        let mut visited = vec![0usize];
+        let mut node = 0usize;
+        let result: Rewards = loop {
+            if let Some(terminal) = self.nodes[node].terminal {
+                break terminal.map(f64::from);
+            }
+            if !self.nodes[node].expanded {
+                match status(rules, &position, path) {
+                    Status::Over(result) => {
+                        let result = rewards(rules, &result);
+                        self.nodes[node].terminal = Some(result.map(|r| r as f32));
+                        break result;
+                    }
+                    Status::Moves(moves) => {
+                        if self.nodes.len() < MAX_NODES {
+                            self.expand(node, moves, position.side_to_move(rules) as u8);
+                        } else {
+                            break playout(rules, &mut position, path, &mut self.rng, Some(moves));
+                        }
+                    }
+                }
+            }
+            node = self.select(node);
+            visited.push(node);
+            path.push(position.hash());
+            position.play_unchecked(rules, self.nodes[node].mv);
+            if self.nodes[node].visits == 0 {
+                break playout(rules, &mut position, path, &mut self.rng, None);
+            }
+        };
+        for &n in &visited {
+            let node = &mut self.nodes[n];
+            node.visits += 1;
+            node.reward += result[node.mover as usize];
+        }
+    }
+
+    /// Adds a child per legal move, in random order (so that unvisited children are tried in
+    /// random order).
+    fn expand(&mut self, node: usize, mut moves: Vec<Move>, mover: u8) {
+        for i in (1..moves.len()).rev() {
+            let j = self.rng.random_range(0..=i);
+            moves.swap(i, j);
+        }
+        let first = self.nodes.len() as u32;
+        self.nodes
+            .extend(moves.into_iter().map(|mv| Node::new(mv, mover)));
+        self.nodes[node].children = (first..self.nodes.len() as u32).collect();
+        self.nodes[node].expanded = true;
+    }
+
+    /// The child with the best UCB1 value; an unvisited child first.
+    fn select(&self, node: usize) -> usize {
+        let parent = &self.nodes[node];
+        let log_visits = f64::from(parent.visits.max(1)).ln();
+        let mut best = (f64::NEG_INFINITY, parent.children[0] as usize);
+        for &child in &parent.children {
+            let child = child as usize;
+            let c = &self.nodes[child];
+            if c.visits == 0 {
+                return child;
+            }
+            let visits = f64::from(c.visits);
+            let value = c.reward / visits + EXPLORATION * (log_visits / visits).sqrt();
+            if value > best.0 {
+                best = (value, child);
+            }
+        }
+        best.1
+    }
+
+    /// Per root move: visits and total reward for the side to move.
+    fn root_statistics(&self) -> Vec<(Move, u32, f64)> {
+        self.nodes[0]
+            .children
+            .iter()
+            .map(|&c| {
+                let c = &self.nodes[c as usize];
+                (c.mv, c.visits, c.reward)
+            })
+            .collect()
+    }
+}
+
+/// Plays random moves from `position` to the end of the game (`first` are its legal moves, when
+/// already known), or for [`PLAYOUT_PLIES`] plies and then evaluates.
+fn playout<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &mut Position<B>,
+    path: &mut Vec<u64>,
+    rng: &mut ChaCha8Rng,
+    first: Option<Vec<Move>>,
+) -> Rewards {
+    let mut known = first;
+    for _ in 0..PLAYOUT_PLIES {
+        let moves = match known.take() {
+            Some(moves) => moves,
+            None => match status(rules, position, path) {
+                Status::Over(result) => return rewards(rules, &result),
+                Status::Moves(moves) => moves,
+            },
+        };
+        let mv = moves[rng.random_range(0..moves.len())];
+        path.push(position.hash());
+        position.play_unchecked(rules, mv);
+    }
+    cutoff_rewards(rules, position)
+}
+
+/// The expected reward of each side in an unfinished position, from the generic evaluation:
+/// the logistic of the side's advantage over its strongest opponent.
+pub fn cutoff_rewards<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Rewards {
+    let mut rewards = [0.5; MAX_SIDES];
+    for (side, reward) in rewards.iter_mut().enumerate().take(rules.sides) {
+        let advantage = f64::from(super::eval::evaluate(rules, position, side));
+        *reward = 1.0 / (1.0 + (-advantage / EVALUATION_SCALE).exp());
+    }
+    rewards
+}
+
+/// The Monte Carlo tree search player.
+pub struct MctsAgent<B> {
+    budget: Budget,
+    trees: Vec<Tree>,
+    width: PhantomData<fn() -> B>,
+}
+
+impl<B: Bitboard> MctsAgent<B> {
+    /// A player with a budget per move, seeded, growing `options.threads` trees.
+    pub fn new(budget: Budget, options: AgentOptions) -> Self {
+        let trees = (0..options.threads.max(1))
+            .map(|i| Tree::new(super::generator(options.seed, 1 + i as u64)))
+            .collect();
+        MctsAgent {
+            budget,
+            trees,
+            width: PhantomData,
+        }
+    }
+
+    /// Playouts already below the roots, kept from earlier moves.
+    fn kept(&self) -> u64 {
+        self.trees
+            .iter()
+            .map(|tree| u64::from(tree.nodes[0].visits))
+            .sum()
+    }
+
+    /// Grows every tree within the budget; returns the playouts run.
+    fn think(&mut self, snapshot: &Snapshot<B>, line: &[Move]) -> u64 {
+        let threads = self.trees.len() as u64;
+        let (playouts, deadline) = match self.budget {
+            Budget::Count(n) => (Some(n.div_ceil(threads)), None),
+            Budget::Time(t) => (None, Some(Instant::now() + t)),
+        };
+        for tree in &mut self.trees {
+            tree.advance(line);
+        }
+        let rules: &Rules<B> = &snapshot.rules;
+        if self.trees.len() == 1 {
+            return self.trees[0].run(
+                rules,
+                &snapshot.position,
+                &snapshot.history,
+                playouts,
+                deadline,
+            );
+        }
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .trees
+                .iter_mut()
+                .map(|tree| {
+                    scope.spawn(move || {
+                        tree.run(
+                            rules,
+                            &snapshot.position,
+                            &snapshot.history,
+                            playouts,
+                            deadline,
+                        )
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+        })
+    }
+}
+
+impl<B: Bitboard> Agent for MctsAgent<B> {
+    fn choose(&mut self, session: &dyn Session) -> Option<Choice> {
+        let game = typed::<B>(session)?;
+        let snapshot = Snapshot::of(game);
+        let Status::Moves(moves) = status(&snapshot.rules, &snapshot.position, &snapshot.history)
+        else {
+            return None;
+        };
+        if moves.len() == 1 {
+            return Some(Choice {
+                mv: moves[0].uci(&snapshot.rules),
+                summary: "the only legal move".into(),
+                work: 0,
+            });
+        }
+        for tree in &mut self.trees {
+            tree.advance(game.moves());
+        }
+        let kept = self.kept();
+        let playouts = self.think(&snapshot, game.moves());
+        let mut totals: Vec<(Move, u64, f64)> = moves.iter().map(|&mv| (mv, 0, 0.0)).collect();
+        for tree in &self.trees {
+            for (mv, visits, reward) in tree.root_statistics() {
+                if let Some(total) = totals.iter_mut().find(|t| t.0 == mv) {
+                    total.1 += u64::from(visits);
+                    total.2 += reward;
+                }
+            }
+        }
+        // Most visits wins; ties go to the first in generation order (reproducible).
+        let best = totals
+            .iter()
+            .fold(None::<&(Move, u64, f64)>, |best, t| match best {
+                Some(b) if b.1 >= t.1 => Some(b),
+                _ => Some(t),
+            })?;
+        let expected = if best.1 > 0 {
+            best.2 / best.1 as f64
+        } else {
+            0.5
+        };
+        Some(Choice {
+            mv: best.0.uci(&snapshot.rules),
+            summary: if kept > 0 {
+                format!(
+                    "{playouts} playouts (+{kept} kept from the last move), {:.0}% expected",
+                    expected * 100.0
+                )
+            } else {
+                format!("{playouts} playouts, {:.0}% expected", expected * 100.0)
+            },
+            work: playouts,
+        })
+    }
+
+    fn spec(&self) -> PlayerSpec {
+        PlayerSpec::Mcts(self.budget)
+    }
+}

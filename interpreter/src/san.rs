@@ -1,0 +1,408 @@
+//! Short algebraic notation (SAN), as players write and read moves: `Nf3`, `exd5`, `O-O`,
+//! `e8=Q`, `Nbd7`, `Qh4#`, and drops `N@c3`.
+//!
+//! Why here and generic: a person types moves this way, and chess software reads PGN in it.
+//! Nothing is chess-specific: a piece is written by its `letter`; a piece that promotes is
+//! written without one, as pawns are; castling is `O-O` for a side's castling with the rook
+//! nearest the king and `O-O-O` for the others; a move is disambiguated by file, then rank,
+//! then square, when another piece of the same type can reach the same square; `+` marks a
+//! move that leaves the next side's royal piece attacked, `#` one that also leaves it no move.
+//!
+//! Reading is forgiving: the game's own notation (UCI) is accepted, `0-0`, a missing `=` or
+//! `x`, and check marks are optional, and a move is accepted whenever exactly one legal move
+//! fits what was written.
+
+use crate::bitboard::Bitboard;
+use crate::movegen::legal_moves;
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::rules::Rules;
+use std::fmt;
+
+/// Why typed text is not one legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputError {
+    /// Neither the game's notation nor algebraic notation.
+    NotAMove(String),
+    /// Several legal moves fit.
+    Ambiguous {
+        /// As typed.
+        text: String,
+        /// The fitting moves, in SAN.
+        candidates: Vec<String>,
+    },
+    /// Well formed, but no legal move fits. `uci` is the move it most likely means, written in
+    /// the game's notation (for an explanation), when one piece could be meant.
+    Illegal {
+        /// As typed.
+        text: String,
+        /// The move meant, in UCI, when it can be told.
+        uci: Option<String>,
+    },
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::NotAMove(text) => write!(
+                f,
+                "`{text}` is not a move: write it as `Nf3`, `exd5`, `O-O`, `e8=Q`, `N@c3` or `e2e4`"
+            ),
+            InputError::Ambiguous { text, candidates } => {
+                write!(
+                    f,
+                    "`{text}` is ambiguous: it could be {}",
+                    candidates.join(" or ")
+                )
+            }
+            InputError::Illegal { text, .. } => write!(f, "`{text}` is not a legal move here"),
+        }
+    }
+}
+
+/// A piece that promotes is written without its letter (as pawns are).
+fn letterless<B: Bitboard>(rules: &Rules<B>, side: usize, piece: usize) -> bool {
+    rules.moves_of(side, piece).promotion.is_some()
+}
+
+fn square_name<B: Bitboard>(rules: &Rules<B>, index: usize) -> String {
+    rules.geometry.square(index).to_string()
+}
+
+/// The file letter and rank number of a square.
+fn file_and_rank<B: Bitboard>(rules: &Rules<B>, index: usize) -> (String, String) {
+    let name = square_name(rules, index);
+    let split = name
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or(name.len());
+    (name[..split].to_string(), name[split..].to_string())
+}
+
+/// SAN of `mv`, a legal move of `position` among `legal`, without the check mark.
+fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: &[Move]) -> String {
+    let us = position.side_to_move(rules);
+    let to = square_name(rules, mv.to as usize);
+    let letter = |piece: usize| rules.definition.pieces[piece].letter.to_ascii_uppercase();
+    match mv.kind {
+        MoveKind::Drop(piece) => return format!("{}@{to}", letter(piece.0 as usize)),
+        MoveKind::Castle(index) => return castle_name(rules, index as usize),
+        _ => {}
+    }
+    let Some(mover) = position.at(mv.from as usize) else {
+        return mv.uci(rules);
+    };
+    let capture =
+        mv.kind == MoveKind::EnPassant || position.at(mv.to as usize).is_some_and(|o| o.side != us);
+    let mut text = String::new();
+    if letterless(rules, us, mover.piece) {
+        if capture {
+            text.push_str(&file_and_rank(rules, mv.from as usize).0);
+        }
+    } else {
+        text.push(letter(mover.piece));
+        text.push_str(&disambiguation(rules, position, mv, mover.piece, legal));
+    }
+    if capture {
+        text.push('x');
+    }
+    text.push_str(&to);
+    if let MoveKind::Promote(piece) = mv.kind {
+        text.push('=');
+        text.push(letter(piece.0 as usize));
+    }
+    text
+}
+
+/// `O-O` for the castling whose rook starts nearest the king, `O-O-O` for the others.
+fn castle_name<B: Bitboard>(rules: &Rules<B>, index: usize) -> String {
+    let castle = &rules.castles[index];
+    let files = rules.geometry.files;
+    let distance =
+        |c: &crate::rules::Castle<B>| (c.rook_from % files).abs_diff(c.king_from % files);
+    let nearer = rules
+        .castles
+        .iter()
+        .filter(|c| c.side == castle.side && c.king_from == castle.king_from)
+        .any(|c| distance(c) < distance(castle));
+    if nearer { "O-O-O" } else { "O-O" }.to_string()
+}
+
+/// The origin's file, rank or square when another piece of the type can reach the same square.
+fn disambiguation<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    mv: Move,
+    piece: usize,
+    legal: &[Move],
+) -> String {
+    let rivals: Vec<usize> = legal
+        .iter()
+        .filter(|m| {
+            m.to == mv.to
+                && m.from != mv.from
+                && matches!(m.kind, MoveKind::Normal | MoveKind::Promote(_))
+                && position
+                    .at(m.from as usize)
+                    .is_some_and(|o| o.piece == piece)
+        })
+        .map(|m| m.from as usize)
+        .collect();
+    if rivals.is_empty() {
+        return String::new();
+    }
+    let (file, rank) = file_and_rank(rules, mv.from as usize);
+    if rivals.iter().all(|&r| file_and_rank(rules, r).0 != file) {
+        file
+    } else if rivals.iter().all(|&r| file_and_rank(rules, r).1 != rank) {
+        rank
+    } else {
+        file + &rank
+    }
+}
+
+/// SAN of a legal move, with `+` or `#`.
+pub fn san<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    mv: Move,
+    legal: &[Move],
+) -> String {
+    let mut text = bare(rules, position, mv, legal);
+    if rules.definition.end.check {
+        let mut next = position.clone();
+        next.play_unchecked(rules, mv);
+        let them = next.side_to_move(rules);
+        if next.in_check(rules, them) {
+            text.push(if legal_moves(rules, &next).is_empty() {
+                '#'
+            } else {
+                '+'
+            });
+        }
+    }
+    text
+}
+
+/// The text with what SAN leaves optional removed: check marks, annotations, `=`, and zeros
+/// for castling's letter O.
+fn normalise(text: &str) -> String {
+    let trimmed = text.trim().trim_end_matches(['+', '#', '!', '?']);
+    let castling = trimmed.replace('0', "O");
+    if castling.chars().all(|c| c == 'O' || c == '-') {
+        return castling;
+    }
+    trimmed.replace('=', "")
+}
+
+/// The parts of an algebraic move: `[Piece][file][rank][x]square[=Promotion]`.
+#[derive(Debug, Default)]
+struct Written {
+    piece: Option<char>,
+    from_file: Option<String>,
+    from_rank: Option<String>,
+    to: String,
+    promotion: Option<char>,
+}
+
+/// Splits a normalised algebraic move into its parts.
+fn parse(text: &str) -> Option<Written> {
+    if !text.is_ascii() {
+        return None;
+    }
+    let mut rest = text;
+    let mut written = Written::default();
+    let first = rest.chars().next()?;
+    if first.is_ascii_uppercase() {
+        written.piece = Some(first);
+        rest = &rest[1..];
+    }
+    // The promotion: a trailing letter after the last digit.
+    let last = rest.chars().last()?;
+    if last.is_ascii_alphabetic() && rest.len() > 2 {
+        written.promotion = Some(last.to_ascii_uppercase());
+        rest = &rest[..rest.len() - 1];
+    }
+    let digits_end = rest.len();
+    let digits_start = rest.rfind(|c: char| !c.is_ascii_digit())? + 1;
+    // Files are single letters (boards are at most 16 files wide).
+    let to_file_start = digits_start.checked_sub(1)?;
+    if digits_start == digits_end || !rest.as_bytes()[to_file_start].is_ascii_lowercase() {
+        return None;
+    }
+    written.to = rest[to_file_start..digits_end].to_string();
+    let mut origin = rest[..to_file_start].trim_end_matches(['x', ':', '-']);
+    let file_end = origin
+        .find(|c: char| !c.is_ascii_lowercase())
+        .unwrap_or(origin.len());
+    if file_end > 0 {
+        written.from_file = Some(origin[..file_end].to_string());
+    }
+    origin = &origin[file_end..];
+    if !origin.is_empty() {
+        if !origin.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        written.from_rank = Some(origin.to_string());
+    }
+    Some(written)
+}
+
+/// Resolves typed text to one legal move of `position`: the game's notation first, then SAN.
+pub fn resolve<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    text: &str,
+) -> Result<Move, InputError> {
+    let text = text.trim();
+    let legal = legal_moves(rules, position);
+    if let Some(&mv) = legal.iter().find(|m| m.uci(rules) == text) {
+        return Ok(mv);
+    }
+    let wanted = normalise(text);
+    let exact: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|&m| normalise(&bare(rules, position, m, &legal)) == wanted)
+        .collect();
+    if let [mv] = exact[..] {
+        return Ok(mv);
+    }
+    if wanted.contains('@') || wanted.starts_with("O-O") {
+        return Err(InputError::Illegal {
+            text: text.to_string(),
+            uci: wanted.contains('@').then(|| wanted.clone()),
+        });
+    }
+    let Some(written) = parse(&wanted) else {
+        return Err(InputError::NotAMove(text.to_string()));
+    };
+    let fits = |m: &Move| fits(rules, position, &written, *m);
+    let candidates: Vec<Move> = legal.iter().copied().filter(fits).collect();
+    match candidates.len() {
+        1 => Ok(candidates[0]),
+        0 => Err(InputError::Illegal {
+            text: text.to_string(),
+            uci: meant(rules, position, &written),
+        }),
+        _ => Err(InputError::Ambiguous {
+            text: text.to_string(),
+            candidates: candidates
+                .iter()
+                .map(|&m| bare(rules, position, m, &legal))
+                .collect(),
+        }),
+    }
+}
+
+/// Whether a legal move fits the written parts.
+fn fits<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    written: &Written,
+    mv: Move,
+) -> bool {
+    if matches!(mv.kind, MoveKind::Drop(_) | MoveKind::Castle(_)) {
+        return false;
+    }
+    let Some(mover) = position.at(mv.from as usize) else {
+        return false;
+    };
+    let us = position.side_to_move(rules);
+    let letter = rules.definition.pieces[mover.piece]
+        .letter
+        .to_ascii_uppercase();
+    let piece_ok = match written.piece {
+        Some(p) => p == letter,
+        None => letterless(rules, us, mover.piece),
+    };
+    let (file, rank) = file_and_rank(rules, mv.from as usize);
+    let promotion_ok = match (written.promotion, mv.kind) {
+        (Some(p), MoveKind::Promote(piece)) => {
+            rules.definition.pieces[piece.0 as usize]
+                .letter
+                .to_ascii_uppercase()
+                == p
+        }
+        (Some(_), _) => false,
+        (None, _) => true,
+    };
+    piece_ok
+        && promotion_ok
+        && square_name(rules, mv.to as usize) == written.to
+        && written.from_file.as_ref().is_none_or(|f| *f == file)
+        && written.from_rank.as_ref().is_none_or(|r| *r == rank)
+}
+
+/// The move most likely meant by an illegal written move, in UCI: when exactly one piece of the
+/// side to move fits the written piece and origin.
+fn meant<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    written: &Written,
+) -> Option<String> {
+    let us = position.side_to_move(rules);
+    let origins: Vec<usize> = position
+        .side_pieces(us)
+        .squares()
+        .filter(|&square| {
+            let Some(o) = position.at(square) else {
+                return false;
+            };
+            let letter = rules.definition.pieces[o.piece].letter.to_ascii_uppercase();
+            let (file, rank) = file_and_rank(rules, square);
+            let piece_ok = match written.piece {
+                Some(p) => p == letter,
+                None => letterless(rules, us, o.piece),
+            };
+            piece_ok
+                && written.from_file.as_ref().is_none_or(|f| *f == file)
+                && written.from_rank.as_ref().is_none_or(|r| *r == rank)
+        })
+        .collect();
+    let [from] = origins[..] else {
+        return None;
+    };
+    let promotion = written
+        .promotion
+        .map(|p| p.to_ascii_lowercase().to_string())
+        .unwrap_or_default();
+    Some(format!(
+        "{}{}{promotion}",
+        square_name(rules, from),
+        written.to
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{normalise, parse};
+
+    #[test]
+    fn written_moves_split_into_parts() {
+        let w = parse("Nbd2").expect("parses");
+        assert_eq!(
+            (w.piece, w.from_file.as_deref(), w.to.as_str()),
+            (Some('N'), Some("b"), "d2")
+        );
+        let w = parse("exd5").expect("parses");
+        assert_eq!(
+            (w.piece, w.from_file.as_deref(), w.to.as_str()),
+            (None, Some("e"), "d5")
+        );
+        let w = parse(&normalise("e8=Q+")).expect("parses");
+        assert_eq!((w.to.as_str(), w.promotion), ("e8", Some('Q')));
+        let w = parse("R1a3").expect("parses");
+        assert_eq!((w.from_rank.as_deref(), w.to.as_str()), (Some("1"), "a3"));
+        let w = parse("a10").expect("parses");
+        assert_eq!(w.to, "a10");
+        for bad in ["", "x", "N", "Nf", "hello", "e2-", "12"] {
+            assert!(parse(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn castling_accepts_zeros() {
+        assert_eq!(normalise("0-0-0+"), "O-O-O");
+        assert_eq!(normalise("e8=Q#"), "e8Q");
+    }
+}

@@ -1,0 +1,114 @@
+//! What a front end draws: the board as cells, the last move's squares, and the hands.
+//!
+//! Why not the text diagram: a terminal front end colours squares and pieces and highlights the
+//! last move, and a graphical one would place images; both need the board as data, by side and
+//! piece, not as a string to pick apart.
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// One square of the grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// Not part of the board.
+    Hole,
+    /// An empty square.
+    Empty,
+    /// A piece.
+    Piece {
+        /// Its side's index in the definition.
+        side: usize,
+        /// Its letter as a FEN writes it (upper case for the first side).
+        letter: char,
+    },
+}
+
+/// The board as data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardView {
+    /// Number of files.
+    pub files: usize,
+    /// Number of ranks.
+    pub ranks: usize,
+    /// The cells, index `rank * files + file`, rank 0 at the bottom.
+    pub cells: Vec<Cell>,
+    /// Which cells are light squares.
+    pub light: Vec<bool>,
+    /// The cells the last move touched (origin and destination, or the square of a drop).
+    pub last_move: Vec<usize>,
+}
+
+/// One side's hand: `(letter, piece name, count)` for every piece type it holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hand {
+    /// The side's name.
+    pub side: String,
+    /// The pieces held.
+    pub pieces: Vec<(char, String, u32)>,
+}
+
+/// The board of `position`, after `last` if a move was played.
+pub fn board<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    last: Option<Move>,
+) -> BoardView {
+    let geometry = &rules.geometry;
+    let cells = (0..geometry.grid_size())
+        .map(|index| {
+            if !geometry.on_board(index) {
+                return Cell::Hole;
+            }
+            match position.at(index) {
+                None => Cell::Empty,
+                Some(o) => {
+                    let letter = rules.definition.pieces[o.piece].letter;
+                    Cell::Piece {
+                        side: o.side,
+                        letter: if o.side == 0 {
+                            letter.to_ascii_uppercase()
+                        } else {
+                            letter.to_ascii_lowercase()
+                        },
+                    }
+                }
+            }
+        })
+        .collect();
+    let last_move = match last {
+        None => Vec::new(),
+        Some(mv) if matches!(mv.kind, MoveKind::Drop(_)) => vec![mv.to as usize],
+        Some(mv) => vec![mv.from as usize, mv.to as usize],
+    };
+    BoardView {
+        files: geometry.files,
+        ranks: geometry.ranks,
+        cells,
+        light: (0..geometry.grid_size())
+            .map(|i| geometry.light.has(i))
+            .collect(),
+        last_move,
+    }
+}
+
+/// Every side's hand, in side order (empty hands included).
+pub fn hands<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Hand> {
+    (0..rules.sides)
+        .map(|side| Hand {
+            side: rules.definition.sides[side].name.clone(),
+            pieces: (0..rules.pieces)
+                .filter(|&piece| position.hand(side, piece) > 0)
+                .map(|piece| {
+                    let def = &rules.definition.pieces[piece];
+                    (
+                        def.letter,
+                        def.name.clone(),
+                        u32::from(position.hand(side, piece)),
+                    )
+                })
+                .collect(),
+        })
+        .collect()
+}

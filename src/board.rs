@@ -1,0 +1,160 @@
+//! The board as a person sees it at the prompt: squares, pieces, holes left blank, the last
+//! move highlighted, then hands, scores and whose turn it is.
+//!
+//! Colour only helps a person at a terminal: it is used when standard output is a terminal,
+//! unless `--no-color` or `NO_COLOR` says otherwise; plain text (the same drawing as `show`,
+//! with the last move named below it) is what files, pipes and the tests get.
+
+use std::io::IsTerminal;
+use variant_interpreter::{BoardView, Cell, Session};
+
+/// Whether to draw in colour: a terminal, and neither `--no-color` nor `NO_COLOR`.
+pub fn use_color(no_color_flag: bool) -> bool {
+    let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    !no_color_flag && !no_color_env && std::io::stdout().is_terminal()
+}
+
+const RESET: &str = "\x1b[0m";
+const LIGHT: &str = "\x1b[48;5;180m";
+const DARK: &str = "\x1b[48;5;137m";
+const HIGHLIGHT: &str = "\x1b[48;5;185m";
+/// Piece colours per side index: white, black, then red, blue for more sides.
+const SIDE_COLORS: [&str; 4] = ["\x1b[1;97m", "\x1b[1;30m", "\x1b[1;31m", "\x1b[1;34m"];
+
+/// The board drawn, top rank first, with file letters below.
+pub fn draw(board: &BoardView, color: bool) -> String {
+    let mut out = String::new();
+    for rank in (0..board.ranks).rev() {
+        out.push_str(&format!("{:>2} ", rank + 1));
+        for file in 0..board.files {
+            let index = rank * board.files + file;
+            out.push_str(&cell(board, index, color));
+        }
+        if color {
+            out.push_str(RESET);
+        }
+        out.push('\n');
+    }
+    out.push_str("   ");
+    for file in 0..board.files {
+        let letter = (b'a' + file as u8) as char;
+        if color {
+            out.push_str(&format!(" {letter} "));
+        } else {
+            out.push_str(&format!(" {letter}"));
+        }
+    }
+    out.push('\n');
+    out
+}
+
+fn cell(board: &BoardView, index: usize, color: bool) -> String {
+    let glyph = match board.cells[index] {
+        Cell::Hole => ' ',
+        Cell::Empty => {
+            if color {
+                ' '
+            } else {
+                '.'
+            }
+        }
+        Cell::Piece { letter, .. } => letter,
+    };
+    if !color {
+        return format!(" {glyph}");
+    }
+    if board.cells[index] == Cell::Hole {
+        return format!("{RESET}   ");
+    }
+    let background = if board.last_move.contains(&index) {
+        HIGHLIGHT
+    } else if board.light[index] {
+        LIGHT
+    } else {
+        DARK
+    };
+    let foreground = match board.cells[index] {
+        Cell::Piece { side, .. } => SIDE_COLORS[side % SIDE_COLORS.len()],
+        _ => "",
+    };
+    format!("{RESET}{background}{foreground} {glyph} ")
+}
+
+/// The hands that hold something: `white in hand: K Q R×2`.
+pub fn hands(session: &dyn Session) -> String {
+    let mut out = String::new();
+    for hand in session.hands() {
+        if hand.pieces.is_empty() {
+            continue;
+        }
+        let pieces: Vec<String> = hand
+            .pieces
+            .iter()
+            .map(|(letter, _, count)| match count {
+                1 => letter.to_string(),
+                n => format!("{letter}×{n}"),
+            })
+            .collect();
+        out.push_str(&format!("{} in hand: {}\n", hand.side, pieces.join(" ")));
+    }
+    out
+}
+
+/// `Scores: white 3, black 5`, for games that keep a score.
+pub fn scores(session: &dyn Session) -> String {
+    match session.scores() {
+        Some(scores) => {
+            let listed: Vec<String> = scores.iter().map(|(s, v)| format!("{s} {v}")).collect();
+            format!("Scores: {}\n", listed.join(", "))
+        }
+        None => String::new(),
+    }
+}
+
+/// What the side to move may do: a move, a placement from the hand, or either.
+pub fn turn_kind(session: &dyn Session) -> &'static str {
+    let moves = session.legal_moves();
+    let drops = moves.iter().filter(|m| m.contains('@')).count();
+    match (drops, moves.len()) {
+        (0, _) => "a move",
+        (d, n) if d == n => "a placement from the hand (e.g. N@c3)",
+        _ => "a move or a placement from the hand",
+    }
+}
+
+/// The whole picture: board, last move, hands, scores.
+pub fn picture(session: &dyn Session, color: bool) -> String {
+    let mut out = draw(&session.board(), color);
+    let history = session.history();
+    let sans = session.history_san();
+    if let (Some(uci), Some(san)) = (history.last(), sans.last()) {
+        let mover = mover_of_last(session);
+        if san == uci {
+            out.push_str(&format!("Last move: {mover}{san}\n"));
+        } else {
+            out.push_str(&format!("Last move: {mover}{san} ({uci})\n"));
+        }
+    }
+    out.push_str(&hands(session));
+    out.push_str(&scores(session));
+    out
+}
+
+/// "black " when the side that played the last move can be told, else nothing.
+fn mover_of_last(session: &dyn Session) -> String {
+    let sides = &session.definition().sides;
+    let order = &session.definition().turn_order;
+    let to_move = session.side_to_move();
+    // The side before the side to move in the turn order (unambiguous when each side appears
+    // once, as in every game so far).
+    let position = order
+        .iter()
+        .position(|id| sides[id.0 as usize].name == to_move);
+    match position {
+        Some(i) if order.len() == sides.len() => {
+            let previous = order[(i + order.len() - 1) % order.len()];
+            format!("{} ", sides[previous.0 as usize].name)
+        }
+        _ => String::new(),
+    }
+}

@@ -1,0 +1,149 @@
+//! One command-line flag per side, named from the game file: `variant play chess --white human
+//! --black mcts:2s`, `--red random` in a game with a side called red.
+//!
+//! Why at run time: the sides are data, so the flags cannot be written in the `Cli` struct.
+//! Before parsing, the arguments of `play` are scanned for the game (or the record given with
+//! `--load`); its side names become flags added to the command with clap's builder API, so that
+//! they parse, check and show in `variant play GAME --help` like any other flag.
+
+use crate::{catalog, play, record, Cli};
+use clap::{Arg, ArgMatches, CommandFactory, FromArgMatches};
+
+pub const PLAY_AFTER_HELP: &str = "\
+Sides: one flag per side of the game, named from its game file, taking a PLAYER:
+  --SIDE PLAYER   e.g. --white human --black mcts:2s (chess); `variant play GAME --help`
+                  lists the flags of that game's sides.
+PLAYER: human, random, mcts[:PLAYOUTS|:SECONDSs], search[:DEPTH|:SECONDSs], or policy (the
+game file's own controller for a side that has one).";
+
+/// Flags of `play` itself: no side may take their names.
+const RESERVED: [&str; 10] = [
+    "seed", "load", "record", "fen", "threads", "hint", "no-color", "help", "game", "version",
+];
+
+/// The game `play`'s arguments name: the first argument that is not a flag or a flag's value,
+/// else the game of the record given with `--load`.
+fn scan_game(args: &[String]) -> Option<String> {
+    let mut load = None;
+    let mut positional = None;
+    let mut index = 0;
+    while index < args.len() {
+        let arg = &args[index];
+        if arg == "--load" {
+            load = args.get(index + 1).cloned();
+        } else if let Some(value) = arg.strip_prefix("--load=") {
+            load = Some(value.to_string());
+        }
+        if arg.starts_with("--") && !arg.contains('=') && arg != "--no-color" && arg != "--help" {
+            // Every other flag of play, the side flags included, takes a value.
+            index += 2;
+            continue;
+        }
+        if !arg.starts_with('-') && positional.is_none() {
+            positional = Some(arg.clone());
+        }
+        index += 1;
+    }
+    positional.or_else(|| {
+        let record = record::read(std::path::Path::new(&load?)).ok()?;
+        play::game_of_record(&record)
+    })
+}
+
+/// The side names of the game `play` names, when it loads.
+fn side_names(args: &[String]) -> Vec<String> {
+    let Some(game) = scan_game(args) else {
+        return Vec::new();
+    };
+    let Ok(path) = catalog::resolve(&game) else {
+        return Vec::new();
+    };
+    match variant_dsl::load_file(&path) {
+        Ok(loaded) => loaded
+            .definition
+            .sides
+            .iter()
+            .map(|s| s.name.clone())
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Parses the command line, with a flag per side for `play`; returns the side players given.
+pub fn parse_command_line() -> (Cli, Vec<(String, String)>) {
+    // Lossy: an argument that is not Unicode cannot name a game here; clap reports it below.
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let play_at = args.iter().skip(1).position(|a| a == "play").map(|i| i + 1);
+    let sides: Vec<String> = match play_at {
+        Some(at) if args[1..at].iter().all(|a| a.starts_with('-')) => side_names(&args[at + 1..]),
+        _ => Vec::new(),
+    };
+    let usable: Vec<&'static str> = sides
+        .iter()
+        .filter(|name| {
+            !RESERVED.contains(&name.as_str())
+                && !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        })
+        // Flag names live as long as the program: leaked once, a few bytes.
+        .map(|name| &*Box::leak(name.clone().into_boxed_str()))
+        .collect();
+    let command = Cli::command().mut_subcommand("play", |play| {
+        usable.iter().fold(play, |play, &name| {
+            play.arg(Arg::new(name).long(name).value_name("PLAYER").help(format!(
+                "Who plays {name}: human, random, mcts[:N|:Ts], search[:D|:Ts], policy"
+            )))
+        })
+    });
+    let matches = command.get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let players = side_players(&matches, &usable);
+    (cli, players)
+}
+
+fn side_players(matches: &ArgMatches, sides: &[&'static str]) -> Vec<(String, String)> {
+    let Some(("play", play)) = matches.subcommand() else {
+        return Vec::new();
+    };
+    sides
+        .iter()
+        .filter_map(|&side| {
+            play.get_one::<String>(side)
+                .map(|player| (side.to_string(), player.clone()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scan_game;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn the_game_is_found_among_flags_and_their_values() {
+        assert_eq!(
+            scan_game(&args("chess --white human")).as_deref(),
+            Some("chess")
+        );
+        assert_eq!(
+            scan_game(&args("--white human chess")).as_deref(),
+            Some("chess")
+        );
+        assert_eq!(
+            scan_game(&args("--seed 3 --no-color cheversi")).as_deref(),
+            Some("cheversi")
+        );
+        assert_eq!(
+            scan_game(&args("--seed=3 coverage")).as_deref(),
+            Some("coverage")
+        );
+        assert_eq!(scan_game(&args("--black random")), None);
+    }
+}

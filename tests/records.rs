@@ -1,0 +1,383 @@
+//! Game records: what `play` saves loads back to the same position, in `play --load` and in
+//! `replay`; corrupted, truncated and foreign records, and records of another version of a game
+//! file, are refused with a clear message; chess records are standard PGN that python-chess
+//! reads (when python3 and python-chess are installed; see `tests/python_chess.rs`).
+
+use proptest::prelude::*;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn run_in(dir: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_variant"))
+        .args(args)
+        .current_dir(dir)
+        .env("VARIANT_GAMES", games_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().expect("the binary ends")
+}
+
+fn games_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("games")
+}
+
+const GAMES: [&str; 4] = ["chess", "coverage", "coverage-weighted", "cheversi"];
+
+fn sides(game: &str) -> Vec<String> {
+    let loaded =
+        variant_dsl::load_file(&games_dir().join(format!("{game}.variant"))).expect("loads");
+    loaded
+        .definition
+        .sides
+        .iter()
+        .map(|s| s.name.clone())
+        .collect()
+}
+
+/// `--SIDE PLAYER` for every side.
+fn players(game: &str, player: &str) -> Vec<String> {
+    sides(game)
+        .iter()
+        .flat_map(|side| [format!("--{side}"), player.to_string()])
+        .collect()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The value of the last `FEN: ` line.
+fn fen_line(output: &Output) -> String {
+    text(&output.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix("FEN: "))
+        .next_back()
+        .unwrap_or_else(|| {
+            panic!(
+                "no FEN line in {}{}",
+                text(&output.stdout),
+                text(&output.stderr)
+            )
+        })
+        .to_string()
+}
+
+fn temporary_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("variant-records-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    dir
+}
+
+fn args(list: &[String]) -> Vec<&str> {
+    list.iter().map(String::as_str).collect()
+}
+
+/// Plays a random game of `game` with `seed`, recorded in `dir/name`; returns the final FEN.
+fn random_game(dir: &Path, game: &str, seed: u64, name: &str) -> String {
+    let mut command = vec![
+        "play".to_string(),
+        game.to_string(),
+        "--seed".into(),
+        seed.to_string(),
+    ];
+    command.extend(players(game, "random"));
+    command.extend(["--record".into(), name.to_string()]);
+    let output = run_in(dir, &args(&command), "");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    fen_line(&output)
+}
+
+/// The moves of a record in the game's notation, from `replay`'s `N. side SAN (uci)` lines.
+fn replayed_moves(output: &Output) -> Vec<String> {
+    text(&output.stdout)
+        .lines()
+        .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()) && l.ends_with(')'))
+        .filter_map(|l| {
+            l.rsplit_once('(')
+                .map(|(_, uci)| uci.trim_end_matches(')').to_string())
+        })
+        .collect()
+}
+
+fn show_fen(game: &str, moves: &[String]) -> String {
+    let output = run_in(
+        &games_dir(),
+        &["show", game, "--json", "--play", &moves.join(" ")],
+        "",
+    );
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    value["fen"].as_str().expect("fen").to_string()
+}
+
+fn check_round_trip(game: &str, seed: u64) {
+    let dir = temporary_dir(&format!("round-{game}-{seed}"));
+    let final_fen = random_game(&dir, game, seed, "full.pgn");
+    let replay = run_in(&dir, &["replay", "full.pgn"], "");
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    assert_eq!(fen_line(&replay), final_fen, "{game} seed {seed}: replay");
+    let moves = replayed_moves(&replay);
+    assert!(!moves.is_empty());
+    // The whole game, loaded: already over, so it ends at once, in the same position.
+    let mut load = vec!["play".to_string(), "--load".into(), "full.pgn".into()];
+    load.extend(players(game, "random"));
+    let loaded = run_in(&dir, &args(&load), "");
+    assert!(loaded.status.success(), "{}", text(&loaded.stderr));
+    assert_eq!(
+        fen_line(&loaded),
+        final_fen,
+        "{game} seed {seed}: play --load"
+    );
+    // A prefix, written in the game's notation, resumes at that position.
+    let keep = (seed as usize) % moves.len();
+    let record = std::fs::read_to_string(dir.join("full.pgn")).expect("record");
+    let tags: Vec<&str> = record
+        .lines()
+        .take_while(|l| l.starts_with('['))
+        .filter(|l| !l.starts_with("[Result") && !l.starts_with("[Termination"))
+        .collect();
+    let prefix = format!("{}\n\n{} *\n", tags.join("\n"), moves[..keep].join(" "));
+    std::fs::write(dir.join("prefix.pgn"), prefix).expect("written");
+    let expected = show_fen(game, &moves[..keep]);
+    let mut resume = vec!["play".to_string(), "--load".into(), "prefix.pgn".into()];
+    resume.extend(players(game, "human"));
+    let resumed = run_in(&dir, &args(&resume), "quit\n");
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(
+        fen_line(&resumed),
+        expected,
+        "{game} seed {seed}: {keep} moves resumed"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn saved_records_load_back_to_the_same_position(game in 0..GAMES.len(), seed in 0u64..1_000_000) {
+        check_round_trip(GAMES[game], seed);
+    }
+}
+
+#[test]
+fn every_game_round_trips_at_least_once() {
+    for (i, game) in GAMES.iter().enumerate() {
+        check_round_trip(game, 1000 + i as u64);
+    }
+}
+
+/// A finished chess game's record, in `dir/c.pgn`.
+fn chess_record(dir: &Path) -> String {
+    random_game(dir, "chess", 5, "c.pgn");
+    std::fs::read_to_string(dir.join("c.pgn")).expect("record")
+}
+
+fn refused(dir: &Path, args: &[&str], expected: &str) {
+    let output = run_in(dir, args, "quit\n");
+    let err = text(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{args:?}: {err}{}",
+        text(&output.stdout)
+    );
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert!(
+        err.contains(expected),
+        "{args:?}: expected {expected:?} in {err}"
+    );
+}
+
+#[test]
+fn truncated_records_are_refused_wherever_they_are_cut() {
+    let dir = temporary_dir("truncated");
+    let record = chess_record(&dir);
+    let moves_start = record.find("\n\n").expect("moves") + 2;
+    for cut in (moves_start + 1..record.len() - 8).step_by(97) {
+        std::fs::write(dir.join("cut.pgn"), &record[..cut]).expect("written");
+        let output = run_in(&dir, &["replay", "cut.pgn"], "");
+        let err = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "cut at {cut}: {err}");
+        assert!(
+            err.contains("truncated") || err.contains("cannot be played"),
+            "cut at {cut}: {err}"
+        );
+    }
+    // Cut inside a tag.
+    std::fs::write(dir.join("tag.pgn"), &record[..20]).expect("written");
+    refused(&dir, &["replay", "tag.pgn"], "may be truncated");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn corrupted_records_are_refused() {
+    let dir = temporary_dir("corrupted");
+    let record = chess_record(&dir);
+    let corrupt = record
+        .replacen(" Nc3 ", " Ke5 ", 1)
+        .replacen("1. ", "1. Ke5 ", 1);
+    std::fs::write(dir.join("move.pgn"), corrupt).expect("written");
+    refused(
+        &dir,
+        &["replay", "move.pgn"],
+        "move 1 (`Ke5`) cannot be played",
+    );
+    let mut bytes = record.clone().into_bytes();
+    bytes[record.len() / 2] = 0xFF;
+    std::fs::write(dir.join("binary.pgn"), bytes).expect("written");
+    refused(&dir, &["replay", "binary.pgn"], "not UTF-8 text");
+    std::fs::write(dir.join("empty.pgn"), "").expect("written");
+    refused(&dir, &["replay", "empty.pgn"], "has no tags");
+    refused(&dir, &["play", "--load", "empty.pgn"], "has no tags");
+    let unquoted = record.replacen("[Seed \"5\"]", "[Seed 5]", 1);
+    std::fs::write(dir.join("tag.pgn"), unquoted).expect("written");
+    refused(&dir, &["replay", "tag.pgn"], "must be in double quotes");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn foreign_records_are_refused() {
+    let dir = temporary_dir("foreign");
+    chess_record(&dir);
+    refused(
+        &dir,
+        &["play", "coverage", "--load", "c.pgn"],
+        "is a record of `chess.variant`, not of `coverage.variant`",
+    );
+    refused(
+        &dir,
+        &["replay", "c.pgn", "--game", "cheversi"],
+        "not of `cheversi.variant`",
+    );
+    std::fs::write(
+        dir.join("other.pgn"),
+        "[Event \"Casual\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n",
+    )
+    .expect("written");
+    refused(
+        &dir,
+        &["replay", "other.pgn", "--game", "chess"],
+        "no DefinitionHash tag",
+    );
+    refused(&dir, &["replay", "other.pgn"], "names no game file");
+    let game_file = games_dir().join("chess.variant");
+    refused(
+        &dir,
+        &["replay", game_file.to_str().expect("path")],
+        "not a valid game record",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_record_of_another_version_of_the_game_file_is_refused() {
+    let dir = temporary_dir("version");
+    chess_record(&dir);
+    let original = std::fs::read_to_string(games_dir().join("chess.variant")).expect("chess");
+    let changed = original.replacen("value 9", "value 8", 1);
+    assert_ne!(original, changed);
+    std::fs::create_dir_all(dir.join("changed")).expect("dir");
+    std::fs::write(dir.join("changed/chess.variant"), changed).expect("written");
+    refused(
+        &dir,
+        &["replay", "c.pgn", "--game", "changed/chess.variant"],
+        "was recorded with a different version of `chess.variant`: its definition hash is fnv1a64:",
+    );
+    refused(
+        &dir,
+        &["play", "changed/chess.variant", "--load", "c.pgn"],
+        "different version",
+    );
+    // Comments and layout are not rules: the same rules, written differently, still load.
+    let same = format!("// a comment\n{original}\n\n");
+    std::fs::write(dir.join("changed/chess.variant"), same).expect("written");
+    let output = run_in(
+        &dir,
+        &["replay", "c.pgn", "--game", "changed/chess.variant"],
+        "",
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_resignation_is_recorded_and_replays() {
+    let dir = temporary_dir("resign");
+    let output = run_in(
+        &dir,
+        &[
+            "play", "chess", "--black", "random", "--seed", "1", "--record", "r.pgn",
+        ],
+        "e4\nresign\n",
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("Result: white resigns: black wins"));
+    let record = std::fs::read_to_string(dir.join("r.pgn")).expect("record");
+    assert!(record.contains("[Result \"0-1\"]"), "{record}");
+    assert!(
+        record.contains("[Termination \"white resigns: black wins\"]"),
+        "{record}"
+    );
+    let replay = run_in(&dir, &["replay", "r.pgn"], "");
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    assert!(text(&replay.stdout).contains("Result: white resigns: black wins"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Why python-chess cannot read records here, if it cannot.
+fn python_chess_missing() -> Option<String> {
+    match Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+    {
+        Err(e) => Some(format!("python3 cannot be run ({e})")),
+        Ok(o) if !o.status.success() => {
+            Some("python-chess is not installed (pip install chess)".into())
+        }
+        Ok(_) => None,
+    }
+}
+
+#[test]
+fn python_chess_reads_chess_records() {
+    if let Some(reason) = python_chess_missing() {
+        eprintln!("SKIPPED python_chess_reads_chess_records: {reason}; the PGN check did NOT run");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set, so python-chess must be installed: {reason}"
+        );
+        return;
+    }
+    let dir = temporary_dir("python");
+    for seed in [1u64, 2, 3] {
+        let fen = random_game(&dir, "chess", seed, "p.pgn");
+        let script = "import chess.pgn, sys\n\
+game = chess.pgn.read_game(open(sys.argv[1]))\n\
+assert not game.errors, game.errors\n\
+board = game.end().board()\n\
+print(board.fen(en_passant='fen'))\n\
+print(game.headers['Result'], board.is_game_over(claim_draw=True), len(list(game.mainline_moves())))\n";
+        let output = Command::new("python3")
+            .args(["-c", script, dir.join("p.pgn").to_str().expect("path")])
+            .output()
+            .expect("python3 runs");
+        let out = text(&output.stdout);
+        assert!(output.status.success(), "{out}{}", text(&output.stderr));
+        let mut lines = out.lines();
+        assert_eq!(lines.next(), Some(fen.as_str()), "seed {seed}");
+        let summary = lines.next().unwrap_or_default();
+        assert!(
+            !summary.starts_with('*'),
+            "a finished game has a result: {summary}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
