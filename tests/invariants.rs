@@ -698,6 +698,9 @@ fn check_random_game(
                         prop_assert!(outcome.winners.is_empty());
                     }
                     Reason::Score => prop_assert!(false, "chess has no score: {}", fen),
+                    Reason::RoyalCaptured => {
+                        prop_assert!(false, "a chess king is never captured: {}", fen)
+                    }
                 }
                 return Ok(());
             }

@@ -111,6 +111,8 @@ pub enum Statement {
     Drops(DropsStatement),
     /// `control { ... }`
     Control(ControlStatement),
+    /// `capture { ... }`
+    Capture(CaptureStatement),
     /// `score attackers on empty squares`
     Score(ScoreStatement),
     /// `end { ... }`
@@ -137,6 +139,7 @@ impl Statement {
             Statement::Actions(s) => s.keyword,
             Statement::Drops(s) => s.keyword,
             Statement::Control(s) => s.keyword,
+            Statement::Capture(s) => s.keyword,
             Statement::Score(s) => s.keyword,
             Statement::End(s) => s.keyword,
             Statement::Future(s) => s.keyword.span,
@@ -160,6 +163,7 @@ impl Statement {
             Statement::Actions(_) => "actions",
             Statement::Drops(_) => "drops",
             Statement::Control(_) => "control",
+            Statement::Capture(_) => "capture",
             Statement::Score(_) => "score",
             Statement::End(_) => "end",
             Statement::Future(s) => &s.keyword.node,
@@ -455,6 +459,26 @@ pub enum DropCondition {
     Holding(Spanned<String>),
 }
 
+/// `capture { remove capturer; remove around except Pawn }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaptureStatement {
+    /// The `capture` keyword.
+    pub keyword: Span,
+    /// The statements of the block.
+    pub items: Vec<Spanned<CaptureItem>>,
+}
+
+/// A statement inside a `capture` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CaptureItem {
+    /// `remove capturer`
+    RemoveCapturer,
+    /// `remove around except Pawn`: the piece names after `except`.
+    RemoveAround(Vec<Spanned<String>>),
+    /// A construct not implemented yet.
+    Future(FutureStatement),
+}
+
 /// `control { en-passant standing }`
 #[derive(Clone, Debug, PartialEq)]
 pub struct ControlStatement {
@@ -526,6 +550,8 @@ pub enum EndRule {
     Tiebreak(Spanned<Tiebreak>),
     /// `material King King Bishop* on one colour draws`
     Material(MaterialStatement),
+    /// `royal captured loses`
+    RoyalCaptured(Spanned<Verdict>),
     /// A construct not implemented yet.
     Future(FutureStatement),
 }
@@ -543,6 +569,7 @@ impl EndRule {
             EndRule::OnlySelfControlledDrops => "only self-controlled drops",
             EndRule::NoLegalAction => "no legal action",
             EndRule::Material(_) => "material",
+            EndRule::RoyalCaptured(_) => "royal captured",
             EndRule::Tiebreak(tiebreak) => match tiebreak.node {
                 Tiebreak::FewestInHand => "tiebreak fewest in hand",
             },

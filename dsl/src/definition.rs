@@ -113,6 +113,28 @@ pub struct Definition {
     /// The score, if the game keeps one.
     #[serde(default)]
     pub score: Option<ScoreRule>,
+    /// What a capture does besides removing the captured piece.
+    #[serde(default)]
+    pub capture: CaptureRules,
+}
+
+/// `capture { remove capturer; remove around except Pawn }`: the effects of every capture (by
+/// replacement or en passant) besides removing the captured piece, centred on the square where
+/// the capturing piece lands.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaptureRules {
+    /// `remove capturer`: the capturing piece is removed too.
+    pub remove_capturer: bool,
+    /// `remove around except ...`: every piece on the 8 squares around the landing square is
+    /// removed, except pieces of these types; `None` without the rule.
+    pub remove_around_except: Option<Vec<PieceId>>,
+}
+
+impl CaptureRules {
+    /// Whether captures do anything besides removing the captured piece.
+    pub fn any(&self) -> bool {
+        self.remove_capturer || self.remove_around_except.is_some()
+    }
 }
 
 /// What a turn may consist of.
@@ -524,6 +546,10 @@ pub struct EndRules {
     /// dead positions of FIDE Laws 5.2.2 that material alone shows). See [`MaterialRule`].
     #[serde(default)]
     pub material: Vec<MaterialRule>,
+    /// `royal captured loses`: a side left with no royal piece on the board or in hand ends the
+    /// game, with this verdict for that side (atomic chess, Kingdrops).
+    #[serde(default)]
+    pub royal_captured: Option<Verdict>,
 }
 
 /// `material King King Knight draws`, `material King King Bishop* on one colour draws`.

@@ -45,11 +45,11 @@ pub mod validate;
 
 pub use ast::GameFile;
 pub use definition::{
-    Actions, BoardDef, CastlingDef, Condition, ControlRules, Definition, DropConstraint, DropRules,
-    EndRules, Forward, Leg, LegCount, LegDirection, LegEffect, MaterialRule, MoveAtom, MoveLimit,
-    MoveMode, Offset, Origin, PathDef, PieceCount, PieceDef, PieceId, Placement, Promotion,
-    Repetition, Requirement, ScoreMeasure, ScoreRule, Setup, SideDef, SideId, Square, SquareTest,
-    Tiebreak, Verdict, MAX_BOARD_EDGE,
+    Actions, BoardDef, CaptureRules, CastlingDef, Condition, ControlRules, Definition,
+    DropConstraint, DropRules, EndRules, Forward, Leg, LegCount, LegDirection, LegEffect,
+    MaterialRule, MoveAtom, MoveLimit, MoveMode, Offset, Origin, PathDef, PieceCount, PieceDef,
+    PieceId, Placement, Promotion, Repetition, Requirement, ScoreMeasure, ScoreRule, Setup,
+    SideDef, SideId, Square, SquareTest, Tiebreak, Verdict, MAX_BOARD_EDGE,
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Label, Severity};
 pub use fen::{parse_fen, write_fen, FenError};

@@ -269,6 +269,14 @@ fn expected(rule: Rule) -> Expected {
         Rule::actions_statement => keyword(STATEMENT, "actions"),
         Rule::drops_statement => keyword(STATEMENT, "drops"),
         Rule::control_statement => keyword(STATEMENT, "control"),
+        Rule::capture_statement | Rule::kw_capture => keyword(STATEMENT, "capture"),
+        Rule::capture_item | Rule::remove_capturer_rule | Rule::remove_around_rule => {
+            words("`remove capturer` or `remove around`")
+        }
+        Rule::kw_capturer => keyword("`capturer`", "capturer"),
+        Rule::kw_around => keyword("`around`", "around"),
+        Rule::kw_except => keyword("`except`", "except"),
+        Rule::royal_captured_rule | Rule::kw_captured => keyword("`captured`", "captured"),
         Rule::score_statement => keyword(STATEMENT, "score"),
         Rule::board_size => words("a board size such as `8x8`"),
         Rule::holes_statement => keyword("`holes`", "holes"),
@@ -649,6 +657,7 @@ fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Statement> {
         Rule::actions_statement => Statement::Actions(actions_statement(file, &mut inner)),
         Rule::drops_statement => Statement::Drops(drops_statement(file, &mut inner)),
         Rule::control_statement => Statement::Control(control_statement(file, &mut inner)),
+        Rule::capture_statement => Statement::Capture(capture_statement(file, &mut inner)),
         Rule::score_statement => Statement::Score(score_statement(file, &mut inner)),
         Rule::end_statement => Statement::End(end_statement(file, &mut inner)),
         _ => Statement::Future(future_statement(file, &mut inner)),
@@ -975,6 +984,29 @@ fn control_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> ControlStatem
     ControlStatement { keyword, items }
 }
 
+fn capture_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> CaptureStatement {
+    let keyword = span_of(file, &child(inner));
+    let items = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let mut parts = pair.into_inner();
+            let item = match rule {
+                Rule::remove_capturer_rule => CaptureItem::RemoveCapturer,
+                Rule::remove_around_rule => CaptureItem::RemoveAround(
+                    parts
+                        .filter(|p| p.as_rule() == Rule::identifier)
+                        .map(|p| text_of(file, &p))
+                        .collect(),
+                ),
+                _ => CaptureItem::Future(future_statement(file, &mut parts)),
+            };
+            Spanned::new(item, span)
+        })
+        .collect();
+    CaptureStatement { keyword, items }
+}
+
 fn score_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> ScoreStatement {
     let keyword = span_of(file, &child(inner));
     let measure_pair = child(inner);
@@ -1028,6 +1060,9 @@ fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndStatement {
                 Rule::self_controlled_drops_rule => EndRule::OnlySelfControlledDrops,
                 Rule::no_legal_action_rule => EndRule::NoLegalAction,
                 Rule::material_rule => EndRule::Material(material_statement(file, parts)),
+                Rule::royal_captured_rule => {
+                    EndRule::RoyalCaptured(verdict(file, parts.nth(2).expect("verdict")))
+                }
                 Rule::tiebreak_rule => {
                     let tiebreak = parts.nth(1).expect("tiebreak");
                     EndRule::Tiebreak(Spanned::new(

@@ -53,6 +53,7 @@ struct Statements<'a> {
     actions: Option<&'a ActionsStatement>,
     drops: Option<&'a DropsStatement>,
     control: Option<&'a ControlStatement>,
+    capture: Option<&'a CaptureStatement>,
     score: Option<&'a ScoreStatement>,
     sides: Vec<&'a SideStatement>,
     pieces: Vec<&'a PieceStatement>,
@@ -137,6 +138,10 @@ impl<'s> Validator<'s> {
             .control
             .map(|control| self.control_rules(control))
             .unwrap_or_default();
+        let capture = statements
+            .capture
+            .map(|capture| self.capture_rules(capture, &context))
+            .unwrap_or_default();
         let score = statements.score.map(|score| ScoreRule {
             measure: score.measure.node,
             empty_only: score.empty_only,
@@ -162,6 +167,7 @@ impl<'s> Validator<'s> {
             drops,
             control,
             score,
+            capture,
         };
         if !names_ok || !castling_ok {
             return None;
@@ -209,6 +215,7 @@ impl<'s> Validator<'s> {
                 Statement::Actions(s) => statements.actions = Some(s),
                 Statement::Drops(s) => statements.drops = Some(s),
                 Statement::Control(s) => statements.control = Some(s),
+                Statement::Capture(s) => statements.capture = Some(s),
                 Statement::Score(s) => statements.score = Some(s),
                 Statement::Side(s) => statements.sides.push(s),
                 Statement::Piece(s) => statements.pieces.push(s),
@@ -1119,6 +1126,41 @@ impl<'s> Validator<'s> {
         }
     }
 
+    fn capture_rules(
+        &mut self,
+        statement: &CaptureStatement,
+        context: &Context<'_>,
+    ) -> CaptureRules {
+        let mut rules = CaptureRules::default();
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for item in &statement.items {
+            let name = match &item.node {
+                CaptureItem::Future(future) => {
+                    self.error(not_supported(future));
+                    continue;
+                }
+                CaptureItem::RemoveCapturer => "remove capturer",
+                CaptureItem::RemoveAround(_) => "remove around",
+            };
+            if let Some(first) = seen.insert(name, item.span) {
+                self.error(duplicate(name, item.span, first));
+                continue;
+            }
+            match &item.node {
+                CaptureItem::RemoveCapturer => rules.remove_capturer = true,
+                CaptureItem::RemoveAround(except) => {
+                    let pieces = except
+                        .iter()
+                        .filter_map(|name| self.piece_id(name, context.pieces, "`remove around`"))
+                        .collect();
+                    rules.remove_around_except = Some(pieces);
+                }
+                CaptureItem::Future(_) => {}
+            }
+        }
+        rules
+    }
+
     fn control_rules(&mut self, statement: &ControlStatement) -> ControlRules {
         let mut rules = ControlRules::default();
         let mut seen: Option<Span> = None;
@@ -1314,6 +1356,7 @@ impl<'s> Validator<'s> {
                 EndRule::Check => rules.check = true,
                 EndRule::Checkmate(verdict) => rules.checkmate = Some(verdict.node),
                 EndRule::Stalemate(verdict) => rules.stalemate = Some(verdict.node),
+                EndRule::RoyalCaptured(verdict) => rules.royal_captured = Some(verdict.node),
                 EndRule::Repetition { count, verdict } => {
                     rules.repetition = self
                         .count(count, 2, "a position repeats at least twice")
@@ -1774,7 +1817,7 @@ mod tests {
                 "side white { forward up }",
                 "side white { forward up; controller human }",
             )
-            .replace("    royal\n", "    royal\n    capture converts\n")
+            .replace("    royal\n", "    royal\n    prison keeps\n")
             .replace("    check  ", "    draw agreed\n    check  ")
             + "policy red { }\n";
         assert_eq!(
@@ -1782,7 +1825,7 @@ mod tests {
             [
                 "`zone` is not supported yet",
                 "`controller` is not supported yet",
-                "`capture` is not supported yet",
+                "`prison` is not supported yet",
                 "`draw` is not supported yet",
                 "`policy` is not supported yet",
             ]

@@ -675,11 +675,15 @@ impl<B: Bitboard> Words<'_, B> {
         let us = self.to_move();
         let mut next = self.position.clone();
         next.play_unchecked(rules, mv);
-        let occupied = next.occupied();
         let was_in_check = self.position.in_check(rules, us);
+        if next.royals(rules, us).count() < self.position.royals(rules, us).count() {
+            return Some(format!(
+                "it would destroy {}'s own royal piece (the game's capture effects)",
+                self.side(us)
+            ));
+        }
         for royal in next.royals(rules, us).squares() {
-            let attackers = next.attackers(rules, royal, us, occupied);
-            if let Some(attacker) = attackers.squares().next() {
+            if let Some(attacker) = next.checkers(rules, royal, us).squares().next() {
                 let royal_name = next
                     .at(royal)
                     .map_or("royal piece", |o| self.piece(o.piece));

@@ -233,9 +233,7 @@ fn safety<B: Bitboard>(
     }
     let royals = position.royals(rules, us);
     let king = (royals.count() == 1).then(|| royals.lowest());
-    let in_check = royals
-        .squares()
-        .any(|sq| position.attacked(rules, sq, us, occupied));
+    let in_check = position.in_check(rules, us);
     let pinned = match king {
         Some(king) if !in_check && rules.pins_suffice => {
             pinned(rules, position, us, king, occupied)
@@ -387,6 +385,19 @@ fn leaves_king_safe<B: Bitboard>(
 ) -> bool {
     let mut next = position.clone();
     next.play_unchecked(rules, mv);
+    if rules.definition.capture.any() {
+        // A move that destroys one's own royal piece is illegal; one that destroys every royal
+        // piece of an opponent wins, whatever else it leaves.
+        if next.royals(rules, us).count() < position.royals(rules, us).count() {
+            return false;
+        }
+        let destroys_an_opponent = (0..rules.sides).any(|side| {
+            side != us && position.royals(rules, side).any() && next.royals(rules, side).is_empty()
+        });
+        if destroys_an_opponent {
+            return true;
+        }
+    }
     !next.in_check(rules, us)
 }
 

@@ -31,6 +31,8 @@ pub enum Reason {
     Score,
     /// The material left matches a `material` rule (a dead position in chess).
     Material,
+    /// A side was left without a royal piece (`royal captured`).
+    RoyalCaptured,
 }
 
 /// A finished game's result.
@@ -68,6 +70,7 @@ impl Reason {
             Reason::MoveLimit => "the move limit",
             Reason::Score => "score",
             Reason::Material => "dead position",
+            Reason::RoyalCaptured => "capture of the royal piece",
         }
     }
 }
@@ -105,6 +108,9 @@ pub fn outcome<B: Bitboard>(
 ) -> Option<Outcome> {
     let end = &rules.definition.end;
     let to_move = position.side_to_move(rules);
+    if let (Some(verdict), Some(side)) = (end.royal_captured, royal_lost(rules, position)) {
+        return Some(verdict_outcome(rules, side, verdict, Reason::RoyalCaptured));
+    }
     if hands_empty(rules, position) {
         return Some(by_score(rules, position));
     }
@@ -175,7 +181,8 @@ pub fn ends_before_actions<B: Bitboard>(
     position: &Position<B>,
     history: &[u64],
 ) -> bool {
-    hands_empty(rules, position)
+    (rules.definition.end.royal_captured.is_some() && royal_lost(rules, position).is_some())
+        || hands_empty(rules, position)
         || material_rule(rules, position).is_some()
         || repeated(rules, position, history)
         || move_limit_reached(rules, position)
@@ -225,6 +232,20 @@ fn non_royals_on_one_colour<B: Bitboard>(rules: &Rules<B>, position: &Position<B
         .fold(B::EMPTY, |acc, p| acc | position.typed(p.0 as usize));
     let others = position.occupied() & !royal;
     (others & rules.geometry.light).is_empty() || (others & !rules.geometry.light).is_empty()
+}
+
+/// The first side with no royal piece on the board nor in hand, in a game with royal pieces.
+fn royal_lost<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<usize> {
+    if rules.royal.is_empty() {
+        return None;
+    }
+    (0..rules.sides).find(|&side| {
+        position.royals(rules, side).is_empty()
+            && rules
+                .royal
+                .iter()
+                .all(|royal| position.hand(side, royal.0 as usize) == 0)
+    })
 }
 
 /// `hands empty`: every hand is empty.

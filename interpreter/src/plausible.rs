@@ -155,10 +155,8 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     if mover == to_move {
         return None;
     }
-    let occupied = position.occupied();
     for square in position.royals(rules, mover).squares() {
-        let attackers = position.attackers(rules, square, mover, occupied);
-        if let Some(attacker) = attackers.squares().next() {
+        if let Some(attacker) = position.checkers(rules, square, mover).squares().next() {
             let royal = position.at(square)?;
             let by = position.at(attacker)?;
             return Some(format!(

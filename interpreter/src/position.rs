@@ -306,9 +306,11 @@ impl<B: Bitboard> Position<B> {
             MoveKind::Drop(piece) => Some((piece.0, mv.to)),
             _ => None,
         };
+        let mut captured = false;
         match mv.kind {
             MoveKind::Normal | MoveKind::Promote(_) => {
-                irreversible |= self.remove(rules, to).is_some();
+                captured = self.remove(rules, to).is_some();
+                irreversible |= captured;
                 let mover = self.remove(rules, from).expect("a move starts on a piece");
                 irreversible |= rules.irreversible[mover.piece];
                 let piece = match mv.kind {
@@ -324,6 +326,7 @@ impl<B: Bitboard> Position<B> {
                 let mover = self.remove(rules, from).expect("a move starts on a piece");
                 self.put(rules, us, mover.piece, to);
                 irreversible = true;
+                captured = true;
             }
             MoveKind::Castle(index) => {
                 let castle = &rules.castles[index as usize];
@@ -347,6 +350,9 @@ impl<B: Bitboard> Position<B> {
             }
         }
         let mut lost = rules.castle_loss[from] | rules.castle_loss[to];
+        if captured && rules.definition.capture.any() {
+            lost |= self.capture_effects(rules, to);
+        }
         if let Some(converted) = mv.converts {
             lost |= rules.castle_loss[converted as usize];
         }
@@ -367,6 +373,29 @@ impl<B: Bitboard> Position<B> {
             self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.hash ^= rules.zobrist.side(self.side_to_move(rules));
+    }
+
+    /// The game's capture effects around a capture that landed on `square`: the capturer and
+    /// the pieces around removed as the `capture` rules say. Returns the castling rights lost
+    /// with the squares emptied.
+    fn capture_effects(&mut self, rules: &Rules<B>, square: usize) -> u32 {
+        let effects = &rules.definition.capture;
+        let mut lost = 0;
+        if effects.remove_capturer {
+            self.remove(rules, square);
+        }
+        if let Some(except) = &effects.remove_around_except {
+            for around in rules.neighbours[square].squares() {
+                let spared = self
+                    .at(around)
+                    .is_none_or(|o| except.iter().any(|p| p.0 as usize == o.piece));
+                if !spared {
+                    self.remove(rules, around);
+                    lost |= rules.castle_loss[around];
+                }
+            }
+        }
+        lost
     }
 
     /// Whether `square` is attacked by `attacker` with the board occupied as `occupied`.
@@ -461,12 +490,50 @@ impl<B: Bitboard> Position<B> {
             & self.by_side[side]
     }
 
-    /// Whether any royal piece of `side` is attacked.
+    /// Whether any royal piece of `side` is attacked. Where captures have effects (`capture`
+    /// rules), an attack counts only if the capture would not remove one of the attacker's own
+    /// royal pieces: a capture that destroys its own King is no threat.
     pub fn in_check(&self, rules: &Rules<B>, side: usize) -> bool {
         let occupied = self.occupied();
+        if rules.definition.capture.any() {
+            return self
+                .royals(rules, side)
+                .squares()
+                .any(|square| self.checkers(rules, square, side).any());
+        }
         self.royals(rules, side)
             .squares()
             .any(|sq| self.attacked(rules, sq, side, occupied))
+    }
+
+    /// The pieces that give check to `side`'s piece on `square`: the attackers whose capture
+    /// there would not remove one of their own royal pieces (all attackers in a game without
+    /// capture effects). For messages and for check under capture effects.
+    pub fn checkers(&self, rules: &Rules<B>, square: usize, side: usize) -> B {
+        let attackers = self.attackers(rules, square, side, self.occupied());
+        if !rules.definition.capture.any() {
+            return attackers;
+        }
+        attackers
+            .squares()
+            .filter(|&attacker| !self.capture_hurts_own_royal(rules, attacker, square))
+            .fold(B::EMPTY, |acc, attacker| acc | B::single(attacker))
+    }
+
+    /// Whether the piece on `attacker`, capturing on `target`, would remove a royal piece of its
+    /// own side by the capture effects.
+    fn capture_hurts_own_royal(&self, rules: &Rules<B>, attacker: usize, target: usize) -> bool {
+        let Some(owner) = self.at(attacker).map(|o| o.side) else {
+            return false;
+        };
+        let mut after = self.clone();
+        after.remove(rules, target);
+        let mover = after.remove(rules, attacker);
+        if let Some(mover) = mover {
+            after.put(rules, owner, mover.piece, target);
+        }
+        after.capture_effects(rules, target);
+        after.royals(rules, owner).count() < self.royals(rules, owner).count()
     }
 }
 

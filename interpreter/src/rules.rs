@@ -280,12 +280,15 @@ impl<B: Bitboard> Rules<B> {
             .filter(|(_, p)| p.royal)
             .map(|(i, _)| PieceId(i as u8))
             .collect();
-        let pins_suffice = movement.iter().all(|m: &PieceMoves<B>| {
-            m.lame
-                .iter()
-                .flatten()
-                .all(|leap| leap.mode == MoveMode::MoveOnly)
-        });
+        // Capture effects can remove the mover's own royal piece with any capture: every move is
+        // then tested by playing it.
+        let pins_suffice = !definition.capture.any()
+            && movement.iter().all(|m: &PieceMoves<B>| {
+                m.lame
+                    .iter()
+                    .flatten()
+                    .all(|leap| leap.mode == MoveMode::MoveOnly)
+            });
         let zobrist = Zobrist::new(sides, pieces, geometry.grid_size(), castles.len());
         let neighbours = (0..geometry.grid_size())
             .map(|square| {
