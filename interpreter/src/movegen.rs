@@ -385,7 +385,7 @@ fn leaves_king_safe<B: Bitboard>(
 ) -> bool {
     let mut next = position.clone();
     next.play_unchecked(rules, mv);
-    if rules.definition.capture.any() {
+    if rules.capture_effects {
         // A move that destroys one's own royal piece is illegal; one that destroys every royal
         // piece of an opponent wins, whatever else it leaves.
         if next.royals(rules, us).count() < position.royals(rules, us).count() {

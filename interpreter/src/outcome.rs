@@ -210,7 +210,13 @@ fn material_rule<'r, B: Bitboard>(
     position: &Position<B>,
 ) -> Option<&'r MaterialRule> {
     let material = &rules.definition.end.material;
-    if material.is_empty() || (0..rules.sides).any(|side| position.hand_total(side) > 0) {
+    if material.is_empty()
+        || rules
+            .material_excluded
+            .iter()
+            .any(|&piece| position.typed(piece).any())
+        || (0..rules.sides).any(|side| position.hand_total(side) > 0)
+    {
         return None;
     }
     material.iter().find(|rule| {

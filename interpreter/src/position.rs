@@ -350,7 +350,7 @@ impl<B: Bitboard> Position<B> {
             }
         }
         let mut lost = rules.castle_loss[from] | rules.castle_loss[to];
-        if captured && rules.definition.capture.any() {
+        if captured && rules.capture_effects {
             lost |= self.capture_effects(rules, to);
         }
         if let Some(converted) = mv.converts {
@@ -495,7 +495,7 @@ impl<B: Bitboard> Position<B> {
     /// royal pieces: a capture that destroys its own King is no threat.
     pub fn in_check(&self, rules: &Rules<B>, side: usize) -> bool {
         let occupied = self.occupied();
-        if rules.definition.capture.any() {
+        if rules.capture_effects {
             return self
                 .royals(rules, side)
                 .squares()
@@ -511,7 +511,7 @@ impl<B: Bitboard> Position<B> {
     /// capture effects). For messages and for check under capture effects.
     pub fn checkers(&self, rules: &Rules<B>, square: usize, side: usize) -> B {
         let attackers = self.attackers(rules, square, side, self.occupied());
-        if !rules.definition.capture.any() {
+        if !rules.capture_effects {
             return attackers;
         }
         attackers

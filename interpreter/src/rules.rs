@@ -225,6 +225,11 @@ pub struct Rules<B> {
     /// Per `side * pieces + piece`, the squares that piece can ever stand on (empty in games
     /// with drops); see [`crate::plausible`].
     pub reachable: Vec<B>,
+    /// Piece types that no `material` rule allows on the board: one of them present rules
+    /// every material end out at once (pawns in chess).
+    pub material_excluded: Vec<usize>,
+    /// Whether captures have effects (`capture` rules): check and legality then take them in.
+    pub capture_effects: bool,
 }
 
 impl<B: Bitboard> Rules<B> {
@@ -344,6 +349,16 @@ impl<B: Bitboard> Rules<B> {
             setup_hand,
             standing_en_passant,
             reachable: Vec::new(),
+            material_excluded: (0..pieces)
+                .filter(|&piece| {
+                    definition.end.material.iter().all(|rule| {
+                        rule.counts
+                            .iter()
+                            .all(|c| c.piece.0 as usize != piece || c.max == Some(0))
+                    })
+                })
+                .collect(),
+            capture_effects: definition.capture.any(),
         };
         rules.reachable = crate::plausible::reachable_squares(&rules);
         Ok(rules)
