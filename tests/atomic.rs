@@ -47,6 +47,21 @@ fn a_capture_explodes_the_capturer_and_the_pieces_around_but_pawns() {
         "e3c4",
     ]);
     assert_eq!(value["fen"], "4k3/8/8/1p1p4/3Pq3/8/8/6K1 b - - 0 1");
+    // The last move's report lists everything the capture removed, the capturer included.
+    let mut removed: Vec<String> = value["last_move"]["captured"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {}",
+                p["piece"].as_str().unwrap(),
+                p["square"].as_str().unwrap()
+            )
+        })
+        .collect();
+    removed.sort();
+    assert_eq!(removed, ["Bishop d3", "Knight c4", "Knight e3", "Rook b3"]);
 }
 
 #[test]

@@ -142,7 +142,8 @@ pub struct PieceReport {
     pub piece: String,
 }
 
-/// What one move did: the pieces it captured (removed) and converted (taken over).
+/// What one move did: the pieces it captured or otherwise removed (by capture effects, the
+/// capturer included) and those it converted (took over), as they stood before the move.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct MoveReport {
     /// The move in the game's notation.
@@ -337,19 +338,32 @@ impl<B: Bitboard> Session for Game<B> {
                 piece: rules.definition.pieces[o.piece].name.clone(),
             })
         };
-        let captured_square = match mv.kind {
-            MoveKind::EnPassant => before.en_passant().map(|ep| ep.victim as usize),
-            MoveKind::Normal | MoveKind::Promote(_) => Some(mv.to as usize),
-            MoveKind::Castle(_) | MoveKind::Drop(_) => None,
+        // Read from the boards before and after, so that every effect is reported: the piece
+        // taken by replacement or en passant and whatever capture effects removed, the capturer
+        // included. Castling and drops remove nothing.
+        let after = self.position();
+        let converted = mv.converts.map(|square| square as usize);
+        let removed = |square: usize| match (before.at(square), after.at(square)) {
+            (Some(_), None) => true,
+            (Some(was), Some(is)) => was.side != is.side && Some(square) != converted,
+            _ => false,
         };
+        let mut captured: Vec<PieceReport> = match mv.kind {
+            MoveKind::Castle(_) | MoveKind::Drop(_) => Vec::new(),
+            _ => before
+                .occupied()
+                .squares()
+                .filter(|&square| square != mv.from as usize && removed(square))
+                .filter_map(report)
+                .collect(),
+        };
+        if rules.capture_effects && after.at(mv.to as usize).is_none() {
+            captured.extend(report(mv.from as usize));
+        }
         Some(MoveReport {
             notation: mv.uci(rules),
-            captured: captured_square.and_then(report).into_iter().collect(),
-            converted: mv
-                .converts
-                .and_then(|sq| report(sq as usize))
-                .into_iter()
-                .collect(),
+            captured,
+            converted: converted.and_then(report).into_iter().collect(),
         })
     }
 
