@@ -156,29 +156,37 @@ fn other_reason(text: &str, error: &InputError) -> String {
     }
 }
 
-/// Who plays each side: the flag, else the loaded record's tag, else a person for the first
-/// side and `mcts:1s` for the others.
+/// Who plays each side: the flag, else the loaded record's tag (when it names a player), else a
+/// person for the first side and `mcts:1s` for the others.
 fn players(
     definition: &Definition,
     flags: &[(String, String)],
     record: Option<&Record>,
 ) -> Result<Vec<PlayerSpec>, Failure> {
+    let default = |index: usize| {
+        if index == 0 {
+            PlayerSpec::Human
+        } else {
+            PlayerSpec::Mcts(variant_interpreter::Budget::Time(
+                std::time::Duration::from_secs(1),
+            ))
+        }
+    };
     definition
         .sides
         .iter()
         .enumerate()
-        .map(|(index, side)| {
-            let text = flags
-                .iter()
-                .find(|(name, _)| *name == side.name)
-                .map(|(_, spec)| spec.clone())
-                .or_else(|| {
-                    record.and_then(|r| r.tag(&record::side_tag(&side.name)).map(String::from))
-                })
-                .unwrap_or_else(|| if index == 0 { "human" } else { "mcts:1s" }.to_string());
-            text.parse::<PlayerSpec>()
-                .map_err(|e| Failure::Message(format!("--{}: {e}", side.name)))
-        })
+        .map(
+            |(index, side)| match flags.iter().find(|(name, _)| *name == side.name) {
+                Some((_, text)) => text
+                    .parse::<PlayerSpec>()
+                    .map_err(|e| Failure::Message(format!("--{}: {e}", side.name))),
+                None => Ok(record
+                    .and_then(|r| r.tag(&record::side_tag(&side.name)))
+                    .and_then(|text| text.parse().ok())
+                    .unwrap_or_else(|| default(index))),
+            },
+        )
         .collect()
 }
 
