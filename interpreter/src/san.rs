@@ -5,8 +5,9 @@
 //! Nothing is chess-specific: a piece is written by its `letter`; a piece that promotes is
 //! written without one, as pawns are; castling is `O-O` for a side's castling with the rook
 //! nearest the king and `O-O-O` for the others; a move is disambiguated by file, then rank,
-//! then square, when another piece of the same type can reach the same square; `+` marks a
-//! move that leaves the next side's royal piece attacked, `#` one that also leaves it no move.
+//! then square, when another piece of the same type can reach the same square; a piece taken
+//! over on the way is added as in the game's notation (`Ng5^f4`); `+` marks a move that leaves
+//! the next side's royal piece attacked, `#` one that also leaves it no move.
 //!
 //! Reading is forgiving: the game's own notation (UCI) is accepted, `0-0`, a missing `=` or
 //! `x`, and check marks are optional, and a move is accepted whenever exactly one legal move
@@ -109,6 +110,12 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     if let MoveKind::Promote(piece) = mv.kind {
         text.push('=');
         text.push(letter(piece.0 as usize));
+    }
+    // A piece taken over on the way, as in the game's notation: `Ng5^f4` and `Ng5` are two
+    // different moves.
+    if let Some(converted) = mv.converts {
+        text.push('^');
+        text.push_str(&square_name(rules, converted as usize));
     }
     text
 }
