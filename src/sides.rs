@@ -137,12 +137,12 @@ mod tests {
             Some("chess")
         );
         assert_eq!(
-            scan_game(&args("--seed 3 --no-color cheversi")).as_deref(),
-            Some("cheversi")
+            scan_game(&args("--seed 3 --no-color my-variant")).as_deref(),
+            Some("my-variant")
         );
         assert_eq!(
-            scan_game(&args("--seed=3 coverage")).as_deref(),
-            Some("coverage")
+            scan_game(&args("--seed=3 shogi.variant")).as_deref(),
+            Some("shogi.variant")
         );
         assert_eq!(scan_game(&args("--black random")), None);
     }

@@ -3,48 +3,12 @@
 //! drawn without colour and kept as snapshots; games between computer players; the end of
 //! input; wrong players.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::Command;
 
-/// Runs the binary in `dir` with `input` on standard input.
-fn run_in(dir: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_variant"))
-        .args(args)
-        .current_dir(dir)
-        .env("VARIANT_GAMES", games_dir())
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // The binary may stop reading early (quit): a closed pipe is not an error here.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    child.wait_with_output().expect("the binary ends")
-}
+mod common;
 
-fn games_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("games")
-}
-
-/// Every game in `games/`, by name.
-fn games() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(games_dir())
-        .expect("games folder")
-        .filter_map(|e| {
-            let path = e.ok()?.path();
-            if path.extension()? != "variant" {
-                return None;
-            }
-            Some(path.file_stem()?.to_string_lossy().into_owned())
-        })
-        .collect();
-    names.sort();
-    names
-}
+use common::{games, games_dir, run_in};
 
 /// The side names of a game, from its file.
 fn sides(game: &str) -> Vec<String> {

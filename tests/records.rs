@@ -4,43 +4,12 @@
 //! reads (when python3 and python-chess are installed; see `tests/python_chess.rs`).
 
 use proptest::prelude::*;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
-fn run_in(dir: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_variant"))
-        .args(args)
-        .current_dir(dir)
-        .env("VARIANT_GAMES", games_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    child.wait_with_output().expect("the binary ends")
-}
+mod common;
 
-fn games_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("games")
-}
-
-/// Every game in `games/`, by name: each game that lands is covered without listing it here.
-fn games() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(games_dir())
-        .expect("games folder")
-        .filter_map(|entry| {
-            let path = entry.ok()?.path();
-            (path.extension()? == "variant")
-                .then(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()))?
-        })
-        .collect();
-    names.sort();
-    names
-}
+use common::{games, games_dir, run_in};
 
 fn sides(game: &str) -> Vec<String> {
     let loaded =

@@ -1,7 +1,9 @@
 //! Running the real `variant` binary from integration tests (golden runs of the CLI).
 #![allow(dead_code)] // each test file uses its own part
 
-use std::process::{Command, Output};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 /// Runs `variant ARGS...` from the repository root.
 pub fn variant(args: &[&str]) -> Output {
@@ -30,4 +32,43 @@ pub fn show_json(args: &[&str]) -> serde_json::Value {
     let output = variant(&all);
     assert!(output.status.success(), "{}", stderr(&output));
     serde_json::from_slice(&output.stdout).expect("one JSON object")
+}
+
+/// Runs the binary in `dir` with `input` on standard input, finding games by name in `games/`.
+pub fn run_in(dir: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_variant"))
+        .args(args)
+        .current_dir(dir)
+        .env("VARIANT_GAMES", games_dir())
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The binary may stop reading early (quit): a closed pipe is not an error here.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().expect("the binary ends")
+}
+
+/// The repository's `games/` folder.
+pub fn games_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("games")
+}
+
+/// Every game in `games/`, by name, sorted: each game that lands is covered by the tests that
+/// use this without being listed anywhere.
+pub fn games() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(games_dir())
+        .expect("games folder")
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            (path.extension()? == "variant")
+                .then(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()))?
+        })
+        .collect();
+    names.sort();
+    names
 }
