@@ -3,42 +3,19 @@
 //! drawn without colour and kept as snapshots; games between computer players; the end of
 //! input; wrong players.
 
-use std::path::PathBuf;
 use std::process::Command;
 
 mod common;
 
-use common::{games, games_dir, run_in};
+use common::{games, games_dir, run_in, sides, temporary_dir, text};
 
 /// The side names of a game, from its file.
-fn sides(game: &str) -> Vec<String> {
-    let loaded =
-        variant_dsl::load_file(&games_dir().join(format!("{game}.variant"))).expect("loads");
-    loaded
-        .definition
-        .sides
-        .iter()
-        .map(|s| s.name.clone())
-        .collect()
-}
-
 /// `--SIDE PLAYER` for every side but the first, which a person plays.
 fn opponents(game: &str, player: &str) -> Vec<String> {
     sides(game)[1..]
         .iter()
         .flat_map(|side| [format!("--{side}"), player.to_string()])
         .collect()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn temporary_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("variant-play-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temporary folder");
-    dir
 }
 
 fn first_legal_move(game: &str) -> String {

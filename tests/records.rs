@@ -4,23 +4,12 @@
 //! reads (when python3 and python-chess are installed; see `tests/python_chess.rs`).
 
 use proptest::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 mod common;
 
-use common::{games, games_dir, run_in};
-
-fn sides(game: &str) -> Vec<String> {
-    let loaded =
-        variant_dsl::load_file(&games_dir().join(format!("{game}.variant"))).expect("loads");
-    loaded
-        .definition
-        .sides
-        .iter()
-        .map(|s| s.name.clone())
-        .collect()
-}
+use common::{games, games_dir, run_in, sides, temporary_dir, text};
 
 /// `--SIDE PLAYER` for every side.
 fn players(game: &str, player: &str) -> Vec<String> {
@@ -28,10 +17,6 @@ fn players(game: &str, player: &str) -> Vec<String> {
         .iter()
         .flat_map(|side| [format!("--{side}"), player.to_string()])
         .collect()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The value of the last `FEN: ` line.
@@ -48,13 +33,6 @@ fn fen_line(output: &Output) -> String {
             )
         })
         .to_string()
-}
-
-fn temporary_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("variant-records-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temporary folder");
-    dir
 }
 
 fn args(list: &[String]) -> Vec<&str> {

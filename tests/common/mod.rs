@@ -72,3 +72,28 @@ pub fn games() -> Vec<String> {
     names.sort();
     names
 }
+
+/// The side names of a game in `games/`, from its file.
+pub fn sides(game: &str) -> Vec<String> {
+    let loaded =
+        variant_dsl::load_file(&games_dir().join(format!("{game}.variant"))).expect("loads");
+    loaded
+        .definition
+        .sides
+        .iter()
+        .map(|s| s.name.clone())
+        .collect()
+}
+
+/// Output bytes as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh, empty folder for one test (its name and the process id keep test runs apart).
+pub fn temporary_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("variant-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    dir
+}
