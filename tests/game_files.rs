@@ -2,6 +2,7 @@
 //! constraints with their sides and conditions, control, score and end rules; and mistakes in
 //! the new statements are reported in source order.
 
+use variant_dsl::expression::Condition;
 use variant_dsl::parse::parse;
 use variant_dsl::validate::validate;
 use variant_dsl::*;
@@ -29,66 +30,94 @@ fn cheversi_drop_constraints() {
     assert!(warnings.is_empty(), "{warnings:?}");
     let (white, black) = (Some(SideId(0)), Some(SideId(1)));
     let (king, queen, bishop) = (PieceId(0), PieceId(1), PieceId(3));
+    let number = Number::Constant;
+    let placement_is = |op, n| Condition::Compare(Number::Placement, op, number(n));
+    let holding_queen = Condition::Compare(
+        Number::Hand(SideRef::Own, Some(queen)),
+        Comparison::Greater,
+        number(0),
+    );
+    let and = |a, b| Condition::And(Box::new(a), Box::new(b));
+    let occupied = Squares::Constant(SquareConstant::Occupied);
     let expected = [
         (
             white,
-            Requirement::Place(king),
-            vec![Condition::AtPlacement(1)],
+            Condition::Place(king),
+            placement_is(Comparison::Equal, 1),
         ),
         (
             black,
-            Requirement::NotPlace(king),
-            vec![Condition::BeforePlacement(8)],
-        ),
-        (None, Requirement::TouchAny, vec![Condition::BoardOccupied]),
-        (
-            black,
-            Requirement::TouchOpponentLast,
-            vec![Condition::Placing(king)],
+            Condition::Not(Box::new(Condition::Place(king))),
+            placement_is(Comparison::Less, 8),
         ),
         (
             None,
-            Requirement::DifferInColourFromOwn(bishop),
-            vec![Condition::Placing(bishop)],
-        ),
-        (
-            None,
-            Requirement::Place(queen),
-            vec![Condition::OpponentPlaced(queen), Condition::Holding(queen)],
+            Condition::PlaceOn(Squares::Adjacent(Box::new(occupied.clone()))),
+            Condition::Some(occupied),
         ),
         (
             black,
-            Requirement::Place(queen),
-            vec![Condition::AtPlacement(7), Condition::Holding(queen)],
+            Condition::PlaceOn(Squares::Adjacent(Box::new(Squares::LastDrop(
+                SideRef::Opponents,
+            )))),
+            Condition::Place(king),
         ),
-    ]
-    .map(|(side, requirement, conditions)| (side, requirement, conditions));
+        (
+            None,
+            Condition::PlaceOn(Squares::Not(Box::new(Squares::ColourOf(Box::new(
+                Squares::Pieces(SideRef::Own, Some(bishop)),
+            ))))),
+            Condition::Place(bishop),
+        ),
+        (
+            None,
+            Condition::Place(queen),
+            and(
+                Condition::Placed(SideRef::Opponents, queen),
+                holding_queen.clone(),
+            ),
+        ),
+        (
+            black,
+            Condition::Place(queen),
+            and(placement_is(Comparison::Equal, 7), holding_queen),
+        ),
+        (
+            None,
+            Condition::LeaveAction,
+            Condition::Compare(
+                Number::Hand(SideRef::Next, None),
+                Comparison::Greater,
+                number(0),
+            ),
+        ),
+    ];
     let actual: Vec<_> = definition
         .drops
         .constraints
         .iter()
-        .map(|c| (c.side, c.requirement.clone(), c.conditions.clone()))
+        .map(|c| (c.side, c.requirement.clone(), c.condition.clone()))
         .collect();
     assert_eq!(actual, expected);
     let origins: Vec<String> = definition
         .drops
         .constraints
         .iter()
-        .map(|c| c.origin.to_string())
+        .map(|c| c.origin.text.clone())
         .collect();
     assert_eq!(
         origins,
         [
-            "x.variant:29: white must place King at placement 1",
-            "x.variant:32: black must not place King before placement 8",
-            "x.variant:36: must touch any piece when board occupied",
-            "x.variant:38: black must touch opponent last when placing King",
-            "x.variant:40: must differ in colour from own Bishop when placing Bishop",
-            "x.variant:45: must place Queen when opponent placed Queen and holding Queen",
-            "x.variant:48: black must place Queen at placement 7 when holding Queen",
+            "white must place King when placement = 1",
+            "black must not place King when placement < 8",
+            "must touch occupied when some occupied",
+            "black must touch last drop of opponent when placing King",
+            "must place on not colour of own Bishop when placing Bishop",
+            "must place Queen when opponent placed Queen and hand Queen > 0",
+            "black must place Queen when placement = 7 and hand Queen > 0",
+            "must leave an action when next hand > 0",
         ]
     );
-    assert!(definition.drops.lookahead);
     assert_eq!(
         definition.actions,
         Actions {
@@ -99,45 +128,68 @@ fn cheversi_drop_constraints() {
     assert_eq!(
         definition.score,
         Some(ScoreRule {
-            measure: ScoreMeasure::Attackers,
-            empty_only: true
+            expression: Number::Sum(
+                Field::Controllers(SideRef::Own),
+                Box::new(Squares::Constant(SquareConstant::Empty))
+            )
         })
     );
-    assert!(definition.end.hands_empty);
+    let conditions: Vec<_> = definition
+        .end
+        .conditions
+        .iter()
+        .map(|c| (c.verdict, c.condition.clone()))
+        .collect();
+    assert_eq!(conditions, [(None, Condition::HandsEmpty)]);
     assert!(definition.end.tiebreaks.is_empty());
     assert!(!definition.control.en_passant_standing);
+}
+
+fn controlled_alone() -> Squares {
+    Squares::Except(
+        Box::new(Squares::ControlledBy(SideRef::Own)),
+        Box::new(Squares::ControlledBy(SideRef::Opponents)),
+    )
 }
 
 #[test]
 fn coverage_control_score_and_end() {
     let (definition, warnings) = check(COVERAGE).expect("coverage is valid");
     assert!(warnings.is_empty(), "{warnings:?}");
+    let uncontrolled = Condition::PlaceOn(Squares::Not(Box::new(Squares::ControlledBy(
+        SideRef::Opponents,
+    ))));
+    assert_eq!(definition.drops.constraints.len(), 1);
+    let rule = &definition.drops.constraints[0];
     assert_eq!(
-        definition.drops,
-        DropRules {
-            constraints: vec![DropConstraint {
-                side: None,
-                requirement: Requirement::Uncontrolled,
-                conditions: Vec::new(),
-                origin: Origin {
-                    file: "x.variant".to_string(),
-                    line: 56,
-                    text: "must be uncontrolled".to_string(),
-                },
-            }],
-            lookahead: false,
-        }
+        (rule.side, &rule.requirement, &rule.condition),
+        (None, &uncontrolled, &Condition::True)
+    );
+    assert_eq!(
+        rule.origin.text,
+        "must place on not controlled by opponent".to_string()
     );
     assert!(definition.control.en_passant_standing);
     assert_eq!(
         definition.score,
         Some(ScoreRule {
-            measure: ScoreMeasure::ControlledAlone,
-            empty_only: false
+            expression: Number::Count(Box::new(controlled_alone()))
         })
     );
     let end = &definition.end;
-    assert!(end.hands_empty && end.only_self_controlled_drops && end.no_legal_action);
+    let conditions: Vec<_> = end
+        .conditions
+        .iter()
+        .map(|c| (c.verdict, c.condition.clone()))
+        .collect();
+    let self_controlled_only = Condition::Not(Box::new(Condition::Some(Squares::Except(
+        Box::new(Squares::LegalDrops),
+        Box::new(Squares::ControlledBy(SideRef::Own)),
+    ))));
+    assert_eq!(
+        conditions,
+        [(None, Condition::HandsEmpty), (None, self_controlled_only)]
+    );
     assert_eq!(end.tiebreaks, [Tiebreak::FewestInHand]);
     assert!(definition.setup.board.is_empty());
     let in_hand: u32 = definition.setup.hands.iter().map(|(_, _, n)| n).sum();
@@ -166,29 +218,55 @@ fn actions_default_to_moves_and_drops() {
 }
 
 #[test]
-fn drop_constraints_resolve_names_and_numbers() {
+fn drop_constraints_resolve_names_and_types() {
     let text = CHEVERSI
         .replace("white must place King", "whte must place Kign")
-        .replace("before placement 8", "before placement 0")
         .replace("placing Bishop", "placing Bishops")
-        .replace("    lookahead\n", "    lookahead\n    lookahead\n")
+        .replace(
+            "must touch occupied when some occupied",
+            "must touch occupied when occupied",
+        )
+        .replace("placement < 8", "placement < own King")
         .replace("actions drops", "actions drops drops");
     assert_eq!(
         messages(&text),
         [
             "`drops` is given twice",
             "unknown side `whte` in `drops`",
-            "unknown piece `Kign` in `must place`",
-            "`0` is too small: placements are counted from 1",
-            "unknown piece `Bishops` in `placing`",
-            "`lookahead` is given twice",
+            "unknown piece `Kign` in `place`",
+            "expected a number, found a set of squares",
+            "expected a condition, found a set of squares",
+            "unknown piece `Bishops` in `place`",
+        ]
+    );
+}
+
+#[test]
+fn expression_terms_are_refused_where_they_mean_nothing() {
+    let text = format!("{COVERAGE}\nscore count legal drops + placement\n")
+        .replace(
+            "score count (controlled by own except controlled by opponent)\n",
+            "",
+        )
+        .replace("by score when hands empty", "by score when place King")
+        .replace(
+            "must place on not controlled by opponent",
+            "must place on not controlled by opponent and leave an action",
+        );
+    assert_eq!(
+        messages(&text),
+        [
+            "`leave an action` cannot be used in a drop rule",
+            "`place` cannot be used in an end condition",
+            "`legal drops` cannot be used in a score",
+            "`placement` cannot be used in a score",
         ]
     );
 }
 
 #[test]
 fn new_statements_are_given_once() {
-    let text = format!("{COVERAGE}\nscore attackers\ncontrol {{ }}\n");
+    let text = format!("{COVERAGE}\nscore count empty\ncontrol {{ }}\n");
     assert_eq!(
         messages(&text),
         ["`score` is given twice", "`control` is given twice"]
@@ -208,20 +286,15 @@ fn a_sub_variant_replaces_only_what_it_restates() {
     let parent = load("coverage.variant");
     let child = load("coverage-weighted.variant");
     assert_eq!(child.name, "Coverage (weighted scoring)");
-    assert_eq!(
+    assert!(matches!(
         child.score,
         Some(ScoreRule {
-            measure: ScoreMeasure::MajorityThenValue,
-            empty_only: false
+            expression: Number::Count(_)
         })
-    );
-    assert_eq!(
-        child.drops.constraints[0].requirement,
-        Requirement::Uncontrolled
-    );
+    ));
     assert_eq!(
         child.drops.constraints[0].origin.to_string(),
-        "coverage.variant:56: must be uncontrolled",
+        "coverage.variant:56: must place on not controlled by opponent",
         "an inherited constraint keeps its own file's origin"
     );
     assert_eq!(

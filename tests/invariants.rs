@@ -697,7 +697,9 @@ fn check_random_game(
                         prop_assert!(!expected.is_empty() && board.dead_material(), "{}", fen);
                         prop_assert!(outcome.winners.is_empty());
                     }
-                    Reason::Score => prop_assert!(false, "chess has no score: {}", fen),
+                    Reason::Score | Reason::Condition => {
+                        prop_assert!(false, "chess has no end condition: {}", fen)
+                    }
                     Reason::RoyalCaptured => {
                         prop_assert!(false, "a chess king is never captured: {}", fen)
                     }

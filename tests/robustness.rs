@@ -425,7 +425,7 @@ fn a_refused_move_says_why() {
     let output = variant(&["moves", "cheversi", "--play", "K@e4 Q@a1"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr(&output).contains("must touch any piece when board occupied"),
+        stderr(&output).contains("must touch occupied when some occupied"),
         "{}",
         stderr(&output)
     );

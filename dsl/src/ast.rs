@@ -5,7 +5,7 @@
 //! diagnostic can point at the exact name, square, letter or character of a Betza string.
 //! Numbers are kept as the digits written, so that validation can report an overflow where it is.
 
-use crate::definition::{ScoreMeasure, Tiebreak, Verdict};
+use crate::definition::{Tiebreak, Verdict};
 use crate::span::{FileId, Span, Spanned};
 use std::ops::Range;
 
@@ -387,7 +387,7 @@ impl ActionKind {
     }
 }
 
-/// `drops { must be uncontrolled; lookahead }`
+/// `drops { must be on not controlled by opponent }`
 #[derive(Clone, Debug, PartialEq)]
 pub struct DropsStatement {
     /// The `drops` keyword.
@@ -399,64 +399,114 @@ pub struct DropsStatement {
 /// A statement inside a `drops` block.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DropsItem {
-    /// `lookahead`
-    Lookahead,
-    /// `black must place Queen at placement 7 when holding Queen`
-    Must(MustStatement),
+    /// `black must place Queen when placement = 7 and hand Queen > 0`
+    Must(Box<MustStatement>),
     /// A construct not implemented yet.
     Future(FutureStatement),
 }
 
-/// `[SIDE] must REQUIREMENT [at|before placement N] [when CONDITION and ...]`
+/// `[SIDE] must EXPRESSION [when EXPRESSION]`
 #[derive(Clone, Debug, PartialEq)]
 pub struct MustStatement {
     /// The side it binds, as written; `None` for every side.
     pub side: Option<Spanned<String>>,
-    /// What the drop must do.
-    pub requirement: Spanned<DropRequirement>,
-    /// `at placement N` or `before placement N`, if given.
-    pub placement: Option<Spanned<PlacementCondition>>,
-    /// The `when` conditions, in order.
-    pub conditions: Vec<Spanned<DropCondition>>,
+    /// What the drop must satisfy.
+    pub requirement: Spanned<Expression>,
+    /// When the rule applies; `None` for always.
+    pub condition: Option<Spanned<Expression>>,
 }
 
-/// What a constrained drop must do, with piece names as written.
+/// An expression as written: names unresolved, types unchecked (see `crate::typing`).
 #[derive(Clone, Debug, PartialEq)]
-pub enum DropRequirement {
+pub enum Expression {
+    /// `7`, as written.
+    Number(String),
+    /// `A or B`
+    Or(Box<Spanned<Expression>>, Box<Spanned<Expression>>),
+    /// `A and B`
+    And(Box<Spanned<Expression>>, Box<Spanned<Expression>>),
+    /// `not A`
+    Not(Box<Spanned<Expression>>),
+    /// `A < B`
+    Compare(
+        Box<Spanned<Expression>>,
+        Spanned<crate::expression::Comparison>,
+        Box<Spanned<Expression>>,
+    ),
+    /// `A + B`
+    Plus(Box<Spanned<Expression>>, Box<Spanned<Expression>>),
+    /// `A - B`
+    Minus(Box<Spanned<Expression>>, Box<Spanned<Expression>>),
+    /// `A except B`
+    Except(Box<Spanned<Expression>>, Box<Spanned<Expression>>),
+    /// `place on S`
+    PlaceOn(Box<Spanned<Expression>>),
     /// `place King`
     Place(Spanned<String>),
-    /// `not place King`
-    NotPlace(Spanned<String>),
-    /// `be uncontrolled`
-    Uncontrolled,
-    /// `touch any piece`
-    TouchAny,
-    /// `touch opponent last`
-    TouchOpponentLast,
-    /// `differ in colour from own Bishop`
-    DifferInColourFromOwn(Spanned<String>),
-}
-
-/// `at placement N` or `before placement N`, the number as written.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PlacementCondition {
-    /// `at placement 1`
-    At(Spanned<String>),
-    /// `before placement 8`
-    Before(Spanned<String>),
-}
-
-/// A `when` condition of a drop constraint, with piece names as written.
-#[derive(Clone, Debug, PartialEq)]
-pub enum DropCondition {
-    /// `board occupied`
-    BoardOccupied,
-    /// `placing Bishop`
-    Placing(Spanned<String>),
+    /// `touch S`
+    Touch(Box<Spanned<Expression>>),
+    /// `leave an action`
+    LeaveAction,
+    /// `can act`
+    CanAct,
+    /// `placement`
+    Placement,
+    /// `count S`
+    Count(Box<Spanned<Expression>>),
+    /// `sum F on S`
+    Sum(Box<Spanned<Expression>>, Box<Spanned<Expression>>),
+    /// `hands empty`
+    HandsEmpty,
+    /// `[side] hand [Piece]`
+    Hand {
+        /// The side, `own` when not written.
+        side: Option<Spanned<SideReference>>,
+        /// The piece type; every type when not written.
+        piece: Option<Spanned<String>>,
+    },
     /// `opponent placed Queen`
-    OpponentPlaced(Spanned<String>),
-    /// `holding Queen`
-    Holding(Spanned<String>),
+    Placed(Spanned<SideReference>, Spanned<String>),
+    /// `last drop of opponent`
+    LastDrop(Spanned<SideReference>),
+    /// `controlled by own`
+    ControlledBy(Spanned<SideReference>),
+    /// `attacked by opponent`
+    AttackedBy(Spanned<SideReference>),
+    /// `adjacent to S`
+    Adjacent(Box<Spanned<Expression>>),
+    /// `colour of S`
+    ColourOf(Box<Spanned<Expression>>),
+    /// `some S`
+    Some(Box<Spanned<Expression>>),
+    /// `no S`
+    No(Box<Spanned<Expression>>),
+    /// `legal drops`
+    LegalDrops,
+    /// `controllers of own`
+    Controllers(Spanned<SideReference>),
+    /// `control value of own`
+    ControlValue(Spanned<SideReference>),
+    /// `empty`, `occupied`, `light`, `dark`, `board`
+    Squares(crate::expression::SquareConstant),
+    /// `rank 2`, `last rank`, `squares e4 d5`
+    Zone(Spanned<Zone>),
+    /// `own King`, `any piece`: the piece name, `None` for every type.
+    Pieces(Spanned<SideReference>, Option<Spanned<String>>),
+}
+
+/// A side as an expression names it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SideReference {
+    /// `own`
+    Own,
+    /// `opponent`
+    Opponent,
+    /// `any`
+    Any,
+    /// `next`
+    Next,
+    /// `white`: a side by name.
+    Named(String),
 }
 
 /// `capture { remove capturer; remove around except Pawn }`
@@ -497,15 +547,13 @@ pub enum ControlItem {
     Future(FutureStatement),
 }
 
-/// `score squares controlled alone`, `score attackers on empty squares`
+/// `score count (controlled by own except controlled by opponent)`
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScoreStatement {
     /// The `score` keyword.
     pub keyword: Span,
-    /// The measure.
-    pub measure: Spanned<ScoreMeasure>,
-    /// `on empty squares` was given.
-    pub empty_only: bool,
+    /// Each side's score, judged for that side.
+    pub expression: Spanned<Expression>,
 }
 
 /// `end { checkmate loses }`
@@ -540,12 +588,13 @@ pub enum EndRule {
         /// The verdict.
         verdict: Spanned<Verdict>,
     },
-    /// `hands empty`
-    HandsEmpty,
-    /// `only self-controlled drops`
-    OnlySelfControlledDrops,
-    /// `no legal action`
-    NoLegalAction,
+    /// `by score when hands empty`, `loses when no own King`
+    Condition {
+        /// `None` for `by score`.
+        verdict: Option<Spanned<Verdict>>,
+        /// The condition, judged for the side to move.
+        condition: Spanned<Expression>,
+    },
     /// `tiebreak fewest in hand`
     Tiebreak(Spanned<Tiebreak>),
     /// `material King King Bishop* on one colour draws`
@@ -565,9 +614,7 @@ impl EndRule {
             EndRule::Stalemate(_) => "stalemate",
             EndRule::Repetition { .. } => "repetition",
             EndRule::MoveLimit { .. } => "move-limit",
-            EndRule::HandsEmpty => "hands empty",
-            EndRule::OnlySelfControlledDrops => "only self-controlled drops",
-            EndRule::NoLegalAction => "no legal action",
+            EndRule::Condition { .. } => "when",
             EndRule::Material(_) => "material",
             EndRule::RoyalCaptured(_) => "royal captured",
             EndRule::Tiebreak(tiebreak) => match tiebreak.node {

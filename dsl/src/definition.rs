@@ -160,20 +160,19 @@ impl Default for Actions {
 pub struct DropRules {
     /// `must ...` statements, in source order.
     pub constraints: Vec<DropConstraint>,
-    /// `lookahead`: a drop is illegal if it leaves the next side with no legal action while that
-    /// side still holds pieces.
-    pub lookahead: bool,
 }
 
-/// `[side] must <requirement> [at placement N | before placement N] [when <condition> and ...]`
+/// `[side] must REQUIREMENT [when CONDITION]`: a drop of the side, when the condition holds,
+/// must satisfy the requirement. Both are judged for the dropping side, and may depend on the
+/// dropped piece and its square.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DropConstraint {
     /// The side it binds; `None` for every side.
     pub side: Option<SideId>,
-    /// What the drop must do.
-    pub requirement: Requirement,
-    /// When it applies: all conditions must hold.
-    pub conditions: Vec<Condition>,
+    /// What the drop must satisfy.
+    pub requirement: crate::expression::Condition,
+    /// When it applies ([`crate::expression::Condition::True`] for always).
+    pub condition: crate::expression::Condition,
     /// Where the `must` statement is written (in the parent's file for an inherited one), so
     /// that a refused drop can be explained by quoting it.
     #[serde(default)]
@@ -200,41 +199,6 @@ impl fmt::Display for Origin {
     }
 }
 
-/// What a constrained drop must do.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Requirement {
-    /// `place Queen`: drop a piece of this type.
-    Place(PieceId),
-    /// `not place King`: drop any other type.
-    NotPlace(PieceId),
-    /// `be uncontrolled`: on a square no opponent's piece controls.
-    Uncontrolled,
-    /// `touch any piece`: on one of the 8 squares around a piece of any side.
-    TouchAny,
-    /// `touch opponent last`: next to the square of the previous side's last drop.
-    TouchOpponentLast,
-    /// `differ in colour from own Bishop`: on a square of the other colour than each own piece of
-    /// that type on the board.
-    DifferInColourFromOwn(PieceId),
-}
-
-/// When a drop constraint applies.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Condition {
-    /// `at placement N`: this is the side's N-th drop of the game (counted from the setup hand).
-    AtPlacement(u32),
-    /// `before placement N`: this is one of the side's first N-1 drops.
-    BeforePlacement(u32),
-    /// `when board occupied`: some piece stands on the board.
-    BoardOccupied,
-    /// `when placing Bishop`: the dropped piece is of this type.
-    Placing(PieceId),
-    /// `when opponent placed Queen`: the previous side's last action dropped this type.
-    OpponentPlaced(PieceId),
-    /// `when holding Queen`: the side holds a piece of this type.
-    Holding(PieceId),
-}
-
 /// How control is computed: a piece controls the squares it could move or capture to, its own
 /// pieces interrupting lines and occupying targets (even for leapers).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -246,25 +210,11 @@ pub struct ControlRules {
     pub en_passant_standing: bool,
 }
 
-/// How each side's score is counted, square by square.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// `score EXPRESSION`: each side's score, the number judged for that side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreRule {
-    /// The measure.
-    pub measure: ScoreMeasure,
-    /// `on empty squares`: occupied squares never score.
-    pub empty_only: bool,
-}
-
-/// What a square is worth to a side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ScoreMeasure {
-    /// `squares controlled alone`: 1 for the only side controlling it.
-    ControlledAlone,
-    /// `attackers`: 1 for each piece of the side controlling it.
-    Attackers,
-    /// `squares by majority then value`: 1 for the side with more pieces controlling it; on a tie
-    /// the higher sum of their values; on a further tie nobody.
-    MajorityThenValue,
+    /// The number.
+    pub expression: crate::expression::Number,
 }
 
 /// Breaks a tie of scores.
@@ -528,17 +478,10 @@ pub struct EndRules {
     /// `move-limit N verdict`: N moves by each side (2N plies) with no capture and no move of an
     /// `irreversible` piece end the game; the verdict is for the side to move then.
     pub move_limit: Option<MoveLimit>,
-    /// `hands empty`: the game ends, decided by score, when every hand is empty.
+    /// `by score when hands empty`, `loses when ...`: conditions judged for the side to move
+    /// after every action, in source order, before checkmate and stalemate.
     #[serde(default)]
-    pub hands_empty: bool,
-    /// `only self-controlled drops`: the game ends, decided by score, when every legal drop of the
-    /// side to move is on a square it already controls.
-    #[serde(default)]
-    pub only_self_controlled_drops: bool,
-    /// `no legal action`: a side with no legal action ends the game, decided by score (instead of
-    /// checkmate or stalemate).
-    #[serde(default)]
-    pub no_legal_action: bool,
+    pub conditions: Vec<EndCondition>,
     /// `tiebreak ...`: how equal scores are separated, in order; then a draw.
     #[serde(default)]
     pub tiebreaks: Vec<Tiebreak>,
@@ -550,6 +493,18 @@ pub struct EndRules {
     /// game, with this verdict for that side (atomic chess, Kingdrops).
     #[serde(default)]
     pub royal_captured: Option<Verdict>,
+}
+
+/// `RESULT when CONDITION`: the game ends when the condition holds for the side to move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndCondition {
+    /// The verdict for the side to move; `None` for `by score`.
+    pub verdict: Option<Verdict>,
+    /// The condition, judged for the side to move.
+    pub condition: crate::expression::Condition,
+    /// Where it is written.
+    #[serde(default)]
+    pub origin: Origin,
 }
 
 /// `material King King Knight draws`, `material King King Bishop* on one colour draws`.

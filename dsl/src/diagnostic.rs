@@ -92,6 +92,10 @@ pub mod code {
     pub const END_RULE: &str = "E0801";
     /// A `path` whose legs do not make a movement.
     pub const PATH: &str = "E0506";
+    /// An expression of the wrong type: a set of squares where a condition is needed.
+    pub const EXPRESSION_TYPE: &str = "E0811";
+    /// An expression term used where it means nothing (`place King` in a score).
+    pub const EXPRESSION_PLACE: &str = "E0812";
     /// A construct of the language that this version does not implement yet.
     pub const NOT_SUPPORTED: &str = "E0900";
     /// A piece that never appears: not in the setup, not a promotion choice.

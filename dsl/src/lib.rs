@@ -36,22 +36,25 @@ pub mod ast;
 pub mod betza;
 pub mod definition;
 pub mod diagnostic;
+pub mod expression;
 pub mod fen;
 mod load;
 pub mod parse;
 pub mod span;
 mod suggestion;
+mod typing;
 pub mod validate;
 
 pub use ast::GameFile;
 pub use definition::{
-    Actions, BoardDef, CaptureRules, CastlingDef, Condition, ControlRules, Definition,
-    DropConstraint, DropRules, EndRules, Forward, Leg, LegCount, LegDirection, LegEffect,
+    Actions, BoardDef, CaptureRules, CastlingDef, ControlRules, Definition, DropConstraint,
+    DropRules, EndCondition, EndRules, Forward, Leg, LegCount, LegDirection, LegEffect,
     MaterialRule, MoveAtom, MoveLimit, MoveMode, Offset, Origin, PathDef, PieceCount, PieceDef,
-    PieceId, Placement, Promotion, Repetition, Requirement, ScoreMeasure, ScoreRule, Setup,
-    SideDef, SideId, Square, SquareTest, Tiebreak, Verdict, MAX_BOARD_EDGE,
+    PieceId, Placement, Promotion, Repetition, ScoreRule, Setup, SideDef, SideId, Square,
+    SquareTest, Tiebreak, Verdict, MAX_BOARD_EDGE,
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Label, Severity};
+pub use expression::{Comparison, Field, Number, SideRef, SquareConstant, Squares};
 pub use fen::{parse_fen, write_fen, FenError};
 pub use load::{
     load_file, load_file_with, load_source, load_source_with, Failure, LoadOptions, Loaded,

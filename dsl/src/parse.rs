@@ -6,8 +6,9 @@
 //! comments, braces nested thousands deep) into diagnostics.
 
 use crate::ast::*;
-use crate::definition::{ScoreMeasure, Tiebreak, Verdict};
+use crate::definition::{Tiebreak, Verdict};
 use crate::diagnostic::{code, Diagnostic, Diagnostics};
+use crate::expression::{Comparison, SquareConstant};
 use crate::span::{FileId, Span, Spanned};
 use crate::suggestion;
 use pest::iterators::{Pair, Pairs};
@@ -230,14 +231,47 @@ const END_ITEM: &str = "an end rule such as `checkmate loses`";
 const ZONE: &str = "a zone such as `rank 2`, `ranks 1-3`, `last rank` or `squares e4 d5`";
 const VERDICT: &str = "`loses`, `wins` or `draws`";
 const ACTION_KIND: &str = "an action such as `moves` or `drops`";
-const DROPS_ITEM: &str = "a drop rule such as `must be uncontrolled` or `lookahead`";
-const CONDITION: &str = "a condition such as `board occupied`, `placing Bishop`, `opponent placed Queen` or `holding Queen`";
+const DROPS_ITEM: &str = "a drop rule such as `must place on not controlled by opponent`";
+const EXPRESSION: &str =
+    "an expression such as `place King`, `touch occupied`, `count own pieces` or `placement = 1`";
+const EXPRESSION_KEYWORDS: &[&str] = &[
+    "place",
+    "placing",
+    "touch",
+    "leave",
+    "can",
+    "placement",
+    "count",
+    "sum",
+    "hands",
+    "hand",
+    "last",
+    "controlled",
+    "attacked",
+    "adjacent",
+    "colour",
+    "some",
+    "no",
+    "legal",
+    "controllers",
+    "control",
+    "empty",
+    "occupied",
+    "light",
+    "dark",
+    "board",
+    "own",
+    "opponent",
+    "any",
+    "next",
+    "not",
+    "rank",
+    "ranks",
+    "squares",
+];
+const SIDE_REFERENCE: &str = "a side such as `own`, `opponent`, `any`, `next` or a side's name";
 const CONTROL_ITEM: &str = "a control rule such as `en-passant standing`";
-const MEASURE: &str =
-    "a measure such as `squares controlled alone`, `attackers` or `squares by majority then value`";
 const MATERIAL_TERM: &str = "a piece name such as `Knight` or `Bishop*`";
-const CONDITION_KEYWORDS: &[&str] = &["board", "placing", "opponent", "holding"];
-const MEASURE_KEYWORDS: &[&str] = &["squares", "attackers"];
 
 /// The one table from grammar rules to plain words. It is exhaustive on purpose: a new rule
 /// does not compile until it says how errors should name it.
@@ -314,9 +348,6 @@ fn expected(rule: Rule) -> Expected {
         Rule::stalemate_rule => keyword(END_ITEM, "stalemate"),
         Rule::repetition_rule => keyword(END_ITEM, "repetition"),
         Rule::move_limit_rule => keyword(END_ITEM, "move-limit"),
-        Rule::hands_empty_rule => keyword(END_ITEM, "hands"),
-        Rule::self_controlled_drops_rule => keyword(END_ITEM, "only"),
-        Rule::no_legal_action_rule => keyword(END_ITEM, "no"),
         Rule::tiebreak_rule => keyword(END_ITEM, "tiebreak"),
         Rule::material_rule | Rule::kw_material => keyword(END_ITEM, "material"),
         Rule::material_term => words(MATERIAL_TERM),
@@ -325,45 +356,76 @@ fn expected(rule: Rule) -> Expected {
             keyword("a tiebreak such as `fewest in hand`", "fewest")
         }
         Rule::action_kind => keywords(ACTION_KIND, &["moves", "drops"]),
-        Rule::drops_item => words(DROPS_ITEM),
-        Rule::lookahead_rule | Rule::kw_lookahead => keyword(DROPS_ITEM, "lookahead"),
-        Rule::drop_constraint => words(DROPS_ITEM),
-        Rule::requirement_place | Rule::kw_place => keyword("`place`", "place"),
-        Rule::requirement_not_place | Rule::kw_not => keyword("`not`", "not"),
-        Rule::requirement_uncontrolled | Rule::kw_be => keyword("`be`", "be"),
-        Rule::requirement_touch_any | Rule::requirement_touch_opponent_last | Rule::kw_touch => {
-            keyword("`touch`", "touch")
+        Rule::drops_item | Rule::drop_constraint => words(DROPS_ITEM),
+        Rule::expression
+        | Rule::disjunction
+        | Rule::conjunction
+        | Rule::negation
+        | Rule::comparison
+        | Rule::difference
+        | Rule::operand
+        | Rule::parenthesized
+        | Rule::number_term
+        | Rule::place_on_term
+        | Rule::place_term
+        | Rule::touch_term
+        | Rule::leave_action_term
+        | Rule::can_act_term
+        | Rule::placement_term
+        | Rule::count_term
+        | Rule::sum_term
+        | Rule::hands_empty_term
+        | Rule::hand_term
+        | Rule::placed_term
+        | Rule::last_drop_term
+        | Rule::controlled_term
+        | Rule::attacked_term
+        | Rule::adjacent_term
+        | Rule::colour_of_term
+        | Rule::some_term
+        | Rule::no_term
+        | Rule::legal_drops_term
+        | Rule::controllers_term
+        | Rule::control_value_term
+        | Rule::squares_term
+        | Rule::pieces_term
+        | Rule::term => keywords(EXPRESSION, EXPRESSION_KEYWORDS),
+        Rule::comparison_operator => words("a comparison such as `=`, `<` or `>=`"),
+        Rule::difference_operator => words("`+`, `-` or `except`"),
+        Rule::side_reference => words(SIDE_REFERENCE),
+        Rule::name | Rule::expression_word => words("a name"),
+        Rule::kw_place => keyword("`place`", "place"),
+        Rule::kw_not => keyword("`not`", "not"),
+        Rule::kw_touch => keyword("`touch`", "touch"),
+        Rule::kw_leave => keyword("`leave`", "leave"),
+        Rule::kw_an => keyword("`an`", "an"),
+        Rule::kw_can => keyword("`can`", "can"),
+        Rule::kw_act => keyword("`act`", "act"),
+        Rule::kw_count => keyword("`count`", "count"),
+        Rule::kw_sum => keyword("`sum`", "sum"),
+        Rule::kw_drop => keyword("`drop`", "drop"),
+        Rule::kw_of => keyword("`of`", "of"),
+        Rule::kw_attacked => keyword("`attacked`", "attacked"),
+        Rule::kw_adjacent => keyword("`adjacent`", "adjacent"),
+        Rule::kw_some => keyword("`some`", "some"),
+        Rule::kw_controllers => keyword("`controllers`", "controllers"),
+        Rule::kw_light => keyword("`light`", "light"),
+        Rule::kw_dark => keyword("`dark`", "dark"),
+        Rule::kw_next => keyword("`next`", "next"),
+        Rule::kw_pieces => keyword("`pieces`", "pieces"),
+        Rule::condition_rule | Rule::end_result | Rule::by_score => {
+            words("a result such as `by score`, `loses`, `wins` or `draws`")
         }
-        Rule::requirement_differ_in_colour | Rule::kw_differ => keyword("`differ`", "differ"),
-        Rule::requirement => words("`place`, `not`, `be`, `touch` or `differ`"),
-        Rule::placement_condition => keywords(
-            "`at placement N` or `before placement N`",
-            &["at", "before"],
-        ),
-        Rule::at_placement | Rule::kw_at => keyword("`at`", "at"),
-        Rule::before_placement | Rule::kw_before => keyword("`before`", "before"),
-        Rule::condition
-        | Rule::condition_board_occupied
-        | Rule::condition_placing
-        | Rule::condition_opponent_placed
-        | Rule::condition_holding => keywords(CONDITION, CONDITION_KEYWORDS),
         Rule::control_item | Rule::en_passant_standing_rule | Rule::kw_en_passant => {
             keyword(CONTROL_ITEM, "en-passant")
         }
-        Rule::score_measure
-        | Rule::measure_controlled_alone
-        | Rule::measure_attackers
-        | Rule::measure_majority_then_value => keywords(MEASURE, MEASURE_KEYWORDS),
-        Rule::empty_squares_only => keyword("`on empty squares`", "on"),
         Rule::kw_actions => keyword(STATEMENT, "actions"),
         Rule::kw_drops => keyword("`drops`", "drops"),
         Rule::kw_must => keyword("`must`", "must"),
-        Rule::kw_uncontrolled => keyword("`uncontrolled`", "uncontrolled"),
         Rule::kw_any => keyword("`any`", "any"),
         Rule::kw_opponent => keyword("`opponent`", "opponent"),
         Rule::kw_in => keyword("`in`", "in"),
         Rule::kw_colour => keyword("`colour`", "colour"),
-        Rule::kw_from => keyword("`from`", "from"),
         Rule::kw_own => keyword("`own`", "own"),
         Rule::kw_placement => keyword("`placement`", "placement"),
         Rule::kw_when => keyword("`when`", "when"),
@@ -371,20 +433,14 @@ fn expected(rule: Rule) -> Expected {
         Rule::kw_occupied => keyword("`occupied`", "occupied"),
         Rule::kw_placing => keyword("`placing`", "placing"),
         Rule::kw_placed => keyword("`placed`", "placed"),
-        Rule::kw_holding => keyword("`holding`", "holding"),
         Rule::kw_control => keyword(STATEMENT, "control"),
         Rule::kw_standing => keyword("`standing`", "standing"),
         Rule::kw_score => keyword(STATEMENT, "score"),
         Rule::kw_controlled => keyword("`controlled`", "controlled"),
-        Rule::kw_alone => keyword("`alone`", "alone"),
-        Rule::kw_attackers => keywords(MEASURE, MEASURE_KEYWORDS),
         Rule::kw_by => keyword("`by`", "by"),
-        Rule::kw_majority => keyword("`majority`", "majority"),
         Rule::kw_then => keyword("`then`", "then"),
         Rule::kw_empty => keyword("`empty`", "empty"),
         Rule::kw_hands => keyword(END_ITEM, "hands"),
-        Rule::kw_only => keyword(END_ITEM, "only"),
-        Rule::kw_self_controlled => keyword("`self-controlled`", "self-controlled"),
         Rule::kw_no => keyword(END_ITEM, "no"),
         Rule::kw_legal => keyword("`legal`", "legal"),
         Rule::kw_action => keyword("`action`", "action"),
@@ -411,7 +467,7 @@ fn expected(rule: Rule) -> Expected {
         Rule::kw_forward => keyword(SIDE_ITEM, "forward"),
         Rule::kw_fen_letter => keyword(SIDE_ITEM, "fen-letter"),
         Rule::kw_turns => keyword(STATEMENT, "turns"),
-        Rule::kw_piece => keyword(STATEMENT, "piece"),
+        Rule::kw_piece => keyword("`piece`", "piece"),
         Rule::kw_letter => keyword(PIECE_ITEM, "letter"),
         Rule::kw_value => keyword(PIECE_ITEM, "value"),
         Rule::kw_royal => keyword(PIECE_ITEM, "royal"),
@@ -899,8 +955,7 @@ fn drops_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> DropsStatement 
             let rule = pair.as_rule();
             let mut parts = pair.into_inner();
             let item = match rule {
-                Rule::lookahead_rule => DropsItem::Lookahead,
-                Rule::drop_constraint => DropsItem::Must(must_statement(file, parts)),
+                Rule::drop_constraint => DropsItem::Must(Box::new(must_statement(file, parts))),
                 _ => DropsItem::Future(future_statement(file, &mut parts)),
             };
             Spanned::new(item, span)
@@ -909,62 +964,168 @@ fn drops_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> DropsStatement 
     DropsStatement { keyword, items }
 }
 
-/// `[side] must requirement [at|before placement N] [when condition and ...]`: the keywords
-/// `must`, `when` and `and` are skipped.
+/// `[side] must EXPRESSION [when EXPRESSION]`: the keywords `must` and `when` are skipped.
 fn must_statement(file: FileId, parts: Pairs<'_, Rule>) -> MustStatement {
     let mut side = None;
-    let mut requirement = None;
-    let mut placement = None;
-    let mut conditions = Vec::new();
+    let mut expressions = Vec::new();
     for part in parts {
-        let span = span_of(file, &part);
         match part.as_rule() {
             Rule::identifier => side = Some(text_of(file, &part)),
-            Rule::placement_condition => {
-                let shape = part.into_inner().next().expect("a placement condition");
-                let rule = shape.as_rule();
-                let number = text_of(file, &shape.into_inner().nth(2).expect("a number"));
-                let condition = match rule {
-                    Rule::at_placement => PlacementCondition::At(number),
-                    _ => PlacementCondition::Before(number),
-                };
-                placement = Some(Spanned::new(condition, span));
-            }
-            Rule::condition => {
-                let shape = part.into_inner().next().expect("a condition");
-                let rule = shape.as_rule();
-                let name = shape.into_inner().last().map(|word| text_of(file, &word));
-                let name = || name.clone().expect("a piece name");
-                let condition = match rule {
-                    Rule::condition_board_occupied => DropCondition::BoardOccupied,
-                    Rule::condition_placing => DropCondition::Placing(name()),
-                    Rule::condition_opponent_placed => DropCondition::OpponentPlaced(name()),
-                    _ => DropCondition::Holding(name()),
-                };
-                conditions.push(Spanned::new(condition, span));
-            }
-            Rule::kw_must | Rule::kw_when | Rule::kw_and => {}
-            rule => {
-                let name = part.into_inner().last().map(|word| text_of(file, &word));
-                let name = || name.clone().expect("a piece name");
-                let required = match rule {
-                    Rule::requirement_place => DropRequirement::Place(name()),
-                    Rule::requirement_not_place => DropRequirement::NotPlace(name()),
-                    Rule::requirement_uncontrolled => DropRequirement::Uncontrolled,
-                    Rule::requirement_touch_any => DropRequirement::TouchAny,
-                    Rule::requirement_touch_opponent_last => DropRequirement::TouchOpponentLast,
-                    _ => DropRequirement::DifferInColourFromOwn(name()),
-                };
-                requirement = Some(Spanned::new(required, span));
-            }
+            Rule::expression => expressions.push(expression(file, part)),
+            _ => {}
         }
     }
+    let mut expressions = expressions.into_iter();
     MustStatement {
         side,
-        requirement: requirement.expect("the grammar requires a requirement"),
-        placement,
-        conditions,
+        requirement: expressions
+            .next()
+            .expect("the grammar requires a requirement"),
+        condition: expressions.next(),
     }
+}
+
+/// An expression, from any of the expression rules.
+fn expression(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Expression> {
+    let span = span_of(file, &pair);
+    let rule = pair.as_rule();
+    if rule == Rule::zone {
+        return Spanned::new(Expression::Zone(zone(file, pair)), span);
+    }
+    let mut parts = pair.into_inner();
+    let boxed = |pair: Pair<'_, Rule>| Box::new(expression(file, pair));
+    let side = |pair: Pair<'_, Rule>| side_reference(file, pair);
+    let node = match rule {
+        Rule::expression | Rule::parenthesized => return expression(file, child(&mut parts)),
+        Rule::disjunction | Rule::conjunction => {
+            let operands: Vec<Pair<'_, Rule>> = parts
+                .filter(|p| !matches!(p.as_rule(), Rule::kw_or | Rule::kw_and))
+                .collect();
+            let mut operands = operands.into_iter();
+            let mut left = expression(file, operands.next().expect("an operand"));
+            for right in operands {
+                let right = expression(file, right);
+                let joined = left.span.to(right.span);
+                let node = if rule == Rule::disjunction {
+                    Expression::Or(Box::new(left), Box::new(right))
+                } else {
+                    Expression::And(Box::new(left), Box::new(right))
+                };
+                left = Spanned::new(node, joined);
+            }
+            return left;
+        }
+        Rule::negation | Rule::operand => {
+            let first = child(&mut parts);
+            if first.as_rule() != Rule::kw_not {
+                return expression(file, first);
+            }
+            Expression::Not(boxed(child(&mut parts)))
+        }
+        Rule::comparison => {
+            let left = child(&mut parts);
+            let Some(operator) = parts.next() else {
+                return expression(file, left);
+            };
+            let comparison = match operator.as_str() {
+                "=" => Comparison::Equal,
+                "!=" => Comparison::NotEqual,
+                "<" => Comparison::Less,
+                "<=" => Comparison::LessOrEqual,
+                ">" => Comparison::Greater,
+                _ => Comparison::GreaterOrEqual,
+            };
+            let operator = Spanned::new(comparison, span_of(file, &operator));
+            Expression::Compare(boxed(left), operator, boxed(child(&mut parts)))
+        }
+        Rule::difference => {
+            let mut left = expression(file, child(&mut parts));
+            while let Some(operator) = parts.next() {
+                let right = expression(file, child(&mut parts));
+                let joined = left.span.to(right.span);
+                let node = match operator.as_str() {
+                    "+" => Expression::Plus(Box::new(left), Box::new(right)),
+                    "-" => Expression::Minus(Box::new(left), Box::new(right)),
+                    _ => Expression::Except(Box::new(left), Box::new(right)),
+                };
+                left = Spanned::new(node, joined);
+            }
+            return left;
+        }
+        Rule::number_term => Expression::Number(child(&mut parts).as_str().to_string()),
+        Rule::place_on_term => Expression::PlaceOn(boxed(parts.nth(2).expect("an operand"))),
+        Rule::place_term => Expression::Place(text_of(file, &parts.nth(1).expect("a name"))),
+        Rule::touch_term => Expression::Touch(boxed(parts.nth(1).expect("an operand"))),
+        Rule::leave_action_term => Expression::LeaveAction,
+        Rule::can_act_term => Expression::CanAct,
+        Rule::placement_term => Expression::Placement,
+        Rule::count_term => Expression::Count(boxed(parts.nth(1).expect("an operand"))),
+        Rule::sum_term => {
+            let field = boxed(parts.nth(1).expect("a field"));
+            Expression::Sum(field, boxed(parts.nth(1).expect("squares")))
+        }
+        Rule::hands_empty_term => Expression::HandsEmpty,
+        Rule::hand_term => {
+            let mut side_written = None;
+            let mut piece = None;
+            for part in parts {
+                match part.as_rule() {
+                    Rule::side_reference => side_written = Some(side(part)),
+                    Rule::name => piece = Some(text_of(file, &part)),
+                    _ => {}
+                }
+            }
+            Expression::Hand {
+                side: side_written,
+                piece,
+            }
+        }
+        Rule::placed_term => {
+            let who = side(child(&mut parts));
+            Expression::Placed(who, text_of(file, &parts.nth(1).expect("a name")))
+        }
+        Rule::last_drop_term => Expression::LastDrop(side(parts.nth(3).expect("a side"))),
+        Rule::controlled_term => Expression::ControlledBy(side(parts.nth(2).expect("a side"))),
+        Rule::attacked_term => Expression::AttackedBy(side(parts.nth(2).expect("a side"))),
+        Rule::adjacent_term => Expression::Adjacent(boxed(parts.nth(2).expect("an operand"))),
+        Rule::colour_of_term => Expression::ColourOf(boxed(parts.nth(2).expect("an operand"))),
+        Rule::some_term => Expression::Some(boxed(parts.nth(1).expect("an operand"))),
+        Rule::no_term => Expression::No(boxed(parts.nth(1).expect("an operand"))),
+        Rule::legal_drops_term => Expression::LegalDrops,
+        Rule::controllers_term => Expression::Controllers(side(parts.nth(2).expect("a side"))),
+        Rule::control_value_term => Expression::ControlValue(side(parts.nth(3).expect("a side"))),
+        Rule::squares_term => Expression::Squares(match child(&mut parts).as_rule() {
+            Rule::kw_empty => SquareConstant::Empty,
+            Rule::kw_occupied => SquareConstant::Occupied,
+            Rule::kw_light => SquareConstant::Light,
+            Rule::kw_dark => SquareConstant::Dark,
+            _ => SquareConstant::Board,
+        }),
+        Rule::pieces_term => {
+            let who = side(child(&mut parts));
+            let kind = child(&mut parts);
+            let piece = (kind.as_rule() == Rule::name).then(|| text_of(file, &kind));
+            Expression::Pieces(who, piece)
+        }
+        other => unreachable!("not an expression rule: {other:?}"),
+    };
+    Spanned::new(node, span)
+}
+
+fn side_reference(file: FileId, pair: Pair<'_, Rule>) -> Spanned<SideReference> {
+    let span = span_of(file, &pair);
+    let word = pair
+        .into_inner()
+        .next()
+        .expect("a side reference has one word");
+    let side = match word.as_rule() {
+        Rule::kw_own => SideReference::Own,
+        Rule::kw_opponent => SideReference::Opponent,
+        Rule::kw_any => SideReference::Any,
+        Rule::kw_next => SideReference::Next,
+        _ => SideReference::Named(word.as_str().to_string()),
+    };
+    Spanned::new(side, span)
 }
 
 fn control_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> ControlStatement {
@@ -1009,21 +1170,9 @@ fn capture_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> CaptureStatem
 
 fn score_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> ScoreStatement {
     let keyword = span_of(file, &child(inner));
-    let measure_pair = child(inner);
-    let span = span_of(file, &measure_pair);
-    let measure = match measure_pair
-        .into_inner()
-        .next()
-        .map(|shape| shape.as_rule())
-    {
-        Some(Rule::measure_controlled_alone) => ScoreMeasure::ControlledAlone,
-        Some(Rule::measure_attackers) => ScoreMeasure::Attackers,
-        _ => ScoreMeasure::MajorityThenValue,
-    };
     ScoreStatement {
         keyword,
-        measure: Spanned::new(measure, span),
-        empty_only: inner.next().is_some(),
+        expression: expression(file, child(inner)),
     }
 }
 
@@ -1056,9 +1205,15 @@ fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndStatement {
                         verdict: verdict(file, child(&mut parts)),
                     }
                 }
-                Rule::hands_empty_rule => EndRule::HandsEmpty,
-                Rule::self_controlled_drops_rule => EndRule::OnlySelfControlledDrops,
-                Rule::no_legal_action_rule => EndRule::NoLegalAction,
+                Rule::condition_rule => {
+                    let result = child(&mut parts).into_inner().next().expect("a result");
+                    let verdict =
+                        (result.as_rule() == Rule::verdict).then(|| verdict(file, result));
+                    EndRule::Condition {
+                        verdict,
+                        condition: expression(file, parts.nth(1).expect("a condition")),
+                    }
+                }
                 Rule::material_rule => EndRule::Material(material_statement(file, parts)),
                 Rule::royal_captured_rule => {
                     EndRule::RoyalCaptured(verdict(file, parts.nth(2).expect("verdict")))
@@ -1167,21 +1322,21 @@ mod tests {
             ("setup rnbqk", "expected a string in double quotes, found `rnbqk`"),
             ("game \"x\" @", "expected the end of the line, found `@`"),
             (
-                "drops { must plaec King }",
-                "expected `place`, `not`, `be`, `touch` or `differ`, found `plaec`",
+                "drops { must touch }",
+                "expected an expression such as `place King`, `touch occupied`, `count own pieces` or `placement = 1`, found `}`",
             ),
-            ("drops { black must touch opponent }", "expected `last`, found `}`"),
+            ("drops { black must touch last drop opponent }", "expected `of`, found `opponent`"),
             (
-                "drops { must place King at placement }",
-                "expected a number, found `}`",
-            ),
-            (
-                "drops { must be uncontrolled when board }",
-                "expected `occupied`, found `}`",
+                "drops { must place King when placement = }",
+                "expected an expression such as `place King`, `touch occupied`, `count own pieces` or `placement = 1`, found `}`",
             ),
             (
-                "score atackers",
-                "expected a measure such as `squares controlled alone`, `attackers` or `squares by majority then value`, found `atackers`",
+                "drops { must place on not controlled by }",
+                "expected a side such as `own`, `opponent`, `any`, `next` or a side's name, found `}`",
+            ),
+            (
+                "score count (empty",
+                "expected a comparison such as `=`, `<` or `>=`, `except`, `or` or `and`, found the end of the file",
             ),
             ("actions jumps", "expected an action such as `moves` or `drops`, found `jumps`"),
             ("end { tiebreak most in hand }", "expected a tiebreak such as `fewest in hand`, found `most`"),
@@ -1213,44 +1368,75 @@ mod tests {
 
     #[test]
     fn drop_syntax_errors_suggest_keywords() {
-        let rendered = error_of("drops { must plaec King }");
-        assert!(
-            rendered.contains("help: did you mean `place`?"),
-            "{rendered}"
-        );
-        let rendered = error_of("score atackers");
-        assert!(
-            rendered.contains("help: did you mean `attackers`?"),
-            "{rendered}"
-        );
+        // A misspelt word of an expression reads as a side's name; validation then reports
+        // the unknown side (see `typing`).
+        let rendered = error_of("score cuont");
+        assert!(rendered.contains("expected a name, `piece`"), "{rendered}");
     }
 
     #[test]
     fn drop_constraints_parse() {
-        let text = "drops {\n  black must place Queen at placement 7 when holding Queen and board occupied\n  lookahead\n}";
+        let text = "drops {\n  black must place Queen when placement = 7 and hand Queen > 0\n  must leave an action\n}";
         let game = parse(FileId(0), text).expect("parses");
         let Statement::Drops(drops) = &game.statements[0].node else {
             panic!("a drops block")
         };
         assert_eq!(drops.items.len(), 2);
-        assert_eq!(drops.items[1].node, DropsItem::Lookahead);
         let DropsItem::Must(must) = &drops.items[0].node else {
             panic!("a must statement")
         };
         let side = must.side.as_ref().expect("a side");
         assert_eq!(&text[side.span.start..side.span.end], "black");
-        let DropRequirement::Place(queen) = &must.requirement.node else {
+        let Expression::Place(queen) = &must.requirement.node else {
             panic!("place Queen")
         };
         assert_eq!(&text[queen.span.start..queen.span.end], "Queen");
-        let Some(PlacementCondition::At(seven)) = must.placement.as_ref().map(|p| &p.node) else {
-            panic!("at placement 7")
+        let condition = must.condition.as_ref().expect("a condition");
+        assert_eq!(
+            &text[condition.span.start..condition.span.end],
+            "placement = 7 and hand Queen > 0"
+        );
+        let Expression::And(left, right) = &condition.node else {
+            panic!("a conjunction")
         };
-        assert_eq!(seven.node, "7");
-        assert_eq!(must.conditions.len(), 2);
-        assert_eq!(must.conditions[1].node, DropCondition::BoardOccupied);
-        let span = must.conditions[0].span;
-        assert_eq!(&text[span.start..span.end], "holding Queen");
+        let Expression::Compare(_, operator, seven) = &left.node else {
+            panic!("a comparison")
+        };
+        assert_eq!(operator.node, Comparison::Equal);
+        assert_eq!(seven.node, Expression::Number("7".to_string()));
+        assert_eq!(&text[right.span.start..right.span.end], "hand Queen > 0");
+        let DropsItem::Must(lookahead) = &drops.items[1].node else {
+            panic!("a must statement")
+        };
+        assert_eq!(lookahead.requirement.node, Expression::LeaveAction);
+    }
+
+    #[test]
+    fn expression_precedence_and_operands() {
+        let text = "score count (controlled by own except controlled by opponent) + 1";
+        let game = parse(FileId(0), text).expect("parses");
+        let Statement::Score(score) = &game.statements[0].node else {
+            panic!("a score")
+        };
+        let Expression::Plus(count, one) = &score.expression.node else {
+            panic!("a sum, found {:?}", score.expression.node)
+        };
+        assert!(matches!(count.node, Expression::Count(_)));
+        assert_eq!(one.node, Expression::Number("1".to_string()));
+        let text = "drops { must not place King or touch own King and place on not light }";
+        let game = parse(FileId(0), text).expect("parses");
+        let Statement::Drops(drops) = &game.statements[0].node else {
+            panic!("drops")
+        };
+        let DropsItem::Must(must) = &drops.items[0].node else {
+            panic!("must")
+        };
+        // `or` binds loosest, `not` tighter than `and`.
+        let Expression::Or(left, right) = &must.requirement.node else {
+            panic!("or at the top")
+        };
+        assert!(matches!(left.node, Expression::Not(_)));
+        assert!(matches!(right.node, Expression::And(..)));
     }
 
     #[test]

@@ -10,9 +10,11 @@ use crate::ast::*;
 use crate::betza;
 use crate::definition::*;
 use crate::diagnostic::{code, Diagnostic, Diagnostics};
+use crate::expression::Condition;
 use crate::fen;
 use crate::span::{SourceMap, Span, Spanned};
 use crate::suggestion;
+use crate::typing::{self, Place};
 use std::collections::{HashMap, HashSet};
 
 /// The most sides a game may have in this version: FEN letter case can name only two.
@@ -142,9 +144,13 @@ impl<'s> Validator<'s> {
             .capture
             .map(|capture| self.capture_rules(capture, &context))
             .unwrap_or_default();
-        let score = statements.score.map(|score| ScoreRule {
-            measure: score.measure.node,
-            empty_only: score.empty_only,
+        let score = statements.score.and_then(|score| {
+            let mut names = Resolver {
+                validator: self,
+                context: &context,
+            };
+            typing::number(&mut names, &score.expression, Place::Score)
+                .map(|expression| ScoreRule { expression })
         });
         self.require(&statements, board.as_ref(), &sides);
         let (Some(board), Some(game_name), Some(setup)) =
@@ -1029,17 +1035,9 @@ impl<'s> Validator<'s> {
 
     fn drop_rules(&mut self, statement: &DropsStatement, context: &Context<'_>) -> DropRules {
         let mut rules = DropRules::default();
-        let mut lookahead: Option<Span> = None;
         for item in &statement.items {
             match &item.node {
                 DropsItem::Future(future) => self.error(not_supported(future)),
-                DropsItem::Lookahead => match lookahead {
-                    Some(first) => self.error(duplicate("lookahead", item.span, first)),
-                    None => {
-                        lookahead = Some(item.span);
-                        rules.lookahead = true;
-                    }
-                },
                 DropsItem::Must(must) => {
                     if let Some(constraint) = self.drop_constraint(must, item.span, context) {
                         rules.constraints.push(constraint);
@@ -1050,63 +1048,34 @@ impl<'s> Validator<'s> {
         rules
     }
 
-    /// One `must` statement; `None` if any of its names or numbers is wrong (each is reported).
+    /// One `must` statement; `None` if any of its names or types is wrong (each is reported).
     fn drop_constraint(
         &mut self,
         must: &MustStatement,
         span: Span,
         context: &Context<'_>,
     ) -> Option<DropConstraint> {
-        let errors_before = self.error_count();
         let side = must
             .side
             .as_ref()
-            .and_then(|name| self.side_id(name, context.sides, "`drops`"));
-        // A placeholder stands for an unknown piece; the constraint is dropped below.
-        let piece = |validator: &mut Self, name: &Spanned<String>, what: &str| {
-            validator
-                .piece_id(name, context.pieces, what)
-                .unwrap_or(PieceId(0))
+            .map(|name| self.side_id(name, context.sides, "`drops`"));
+        let mut names = Resolver {
+            validator: self,
+            context,
         };
-        let requirement = match &must.requirement.node {
-            DropRequirement::Place(name) => Requirement::Place(piece(self, name, "`must place`")),
-            DropRequirement::NotPlace(name) => {
-                Requirement::NotPlace(piece(self, name, "`must not place`"))
-            }
-            DropRequirement::Uncontrolled => Requirement::Uncontrolled,
-            DropRequirement::TouchAny => Requirement::TouchAny,
-            DropRequirement::TouchOpponentLast => Requirement::TouchOpponentLast,
-            DropRequirement::DifferInColourFromOwn(name) => {
-                Requirement::DifferInColourFromOwn(piece(self, name, "`differ in colour from own`"))
-            }
+        let requirement = typing::condition(&mut names, &must.requirement, Place::DropRequirement);
+        let condition = match &must.condition {
+            Some(condition) => typing::condition(&mut names, condition, Place::DropCondition),
+            None => Some(Condition::True),
         };
-        let mut conditions = Vec::new();
-        if let Some(placement) = &must.placement {
-            let why = "placements are counted from 1";
-            let condition = match &placement.node {
-                PlacementCondition::At(digits) => self
-                    .count_with(code::NUMBER_OUT_OF_RANGE, digits, 1, why)
-                    .map(Condition::AtPlacement),
-                PlacementCondition::Before(digits) => self
-                    .count_with(code::NUMBER_OUT_OF_RANGE, digits, 1, why)
-                    .map(Condition::BeforePlacement),
-            };
-            conditions.extend(condition);
-        }
-        for condition in &must.conditions {
-            conditions.push(match &condition.node {
-                DropCondition::BoardOccupied => Condition::BoardOccupied,
-                DropCondition::Placing(name) => Condition::Placing(piece(self, name, "`placing`")),
-                DropCondition::OpponentPlaced(name) => {
-                    Condition::OpponentPlaced(piece(self, name, "`opponent placed`"))
-                }
-                DropCondition::Holding(name) => Condition::Holding(piece(self, name, "`holding`")),
-            });
-        }
-        (self.error_count() == errors_before).then_some(DropConstraint {
+        let side = match side {
+            Some(found) => Some(found?),
+            None => None,
+        };
+        Some(DropConstraint {
             side,
-            requirement,
-            conditions,
+            requirement: requirement?,
+            condition: condition?,
             origin: self.origin(span),
         })
     }
@@ -1347,6 +1316,20 @@ impl<'s> Validator<'s> {
                 rules.material.push(resolved);
                 continue;
             }
+            if let EndRule::Condition { verdict, condition } = &rule.node {
+                let mut names = Resolver {
+                    validator: self,
+                    context,
+                };
+                if let Some(condition) = typing::condition(&mut names, condition, Place::End) {
+                    rules.conditions.push(EndCondition {
+                        verdict: verdict.as_ref().map(|verdict| verdict.node),
+                        condition,
+                        origin: self.origin(rule.span),
+                    });
+                }
+                continue;
+            }
             let keyword = rule.node.keyword_text().to_string();
             if let Some(first) = seen.insert(keyword.clone(), rule.span) {
                 self.error(duplicate(&keyword, rule.span, first));
@@ -1373,11 +1356,8 @@ impl<'s> Validator<'s> {
                                 verdict: verdict.node,
                             });
                 }
-                EndRule::HandsEmpty => rules.hands_empty = true,
-                EndRule::OnlySelfControlledDrops => rules.only_self_controlled_drops = true,
-                EndRule::NoLegalAction => rules.no_legal_action = true,
                 EndRule::Tiebreak(tiebreak) => rules.tiebreaks.push(tiebreak.node),
-                EndRule::Material(_) | EndRule::Future(_) => {}
+                EndRule::Material(_) | EndRule::Condition { .. } | EndRule::Future(_) => {}
             }
         }
         rules
@@ -1573,6 +1553,30 @@ struct Context<'a> {
     board: Option<&'a BoardDef>,
     sides: &'a [Spanned<SideDef>],
     pieces: &'a [PieceName<'a>],
+}
+
+/// Resolves the names of an expression for [`typing`], reporting through the validator.
+struct Resolver<'v, 's, 'c> {
+    validator: &'v mut Validator<'s>,
+    context: &'c Context<'c>,
+}
+
+impl typing::Names for Resolver<'_, '_, '_> {
+    fn piece(&mut self, name: &Spanned<String>, context: &str) -> Option<PieceId> {
+        self.validator.piece_id(name, self.context.pieces, context)
+    }
+
+    fn side(&mut self, name: &Spanned<String>, context: &str) -> Option<SideId> {
+        self.validator.side_id(name, self.context.sides, context)
+    }
+
+    fn zone(&mut self, zone: &Spanned<Zone>) -> Option<Vec<Vec<Square>>> {
+        self.validator.zone(zone, self.context)
+    }
+
+    fn error(&mut self, diagnostic: Diagnostic) {
+        self.validator.error(diagnostic);
+    }
 }
 
 fn piece_letter(statement: &PieceStatement) -> (char, Span) {
@@ -1913,7 +1917,7 @@ mod tests {
                 "piece Rhino { letter R; moves \"N\" }\npiece Pawn {",
             )
             .replace("to Queen Rook", "to Queen Rhino Rook")
-            + "drops { must place Rhino when holding Rhino }\n";
+            + "drops { must place Rhino when hand Rhino > 0 }\n";
         assert_eq!(
             messages(&text),
             ["the pieces `Rook` and `Rhino` have the same letter `R`"]
@@ -2017,7 +2021,7 @@ mod tests {
     fn drop_constraints_carry_their_origin() {
         let text = CHESS.replace(
             "setup ",
-            "drops {\n    black   must touch /* CH1 */ any piece \\\n        when board occupied  // CH2\n}\nsetup ",
+            "drops {\n    black   must touch /* CH1 */ any piece \\\n        when some occupied  // CH2\n}\nsetup ",
         );
         let (definition, _) = check(&text).expect("valid");
         let origin = &definition.drops.constraints[0].origin;
@@ -2030,12 +2034,12 @@ mod tests {
             &Origin {
                 file: "x.variant".to_string(),
                 line: line as u32,
-                text: "black must touch any piece when board occupied".to_string(),
+                text: "black must touch any piece when some occupied".to_string(),
             }
         );
         assert_eq!(
             origin.to_string(),
-            format!("x.variant:{line}: black must touch any piece when board occupied")
+            format!("x.variant:{line}: black must touch any piece when some occupied")
         );
         // A definition dumped before constraints had origins still reads.
         let ron = definition.to_ron();

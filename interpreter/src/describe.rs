@@ -137,22 +137,17 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
         .collect();
     let _ = writeln!(
         out,
-        "actions: {}; {} drop constraints{}",
+        "actions: {}; {} drop rules{}",
         actions.join(" and "),
         def.drops.constraints.len(),
-        if def.drops.lookahead {
+        if rules.expressions.lookahead {
             ", lookahead"
         } else {
             ""
         }
     );
-    if let Some(score) = def.score {
-        let empty = if score.empty_only {
-            " on empty squares"
-        } else {
-            ""
-        };
-        let _ = writeln!(out, "score: {:?}{empty}", score.measure);
+    if let Some(score) = &rules.expressions.score {
+        let _ = writeln!(out, "score: {score:?}");
     }
     for side in 0..rules.sides {
         let side_name = &rules.definition.sides[side].name;

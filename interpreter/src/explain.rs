@@ -14,7 +14,7 @@ use crate::outcome::outcome;
 use crate::position::{Occupant, Position};
 use crate::rules::Rules;
 use std::fmt;
-use variant_dsl::{Condition, DropConstraint, Requirement, Square};
+use variant_dsl::{DropConstraint, Square};
 
 /// The answer to "what about this move?".
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -335,13 +335,18 @@ impl<B: Bitboard> Words<'_, B> {
         if let Some(exposed) = self.exposes_royal(mv) {
             return hint(Explanation::illegal(exposed));
         }
-        if rules.definition.drops.lookahead && !leaves_a_reply(rules, self.position, mv) {
-            let mut next = self.position.clone();
-            next.play_unchecked(rules, mv);
-            return hint(Explanation::illegal(format!(
-                "it would leave {} no legal placement while it still holds pieces (`lookahead`)",
-                self.side(next.side_to_move(rules))
-            )));
+        if let Some(rule) = self.binding_lookahead(piece, to) {
+            if !leaves_a_reply(rules, self.position, mv) {
+                let mut next = self.position.clone();
+                next.play_unchecked(rules, mv);
+                return hint(
+                    Explanation::illegal(format!(
+                        "it would leave {} no legal action, against the rule:",
+                        self.side(next.side_to_move(rules))
+                    ))
+                    .with(format!("  {}", self.constraint(rule))),
+                );
+            }
         }
         hint(Explanation::illegal(format!(
             "a {} cannot be placed on {} here",
@@ -350,47 +355,39 @@ impl<B: Bitboard> Words<'_, B> {
         )))
     }
 
+    /// The first `must leave an action` rule that binds a drop of `piece` on `to`.
+    fn binding_lookahead(&self, piece: usize, to: usize) -> Option<&DropConstraint> {
+        let rules = self.rules;
+        let us = self.to_move();
+        let mut judge = crate::expression::Judge::new(rules, self.position, us);
+        rules
+            .expressions
+            .drops
+            .iter()
+            .zip(&rules.definition.drops.constraints)
+            .find(|(rule, _)| {
+                rule.lookahead
+                    && rule.side.is_none_or(|side| side == us)
+                    && judge.drop_mask(&rule.condition, piece).has(to)
+            })
+            .map(|(_, constraint)| constraint)
+    }
+
     /// A drop constraint in the game's own words: where it is written (`cheversi.variant:36: must
-    /// touch any piece when board occupied`), else rebuilt from its data.
+    /// touch occupied when some occupied`).
     fn constraint(&self, constraint: &DropConstraint) -> String {
         if constraint.origin.line > 0 {
             return constraint.origin.to_string();
         }
-        let piece = |p: &variant_dsl::PieceId| self.piece(p.0 as usize).to_string();
-        let mut text = String::new();
-        if let Some(side) = constraint.side {
-            text.push_str(self.side(side.0 as usize));
-            text.push(' ');
-        }
-        text.push_str("must ");
-        text.push_str(&match &constraint.requirement {
-            Requirement::Place(p) => format!("place {}", piece(p)),
-            Requirement::NotPlace(p) => format!("not place {}", piece(p)),
-            Requirement::Uncontrolled => "be uncontrolled".to_string(),
-            Requirement::TouchAny => "touch any piece".to_string(),
-            Requirement::TouchOpponentLast => "touch opponent last".to_string(),
-            Requirement::DifferInColourFromOwn(p) => {
-                format!("differ in colour from own {}", piece(p))
-            }
-        });
-        for (index, condition) in constraint.conditions.iter().enumerate() {
-            let word = match condition {
-                Condition::AtPlacement(n) => format!("at placement {n}"),
-                Condition::BeforePlacement(n) => format!("before placement {n}"),
-                Condition::BoardOccupied => "board occupied".to_string(),
-                Condition::Placing(p) => format!("placing {}", piece(p)),
-                Condition::OpponentPlaced(p) => format!("opponent placed {}", piece(p)),
-                Condition::Holding(p) => format!("holding {}", piece(p)),
-            };
-            let joiner = match (index, condition) {
-                (_, Condition::AtPlacement(_) | Condition::BeforePlacement(_)) => " ",
-                (0, _) => " when ",
-                _ => " and ",
-            };
-            text.push_str(joiner);
-            text.push_str(&word);
-        }
-        text
+        let index = self
+            .rules
+            .definition
+            .drops
+            .constraints
+            .iter()
+            .position(|c| c == constraint)
+            .unwrap_or(0);
+        format!("drop rule {} of the game", index + 1)
     }
 
     // ---------------------------------------------------------------------------------------

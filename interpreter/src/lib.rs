@@ -30,6 +30,7 @@ pub mod bitboard;
 pub mod control;
 pub mod describe;
 pub mod explain;
+pub mod expression;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;

@@ -9,10 +9,11 @@
 //! en passant, several royal pieces) is played on a copy and tested.
 
 use crate::bitboard::Bitboard;
+use crate::expression::{drop_squares, reply_certain, Judge};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::{PieceMoves, PromotionRule, Rules};
-use variant_dsl::{Condition, MoveMode, PieceId, Requirement};
+use variant_dsl::{MoveMode, PieceId};
 
 /// Receives generated moves.
 pub trait Sink<B: Bitboard> {
@@ -20,6 +21,12 @@ pub trait Sink<B: Bitboard> {
     fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>);
     /// One legal special move.
     fn single(&mut self, mv: Move);
+    /// Legal drops of `piece` on each of `targets`.
+    fn drops(&mut self, piece: usize, targets: B) {
+        for to in targets.squares() {
+            self.single(Move::drop(piece, to));
+        }
+    }
     /// Whether the sink has seen enough: generation may stop early.
     fn satisfied(&self) -> bool {
         false
@@ -38,6 +45,10 @@ impl<B: Bitboard> Sink<B> for Exists {
     #[inline]
     fn single(&mut self, _mv: Move) {
         self.0 = true;
+    }
+    #[inline]
+    fn drops(&mut self, _piece: usize, targets: B) {
+        self.0 |= targets.any();
     }
     #[inline]
     fn satisfied(&self) -> bool {
@@ -64,6 +75,10 @@ impl<B: Bitboard> Sink<B> for Counter {
     #[inline]
     fn single(&mut self, _mv: Move) {
         self.0 += 1;
+    }
+    #[inline]
+    fn drops(&mut self, _piece: usize, targets: B) {
+        self.0 += targets.count() as u64;
     }
 }
 
@@ -146,7 +161,7 @@ fn generate_actions<B: Bitboard, S: Sink<B>>(
         castling(rules, position, us, occupied, &safety, sink);
     }
     if rules.definition.actions.drops {
-        drops(rules, position, us, occupied, &safety, sink, lookahead);
+        drops(rules, position, us, &safety, sink, lookahead);
     }
 }
 
@@ -479,12 +494,10 @@ fn castling<B: Bitboard, S: Sink<B>>(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn drops<B: Bitboard, S: Sink<B>>(
     rules: &Rules<B>,
     position: &Position<B>,
     us: usize,
-    occupied: B,
     safety: &Safety<B>,
     sink: &mut S,
     lookahead: bool,
@@ -492,58 +505,55 @@ fn drops<B: Bitboard, S: Sink<B>>(
     if position.hand_total(us) == 0 {
         return;
     }
-    let constraints = DropCheck::new(rules, position, us);
+    let mut judge = Judge::new(rules, position, us);
+    // Proved once per position, the lookahead then costs nothing per drop.
+    let mut reply_proved = None;
     for piece in 0..rules.pieces {
         if position.hand(us, piece) == 0 {
             continue;
         }
-        for to in (rules.geometry.board & !occupied).squares() {
-            if sink.satisfied() {
-                return;
-            }
-            if !constraints.allows(piece, to) {
-                continue;
-            }
-            let mv = Move {
-                from: to as u16,
-                to: to as u16,
-                kind: MoveKind::Drop(PieceId(piece as u8)),
-                converts: None,
-            };
+        let (mut allowed, looked_ahead) = drop_squares(&mut judge, piece);
+        if safety.enforced && !safety.fast {
             // A drop cannot expose a king that is not in check when pins decide legality.
-            if safety.enforced && !safety.fast && !leaves_king_safe(rules, position, mv, us) {
-                continue;
+            for to in allowed.squares() {
+                if !leaves_king_safe(rules, position, Move::drop(piece, to), us) {
+                    allowed &= !B::single(to);
+                }
             }
-            if lookahead && rules.definition.drops.lookahead && !leaves_a_reply(rules, position, mv)
-            {
-                continue;
+        }
+        if lookahead && (looked_ahead & allowed).any() {
+            let proved = *reply_proved
+                .get_or_insert_with(|| rules.lookahead_pruning && reply_certain(rules, position));
+            if !proved {
+                for to in (looked_ahead & allowed).squares() {
+                    if !leaves_a_reply(rules, position, Move::drop(piece, to)) {
+                        allowed &= !B::single(to);
+                    }
+                }
             }
-            sink.single(mv);
+        }
+        sink.drops(piece, allowed);
+        if sink.satisfied() {
+            return;
         }
     }
 }
 
-/// The drop constraints that bind the side to move when it drops `piece` on `to`, in source
-/// order, each with whether the drop meets it (for explanations; generation uses the same test).
+/// The drop rules that bind the side to move when it drops `piece` on `to`, in source order,
+/// each with whether the drop meets it (for explanations; generation uses the same masks).
 pub fn binding_drop_constraints<'r, B: Bitboard>(
     rules: &'r Rules<B>,
     position: &Position<B>,
     piece: usize,
     to: usize,
 ) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
-    let us = position.side_to_move(rules);
-    let check = DropCheck::new(rules, position, us);
-    rules
-        .definition
-        .drops
-        .constraints
-        .iter()
-        .filter(|constraint| check.binds(constraint, piece))
-        .map(|constraint| (constraint, check.meets(&constraint.requirement, piece, to)))
+    crate::expression::binding_rules(rules, position, piece, to)
+        .into_iter()
+        .map(|(index, met)| (&rules.definition.drops.constraints[index], met))
         .collect()
 }
 
-/// Whether, after `mv`, the next side either holds no piece or has a legal action.
+/// Whether, after `mv`, the next side has a legal action (its own lookahead not applied).
 pub(crate) fn leaves_a_reply<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
@@ -551,107 +561,14 @@ pub(crate) fn leaves_a_reply<B: Bitboard>(
 ) -> bool {
     let mut next = position.clone();
     next.play_unchecked(rules, mv);
-    let to_move = next.side_to_move(rules);
-    if next.hand_total(to_move) == 0 {
-        return true;
-    }
     let mut exists = Exists::default();
     generate_actions(rules, &next, &mut exists, false);
     exists.0
 }
 
-/// The drop constraints of the side to move, with what they need computed once.
-struct DropCheck<'a, B: Bitboard> {
-    rules: &'a Rules<B>,
-    position: &'a Position<B>,
-    us: usize,
-    /// This drop's number among the side's drops (1 for its first).
-    placement: u32,
-    /// Squares controlled by the opponents, when a constraint asks for it.
-    opponents_control: B,
-}
-
-impl<'a, B: Bitboard> DropCheck<'a, B> {
-    fn new(rules: &'a Rules<B>, position: &'a Position<B>, us: usize) -> Self {
-        let needs_control = rules
-            .definition
-            .drops
-            .constraints
-            .iter()
-            .any(|c| c.requirement == Requirement::Uncontrolled);
-        let opponents_control = if needs_control {
-            crate::control::opponents_control(rules, position, us)
-        } else {
-            B::EMPTY
-        };
-        let made = rules.setup_hand[us].saturating_sub(position.hand_total(us));
-        DropCheck {
-            rules,
-            position,
-            us,
-            placement: made + 1,
-            opponents_control,
-        }
-    }
-
-    fn allows(&self, piece: usize, to: usize) -> bool {
-        self.rules
-            .definition
-            .drops
-            .constraints
-            .iter()
-            .all(|constraint| {
-                !self.binds(constraint, piece) || self.meets(&constraint.requirement, piece, to)
-            })
-    }
-
-    /// Whether the constraint applies to this side dropping `piece` now.
-    fn binds(&self, constraint: &variant_dsl::DropConstraint, piece: usize) -> bool {
-        constraint
-            .side
-            .is_none_or(|side| side.0 as usize == self.us)
-            && constraint.conditions.iter().all(|c| self.holds(c, piece))
-    }
-
-    fn holds(&self, condition: &Condition, piece: usize) -> bool {
-        let opponent = self.position.previous_side(self.rules);
-        match *condition {
-            Condition::AtPlacement(n) => self.placement == n,
-            Condition::BeforePlacement(n) => self.placement < n,
-            Condition::BoardOccupied => self.position.occupied().any(),
-            Condition::Placing(p) => p.0 as usize == piece,
-            Condition::OpponentPlaced(p) => {
-                opponent != self.us
-                    && self
-                        .position
-                        .last_drop(opponent)
-                        .is_some_and(|(q, _)| q == p.0 as usize)
-            }
-            Condition::Holding(p) => self.position.hand(self.us, p.0 as usize) > 0,
-        }
-    }
-
-    fn meets(&self, requirement: &Requirement, piece: usize, to: usize) -> bool {
-        let rules = self.rules;
-        match *requirement {
-            Requirement::Place(p) => p.0 as usize == piece,
-            Requirement::NotPlace(p) => p.0 as usize != piece,
-            Requirement::Uncontrolled => !self.opponents_control.has(to),
-            Requirement::TouchAny => (rules.neighbours[to] & self.position.occupied()).any(),
-            Requirement::TouchOpponentLast => {
-                let opponent = self.position.previous_side(rules);
-                self.position
-                    .last_drop(opponent)
-                    .is_some_and(|(_, square)| rules.neighbours[to].has(square))
-            }
-            Requirement::DifferInColourFromOwn(p) => {
-                let light = rules.geometry.light.has(to);
-                let same_type =
-                    self.position.side_pieces(self.us) & self.position.typed(p.0 as usize);
-                same_type
-                    .squares()
-                    .all(|square| rules.geometry.light.has(square) != light)
-            }
-        }
-    }
+/// Whether the side to move has a legal action; generation stops at the first.
+pub fn any_legal<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    let mut exists = Exists::default();
+    generate(rules, position, &mut exists);
+    exists.0
 }

@@ -50,6 +50,16 @@ impl Move {
         }
     }
 
+    /// A drop of `piece` from the hand on `to`.
+    pub fn drop(piece: usize, to: usize) -> Self {
+        Move {
+            from: to as u16,
+            to: to as u16,
+            kind: MoveKind::Drop(PieceId(piece as u8)),
+            converts: None,
+        }
+    }
+
     /// The move in UCI notation, then `^` and the square of a piece taken over, if any
     /// (`c1e3^d2`, `b5d7m^c6`).
     pub fn uci<B: Bitboard>(&self, rules: &Rules<B>) -> String {

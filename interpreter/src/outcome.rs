@@ -4,10 +4,9 @@
 //! (checkmate or stalemate), then repetition, then the move limit.
 
 use crate::bitboard::Bitboard;
-use crate::control::side_control;
-use crate::movegen::count_legal;
-use crate::movegen::legal_moves;
-use crate::moves::{Move, MoveKind};
+use crate::expression::{EndCheck, Judge};
+use crate::movegen::{any_legal, legal_moves};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::score::scores;
@@ -26,9 +25,11 @@ pub enum Reason {
     Repetition,
     /// Too many moves without a capture or an irreversible move.
     MoveLimit,
-    /// The game ended (hands empty, no action, only self-controlled drops) and the scores, or
-    /// their tie-breaks, decided.
+    /// An end condition decided by score held (`by score when hands empty`), and the scores,
+    /// or their tie-breaks, decided.
     Score,
+    /// An end condition with a verdict held (`loses when ...`).
+    Condition,
     /// The material left matches a `material` rule (a dead position in chess).
     Material,
     /// A side was left without a royal piece (`royal captured`).
@@ -69,6 +70,7 @@ impl Reason {
             Reason::Repetition => "repetition",
             Reason::MoveLimit => "the move limit",
             Reason::Score => "score",
+            Reason::Condition => "an end condition",
             Reason::Material => "dead position",
             Reason::RoyalCaptured => "capture of the royal piece",
         }
@@ -98,9 +100,9 @@ fn verdict_outcome<B: Bitboard>(
 /// The result of the game at `position`, reached after the positions whose hashes are in
 /// `history` (oldest first, the current one excluded), or `None` if it goes on.
 ///
-/// The rules are tried in this order, the first that applies decides: every hand empty; only
-/// self-controlled drops left; no legal action (checkmate, stalemate, or the score); a
-/// `material` rule; repetition; the move limit.
+/// The rules are tried in this order, the first that applies decides: a royal piece captured;
+/// the end conditions, in source order; no legal action (checkmate or stalemate); a `material`
+/// rule; repetition; the move limit.
 pub fn outcome<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
@@ -111,22 +113,18 @@ pub fn outcome<B: Bitboard>(
     if let (Some(verdict), Some(side)) = (end.royal_captured, royal_lost(rules, position)) {
         return Some(verdict_outcome(rules, side, verdict, Reason::RoyalCaptured));
     }
-    if hands_empty(rules, position) {
-        return Some(by_score(rules, position));
+    // The legal actions are generated once, and only when an end condition reads them;
+    // otherwise "is there any legal action" stops at the first.
+    let needs_actions = rules.expressions.end.iter().any(|end| end.needs_actions);
+    let actions = needs_actions.then(|| legal_moves(rules, position));
+    if let Some(outcome) = end_condition(rules, position, actions.as_deref(), |_| true) {
+        return Some(outcome);
     }
-    // The moves themselves are needed only to see where drops land; otherwise counting is enough.
-    let legal = if end.only_self_controlled_drops {
-        let moves = legal_moves(rules, position);
-        if only_self_controlled_drops(rules, position, &moves) {
-            return Some(by_score(rules, position));
-        }
-        moves.len() as u64
-    } else {
-        count_legal(rules, position)
+    let legal = match &actions {
+        Some(actions) => !actions.is_empty(),
+        None => any_legal(rules, position),
     };
-    if legal == 0 && end.no_legal_action {
-        return Some(by_score(rules, position));
-    }
+    let legal = u64::from(legal);
     if legal == 0 {
         let checked = end.check && position.in_check(rules, to_move);
         let (verdict, reason) = if checked {
@@ -182,14 +180,14 @@ pub fn ends_before_actions<B: Bitboard>(
     history: &[u64],
 ) -> bool {
     (rules.definition.end.royal_captured.is_some() && royal_lost(rules, position).is_some())
-        || hands_empty(rules, position)
+        || end_condition(rules, position, None, |end| !end.needs_actions).is_some()
         || material_rule(rules, position).is_some()
         || repeated(rules, position, history)
         || move_limit_reached(rules, position)
 }
 
 /// Whether the end rules that look at the legal actions `moves` end the game: none at all, or
-/// (`only self-controlled drops`) every one a drop on a square the mover already controls.
+/// an end condition that reads them (`can act`, `legal drops`).
 #[inline]
 pub fn ends_with_actions<B: Bitboard>(
     rules: &Rules<B>,
@@ -197,8 +195,37 @@ pub fn ends_with_actions<B: Bitboard>(
     moves: &[Move],
 ) -> bool {
     moves.is_empty()
-        || (rules.definition.end.only_self_controlled_drops
-            && only_self_controlled_drops(rules, position, moves))
+        || end_condition(rules, position, Some(moves), |end| end.needs_actions).is_some()
+}
+
+/// Whether some end condition reads the legal actions (then perft cannot count the last ply
+/// without generating it).
+pub fn end_reads_actions<B: Bitboard>(rules: &Rules<B>) -> bool {
+    rules.expressions.end.iter().any(|end| end.needs_actions)
+}
+
+/// The first end condition (among those `select` keeps) that holds for the side to move, as a
+/// result: its verdict for that side, or the scores.
+fn end_condition<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    actions: Option<&[Move]>,
+    select: impl Fn(&EndCheck<B>) -> bool,
+) -> Option<Outcome> {
+    let to_move = position.side_to_move(rules);
+    let mut judge = Judge::new(rules, position, to_move);
+    if let Some(actions) = actions {
+        judge = judge.with_actions(actions);
+    }
+    let index = rules
+        .expressions
+        .end
+        .iter()
+        .position(|end| select(end) && judge.holds(&end.condition))?;
+    Some(match rules.definition.end.conditions[index].verdict {
+        Some(verdict) => verdict_outcome(rules, to_move, verdict, Reason::Condition),
+        None => by_score(rules, position),
+    })
 }
 
 /// The first `material` rule the position matches: hands empty, every piece type's count (all
@@ -254,12 +281,6 @@ fn royal_lost<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<u
     })
 }
 
-/// `hands empty`: every hand is empty.
-#[inline]
-fn hands_empty<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    rules.definition.end.hands_empty && (0..rules.sides).all(|side| position.hand_total(side) == 0)
-}
-
 /// `repetition N`: the position occurs for the N-th time. Only positions since the last
 /// irreversible move can repeat it, so the look-back is bounded by the move-limit clock.
 #[inline]
@@ -281,22 +302,6 @@ fn move_limit_reached<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> 
         .end
         .move_limit
         .is_some_and(|limit| u64::from(position.halfmove_clock()) >= 2 * u64::from(limit.moves))
-}
-
-/// Whether there are legal actions and every one is a drop on a square the side to move
-/// already controls.
-fn only_self_controlled_drops<B: Bitboard>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    moves: &[Move],
-) -> bool {
-    if moves.is_empty() {
-        return false;
-    }
-    let own_control = side_control(rules, position, position.side_to_move(rules));
-    moves
-        .iter()
-        .all(|mv| matches!(mv.kind, MoveKind::Drop(_)) && own_control.has(mv.to as usize))
 }
 
 /// The result decided by the scores: the unique highest score wins; equal leaders are separated

@@ -10,7 +10,7 @@
 use crate::bitboard::Bitboard;
 use crate::movegen::{count_legal, legal_moves};
 use crate::moves::Move;
-use crate::outcome::{ends_before_actions, ends_with_actions};
+use crate::outcome::{end_reads_actions, ends_before_actions, ends_with_actions};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -78,7 +78,7 @@ fn node<B: Bitboard>(
     }
     // Bulk counting: when only "no legal move" can end the game by its moves, counting them is
     // enough (no moves counts zero).
-    if depth == 1 && !rules.definition.end.only_self_controlled_drops {
+    if depth == 1 && !end_reads_actions(rules) {
         if ends_before_actions(rules, position, path) {
             return 0;
         }

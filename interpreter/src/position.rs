@@ -220,7 +220,14 @@ impl<B: Bitboard> Position<B> {
         self.hands[side].iter().map(|&c| c as u32).sum()
     }
 
-    /// The side that moved before the side to move.
+    /// The index of the side to move in the turn order.
+    #[inline]
+    pub fn turn_index(&self) -> usize {
+        self.turn as usize
+    }
+
+    /// The side that moved last, in the turn order.
+    #[inline]
     pub fn previous_side(&self, rules: &Rules<B>) -> usize {
         let order = &rules.definition.turn_order;
         order[(self.turn as usize + order.len() - 1) % order.len()].0 as usize

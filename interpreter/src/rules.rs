@@ -230,6 +230,12 @@ pub struct Rules<B> {
     pub material_excluded: Vec<usize>,
     /// Whether captures have effects (`capture` rules): check and legality then take them in.
     pub capture_effects: bool,
+    /// The drop rules, score and end conditions, compiled.
+    pub expressions: crate::expression::Compiled<B>,
+    /// Whether the lookahead may be proved unnecessary once per position
+    /// ([`crate::expression::reply_certain`]); off only to test that proof against drop-by-drop
+    /// testing.
+    pub lookahead_pruning: bool,
 }
 
 impl<B: Bitboard> Rules<B> {
@@ -331,6 +337,7 @@ impl<B: Bitboard> Rules<B> {
                 standing_en_passant(&geometry, &movement[side * pieces..(side + 1) * pieces])
             })
             .collect();
+        let geometry_for_expressions = geometry.clone();
         let mut rules = Rules {
             definition: definition.clone(),
             rays: builder.rays,
@@ -359,6 +366,8 @@ impl<B: Bitboard> Rules<B> {
                 })
                 .collect(),
             capture_effects: definition.capture.any(),
+            expressions: crate::expression::Compiled::new(definition, &geometry_for_expressions),
+            lookahead_pruning: true,
         };
         rules.reachable = crate::plausible::reachable_squares(&rules);
         Ok(rules)

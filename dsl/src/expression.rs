@@ -1,0 +1,216 @@
+//! Checked expressions: the rules that read the position.
+//!
+//! Drop rules, scores and end conditions are all expressions over squares, pieces, sides and
+//! history ("the squares adjacent to the own King", "the sum over empty squares of the own
+//! controlling pieces", "the side to move cannot act"). Instead of one keyword per game's rule,
+//! the language has one small typed expression layer; the engine compiles it when a game loads
+//! into bitboard operations (`variant_interpreter::expression`).
+//!
+//! There are four types, and every node below has exactly one:
+//!
+//! - a [`Condition`] is true or false; inside a drop rule it may depend on the dropped piece and
+//!   the square it lands on (`place King`, `place on S`);
+//! - [`Squares`] is a set of squares of the board;
+//! - a [`Number`] is an integer;
+//! - a [`Field`] is an integer per square (`controllers of own`), used through `sum F on S` or
+//!   compared square by square into a set of squares.
+//!
+//! Sides are relative ([`SideRef`]): an expression is judged *for* a side — the side dropping,
+//! the side whose score is counted, the side to move for an end condition — and `own` means that
+//! side.
+
+use crate::definition::{PieceId, SideId, Square};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// `=`, `!=`, `<`, `<=`, `>`, `>=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Comparison {
+    /// `=`
+    Equal,
+    /// `!=`
+    NotEqual,
+    /// `<`
+    Less,
+    /// `<=`
+    LessOrEqual,
+    /// `>`
+    Greater,
+    /// `>=`
+    GreaterOrEqual,
+}
+
+impl Comparison {
+    /// Whether `left OP right` holds.
+    #[inline]
+    pub fn holds(self, left: i64, right: i64) -> bool {
+        match self {
+            Comparison::Equal => left == right,
+            Comparison::NotEqual => left != right,
+            Comparison::Less => left < right,
+            Comparison::LessOrEqual => left <= right,
+            Comparison::Greater => left > right,
+            Comparison::GreaterOrEqual => left >= right,
+        }
+    }
+
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Comparison::Equal => "=",
+            Comparison::NotEqual => "!=",
+            Comparison::Less => "<",
+            Comparison::LessOrEqual => "<=",
+            Comparison::Greater => ">",
+            Comparison::GreaterOrEqual => ">=",
+        }
+    }
+}
+
+impl fmt::Display for Comparison {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.symbol())
+    }
+}
+
+/// Fixed sets of squares: `empty`, `occupied`, `light`, `dark`, `board`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SquareConstant {
+    /// `empty`: squares of the board without a piece.
+    Empty,
+    /// `occupied`: squares with a piece.
+    Occupied,
+    /// `light`: light squares (a1 is dark).
+    Light,
+    /// `dark`: dark squares.
+    Dark,
+    /// `board`: every square of the board.
+    Board,
+}
+
+/// A side, or sides, relative to the side an expression is judged for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SideRef {
+    /// `own`: the side the expression is judged for.
+    Own,
+    /// `opponent`: every other side.
+    Opponents,
+    /// `any`: every side.
+    Any,
+    /// `next`: the side that moves after the side judged for, in the turn order.
+    Next,
+    /// `white`: one side by name.
+    Side(SideId),
+}
+
+/// A condition: true or false.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Condition {
+    /// Always true (a rule without `when`).
+    True,
+    /// `place King`: the dropped piece is of this type (drop rules only).
+    Place(PieceId),
+    /// `place on S`: the drop lands on one of these squares (drop rules only).
+    PlaceOn(Squares),
+    /// `leave an action`: after this drop, the next side has a legal action (drop rules only,
+    /// alone after `must`).
+    LeaveAction,
+    /// `can act`: the side has a legal action (end conditions only).
+    CanAct,
+    /// `placement = 7`: two numbers compared.
+    Compare(Number, Comparison, Number),
+    /// `some S`: the set is not empty.
+    Some(Squares),
+    /// `hands empty`: no side holds a piece.
+    HandsEmpty,
+    /// `opponent placed Queen`: the last action of the side (one of the sides) dropped this type.
+    Placed(SideRef, PieceId),
+    /// `A and B`
+    And(Box<Condition>, Box<Condition>),
+    /// `A or B`
+    Or(Box<Condition>, Box<Condition>),
+    /// `not A`
+    Not(Box<Condition>),
+}
+
+/// A set of squares.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Squares {
+    /// `empty`, `occupied`, `light`, `dark`, `board`.
+    Constant(SquareConstant),
+    /// `rank 2`, `last rank`: the squares of the zone for each side, indexed by side; the side
+    /// judged for picks its own.
+    Zone(Vec<Vec<Square>>),
+    /// `own King`, `any piece`: where those pieces stand.
+    Pieces(SideRef, Option<PieceId>),
+    /// `controlled by opponent`: what those sides' pieces control.
+    ControlledBy(SideRef),
+    /// `attacked by opponent`: what those sides' pieces attack, as the check rule sees it.
+    AttackedBy(SideRef),
+    /// `last drop of opponent`: the square of the side's last action, if that was a drop.
+    LastDrop(SideRef),
+    /// `legal drops`: the squares where the side to move has a legal drop (end conditions only).
+    LegalDrops,
+    /// `adjacent to S`: the 8 squares around each of these.
+    Adjacent(Box<Squares>),
+    /// `colour of S`: every square of a colour one of these has.
+    ColourOf(Box<Squares>),
+    /// `A and B`
+    And(Box<Squares>, Box<Squares>),
+    /// `A or B`
+    Or(Box<Squares>, Box<Squares>),
+    /// `A except B`
+    Except(Box<Squares>, Box<Squares>),
+    /// `not A`: every other square of the board.
+    Not(Box<Squares>),
+    /// `controllers of own > controllers of opponent`: the squares where the comparison holds.
+    Compare(Field, Comparison, Field),
+}
+
+/// An integer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Number {
+    /// `7`
+    Constant(i64),
+    /// `placement`: this drop's number among the side's drops, 1 for its first (drop rules only).
+    Placement,
+    /// `count S`
+    Count(Box<Squares>),
+    /// `hand Queen`, `opponent hand`: pieces held (of one type, or all).
+    Hand(SideRef, Option<PieceId>),
+    /// `sum F on S`
+    Sum(Field, Box<Squares>),
+    /// `A + B`
+    Plus(Box<Number>, Box<Number>),
+    /// `A - B`
+    Minus(Box<Number>, Box<Number>),
+}
+
+/// An integer per square.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Field {
+    /// A number, the same on every square.
+    Constant(i64),
+    /// `controllers of own`: how many of the side's pieces control the square.
+    Controllers(SideRef),
+    /// `control value of own`: the sum of the values of the side's pieces controlling it.
+    ControlValue(SideRef),
+    /// `A + B`
+    Plus(Box<Field>, Box<Field>),
+    /// `A - B`
+    Minus(Box<Field>, Box<Field>),
+}
+
+impl Condition {
+    /// Whether the condition, or anything inside it, satisfies `test`.
+    pub fn mentions(&self, test: &dyn Fn(&Condition) -> bool) -> bool {
+        if test(self) {
+            return true;
+        }
+        match self {
+            Condition::And(a, b) | Condition::Or(a, b) => a.mentions(test) || b.mentions(test),
+            Condition::Not(a) => a.mentions(test),
+            _ => false,
+        }
+    }
+}

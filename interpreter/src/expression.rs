@@ -1,0 +1,968 @@
+//! Compiled expressions: the drop rules, scores and end conditions of a game file, turned into
+//! bitboard operations when the game loads.
+//!
+//! The language's expressions ([`variant_dsl::expression`]) are compiled once into the
+//! [`Set`], [`Num`], [`Fld`] and [`Cond`] trees below: zones become bitboards per side, piece
+//! and side names become indices. A [`Judge`] evaluates them on one position for one side,
+//! computing each control map at most once.
+//!
+//! A drop rule is judged for all squares at once: [`Judge::drop_mask`] gives, for one piece type,
+//! the bitboard of squares where a condition holds, so a drop generation costs a few bitboard
+//! operations per piece type in hand instead of one rule evaluation per (piece, square) pair.
+//!
+//! `leave an action` (a drop may not leave the next side without a legal action) would play
+//! every candidate. [`reply_certain`] proves, once per position, that every candidate leaves a
+//! reply, by judging the next side's drop rules over intervals: for each set, a lower and an
+//! upper bound that hold whatever drop the mover makes. When two or more squares are certainly
+//! open to the next side, no candidate can take them all, and the lookahead is skipped.
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::rules::Rules;
+use variant_dsl::expression::{
+    Comparison, Condition, Field, Number, SideRef, SquareConstant, Squares,
+};
+use variant_dsl::Definition;
+
+/// A compiled set of squares.
+#[derive(Clone, Debug)]
+pub enum Set<B> {
+    /// Squares without a piece.
+    Empty,
+    /// Squares with a piece.
+    Occupied,
+    /// A fixed set (`board`, `light`, `dark`).
+    Fixed(B),
+    /// A zone, per side judged for.
+    Zone(Vec<B>),
+    /// Pieces of some sides, of one type or all.
+    Pieces(SideRef, Option<usize>),
+    /// Control of some sides.
+    ControlledBy(SideRef),
+    /// Attacks of some sides, as check sees them.
+    AttackedBy(SideRef),
+    /// The last drop of some sides.
+    LastDrop(SideRef),
+    /// Where the side to move may drop.
+    LegalDrops,
+    /// The 8 squares around each.
+    Adjacent(Box<Set<B>>),
+    /// Every square of a colour present.
+    ColourOf(Box<Set<B>>),
+    /// Intersection.
+    And(Box<Set<B>>, Box<Set<B>>),
+    /// Union.
+    Or(Box<Set<B>>, Box<Set<B>>),
+    /// Difference.
+    Except(Box<Set<B>>, Box<Set<B>>),
+    /// Complement within the board.
+    Not(Box<Set<B>>),
+    /// Squares where a comparison of fields holds.
+    Compare(Fld, Comparison, Fld),
+}
+
+/// A compiled number.
+#[derive(Clone, Debug)]
+pub enum Num<B> {
+    /// A constant.
+    Constant(i64),
+    /// The judged drop's number for its side.
+    Placement,
+    /// Squares in a set.
+    Count(Box<Set<B>>),
+    /// Pieces in hand.
+    Hand(SideRef, Option<usize>),
+    /// A field added up over a set.
+    Sum(Fld, Box<Set<B>>),
+    /// Addition.
+    Plus(Box<Num<B>>, Box<Num<B>>),
+    /// Subtraction.
+    Minus(Box<Num<B>>, Box<Num<B>>),
+}
+
+/// A compiled number per square.
+#[derive(Clone, Debug)]
+pub enum Fld {
+    /// A constant.
+    Constant(i64),
+    /// Controlling pieces of some sides.
+    Controllers(SideRef),
+    /// Values of the controlling pieces of some sides.
+    ControlValue(SideRef),
+    /// Addition.
+    Plus(Box<Fld>, Box<Fld>),
+    /// Subtraction.
+    Minus(Box<Fld>, Box<Fld>),
+}
+
+/// A compiled condition.
+#[derive(Clone, Debug)]
+pub enum Cond<B> {
+    /// Always.
+    True,
+    /// The dropped piece's type.
+    Place(usize),
+    /// The drop's square.
+    PlaceOn(Set<B>),
+    /// The next side can act after the drop.
+    LeaveAction,
+    /// The side to move can act.
+    CanAct,
+    /// Numbers compared.
+    Compare(Num<B>, Comparison, Num<B>),
+    /// A set is not empty.
+    Some(Set<B>),
+    /// No side holds a piece.
+    HandsEmpty,
+    /// Some side's last action dropped this type.
+    Placed(SideRef, usize),
+    /// Both.
+    And(Box<Cond<B>>, Box<Cond<B>>),
+    /// Either.
+    Or(Box<Cond<B>>, Box<Cond<B>>),
+    /// Not.
+    Not(Box<Cond<B>>),
+}
+
+/// A compiled drop rule.
+#[derive(Clone, Debug)]
+pub struct DropRule<B> {
+    /// The side it binds; `None` for all.
+    pub side: Option<usize>,
+    /// What the drop must satisfy.
+    pub requirement: Cond<B>,
+    /// When the rule applies.
+    pub condition: Cond<B>,
+    /// The requirement is `leave an action`.
+    pub lookahead: bool,
+}
+
+/// A compiled end condition.
+#[derive(Clone, Debug)]
+pub struct EndCheck<B> {
+    /// The condition, judged for the side to move.
+    pub condition: Cond<B>,
+    /// Whether it reads the legal actions (`can act`, `legal drops`).
+    pub needs_actions: bool,
+}
+
+/// Everything a game's expressions compile into.
+#[derive(Clone, Debug, Default)]
+pub struct Compiled<B> {
+    /// The drop rules, in source order.
+    pub drops: Vec<DropRule<B>>,
+    /// Whether some drop rule is `leave an action`.
+    pub lookahead: bool,
+    /// The score, if the game keeps one.
+    pub score: Option<Num<B>>,
+    /// The end conditions, in source order (the definition's `end.conditions`).
+    pub end: Vec<EndCheck<B>>,
+}
+
+impl<B: Bitboard> Compiled<B> {
+    /// Compiles the expressions of a definition on its board.
+    pub fn new(definition: &Definition, geometry: &crate::geometry::Geometry<B>) -> Self {
+        let compiler = Compiler { geometry };
+        let drops: Vec<DropRule<B>> = definition
+            .drops
+            .constraints
+            .iter()
+            .map(|constraint| DropRule {
+                side: constraint.side.map(|side| side.0 as usize),
+                requirement: compiler.condition(&constraint.requirement),
+                condition: compiler.condition(&constraint.condition),
+                lookahead: constraint.requirement == Condition::LeaveAction,
+            })
+            .collect();
+        Compiled {
+            lookahead: drops.iter().any(|rule| rule.lookahead),
+            drops,
+            score: definition
+                .score
+                .as_ref()
+                .map(|score| compiler.number(&score.expression)),
+            end: definition
+                .end
+                .conditions
+                .iter()
+                .map(|end| {
+                    let condition = compiler.condition(&end.condition);
+                    EndCheck {
+                        needs_actions: condition_reads_actions(&condition),
+                        condition,
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+fn condition_reads_actions<B>(condition: &Cond<B>) -> bool {
+    match condition {
+        Cond::CanAct => true,
+        Cond::PlaceOn(set) | Cond::Some(set) => set_reads_actions(set),
+        Cond::Compare(a, _, b) => number_reads_actions(a) || number_reads_actions(b),
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            condition_reads_actions(a) || condition_reads_actions(b)
+        }
+        Cond::Not(a) => condition_reads_actions(a),
+        _ => false,
+    }
+}
+
+fn set_reads_actions<B>(set: &Set<B>) -> bool {
+    match set {
+        Set::LegalDrops => true,
+        Set::Adjacent(a) | Set::ColourOf(a) | Set::Not(a) => set_reads_actions(a),
+        Set::And(a, b) | Set::Or(a, b) | Set::Except(a, b) => {
+            set_reads_actions(a) || set_reads_actions(b)
+        }
+        _ => false,
+    }
+}
+
+fn number_reads_actions<B>(number: &Num<B>) -> bool {
+    match number {
+        Num::Count(set) | Num::Sum(_, set) => set_reads_actions(set),
+        Num::Plus(a, b) | Num::Minus(a, b) => number_reads_actions(a) || number_reads_actions(b),
+        _ => false,
+    }
+}
+
+struct Compiler<'g, B> {
+    geometry: &'g crate::geometry::Geometry<B>,
+}
+
+impl<B: Bitboard> Compiler<'_, B> {
+    fn condition(&self, condition: &Condition) -> Cond<B> {
+        let boxed = |c: &Condition| Box::new(self.condition(c));
+        match condition {
+            Condition::True => Cond::True,
+            Condition::Place(piece) => Cond::Place(piece.0 as usize),
+            Condition::PlaceOn(set) => Cond::PlaceOn(self.set(set)),
+            Condition::LeaveAction => Cond::LeaveAction,
+            Condition::CanAct => Cond::CanAct,
+            Condition::Compare(a, op, b) => Cond::Compare(self.number(a), *op, self.number(b)),
+            Condition::Some(set) => Cond::Some(self.set(set)),
+            Condition::HandsEmpty => Cond::HandsEmpty,
+            Condition::Placed(side, piece) => Cond::Placed(*side, piece.0 as usize),
+            Condition::And(a, b) => Cond::And(boxed(a), boxed(b)),
+            Condition::Or(a, b) => Cond::Or(boxed(a), boxed(b)),
+            Condition::Not(a) => Cond::Not(boxed(a)),
+        }
+    }
+
+    fn set(&self, set: &Squares) -> Set<B> {
+        let boxed = |s: &Squares| Box::new(self.set(s));
+        let board = self.geometry.board;
+        match set {
+            Squares::Constant(SquareConstant::Empty) => Set::Empty,
+            Squares::Constant(SquareConstant::Occupied) => Set::Occupied,
+            Squares::Constant(SquareConstant::Board) => Set::Fixed(board),
+            Squares::Constant(SquareConstant::Light) => Set::Fixed(board & self.geometry.light),
+            Squares::Constant(SquareConstant::Dark) => Set::Fixed(board & !self.geometry.light),
+            Squares::Zone(per_side) => Set::Zone(
+                per_side
+                    .iter()
+                    .map(|squares| self.geometry.mask(squares))
+                    .collect(),
+            ),
+            Squares::Pieces(side, piece) => Set::Pieces(*side, piece.map(|p| p.0 as usize)),
+            Squares::ControlledBy(side) => Set::ControlledBy(*side),
+            Squares::AttackedBy(side) => Set::AttackedBy(*side),
+            Squares::LastDrop(side) => Set::LastDrop(*side),
+            Squares::LegalDrops => Set::LegalDrops,
+            Squares::Adjacent(a) => Set::Adjacent(boxed(a)),
+            Squares::ColourOf(a) => Set::ColourOf(boxed(a)),
+            Squares::And(a, b) => Set::And(boxed(a), boxed(b)),
+            Squares::Or(a, b) => Set::Or(boxed(a), boxed(b)),
+            Squares::Except(a, b) => Set::Except(boxed(a), boxed(b)),
+            Squares::Not(a) => Set::Not(boxed(a)),
+            Squares::Compare(a, op, b) => Set::Compare(field(a), *op, field(b)),
+        }
+    }
+
+    fn number(&self, number: &Number) -> Num<B> {
+        let boxed = |n: &Number| Box::new(self.number(n));
+        match number {
+            Number::Constant(value) => Num::Constant(*value),
+            Number::Placement => Num::Placement,
+            Number::Count(set) => Num::Count(Box::new(self.set(set))),
+            Number::Hand(side, piece) => Num::Hand(*side, piece.map(|p| p.0 as usize)),
+            Number::Sum(f, set) => Num::Sum(field(f), Box::new(self.set(set))),
+            Number::Plus(a, b) => Num::Plus(boxed(a), boxed(b)),
+            Number::Minus(a, b) => Num::Minus(boxed(a), boxed(b)),
+        }
+    }
+}
+
+fn field(field_expression: &Field) -> Fld {
+    match field_expression {
+        Field::Constant(value) => Fld::Constant(*value),
+        Field::Controllers(side) => Fld::Controllers(*side),
+        Field::ControlValue(side) => Fld::ControlValue(*side),
+        Field::Plus(a, b) => Fld::Plus(Box::new(field(a)), Box::new(field(b))),
+        Field::Minus(a, b) => Fld::Minus(Box::new(field(a)), Box::new(field(b))),
+    }
+}
+
+/// The sides a reference names, judged for `side`, as a bit mask.
+#[inline]
+pub fn sides_of<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    side: usize,
+    reference: SideRef,
+) -> u32 {
+    let all = (1u32 << rules.sides) - 1;
+    match reference {
+        SideRef::Own => 1 << side,
+        SideRef::Opponents => all & !(1 << side),
+        SideRef::Any => all,
+        SideRef::Next => 1 << next_side(rules, position, side),
+        SideRef::Side(id) => 1 << id.0,
+    }
+}
+
+/// The side that moves after `side`: after the side to move, the next in the turn order; for
+/// another side, the one after its first turn in the order.
+pub fn next_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> usize {
+    let order = &rules.definition.turn_order;
+    let at = if position.side_to_move(rules) == side {
+        position.turn_index()
+    } else {
+        order.iter().position(|s| s.0 as usize == side).unwrap_or(0)
+    };
+    order[(at + 1) % order.len()].0 as usize
+}
+
+fn each_side(mask: u32) -> impl Iterator<Item = usize> {
+    (0..32).filter(move |s| mask & (1 << s) != 0)
+}
+
+/// Evaluates compiled expressions on one position, for one side.
+pub struct Judge<'a, B: Bitboard> {
+    rules: &'a Rules<B>,
+    position: &'a Position<B>,
+    side: usize,
+    /// The legal actions of the side to move, for end conditions.
+    actions: Option<&'a [Move]>,
+    control: [Option<B>; crate::rules::MAX_SIDES],
+}
+
+impl<'a, B: Bitboard> Judge<'a, B> {
+    /// A judge for `side` on `position`.
+    pub fn new(rules: &'a Rules<B>, position: &'a Position<B>, side: usize) -> Self {
+        Judge {
+            rules,
+            position,
+            side,
+            actions: None,
+            control: [None; crate::rules::MAX_SIDES],
+        }
+    }
+
+    /// The same, knowing the legal actions of the side to move.
+    pub fn with_actions(mut self, actions: &'a [Move]) -> Self {
+        self.actions = Some(actions);
+        self
+    }
+
+    fn sides(&self, reference: SideRef) -> u32 {
+        sides_of(self.rules, self.position, self.side, reference)
+    }
+
+    fn control_of(&mut self, side: usize) -> B {
+        if let Some(control) = self.control[side] {
+            return control;
+        }
+        let control = crate::control::side_control(self.rules, self.position, side);
+        self.control[side] = Some(control);
+        control
+    }
+
+    /// The set of squares.
+    pub fn set(&mut self, set: &Set<B>) -> B {
+        let rules = self.rules;
+        let position = self.position;
+        let board = rules.geometry.board;
+        match set {
+            Set::Empty => board & !position.occupied(),
+            Set::Occupied => position.occupied(),
+            Set::Fixed(squares) => *squares,
+            Set::Zone(per_side) => per_side[self.side],
+            Set::Pieces(reference, piece) => {
+                let mut squares = B::EMPTY;
+                for side in each_side(self.sides(*reference)) {
+                    squares |= position.side_pieces(side);
+                }
+                match piece {
+                    Some(piece) => squares & position.typed(*piece),
+                    None => squares,
+                }
+            }
+            Set::ControlledBy(reference) => {
+                let mut squares = B::EMPTY;
+                for side in each_side(self.sides(*reference)) {
+                    squares |= self.control_of(side);
+                }
+                squares
+            }
+            Set::AttackedBy(reference) => {
+                let sides = self.sides(*reference);
+                let occupied = position.occupied();
+                let mut squares = B::EMPTY;
+                for square in board.squares() {
+                    if each_side(sides)
+                        .any(|side| position.attacked_by(rules, square, side, occupied))
+                    {
+                        squares |= B::single(square);
+                    }
+                }
+                squares
+            }
+            Set::LastDrop(reference) => {
+                let mut squares = B::EMPTY;
+                for side in each_side(self.sides(*reference)) {
+                    if let Some((_, square)) = position.last_drop(side) {
+                        squares |= B::single(square);
+                    }
+                }
+                squares
+            }
+            Set::LegalDrops => match self.actions {
+                Some(actions) => drop_targets(actions),
+                None => {
+                    let actions = crate::movegen::legal_moves(rules, position);
+                    drop_targets(&actions)
+                }
+            },
+            Set::Adjacent(inner) => {
+                let inner = self.set(inner);
+                let mut squares = B::EMPTY;
+                for square in inner.squares() {
+                    squares |= rules.neighbours[square];
+                }
+                squares
+            }
+            Set::ColourOf(inner) => colour_of(rules, self.set(inner)),
+            Set::And(a, b) => self.set(a) & self.set(b),
+            Set::Or(a, b) => self.set(a) | self.set(b),
+            Set::Except(a, b) => self.set(a) & !self.set(b),
+            Set::Not(a) => board & !self.set(a),
+            Set::Compare(a, op, b) => {
+                let (a, b) = (self.field(a), self.field(b));
+                let mut squares = B::EMPTY;
+                for square in board.squares() {
+                    if op.holds(a[square], b[square]) {
+                        squares |= B::single(square);
+                    }
+                }
+                squares
+            }
+        }
+    }
+
+    /// The number.
+    pub fn number(&mut self, number: &Num<B>) -> i64 {
+        match number {
+            Num::Constant(value) => *value,
+            Num::Placement => i64::from(placement(self.rules, self.position, self.side)),
+            Num::Count(set) => i64::from(self.set(set).count()),
+            Num::Hand(reference, piece) => each_side(self.sides(*reference))
+                .map(|side| match piece {
+                    Some(piece) => i64::from(self.position.hand(side, *piece)),
+                    None => i64::from(self.position.hand_total(side)),
+                })
+                .sum(),
+            Num::Sum(field, set) => {
+                let squares = self.set(set);
+                let values = self.field(field);
+                squares.squares().map(|square| values[square]).sum()
+            }
+            Num::Plus(a, b) => self.number(a).saturating_add(self.number(b)),
+            Num::Minus(a, b) => self.number(a).saturating_sub(self.number(b)),
+        }
+    }
+
+    /// The field, one number per square of the grid.
+    pub fn field(&mut self, field: &Fld) -> Vec<i64> {
+        let size = self.rules.geometry.grid_size();
+        match field {
+            Fld::Constant(value) => vec![*value; size],
+            Fld::Controllers(reference) | Fld::ControlValue(reference) => {
+                let by_value = matches!(field, Fld::ControlValue(_));
+                let mut values = vec![0i64; size];
+                for side in each_side(self.sides(*reference)) {
+                    for (_, piece, control) in
+                        crate::control::controls(self.rules, self.position, side)
+                    {
+                        let weight = if by_value {
+                            self.rules.definition.pieces[piece].value as i64
+                        } else {
+                            1
+                        };
+                        for square in control.squares() {
+                            values[square] += weight;
+                        }
+                    }
+                }
+                values
+            }
+            Fld::Plus(a, b) | Fld::Minus(a, b) => {
+                let plus = matches!(field, Fld::Plus(..));
+                let (a, b) = (self.field(a), self.field(b));
+                a.iter()
+                    .zip(&b)
+                    .map(|(x, y)| if plus { x + y } else { x - y })
+                    .collect()
+            }
+        }
+    }
+
+    /// Whether the condition holds (a condition that does not speak of a drop).
+    pub fn holds(&mut self, condition: &Cond<B>) -> bool {
+        match condition {
+            Cond::True => true,
+            // Only drop rules speak of the dropped piece; outside them nothing is dropped.
+            Cond::Place(_) | Cond::PlaceOn(_) => false,
+            Cond::LeaveAction => true,
+            Cond::CanAct => match self.actions {
+                Some(actions) => !actions.is_empty(),
+                None => crate::movegen::any_legal(self.rules, self.position),
+            },
+            Cond::Compare(a, op, b) => {
+                let (a, b) = (self.number(a), self.number(b));
+                op.holds(a, b)
+            }
+            Cond::Some(set) => self.set(set).any(),
+            Cond::HandsEmpty => (0..self.rules.sides).all(|s| self.position.hand_total(s) == 0),
+            Cond::Placed(reference, piece) => each_side(self.sides(*reference)).any(|side| {
+                self.position
+                    .last_drop(side)
+                    .is_some_and(|(p, _)| p == *piece)
+            }),
+            Cond::And(a, b) => self.holds(a) && self.holds(b),
+            Cond::Or(a, b) => self.holds(a) || self.holds(b),
+            Cond::Not(a) => !self.holds(a),
+        }
+    }
+
+    /// The squares where the condition holds for a drop of `piece` there.
+    pub fn drop_mask(&mut self, condition: &Cond<B>, piece: usize) -> B {
+        let board = self.rules.geometry.board;
+        let all = |holds: bool| if holds { board } else { B::EMPTY };
+        match condition {
+            Cond::Place(p) => all(*p == piece),
+            Cond::PlaceOn(set) => self.set(set),
+            Cond::And(a, b) => {
+                let a = self.drop_mask(a, piece);
+                if a.is_empty() {
+                    return a;
+                }
+                a & self.drop_mask(b, piece)
+            }
+            Cond::Or(a, b) => {
+                let a = self.drop_mask(a, piece);
+                if a == board {
+                    return a;
+                }
+                a | self.drop_mask(b, piece)
+            }
+            Cond::Not(a) => board & !self.drop_mask(a, piece),
+            other => all(self.holds(other)),
+        }
+    }
+}
+
+fn drop_targets<B: Bitboard>(actions: &[Move]) -> B {
+    actions
+        .iter()
+        .filter(|mv| matches!(mv.kind, MoveKind::Drop(_)))
+        .fold(B::EMPTY, |acc, mv| acc | B::single(mv.to as usize))
+}
+
+fn colour_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
+    let board = rules.geometry.board;
+    let light = board & rules.geometry.light;
+    let mut colours = B::EMPTY;
+    if (squares & light).any() {
+        colours |= light;
+    }
+    if (squares & !light).any() {
+        colours |= board & !light;
+    }
+    colours
+}
+
+/// The number of `side`'s next drop, 1 for its first: drops made so far are counted against the
+/// setup's hand.
+#[inline]
+pub fn placement<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> u32 {
+    rules.setup_hand[side]
+        .saturating_sub(position.hand_total(side))
+        .saturating_add(1)
+}
+
+/// The squares where the side to move may drop `piece` under every drop rule except the
+/// lookahead, and (separately) those where a lookahead rule binds.
+pub fn drop_squares<B: Bitboard>(judge: &mut Judge<'_, B>, piece: usize) -> (B, B) {
+    let rules = judge.rules;
+    let mut allowed = rules.geometry.board & !judge.position.occupied();
+    let mut lookahead = B::EMPTY;
+    for rule in &rules.expressions.drops {
+        if rule.side.is_some_and(|side| side != judge.side) {
+            continue;
+        }
+        let applies = judge.drop_mask(&rule.condition, piece) & allowed;
+        if applies.is_empty() {
+            continue;
+        }
+        if rule.lookahead {
+            lookahead |= applies;
+            continue;
+        }
+        allowed &= !applies | judge.drop_mask(&rule.requirement, piece);
+        if allowed.is_empty() {
+            break;
+        }
+    }
+    (allowed, lookahead & allowed)
+}
+
+/// The drop rules that bind the side to move dropping `piece` on `to`, in source order, each
+/// with whether the drop satisfies it (for explanations; generation uses the same masks).
+pub fn binding_rules<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    piece: usize,
+    to: usize,
+) -> Vec<(usize, bool)> {
+    let side = position.side_to_move(rules);
+    let mut judge = Judge::new(rules, position, side);
+    let mut binding = Vec::new();
+    for (index, rule) in rules.expressions.drops.iter().enumerate() {
+        if rule.side.is_some_and(|s| s != side) || rule.lookahead {
+            continue;
+        }
+        if judge.drop_mask(&rule.condition, piece).has(to) {
+            binding.push((index, judge.drop_mask(&rule.requirement, piece).has(to)));
+        }
+    }
+    binding
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bounds: the lookahead proved unnecessary once per position
+// ---------------------------------------------------------------------------------------------
+
+/// Whether, whatever drop the side to move makes, the next side will have a legal drop.
+///
+/// The next side's drop rules are judged over bounds that hold for every possible drop of the
+/// mover: one more piece of the mover on some empty square, its hand one piece smaller, its last
+/// action that drop. A set's lower bound holds for every such drop; when the next side's
+/// certainly allowed squares number two or more, the mover's drop can occupy one of them at
+/// most, so a reply exists. `false` means "not proved", and the lookahead is tested drop by
+/// drop. Never used with the `check` rule (a drop could then be refused for exposing a king).
+pub fn reply_certain<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    if rules.definition.end.check {
+        return false;
+    }
+    let mover = position.side_to_move(rules);
+    let next = next_side(rules, position, mover);
+    if next == mover {
+        return false;
+    }
+    let mut bounds = Bounds {
+        rules,
+        position,
+        side: next,
+        mover,
+    };
+    let empty = rules.geometry.board & !position.occupied();
+    let mut open = B::EMPTY;
+    for piece in 0..rules.pieces {
+        if position.hand(next, piece) == 0 {
+            continue;
+        }
+        let mut allowed = empty;
+        for rule in &rules.expressions.drops {
+            if rule.lookahead || rule.side.is_some_and(|side| side != next) {
+                continue;
+            }
+            let (_, possibly) = bounds.drop_mask(&rule.condition, piece);
+            let (certainly, _) = bounds.drop_mask(&rule.requirement, piece);
+            allowed &= !possibly | certainly;
+        }
+        open |= allowed;
+        if open.count() >= 2 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Interval evaluation for [`reply_certain`]: every value is a pair (lower, upper) bounding it
+/// over all drops the mover could make.
+struct Bounds<'a, B: Bitboard> {
+    rules: &'a Rules<B>,
+    position: &'a Position<B>,
+    /// The side judged for (the next side).
+    side: usize,
+    /// The side whose unknown drop comes first.
+    mover: usize,
+}
+
+impl<B: Bitboard> Bounds<'_, B> {
+    fn sides(&self, reference: SideRef) -> u32 {
+        sides_of(self.rules, self.position, self.side, reference)
+    }
+
+    fn includes_mover(&self, reference: SideRef) -> bool {
+        self.sides(reference) & (1 << self.mover) != 0
+    }
+
+    fn set(&mut self, set: &Set<B>) -> (B, B) {
+        let rules = self.rules;
+        let position = self.position;
+        let board = rules.geometry.board;
+        let empty = board & !position.occupied();
+        let unknown = (B::EMPTY, board);
+        match set {
+            Set::Empty => (B::EMPTY, empty),
+            Set::Occupied => (position.occupied(), board),
+            Set::Fixed(squares) => (*squares, *squares),
+            Set::Zone(per_side) => (per_side[self.side], per_side[self.side]),
+            Set::Pieces(reference, piece) => {
+                let mut squares = B::EMPTY;
+                for side in each_side(self.sides(*reference)) {
+                    squares |= position.side_pieces(side);
+                }
+                if let Some(piece) = piece {
+                    squares &= position.typed(*piece);
+                }
+                let grows = self.includes_mover(*reference)
+                    && piece.is_none_or(|p| position.hand(self.mover, p) > 0);
+                (squares, if grows { squares | empty } else { squares })
+            }
+            Set::ControlledBy(_) | Set::AttackedBy(_) | Set::LegalDrops | Set::Compare(..) => {
+                unknown
+            }
+            Set::LastDrop(reference) => {
+                let mut squares = B::EMPTY;
+                for side in each_side(self.sides(*reference)) {
+                    if side == self.mover {
+                        continue;
+                    }
+                    if let Some((_, square)) = position.last_drop(side) {
+                        squares |= B::single(square);
+                    }
+                }
+                if self.includes_mover(*reference) {
+                    (squares, squares | empty)
+                } else {
+                    (squares, squares)
+                }
+            }
+            Set::Adjacent(inner) => {
+                let (low, high) = self.set(inner);
+                let around = |squares: B| {
+                    squares
+                        .squares()
+                        .fold(B::EMPTY, |acc, square| acc | rules.neighbours[square])
+                };
+                (around(low), around(high))
+            }
+            Set::ColourOf(inner) => {
+                let (low, high) = self.set(inner);
+                (colour_of(rules, low), colour_of(rules, high))
+            }
+            Set::And(a, b) => {
+                let (a, b) = (self.set(a), self.set(b));
+                (a.0 & b.0, a.1 & b.1)
+            }
+            Set::Or(a, b) => {
+                let (a, b) = (self.set(a), self.set(b));
+                (a.0 | b.0, a.1 | b.1)
+            }
+            Set::Except(a, b) => {
+                let (a, b) = (self.set(a), self.set(b));
+                (a.0 & !b.1, a.1 & !b.0)
+            }
+            Set::Not(a) => {
+                let a = self.set(a);
+                (board & !a.1, board & !a.0)
+            }
+        }
+    }
+
+    fn number(&mut self, number: &Num<B>) -> (i64, i64) {
+        match number {
+            Num::Constant(value) => (*value, *value),
+            Num::Placement => {
+                let value = i64::from(placement(self.rules, self.position, self.side));
+                (value, value)
+            }
+            Num::Count(set) => {
+                let (low, high) = self.set(set);
+                (i64::from(low.count()), i64::from(high.count()))
+            }
+            Num::Hand(reference, piece) => {
+                let mut total = 0i64;
+                for side in each_side(self.sides(*reference)) {
+                    total += match piece {
+                        Some(piece) => i64::from(self.position.hand(side, *piece)),
+                        None => i64::from(self.position.hand_total(side)),
+                    };
+                }
+                let shrinks = self.includes_mover(*reference)
+                    && piece.is_none_or(|p| self.position.hand(self.mover, p) > 0);
+                let exact_total = piece.is_none() && self.includes_mover(*reference);
+                if exact_total {
+                    (total - 1, total - 1)
+                } else if shrinks {
+                    (total - 1, total)
+                } else {
+                    (total, total)
+                }
+            }
+            Num::Sum(..) => (i64::MIN / 4, i64::MAX / 4),
+            Num::Plus(a, b) => {
+                let (a, b) = (self.number(a), self.number(b));
+                (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
+            }
+            Num::Minus(a, b) => {
+                let (a, b) = (self.number(a), self.number(b));
+                (a.0.saturating_sub(b.1), a.1.saturating_sub(b.0))
+            }
+        }
+    }
+
+    /// (certainly, possibly).
+    fn holds(&mut self, condition: &Cond<B>) -> (bool, bool) {
+        match condition {
+            Cond::True | Cond::LeaveAction => (true, true),
+            Cond::Place(_) | Cond::PlaceOn(_) => (false, false),
+            Cond::CanAct => (false, true),
+            Cond::Compare(a, op, b) => {
+                let (a, b) = (self.number(a), self.number(b));
+                compare_bounds(a, *op, b)
+            }
+            Cond::Some(set) => {
+                let (low, high) = self.set(set);
+                (low.any(), high.any())
+            }
+            Cond::HandsEmpty => {
+                let empty = (0..self.rules.sides).all(|side| {
+                    let held = self.position.hand_total(side);
+                    if side == self.mover {
+                        held <= 1
+                    } else {
+                        held == 0
+                    }
+                });
+                (empty, empty)
+            }
+            Cond::Placed(reference, piece) => {
+                let others = each_side(self.sides(*reference))
+                    .filter(|&side| side != self.mover)
+                    .any(|side| {
+                        self.position
+                            .last_drop(side)
+                            .is_some_and(|(p, _)| p == *piece)
+                    });
+                if !self.includes_mover(*reference) {
+                    return (others, others);
+                }
+                let held = self.position.hand(self.mover, *piece);
+                let only = held > 0 && u32::from(held) == self.position.hand_total(self.mover);
+                (others || only, others || held > 0)
+            }
+            Cond::And(a, b) => {
+                let (a, b) = (self.holds(a), self.holds(b));
+                (a.0 && b.0, a.1 && b.1)
+            }
+            Cond::Or(a, b) => {
+                let (a, b) = (self.holds(a), self.holds(b));
+                (a.0 || b.0, a.1 || b.1)
+            }
+            Cond::Not(a) => {
+                let a = self.holds(a);
+                (!a.1, !a.0)
+            }
+        }
+    }
+
+    /// (certainly, possibly) as squares, for a drop of `piece` by the judged side.
+    fn drop_mask(&mut self, condition: &Cond<B>, piece: usize) -> (B, B) {
+        let board = self.rules.geometry.board;
+        let all = |holds: bool| if holds { board } else { B::EMPTY };
+        match condition {
+            Cond::Place(p) => (all(*p == piece), all(*p == piece)),
+            Cond::PlaceOn(set) => self.set(set),
+            Cond::And(a, b) => {
+                let (a, b) = (self.drop_mask(a, piece), self.drop_mask(b, piece));
+                (a.0 & b.0, a.1 & b.1)
+            }
+            Cond::Or(a, b) => {
+                let (a, b) = (self.drop_mask(a, piece), self.drop_mask(b, piece));
+                (a.0 | b.0, a.1 | b.1)
+            }
+            Cond::Not(a) => {
+                let a = self.drop_mask(a, piece);
+                (board & !a.1, board & !a.0)
+            }
+            other => {
+                let (certainly, possibly) = self.holds(other);
+                (all(certainly), all(possibly))
+            }
+        }
+    }
+}
+
+/// (certainly, possibly) for `a OP b` with a and b within bounds.
+fn compare_bounds(a: (i64, i64), op: Comparison, b: (i64, i64)) -> (bool, bool) {
+    let ((a0, a1), (b0, b1)) = (a, b);
+    match op {
+        Comparison::Less => (a1 < b0, a0 < b1),
+        Comparison::LessOrEqual => (a1 <= b0, a0 <= b1),
+        Comparison::Greater => (a0 > b1, a1 > b0),
+        Comparison::GreaterOrEqual => (a0 >= b1, a1 >= b0),
+        Comparison::Equal => (a0 == a1 && b0 == b1 && a0 == b0, a0 <= b1 && b0 <= a1),
+        Comparison::NotEqual => (a1 < b0 || b1 < a0, !(a0 == a1 && b0 == b1 && a0 == b0)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comparison_bounds_are_sound() {
+        let ops = [
+            Comparison::Equal,
+            Comparison::NotEqual,
+            Comparison::Less,
+            Comparison::LessOrEqual,
+            Comparison::Greater,
+            Comparison::GreaterOrEqual,
+        ];
+        for op in ops {
+            for a0 in 0..4 {
+                for a1 in a0..4 {
+                    for b0 in 0..4 {
+                        for b1 in b0..4 {
+                            let (certainly, possibly) = compare_bounds((a0, a1), op, (b0, b1));
+                            let outcomes: Vec<bool> = (a0..=a1)
+                                .flat_map(|a| (b0..=b1).map(move |b| op.holds(a, b)))
+                                .collect();
+                            assert_eq!(certainly, outcomes.iter().all(|&x| x), "{op:?}");
+                            assert_eq!(possibly, outcomes.iter().any(|&x| x), "{op:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
