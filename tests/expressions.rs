@@ -40,7 +40,10 @@ impl Random {
 fn the_lookahead_proof_never_changes_the_legal_moves() {
     let (pruned, start) = rules("cheversi", true);
     let (plain, _) = rules("cheversi", false);
-    assert_eq!(perft(&pruned, &start, 3, &[]), perft(&plain, &start, 3, &[]));
+    assert_eq!(
+        perft(&pruned, &start, 3, &[]),
+        perft(&plain, &start, 3, &[])
+    );
     let mut random = Random(7);
     let mut refused_somewhere = 0;
     for _ in 0..150 {
