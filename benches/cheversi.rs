@@ -51,22 +51,9 @@ fn best_of(mut run: impl FnMut() -> u64, expected: u64, once_if_slow: bool) -> (
     (best, RUNS)
 }
 
-/// SplitMix64, as in `benches/playouts.rs`.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
 /// The engine's playout loop of `benches/playouts.rs`: one random game to its end; returns the
 /// number of plies.
-fn engine_playout(game: &Game<u64>, rng: &mut SplitMix) -> usize {
+fn engine_playout(game: &Game<u64>, rng: &mut cheversi::SplitMix) -> usize {
     let rules = game.rules();
     let mut position = game.position().clone();
     let mut hashes = Vec::new();
@@ -122,7 +109,7 @@ fn main() {
     // (b) Playouts.
     let (engine_playouts, _) = best_of(
         || {
-            let mut rng = SplitMix(2026);
+            let mut rng = cheversi::SplitMix(2026);
             (0..ENGINE_GAMES)
                 .map(|_| engine_playout(&game, &mut rng) as u64)
                 .sum()

@@ -4,6 +4,9 @@
 //! changes a legal move list: Cheversi is generated with the proof on and off (every drop then
 //! played and the reply searched) along random games, and perft agrees.
 
+mod common;
+
+use common::SplitMix;
 use std::path::Path;
 use variant_interpreter::movegen::legal_moves;
 use variant_interpreter::outcome::outcome;
@@ -23,19 +26,6 @@ fn rules(name: &str, pruning: bool) -> (Rules<u64>, Position<u64>) {
     (rules, position)
 }
 
-/// SplitMix64, so that the games are the same on every run.
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
 #[test]
 fn the_lookahead_proof_never_changes_the_legal_moves() {
     let (pruned, start) = rules("cheversi", true);
@@ -44,7 +34,7 @@ fn the_lookahead_proof_never_changes_the_legal_moves() {
         perft(&pruned, &start, 3, &[]),
         perft(&plain, &start, 3, &[])
     );
-    let mut random = Random(7);
+    let mut random = SplitMix(7);
     let mut refused_somewhere = 0;
     for _ in 0..150 {
         let mut position = start.clone();

@@ -200,17 +200,3 @@ pub enum Field {
     /// `A - B`
     Minus(Box<Field>, Box<Field>),
 }
-
-impl Condition {
-    /// Whether the condition, or anything inside it, satisfies `test`.
-    pub fn mentions(&self, test: &dyn Fn(&Condition) -> bool) -> bool {
-        if test(self) {
-            return true;
-        }
-        match self {
-            Condition::And(a, b) | Condition::Or(a, b) => a.mentions(test) || b.mentions(test),
-            Condition::Not(a) => a.mentions(test),
-            _ => false,
-        }
-    }
-}

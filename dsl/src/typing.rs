@@ -371,11 +371,7 @@ impl Checker<'_> {
                     None => Some(SideRef::Own),
                 };
                 let piece = match piece {
-                    Some(name) => Some(self.names.piece(name, "`hand`")),
-                    None => None,
-                };
-                let piece = match piece {
-                    Some(found) => Some(found?),
+                    Some(name) => Some(self.names.piece(name, "`hand`")?),
                     None => None,
                 };
                 Typed::Number(Number::Hand(side?, piece))

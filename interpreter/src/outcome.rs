@@ -124,8 +124,7 @@ pub fn outcome<B: Bitboard>(
         Some(actions) => !actions.is_empty(),
         None => any_legal(rules, position),
     };
-    let legal = u64::from(legal);
-    if legal == 0 {
+    if !legal {
         let checked = end.check && position.in_check(rules, to_move);
         let (verdict, reason) = if checked {
             (end.checkmate, Reason::Checkmate)

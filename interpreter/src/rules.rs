@@ -337,7 +337,7 @@ impl<B: Bitboard> Rules<B> {
                 standing_en_passant(&geometry, &movement[side * pieces..(side + 1) * pieces])
             })
             .collect();
-        let geometry_for_expressions = geometry.clone();
+        let expressions = crate::expression::Compiled::new(definition, &geometry);
         let mut rules = Rules {
             definition: definition.clone(),
             rays: builder.rays,
@@ -366,7 +366,7 @@ impl<B: Bitboard> Rules<B> {
                 })
                 .collect(),
             capture_effects: definition.capture.any(),
-            expressions: crate::expression::Compiled::new(definition, &geometry_for_expressions),
+            expressions,
             lookahead_pruning: true,
         };
         rules.reachable = crate::plausible::reachable_squares(&rules);

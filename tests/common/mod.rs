@@ -97,3 +97,17 @@ pub fn temporary_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("temporary folder");
     dir
 }
+
+/// A small deterministic generator (SplitMix64), so that random games are the same on every run.
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
