@@ -449,7 +449,7 @@ fn result_json(session: &dyn Session) -> serde_json::Value {
 }
 
 fn show_json(session: &dyn Session) -> String {
-    let value = serde_json::json!({
+    let mut value = serde_json::json!({
         "game": session.definition().name,
         "fen": session.fen(),
         "side_to_move": session.side_to_move(),
@@ -466,6 +466,19 @@ fn show_json(session: &dyn Session) -> String {
                 .collect::<serde_json::Map<String, serde_json::Value>>()
         }),
     });
+    // Phases, turns of several actions, reserves and prisons: only for games that have them.
+    let turn = session.turn_report();
+    let extra = [
+        ("phase", serde_json::json!(turn.phase)),
+        ("turn_actions", serde_json::json!(turn.turn_actions)),
+        ("reserves", serde_json::json!(turn.reserves)),
+        ("prisoners", serde_json::json!(turn.prisoners)),
+    ];
+    for (key, entry) in extra {
+        if !entry.is_null() {
+            value[key] = entry;
+        }
+    }
     value.to_string()
 }
 

@@ -109,6 +109,12 @@ pub enum Statement {
     Actions(ActionsStatement),
     /// `drops { ... }`
     Drops(DropsStatement),
+    /// `moves { ... }`: rules every move obeys (the same items as a `drops` block).
+    MoveRules(DropsStatement),
+    /// `phase setup { ... }`
+    Phase(PhaseStatement),
+    /// `turn { ... }`
+    Turn(TurnStatement),
     /// `control { ... }`
     Control(ControlStatement),
     /// `capture { ... }`
@@ -137,7 +143,9 @@ impl Statement {
             Statement::Remove(s) => s.keyword,
             Statement::Castling(s) => s.keyword,
             Statement::Actions(s) => s.keyword,
-            Statement::Drops(s) => s.keyword,
+            Statement::Drops(s) | Statement::MoveRules(s) => s.keyword,
+            Statement::Phase(s) => s.keyword,
+            Statement::Turn(s) => s.keyword,
             Statement::Control(s) => s.keyword,
             Statement::Capture(s) => s.keyword,
             Statement::Score(s) => s.keyword,
@@ -162,6 +170,9 @@ impl Statement {
             Statement::Setup(_) => "setup",
             Statement::Actions(_) => "actions",
             Statement::Drops(_) => "drops",
+            Statement::MoveRules(_) => "moves",
+            Statement::Phase(_) => "phase",
+            Statement::Turn(_) => "turn",
             Statement::Control(_) => "control",
             Statement::Capture(_) => "capture",
             Statement::Score(_) => "score",
@@ -405,6 +416,43 @@ pub enum DropsItem {
     Future(FutureStatement),
 }
 
+/// `phase setup { order white black; must place on ranks 1-2 }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhaseStatement {
+    /// The `phase` keyword.
+    pub keyword: Span,
+    /// The phase's name.
+    pub name: Spanned<String>,
+    /// `order white black`: the sides, as written, with the statement's span; `None` when missing.
+    pub order: Option<Spanned<Vec<Spanned<String>>>>,
+    /// The phase's drop rules.
+    pub rules: Vec<Spanned<DropsItem>>,
+}
+
+/// `turn { up to 3 actions; maximal; pass when no action; exchange prisoners }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnStatement {
+    /// The `turn` keyword.
+    pub keyword: Span,
+    /// The rules of the block.
+    pub items: Vec<Spanned<TurnItem>>,
+}
+
+/// A statement inside a `turn` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TurnItem {
+    /// `up to 3 actions`: the number as written.
+    Length(Spanned<String>),
+    /// `maximal`
+    Maximal,
+    /// `pass when no action`
+    Pass,
+    /// `exchange prisoners`
+    ExchangePrisoners,
+    /// A construct not implemented yet.
+    Future(FutureStatement),
+}
+
 /// `[SIDE] must EXPRESSION [when EXPRESSION]`
 #[derive(Clone, Debug, PartialEq)]
 pub struct MustStatement {
@@ -445,6 +493,18 @@ pub enum Expression {
     Place(Spanned<String>),
     /// `touch S`
     Touch(Box<Spanned<Expression>>),
+    /// `move King`
+    Move(Spanned<String>),
+    /// `move from S`
+    MoveFrom(Box<Spanned<Expression>>),
+    /// `acted this turn`
+    Acted,
+    /// `actions this turn`
+    ActionsThisTurn,
+    /// `drops this turn`
+    DropsThisTurn,
+    /// `at turn start C`
+    AtTurnStart(Box<Spanned<Expression>>),
     /// `leave an action`
     LeaveAction,
     /// `can act`
@@ -525,6 +585,8 @@ pub enum CaptureItem {
     RemoveCapturer,
     /// `remove around except Pawn`: the piece names after `except`.
     RemoveAround(Vec<Spanned<String>>),
+    /// `Queen Rook to prison`, `to hand`: the piece names (none for every type) and the store.
+    Store(Vec<Spanned<String>>, crate::definition::Store),
     /// A construct not implemented yet.
     Future(FutureStatement),
 }
@@ -590,6 +652,8 @@ pub enum EndRule {
     },
     /// `by score when hands empty`, `loses when no own King`
     Condition {
+        /// `each side`: judged for every side, not only the side to move.
+        each_side: bool,
         /// `None` for `by score`.
         verdict: Option<Spanned<Verdict>>,
         /// The condition, judged for the side to move.

@@ -107,6 +107,15 @@ pub struct Definition {
     /// Constraints on drops (placements from the hand).
     #[serde(default)]
     pub drops: DropRules,
+    /// Constraints on moves of pieces on the board (`moves { must ... }`), the same kind of rules.
+    #[serde(default)]
+    pub move_rules: DropRules,
+    /// Placement phases before play (`phase setup { ... }`), in order.
+    #[serde(default)]
+    pub phases: Vec<PhaseDef>,
+    /// What one turn is (`turn { ... }`).
+    #[serde(default)]
+    pub turn: TurnRules,
     /// How control (the squares a piece attacks) is computed.
     #[serde(default)]
     pub control: ControlRules,
@@ -128,12 +137,71 @@ pub struct CaptureRules {
     /// `remove around except ...`: every piece on the 8 squares around the landing square is
     /// removed, except pieces of these types; `None` without the rule.
     pub remove_around_except: Option<Vec<PieceId>>,
+    /// `... to hand`, `... to prison`: where captured pieces of a type go, per piece type
+    /// (indexed by [`PieceId`]); empty, or `None` for a type, when they leave the game.
+    #[serde(default)]
+    pub stores: Vec<Option<Store>>,
 }
 
 impl CaptureRules {
     /// Whether captures do anything besides removing the captured piece.
     pub fn any(&self) -> bool {
         self.remove_capturer || self.remove_around_except.is_some()
+    }
+
+    /// Where a captured piece of this type goes; `None` when it leaves the game.
+    pub fn store(&self, piece: PieceId) -> Option<Store> {
+        self.stores.get(piece.0 as usize).copied().flatten()
+    }
+}
+
+/// Where captured pieces go instead of leaving the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Store {
+    /// `to hand`: into the capturer's hand, as the capturer's piece (crazyhouse); a promoted
+    /// piece goes back as the piece it promoted from.
+    Hand,
+    /// `to prison`: into the capturer's prison, still its owner's piece; `exchange prisoners`
+    /// sends it home.
+    Prison,
+}
+
+/// `phase setup { order white black; must place on ranks 1-2 }`: a placement phase before play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseDef {
+    /// Its name, as written (and as the FEN's `phase:` field writes it).
+    pub name: String,
+    /// The sides that place, in order: each places its whole hand, one piece per turn, before
+    /// the next starts.
+    pub order: Vec<SideId>,
+    /// The drop rules during the phase (instead of [`Definition::drops`]).
+    pub drops: DropRules,
+}
+
+/// `turn { up to 3 actions; maximal; pass when no action; exchange prisoners }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnRules {
+    /// The most actions in one turn (1 without a `turn` block).
+    pub actions: u8,
+    /// `maximal`: a turn must be as long as the longest possible one; a game-ending action ends
+    /// it at any length.
+    pub maximal: bool,
+    /// `pass when no action`: a side without a legal action at the start of its turn passes
+    /// (instead of the game ending by stalemate).
+    pub pass: bool,
+    /// `exchange prisoners`: after every turn, for each piece type held in every side's prison,
+    /// as many as every side holds go back to their owners' hands.
+    pub exchange_prisoners: bool,
+}
+
+impl Default for TurnRules {
+    fn default() -> Self {
+        TurnRules {
+            actions: 1,
+            maximal: false,
+            pass: false,
+            exchange_prisoners: false,
+        }
     }
 }
 
@@ -498,7 +566,11 @@ pub struct EndRules {
 /// `RESULT when CONDITION`: the game ends when the condition holds for the side to move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EndCondition {
-    /// The verdict for the side to move; `None` for `by score`.
+    /// `each side`: judged for every side (starting with the side that acted last), the result
+    /// for the first it holds for; otherwise judged for the side to move.
+    #[serde(default)]
+    pub each_side: bool,
+    /// The verdict for the side concerned; `None` for `by score`.
     pub verdict: Option<Verdict>,
     /// The condition, judged for the side to move.
     pub condition: crate::expression::Condition,
@@ -581,6 +653,36 @@ pub struct Setup {
     pub halfmove_clock: u32,
     /// The move number, starting at 1 and incremented after the last side of the turn order.
     pub fullmove_number: u32,
+    /// Pieces in prison, per owner and type (the FEN's `prison:` field).
+    #[serde(default)]
+    pub prisons: Vec<(SideId, PieceId, u32)>,
+    /// Squares of promoted pieces (`Q~` in a FEN), in games whose captures go to the hand.
+    #[serde(default)]
+    pub promoted: Vec<Square>,
+    /// The placement phase under way, by index into [`Definition::phases`]; `None` in play.
+    #[serde(default)]
+    pub phase: Option<usize>,
+    /// How far the current turn has gone (the FEN's `actions:`, `drops:`, `acted:`, `longest:`,
+    /// `start:` fields).
+    #[serde(default)]
+    pub progress: TurnProgress,
+}
+
+/// How far a turn of several actions has gone.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnProgress {
+    /// Actions taken this turn.
+    pub actions: u8,
+    /// Drops among them.
+    pub drops: u8,
+    /// Squares of the pieces that acted this turn.
+    pub acted: Vec<Square>,
+    /// With `maximal`, the length of the longest turn, computed at its start; `None` to compute
+    /// it (only possible at the start of a turn).
+    pub longest: Option<u8>,
+    /// The values of the `at turn start` conditions at the start of the turn, one bit each in
+    /// source order; `None` to compute them (only possible at the start of a turn).
+    pub start: Option<u32>,
 }
 
 /// One piece on one square.

@@ -115,6 +115,13 @@ pub enum Condition {
     /// `leave an action`: after this drop, the next side has a legal action (drop rules only,
     /// alone after `must`).
     LeaveAction,
+    /// `move King`: the moving piece is of this type (move rules only).
+    Move(PieceId),
+    /// `move from S`: the moving piece starts on one of these squares (move rules only).
+    MoveFrom(Squares),
+    /// `at turn start C`: the condition held at the start of the current turn (judged then, for
+    /// the side whose turn it is).
+    AtTurnStart(Box<Condition>),
     /// `can act`: the side has a legal action (end conditions only).
     CanAct,
     /// `placement = 7`: two numbers compared.
@@ -151,6 +158,8 @@ pub enum Squares {
     LastDrop(SideRef),
     /// `legal drops`: the squares where the side to move has a legal drop (end conditions only).
     LegalDrops,
+    /// `acted this turn`: the squares of the pieces that moved or were dropped this turn.
+    Acted,
     /// `adjacent to S`: the 8 squares around each of these.
     Adjacent(Box<Squares>),
     /// `colour of S`: every square of a colour one of these has.
@@ -176,6 +185,10 @@ pub enum Number {
     Placement,
     /// `count S`
     Count(Box<Squares>),
+    /// `actions this turn`: the actions taken so far in the current turn.
+    ActionsThisTurn,
+    /// `drops this turn`: the drops among them.
+    DropsThisTurn,
     /// `hand Queen`, `opponent hand`: pieces held (of one type, or all).
     Hand(SideRef, Option<PieceId>),
     /// `sum F on S`

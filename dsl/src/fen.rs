@@ -113,7 +113,16 @@ pub(crate) fn side_to_move_range(text: &str) -> Option<std::ops::Range<usize>> {
 /// Parses a FEN for the game `def`, without checking that its side to move has a turn: the
 /// `setup` statement reports that against the `turns` statement.
 pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenError> {
-    let fields = fields(text);
+    let mut positional = Vec::new();
+    let mut extensions = Vec::new();
+    for (index, field) in fields(text).into_iter().enumerate() {
+        if index >= 4 && field.text.contains(':') {
+            extensions.push(field);
+        } else {
+            positional.push(field);
+        }
+    }
+    let fields = positional;
     let missing = |what: &str| {
         error(
             text.trim_end().len(),
@@ -124,7 +133,7 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
     let Some(board_field) = fields.first().copied() else {
         return Err(error(0, text.len(), "the FEN is empty"));
     };
-    let (board, hands) = parse_board_and_hands(def, board_field)?;
+    let (board, hands, promoted) = parse_board_and_hands(def, board_field)?;
     let side_to_move = parse_side_to_move(
         def,
         *fields.get(1).ok_or_else(|| missing("the side to move"))?,
@@ -156,10 +165,10 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
         return Err(error(
             extra.offset,
             text.len() - extra.offset,
-            "unexpected text after the move number",
+            "unexpected text after the move number (extra fields are written `name:value`)",
         ));
     }
-    Ok(Setup {
+    let mut setup = Setup {
         board,
         hands,
         side_to_move,
@@ -167,7 +176,87 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
         en_passant,
         halfmove_clock,
         fullmove_number,
-    })
+        prisons: Vec::new(),
+        promoted,
+        phase: None,
+        progress: Default::default(),
+    };
+    for field in extensions {
+        parse_extension(def, field, &mut setup)?;
+    }
+    Ok(setup)
+}
+
+/// One `name:value` field after the move number: the state of games with prisons, phases and
+/// turns of several actions.
+fn parse_extension(def: &Definition, field: Field<'_>, setup: &mut Setup) -> Result<(), FenError> {
+    let (name, value) = field.text.split_once(':').unwrap_or((field.text, ""));
+    let value_offset = field.offset + name.len() + 1;
+    let whole = || error(field.offset, field.text.len(), "");
+    let small = |what: &str| -> Result<u8, FenError> {
+        value.parse::<u8>().map_err(|_| FenError {
+            message: format!("`{value}` is not a number of {what} (0 to 255)"),
+            ..whole()
+        })
+    };
+    match name {
+        "phase" => {
+            let index = def
+                .phases
+                .iter()
+                .position(|phase| phase.name == value)
+                .ok_or_else(|| FenError {
+                    message: format!("this game has no phase `{value}`"),
+                    ..whole()
+                })?;
+            setup.phase = Some(index);
+        }
+        "prison" => {
+            for (index, letter) in value.char_indices() {
+                let offset = value_offset + index;
+                if !letter.is_ascii_alphabetic() {
+                    return Err(error(offset, letter.len_utf8(), format!("`{letter}` is not a piece letter")));
+                }
+                let side = side_of_letter(def, letter, offset)?;
+                let piece = piece_of_letter(def, letter, offset)?;
+                match setup.prisons.iter_mut().find(|(s, p, _)| *s == side && *p == piece) {
+                    Some((_, _, count)) if *count >= MAX_IN_HAND => {
+                        return Err(error(offset, 1, format!("more than {MAX_IN_HAND} `{letter}` in prison")));
+                    }
+                    Some((_, _, count)) => *count += 1,
+                    None => setup.prisons.push((side, piece, 1)),
+                }
+            }
+            setup.prisons.sort();
+        }
+        "actions" => setup.progress.actions = small("actions")?,
+        "drops" => setup.progress.drops = small("drops")?,
+        "longest" => setup.progress.longest = Some(small("actions")?),
+        "start" => {
+            setup.progress.start = Some(value.parse::<u32>().map_err(|_| FenError {
+                message: format!("`{value}` is not a number"),
+                ..whole()
+            })?)
+        }
+        "acted" => {
+            let mut offset = value_offset;
+            for name in value.split(',') {
+                let square = Square::parse(name)
+                    .filter(|&square| def.board.contains(square))
+                    .ok_or_else(|| error(offset, name.len(), format!("`{name}` is not a square of the board")))?;
+                setup.progress.acted.push(square);
+                offset += name.len() + 1;
+            }
+        }
+        _ => {
+            return Err(error(
+                field.offset,
+                name.len(),
+                format!("unknown FEN field `{name}`: expected phase, prison, actions, drops, acted, longest or start"),
+            ))
+        }
+    }
+    Ok(())
 }
 
 /// The side whose letters are in this case: upper case is the first side, lower the second.
@@ -205,7 +294,7 @@ type Hands = Vec<(SideId, PieceId, u32)>;
 fn parse_board_and_hands(
     def: &Definition,
     field: Field<'_>,
-) -> Result<(Vec<Placement>, Hands), FenError> {
+) -> Result<(Vec<Placement>, Hands, Vec<Square>), FenError> {
     let (board_text, hands) = match field.text.find('[') {
         Some(open) => {
             let hand_field = Field {
@@ -216,14 +305,16 @@ fn parse_board_and_hands(
         }
         None => (field.text, Vec::new()),
     };
+    let mut promoted = Vec::new();
     let board = parse_board(
         def,
         Field {
             text: board_text,
             offset: field.offset,
         },
+        &mut promoted,
     )?;
-    Ok((board, hands))
+    Ok((board, hands, promoted))
 }
 
 fn parse_hands(def: &Definition, field: Field<'_>) -> Result<Hands, FenError> {
@@ -276,7 +367,11 @@ fn parse_hands(def: &Definition, field: Field<'_>) -> Result<Hands, FenError> {
     Ok(hands)
 }
 
-fn parse_board(def: &Definition, field: Field<'_>) -> Result<Vec<Placement>, FenError> {
+fn parse_board(
+    def: &Definition,
+    field: Field<'_>,
+    promoted: &mut Vec<Square>,
+) -> Result<Vec<Placement>, FenError> {
     let mut placements = Vec::new();
     let mut rank_offset = field.offset;
     let ranks: Vec<&str> = field.text.split('/').collect();
@@ -298,6 +393,7 @@ fn parse_board(def: &Definition, field: Field<'_>) -> Result<Vec<Placement>, Fen
                 offset: rank_offset,
             },
             &mut placements,
+            promoted,
         )?;
         rank_offset += rank_text.len() + 1;
     }
@@ -320,6 +416,7 @@ fn parse_rank(
     rank: u8,
     field: Field<'_>,
     placements: &mut Vec<Placement>,
+    promoted: &mut Vec<Square>,
 ) -> Result<(), FenError> {
     let files = def.board.files as usize;
     let is_hole =
@@ -382,6 +479,19 @@ fn parse_rank(
                     side,
                     piece,
                 });
+            }
+            if bytes.get(index + 1) == Some(&b'~') {
+                if !def.capture.stores.contains(&Some(crate::definition::Store::Hand)) {
+                    return Err(error(
+                        offset + 1,
+                        1,
+                        "`~` marks a promoted piece, which only matters when captures go to the hand",
+                    ));
+                }
+                if file < files {
+                    promoted.push(Square::new(file as u8, rank));
+                }
+                index += 1;
             }
         } else {
             return Err(error(
@@ -557,7 +667,7 @@ fn parse_counter(field: Field<'_>, what: &str, minimum: u32) -> Result<u32, FenE
 
 /// Writes a position as a FEN; `parse_fen(def, &write_fen(def, setup))` gives `setup` back.
 pub fn write_fen(def: &Definition, setup: &Setup) -> String {
-    let mut fen = write_board(def, &setup.board);
+    let mut fen = write_board(def, &setup.board, &setup.promoted);
     if !setup.hands.is_empty() {
         fen.push('[');
         for &(side, piece, count) in &setup.hands {
@@ -584,10 +694,54 @@ pub fn write_fen(def: &Definition, setup: &Setup) -> String {
     let en_passant = setup
         .en_passant
         .map_or("-".to_string(), |square| square.to_string());
-    format!(
+    let mut text = format!(
         "{fen} {side_letter} {castling} {en_passant} {} {}",
         setup.halfmove_clock, setup.fullmove_number
-    )
+    );
+    for extension in extensions(def, setup) {
+        text.push(' ');
+        text.push_str(&extension);
+    }
+    text
+}
+
+/// The `name:value` fields after the move number, in a fixed order; none for games without
+/// prisons, phases or turns of several actions.
+fn extensions(def: &Definition, setup: &Setup) -> Vec<String> {
+    let mut fields = Vec::new();
+    if let Some(phase) = setup.phase.and_then(|index| def.phases.get(index)) {
+        fields.push(format!("phase:{}", phase.name));
+    }
+    if !setup.prisons.is_empty() {
+        let letters: String = setup
+            .prisons
+            .iter()
+            .flat_map(|&(side, piece, count)| {
+                std::iter::repeat_n(letter_for(def, side, piece), count as usize)
+            })
+            .collect();
+        fields.push(format!("prison:{letters}"));
+    }
+    let progress = &setup.progress;
+    if progress.actions > 0 {
+        fields.push(format!("actions:{}", progress.actions));
+    }
+    if progress.drops > 0 {
+        fields.push(format!("drops:{}", progress.drops));
+    }
+    if !progress.acted.is_empty() {
+        let squares: Vec<String> = progress.acted.iter().map(Square::to_string).collect();
+        fields.push(format!("acted:{}", squares.join(",")));
+    }
+    if progress.actions > 0 {
+        if let Some(longest) = progress.longest {
+            fields.push(format!("longest:{longest}"));
+        }
+        if let Some(start) = progress.start.filter(|&bits| bits != 0) {
+            fields.push(format!("start:{start}"));
+        }
+    }
+    fields
 }
 
 fn letter_for(def: &Definition, side: SideId, piece: PieceId) -> char {
@@ -602,17 +756,24 @@ fn letter_for(def: &Definition, side: SideId, piece: PieceId) -> char {
     }
 }
 
-fn write_board(def: &Definition, board: &[Placement]) -> String {
+fn write_board(def: &Definition, board: &[Placement], promoted: &[Square]) -> String {
     board_field(&def.board, |square| {
-        board
-            .iter()
-            .find(|p| p.square == square)
-            .map(|p| letter_for(def, p.side, p.piece))
+        board.iter().find(|p| p.square == square).map(|p| {
+            let letter = letter_for(def, p.side, p.piece).to_string();
+            if promoted.contains(&square) {
+                letter + "~"
+            } else {
+                letter
+            }
+        })
     })
 }
 
 /// The board field of a FEN: `piece_at` gives the letter on a square (holes are always `*`).
-pub(crate) fn board_field(board: &BoardDef, piece_at: impl Fn(Square) -> Option<char>) -> String {
+pub(crate) fn board_field(
+    board: &BoardDef,
+    piece_at: impl Fn(Square) -> Option<String>,
+) -> String {
     let mut ranks = Vec::with_capacity(board.ranks as usize);
     for rank in (0..board.ranks).rev() {
         let mut text = String::new();
@@ -620,7 +781,7 @@ pub(crate) fn board_field(board: &BoardDef, piece_at: impl Fn(Square) -> Option<
         for file in 0..board.files {
             let square = Square::new(file, rank);
             let symbol = if board.holes.contains(&square) {
-                Some('*')
+                Some("*".to_string())
             } else {
                 piece_at(square)
             };
@@ -630,7 +791,7 @@ pub(crate) fn board_field(board: &BoardDef, piece_at: impl Fn(Square) -> Option<
                         text.push_str(&empty.to_string());
                         empty = 0;
                     }
-                    text.push(symbol);
+                    text.push_str(&symbol);
                 }
                 None => empty += 1,
             }

@@ -51,7 +51,7 @@ pub use definition::{
     DropRules, EndCondition, EndRules, Forward, Leg, LegCount, LegDirection, LegEffect,
     MaterialRule, MoveAtom, MoveLimit, MoveMode, Offset, Origin, PathDef, PieceCount, PieceDef,
     PieceId, Placement, Promotion, Repetition, ScoreRule, Setup, SideDef, SideId, Square,
-    SquareTest, Tiebreak, Verdict, MAX_BOARD_EDGE,
+    SquareTest, Tiebreak, Verdict, MAX_BOARD_EDGE, PhaseDef, Store, TurnProgress, TurnRules,
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Label, Severity};
 pub use expression::{Comparison, Field, Number, SideRef, SquareConstant, Squares};

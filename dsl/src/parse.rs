@@ -6,7 +6,7 @@
 //! comments, braces nested thousands deep) into diagnostics.
 
 use crate::ast::*;
-use crate::definition::{Tiebreak, Verdict};
+use crate::definition::{Store, Tiebreak, Verdict};
 use crate::diagnostic::{code, Diagnostic, Diagnostics};
 use crate::expression::{Comparison, SquareConstant};
 use crate::span::{FileId, Span, Spanned};
@@ -268,6 +268,12 @@ const EXPRESSION_KEYWORDS: &[&str] = &[
     "rank",
     "ranks",
     "squares",
+    "move",
+    "moving",
+    "acted",
+    "actions",
+    "drops",
+    "at",
 ];
 const SIDE_REFERENCE: &str = "a side such as `own`, `opponent`, `any`, `next` or a side's name";
 const CONTROL_ITEM: &str = "a control rule such as `en-passant standing`";
@@ -357,6 +363,35 @@ fn expected(rule: Rule) -> Expected {
         }
         Rule::action_kind => keywords(ACTION_KIND, &["moves", "drops"]),
         Rule::drops_item | Rule::drop_constraint => words(DROPS_ITEM),
+        Rule::move_rules_statement => keyword(STATEMENT, "moves"),
+        Rule::move_rules_item | Rule::move_constraint => words("a rule such as `must not move from acted this turn`"),
+        Rule::phase_statement | Rule::kw_phase => keyword(STATEMENT, "phase"),
+        Rule::phase_item | Rule::order_statement | Rule::kw_order => {
+            words("`order SIDE...` or a rule such as `must place on ranks 1-2`")
+        }
+        Rule::turn_statement | Rule::kw_turn => keyword(STATEMENT, "turn"),
+        Rule::turn_item
+        | Rule::turn_length_rule
+        | Rule::maximal_rule
+        | Rule::pass_rule
+        | Rule::exchange_rule
+        | Rule::kw_up
+        | Rule::kw_maximal
+        | Rule::kw_pass
+        | Rule::kw_exchange => keywords(
+            "`up to N actions`, `maximal`, `pass when no action` or `exchange prisoners`",
+            &["up", "maximal", "pass", "exchange"],
+        ),
+        Rule::kw_prisoners => keyword("`prisoners`", "prisoners"),
+        Rule::capture_store_rule | Rule::kw_prison => keyword("`to hand` or `to prison`", "prison"),
+        Rule::each_side | Rule::kw_each => keyword("`each side`", "each"),
+        Rule::kw_move => keyword("`move`", "move"),
+        Rule::kw_moving => keyword("`moving`", "moving"),
+        Rule::kw_from => keyword("`from`", "from"),
+        Rule::kw_acted => keyword("`acted`", "acted"),
+        Rule::kw_this => keyword("`this`", "this"),
+        Rule::kw_at => keyword("`at`", "at"),
+        Rule::kw_start => keyword("`start`", "start"),
         Rule::expression
         | Rule::disjunction
         | Rule::conjunction
@@ -366,6 +401,11 @@ fn expected(rule: Rule) -> Expected {
         | Rule::operand
         | Rule::parenthesized
         | Rule::number_term
+        | Rule::move_from_term
+        | Rule::move_term
+        | Rule::acted_term
+        | Rule::turn_count_term
+        | Rule::turn_start_term
         | Rule::place_on_term
         | Rule::place_term
         | Rule::touch_term
@@ -712,6 +752,9 @@ fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Statement> {
         Rule::castling_statement => Statement::Castling(castling_statement(file, &mut inner)),
         Rule::actions_statement => Statement::Actions(actions_statement(file, &mut inner)),
         Rule::drops_statement => Statement::Drops(drops_statement(file, &mut inner)),
+        Rule::move_rules_statement => Statement::MoveRules(drops_statement(file, &mut inner)),
+        Rule::phase_statement => Statement::Phase(phase_statement(file, &mut inner)),
+        Rule::turn_statement => Statement::Turn(turn_statement(file, &mut inner)),
         Rule::control_statement => Statement::Control(control_statement(file, &mut inner)),
         Rule::capture_statement => Statement::Capture(capture_statement(file, &mut inner)),
         Rule::score_statement => Statement::Score(score_statement(file, &mut inner)),
@@ -955,13 +998,72 @@ fn drops_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> DropsStatement 
             let rule = pair.as_rule();
             let mut parts = pair.into_inner();
             let item = match rule {
-                Rule::drop_constraint => DropsItem::Must(Box::new(must_statement(file, parts))),
+                Rule::drop_constraint | Rule::move_constraint => {
+                    DropsItem::Must(Box::new(must_statement(file, parts)))
+                }
                 _ => DropsItem::Future(future_statement(file, &mut parts)),
             };
             Spanned::new(item, span)
         })
         .collect();
     DropsStatement { keyword, items }
+}
+
+fn phase_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> PhaseStatement {
+    let keyword = span_of(file, &child(inner));
+    let name = text_of(file, &child(inner));
+    let mut order = None;
+    let mut rules = Vec::new();
+    for pair in block_items(inner.clone()) {
+        let span = span_of(file, &pair);
+        let rule = pair.as_rule();
+        let mut parts = pair.into_inner();
+        match rule {
+            Rule::order_statement => {
+                let sides = parts
+                    .filter(|p| p.as_rule() == Rule::identifier)
+                    .map(|p| text_of(file, &p))
+                    .collect();
+                order = Some(Spanned::new(sides, span));
+            }
+            Rule::drop_constraint => rules.push(Spanned::new(
+                DropsItem::Must(Box::new(must_statement(file, parts))),
+                span,
+            )),
+            _ => rules.push(Spanned::new(
+                DropsItem::Future(future_statement(file, &mut parts)),
+                span,
+            )),
+        }
+    }
+    PhaseStatement {
+        keyword,
+        name,
+        order,
+        rules,
+    }
+}
+
+fn turn_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> TurnStatement {
+    let keyword = span_of(file, &child(inner));
+    let items = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let mut parts = pair.into_inner();
+            let item = match rule {
+                Rule::turn_length_rule => {
+                    TurnItem::Length(text_of(file, &parts.nth(2).expect("a number")))
+                }
+                Rule::maximal_rule => TurnItem::Maximal,
+                Rule::pass_rule => TurnItem::Pass,
+                Rule::exchange_rule => TurnItem::ExchangePrisoners,
+                _ => TurnItem::Future(future_statement(file, &mut parts)),
+            };
+            Spanned::new(item, span)
+        })
+        .collect();
+    TurnStatement { keyword, items }
 }
 
 /// `[side] must EXPRESSION [when EXPRESSION]`: the keywords `must` and `when` are skipped.
@@ -1056,6 +1158,14 @@ fn expression(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Expression> {
         Rule::place_on_term => Expression::PlaceOn(boxed(parts.nth(2).expect("an operand"))),
         Rule::place_term => Expression::Place(text_of(file, &parts.nth(1).expect("a name"))),
         Rule::touch_term => Expression::Touch(boxed(parts.nth(1).expect("an operand"))),
+        Rule::move_from_term => Expression::MoveFrom(boxed(parts.nth(2).expect("an operand"))),
+        Rule::move_term => Expression::Move(text_of(file, &parts.nth(1).expect("a name"))),
+        Rule::acted_term => Expression::Acted,
+        Rule::turn_count_term => match child(&mut parts).as_rule() {
+            Rule::kw_actions => Expression::ActionsThisTurn,
+            _ => Expression::DropsThisTurn,
+        },
+        Rule::turn_start_term => Expression::AtTurnStart(boxed(parts.nth(3).expect("an operand"))),
         Rule::leave_action_term => Expression::LeaveAction,
         Rule::can_act_term => Expression::CanAct,
         Rule::placement_term => Expression::Placement,
@@ -1154,6 +1264,18 @@ fn capture_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> CaptureStatem
             let mut parts = pair.into_inner();
             let item = match rule {
                 Rule::remove_capturer_rule => CaptureItem::RemoveCapturer,
+                Rule::capture_store_rule => {
+                    let mut pieces = Vec::new();
+                    let mut store = Store::Hand;
+                    for part in parts {
+                        match part.as_rule() {
+                            Rule::identifier => pieces.push(text_of(file, &part)),
+                            Rule::kw_prison => store = Store::Prison,
+                            _ => {}
+                        }
+                    }
+                    CaptureItem::Store(pieces, store)
+                }
                 Rule::remove_around_rule => CaptureItem::RemoveAround(
                     parts
                         .filter(|p| p.as_rule() == Rule::identifier)
@@ -1206,10 +1328,16 @@ fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndStatement {
                     }
                 }
                 Rule::condition_rule => {
-                    let result = child(&mut parts).into_inner().next().expect("a result");
+                    let mut first = child(&mut parts);
+                    let each_side = first.as_rule() == Rule::each_side;
+                    if each_side {
+                        first = child(&mut parts);
+                    }
+                    let result = first.into_inner().next().expect("a result");
                     let verdict =
                         (result.as_rule() == Rule::verdict).then(|| verdict(file, result));
                     EndRule::Condition {
+                        each_side,
                         verdict,
                         condition: expression(file, parts.nth(1).expect("a condition")),
                     }

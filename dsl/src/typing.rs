@@ -31,6 +31,10 @@ pub(crate) enum Place {
     DropRequirement,
     /// The `when` condition of a drop rule: the dropped piece and square.
     DropCondition,
+    /// A move rule's requirement or condition: the moving piece and its square.
+    Move,
+    /// Inside `at turn start`: judged when the turn starts, before any action.
+    TurnStart,
     /// A `score`.
     Score,
     /// An `end` condition: the legal actions of the side to move.
@@ -41,6 +45,8 @@ impl Place {
     fn words(self) -> &'static str {
         match self {
             Place::DropRequirement | Place::DropCondition => "a drop rule",
+            Place::Move => "a move rule",
+            Place::TurnStart => "an `at turn start` condition",
             Place::Score => "a score",
             Place::End => "an end condition",
         }
@@ -205,6 +211,15 @@ impl Checker<'_> {
         }
     }
 
+    fn move_only(&mut self, span: Span, term: &str, meaning: &str) -> Option<()> {
+        if self.place == Place::Move {
+            Some(())
+        } else {
+            self.misplaced(span, term, meaning);
+            None
+        }
+    }
+
     /// Checks both operands (reporting errors in each) before combining them.
     fn pair(
         &mut self,
@@ -331,6 +346,25 @@ impl Checker<'_> {
                 self.drop_only(span, "touch", "speaks of the square a drop lands on")?;
                 let squares = self.squares_of(operand)?;
                 Typed::Condition(Condition::PlaceOn(Squares::Adjacent(Box::new(squares))))
+            }
+            Expression::Move(name) => {
+                self.move_only(span, "move", "speaks of the moving piece")?;
+                Typed::Condition(Condition::Move(self.names.piece(name, "`move`")?))
+            }
+            Expression::MoveFrom(operand) => {
+                self.move_only(span, "move from", "speaks of the square a move starts from")?;
+                Typed::Condition(Condition::MoveFrom(self.squares_of(operand)?))
+            }
+            Expression::Acted => Typed::Squares(Squares::Acted),
+            Expression::ActionsThisTurn => Typed::Number(Number::ActionsThisTurn),
+            Expression::DropsThisTurn => Typed::Number(Number::DropsThisTurn),
+            Expression::AtTurnStart(operand) => {
+                // Judged once when the turn starts: nothing about the action being judged.
+                let place = std::mem::replace(&mut self.place, Place::TurnStart);
+                let typed = self.check(operand);
+                self.place = place;
+                let condition = self.as_condition(typed?, operand.span)?;
+                Typed::Condition(Condition::AtTurnStart(Box::new(condition)))
             }
             Expression::LeaveAction => {
                 self.misplaced(

@@ -20,6 +20,9 @@ use std::collections::{HashMap, HashSet};
 /// The most sides a game may have in this version: FEN letter case can name only two.
 pub const MAX_SIDES: usize = 2;
 
+/// The most actions one turn may have (`up to N actions`).
+pub const MAX_TURN_ACTIONS: u8 = 8;
+
 /// The most castling rights a game may declare: a position keeps them in 32 bits.
 pub const MAX_CASTLING_RIGHTS: usize = 32;
 
@@ -54,6 +57,9 @@ struct Statements<'a> {
     end: Option<&'a EndStatement>,
     actions: Option<&'a ActionsStatement>,
     drops: Option<&'a DropsStatement>,
+    move_rules: Option<&'a DropsStatement>,
+    phases: Vec<&'a PhaseStatement>,
+    turn: Option<&'a TurnStatement>,
     control: Option<&'a ControlStatement>,
     capture: Option<&'a CaptureStatement>,
     score: Option<&'a ScoreStatement>,
@@ -134,7 +140,20 @@ impl<'s> Validator<'s> {
             .unwrap_or_default();
         let drops = statements
             .drops
-            .map(|drops| self.drop_rules(drops, &context))
+            .map(|drops| self.drop_rules(&drops.items, &context, RuleKind::Drop))
+            .unwrap_or_default();
+        let move_rules = statements
+            .move_rules
+            .map(|rules| self.drop_rules(&rules.items, &context, RuleKind::Move))
+            .unwrap_or_default();
+        let phases: Vec<PhaseDef> = statements
+            .phases
+            .iter()
+            .filter_map(|phase| self.phase(phase, &context, actions))
+            .collect();
+        let turn = statements
+            .turn
+            .map(|turn| self.turn_rules(turn))
             .unwrap_or_default();
         let control = statements
             .control
@@ -171,6 +190,9 @@ impl<'s> Validator<'s> {
             setup: empty_setup(),
             actions,
             drops,
+            move_rules,
+            phases,
+            turn,
             control,
             score,
             capture,
@@ -200,6 +222,7 @@ impl<'s> Validator<'s> {
                     | Statement::Piece(_)
                     | Statement::Future(_)
                     | Statement::Remove(_)
+                    | Statement::Phase(_)
             );
             if once {
                 let name = statement.node.keyword_text().to_string();
@@ -220,6 +243,9 @@ impl<'s> Validator<'s> {
                 Statement::End(s) => statements.end = Some(s),
                 Statement::Actions(s) => statements.actions = Some(s),
                 Statement::Drops(s) => statements.drops = Some(s),
+                Statement::MoveRules(s) => statements.move_rules = Some(s),
+                Statement::Phase(s) => statements.phases.push(s),
+                Statement::Turn(s) => statements.turn = Some(s),
                 Statement::Control(s) => statements.control = Some(s),
                 Statement::Capture(s) => statements.capture = Some(s),
                 Statement::Score(s) => statements.score = Some(s),
@@ -1033,13 +1059,19 @@ impl<'s> Validator<'s> {
         actions
     }
 
-    fn drop_rules(&mut self, statement: &DropsStatement, context: &Context<'_>) -> DropRules {
+    fn drop_rules(
+        &mut self,
+        items: &[Spanned<DropsItem>],
+        context: &Context<'_>,
+        kind: RuleKind,
+    ) -> DropRules {
         let mut rules = DropRules::default();
-        for item in &statement.items {
+        for item in items {
             match &item.node {
                 DropsItem::Future(future) => self.error(not_supported(future)),
                 DropsItem::Must(must) => {
-                    if let Some(constraint) = self.drop_constraint(must, item.span, context) {
+                    if let Some(constraint) = self.drop_constraint(must, item.span, context, kind)
+                    {
                         rules.constraints.push(constraint);
                     }
                 }
@@ -1054,18 +1086,23 @@ impl<'s> Validator<'s> {
         must: &MustStatement,
         span: Span,
         context: &Context<'_>,
+        kind: RuleKind,
     ) -> Option<DropConstraint> {
+        let (block, requirement_place, condition_place) = match kind {
+            RuleKind::Drop => ("`drops`", Place::DropRequirement, Place::DropCondition),
+            RuleKind::Move => ("`moves`", Place::Move, Place::Move),
+        };
         let side = must
             .side
             .as_ref()
-            .map(|name| self.side_id(name, context.sides, "`drops`"));
+            .map(|name| self.side_id(name, context.sides, block));
         let mut names = Resolver {
             validator: self,
             context,
         };
-        let requirement = typing::condition(&mut names, &must.requirement, Place::DropRequirement);
+        let requirement = typing::condition(&mut names, &must.requirement, requirement_place);
         let condition = match &must.condition {
-            Some(condition) => typing::condition(&mut names, condition, Place::DropCondition),
+            Some(condition) => typing::condition(&mut names, condition, condition_place),
             None => Some(Condition::True),
         };
         let side = match side {
@@ -1078,6 +1115,84 @@ impl<'s> Validator<'s> {
             condition: condition?,
             origin: self.origin(span),
         })
+    }
+
+    /// `phase NAME { order ...; must ... }`; `None` after reporting a mistake.
+    fn phase(
+        &mut self,
+        phase: &PhaseStatement,
+        context: &Context<'_>,
+        actions: Actions,
+    ) -> Option<PhaseDef> {
+        if !actions.drops {
+            self.error(
+                Diagnostic::error(
+                    code::TURN_ORDER,
+                    "a placement phase needs drops",
+                    phase.keyword,
+                    "sides place pieces from their hands in this phase",
+                )
+                .with_help("add `actions moves drops` (or `actions drops`)"),
+            );
+            return None;
+        }
+        let Some(order) = &phase.order else {
+            self.error(
+                Diagnostic::error(
+                    code::MISSING_STATEMENT,
+                    format!("the phase `{}` has no `order`", phase.name.node),
+                    phase.keyword,
+                    "which sides place, in which order?",
+                )
+                .with_help("add `order white black` inside the block"),
+            );
+            return None;
+        };
+        let sides: Vec<Option<SideId>> = order
+            .node
+            .iter()
+            .map(|name| self.side_id(name, context.sides, "`order`"))
+            .collect();
+        let drops = self.drop_rules(&phase.rules, context, RuleKind::Drop);
+        Some(PhaseDef {
+            name: phase.name.node.clone(),
+            order: sides.into_iter().collect::<Option<Vec<_>>>()?,
+            drops,
+        })
+    }
+
+    /// `turn { ... }`
+    fn turn_rules(&mut self, statement: &TurnStatement) -> TurnRules {
+        let mut rules = TurnRules::default();
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for item in &statement.items {
+            let name = match &item.node {
+                TurnItem::Future(future) => {
+                    self.error(not_supported(future));
+                    continue;
+                }
+                TurnItem::Length(_) => "up to",
+                TurnItem::Maximal => "maximal",
+                TurnItem::Pass => "pass",
+                TurnItem::ExchangePrisoners => "exchange prisoners",
+            };
+            if let Some(first) = seen.insert(name, item.span) {
+                self.error(duplicate(name, item.span, first));
+                continue;
+            }
+            match &item.node {
+                TurnItem::Length(digits) => {
+                    if let Some(count) = self.number(digits, 1, i64::from(MAX_TURN_ACTIONS)) {
+                        rules.actions = count as u8;
+                    }
+                }
+                TurnItem::Maximal => rules.maximal = true,
+                TurnItem::Pass => rules.pass = true,
+                TurnItem::ExchangePrisoners => rules.exchange_prisoners = true,
+                TurnItem::Future(_) => {}
+            }
+        }
+        rules
     }
 
     /// Where the statement at `span` is written: its file's name, line and text.
@@ -1110,6 +1225,10 @@ impl<'s> Validator<'s> {
                 }
                 CaptureItem::RemoveCapturer => "remove capturer",
                 CaptureItem::RemoveAround(_) => "remove around",
+                CaptureItem::Store(..) => {
+                    self.capture_store(item, context, &mut rules);
+                    continue;
+                }
             };
             if let Some(first) = seen.insert(name, item.span) {
                 self.error(duplicate(name, item.span, first));
@@ -1124,10 +1243,51 @@ impl<'s> Validator<'s> {
                         .collect();
                     rules.remove_around_except = Some(pieces);
                 }
-                CaptureItem::Future(_) => {}
+                CaptureItem::Future(_) | CaptureItem::Store(..) => {}
             }
         }
         rules
+    }
+
+    /// `PIECES to hand|prison`: each piece type named once across the block.
+    fn capture_store(
+        &mut self,
+        item: &Spanned<CaptureItem>,
+        context: &Context<'_>,
+        rules: &mut CaptureRules,
+    ) {
+        let CaptureItem::Store(names, store) = &item.node else {
+            return;
+        };
+        let count = context.pieces.len();
+        rules.stores.resize(count, None);
+        let pieces: Vec<PieceId> = if names.is_empty() {
+            (0..count).map(|p| PieceId(p as u8)).collect()
+        } else {
+            names
+                .iter()
+                .filter_map(|name| self.piece_id(name, context.pieces, "the `capture` block"))
+                .collect()
+        };
+        for piece in pieces {
+            let entry = &mut rules.stores[piece.0 as usize];
+            if entry.is_some() {
+                self.error(
+                    Diagnostic::error(
+                        code::DUPLICATE_STATEMENT,
+                        format!(
+                            "captured {} already go somewhere",
+                            context.pieces[piece.0 as usize].statement.name.node
+                        ),
+                        item.span,
+                        "a second destination for the same piece",
+                    )
+                    .with_help("name each piece type in one `to hand` or `to prison` rule"),
+                );
+                return;
+            }
+            *entry = Some(*store);
+        }
     }
 
     fn control_rules(&mut self, statement: &ControlStatement) -> ControlRules {
@@ -1316,13 +1476,19 @@ impl<'s> Validator<'s> {
                 rules.material.push(resolved);
                 continue;
             }
-            if let EndRule::Condition { verdict, condition } = &rule.node {
+            if let EndRule::Condition {
+                each_side,
+                verdict,
+                condition,
+            } = &rule.node
+            {
                 let mut names = Resolver {
                     validator: self,
                     context,
                 };
                 if let Some(condition) = typing::condition(&mut names, condition, Place::End) {
                     rules.conditions.push(EndCondition {
+                        each_side: *each_side,
                         verdict: verdict.as_ref().map(|verdict| verdict.node),
                         condition,
                         origin: self.origin(rule.span),
@@ -1641,7 +1807,18 @@ fn empty_setup() -> Setup {
         en_passant: None,
         halfmove_clock: 0,
         fullmove_number: 1,
+        prisons: Vec::new(),
+        promoted: Vec::new(),
+        phase: None,
+        progress: TurnProgress::default(),
     }
+}
+
+/// Whether a `must` rule binds drops or moves.
+#[derive(Clone, Copy)]
+enum RuleKind {
+    Drop,
+    Move,
 }
 
 /// A leg written back in its canonical form: `straight enemy not royal convert`.

@@ -133,6 +133,12 @@ impl<B: Bitboard> Words<'_, B> {
         let from = mv.from as usize;
         let to = mv.to as usize;
         match mv.kind {
+            MoveKind::Pass => {
+                lines.push(format!(
+                    "legal: {} passes: the turn has no other legal action",
+                    self.side(us)
+                ));
+            }
             MoveKind::Drop(piece) => {
                 let piece = piece.0 as usize;
                 lines.push(format!(

@@ -46,6 +46,8 @@ pub enum Set<B> {
     LastDrop(SideRef),
     /// Where the side to move may drop.
     LegalDrops,
+    /// The pieces that acted this turn.
+    Acted,
     /// The 8 squares around each.
     Adjacent(Box<Set<B>>),
     /// Every square of a colour present.
@@ -73,6 +75,10 @@ pub enum Num<B> {
     Count(Box<Set<B>>),
     /// Pieces in hand.
     Hand(SideRef, Option<usize>),
+    /// Actions taken this turn.
+    ActionsThisTurn,
+    /// Drops taken this turn.
+    DropsThisTurn,
     /// A field added up over a set.
     Sum(Fld, Box<Set<B>>),
     /// Addition.
@@ -107,6 +113,12 @@ pub enum Cond<B> {
     PlaceOn(Set<B>),
     /// The next side can act after the drop.
     LeaveAction,
+    /// The moving piece's type.
+    Move(usize),
+    /// The moving piece's square.
+    MoveFrom(Set<B>),
+    /// An `at turn start` condition, by index into [`Compiled::turn_start`].
+    AtTurnStart(usize),
     /// The side to move can act.
     CanAct,
     /// Numbers compared.
@@ -152,6 +164,12 @@ pub struct EndCheck<B> {
 pub struct Compiled<B> {
     /// The drop rules, in source order.
     pub drops: Vec<DropRule<B>>,
+    /// The move rules, in source order (the same shape as drop rules).
+    pub moves: Vec<DropRule<B>>,
+    /// Per placement phase, its drop rules.
+    pub phase_drops: Vec<Vec<DropRule<B>>>,
+    /// The conditions of `at turn start` terms, judged when a turn starts.
+    pub turn_start: Vec<Cond<B>>,
     /// Whether some drop rule is `leave an action`.
     pub lookahead: bool,
     /// The score, if the game keeps one.
@@ -163,21 +181,34 @@ pub struct Compiled<B> {
 impl<B: Bitboard> Compiled<B> {
     /// Compiles the expressions of a definition on its board.
     pub fn new(definition: &Definition, geometry: &crate::geometry::Geometry<B>) -> Self {
-        let compiler = Compiler { geometry };
-        let drops: Vec<DropRule<B>> = definition
-            .drops
-            .constraints
+        let compiler = Compiler {
+            geometry,
+            turn_start: std::cell::RefCell::new(Vec::new()),
+        };
+        let rules = |constraints: &[variant_dsl::DropConstraint]| -> Vec<DropRule<B>> {
+            constraints
+                .iter()
+                .map(|constraint| DropRule {
+                    side: constraint.side.map(|side| side.0 as usize),
+                    requirement: compiler.condition(&constraint.requirement),
+                    condition: compiler.condition(&constraint.condition),
+                    lookahead: constraint.requirement == Condition::LeaveAction,
+                })
+                .collect()
+        };
+        let drops = rules(&definition.drops.constraints);
+        let moves = rules(&definition.move_rules.constraints);
+        let phase_drops = definition
+            .phases
             .iter()
-            .map(|constraint| DropRule {
-                side: constraint.side.map(|side| side.0 as usize),
-                requirement: compiler.condition(&constraint.requirement),
-                condition: compiler.condition(&constraint.condition),
-                lookahead: constraint.requirement == Condition::LeaveAction,
-            })
+            .map(|phase| rules(&phase.drops.constraints))
             .collect();
-        Compiled {
+        let mut compiled = Compiled {
             lookahead: drops.iter().any(|rule| rule.lookahead),
             drops,
+            moves,
+            phase_drops,
+            turn_start: Vec::new(),
             score: definition
                 .score
                 .as_ref()
@@ -194,6 +225,17 @@ impl<B: Bitboard> Compiled<B> {
                     }
                 })
                 .collect(),
+        };
+        compiled.turn_start = compiler.turn_start.into_inner();
+        compiled
+    }
+
+    /// The drop rules in force: the phase's during a placement phase.
+    #[inline]
+    pub fn drop_rules(&self, phase: Option<usize>) -> &[DropRule<B>] {
+        match phase {
+            Some(phase) => &self.phase_drops[phase],
+            None => &self.drops,
         }
     }
 }
@@ -232,6 +274,8 @@ fn number_reads_actions<B>(number: &Num<B>) -> bool {
 
 struct Compiler<'g, B> {
     geometry: &'g crate::geometry::Geometry<B>,
+    /// The `at turn start` conditions met so far.
+    turn_start: std::cell::RefCell<Vec<Cond<B>>>,
 }
 
 impl<B: Bitboard> Compiler<'_, B> {
@@ -242,6 +286,14 @@ impl<B: Bitboard> Compiler<'_, B> {
             Condition::Place(piece) => Cond::Place(piece.0 as usize),
             Condition::PlaceOn(set) => Cond::PlaceOn(self.set(set)),
             Condition::LeaveAction => Cond::LeaveAction,
+            Condition::Move(piece) => Cond::Move(piece.0 as usize),
+            Condition::MoveFrom(set) => Cond::MoveFrom(self.set(set)),
+            Condition::AtTurnStart(inner) => {
+                let compiled = self.condition(inner);
+                let mut list = self.turn_start.borrow_mut();
+                list.push(compiled);
+                Cond::AtTurnStart(list.len() - 1)
+            }
             Condition::CanAct => Cond::CanAct,
             Condition::Compare(a, op, b) => Cond::Compare(self.number(a), *op, self.number(b)),
             Condition::Some(set) => Cond::Some(self.set(set)),
@@ -273,6 +325,7 @@ impl<B: Bitboard> Compiler<'_, B> {
             Squares::AttackedBy(side) => Set::AttackedBy(*side),
             Squares::LastDrop(side) => Set::LastDrop(*side),
             Squares::LegalDrops => Set::LegalDrops,
+            Squares::Acted => Set::Acted,
             Squares::Adjacent(a) => Set::Adjacent(boxed(a)),
             Squares::ColourOf(a) => Set::ColourOf(boxed(a)),
             Squares::And(a, b) => Set::And(boxed(a), boxed(b)),
@@ -290,6 +343,8 @@ impl<B: Bitboard> Compiler<'_, B> {
             Number::Placement => Num::Placement,
             Number::Count(set) => Num::Count(Box::new(self.set(set))),
             Number::Hand(side, piece) => Num::Hand(*side, piece.map(|p| p.0 as usize)),
+            Number::ActionsThisTurn => Num::ActionsThisTurn,
+            Number::DropsThisTurn => Num::DropsThisTurn,
             Number::Sum(f, set) => Num::Sum(field(f), Box::new(self.set(set))),
             Number::Plus(a, b) => Num::Plus(boxed(a), boxed(b)),
             Number::Minus(a, b) => Num::Minus(boxed(a), boxed(b)),
@@ -446,6 +501,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                 }
                 squares
             }
+            Set::Acted => position.progress().acted,
             Set::ColourOf(inner) => colour_of(rules, self.set(inner)),
             Set::And(a, b) => self.set(a) & self.set(b),
             Set::Or(a, b) => self.set(a) | self.set(b),
@@ -476,6 +532,8 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                     None => i64::from(self.position.hand_total(side)),
                 })
                 .sum(),
+            Num::ActionsThisTurn => i64::from(self.position.progress().actions),
+            Num::DropsThisTurn => i64::from(self.position.progress().drops),
             Num::Sum(field, set) => {
                 let squares = self.set(set);
                 let values = self.field(field);
@@ -525,8 +583,9 @@ impl<'a, B: Bitboard> Judge<'a, B> {
     pub fn holds(&mut self, condition: &Cond<B>) -> bool {
         match condition {
             Cond::True => true,
-            // Only drop rules speak of the dropped piece; outside them nothing is dropped.
-            Cond::Place(_) | Cond::PlaceOn(_) => false,
+            // Only drop rules speak of the dropped piece, only move rules of the moving piece.
+            Cond::Place(_) | Cond::PlaceOn(_) | Cond::Move(_) | Cond::MoveFrom(_) => false,
+            Cond::AtTurnStart(index) => self.position.progress().start >> index & 1 != 0,
             Cond::LeaveAction => true,
             Cond::CanAct => match self.actions {
                 Some(actions) => !actions.is_empty(),
@@ -576,6 +635,99 @@ impl<'a, B: Bitboard> Judge<'a, B> {
     }
 }
 
+impl<B: Bitboard> Judge<'_, B> {
+    /// The squares from which a piece of type `piece` moving from there meets the condition.
+    pub fn move_mask(&mut self, condition: &Cond<B>, piece: usize) -> B {
+        let board = self.rules.geometry.board;
+        let all = |holds: bool| if holds { board } else { B::EMPTY };
+        match condition {
+            Cond::Move(p) => all(*p == piece),
+            Cond::MoveFrom(set) => self.set(set),
+            Cond::And(a, b) => {
+                let a = self.move_mask(a, piece);
+                if a.is_empty() {
+                    return a;
+                }
+                a & self.move_mask(b, piece)
+            }
+            Cond::Or(a, b) => {
+                let a = self.move_mask(a, piece);
+                if a == board {
+                    return a;
+                }
+                a | self.move_mask(b, piece)
+            }
+            Cond::Not(a) => board & !self.move_mask(a, piece),
+            other => all(self.holds(other)),
+        }
+    }
+}
+
+/// Per piece type, the squares from which the side to move may move a piece of that type
+/// under the move rules; every square when the game has none.
+pub fn movable_squares<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+) -> [B; crate::rules::MAX_PIECE_TYPES] {
+    let board = rules.geometry.board;
+    let mut movable = [board; crate::rules::MAX_PIECE_TYPES];
+    if rules.expressions.moves.is_empty() {
+        return movable;
+    }
+    let side = position.side_to_move(rules);
+    let mut judge = Judge::new(rules, position, side);
+    for (piece, allowed) in movable.iter_mut().enumerate().take(rules.pieces) {
+        for rule in &rules.expressions.moves {
+            if rule.side.is_some_and(|s| s != side) {
+                continue;
+            }
+            let applies = judge.move_mask(&rule.condition, piece);
+            if applies.is_empty() {
+                continue;
+            }
+            *allowed &= !applies | judge.move_mask(&rule.requirement, piece);
+        }
+    }
+    movable
+}
+
+/// The move rules that bind the side to move moving `piece` from `from`, in source order, each
+/// with whether the move meets it (for explanations).
+pub fn binding_move_rules<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    piece: usize,
+    from: usize,
+) -> Vec<(usize, bool)> {
+    let side = position.side_to_move(rules);
+    let mut judge = Judge::new(rules, position, side);
+    let mut binding = Vec::new();
+    for (index, rule) in rules.expressions.moves.iter().enumerate() {
+        if rule.side.is_some_and(|s| s != side) {
+            continue;
+        }
+        if judge.move_mask(&rule.condition, piece).has(from) {
+            binding.push((index, judge.move_mask(&rule.requirement, piece).has(from)));
+        }
+    }
+    binding
+}
+
+/// The `at turn start` conditions for the side to move, one bit each.
+pub fn turn_start_bits<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> u32 {
+    let conditions = &rules.expressions.turn_start;
+    if conditions.is_empty() {
+        return 0;
+    }
+    let side = position.side_to_move(rules);
+    let mut judge = Judge::new(rules, position, side);
+    conditions
+        .iter()
+        .enumerate()
+        .filter(|(_, condition)| judge.holds(condition))
+        .fold(0, |bits, (index, _)| bits | 1 << index)
+}
+
 fn drop_targets<B: Bitboard>(actions: &[Move]) -> B {
     actions
         .iter()
@@ -611,7 +763,7 @@ pub fn drop_squares<B: Bitboard>(judge: &mut Judge<'_, B>, piece: usize) -> (B, 
     let rules = judge.rules;
     let mut allowed = rules.geometry.board & !judge.position.occupied();
     let mut lookahead = B::EMPTY;
-    for rule in &rules.expressions.drops {
+    for rule in rules.expressions.drop_rules(judge.position.phase()) {
         if rule.side.is_some_and(|side| side != judge.side) {
             continue;
         }
@@ -642,7 +794,12 @@ pub fn binding_rules<B: Bitboard>(
     let side = position.side_to_move(rules);
     let mut judge = Judge::new(rules, position, side);
     let mut binding = Vec::new();
-    for (index, rule) in rules.expressions.drops.iter().enumerate() {
+    for (index, rule) in rules
+        .expressions
+        .drop_rules(position.phase())
+        .iter()
+        .enumerate()
+    {
         if rule.side.is_some_and(|s| s != side) || rule.lookahead {
             continue;
         }
@@ -666,7 +823,7 @@ pub fn binding_rules<B: Bitboard>(
 /// most, so a reply exists. `false` means "not proved", and the lookahead is tested drop by
 /// drop. Never used with the `check` rule (a drop could then be refused for exposing a king).
 pub fn reply_certain<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    if rules.definition.end.check {
+    if rules.definition.end.check || rules.multi_action || position.phase().is_some() {
         return false;
     }
     let mover = position.side_to_move(rules);
@@ -746,9 +903,11 @@ impl<B: Bitboard> Bounds<'_, B> {
                     && piece.is_none_or(|p| position.hand(self.mover, p) > 0);
                 (squares, if grows { squares | empty } else { squares })
             }
-            Set::ControlledBy(_) | Set::AttackedBy(_) | Set::LegalDrops | Set::Compare(..) => {
-                unknown
-            }
+            Set::ControlledBy(_)
+            | Set::AttackedBy(_)
+            | Set::LegalDrops
+            | Set::Compare(..)
+            | Set::Acted => unknown,
             Set::LastDrop(reference) => {
                 let mut squares = B::EMPTY;
                 for side in each_side(self.sides(*reference)) {
@@ -827,7 +986,9 @@ impl<B: Bitboard> Bounds<'_, B> {
                     (total, total)
                 }
             }
-            Num::Sum(..) => (i64::MIN / 4, i64::MAX / 4),
+            Num::Sum(..) | Num::ActionsThisTurn | Num::DropsThisTurn => {
+                (i64::MIN / 4, i64::MAX / 4)
+            }
             Num::Plus(a, b) => {
                 let (a, b) = (self.number(a), self.number(b));
                 (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
@@ -843,8 +1004,10 @@ impl<B: Bitboard> Bounds<'_, B> {
     fn holds(&mut self, condition: &Cond<B>) -> (bool, bool) {
         match condition {
             Cond::True | Cond::LeaveAction => (true, true),
-            Cond::Place(_) | Cond::PlaceOn(_) => (false, false),
-            Cond::CanAct => (false, true),
+            Cond::Place(_) | Cond::PlaceOn(_) | Cond::Move(_) | Cond::MoveFrom(_) => {
+                (false, false)
+            }
+            Cond::CanAct | Cond::AtTurnStart(_) => (false, true),
             Cond::Compare(a, op, b) => {
                 let (a, b) = (self.number(a), self.number(b));
                 compare_bounds(a, *op, b)

@@ -43,6 +43,7 @@ pub mod rules;
 pub mod san;
 pub mod score;
 pub mod session;
+pub mod turn;
 pub mod view;
 pub mod zobrist;
 
@@ -54,5 +55,5 @@ pub use outcome::{Outcome, Reason};
 pub use position::Position;
 pub use rules::{CompileError, Rules};
 pub use san::InputError;
-pub use session::{open, Game, MoveReport, PieceReport, Session, SessionError};
+pub use session::{open, Game, MoveReport, PieceReport, Session, SessionError, TurnReport};
 pub use view::{BoardView, Cell, Hand};

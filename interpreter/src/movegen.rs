@@ -137,7 +137,29 @@ struct Safety<B> {
 
 /// Generates every legal move of the side to move into `sink`.
 pub fn generate<B: Bitboard, S: Sink<B>>(rules: &Rules<B>, position: &Position<B>, sink: &mut S) {
+    if rules.multi_action && position.phase().is_none() {
+        for mv in crate::turn::legal_actions(rules, position) {
+            sink.single(mv);
+        }
+        return;
+    }
+    if rules.definition.turn.pass {
+        let mut exists = Exists::default();
+        generate_actions(rules, position, &mut exists, true);
+        if !exists.0 {
+            sink.single(Move::pass());
+            return;
+        }
+    }
     generate_actions(rules, position, sink, true);
+}
+
+/// The actions each legal on its own (the turn's other rules, such as `maximal`, not applied):
+/// what a turn of several actions is built from.
+pub(crate) fn single_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
+    let mut collector = Collector::default();
+    generate_actions(rules, position, &mut collector, true);
+    collector.0
 }
 
 /// Generates the legal actions; `lookahead` applies the drop rules' lookahead (off when the
@@ -152,16 +174,37 @@ fn generate_actions<B: Bitboard, S: Sink<B>>(
     let own = position.side_pieces(us);
     let occupied = position.occupied();
     let safety = safety(rules, position, us, occupied);
-    if rules.definition.actions.moves {
-        piece_moves(rules, position, us, &safety, sink);
+    let in_phase = position.phase().is_some();
+    if rules.multi_action && position.progress().actions >= rules.definition.turn.actions {
+        return;
+    }
+    if rules.definition.actions.moves && !in_phase {
+        let movable = (!rules.expressions.moves.is_empty())
+            .then(|| crate::expression::movable_squares(rules, position));
+        let movable = Movable(movable.as_ref());
+        piece_moves(rules, position, us, &safety, movable, sink);
         if sink.satisfied() {
             return;
         }
-        en_passant(rules, position, us, own, &safety, sink);
-        castling(rules, position, us, occupied, &safety, sink);
+        en_passant(rules, position, us, own, &safety, movable, sink);
+        castling(rules, position, us, occupied, &safety, movable, sink);
     }
     if rules.definition.actions.drops {
         drops(rules, position, us, &safety, sink, lookahead);
+    }
+}
+
+/// Per piece type, the squares its pieces may move from under the move rules (`None`: all).
+#[derive(Clone, Copy)]
+struct Movable<'a, B>(Option<&'a [B; crate::rules::MAX_PIECE_TYPES]>);
+
+impl<B: Bitboard> Movable<'_, B> {
+    #[inline]
+    fn restrict(&self, piece: usize, squares: B) -> B {
+        match self.0 {
+            Some(masks) => squares & masks[piece],
+            None => squares,
+        }
     }
 }
 
@@ -170,13 +213,14 @@ fn piece_moves<B: Bitboard, S: Sink<B>>(
     position: &Position<B>,
     us: usize,
     safety: &Safety<B>,
+    movable: Movable<'_, B>,
     sink: &mut S,
 ) {
     let own = position.side_pieces(us);
     let occupied = position.occupied();
     let enemy = occupied & !own;
     for piece in 0..rules.pieces {
-        let pieces = own & position.typed(piece);
+        let pieces = movable.restrict(piece, own & position.typed(piece));
         if pieces.is_empty() {
             continue;
         }
@@ -422,6 +466,7 @@ fn en_passant<B: Bitboard, S: Sink<B>>(
     us: usize,
     own: B,
     safety: &Safety<B>,
+    movable: Movable<'_, B>,
     sink: &mut S,
 ) {
     let Some(ep) = position.en_passant() else {
@@ -435,7 +480,7 @@ fn en_passant<B: Bitboard, S: Sink<B>>(
     }
     for piece in 0..rules.pieces {
         let moves = rules.moves_of(us, piece);
-        for from in (own & position.typed(piece)).squares() {
+        for from in movable.restrict(piece, own & position.typed(piece)).squares() {
             if !moves.en_passant[from].has(ep.target as usize) {
                 continue;
             }
@@ -458,6 +503,7 @@ fn castling<B: Bitboard, S: Sink<B>>(
     us: usize,
     occupied: B,
     safety: &Safety<B>,
+    movable: Movable<'_, B>,
     sink: &mut S,
 ) {
     let rights = position.castling_rights();
@@ -468,10 +514,14 @@ fn castling<B: Bitboard, S: Sink<B>>(
         if rights >> index & 1 == 0 || castle.side.0 as usize != us {
             continue;
         }
-        let king_ok = position
-            .at(castle.king_from)
-            .is_some_and(|o| o.side == us && rules.royal.contains(&PieceId(o.piece as u8)));
-        let rook_ok = position.at(castle.rook_from).is_some_and(|o| o.side == us);
+        let king_ok = position.at(castle.king_from).is_some_and(|o| {
+            o.side == us
+                && rules.royal.contains(&PieceId(o.piece as u8))
+                && movable.restrict(o.piece, B::single(castle.king_from)).any()
+        });
+        let rook_ok = position.at(castle.rook_from).is_some_and(|o| {
+            o.side == us && movable.restrict(o.piece, B::single(castle.rook_from)).any()
+        });
         if !king_ok || !rook_ok || (castle.empty & occupied).any() {
             continue;
         }

@@ -23,6 +23,8 @@ pub enum MoveKind {
     Castle(u8),
     /// A piece from the hand put on an empty square.
     Drop(PieceId),
+    /// No action: a side without a legal action passes (`pass when no action`), written `pass`.
+    Pass,
 }
 
 /// One move.
@@ -60,6 +62,16 @@ impl Move {
         }
     }
 
+    /// The pass.
+    pub fn pass() -> Self {
+        Move {
+            from: 0,
+            to: 0,
+            kind: MoveKind::Pass,
+            converts: None,
+        }
+    }
+
     /// The move in UCI notation, then `^` and the square of a piece taken over, if any
     /// (`c1e3^d2`, `b5d7m^c6`).
     pub fn uci<B: Bitboard>(&self, rules: &Rules<B>) -> String {
@@ -75,6 +87,7 @@ impl Move {
     fn plain_uci<B: Bitboard>(&self, rules: &Rules<B>) -> String {
         let square = |index: u16| rules.geometry.square(index as usize).to_string();
         match self.kind {
+            MoveKind::Pass => "pass".to_string(),
             MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castle(_) => {
                 format!("{}{}", square(self.from), square(self.to))
             }

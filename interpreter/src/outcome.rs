@@ -169,6 +169,15 @@ pub fn outcome<B: Bitboard>(
     None
 }
 
+/// Whether the action just played ended the game by a rule judged after every action: a royal
+/// piece captured, an end condition that does not read the legal actions, a `material` rule.
+/// (No legal action, repetition and the move limit are judged at the turn's end.)
+pub(crate) fn ends_by_action<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    (rules.definition.end.royal_captured.is_some() && royal_lost(rules, position).is_some())
+        || end_condition(rules, position, None, |end| !end.needs_actions).is_some()
+        || material_rule(rules, position).is_some()
+}
+
 /// Whether an end rule that does not look at the legal actions has ended the game: every hand
 /// empty, a `material` rule, repetition, the move limit. (No legal action and only self-controlled drops are judged
 /// on the actions, by [`ends_with_actions`].)
@@ -216,15 +225,38 @@ fn end_condition<B: Bitboard>(
     if let Some(actions) = actions {
         judge = judge.with_actions(actions);
     }
-    let index = rules
+    for (check, written) in rules
         .expressions
         .end
         .iter()
-        .position(|end| select(end) && judge.holds(&end.condition))?;
-    Some(match rules.definition.end.conditions[index].verdict {
-        Some(verdict) => verdict_outcome(rules, to_move, verdict, Reason::Condition),
-        None => by_score(rules, position),
-    })
+        .zip(&rules.definition.end.conditions)
+    {
+        if !select(check) {
+            continue;
+        }
+        let side = if written.each_side {
+            // Every side, starting with the one that acted last.
+            let first = position.previous_side(rules);
+            (0..rules.sides)
+                .map(|offset| (first + offset) % rules.sides)
+                .find(|&side| {
+                    let mut judge = Judge::new(rules, position, side);
+                    if let Some(actions) = actions {
+                        judge = judge.with_actions(actions);
+                    }
+                    judge.holds(&check.condition)
+                })
+        } else {
+            judge.holds(&check.condition).then_some(to_move)
+        };
+        if let Some(side) = side {
+            return Some(match written.verdict {
+                Some(verdict) => verdict_outcome(rules, side, verdict, Reason::Condition),
+                None => by_score(rules, position),
+            });
+        }
+    }
+    None
 }
 
 /// The first `material` rule the position matches: hands empty, every piece type's count (all
@@ -287,7 +319,16 @@ fn repeated<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, history: &[u6
     let Some(repetition) = rules.definition.end.repetition else {
         return false;
     };
-    let clock = position.halfmove_clock() as usize;
+    // Positions are compared at turn boundaries only.
+    if !position.at_turn_start() {
+        return false;
+    }
+    // Captured pieces that can come back (a hand, a prison) make a capture reversible.
+    let clock = if rules.pieces_return {
+        history.len()
+    } else {
+        position.halfmove_clock() as usize
+    };
     let recent = &history[history.len().saturating_sub(clock)..];
     let seen = 1 + recent.iter().filter(|&&h| h == position.hash()).count();
     seen >= repetition.count as usize

@@ -30,8 +30,18 @@ pub struct Position<B> {
     /// Per square: 0 when empty, else `1 + side * 32 + piece`.
     mailbox: [u8; MAX_SQUARES],
     hands: [[u8; MAX_PIECE_TYPES]; MAX_SIDES],
-    /// Index into the turn order.
+    /// Prisoners per owner and type (pieces captured `to prison`).
+    prisons: [[u8; MAX_PIECE_TYPES]; MAX_SIDES],
+    /// Index into the turn order (in play).
     turn: u8,
+    /// The side to move.
+    side: u8,
+    /// 0 in play; `i + 1` during the placement phase `i`.
+    phase: u8,
+    /// Squares of promoted pieces, kept only in games whose captures go to the hand.
+    promoted: B,
+    /// How far the current turn has gone (games with turns of several actions).
+    progress: Progress<B>,
     castling: u32,
     en_passant: Option<EnPassant>,
     halfmove_clock: u32,
@@ -39,6 +49,22 @@ pub struct Position<B> {
     hash: u64,
     /// Per side, its last action if that was a drop: (piece, square). Not part of a FEN.
     last_drop: [Option<(u8, u16)>; MAX_SIDES],
+}
+
+/// How far a turn of several actions has gone; all zero at the start of a turn, except what
+/// is computed then (`longest`, `start`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Progress<B> {
+    /// Actions taken this turn.
+    pub actions: u8,
+    /// Drops among them.
+    pub drops: u8,
+    /// Squares of the pieces that acted this turn.
+    pub acted: B,
+    /// With `maximal`, the length of the longest turn, computed at its start.
+    pub longest: u8,
+    /// The `at turn start` conditions as they held at the start of the turn, one bit each.
+    pub start: u32,
 }
 
 /// A piece on a square: its side and type.
@@ -57,7 +83,18 @@ impl<B: Bitboard> Position<B> {
             by_piece: [B::EMPTY; MAX_PIECE_TYPES],
             mailbox: [0; MAX_SQUARES],
             hands: [[0; MAX_PIECE_TYPES]; MAX_SIDES],
+            prisons: [[0; MAX_PIECE_TYPES]; MAX_SIDES],
             turn: 0,
+            side: 0,
+            phase: 0,
+            promoted: B::EMPTY,
+            progress: Progress {
+                actions: 0,
+                drops: 0,
+                acted: B::EMPTY,
+                longest: 0,
+                start: 0,
+            },
             castling: 0,
             en_passant: None,
             halfmove_clock: 0,
@@ -87,12 +124,45 @@ impl<B: Bitboard> Position<B> {
                 u8::try_from(count).map_err(|_| "more than 255 pieces in a hand".to_string())?;
             position.set_hand(rules, side.0 as usize, piece.0 as usize, count);
         }
+        for &(side, piece, count) in &setup.prisons {
+            let count =
+                u8::try_from(count).map_err(|_| "more than 255 prisoners of a type".to_string())?;
+            position.set_prison(rules, side.0 as usize, piece.0 as usize, count);
+        }
+        for &square in &setup.promoted {
+            let square = rules.geometry.index(square);
+            if position.at(square).is_some() {
+                position.promoted |= B::single(square);
+                position.hash ^= rules.zobrist.promoted(square);
+            }
+        }
         let order = &rules.definition.turn_order;
-        position.turn = order
-            .iter()
-            .position(|&s| s == setup.side_to_move)
-            .ok_or_else(|| "the side to move never moves".to_string())?
-            as u8;
+        match setup.phase {
+            Some(phase) => {
+                let phase_def = rules
+                    .definition
+                    .phases
+                    .get(phase)
+                    .ok_or_else(|| "no such phase".to_string())?;
+                if !phase_def.order.contains(&setup.side_to_move) {
+                    return Err(format!(
+                        "{} does not place in the phase `{}`",
+                        rules.definition.sides[setup.side_to_move.0 as usize].name,
+                        phase_def.name
+                    ));
+                }
+                position.phase = phase as u8 + 1;
+                position.hash ^= rules.zobrist.phase(Some(phase));
+            }
+            None => {
+                position.turn = order
+                    .iter()
+                    .position(|&s| s == setup.side_to_move)
+                    .ok_or_else(|| "the side to move never moves".to_string())?
+                    as u8;
+            }
+        }
+        position.side = setup.side_to_move.0;
         position.hash ^= rules.zobrist.side(setup.side_to_move.0 as usize);
         for &index in &setup.castling {
             position.castling |= 1 << index;
@@ -116,7 +186,66 @@ impl<B: Bitboard> Position<B> {
         }
         position.halfmove_clock = setup.halfmove_clock;
         position.fullmove_number = setup.fullmove_number.max(1);
+        position.restore_progress(rules, &setup.progress)?;
         Ok(position)
+    }
+
+    /// Sets the turn's progress from a FEN: what the start of a turn computes is computed when
+    /// the FEN is at the start of a turn, and must be given in the middle of one.
+    fn restore_progress(
+        &mut self,
+        rules: &Rules<B>,
+        progress: &variant_dsl::TurnProgress,
+    ) -> Result<(), String> {
+        let multi = rules.multi_action && self.phase == 0;
+        if !multi && (progress.actions > 0 || progress.drops > 0 || !progress.acted.is_empty()) {
+            return Err("this game's turns are single actions: no turn progress".to_string());
+        }
+        if progress.actions >= rules.definition.turn.actions
+            || progress.drops > progress.actions
+            || progress.acted.len() > progress.actions as usize * 2
+        {
+            return Err(format!(
+                "impossible turn progress: {} actions ({} drops, {} pieces acted) in a turn of up to {}",
+                progress.actions,
+                progress.drops,
+                progress.acted.len(),
+                rules.definition.turn.actions
+            ));
+        }
+        let mut acted = B::EMPTY;
+        for &square in &progress.acted {
+            let index = rules.geometry.index(square);
+            if self.at(index).is_none_or(|o| o.side != self.side as usize) {
+                return Err(format!(
+                    "{square} acted this turn, but holds no piece of the side to move"
+                ));
+            }
+            acted |= B::single(index);
+        }
+        if progress.actions == 0 {
+            self.begin_turn(rules);
+        } else {
+            let (Some(longest), Some(start)) = (progress.longest, progress.start) else {
+                return Err(
+                    "in the middle of a turn the FEN must give `longest:` and `start:`".to_string(),
+                );
+            };
+            if rules.definition.turn.maximal && longest > rules.definition.turn.actions {
+                return Err(format!("`longest:{longest}` is more than a turn's actions"));
+            }
+            self.set_progress(
+                rules,
+                Progress {
+                    actions: progress.actions,
+                    drops: progress.drops,
+                    acted,
+                    longest,
+                    start,
+                },
+            );
+        }
+        Ok(())
     }
 
     /// The setup describing this position (for FEN output).
@@ -152,6 +281,37 @@ impl<B: Bitboard> Position<B> {
                 .map(|ep| rules.geometry.square(ep.target as usize)),
             halfmove_clock: self.halfmove_clock,
             fullmove_number: self.fullmove_number,
+            prisons: (0..rules.sides)
+                .flat_map(|side| {
+                    (0..rules.pieces)
+                        .filter(move |&piece| self.prisons[side][piece] > 0)
+                        .map(move |piece| {
+                            (
+                                SideId(side as u8),
+                                PieceId(piece as u8),
+                                self.prisons[side][piece] as u32,
+                            )
+                        })
+                })
+                .collect(),
+            promoted: self
+                .promoted
+                .squares()
+                .map(|square| rules.geometry.square(square))
+                .collect(),
+            phase: self.phase(),
+            progress: variant_dsl::TurnProgress {
+                actions: self.progress.actions,
+                drops: self.progress.drops,
+                acted: self
+                    .progress
+                    .acted
+                    .squares()
+                    .map(|square| rules.geometry.square(square))
+                    .collect(),
+                longest: Some(self.progress.longest),
+                start: Some(self.progress.start),
+            },
         }
     }
 
@@ -187,8 +347,38 @@ impl<B: Bitboard> Position<B> {
 
     /// The side to move.
     #[inline]
-    pub fn side_to_move(&self, rules: &Rules<B>) -> usize {
-        rules.definition.turn_order[self.turn as usize].0 as usize
+    pub fn side_to_move(&self, _rules: &Rules<B>) -> usize {
+        self.side as usize
+    }
+
+    /// The placement phase under way, by index into the definition's phases; `None` in play.
+    #[inline]
+    pub fn phase(&self) -> Option<usize> {
+        (self.phase > 0).then(|| self.phase as usize - 1)
+    }
+
+    /// How far the current turn has gone.
+    #[inline]
+    pub fn progress(&self) -> &Progress<B> {
+        &self.progress
+    }
+
+    /// Whether this is the start of a turn (no action taken in it yet).
+    #[inline]
+    pub fn at_turn_start(&self) -> bool {
+        self.progress.actions == 0
+    }
+
+    /// Prisoners of a side's piece type.
+    #[inline]
+    pub fn prison(&self, side: usize, piece: usize) -> u8 {
+        self.prisons[side][piece]
+    }
+
+    /// Squares of promoted pieces (games whose captures go to the hand).
+    #[inline]
+    pub fn promoted(&self) -> B {
+        self.promoted
     }
 
     /// The en-passant opportunity, if any.
@@ -229,6 +419,9 @@ impl<B: Bitboard> Position<B> {
     /// The side that moved last, in the turn order.
     #[inline]
     pub fn previous_side(&self, rules: &Rules<B>) -> usize {
+        if self.progress.actions > 0 {
+            return self.side as usize;
+        }
         let order = &rules.definition.turn_order;
         order[(self.turn as usize + order.len() - 1) % order.len()].0 as usize
     }
@@ -261,7 +454,27 @@ impl<B: Bitboard> Position<B> {
         if let Some(ep) = self.en_passant {
             hash ^= z.en_passant(ep.target as usize);
         }
-        hash
+        for side in 0..rules.sides {
+            for piece in 0..rules.pieces {
+                hash ^= z.prison(side, piece, self.prisons[side][piece] as u32);
+            }
+        }
+        for square in self.promoted.squares() {
+            hash ^= z.promoted(square);
+        }
+        hash ^ z.phase(self.phase()) ^ progress_key(rules, &self.progress)
+    }
+
+    fn set_progress(&mut self, rules: &Rules<B>, progress: Progress<B>) {
+        self.hash ^= progress_key(rules, &self.progress) ^ progress_key(rules, &progress);
+        self.progress = progress;
+    }
+
+    fn set_prison(&mut self, rules: &Rules<B>, side: usize, piece: usize, count: u8) {
+        let z = &rules.zobrist;
+        self.hash ^= z.prison(side, piece, self.prisons[side][piece] as u32);
+        self.prisons[side][piece] = count;
+        self.hash ^= z.prison(side, piece, count as u32);
     }
 
     #[inline]
@@ -281,7 +494,54 @@ impl<B: Bitboard> Position<B> {
         self.by_piece[occupant.piece] ^= bit;
         self.mailbox[square] = 0;
         self.hash ^= rules.zobrist.piece(occupant.side, occupant.piece, square);
+        if (self.promoted & bit).any() {
+            self.promoted ^= bit;
+            self.hash ^= rules.zobrist.promoted(square);
+        }
+        if (self.progress.acted & bit).any() {
+            self.progress.acted ^= bit;
+            self.hash ^= rules.zobrist.acted(square);
+        }
         Some(occupant)
+    }
+
+    /// Marks the piece on `square` as promoted.
+    fn mark_promoted(&mut self, rules: &Rules<B>, square: usize) {
+        let bit = B::single(square);
+        if (self.promoted & bit).is_empty() {
+            self.promoted |= bit;
+            self.hash ^= rules.zobrist.promoted(square);
+        }
+    }
+
+    /// Marks the piece on `square` as having acted this turn.
+    fn mark_acted(&mut self, rules: &Rules<B>, square: usize) {
+        let bit = B::single(square);
+        if (self.progress.acted & bit).is_empty() {
+            self.progress.acted |= bit;
+            self.hash ^= rules.zobrist.acted(square);
+        }
+    }
+
+    /// A captured piece goes where the `capture` rules send its type: the capturer's hand (as
+    /// the piece it promoted from, if promoted), its owner's prison, or out of the game.
+    fn store_captured(&mut self, rules: &Rules<B>, captor: usize, victim: Occupant, promoted: bool) {
+        match rules.stores[victim.piece] {
+            None => {}
+            Some(variant_dsl::Store::Hand) => {
+                let piece = if promoted {
+                    rules.unpromoted[victim.piece]
+                } else {
+                    victim.piece
+                };
+                let count = self.hands[captor][piece].saturating_add(1);
+                self.set_hand(rules, captor, piece, count);
+            }
+            Some(variant_dsl::Store::Prison) => {
+                let count = self.prisons[victim.side][victim.piece].saturating_add(1);
+                self.set_prison(rules, victim.side, victim.piece, count);
+            }
+        }
     }
 
     fn set_hand(&mut self, rules: &Rules<B>, side: usize, piece: usize, count: u8) {
@@ -302,8 +562,107 @@ impl<B: Bitboard> Position<B> {
         self.en_passant = value;
     }
 
-    /// Plays a move that the move generator produced. Nothing is checked.
+    /// Plays a move that the move generator produced. Nothing is checked. The turn passes to
+    /// the next side unless it goes on (a turn of several actions, see [`crate::turn`]).
     pub fn play_unchecked(&mut self, rules: &Rules<B>, mv: Move) {
+        if mv.kind != MoveKind::Pass {
+            self.apply_action(rules, mv);
+            if rules.multi_action && self.phase == 0 && crate::turn::continues(rules, self) {
+                return;
+            }
+        }
+        self.end_turn(rules);
+    }
+
+    /// Ends the turn: end-of-turn effects, the next side (or phase), and what the start of its
+    /// turn computes.
+    pub(crate) fn end_turn(&mut self, rules: &Rules<B>) {
+        if rules.definition.turn.exchange_prisoners {
+            self.exchange_prisoners(rules);
+        }
+        let cleared = Progress {
+            actions: 0,
+            drops: 0,
+            acted: B::EMPTY,
+            longest: 0,
+            start: 0,
+        };
+        self.set_progress(rules, cleared);
+        self.hash ^= rules.zobrist.side(self.side as usize);
+        if self.phase > 0 {
+            self.next_placer(rules);
+        } else {
+            let order = &rules.definition.turn_order;
+            self.turn = ((self.turn as usize + 1) % order.len()) as u8;
+            if self.turn == 0 {
+                self.fullmove_number = self.fullmove_number.saturating_add(1);
+            }
+            self.side = order[self.turn as usize].0;
+        }
+        self.hash ^= rules.zobrist.side(self.side as usize);
+        self.begin_turn(rules);
+    }
+
+    /// In a placement phase: the first side of the phase's order that still holds pieces, or
+    /// the next phase, or play.
+    fn next_placer(&mut self, rules: &Rules<B>) {
+        let phases = &rules.definition.phases;
+        self.hash ^= rules.zobrist.phase(self.phase());
+        let mut phase = self.phase as usize - 1;
+        loop {
+            if let Some(side) = phases[phase]
+                .order
+                .iter()
+                .find(|side| self.hand_total(side.0 as usize) > 0)
+            {
+                self.side = side.0;
+                self.phase = phase as u8 + 1;
+                break;
+            }
+            phase += 1;
+            if phase == phases.len() {
+                self.phase = 0;
+                self.turn = 0;
+                self.side = rules.definition.turn_order[0].0;
+                break;
+            }
+        }
+        self.hash ^= rules.zobrist.phase(self.phase());
+    }
+
+    /// What the start of a turn computes: the `at turn start` conditions, and with `maximal`
+    /// the length of the longest turn.
+    pub(crate) fn begin_turn(&mut self, rules: &Rules<B>) {
+        let mut progress = self.progress;
+        progress.start = crate::expression::turn_start_bits(rules, self);
+        self.set_progress(rules, progress);
+        if rules.multi_action && self.phase == 0 && rules.definition.turn.maximal {
+            progress.longest = crate::turn::longest(rules, self, rules.definition.turn.actions);
+            self.set_progress(rules, progress);
+        }
+    }
+
+    /// `exchange prisoners`: for each type held in every side's prison, as many as every side
+    /// holds go back to their owners' hands.
+    fn exchange_prisoners(&mut self, rules: &Rules<B>) {
+        for piece in 0..rules.pieces {
+            let pairs = (0..rules.sides)
+                .map(|side| self.prisons[side][piece])
+                .min()
+                .unwrap_or(0);
+            if pairs == 0 {
+                continue;
+            }
+            for side in 0..rules.sides {
+                self.set_prison(rules, side, piece, self.prisons[side][piece] - pairs);
+                let count = self.hands[side][piece].saturating_add(pairs);
+                self.set_hand(rules, side, piece, count);
+            }
+        }
+    }
+
+    /// Plays one action on the board, hands and the turn's progress, without ending the turn.
+    pub(crate) fn apply_action(&mut self, rules: &Rules<B>, mv: Move) {
         let us = self.side_to_move(rules);
         let from = mv.from as usize;
         let to = mv.to as usize;
@@ -314,9 +673,16 @@ impl<B: Bitboard> Position<B> {
             _ => None,
         };
         let mut captured = false;
+        let mut progress = self.progress;
+        progress.actions = progress.actions.saturating_add(1);
         match mv.kind {
             MoveKind::Normal | MoveKind::Promote(_) => {
-                captured = self.remove(rules, to).is_some();
+                let victim_promoted = self.promoted.has(to);
+                let mover_promoted = self.promoted.has(from);
+                if let Some(victim) = self.remove(rules, to) {
+                    captured = true;
+                    self.store_captured(rules, us, victim, victim_promoted);
+                }
                 irreversible |= captured;
                 let mover = self.remove(rules, from).expect("a move starts on a piece");
                 irreversible |= rules.irreversible[mover.piece];
@@ -325,13 +691,25 @@ impl<B: Bitboard> Position<B> {
                     _ => mover.piece,
                 };
                 self.put(rules, us, piece, to);
+                if rules.tracks_promotion
+                    && (mover_promoted || matches!(mv.kind, MoveKind::Promote(_)))
+                {
+                    self.mark_promoted(rules, to);
+                }
                 next_en_passant = created_en_passant(rules, us, mover.piece, from, to);
             }
             MoveKind::EnPassant => {
-                let victim = self.en_passant.expect("en passant needs a target").victim;
-                self.remove(rules, victim as usize);
+                let victim_square = self.en_passant.expect("en passant needs a target").victim;
+                let victim_promoted = self.promoted.has(victim_square as usize);
+                if let Some(victim) = self.remove(rules, victim_square as usize) {
+                    self.store_captured(rules, us, victim, victim_promoted);
+                }
+                let mover_promoted = self.promoted.has(from);
                 let mover = self.remove(rules, from).expect("a move starts on a piece");
                 self.put(rules, us, mover.piece, to);
+                if mover_promoted {
+                    self.mark_promoted(rules, to);
+                }
                 irreversible = true;
                 captured = true;
             }
@@ -341,13 +719,24 @@ impl<B: Bitboard> Position<B> {
                 let rook = self.remove(rules, castle.rook_from).expect("castling rook");
                 self.put(rules, us, king.piece, castle.king_to);
                 self.put(rules, us, rook.piece, castle.rook_to);
+                if rules.multi_action {
+                    self.mark_acted(rules, castle.rook_to);
+                }
             }
             MoveKind::Drop(piece) => {
                 let piece = piece.0 as usize;
                 let count = self.hands[us][piece].saturating_sub(1);
                 self.set_hand(rules, us, piece, count);
                 self.put(rules, us, piece, to);
+                progress.drops = progress.drops.saturating_add(1);
             }
+            MoveKind::Pass => {}
+        }
+        if rules.multi_action && self.phase == 0 {
+            // The marks of pieces removed on the way are gone already.
+            progress.acted = self.progress.acted;
+            self.set_progress(rules, progress);
+            self.mark_acted(rules, to);
         }
         if let Some(converted) = mv.converts {
             let converted = converted as usize;
@@ -374,12 +763,6 @@ impl<B: Bitboard> Position<B> {
         } else {
             self.halfmove_clock.saturating_add(1)
         };
-        self.hash ^= rules.zobrist.side(us);
-        self.turn = ((self.turn as usize + 1) % rules.definition.turn_order.len()) as u8;
-        if self.turn == 0 {
-            self.fullmove_number = self.fullmove_number.saturating_add(1);
-        }
-        self.hash ^= rules.zobrist.side(self.side_to_move(rules));
     }
 
     /// The game's capture effects around a capture that landed on `square`: the capturer and
@@ -542,6 +925,19 @@ impl<B: Bitboard> Position<B> {
         after.capture_effects(rules, target);
         after.royals(rules, owner).count() < self.royals(rules, owner).count()
     }
+}
+
+/// The hash key of a turn's progress.
+fn progress_key<B: Bitboard>(rules: &Rules<B>, progress: &Progress<B>) -> u64 {
+    let z = &rules.zobrist;
+    let mut key = z.progress(0, progress.actions)
+        ^ z.progress(1, progress.drops)
+        ^ z.progress(2, progress.longest)
+        ^ z.start(progress.start);
+    for square in progress.acted.squares() {
+        key ^= z.acted(square);
+    }
+    key
 }
 
 /// The en-passant opportunity a move creates: an initial lame move that passed over a square.

@@ -232,6 +232,18 @@ pub struct Rules<B> {
     pub capture_effects: bool,
     /// The drop rules, score and end conditions, compiled.
     pub expressions: crate::expression::Compiled<B>,
+    /// Whether a turn may have several actions (`turn { up to N actions }`, N > 1).
+    pub multi_action: bool,
+    /// Per piece type, where its captured pieces go (`capture { ... to hand }`).
+    pub stores: Vec<Option<variant_dsl::Store>>,
+    /// Per piece type, the type a promoted piece of it goes back to when captured into a hand:
+    /// the first piece type that promotes to it (itself when none does).
+    pub unpromoted: Vec<usize>,
+    /// Whether promoted pieces are marked (some captures go to the hand).
+    pub tracks_promotion: bool,
+    /// Whether captured pieces can come back (into a hand or a prison): repetition then looks
+    /// back over the whole game, not only since the last capture.
+    pub pieces_return: bool,
     /// Whether the lookahead may be proved unnecessary once per position
     /// ([`crate::expression::reply_certain`]); off only to test that proof against drop-by-drop
     /// testing.
@@ -368,6 +380,28 @@ impl<B: Bitboard> Rules<B> {
             capture_effects: definition.capture.any(),
             expressions,
             lookahead_pruning: true,
+            multi_action: definition.turn.actions > 1,
+            stores: (0..pieces)
+                .map(|piece| definition.capture.store(PieceId(piece as u8)))
+                .collect(),
+            unpromoted: (0..pieces)
+                .map(|piece| {
+                    definition
+                        .pieces
+                        .iter()
+                        .position(|p| {
+                            p.promotion
+                                .as_ref()
+                                .is_some_and(|rule| rule.choices.contains(&PieceId(piece as u8)))
+                        })
+                        .unwrap_or(piece)
+                })
+                .collect(),
+            tracks_promotion: definition
+                .capture
+                .stores
+                .contains(&Some(variant_dsl::Store::Hand)),
+            pieces_return: definition.capture.stores.iter().any(Option::is_some),
         };
         rules.reachable = crate::plausible::reachable_squares(&rules);
         Ok(rules)

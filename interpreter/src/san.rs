@@ -87,6 +87,7 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     match mv.kind {
         MoveKind::Drop(piece) => return format!("{}@{to}", letter(piece.0 as usize)),
         MoveKind::Castle(index) => return castle_name(rules, index as usize),
+        MoveKind::Pass => return "pass".to_string(),
         _ => {}
     }
     let Some(mover) = position.at(mv.from as usize) else {

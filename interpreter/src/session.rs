@@ -129,6 +129,22 @@ pub trait Session {
     fn resolve(&self, text: &str) -> Result<String, InputError>;
     /// A computer player for this game (see [`crate::ai`]).
     fn agent(&self, spec: PlayerSpec, options: AgentOptions) -> Result<Box<dyn Agent>, AgentError>;
+    /// The state of the turn and the stores, for games that have them.
+    fn turn_report(&self) -> TurnReport;
+}
+
+/// The state beyond the board, for games that have it (`show --json`): each entry is `None`
+/// when the game has no such thing.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TurnReport {
+    /// The placement phase under way by name, or `play` (games with phases).
+    pub phase: Option<String>,
+    /// The actions taken so far in the current turn (games with turns of several actions).
+    pub turn_actions: Option<Vec<String>>,
+    /// Per side, the pieces in hand, as FEN letters in piece order (games with drops).
+    pub reserves: Option<std::collections::BTreeMap<String, String>>,
+    /// Per side, its pieces held prisoner, as FEN letters in piece order (games with prisons).
+    pub prisoners: Option<std::collections::BTreeMap<String, String>>,
 }
 
 /// A piece on a square, by names: for reports.
@@ -349,7 +365,7 @@ impl<B: Bitboard> Session for Game<B> {
             _ => false,
         };
         let mut captured: Vec<PieceReport> = match mv.kind {
-            MoveKind::Castle(_) | MoveKind::Drop(_) => Vec::new(),
+            MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass => Vec::new(),
             _ => before
                 .occupied()
                 .squares()
@@ -440,6 +456,55 @@ impl<B: Bitboard> Session for Game<B> {
         crate::view::hands(&self.rules, self.position())
     }
 
+    fn turn_report(&self) -> TurnReport {
+        let rules = &self.rules;
+        let definition = &rules.definition;
+        let position = self.position();
+        let letters = |side: usize, count: &dyn Fn(usize) -> u8| -> String {
+            (0..rules.pieces)
+                .flat_map(|piece| {
+                    let letter = definition.pieces[piece].letter;
+                    let letter = if side == 0 {
+                        letter.to_ascii_uppercase()
+                    } else {
+                        letter.to_ascii_lowercase()
+                    };
+                    std::iter::repeat_n(letter, count(piece) as usize)
+                })
+                .collect()
+        };
+        let per_side = |count: &dyn Fn(usize, usize) -> u8| {
+            definition
+                .sides
+                .iter()
+                .enumerate()
+                .map(|(side, def)| (def.name.clone(), letters(side, &|piece| count(side, piece))))
+                .collect()
+        };
+        let taken = position.progress().actions as usize;
+        TurnReport {
+            phase: (!definition.phases.is_empty()).then(|| {
+                position
+                    .phase()
+                    .map_or("play".to_string(), |phase| definition.phases[phase].name.clone())
+            }),
+            turn_actions: rules.multi_action.then(|| {
+                self.moves[self.moves.len() - taken.min(self.moves.len())..]
+                    .iter()
+                    .map(|mv| mv.uci(rules))
+                    .collect()
+            }),
+            reserves: definition
+                .actions
+                .drops
+                .then(|| per_side(&|side, piece| position.hand(side, piece))),
+            prisoners: rules
+                .stores
+                .contains(&Some(variant_dsl::Store::Prison))
+                .then(|| per_side(&|side, piece| position.prison(side, piece))),
+        }
+    }
+
     fn history_san(&self) -> Vec<String> {
         self.moves
             .iter()
@@ -491,6 +556,9 @@ fn control_diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, contro
 /// A move in UCI shape: squares (letter + digits) with an optional promotion letter, or a drop;
 /// then `^` and a square for each piece taken over.
 fn looks_like_move(text: &str) -> bool {
+    if text == "pass" {
+        return true;
+    }
     let square = |s: &str| variant_dsl::Square::parse(s).is_some();
     let mut parts = text.split('^');
     let text = parts.next().unwrap_or_default();

@@ -13,7 +13,19 @@ pub struct Zobrist {
     castle_keys: Vec<u64>,
     en_passant_keys: Vec<u64>,
     hand_keys: Vec<u64>,
+    prison_keys: Vec<u64>,
+    promoted_keys: Vec<u64>,
+    acted_keys: Vec<u64>,
+    /// Actions, drops and longest of a turn's progress, `PROGRESS_DEPTH` keys each.
+    progress_keys: Vec<u64>,
+    start_keys: Vec<u64>,
+    phase_keys: Vec<u64>,
 }
+
+/// The largest action, drop and longest-turn counts the hash distinguishes.
+const PROGRESS_DEPTH: usize = 16;
+/// The most placement phases the hash distinguishes.
+const PHASES: usize = 16;
 
 struct SplitMix(u64);
 
@@ -43,7 +55,65 @@ impl Zobrist {
             castle_keys: take(castles),
             en_passant_keys: take(squares),
             hand_keys: take(sides * pieces * HAND_DEPTH),
+            // Keys added later come after the first ones, so that earlier hashes stay the same.
+            prison_keys: take(sides * pieces * HAND_DEPTH),
+            promoted_keys: take(squares),
+            acted_keys: take(squares),
+            progress_keys: take(3 * PROGRESS_DEPTH),
+            start_keys: take(32),
+            phase_keys: take(PHASES),
         }
+    }
+
+    /// Key of holding `count` prisoners of a side's piece type.
+    #[inline]
+    pub fn prison(&self, side: usize, piece: usize, count: u32) -> u64 {
+        if count == 0 {
+            0
+        } else {
+            self.prison_keys
+                [(side * self.pieces + piece) * HAND_DEPTH + (count as usize).min(HAND_DEPTH) - 1]
+        }
+    }
+
+    /// Key of a promoted piece on a square (games whose captures go to the hand).
+    #[inline]
+    pub fn promoted(&self, square: usize) -> u64 {
+        self.promoted_keys[square]
+    }
+
+    /// Key of a piece that acted this turn, on its square.
+    #[inline]
+    pub fn acted(&self, square: usize) -> u64 {
+        self.acted_keys[square]
+    }
+
+    /// Key of a turn's progress: `kind` 0 for actions, 1 for drops, 2 for the longest turn.
+    #[inline]
+    pub fn progress(&self, kind: usize, count: u8) -> u64 {
+        if count == 0 {
+            0
+        } else {
+            self.progress_keys[kind * PROGRESS_DEPTH + (count as usize).min(PROGRESS_DEPTH) - 1]
+        }
+    }
+
+    /// Combined key of the `at turn start` bits.
+    #[inline]
+    pub fn start(&self, bits: u32) -> u64 {
+        let mut key = 0;
+        let mut rest = bits;
+        while rest != 0 {
+            key ^= self.start_keys[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        key
+    }
+
+    /// Key of a placement phase (`None` in play).
+    #[inline]
+    pub fn phase(&self, phase: Option<usize>) -> u64 {
+        phase.map_or(0, |index| self.phase_keys[index.min(PHASES - 1)])
     }
 
     /// Key of a piece of a side on a square.
