@@ -522,7 +522,8 @@ impl Table {
     fn leave(&mut self, why: &str) -> Result<ExitCode, Failure> {
         let moves = self.session.history().len();
         let mut text = format!(
-            "\n{why}: the game stops here, unfinished, after {moves} moves.\nFEN: {}\n",
+            "\n{why}: the game stops here, unfinished, after {}.\nFEN: {}\n",
+            count_of(moves, "move"),
             self.session.fen()
         );
         match &self.saved {
@@ -713,7 +714,8 @@ impl Table {
                 let moves = self.session.history().len();
                 self.saved = Some((path.clone(), moves));
                 format!(
-                    "saved {moves} moves to {} (resume with: variant play {} --load {})\n",
+                    "saved {} to {} (resume with: variant play {} --load {})\n",
+                    count_of(moves, "move"),
                     path.display(),
                     self.game_name,
                     path.display()
@@ -759,3 +761,12 @@ notation (g1f3, e7e8q, N@c3), or a command:
   resign         give up the game
   quit           stop here (the game stays unfinished)
 ";
+
+/// `1 move`, `2 moves`.
+fn count_of(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}

@@ -186,33 +186,34 @@ pub fn write(session: &dyn Session, meta: &Meta) -> String {
         let _ = writeln!(out, "[{name} \"{}\"]", quote(value));
     }
     out.push('\n');
-    out.push_str(&movetext(definition, meta.sans, &start, result));
+    out.push_str(&movetext(definition, &session.plies(), meta.sans, result));
     out
 }
 
-/// The moves with move numbers, wrapped at 80 columns, then the result token.
-fn movetext(definition: &Definition, sans: &[String], start_fen: &str, result: &str) -> String {
-    let order = &definition.turn_order;
-    let fields: Vec<&str> = start_fen.split_whitespace().collect();
-    let mut number: u64 = fields.last().and_then(|f| f.parse().ok()).unwrap_or(1);
-    let start_side = fields.get(1).copied().unwrap_or("");
-    let mut turn = order
-        .iter()
-        .position(|id| definition.sides[id.0 as usize].fen_letter.to_string() == start_side)
-        .unwrap_or(0);
+/// The moves with move numbers, wrapped at 80 columns, then the result token. A number starts
+/// each turn of the first side of the turn order (`12.`), and the record when it starts with
+/// another side (`12...`); the actions of a turn of several actions follow one another.
+fn movetext(
+    definition: &Definition,
+    plies: &[(usize, u32)],
+    sans: &[String],
+    result: &str,
+) -> String {
+    let first_side = definition
+        .turn_order
+        .first()
+        .map_or(0, |side| side.0 as usize);
     let mut tokens = Vec::new();
-    for (ply, san) in sans.iter().cloned().enumerate() {
-        if turn == 0 {
+    let mut previous: Option<(usize, u32)> = None;
+    for (ply, (&(side, number), san)) in plies.iter().zip(sans.iter().cloned()).enumerate() {
+        let new_turn = previous != Some((side, number));
+        if new_turn && side == first_side {
             tokens.push(format!("{number}."));
         } else if ply == 0 {
             tokens.push(format!("{number}..."));
         }
         tokens.push(san);
-        turn += 1;
-        if turn == order.len() {
-            turn = 0;
-            number += 1;
-        }
+        previous = Some((side, number));
     }
     tokens.push(result.to_string());
     let mut out = String::new();

@@ -61,10 +61,13 @@ fn a_scripted_session_of_every_game() {
         );
         assert!(transcript.contains("Taken back: "), "{game}");
         assert!(transcript.contains("hint: "), "{game}");
-        assert!(
-            transcript.contains("saved 2 moves to game.pgn"),
-            "{game}: {transcript}"
-        );
+        // Two moves, the opponent's reply included, unless the first move left the turn with
+        // the same side (a placement phase, a turn of several actions).
+        let saved = ["saved 2 moves to game.pgn", "saved 1 move to game.pgn"]
+            .into_iter()
+            .find(|line| transcript.contains(line))
+            .unwrap_or_else(|| panic!("{game}: nothing saved: {transcript}"));
+        let count = if saved.contains('2') { 2 } else { 1 };
         insta::assert_snapshot!(format!("session-{game}"), transcript);
 
         // The saved game resumes where it was, and replays.
@@ -78,8 +81,12 @@ fn a_scripted_session_of_every_game() {
             text(&resumed.stderr)
         );
         assert!(
-            text(&resumed.stdout).contains("unfinished, after 2 moves"),
-            "{game}"
+            text(&resumed.stdout).contains(&format!(
+                "unfinished, after {count} move{}",
+                if count == 1 { "" } else { "s" }
+            )),
+            "{game}: {}",
+            text(&resumed.stdout)
         );
         let replayed = run_in(&dir, &["replay", "game.pgn"], "");
         assert!(
@@ -87,7 +94,10 @@ fn a_scripted_session_of_every_game() {
             "{game}: {}",
             text(&replayed.stderr)
         );
-        assert!(text(&replayed.stdout).contains("\n2. "), "{game}");
+        assert!(
+            count == 1 || text(&replayed.stdout).contains("\n2. "),
+            "{game}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

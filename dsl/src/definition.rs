@@ -697,6 +697,12 @@ pub struct Placement {
 }
 
 impl Definition {
+    /// Whether the game is played with hands: its setup holds pieces in hand, or captured
+    /// pieces go to a hand or a prison (from which exchanges send them to hands).
+    pub fn uses_hands(&self) -> bool {
+        !self.setup.hands.is_empty() || self.capture.stores.iter().any(Option::is_some)
+    }
+
     /// The definition as pretty RON, the dump format of `variant check --dump`. Nesting deeper
     /// than a move atom's fields (its steps, a zone's squares) is written on one line.
     pub fn to_ron(&self) -> String {

@@ -481,7 +481,11 @@ fn parse_rank(
                 });
             }
             if bytes.get(index + 1) == Some(&b'~') {
-                if !def.capture.stores.contains(&Some(crate::definition::Store::Hand)) {
+                if !def
+                    .capture
+                    .stores
+                    .contains(&Some(crate::definition::Store::Hand))
+                {
                     return Err(error(
                         offset + 1,
                         1,
@@ -668,7 +672,8 @@ fn parse_counter(field: Field<'_>, what: &str, minimum: u32) -> Result<u32, FenE
 /// Writes a position as a FEN; `parse_fen(def, &write_fen(def, setup))` gives `setup` back.
 pub fn write_fen(def: &Definition, setup: &Setup) -> String {
     let mut fen = write_board(def, &setup.board, &setup.promoted);
-    if !setup.hands.is_empty() {
+    // As Fairy-Stockfish writes it: a game played with hands always shows them, `[]` when empty.
+    if !setup.hands.is_empty() || def.uses_hands() {
         fen.push('[');
         for &(side, piece, count) in &setup.hands {
             let letter = letter_for(def, side, piece);
@@ -734,7 +739,7 @@ fn extensions(def: &Definition, setup: &Setup) -> Vec<String> {
         fields.push(format!("acted:{}", squares.join(",")));
     }
     if progress.actions > 0 {
-        if let Some(longest) = progress.longest {
+        if let Some(longest) = progress.longest.filter(|_| def.turn.maximal) {
             fields.push(format!("longest:{longest}"));
         }
         if let Some(start) = progress.start.filter(|&bits| bits != 0) {
@@ -770,10 +775,7 @@ fn write_board(def: &Definition, board: &[Placement], promoted: &[Square]) -> St
 }
 
 /// The board field of a FEN: `piece_at` gives the letter on a square (holes are always `*`).
-pub(crate) fn board_field(
-    board: &BoardDef,
-    piece_at: impl Fn(Square) -> Option<String>,
-) -> String {
+pub(crate) fn board_field(board: &BoardDef, piece_at: impl Fn(Square) -> Option<String>) -> String {
     let mut ranks = Vec::with_capacity(board.ranks as usize);
     for rank in (0..board.ranks).rev() {
         let mut text = String::new();

@@ -364,7 +364,9 @@ fn expected(rule: Rule) -> Expected {
         Rule::action_kind => keywords(ACTION_KIND, &["moves", "drops"]),
         Rule::drops_item | Rule::drop_constraint => words(DROPS_ITEM),
         Rule::move_rules_statement => keyword(STATEMENT, "moves"),
-        Rule::move_rules_item | Rule::move_constraint => words("a rule such as `must not move from acted this turn`"),
+        Rule::move_rules_item | Rule::move_constraint => {
+            words("a rule such as `must not move from acted this turn`")
+        }
         Rule::phase_statement | Rule::kw_phase => keyword(STATEMENT, "phase"),
         Rule::phase_item | Rule::order_statement | Rule::kw_order => {
             words("`order SIDE...` or a rule such as `must place on ranks 1-2`")
@@ -1619,10 +1621,10 @@ mod tests {
     fn lexical_guards() {
         assert!(message_of("game \"x").contains("no closing `\"`"));
         assert!(message_of("/* x").contains("no closing `*/`"));
-        let deep = format!("phase x {}{}", "{".repeat(10_000), "}".repeat(10_000));
+        let deep = format!("policy x {}{}", "{".repeat(10_000), "}".repeat(10_000));
         assert_eq!(message_of(&deep), "braces are nested more than 64 deep");
         let just_deep_enough = format!(
-            "phase x {}{}",
+            "policy x {}{}",
             "{".repeat(MAX_NESTING),
             "}".repeat(MAX_NESTING)
         );

@@ -1070,8 +1070,7 @@ impl<'s> Validator<'s> {
             match &item.node {
                 DropsItem::Future(future) => self.error(not_supported(future)),
                 DropsItem::Must(must) => {
-                    if let Some(constraint) = self.drop_constraint(must, item.span, context, kind)
-                    {
+                    if let Some(constraint) = self.drop_constraint(must, item.span, context, kind) {
                         rules.constraints.push(constraint);
                     }
                 }

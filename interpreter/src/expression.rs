@@ -1004,9 +1004,7 @@ impl<B: Bitboard> Bounds<'_, B> {
     fn holds(&mut self, condition: &Cond<B>) -> (bool, bool) {
         match condition {
             Cond::True | Cond::LeaveAction => (true, true),
-            Cond::Place(_) | Cond::PlaceOn(_) | Cond::Move(_) | Cond::MoveFrom(_) => {
-                (false, false)
-            }
+            Cond::Place(_) | Cond::PlaceOn(_) | Cond::Move(_) | Cond::MoveFrom(_) => (false, false),
             Cond::CanAct | Cond::AtTurnStart(_) => (false, true),
             Cond::Compare(a, op, b) => {
                 let (a, b) = (self.number(a), self.number(b));

@@ -480,7 +480,10 @@ fn en_passant<B: Bitboard, S: Sink<B>>(
     }
     for piece in 0..rules.pieces {
         let moves = rules.moves_of(us, piece);
-        for from in movable.restrict(piece, own & position.typed(piece)).squares() {
+        for from in movable
+            .restrict(piece, own & position.typed(piece))
+            .squares()
+        {
             if !moves.en_passant[from].has(ep.target as usize) {
                 continue;
             }
@@ -597,9 +600,27 @@ pub fn binding_drop_constraints<'r, B: Bitboard>(
     piece: usize,
     to: usize,
 ) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
+    let written = match position.phase() {
+        Some(phase) => &rules.definition.phases[phase].drops.constraints,
+        None => &rules.definition.drops.constraints,
+    };
     crate::expression::binding_rules(rules, position, piece, to)
         .into_iter()
-        .map(|(index, met)| (&rules.definition.drops.constraints[index], met))
+        .map(|(index, met)| (&written[index], met))
+        .collect()
+}
+
+/// The move rules that bind the side to move when it moves `piece` from `from`, in source
+/// order, each with whether the move meets it (for explanations).
+pub fn binding_move_constraints<'r, B: Bitboard>(
+    rules: &'r Rules<B>,
+    position: &Position<B>,
+    piece: usize,
+    from: usize,
+) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
+    crate::expression::binding_move_rules(rules, position, piece, from)
+        .into_iter()
+        .map(|(index, met)| (&rules.definition.move_rules.constraints[index], met))
         .collect()
 }
 

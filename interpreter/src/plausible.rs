@@ -152,7 +152,8 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     }
     let mover = position.previous_side(rules);
     let to_move = position.side_to_move(rules);
-    if mover == to_move {
+    // While placing, a side may attack the other's King: only its own must be safe.
+    if mover == to_move || position.phase().is_some() {
         return None;
     }
     for square in position.royals(rules, mover).squares() {
@@ -201,6 +202,25 @@ fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> O
 /// game where pieces change sides (conversions), all sides are counted together.
 fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
     let setup = &rules.definition.setup;
+    if rules.pieces_return {
+        // Captured pieces come back, changing sides or types (a promoted piece returns as what
+        // it promoted from): only the total is bounded.
+        let given = setup.board.len() as u32
+            + setup.hands.iter().map(|&(_, _, n)| n).sum::<u32>()
+            + setup.prisons.iter().map(|&(_, _, n)| n).sum::<u32>();
+        let have = position.occupied().count()
+            + (0..rules.sides)
+                .flat_map(|side| {
+                    (0..rules.pieces).map(move |piece| {
+                        u32::from(position.hand(side, piece))
+                            + u32::from(position.prison(side, piece))
+                    })
+                })
+                .sum::<u32>();
+        return (have > given).then(|| {
+            format!("{have} pieces on the board, in hand and in prison, but the game has {given}")
+        });
+    }
     let pooled = converts(rules);
     let groups: Vec<Vec<usize>> = if pooled {
         vec![(0..rules.sides).collect()]

@@ -36,6 +36,8 @@ pub struct Position<B> {
     turn: u8,
     /// The side to move.
     side: u8,
+    /// The side that made the last action (not part of the hash: history, not state).
+    mover: u8,
     /// 0 in play; `i + 1` during the placement phase `i`.
     phase: u8,
     /// Squares of promoted pieces, kept only in games whose captures go to the hand.
@@ -86,6 +88,7 @@ impl<B: Bitboard> Position<B> {
             prisons: [[0; MAX_PIECE_TYPES]; MAX_SIDES],
             turn: 0,
             side: 0,
+            mover: 0,
             phase: 0,
             promoted: B::EMPTY,
             progress: Progress {
@@ -147,8 +150,7 @@ impl<B: Bitboard> Position<B> {
                 if !phase_def.order.contains(&setup.side_to_move) {
                     return Err(format!(
                         "{} does not place in the phase `{}`",
-                        rules.definition.sides[setup.side_to_move.0 as usize].name,
-                        phase_def.name
+                        rules.definition.sides[setup.side_to_move.0 as usize].name, phase_def.name
                     ));
                 }
                 position.phase = phase as u8 + 1;
@@ -163,6 +165,7 @@ impl<B: Bitboard> Position<B> {
             }
         }
         position.side = setup.side_to_move.0;
+        position.mover = position.turn_order_previous(rules) as u8;
         position.hash ^= rules.zobrist.side(setup.side_to_move.0 as usize);
         for &index in &setup.castling {
             position.castling |= 1 << index;
@@ -201,7 +204,7 @@ impl<B: Bitboard> Position<B> {
         if !multi && (progress.actions > 0 || progress.drops > 0 || !progress.acted.is_empty()) {
             return Err("this game's turns are single actions: no turn progress".to_string());
         }
-        if progress.actions >= rules.definition.turn.actions
+        if progress.actions > rules.definition.turn.actions
             || progress.drops > progress.actions
             || progress.acted.len() > progress.actions as usize * 2
         {
@@ -226,11 +229,12 @@ impl<B: Bitboard> Position<B> {
         if progress.actions == 0 {
             self.begin_turn(rules);
         } else {
-            let (Some(longest), Some(start)) = (progress.longest, progress.start) else {
-                return Err(
-                    "in the middle of a turn the FEN must give `longest:` and `start:`".to_string(),
-                );
+            let maximal = rules.definition.turn.maximal;
+            let Some(longest) = progress.longest.or((!maximal).then_some(0)) else {
+                return Err("in the middle of a turn the FEN must give `longest:`".to_string());
             };
+            // `start:` is written only when some bit is set.
+            let start = progress.start.unwrap_or(0);
             if rules.definition.turn.maximal && longest > rules.definition.turn.actions {
                 return Err(format!("`longest:{longest}` is more than a turn's actions"));
             }
@@ -393,6 +397,12 @@ impl<B: Bitboard> Position<B> {
         self.castling
     }
 
+    /// The move number (FEN's last field).
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
     /// Plies since the last capture or irreversible move.
     #[inline]
     pub fn halfmove_clock(&self) -> u32 {
@@ -418,12 +428,21 @@ impl<B: Bitboard> Position<B> {
 
     /// The side that moved last, in the turn order.
     #[inline]
-    pub fn previous_side(&self, rules: &Rules<B>) -> usize {
+    pub fn previous_side(&self, _rules: &Rules<B>) -> usize {
+        self.mover as usize
+    }
+
+    /// The side before the side to move in the turn order (for a position from a FEN).
+    fn turn_order_previous(&self, rules: &Rules<B>) -> usize {
         if self.progress.actions > 0 {
             return self.side as usize;
         }
         let order = &rules.definition.turn_order;
-        order[(self.turn as usize + order.len() - 1) % order.len()].0 as usize
+        let at = order
+            .iter()
+            .position(|side| side.0 == self.side)
+            .unwrap_or(0);
+        order[(at + order.len() - 1) % order.len()].0 as usize
     }
 
     /// The incrementally maintained hash.
@@ -525,7 +544,13 @@ impl<B: Bitboard> Position<B> {
 
     /// A captured piece goes where the `capture` rules send its type: the capturer's hand (as
     /// the piece it promoted from, if promoted), its owner's prison, or out of the game.
-    fn store_captured(&mut self, rules: &Rules<B>, captor: usize, victim: Occupant, promoted: bool) {
+    fn store_captured(
+        &mut self,
+        rules: &Rules<B>,
+        captor: usize,
+        victim: Occupant,
+        promoted: bool,
+    ) {
         match rules.stores[victim.piece] {
             None => {}
             Some(variant_dsl::Store::Hand) => {
@@ -565,6 +590,7 @@ impl<B: Bitboard> Position<B> {
     /// Plays a move that the move generator produced. Nothing is checked. The turn passes to
     /// the next side unless it goes on (a turn of several actions, see [`crate::turn`]).
     pub fn play_unchecked(&mut self, rules: &Rules<B>, mv: Move) {
+        self.mover = self.side;
         if mv.kind != MoveKind::Pass {
             self.apply_action(rules, mv);
             if rules.multi_action && self.phase == 0 && crate::turn::continues(rules, self) {
@@ -590,6 +616,10 @@ impl<B: Bitboard> Position<B> {
         self.set_progress(rules, cleared);
         self.hash ^= rules.zobrist.side(self.side as usize);
         if self.phase > 0 {
+            // The move number goes up after the last side of the turn order, placing or moving.
+            if rules.definition.turn_order.last().map(|side| side.0) == Some(self.side) {
+                self.fullmove_number = self.fullmove_number.saturating_add(1);
+            }
             self.next_placer(rules);
         } else {
             let order = &rules.definition.turn_order;
@@ -728,6 +758,9 @@ impl<B: Bitboard> Position<B> {
                 let count = self.hands[us][piece].saturating_sub(1);
                 self.set_hand(rules, us, piece, count);
                 self.put(rules, us, piece, to);
+                // As Fairy-Stockfish counts: a drop of an irreversible piece (a pawn) resets
+                // the move-limit clock.
+                irreversible |= rules.irreversible[piece];
                 progress.drops = progress.drops.saturating_add(1);
             }
             MoveKind::Pass => {}

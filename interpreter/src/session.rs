@@ -131,6 +131,8 @@ pub trait Session {
     fn agent(&self, spec: PlayerSpec, options: AgentOptions) -> Result<Box<dyn Agent>, AgentError>;
     /// The state of the turn and the stores, for games that have them.
     fn turn_report(&self) -> TurnReport;
+    /// For each move played: the index of the side that played it and the move number then.
+    fn plies(&self) -> Vec<(usize, u32)>;
 }
 
 /// The state beyond the board, for games that have it (`show --json`): each entry is `None`
@@ -456,6 +458,18 @@ impl<B: Bitboard> Session for Game<B> {
         crate::view::hands(&self.rules, self.position())
     }
 
+    fn plies(&self) -> Vec<(usize, u32)> {
+        self.positions[..self.moves.len()]
+            .iter()
+            .map(|position| {
+                (
+                    position.side_to_move(&self.rules),
+                    position.fullmove_number(),
+                )
+            })
+            .collect()
+    }
+
     fn turn_report(&self) -> TurnReport {
         let rules = &self.rules;
         let definition = &rules.definition;
@@ -484,9 +498,9 @@ impl<B: Bitboard> Session for Game<B> {
         let taken = position.progress().actions as usize;
         TurnReport {
             phase: (!definition.phases.is_empty()).then(|| {
-                position
-                    .phase()
-                    .map_or("play".to_string(), |phase| definition.phases[phase].name.clone())
+                position.phase().map_or("play".to_string(), |phase| {
+                    definition.phases[phase].name.clone()
+                })
             }),
             turn_actions: rules.multi_action.then(|| {
                 self.moves[self.moves.len() - taken.min(self.moves.len())..]
