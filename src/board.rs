@@ -111,14 +111,41 @@ pub fn scores(session: &dyn Session) -> String {
     }
 }
 
-/// What the side to move may do: a move, a placement from the hand, or either.
-pub fn turn_kind(session: &dyn Session) -> &'static str {
+/// The prisons that hold something: `black's prisoners: Q R` (pieces of black held by others).
+pub fn prisons(session: &dyn Session) -> String {
+    let Some(prisoners) = session.turn_report().prisoners else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for (side, letters) in prisoners {
+        if !letters.is_empty() {
+            let listed: Vec<String> = letters.chars().map(String::from).collect();
+            out.push_str(&format!("{side}'s prisoners: {}\n", listed.join(" ")));
+        }
+    }
+    out
+}
+
+/// What the side to move may do: a move, a placement from the hand, or either; in a turn of
+/// several actions, which action it is, and `pass` when that is all there is.
+pub fn turn_kind(session: &dyn Session) -> String {
     let moves = session.legal_moves();
     let drops = moves.iter().filter(|m| m.contains('@')).count();
-    match (drops, moves.len()) {
+    let kind = match (drops, moves.len()) {
+        _ if moves.len() == 1 && moves[0] == "pass" => "no legal action: type `pass`",
         (0, _) => "a move",
         (d, n) if d == n => "a placement from the hand (e.g. N@c3)",
         _ => "a move or a placement from the hand",
+    };
+    let turn = session.turn_report();
+    match (turn.turn_actions, session.definition().turn.actions) {
+        (Some(taken), limit) if limit > 1 && turn.phase.as_deref().is_none_or(|p| p == "play") => {
+            format!(
+                "action {} of up to {limit} this turn, {kind}",
+                taken.len() + 1
+            )
+        }
+        _ => kind.to_string(),
     }
 }
 
@@ -136,6 +163,7 @@ pub fn picture(session: &dyn Session, color: bool) -> String {
         }
     }
     out.push_str(&hands(session));
+    out.push_str(&prisons(session));
     out.push_str(&scores(session));
     out
 }

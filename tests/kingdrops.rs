@@ -202,3 +202,114 @@ fn random_games_agree_with_the_independent_oracle() {
     eprintln!("{compared} actions compared; results: {results:?}");
     assert!(compared > 2000, "only {compared} actions compared");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hand-checked positions
+// ---------------------------------------------------------------------------------------------
+
+/// A setup: White on ranks 1-2, Black mirrored on 7-8.
+const S1: &str = "S@a1 A@b1 G@c1 B@d1 K@e1 A@f1 S@g1 A@h1 R@a2 Q@b2 S@c2 A@d2 S@e2 G@f2 B@g2 \
+                  R@h2 S@a8 A@b8 G@c8 B@d8 K@e8 A@f8 S@g8 A@h8 R@a7 Q@b7 S@c7 A@d7 S@e7 G@f7 \
+                  B@g7 R@h7";
+/// Another, with the minor pieces on the first row.
+const S2: &str = "S@a1 S@b1 S@c1 S@d1 A@e1 A@f1 A@g1 A@h1 R@a2 G@b2 Q@c2 K@d2 G@e2 R@f2 B@g2 \
+                  B@h2 S@a8 S@b8 S@c8 S@d8 A@e8 A@f8 A@g8 A@h8 R@a7 G@b7 Q@c7 K@d7 G@e7 R@f7 \
+                  B@g7 B@h7";
+
+/// Plays `line` after the setup `setup` and draws what a reader checks by hand: the board, the
+/// FEN, the state of the turn and the stores, the legal next actions and the result.
+fn picture(setup: &str, line: &str) -> String {
+    let mut session = open(None);
+    for action in setup.split_whitespace().chain(line.split_whitespace()) {
+        session
+            .play(action)
+            .unwrap_or_else(|e| panic!("{action}: {e}"));
+    }
+    let report = session.turn_report();
+    format!(
+        "{}\nFEN: {}\nside to move: {}\nturn so far: {:?}\nreserves: {:?}\nprisoners: {:?}\n\
+         legal: {}\nresult: {}\n",
+        session.diagram(),
+        session.fen(),
+        session.side_to_move(),
+        report.turn_actions.unwrap_or_default(),
+        report.reserves.unwrap_or_default(),
+        report.prisoners.unwrap_or_default(),
+        sorted(session.legal_moves()).join(" "),
+        session
+            .outcome()
+            .map_or("none".to_string(), |o| o.description()),
+    )
+}
+
+#[test]
+fn hand_checked_positions() {
+    // Setup, then the first position of play.
+    insta::assert_snapshot!("kingdrops-01-setup-done", picture(S1, ""));
+    // Captures go to prison: White's Archer takes the Queen on a5 (Black's Q is prisoner of
+    // White), mid-turn; Black took White's Rook earlier.
+    let prison = "a2a5 b2b4 d2c3 a7a5 b7b6 c7c6 b4a5 c3b4";
+    insta::assert_snapshot!("kingdrops-02-prisons-mid-turn", picture(S1, prison));
+    // The turn ends (three actions): the Rooks in both prisons are exchanged back to the
+    // reserves; the Queen stays in prison (no Queen of White's in Black's prison).
+    let exchanged = format!("{prison} e2e3");
+    insta::assert_snapshot!("kingdrops-03-exchange", picture(S1, &exchanged));
+    // Drops beside the own King only, and the Queen captured this turn is not droppable yet.
+    let drops = format!("{exchanged} b6a5 e7e6 c6c5 b4a5");
+    insta::assert_snapshot!("kingdrops-04-drop-beside-the-king", picture(S1, &drops));
+    // One drop per turn: after Q@d2, no further drop.
+    let dropped = format!("{drops} e3e4 h2h3 c5c4 e6e5 f7f6 Q@d2");
+    insta::assert_snapshot!("kingdrops-05-one-drop-per-turn", picture(S1, &dropped));
+    // K3: White's King on e1 is attacked by the Rook on e4 at the start of the turn: it may move
+    // as the first action only.
+    let attacked = "e2e3 c2c3 f2f3 h7h4 c7c6 e7e6 e3e4 a2a3 b2b3 h4e4 c6c5 e6e5";
+    insta::assert_snapshot!("kingdrops-06-attacked-king-first", picture(S1, attacked));
+    insta::assert_snapshot!(
+        "kingdrops-07-attacked-king-not-second",
+        picture(S1, &format!("{attacked} a3a4"))
+    );
+    // A win mid-turn by capturing the King: the game ends at once, Black keeps the move.
+    insta::assert_snapshot!(
+        "kingdrops-08-king-captured-mid-turn",
+        picture(S1, &format!("{attacked} a3a4 b3b4 c3c4 c5c4 e4e1"))
+    );
+    // A win mid-turn by reaching the last row: the captured Guard stays in prison (no exchange
+    // after a win).
+    let race = "c2c3 a2a3 h2h3 a7a6 h7h6 b7b6 c3c4 a3a2 h3h2 a6a7 h6h7 b6b7 c4c5 a2a3 h2h3 a7a6 \
+                h7h6 b7b6 c5c6 a3a2 h3h2 a6a7 h6h7 b6b7 c6c7 a2a3 h2h3 a7a6 h7h6 b7b6 a3a2 c7c8";
+    insta::assert_snapshot!("kingdrops-09-last-row-mid-turn", picture(S1, race));
+    // Threefold repetition at a turn boundary: the start of play comes back a third time after
+    // Black's turn; Black, whose completed turn made it, loses.
+    let there_and_back = "a2a3 b2b3 c2c3 a7a6 b7b6 c7c6 a3a2 b3b2 c3c2 a6a7 b6b7 c6c7";
+    insta::assert_snapshot!(
+        "kingdrops-10-threefold-repetition",
+        picture(S2, &format!("{there_and_back} {there_and_back}"))
+    );
+}
+
+#[test]
+fn the_maximal_turn_looks_ahead() {
+    // White: King f4, Guard e3 in front of the Spearman e2. The longest turn has three actions
+    // (the Guard steps aside, the Spearman advances, the King moves), so after the Guard goes
+    // to e4 the King may not step to e3: the Spearman could not move after it.
+    let fen = "k7/8/8/8/5K2/4G3/4S3/8[] w - - 0 20";
+    let mut session = open(Some(fen));
+    let first = sorted(session.legal_moves());
+    assert!(!first.iter().any(|m| m.starts_with("e2")), "{first:?}");
+    assert!(first.contains(&"e3e4".to_string()), "{first:?}");
+    session.play("e3e4").expect("legal");
+    let second = sorted(session.legal_moves());
+    assert!(!second.contains(&"f4e3".to_string()), "{second:?}");
+    assert!(second.contains(&"e2e3".to_string()), "{second:?}");
+    assert!(second.contains(&"f4f5".to_string()), "{second:?}");
+    let refused = session.play("f4e3").expect_err("greedy King move refused");
+    insta::assert_snapshot!("kingdrops-11-greedy-action-refused", refused.to_string());
+    // Without the lookahead the King's step would leave the turn one action short: the
+    // oracle agrees.
+    if !skip_without_python("the_maximal_turn_looks_ahead") {
+        let position = r#"{"phase": "play", "side_to_move": "white", "board": {"a8": "k", "f4": "K", "e3": "G", "e2": "S"}, "reserve": {"white": "", "black": ""}, "prison": {"white": "", "black": ""}, "turn_actions": [], "result": null}"#;
+        let oracle_second = oracle(&["moves", "--position", position, "--play", "e3e4"]);
+        let oracle_second: Vec<String> = oracle_second.lines().map(str::to_string).collect();
+        assert_eq!(second, sorted(oracle_second));
+    }
+}

@@ -363,7 +363,7 @@ fn expected(rule: Rule) -> Expected {
         }
         Rule::action_kind => keywords(ACTION_KIND, &["moves", "drops"]),
         Rule::drops_item | Rule::drop_constraint => words(DROPS_ITEM),
-        Rule::move_rules_statement => keyword(STATEMENT, "moves"),
+        Rule::move_rules_statement | Rule::kw_moves_block => keyword(STATEMENT, "moves"),
         Rule::move_rules_item | Rule::move_constraint => {
             words("a rule such as `must not move from acted this turn`")
         }

@@ -8,7 +8,9 @@
 //! the definition, never a game's name. It is not on any hot path, so it favours plain code.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::{binding_drop_constraints, leaves_a_reply, legal_moves, targets};
+use crate::movegen::{
+    binding_drop_constraints, binding_move_constraints, leaves_a_reply, legal_moves, targets,
+};
 use crate::moves::{Move, MoveKind};
 use crate::outcome::outcome;
 use crate::position::{Occupant, Position};
@@ -68,6 +70,19 @@ pub fn explain<B: Bitboard>(
     let legal = legal_moves(rules, position);
     if let Some(&mv) = legal.iter().find(|mv| mv.uci(rules) == text) {
         return words.describe_legal(mv, history);
+    }
+    if rules.multi_action && position.phase().is_none() {
+        let alone = crate::movegen::single_actions(rules, position);
+        if alone.iter().any(|mv| mv.uci(rules) == text) {
+            return Explanation::illegal(format!(
+                "after it the turn could not be completed: its longest has {} actions, and no \
+                 action ending the game could follow",
+                position.progress().longest
+            ))
+            .with(
+                "a turn must be as long as the longest possible (`maximal` in the `turn` block)",
+            );
+        }
     }
     match text.split_once('@') {
         Some((letter, square)) => words.why_not_drop(letter, square, &legal),
@@ -427,6 +442,24 @@ impl<B: Bitboard> Words<'_, B> {
                 self.side(mover.side),
                 self.side(us)
             ));
+        }
+        let unmet: Vec<String> =
+            binding_move_constraints(self.rules, self.position, mover.piece, from)
+                .into_iter()
+                .filter(|(_, met)| !met)
+                .map(|(constraint, _)| format!("  {}", self.constraint(constraint)))
+                .collect();
+        if !unmet.is_empty() {
+            let mut explanation = Explanation::illegal(format!(
+                "the {} on {} may not move now, against the rule{}:",
+                self.piece(mover.piece),
+                self.square(from),
+                if unmet.len() == 1 { "" } else { "s" }
+            ));
+            for line in unmet {
+                explanation = explanation.with(line);
+            }
+            return explanation;
         }
         let same_squares: Vec<&Move> = legal
             .iter()
