@@ -313,3 +313,116 @@ fn the_maximal_turn_looks_ahead() {
         assert_eq!(second, sorted(oracle_second));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Invariants along random games
+// ---------------------------------------------------------------------------------------------
+
+/// The position as the repetition rule compares it: board, reserves, prisons, side to move
+/// (the FEN without its clocks and turn fields).
+fn repetition_key(session: &dyn Session) -> String {
+    let fen = session.fen();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let prison = fields
+        .iter()
+        .find(|f| f.starts_with("prison:"))
+        .copied()
+        .unwrap_or("");
+    format!("{} {} {prison}", fields[0], fields[1])
+}
+
+/// Pieces on the board, in the reserves and in the prisons.
+fn pieces_in_play(session: &dyn Session) -> usize {
+    let report = session.turn_report();
+    let stored: usize = report
+        .reserves
+        .iter()
+        .chain(report.prisoners.iter())
+        .flat_map(|map| map.values())
+        .map(String::len)
+        .sum();
+    board_of(session).len() + stored
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 12, ..Default::default() })]
+
+    #[test]
+    fn random_games_keep_the_turn_rules(seed in 0u64..u64::MAX) {
+        let mut rng = common::SplitMix(seed);
+        let mut session = open(None);
+        let mut removed = 0usize;
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        let mut turn: Vec<String> = Vec::new();
+        let mut turn_side = session.side_to_move();
+        let mut longest_at_start: Option<u8> = None;
+        for _ in 0..600 {
+            let legal = session.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            if turn.is_empty() && session.turn_report().phase.as_deref() == Some("play") {
+                *seen.entry(repetition_key(session.as_ref())).or_default() += 1;
+            }
+            let action = legal[rng.below(legal.len())].clone();
+            // No piece acts twice in a turn: a move never starts where an action of the
+            // turn ended.
+            if let Some(from) = action.get(..2).filter(|_| !action.contains('@') && action != "pass") {
+                proptest::prop_assert!(
+                    !turn.iter().any(|done| done.ends_with(from) || done.get(2..4) == Some(from)),
+                    "{action} after {turn:?}"
+                );
+            }
+            session.play(&action).expect("a listed action is accepted");
+            if let Some(report) = session.last_move() {
+                removed += report
+                    .captured
+                    .iter()
+                    .filter(|p| ["Spearman", "Archer", "King"].contains(&p.piece.as_str()))
+                    .count();
+            }
+            turn.push(action);
+            // Every piece is on the board, in a reserve or in a prison, unless a capture
+            // removed it from the game.
+            proptest::prop_assert_eq!(pieces_in_play(session.as_ref()) + removed, 32);
+            let progress = session.turn_report().turn_actions.unwrap_or_default();
+            if progress.len() == 1 && session.turn_report().phase.as_deref() == Some("play") {
+                longest_at_start = session
+                    .fen()
+                    .split_whitespace()
+                    .find_map(|f| f.strip_prefix("longest:"))
+                    .and_then(|n| n.parse().ok());
+            }
+            let over = session.outcome();
+            if progress.is_empty() || over.is_some() {
+                // The turn is complete: at most one drop, at most three actions, and (without
+                // a win) exactly the turn's longest length.
+                proptest::prop_assert!(turn.iter().filter(|a| a.contains('@')).count() <= 1 || session.turn_report().phase.is_none());
+                proptest::prop_assert!(turn.len() <= 3, "{turn:?}");
+                let in_play = turn_side == session.side_to_move() || over.is_none();
+                if over.is_none() && in_play && turn.len() > 1 {
+                    if let Some(longest) = longest_at_start {
+                        proptest::prop_assert_eq!(turn.len(), longest as usize, "{:?}", turn);
+                    }
+                }
+                turn.clear();
+                turn_side = session.side_to_move();
+                longest_at_start = None;
+            }
+            if let Some(outcome) = over {
+                // Repetition is declared exactly when a naive count of the positions at turn
+                // boundaries reaches three.
+                let key = repetition_key(session.as_ref());
+                let third = session.turn_report().turn_actions.unwrap_or_default().is_empty()
+                    && seen.get(&key).copied().unwrap_or(0) >= 2;
+                proptest::prop_assert_eq!(
+                    outcome.reason == variant_interpreter::Reason::Repetition,
+                    third,
+                    "{}",
+                    outcome.description()
+                );
+                break;
+            }
+        }
+    }
+}

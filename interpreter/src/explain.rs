@@ -71,6 +71,25 @@ pub fn explain<B: Bitboard>(
     if let Some(&mv) = legal.iter().find(|mv| mv.uci(rules) == text) {
         return words.describe_legal(mv, history);
     }
+    if text == "pass" {
+        let turn = &rules.definition.turn;
+        let early = rules.multi_action && !turn.maximal;
+        return Explanation::illegal(match (turn.pass, early) {
+            (false, false) => "this game has no passing".to_string(),
+            (true, false) => {
+                "a side passes only when it has no legal action at the start of its turn"
+                    .to_string()
+            }
+            (pass, true) => format!(
+                "a side passes only to end its turn after its first action{}",
+                if pass {
+                    ", or when it has no legal action at the start of its turn"
+                } else {
+                    ""
+                }
+            ),
+        });
+    }
     if rules.multi_action && position.phase().is_none() {
         let alone = crate::movegen::single_actions(rules, position);
         if alone.iter().any(|mv| mv.uci(rules) == text) {

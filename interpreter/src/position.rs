@@ -591,7 +591,11 @@ impl<B: Bitboard> Position<B> {
     /// the next side unless it goes on (a turn of several actions, see [`crate::turn`]).
     pub fn play_unchecked(&mut self, rules: &Rules<B>, mv: Move) {
         self.mover = self.side;
-        if mv.kind != MoveKind::Pass {
+        if mv.kind == MoveKind::Pass {
+            // A pass is a ply: the clock runs, an en-passant chance lapses.
+            self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+            self.set_en_passant(rules, None);
+        } else {
             self.apply_action(rules, mv);
             if rules.multi_action && self.phase == 0 && crate::turn::continues(rules, self) {
                 return;
