@@ -1,4 +1,4 @@
-//! Random playouts per second of the placement games: every ply generates the legal actions
+//! Random playouts per second of the placement games and Kingdrops: every ply generates the legal actions
 //! under all drop constraints and checks the end rules, and the final position is scored.
 //!
 //! Each run plays the same seeded games, and checks that every game ended with a result.
@@ -47,7 +47,11 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     println!("| game | playouts | plies | playouts/s |");
     println!("|---|---|---|---|");
-    for name in ["coverage", "coverage-weighted", "cheversi"] {
+    let only = std::env::var("PLAYOUTS_GAME").ok();
+    for name in ["coverage", "coverage-weighted", "cheversi", "kingdrops"] {
+        if only.as_deref().is_some_and(|game| game != name) {
+            continue;
+        }
         let loaded = variant_dsl::load_file(&root.join("games").join(format!("{name}.variant")))
             .expect("game loads");
         let game = Game::<u64>::new(&loaded.definition, None).expect("game opens");

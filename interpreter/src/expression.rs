@@ -392,8 +392,16 @@ pub fn next_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: us
     order[(at + 1) % order.len()].0 as usize
 }
 
+/// The sides of a mask, lowest first.
 fn each_side(mask: u32) -> impl Iterator<Item = usize> {
-    (0..32).filter(move |s| mask & (1 << s) != 0)
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let side = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            side
+        })
+    })
 }
 
 /// Evaluates compiled expressions on one position, for one side.
@@ -464,19 +472,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                 }
                 squares
             }
-            Set::AttackedBy(reference) => {
-                let sides = self.sides(*reference);
-                let occupied = position.occupied();
-                let mut squares = B::EMPTY;
-                for square in board.squares() {
-                    if each_side(sides)
-                        .any(|side| position.attacked_by(rules, square, side, occupied))
-                    {
-                        squares |= B::single(square);
-                    }
-                }
-                squares
-            }
+            Set::AttackedBy(reference) => self.attacked_among(*reference, board),
             Set::LastDrop(reference) => {
                 let mut squares = B::EMPTY;
                 for side in each_side(self.sides(*reference)) {
@@ -503,7 +499,17 @@ impl<'a, B: Bitboard> Judge<'a, B> {
             }
             Set::Acted => position.progress().acted,
             Set::ColourOf(inner) => colour_of(rules, self.set(inner)),
-            Set::And(a, b) => self.set(a) & self.set(b),
+            Set::And(a, b) => {
+                let first = self.set(a);
+                if first.is_empty() {
+                    return first;
+                }
+                // `own King and attacked by opponent`: test only the squares that count.
+                match &**b {
+                    Set::AttackedBy(reference) => self.attacked_among(*reference, first),
+                    other => first & self.set(other),
+                }
+            }
             Set::Or(a, b) => self.set(a) | self.set(b),
             Set::Except(a, b) => self.set(a) & !self.set(b),
             Set::Not(a) => board & !self.set(a),
@@ -518,6 +524,22 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                 squares
             }
         }
+    }
+
+    /// The squares among `among` that the sides attack, as the check rule sees it.
+    fn attacked_among(&self, reference: SideRef, among: B) -> B {
+        let sides = self.sides(reference);
+        let occupied = self.position.occupied();
+        let mut squares = B::EMPTY;
+        for square in among.squares() {
+            if each_side(sides).any(|side| {
+                self.position
+                    .attacked_by(self.rules, square, side, occupied)
+            }) {
+                squares |= B::single(square);
+            }
+        }
+        squares
     }
 
     /// The number.

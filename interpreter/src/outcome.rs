@@ -122,7 +122,9 @@ pub fn outcome<B: Bitboard>(
     }
     let legal = match &actions {
         Some(actions) => !actions.is_empty(),
-        None => any_legal(rules, position),
+        // With `pass when no action` there is always an action (a turn's later actions exist
+        // whenever the turn goes on).
+        None => rules.definition.turn.pass || any_legal(rules, position),
     };
     if !legal {
         let checked = end.check && position.in_check(rules, to_move);
