@@ -94,6 +94,12 @@ fn cheversi_suite() {
     run_suite("cheversi", "cheversi.perft", false);
 }
 
+/// Kingdrops, actions counted one by one, against the independent oracle's counts.
+#[test]
+fn kingdrops_suite() {
+    run_suite("kingdrops", "kingdrops.perft", false);
+}
+
 /// Takeover Chess and its sub-variants, against the independent oracle's counts.
 #[test]
 fn takeover_suites() {
