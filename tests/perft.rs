@@ -110,6 +110,8 @@ fn takeover_suites() {
         "takeover-chess-short-jump",
         "takeover-chess-64-undefended",
         "takeover-chess-64-short-jump",
+        "takeover-chess-free-setup",
+        "takeover-chess-64-free-setup",
     ] {
         run_suite(game, &format!("{game}.perft"), false);
     }
