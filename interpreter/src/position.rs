@@ -513,13 +513,15 @@ impl<B: Bitboard> Position<B> {
         self.by_piece[occupant.piece] ^= bit;
         self.mailbox[square] = 0;
         self.hash ^= rules.zobrist.piece(occupant.side, occupant.piece, square);
-        if (self.promoted & bit).any() {
-            self.promoted ^= bit;
-            self.hash ^= rules.zobrist.promoted(square);
-        }
-        if (self.progress.acted & bit).any() {
-            self.progress.acted ^= bit;
-            self.hash ^= rules.zobrist.acted(square);
+        if ((self.promoted | self.progress.acted) & bit).any() {
+            if (self.promoted & bit).any() {
+                self.promoted ^= bit;
+                self.hash ^= rules.zobrist.promoted(square);
+            }
+            if (self.progress.acted & bit).any() {
+                self.progress.acted ^= bit;
+                self.hash ^= rules.zobrist.acted(square);
+            }
         }
         Some(occupant)
     }
@@ -589,6 +591,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Plays a move that the move generator produced. Nothing is checked. The turn passes to
     /// the next side unless it goes on (a turn of several actions, see [`crate::turn`]).
+    #[inline]
     pub fn play_unchecked(&mut self, rules: &Rules<B>, mv: Move) {
         self.mover = self.side;
         if mv.kind == MoveKind::Pass {
@@ -606,18 +609,23 @@ impl<B: Bitboard> Position<B> {
 
     /// Ends the turn: end-of-turn effects, the next side (or phase), and what the start of its
     /// turn computes.
+    #[inline]
     pub(crate) fn end_turn(&mut self, rules: &Rules<B>) {
-        if rules.definition.turn.exchange_prisoners {
+        if rules.exchanges_prisoners {
             self.exchange_prisoners(rules);
         }
-        let cleared = Progress {
-            actions: 0,
-            drops: 0,
-            acted: B::EMPTY,
-            longest: 0,
-            start: 0,
-        };
-        self.set_progress(rules, cleared);
+        // Games of single actions without `at turn start` keep no turn progress.
+        let tracked = rules.tracks_turns;
+        if tracked {
+            let cleared = Progress {
+                actions: 0,
+                drops: 0,
+                acted: B::EMPTY,
+                longest: 0,
+                start: 0,
+            };
+            self.set_progress(rules, cleared);
+        }
         self.hash ^= rules.zobrist.side(self.side as usize);
         if self.phase > 0 {
             // The move number goes up after the last side of the turn order, placing or moving.
@@ -634,7 +642,9 @@ impl<B: Bitboard> Position<B> {
             self.side = order[self.turn as usize].0;
         }
         self.hash ^= rules.zobrist.side(self.side as usize);
-        self.begin_turn(rules);
+        if tracked {
+            self.begin_turn(rules);
+        }
     }
 
     /// In a placement phase: the first side of the phase's order that still holds pieces, or
@@ -696,6 +706,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Plays one action on the board, hands and the turn's progress, without ending the turn.
+    #[inline]
     pub(crate) fn apply_action(&mut self, rules: &Rules<B>, mv: Move) {
         let us = self.side_to_move(rules);
         let from = mv.from as usize;
@@ -707,15 +718,16 @@ impl<B: Bitboard> Position<B> {
             _ => None,
         };
         let mut captured = false;
-        let mut progress = self.progress;
-        progress.actions = progress.actions.saturating_add(1);
+        let mut dropped = false;
         match mv.kind {
             MoveKind::Normal | MoveKind::Promote(_) => {
                 let victim_promoted = self.promoted.has(to);
                 let mover_promoted = self.promoted.has(from);
                 if let Some(victim) = self.remove(rules, to) {
                     captured = true;
-                    self.store_captured(rules, us, victim, victim_promoted);
+                    if rules.pieces_return {
+                        self.store_captured(rules, us, victim, victim_promoted);
+                    }
                 }
                 irreversible |= captured;
                 let mover = self.remove(rules, from).expect("a move starts on a piece");
@@ -736,7 +748,9 @@ impl<B: Bitboard> Position<B> {
                 let victim_square = self.en_passant.expect("en passant needs a target").victim;
                 let victim_promoted = self.promoted.has(victim_square as usize);
                 if let Some(victim) = self.remove(rules, victim_square as usize) {
-                    self.store_captured(rules, us, victim, victim_promoted);
+                    if rules.pieces_return {
+                        self.store_captured(rules, us, victim, victim_promoted);
+                    }
                 }
                 let mover_promoted = self.promoted.has(from);
                 let mover = self.remove(rules, from).expect("a move starts on a piece");
@@ -765,13 +779,15 @@ impl<B: Bitboard> Position<B> {
                 // As Fairy-Stockfish counts: a drop of an irreversible piece (a pawn) resets
                 // the move-limit clock.
                 irreversible |= rules.irreversible[piece];
-                progress.drops = progress.drops.saturating_add(1);
+                dropped = true;
             }
             MoveKind::Pass => {}
         }
         if rules.multi_action && self.phase == 0 {
             // The marks of pieces removed on the way are gone already.
-            progress.acted = self.progress.acted;
+            let mut progress = self.progress;
+            progress.actions = progress.actions.saturating_add(1);
+            progress.drops = progress.drops.saturating_add(u8::from(dropped));
             self.set_progress(rules, progress);
             self.mark_acted(rules, to);
         }

@@ -244,6 +244,10 @@ pub struct Rules<B> {
     /// Whether captured pieces can come back (into a hand or a prison): repetition then looks
     /// back over the whole game, not only since the last capture.
     pub pieces_return: bool,
+    /// Whether positions keep a turn's progress: turns of several actions or `at turn start`.
+    pub tracks_turns: bool,
+    /// `exchange prisoners` at the end of every turn.
+    pub exchanges_prisoners: bool,
     /// Whether the lookahead may be proved unnecessary once per position
     /// ([`crate::expression::reply_certain`]); off only to test that proof against drop-by-drop
     /// testing.
@@ -402,7 +406,10 @@ impl<B: Bitboard> Rules<B> {
                 .stores
                 .contains(&Some(variant_dsl::Store::Hand)),
             pieces_return: definition.capture.stores.iter().any(Option::is_some),
+            tracks_turns: false,
+            exchanges_prisoners: definition.turn.exchange_prisoners,
         };
+        rules.tracks_turns = rules.multi_action || !rules.expressions.turn_start.is_empty();
         rules.reachable = crate::plausible::reachable_squares(&rules);
         Ok(rules)
     }
