@@ -495,3 +495,30 @@ fn gallery_of_hand_checked_positions() {
         insta::assert_snapshot!(*name, drawing);
     }
 }
+
+/// The last drops that Cheversi's rules read (the Queen call, the Black King's touch) are part of
+/// the position: a FEN carries them, and a game opened from it keeps the call.
+#[test]
+fn cheversi_last_drops_travel_in_the_fen() {
+    let fen = json(&["cheversi", "--play", "K@e4 Q@e5"])["fen"]
+        .as_str()
+        .expect("fen")
+        .to_string();
+    assert_eq!(
+        fen,
+        "8/8/8/4q3/4K3/8/8/8[QRRBBNNkrrbbnn] w - - 2 2 last:K@e4,q@e5"
+    );
+    let from_fen = moves(&["cheversi", "--fen", &fen]);
+    assert_eq!(from_fen, moves(&["cheversi", "--play", "K@e4 Q@e5"]));
+    assert!(from_fen.iter().all(|m| m.starts_with("Q@")), "{from_fen:?}");
+    // Without the field, the same board has no call to answer.
+    let forgotten = moves(&[
+        "cheversi",
+        "--fen",
+        "8/8/8/4q3/4K3/8/8/8[QRRBBNNkrrbbnn] w - - 2 2",
+    ]);
+    assert!(
+        forgotten.iter().any(|m| m.starts_with("R@")),
+        "{forgotten:?}"
+    );
+}

@@ -666,6 +666,10 @@ pub struct Setup {
     /// `start:` fields).
     #[serde(default)]
     pub progress: TurnProgress,
+    /// Each side's last action, if it was a drop: (side, piece, square) (the FEN's `last:` field,
+    /// in games whose rules read it).
+    #[serde(default)]
+    pub last_drops: Vec<(SideId, PieceId, Square)>,
 }
 
 /// How far a turn of several actions has gone.
@@ -697,6 +701,33 @@ pub struct Placement {
 }
 
 impl Definition {
+    /// Whether some rule reads the sides' last drops (`last drop of`, `placed`): they are then
+    /// part of the position, written in its FEN (`last:`) and hashed.
+    pub fn reads_last_drop(&self) -> bool {
+        let constraints = self
+            .drops
+            .constraints
+            .iter()
+            .chain(&self.move_rules.constraints)
+            .chain(
+                self.phases
+                    .iter()
+                    .flat_map(|phase| &phase.drops.constraints),
+            );
+        constraints
+            .into_iter()
+            .any(|c| c.requirement.reads_last_drop() || c.condition.reads_last_drop())
+            || self
+                .end
+                .conditions
+                .iter()
+                .any(|end| end.condition.reads_last_drop())
+            || self
+                .score
+                .as_ref()
+                .is_some_and(|score| score.expression.reads_last_drop())
+    }
+
     /// Whether the game is played with hands: its setup holds pieces in hand, or captured
     /// pieces go to a hand or a prison (from which exchanges send them to hands).
     pub fn uses_hands(&self) -> bool {

@@ -213,3 +213,47 @@ pub enum Field {
     /// `A - B`
     Minus(Box<Field>, Box<Field>),
 }
+
+impl Condition {
+    /// Whether the condition reads a side's last drop (`last drop of`, `placed`): that history
+    /// is then part of the position (its FEN and hash).
+    pub fn reads_last_drop(&self) -> bool {
+        match self {
+            Condition::Placed(..) => true,
+            Condition::PlaceOn(set) | Condition::MoveFrom(set) | Condition::Some(set) => {
+                set.reads_last_drop()
+            }
+            Condition::Compare(a, _, b) => a.reads_last_drop() || b.reads_last_drop(),
+            Condition::AtTurnStart(a) | Condition::Not(a) => a.reads_last_drop(),
+            Condition::And(a, b) | Condition::Or(a, b) => {
+                a.reads_last_drop() || b.reads_last_drop()
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Squares {
+    /// Whether the set reads a side's last drop.
+    pub fn reads_last_drop(&self) -> bool {
+        match self {
+            Squares::LastDrop(_) => true,
+            Squares::Adjacent(a) | Squares::ColourOf(a) | Squares::Not(a) => a.reads_last_drop(),
+            Squares::And(a, b) | Squares::Or(a, b) | Squares::Except(a, b) => {
+                a.reads_last_drop() || b.reads_last_drop()
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Number {
+    /// Whether the number reads a side's last drop.
+    pub fn reads_last_drop(&self) -> bool {
+        match self {
+            Number::Count(set) | Number::Sum(_, set) => set.reads_last_drop(),
+            Number::Plus(a, b) | Number::Minus(a, b) => a.reads_last_drop() || b.reads_last_drop(),
+            _ => false,
+        }
+    }
+}

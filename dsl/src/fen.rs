@@ -180,6 +180,7 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
         promoted,
         phase: None,
         progress: Default::default(),
+        last_drops: Vec::new(),
     };
     for field in extensions {
         parse_extension(def, field, &mut setup)?;
@@ -248,11 +249,39 @@ fn parse_extension(def: &Definition, field: Field<'_>, setup: &mut Setup) -> Res
                 offset += name.len() + 1;
             }
         }
+        "last" => {
+            let mut offset = value_offset;
+            for drop in value.split(',') {
+                let parsed = drop.split_once('@').and_then(|(letter, square)| {
+                    let mut letters = letter.chars();
+                    let (Some(letter), None) = (letters.next(), letters.next()) else {
+                        return None;
+                    };
+                    let square = Square::parse(square).filter(|&sq| def.board.contains(sq))?;
+                    Some((letter, square))
+                });
+                let Some((letter, square)) = parsed else {
+                    return Err(error(
+                        offset,
+                        drop.len(),
+                        format!("`{drop}` is not a last drop: write the piece's letter in its side's case, `@` and a square (`Q@d4`)"),
+                    ));
+                };
+                let side = side_of_letter(def, letter, offset)?;
+                let piece = piece_of_letter(def, letter, offset)?;
+                if setup.last_drops.iter().any(|&(s, _, _)| s == side) {
+                    return Err(error(offset, drop.len(), "two last drops of the same side"));
+                }
+                setup.last_drops.push((side, piece, square));
+                offset += drop.len() + 1;
+            }
+            setup.last_drops.sort();
+        }
         _ => {
             return Err(error(
                 field.offset,
                 name.len(),
-                format!("unknown FEN field `{name}`: expected phase, prison, actions, drops, acted, longest or start"),
+                format!("unknown FEN field `{name}`: expected phase, prison, actions, drops, acted, longest, start or last"),
             ))
         }
     }
@@ -726,6 +755,14 @@ fn extensions(def: &Definition, setup: &Setup) -> Vec<String> {
             })
             .collect();
         fields.push(format!("prison:{letters}"));
+    }
+    if !setup.last_drops.is_empty() && def.reads_last_drop() {
+        let drops: Vec<String> = setup
+            .last_drops
+            .iter()
+            .map(|&(side, piece, square)| format!("{}@{square}", letter_for(def, side, piece)))
+            .collect();
+        fields.push(format!("last:{}", drops.join(",")));
     }
     let progress = &setup.progress;
     if progress.actions > 0 {

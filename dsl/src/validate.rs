@@ -1810,6 +1810,7 @@ fn empty_setup() -> Setup {
         promoted: Vec::new(),
         phase: None,
         progress: TurnProgress::default(),
+        last_drops: Vec::new(),
     }
 }
 

@@ -49,7 +49,8 @@ pub struct Position<B> {
     halfmove_clock: u32,
     fullmove_number: u32,
     hash: u64,
-    /// Per side, its last action if that was a drop: (piece, square). Not part of a FEN.
+    /// Per side, its last action if that was a drop: (piece, square). Part of the hash and the
+    /// FEN (`last:`) in games whose rules read it.
     last_drop: [Option<(u8, u16)>; MAX_SIDES],
 }
 
@@ -131,6 +132,20 @@ impl<B: Bitboard> Position<B> {
             let count =
                 u8::try_from(count).map_err(|_| "more than 255 prisoners of a type".to_string())?;
             position.set_prison(rules, side.0 as usize, piece.0 as usize, count);
+        }
+        for &(side, piece, square) in &setup.last_drops {
+            let index = rules.geometry.index(square);
+            let placed = position.at(index)
+                == Some(Occupant {
+                    side: side.0 as usize,
+                    piece: piece.0 as usize,
+                });
+            if !placed {
+                return Err(format!(
+                    "the last drop on {square} left no such piece there"
+                ));
+            }
+            position.set_last_drop(rules, side.0 as usize, Some((piece.0, index as u16)));
         }
         for &square in &setup.promoted {
             let square = rules.geometry.index(square);
@@ -304,6 +319,17 @@ impl<B: Bitboard> Position<B> {
                 .map(|square| rules.geometry.square(square))
                 .collect(),
             phase: self.phase(),
+            last_drops: (0..rules.sides)
+                .filter_map(|side| {
+                    self.last_drop[side].map(|(piece, square)| {
+                        (
+                            SideId(side as u8),
+                            PieceId(piece),
+                            rules.geometry.square(square as usize),
+                        )
+                    })
+                })
+                .collect(),
             progress: variant_dsl::TurnProgress {
                 actions: self.progress.actions,
                 drops: self.progress.drops,
@@ -481,12 +507,23 @@ impl<B: Bitboard> Position<B> {
         for square in self.promoted.squares() {
             hash ^= z.promoted(square);
         }
+        for side in 0..rules.sides {
+            hash ^= last_drop_key(rules, side, self.last_drop[side]);
+        }
         hash ^ z.phase(self.phase()) ^ progress_key(rules, &self.progress)
     }
 
     fn set_progress(&mut self, rules: &Rules<B>, progress: Progress<B>) {
         self.hash ^= progress_key(rules, &self.progress) ^ progress_key(rules, &progress);
         self.progress = progress;
+    }
+
+    fn set_last_drop(&mut self, rules: &Rules<B>, side: usize, drop: Option<(u8, u16)>) {
+        if rules.reads_last_drop {
+            self.hash ^=
+                last_drop_key(rules, side, self.last_drop[side]) ^ last_drop_key(rules, side, drop);
+        }
+        self.last_drop[side] = drop;
     }
 
     fn set_prison(&mut self, rules: &Rules<B>, side: usize, piece: usize, count: u8) {
@@ -713,10 +750,11 @@ impl<B: Bitboard> Position<B> {
         let to = mv.to as usize;
         let mut irreversible = false;
         let mut next_en_passant = None;
-        self.last_drop[us] = match mv.kind {
+        let last_drop = match mv.kind {
             MoveKind::Drop(piece) => Some((piece.0, mv.to)),
             _ => None,
         };
+        self.set_last_drop(rules, us, last_drop);
         let mut captured = false;
         let mut dropped = false;
         match mv.kind {
@@ -977,6 +1015,18 @@ impl<B: Bitboard> Position<B> {
         }
         after.capture_effects(rules, target);
         after.royals(rules, owner).count() < self.royals(rules, owner).count()
+    }
+}
+
+/// The hash key of a side's last drop, in games whose rules read it.
+fn last_drop_key<B: Bitboard>(rules: &Rules<B>, side: usize, drop: Option<(u8, u16)>) -> u64 {
+    match drop {
+        Some((piece, square)) if rules.reads_last_drop => {
+            rules
+                .zobrist
+                .last_drop(side, piece as usize, square as usize)
+        }
+        _ => 0,
     }
 }
 

@@ -248,6 +248,8 @@ pub struct Rules<B> {
     pub tracks_turns: bool,
     /// `exchange prisoners` at the end of every turn.
     pub exchanges_prisoners: bool,
+    /// Whether some rule reads the sides' last drops: they are then hashed.
+    pub reads_last_drop: bool,
     /// Whether the lookahead may be proved unnecessary once per position
     /// ([`crate::expression::reply_certain`]); off only to test that proof against drop-by-drop
     /// testing.
@@ -408,6 +410,7 @@ impl<B: Bitboard> Rules<B> {
             pieces_return: definition.capture.stores.iter().any(Option::is_some),
             tracks_turns: false,
             exchanges_prisoners: definition.turn.exchange_prisoners,
+            reads_last_drop: definition.reads_last_drop(),
         };
         rules.tracks_turns = rules.multi_action || !rules.expressions.turn_start.is_empty();
         rules.reachable = crate::plausible::reachable_squares(&rules);

@@ -20,6 +20,7 @@ pub struct Zobrist {
     progress_keys: Vec<u64>,
     start_keys: Vec<u64>,
     phase_keys: Vec<u64>,
+    last_drop_keys: Vec<u64>,
 }
 
 /// The largest action, drop and longest-turn counts the hash distinguishes.
@@ -62,6 +63,7 @@ impl Zobrist {
             progress_keys: take(3 * PROGRESS_DEPTH),
             start_keys: take(32),
             phase_keys: take(PHASES),
+            last_drop_keys: take(sides * pieces * squares),
         }
     }
 
@@ -108,6 +110,12 @@ impl Zobrist {
             rest &= rest - 1;
         }
         key
+    }
+
+    /// Key of a side's last action being a drop of `piece` on `square`.
+    #[inline]
+    pub fn last_drop(&self, side: usize, piece: usize, square: usize) -> u64 {
+        self.last_drop_keys[(side * self.pieces + piece) * self.squares + square]
     }
 
     /// Key of a placement phase (`None` in play).
