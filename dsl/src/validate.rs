@@ -1732,7 +1732,27 @@ impl typing::Names for Resolver<'_, '_, '_> {
     }
 
     fn side(&mut self, name: &Spanned<String>, context: &str) -> Option<SideId> {
-        self.validator.side_id(name, self.context.sides, context)
+        let sides = self.context.sides;
+        if let Some(index) = sides.iter().position(|side| side.node.name == name.node) {
+            return Some(SideId(index as u8));
+        }
+        // In an expression a misspelt word (`opponnent`, `controled`) reads as a side's name:
+        // suggest the words of expressions too.
+        let words = sides
+            .iter()
+            .map(|side| side.node.name.as_str())
+            .chain(crate::parse::EXPRESSION_WORDS.iter().copied());
+        let help = suggestion::did_you_mean(&name.node, words);
+        self.validator.error(
+            Diagnostic::error(
+                code::UNKNOWN_SIDE,
+                format!("unknown side `{}` in {context}", name.node),
+                name.span,
+                "not a side of this game, nor a word of expressions",
+            )
+            .with_optional_help(help),
+        );
+        None
     }
 
     fn zone(&mut self, zone: &Spanned<Zone>) -> Option<Vec<Vec<Square>>> {
