@@ -50,7 +50,7 @@ pub fn controls<B: Bitboard>(
     side: usize,
 ) -> Vec<(usize, usize, B)> {
     let own = position.side_pieces(side);
-    let mut all = Vec::new();
+    let mut all = Vec::with_capacity(own.count() as usize);
     for piece in 0..rules.pieces {
         for from in (own & position.typed(piece)).squares() {
             all.push((
@@ -65,9 +65,14 @@ pub fn controls<B: Bitboard>(
 
 /// Every square `side` controls.
 pub fn side_control<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> B {
-    controls(rules, position, side)
-        .into_iter()
-        .fold(B::EMPTY, |acc, (_, _, control)| acc | control)
+    let own = position.side_pieces(side);
+    let mut all = B::EMPTY;
+    for piece in 0..rules.pieces {
+        for from in (own & position.typed(piece)).squares() {
+            all |= piece_control(rules, position, side, piece, from);
+        }
+    }
+    all
 }
 
 /// Every square controlled by some side other than `side`.

@@ -111,7 +111,8 @@ impl<B: Bitboard> Sink<B> for Collector {
 
 /// All legal moves.
 pub fn legal_moves<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
-    let mut collector = Collector::default();
+    // Room for a typical position's moves at once, instead of growing the vector step by step.
+    let mut collector = Collector(Vec::with_capacity(128));
     generate(rules, position, &mut collector);
     collector.0
 }
@@ -157,7 +158,7 @@ pub fn generate<B: Bitboard, S: Sink<B>>(rules: &Rules<B>, position: &Position<B
 /// The actions each legal on its own (the turn's other rules, such as `maximal`, not applied):
 /// what a turn of several actions is built from.
 pub(crate) fn single_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
-    let mut collector = Collector::default();
+    let mut collector = Collector(Vec::with_capacity(64));
     generate_actions(rules, position, &mut collector, true);
     collector.0
 }
