@@ -551,16 +551,23 @@ impl<B: Bitboard> Position<B> {
         self.mailbox[square] = 0;
         self.hash ^= rules.zobrist.piece(occupant.side, occupant.piece, square);
         if ((self.promoted | self.progress.acted) & bit).any() {
-            if (self.promoted & bit).any() {
-                self.promoted ^= bit;
-                self.hash ^= rules.zobrist.promoted(square);
-            }
-            if (self.progress.acted & bit).any() {
-                self.progress.acted ^= bit;
-                self.hash ^= rules.zobrist.acted(square);
-            }
+            self.clear_marks(rules, square);
         }
         Some(occupant)
+    }
+
+    /// The promoted and acted marks of a square whose piece leaves it.
+    #[cold]
+    fn clear_marks(&mut self, rules: &Rules<B>, square: usize) {
+        let bit = B::single(square);
+        if (self.promoted & bit).any() {
+            self.promoted ^= bit;
+            self.hash ^= rules.zobrist.promoted(square);
+        }
+        if (self.progress.acted & bit).any() {
+            self.progress.acted ^= bit;
+            self.hash ^= rules.zobrist.acted(square);
+        }
     }
 
     /// Marks the piece on `square` as promoted.
@@ -672,7 +679,8 @@ impl<B: Bitboard> Position<B> {
             self.next_placer(rules);
         } else {
             let order = &rules.definition.turn_order;
-            self.turn = ((self.turn as usize + 1) % order.len()) as u8;
+            let next = self.turn as usize + 1;
+            self.turn = if next == order.len() { 0 } else { next as u8 };
             if self.turn == 0 {
                 self.fullmove_number = self.fullmove_number.saturating_add(1);
             }
@@ -759,8 +767,9 @@ impl<B: Bitboard> Position<B> {
         let mut dropped = false;
         match mv.kind {
             MoveKind::Normal | MoveKind::Promote(_) => {
-                let victim_promoted = self.promoted.has(to);
-                let mover_promoted = self.promoted.has(from);
+                let tracked = rules.tracks_promotion;
+                let victim_promoted = tracked && self.promoted.has(to);
+                let mover_promoted = tracked && self.promoted.has(from);
                 if let Some(victim) = self.remove(rules, to) {
                     captured = true;
                     if rules.pieces_return {
