@@ -42,7 +42,7 @@ fn search_takes_a_free_queen() {
 
 #[test]
 fn the_same_seed_plays_the_same_moves() {
-    for game in ["chess", "coverage", "cheversi"] {
+    for game in ["chess", "coverage", "cheversi", "kingdrops"] {
         let play = |seed: u64| {
             let mut session = open(game, None);
             let mut agents: Vec<_> = ["mcts:100", "random"]
@@ -56,8 +56,11 @@ fn the_same_seed_plays_the_same_moves() {
                         .expect("agent")
                 })
                 .collect();
-            for ply in 0..12 {
-                let Some(choice) = agents[ply % 2].choose(session.as_ref()) else {
+            for _ in 0..12 {
+                // The side to move's agent: Kingdrops' sides do not alternate action by action.
+                let side =
+                    usize::from(session.side_to_move() != session.definition().sides[0].name);
+                let Some(choice) = agents[side].choose(session.as_ref()) else {
                     break;
                 };
                 session.play(&choice.mv).expect("legal");
