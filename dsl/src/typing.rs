@@ -22,6 +22,8 @@ pub(crate) trait Names {
     fn zone(&mut self, zone: &Spanned<Zone>) -> Option<Vec<Vec<Square>>>;
     /// Reports a problem.
     fn error(&mut self, diagnostic: Diagnostic);
+    /// Whether captured pieces come back to a hand in this game.
+    fn pieces_return(&self) -> bool;
 }
 
 /// Where an expression is written: what it may speak of.
@@ -387,6 +389,19 @@ impl Checker<'_> {
             }
             Expression::Placement => {
                 self.drop_only(span, "placement", "is the number of the drop being judged")?;
+                if self.names.pieces_return() {
+                    // It is counted from the pieces gone from the hand since the setup.
+                    self.names.error(
+                        Diagnostic::error(
+                            code::EXPRESSION_PLACE,
+                            "`placement` cannot be used in a game whose captured pieces come back to a hand",
+                            span,
+                            "counted from the pieces gone from the hand since the setup",
+                        )
+                        .with_help("a captured piece back in the hand would make the count wrong; use `hand` instead"),
+                    );
+                    return None;
+                }
                 Typed::Number(Number::Placement)
             }
             Expression::Count(operand) => {

@@ -115,10 +115,11 @@ impl<'s> Validator<'s> {
         self.report_removals(&statements.removals, &piece_names);
         let names_ok = self.error_count() == errors_before_names && !sides.is_empty();
         let turn_order = self.turn_order(statements.turns, &sides);
-        let context = Context {
+        let mut context = Context {
             board: board.as_ref(),
             sides: &sides,
             pieces: &piece_names,
+            pieces_return: false,
         };
         let mut pieces: Vec<PieceDef> = piece_names
             .iter()
@@ -138,6 +139,11 @@ impl<'s> Validator<'s> {
             .actions
             .map(|actions| self.actions(actions))
             .unwrap_or_default();
+        let capture = statements
+            .capture
+            .map(|capture| self.capture_rules(capture, &context))
+            .unwrap_or_default();
+        context.pieces_return = capture.stores.iter().any(Option::is_some);
         let drops = statements
             .drops
             .map(|drops| self.drop_rules(&drops.items, &context, RuleKind::Drop))
@@ -146,10 +152,14 @@ impl<'s> Validator<'s> {
             .move_rules
             .map(|rules| self.drop_rules(&rules.items, &context, RuleKind::Move))
             .unwrap_or_default();
+        let placing = Context {
+            pieces_return: false,
+            ..context
+        };
         let phases: Vec<PhaseDef> = statements
             .phases
             .iter()
-            .filter_map(|phase| self.phase(phase, &context, actions))
+            .filter_map(|phase| self.phase(phase, &placing, actions))
             .collect();
         let turn = statements
             .turn
@@ -158,10 +168,6 @@ impl<'s> Validator<'s> {
         let control = statements
             .control
             .map(|control| self.control_rules(control))
-            .unwrap_or_default();
-        let capture = statements
-            .capture
-            .map(|capture| self.capture_rules(capture, &context))
             .unwrap_or_default();
         let score = statements.score.and_then(|score| {
             let mut names = Resolver {
@@ -1714,10 +1720,14 @@ fn statement_text(source: &str) -> String {
 }
 
 /// What zones and names are resolved against.
+#[derive(Clone, Copy)]
 struct Context<'a> {
     board: Option<&'a BoardDef>,
     sides: &'a [Spanned<SideDef>],
     pieces: &'a [PieceName<'a>],
+    /// Captured pieces come back to a hand (directly or by prisoner exchange) while these rules
+    /// apply: never during a placement phase, where nothing is captured.
+    pieces_return: bool,
 }
 
 /// Resolves the names of an expression for [`typing`], reporting through the validator.
@@ -1757,6 +1767,10 @@ impl typing::Names for Resolver<'_, '_, '_> {
 
     fn zone(&mut self, zone: &Spanned<Zone>) -> Option<Vec<Vec<Square>>> {
         self.validator.zone(zone, self.context)
+    }
+
+    fn pieces_return(&self) -> bool {
+        self.context.pieces_return
     }
 
     fn error(&mut self, diagnostic: Diagnostic) {

@@ -384,7 +384,9 @@ pub fn sides_of<B: Bitboard>(
 /// another side, the one after its first turn in the order.
 pub fn next_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> usize {
     let order = &rules.definition.turn_order;
-    let at = if position.side_to_move(rules) == side {
+    // In play the side to move's place in the turn order is known; in a placement phase (and for
+    // other sides) `next` is the side after the judged one in `turns`.
+    let at = if position.side_to_move(rules) == side && position.phase().is_none() {
         position.turn_index()
     } else {
         order.iter().position(|s| s.0 as usize == side).unwrap_or(0)
