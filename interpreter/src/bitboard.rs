@@ -30,6 +30,11 @@ pub trait Bitboard:
 {
     /// How many squares this width can hold.
     const CAPACITY: usize;
+    /// One byte per square of this width: a position's mailbox, sized to the board's width so
+    /// that positions stay small (they are copied to make every move).
+    type Mailbox: Copy + Debug + Eq + Hash + Send + Sync + 'static + AsRef<[u8]> + AsMut<[u8]>;
+    /// The mailbox of an empty board.
+    const EMPTY_MAILBOX: Self::Mailbox;
     /// The empty set.
     const EMPTY: Self;
     /// The set holding only square `index`.
@@ -81,6 +86,8 @@ macro_rules! primitive_bitboard {
     ($t:ty, $bits:expr) => {
         impl Bitboard for $t {
             const CAPACITY: usize = $bits;
+            type Mailbox = [u8; $bits];
+            const EMPTY_MAILBOX: [u8; $bits] = [0; $bits];
             const EMPTY: Self = 0;
             #[inline]
             fn single(index: usize) -> Self {
@@ -170,6 +177,8 @@ impl BitXorAssign for Wide256 {
 
 impl Bitboard for Wide256 {
     const CAPACITY: usize = 256;
+    type Mailbox = [u8; 256];
+    const EMPTY_MAILBOX: [u8; 256] = [0; 256];
     const EMPTY: Self = Wide256([0; 4]);
     #[inline]
     fn single(index: usize) -> Self {

@@ -24,11 +24,11 @@ pub struct EnPassant {
 
 /// A position of a compiled game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position<B> {
+pub struct Position<B: Bitboard> {
     by_side: [B; MAX_SIDES],
     by_piece: [B; MAX_PIECE_TYPES],
     /// Per square: 0 when empty, else `1 + side * 32 + piece`.
-    mailbox: [u8; MAX_SQUARES],
+    mailbox: B::Mailbox,
     hands: [[u8; MAX_PIECE_TYPES]; MAX_SIDES],
     /// Prisoners per owner and type (pieces captured `to prison`).
     prisons: [[u8; MAX_PIECE_TYPES]; MAX_SIDES],
@@ -84,7 +84,7 @@ impl<B: Bitboard> Position<B> {
         Position {
             by_side: [B::EMPTY; MAX_SIDES],
             by_piece: [B::EMPTY; MAX_PIECE_TYPES],
-            mailbox: [0; MAX_SQUARES],
+            mailbox: B::EMPTY_MAILBOX,
             hands: [[0; MAX_PIECE_TYPES]; MAX_SIDES],
             prisons: [[0; MAX_PIECE_TYPES]; MAX_SIDES],
             turn: 0,
@@ -348,7 +348,7 @@ impl<B: Bitboard> Position<B> {
     /// The piece on a square.
     #[inline]
     pub fn at(&self, square: usize) -> Option<Occupant> {
-        match self.mailbox[square] {
+        match self.mailbox.as_ref()[square] {
             0 => None,
             code => Some(Occupant {
                 side: (code as usize - 1) / 32,
@@ -533,22 +533,22 @@ impl<B: Bitboard> Position<B> {
         self.hash ^= z.prison(side, piece, count as u32);
     }
 
-    #[inline]
+    #[inline(always)]
     fn put(&mut self, rules: &Rules<B>, side: usize, piece: usize, square: usize) {
         let bit = B::single(square);
         self.by_side[side] |= bit;
         self.by_piece[piece] |= bit;
-        self.mailbox[square] = (1 + side * 32 + piece) as u8;
+        self.mailbox.as_mut()[square] = (1 + side * 32 + piece) as u8;
         self.hash ^= rules.zobrist.piece(side, piece, square);
     }
 
-    #[inline]
+    #[inline(always)]
     fn remove(&mut self, rules: &Rules<B>, square: usize) -> Option<Occupant> {
         let occupant = self.at(square)?;
         let bit = B::single(square);
         self.by_side[occupant.side] ^= bit;
         self.by_piece[occupant.piece] ^= bit;
-        self.mailbox[square] = 0;
+        self.mailbox.as_mut()[square] = 0;
         self.hash ^= rules.zobrist.piece(occupant.side, occupant.piece, square);
         if ((self.promoted | self.progress.acted) & bit).any() {
             self.clear_marks(rules, square);
@@ -653,7 +653,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Ends the turn: end-of-turn effects, the next side (or phase), and what the start of its
     /// turn computes.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn end_turn(&mut self, rules: &Rules<B>) {
         if rules.exchanges_prisoners {
             self.exchange_prisoners(rules);
@@ -751,7 +751,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Plays one action on the board, hands and the turn's progress, without ending the turn.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn apply_action(&mut self, rules: &Rules<B>, mv: Move) {
         let us = self.side_to_move(rules);
         let from = mv.from as usize;
