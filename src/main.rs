@@ -70,6 +70,9 @@ enum Command {
         /// Draw without colour.
         #[arg(long)]
         no_color: bool,
+        /// Step through the positions at the reader's pace (Enter, b, f, l, a move number, q).
+        #[arg(long)]
+        step: bool,
     },
     /// Play many games between two computer players and report A's results.
     ///
@@ -249,7 +252,8 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             file,
             game,
             no_color,
-        } => replay::replay(&file, game.as_deref(), board::use_color(no_color)),
+            step,
+        } => replay::replay(&file, game.as_deref(), board::use_color(no_color), step),
         Command::Match {
             game,
             a,

@@ -1,8 +1,11 @@
 //! `variant replay`: a saved game, position by position.
 //!
-//! Non-interactive: it prints the start, then each move and the board after it, then the
-//! result, so that a record can be read, checked or piped. The record is checked first, as
-//! `play --load` checks it: the game file it names, its definition hash, every move.
+//! By default it prints the start, then each move and the board after it, then the result, so
+//! that a record can be read, checked or piped. With `--step` it waits for a command after each
+//! position: Enter (or `n`) for the next move, `b` for the one before, `f` and `l` for the first
+//! and the last, a number to go to the position after that move, `q` to stop. The record is
+//! checked first, as `play --load` checks it: the game file it names, its definition hash, every
+//! move.
 
 use crate::play::{check_record, game_of_record, replay_record};
 use crate::record::{self, Ending};
@@ -10,7 +13,12 @@ use crate::{board, catalog, emit, Failure};
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn replay(file: &Path, game: Option<&str>, color: bool) -> Result<ExitCode, Failure> {
+pub fn replay(
+    file: &Path,
+    game: Option<&str>,
+    color: bool,
+    step: bool,
+) -> Result<ExitCode, Failure> {
     let record = record::read(file).map_err(Failure::Message)?;
     let game = match game {
         Some(game) => game.to_string(),
@@ -41,10 +49,30 @@ pub fn replay(file: &Path, game: Option<&str>, color: bool) -> Result<ExitCode, 
         })
         .collect();
     emit(&format!(
-        "{}: {} ({} moves)\n\nStart:\n{}",
+        "{}: {} ({} moves)\n",
         definition.name,
         players.join(" against "),
         moves.len(),
+    ))?;
+    if step {
+        let start = record.tag("FEN");
+        let stepper = Stepper {
+            definition: &definition,
+            start,
+            moves: &moves,
+            sans: &sans,
+            color,
+        };
+        stepper.run(&mut std::io::stdin().lock())?;
+        let ending = match record.tag("Termination") {
+            Some(text) if text.contains("resigns") => text.to_string(),
+            _ => Ending::of(finished.as_ref()).description(&definition),
+        };
+        emit(&format!("Result: {ending}\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    emit(&format!(
+        "\nStart:\n{}",
         board::picture(session.as_ref(), color)
     ))?;
     for (index, (uci, san)) in moves.iter().zip(&sans).enumerate() {
@@ -62,4 +90,80 @@ pub fn replay(file: &Path, game: Option<&str>, color: bool) -> Result<ExitCode, 
     };
     emit(&format!("\nFEN: {}\nResult: {ending}\n", session.fen()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `replay --step`: one position at a time, moving as the reader asks.
+struct Stepper<'a> {
+    definition: &'a variant_dsl::Definition,
+    start: Option<&'a str>,
+    moves: &'a [String],
+    sans: &'a [String],
+    color: bool,
+}
+
+impl Stepper<'_> {
+    /// Shows the position after `ply` moves (0: the start).
+    fn show(&self, ply: usize) -> Result<(), Failure> {
+        let mut session = variant_interpreter::open(self.definition, self.start)?;
+        let mut mover = String::new();
+        for uci in &self.moves[..ply] {
+            mover = session.side_to_move();
+            session.play(uci)?;
+        }
+        let heading = match ply {
+            0 => format!("Start (0 of {} moves)", self.moves.len()),
+            _ => format!(
+                "{ply} of {}: {mover} {} ({})",
+                self.moves.len(),
+                self.sans[ply - 1],
+                self.moves[ply - 1]
+            ),
+        };
+        emit(&format!(
+            "\n{heading}\n{}",
+            board::picture(session.as_ref(), self.color)
+        ))?;
+        Ok(())
+    }
+
+    fn run(&self, input: &mut impl std::io::BufRead) -> Result<(), Failure> {
+        let last = self.moves.len();
+        let mut ply = 0;
+        self.show(ply)?;
+        loop {
+            emit("[Enter] next, b back, f first, l last, N go to move N, q quit> ")?;
+            let mut line = String::new();
+            match input.read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    emit("\n")?;
+                    return Ok(());
+                }
+                Ok(_) => {}
+            }
+            let wanted = match line.trim() {
+                "" | "n" | "next" => (ply < last).then_some(ply + 1),
+                "b" | "back" => ply.checked_sub(1),
+                "f" | "first" => Some(0),
+                "l" | "last" => Some(last),
+                "q" | "quit" => return Ok(()),
+                other => match other.parse::<usize>() {
+                    Ok(n) if n <= last => Some(n),
+                    _ => {
+                        emit(&format!(
+                            "`{other}`: type Enter, b, f, l, q or a move number from 0 to {last}\n"
+                        ))?;
+                        continue;
+                    }
+                },
+            };
+            match wanted {
+                Some(next) => {
+                    ply = next;
+                    self.show(ply)?;
+                }
+                None if ply == last => emit("that was the last move\n")?,
+                None => emit("this is the start\n")?,
+            }
+        }
+    }
 }

@@ -341,3 +341,40 @@ print(game.headers['Result'], board.is_game_over(claim_draw=True), len(list(game
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `replay --step` shows one position at a time and moves as the reader asks: Enter for the
+/// next move, `b` back, a move number, `l` the last, `q` to stop; a wrong command is explained.
+#[test]
+fn replay_steps_at_the_readers_pace() {
+    let dir = temporary_dir("replay-step");
+    random_game(&dir, "chess", 5, "steps.pgn");
+    let output = run_in(
+        &dir,
+        &["replay", "steps.pgn", "--step", "--no-color"],
+        "\n\nb\n3\nnonsense\nl\nq\n",
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let out = text(&output.stdout);
+    let headings: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("Start (") || l.contains(" of ") && l.ends_with(')'))
+        .collect();
+    assert!(headings.len() >= 6, "{out}");
+    assert!(headings[0].starts_with("Start (0 of "), "{out}");
+    assert!(headings[1].starts_with("1 of "), "{out}");
+    assert!(headings[2].starts_with("2 of "), "{out}");
+    assert!(headings[3].starts_with("1 of "), "{out}");
+    assert!(headings[4].starts_with("3 of "), "{out}");
+    let total = headings[0]
+        .trim_start_matches("Start (0 of ")
+        .split(' ')
+        .next()
+        .expect("a count");
+    assert!(
+        headings[5].starts_with(&format!("{total} of {total}")),
+        "{out}"
+    );
+    assert!(out.contains("`nonsense`: type Enter"), "{out}");
+    assert!(out.contains("Result: "), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
