@@ -148,6 +148,9 @@ pub struct DropRule<B> {
     pub condition: Cond<B>,
     /// The requirement is `leave an action`.
     pub lookahead: bool,
+    /// The piece types its requirement and condition name (`place King`, `move King`): for any
+    /// other type the rule's masks are the same, and are computed once.
+    pub named: Vec<usize>,
 }
 
 /// A compiled end condition.
@@ -188,11 +191,19 @@ impl<B: Bitboard> Compiled<B> {
         let rules = |constraints: &[variant_dsl::DropConstraint]| -> Vec<DropRule<B>> {
             constraints
                 .iter()
-                .map(|constraint| DropRule {
-                    side: constraint.side.map(|side| side.0 as usize),
-                    requirement: compiler.condition(&constraint.requirement),
-                    condition: compiler.condition(&constraint.condition),
-                    lookahead: constraint.requirement == Condition::LeaveAction,
+                .map(|constraint| {
+                    let requirement = compiler.condition(&constraint.requirement);
+                    let condition = compiler.condition(&constraint.condition);
+                    let mut named = Vec::new();
+                    named_pieces(&requirement, &mut named);
+                    named_pieces(&condition, &mut named);
+                    DropRule {
+                        side: constraint.side.map(|side| side.0 as usize),
+                        requirement,
+                        condition,
+                        lookahead: constraint.requirement == Condition::LeaveAction,
+                        named,
+                    }
                 })
                 .collect()
         };
@@ -239,6 +250,26 @@ impl<B: Bitboard> Compiled<B> {
         }
     }
 }
+
+/// The piece types a condition names as the dropped or moving piece.
+fn named_pieces<B>(condition: &Cond<B>, named: &mut Vec<usize>) {
+    match condition {
+        Cond::Place(piece) | Cond::Move(piece) => {
+            if !named.contains(piece) {
+                named.push(*piece);
+            }
+        }
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            named_pieces(a, named);
+            named_pieces(b, named);
+        }
+        Cond::Not(a) => named_pieces(a, named),
+        _ => {}
+    }
+}
+
+/// A piece index that no rule names: the masks of "any other piece type".
+const OTHER_PIECE: usize = usize::MAX;
 
 fn condition_reads_actions<B>(condition: &Cond<B>) -> bool {
     match condition {
@@ -414,6 +445,9 @@ pub struct Judge<'a, B: Bitboard> {
     /// The legal actions of the side to move, for end conditions.
     actions: Option<&'a [Move]>,
     control: [Option<B>; crate::rules::MAX_SIDES],
+    /// Per drop rule, its condition's and requirement's masks for a piece type it does not name
+    /// (the same for all such types), once computed: drop generation asks for each type in hand.
+    other_piece_masks: Vec<(Option<B>, Option<B>)>,
 }
 
 impl<'a, B: Bitboard> Judge<'a, B> {
@@ -425,6 +459,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
             side,
             actions: None,
             control: [None; crate::rules::MAX_SIDES],
+            other_piece_masks: Vec::new(),
         }
     }
 
@@ -700,16 +735,27 @@ pub fn movable_squares<B: Bitboard>(
     }
     let side = position.side_to_move(rules);
     let mut judge = Judge::new(rules, position, side);
-    for (piece, allowed) in movable.iter_mut().enumerate().take(rules.pieces) {
-        for rule in &rules.expressions.moves {
-            if rule.side.is_some_and(|s| s != side) {
-                continue;
-            }
+    for rule in &rules.expressions.moves {
+        if rule.side.is_some_and(|s| s != side) {
+            continue;
+        }
+        // The squares a piece of this type may move from under this rule: computed once for
+        // the types the rule does not name, and once for each type it names.
+        let mut allowed_for = |piece: usize| {
             let applies = judge.move_mask(&rule.condition, piece);
             if applies.is_empty() {
-                continue;
+                board
+            } else {
+                !applies | judge.move_mask(&rule.requirement, piece)
             }
-            *allowed &= !applies | judge.move_mask(&rule.requirement, piece);
+        };
+        let others = allowed_for(OTHER_PIECE);
+        for (piece, allowed) in movable.iter_mut().enumerate().take(rules.pieces) {
+            *allowed &= if rule.named.contains(&piece) {
+                allowed_for(piece)
+            } else {
+                others
+            };
         }
     }
     movable
@@ -787,11 +833,26 @@ pub fn drop_squares<B: Bitboard>(judge: &mut Judge<'_, B>, piece: usize) -> (B, 
     let rules = judge.rules;
     let mut allowed = rules.geometry.board & !judge.position.occupied();
     let mut lookahead = B::EMPTY;
-    for rule in rules.expressions.drop_rules(judge.position.phase()) {
+    let drop_rules = rules.expressions.drop_rules(judge.position.phase());
+    if judge.other_piece_masks.len() != drop_rules.len() {
+        judge.other_piece_masks = vec![(None, None); drop_rules.len()];
+    }
+    for (index, rule) in drop_rules.iter().enumerate() {
         if rule.side.is_some_and(|side| side != judge.side) {
             continue;
         }
-        let applies = judge.drop_mask(&rule.condition, piece) & allowed;
+        let shared = !rule.named.contains(&piece);
+        let condition = match judge.other_piece_masks[index].0 {
+            Some(mask) if shared => mask,
+            _ => {
+                let mask = judge.drop_mask(&rule.condition, piece);
+                if shared {
+                    judge.other_piece_masks[index].0 = Some(mask);
+                }
+                mask
+            }
+        };
+        let applies = condition & allowed;
         if applies.is_empty() {
             continue;
         }
@@ -799,7 +860,17 @@ pub fn drop_squares<B: Bitboard>(judge: &mut Judge<'_, B>, piece: usize) -> (B, 
             lookahead |= applies;
             continue;
         }
-        allowed &= !applies | judge.drop_mask(&rule.requirement, piece);
+        let requirement = match judge.other_piece_masks[index].1 {
+            Some(mask) if shared => mask,
+            _ => {
+                let mask = judge.drop_mask(&rule.requirement, piece);
+                if shared {
+                    judge.other_piece_masks[index].1 = Some(mask);
+                }
+                mask
+            }
+        };
+        allowed &= !applies | requirement;
         if allowed.is_empty() {
             break;
         }
