@@ -254,11 +254,7 @@ impl<B: Bitboard> Compiled<B> {
 /// The piece types a condition names as the dropped or moving piece.
 fn named_pieces<B>(condition: &Cond<B>, named: &mut Vec<usize>) {
     match condition {
-        Cond::Place(piece) | Cond::Move(piece) => {
-            if !named.contains(piece) {
-                named.push(*piece);
-            }
-        }
+        Cond::Place(piece) | Cond::Move(piece) if !named.contains(piece) => named.push(*piece),
         Cond::And(a, b) | Cond::Or(a, b) => {
             named_pieces(a, named);
             named_pieces(b, named);
