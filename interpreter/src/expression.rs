@@ -441,9 +441,6 @@ pub struct Judge<'a, B: Bitboard> {
     /// The legal actions of the side to move, for end conditions.
     actions: Option<&'a [Move]>,
     control: [Option<B>; crate::rules::MAX_SIDES],
-    /// Per drop rule, its condition's and requirement's masks for a piece type it does not name
-    /// (the same for all such types), once computed: drop generation asks for each type in hand.
-    other_piece_masks: Vec<(Option<B>, Option<B>)>,
 }
 
 impl<'a, B: Bitboard> Judge<'a, B> {
@@ -455,7 +452,6 @@ impl<'a, B: Bitboard> Judge<'a, B> {
             side,
             actions: None,
             control: [None; crate::rules::MAX_SIDES],
-            other_piece_masks: Vec::new(),
         }
     }
 
@@ -829,26 +825,11 @@ pub fn drop_squares<B: Bitboard>(judge: &mut Judge<'_, B>, piece: usize) -> (B, 
     let rules = judge.rules;
     let mut allowed = rules.geometry.board & !judge.position.occupied();
     let mut lookahead = B::EMPTY;
-    let drop_rules = rules.expressions.drop_rules(judge.position.phase());
-    if judge.other_piece_masks.len() != drop_rules.len() {
-        judge.other_piece_masks = vec![(None, None); drop_rules.len()];
-    }
-    for (index, rule) in drop_rules.iter().enumerate() {
+    for rule in rules.expressions.drop_rules(judge.position.phase()) {
         if rule.side.is_some_and(|side| side != judge.side) {
             continue;
         }
-        let shared = !rule.named.contains(&piece);
-        let condition = match judge.other_piece_masks[index].0 {
-            Some(mask) if shared => mask,
-            _ => {
-                let mask = judge.drop_mask(&rule.condition, piece);
-                if shared {
-                    judge.other_piece_masks[index].0 = Some(mask);
-                }
-                mask
-            }
-        };
-        let applies = condition & allowed;
+        let applies = judge.drop_mask(&rule.condition, piece) & allowed;
         if applies.is_empty() {
             continue;
         }
@@ -856,17 +837,7 @@ pub fn drop_squares<B: Bitboard>(judge: &mut Judge<'_, B>, piece: usize) -> (B, 
             lookahead |= applies;
             continue;
         }
-        let requirement = match judge.other_piece_masks[index].1 {
-            Some(mask) if shared => mask,
-            _ => {
-                let mask = judge.drop_mask(&rule.requirement, piece);
-                if shared {
-                    judge.other_piece_masks[index].1 = Some(mask);
-                }
-                mask
-            }
-        };
-        allowed &= !applies | requirement;
+        allowed &= !applies | judge.drop_mask(&rule.requirement, piece);
         if allowed.is_empty() {
             break;
         }
