@@ -11,7 +11,6 @@
 mod common;
 
 use common::{show_json, stderr, stdout, variant};
-use std::process::Command;
 
 const ATOMIC: &str = "tests/variants/atomic.variant";
 
@@ -97,44 +96,10 @@ fn exploding_the_enemy_king_wins_even_when_it_exposes_ones_own() {
 
 #[test]
 fn random_games_agree_with_fairy_stockfish() {
-    let available = Command::new("python3")
-        .args(["-c", "import pyffish"])
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !available {
-        eprintln!(
-            "SKIPPED random_games_agree_with_fairy_stockfish: pyffish is not installed \
-             (pip install pyffish); the cross-check with Fairy-Stockfish did NOT run"
-        );
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set, so pyffish must be installed (.ci/run installs it)"
-        );
-        return;
-    }
-    let output = Command::new("python3")
-        .args([
-            "scripts/crosscheck_fairy.py",
-            "--variant",
-            "atomic",
-            "--game",
-            ATOMIC,
-        ])
-        .args([
-            "--games",
-            "8",
-            "--seed",
-            "11",
-            "--binary",
-            env!("CARGO_BIN_EXE_variant"),
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("python3 runs");
-    let text = stdout(&output);
-    assert!(output.status.success(), "{text}{}", stderr(&output));
-    assert!(
-        text.contains("random games agree with Fairy-Stockfish atomic"),
-        "{text}"
+    common::crosscheck_fairy(
+        "random_games_agree_with_fairy_stockfish",
+        "atomic",
+        ATOMIC,
+        &["--games", "8", "--seed", "11"],
     );
 }

@@ -16,7 +16,6 @@
 mod common;
 
 use common::{show_json, stderr, stdout, variant};
-use std::process::Command;
 
 const CRAZYHOUSE: &str = "tests/variants/crazyhouse.variant";
 
@@ -199,50 +198,16 @@ fn a_rook_dropped_back_on_its_square_brings_no_castling_right() {
 
 #[test]
 fn random_games_agree_with_fairy_stockfish() {
-    let available = Command::new("python3")
-        .args(["-c", "import pyffish"])
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !available {
-        eprintln!(
-            "SKIPPED random_games_agree_with_fairy_stockfish: pyffish is not installed \
-             (pip install pyffish); the cross-check with Fairy-Stockfish did NOT run"
-        );
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set, so pyffish must be installed (.ci/run installs it)"
-        );
-        return;
-    }
     // `--bias 0.5`: half the moves are drawn among captures of promoted pieces, else promotions,
     // else captures, so that the games reach promoted pieces being captured (and full hands).
-    let output = Command::new("python3")
-        .args([
-            "scripts/crosscheck_fairy.py",
-            "--variant",
-            "crazyhouse",
-            "--game",
-            CRAZYHOUSE,
-        ])
-        .args([
-            "--games",
-            "8",
-            "--seed",
-            "11",
-            "--bias",
-            "0.5",
-            "--binary",
-            env!("CARGO_BIN_EXE_variant"),
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("python3 runs");
-    let text = stdout(&output);
-    assert!(output.status.success(), "{text}{}", stderr(&output));
-    assert!(
-        text.contains("random games agree with Fairy-Stockfish crazyhouse"),
-        "{text}"
-    );
+    let Some(text) = common::crosscheck_fairy(
+        "random_games_agree_with_fairy_stockfish",
+        "crazyhouse",
+        CRAZYHOUSE,
+        &["--games", "8", "--seed", "11", "--bias", "0.5"],
+    ) else {
+        return;
+    };
     // The games did capture promoted pieces and drop pieces.
     for kind in ["promoted capture", "drop"] {
         let count = text

@@ -15,7 +15,6 @@
 mod common;
 
 use common::{show_json, stderr, stdout, variant};
-use std::process::Command;
 
 const GAME: &str = "tests/variants/kingdrops-pieces.variant";
 const CONFIG: &str = "tests/variants/kingdrops-pieces.ini";
@@ -133,43 +132,12 @@ fn a_queen_and_guards_mate_and_stalemate() {
     assert_eq!(stalemate["result"]["draw"], true);
 }
 
-/// Runs `scripts/crosscheck_fairy.py` on this game with `extra` arguments and returns its
-/// summary line, or `None` when pyffish is missing (allowed only outside CI).
+/// Runs `scripts/crosscheck_fairy.py` on this game (its Fairy-Stockfish definition loaded from
+/// the ini file) with `extra` arguments.
 fn crosscheck(test: &str, extra: &[&str]) -> Option<String> {
-    let available = Command::new("python3")
-        .args(["-c", "import pyffish"])
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !available {
-        eprintln!(
-            "SKIPPED {test}: pyffish is not installed (pip install pyffish); the cross-check \
-             with Fairy-Stockfish did NOT run"
-        );
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set, so pyffish must be installed (.ci/run installs it)"
-        );
-        return None;
-    }
-    let output = Command::new("python3")
-        .args([
-            "scripts/crosscheck_fairy.py",
-            "--variant",
-            "kingdrops-pieces",
-        ])
-        .args(["--config", CONFIG, "--game", GAME])
-        .args(["--binary", env!("CARGO_BIN_EXE_variant")])
-        .args(extra)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("python3 runs");
-    let text = stdout(&output);
-    assert!(output.status.success(), "{text}{}", stderr(&output));
-    assert!(
-        text.contains("random games agree with Fairy-Stockfish kingdrops-pieces"),
-        "{text}"
-    );
-    Some(text)
+    let mut arguments = vec!["--config", CONFIG];
+    arguments.extend_from_slice(extra);
+    common::crosscheck_fairy(test, "kingdrops-pieces", GAME, &arguments)
 }
 
 #[test]

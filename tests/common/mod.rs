@@ -111,3 +111,46 @@ impl SplitMix {
         ((z ^ (z >> 31)) % n as u64) as usize
     }
 }
+
+/// Runs `scripts/crosscheck_fairy.py --variant VARIANT --game GAME EXTRA...` against our binary
+/// and returns its output, after checking that it succeeded and reported agreement. `None` when
+/// pyffish is not installed: the test `test` then prints that it was SKIPPED, which is allowed
+/// only outside CI (`.ci/run` installs pyffish).
+pub fn crosscheck_fairy(
+    test: &str,
+    fairy_variant: &str,
+    game: &str,
+    extra: &[&str],
+) -> Option<String> {
+    let available = Command::new("python3")
+        .args(["-c", "import pyffish"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !available {
+        eprintln!(
+            "SKIPPED {test}: pyffish is not installed (pip install pyffish); the cross-check \
+             with Fairy-Stockfish did NOT run"
+        );
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set, so pyffish must be installed (.ci/run installs it)"
+        );
+        return None;
+    }
+    let output = Command::new("python3")
+        .args(["scripts/crosscheck_fairy.py", "--variant", fairy_variant])
+        .args(["--game", game, "--binary", env!("CARGO_BIN_EXE_variant")])
+        .args(extra)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 runs");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}{}", stderr(&output));
+    assert!(
+        text.contains(&format!(
+            "random games agree with Fairy-Stockfish {fairy_variant}"
+        )),
+        "{text}"
+    );
+    Some(text)
+}
