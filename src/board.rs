@@ -117,7 +117,9 @@ pub fn prisons(session: &dyn Session) -> String {
         return String::new();
     };
     let mut out = String::new();
-    for (side, letters) in prisoners {
+    for side in &session.definition().sides {
+        let letters = prisoners.get(&side.name).map_or("", String::as_str);
+        let side = &side.name;
         if !letters.is_empty() {
             let listed: Vec<String> = letters.chars().map(String::from).collect();
             out.push_str(&format!("{side}'s prisoners: {}\n", listed.join(" ")));

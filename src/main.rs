@@ -405,7 +405,17 @@ fn perft(session: &dyn Session, depth: u32, divide: bool) -> Result<(), Failure>
 
 fn show_text(session: &dyn Session) -> String {
     let mut out = session.diagram();
-    out.push_str(&format!("\nSide to move: {}\n", session.side_to_move()));
+    out.push('\n');
+    out.push_str(&board::hands(session));
+    out.push_str(&board::prisons(session));
+    let turn = session.turn_report();
+    if let Some(phase) = turn.phase.filter(|phase| phase != "play") {
+        out.push_str(&format!("Phase: {phase}\n"));
+    }
+    if let Some(actions) = turn.turn_actions.filter(|actions| !actions.is_empty()) {
+        out.push_str(&format!("Turn so far: {}\n", actions.join(" ")));
+    }
+    out.push_str(&format!("Side to move: {}\n", session.side_to_move()));
     out.push_str(&format!("FEN: {}\n", session.fen()));
     if session.in_check() {
         out.push_str("Check!\n");
