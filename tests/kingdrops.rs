@@ -32,15 +32,6 @@ fn sorted(mut moves: Vec<String>) -> Vec<String> {
     moves
 }
 
-/// Why the oracle cannot run here, if it cannot.
-fn python_missing() -> Option<String> {
-    match Command::new("python3").arg("--version").output() {
-        Ok(output) if output.status.success() => None,
-        Ok(output) => Some(String::from_utf8_lossy(&output.stderr).into_owned()),
-        Err(e) => Some(format!("python3 cannot be run ({e})")),
-    }
-}
-
 fn oracle(args: &[&str]) -> String {
     let output = Command::new("python3")
         .arg("scripts/kingdrops_oracle.py")
@@ -57,7 +48,7 @@ fn oracle(args: &[&str]) -> String {
 }
 
 fn skip_without_python(test: &str) -> bool {
-    if let Some(reason) = python_missing() {
+    if let Some(reason) = common::python_missing() {
         eprintln!("SKIPPED {test}: {reason}");
         assert!(
             std::env::var_os("CI").is_none(),

@@ -9,6 +9,8 @@
 //! - Invariants along random games: every listed move is accepted, FENs round-trip, a takeover
 //!   keeps the number of pieces, a capture lowers it by one.
 
+mod common;
+
 use proptest::prelude::*;
 use serde_json::Value;
 use std::process::Command;
@@ -47,15 +49,6 @@ fn sorted(mut moves: Vec<String>) -> Vec<String> {
 // The independent oracle
 // ---------------------------------------------------------------------------------------------
 
-/// Why the oracle cannot run here, if it cannot.
-fn python_missing() -> Option<String> {
-    match Command::new("python3").arg("--version").output() {
-        Ok(output) if output.status.success() => None,
-        Ok(output) => Some(String::from_utf8_lossy(&output.stderr).into_owned()),
-        Err(e) => Some(format!("python3 cannot be run ({e})")),
-    }
-}
-
 /// The oracle's seeded random games of a variant, one JSON object each.
 fn oracle_games(variant: &str, games: u32, seed: u32, max_plies: u32) -> Vec<Value> {
     let output = Command::new("python3")
@@ -91,7 +84,7 @@ fn our_words(result: &str) -> &str {
 
 #[test]
 fn random_games_agree_with_the_independent_oracle() {
-    if let Some(reason) = python_missing() {
+    if let Some(reason) = common::python_missing() {
         eprintln!("SKIPPED random_games_agree_with_the_independent_oracle: {reason}");
         assert!(
             std::env::var_os("CI").is_none(),

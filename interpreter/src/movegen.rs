@@ -145,12 +145,15 @@ pub fn generate<B: Bitboard, S: Sink<B>>(rules: &Rules<B>, position: &Position<B
         return;
     }
     if rules.definition.turn.pass {
-        let mut exists = Exists::default();
-        generate_actions(rules, position, &mut exists, true);
-        if !exists.0 {
+        // Generated once: the actions, or `pass` when there is none.
+        let actions = single_actions(rules, position);
+        if actions.is_empty() {
             sink.single(Move::pass());
-            return;
         }
+        for mv in actions {
+            sink.single(mv);
+        }
+        return;
     }
     generate_actions(rules, position, sink, true);
 }

@@ -154,3 +154,12 @@ pub fn crosscheck_fairy(
     );
     Some(text)
 }
+
+/// Why python3 cannot run here, if it cannot (the independent oracles are Python scripts).
+pub fn python_missing() -> Option<String> {
+    match Command::new("python3").arg("--version").output() {
+        Ok(output) if output.status.success() => None,
+        Ok(output) => Some(String::from_utf8_lossy(&output.stderr).into_owned()),
+        Err(e) => Some(format!("python3 cannot be run ({e})")),
+    }
+}
