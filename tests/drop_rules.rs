@@ -233,7 +233,20 @@ impl<'a> Naive<'a> {
         match reference {
             SideRef::Own => vec![self.side],
             SideRef::Opponents => (0..self.sides_count())
-                .filter(|&s| s != self.side)
+                .filter(|&s| {
+                    !self.game.definition.allied(
+                        variant_dsl::SideId(s as u8),
+                        variant_dsl::SideId(self.side as u8),
+                    )
+                })
+                .collect(),
+            SideRef::Team => (0..self.sides_count())
+                .filter(|&s| {
+                    self.game.definition.allied(
+                        variant_dsl::SideId(s as u8),
+                        variant_dsl::SideId(self.side as u8),
+                    )
+                })
                 .collect(),
             SideRef::Any => (0..self.sides_count()).collect(),
             SideRef::Next => vec![self.next_side()],

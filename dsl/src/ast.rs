@@ -97,6 +97,8 @@ pub enum Statement {
     Side(SideStatement),
     /// `turns white black`
     Turns(TurnsStatement),
+    /// `team white black`
+    Team(TeamStatement),
     /// `piece Knight { ... }`
     Piece(PieceStatement),
     /// `remove piece Bishop`
@@ -139,6 +141,7 @@ impl Statement {
             Statement::Board(s) => s.keyword,
             Statement::Side(s) => s.keyword,
             Statement::Turns(s) => s.keyword,
+            Statement::Team(s) => s.keyword,
             Statement::Piece(s) => s.keyword,
             Statement::Remove(s) => s.keyword,
             Statement::Castling(s) => s.keyword,
@@ -164,6 +167,7 @@ impl Statement {
             Statement::Board(_) => "board",
             Statement::Side(_) => "side",
             Statement::Turns(_) => "turns",
+            Statement::Team(_) => "team",
             Statement::Piece(_) => "piece",
             Statement::Remove(_) => "remove",
             Statement::Castling(_) => "castling",
@@ -231,8 +235,21 @@ pub enum SideItem {
     Forward(Spanned<String>),
     /// `fen-letter w`
     FenLetter(Spanned<char>),
+    /// `letters King x Queen z`: the side's own letter per piece name.
+    Letters(Vec<(Spanned<String>, Spanned<char>)>),
+    /// `numbers a7-h7 a8-h8`: square ranges (a single square is a range of one).
+    Numbers(Vec<(Spanned<String>, Spanned<String>)>),
     /// A construct not implemented yet.
     Future(FutureStatement),
+}
+
+/// `team white black`
+#[derive(Clone, Debug, PartialEq)]
+pub struct TeamStatement {
+    /// The `team` keyword.
+    pub keyword: Span,
+    /// The allied sides.
+    pub sides: Vec<Spanned<String>>,
 }
 
 /// `turns white black`
@@ -279,6 +296,8 @@ pub enum PieceItem {
     Initial(Spanned<Zone>),
     /// `promotes on last rank to Queen Rook`
     Promotes {
+        /// The side it applies to (`red promotes ...`); `None` for every side.
+        side: Option<Spanned<String>>,
         /// Where it promotes.
         zone: Spanned<Zone>,
         /// Piece names it may become.
@@ -286,6 +305,8 @@ pub enum PieceItem {
     },
     /// `irreversible`
     Irreversible,
+    /// `uncapturable`
+    Uncapturable,
     /// `path W any, then outward`: the legs in order.
     Path(Vec<Spanned<LegSyntax>>),
     /// A construct not implemented yet.
@@ -320,6 +341,7 @@ impl PieceItem {
             PieceItem::Initial(_) => "initial",
             PieceItem::Promotes { .. } => "promotes",
             PieceItem::Irreversible => "irreversible",
+            PieceItem::Uncapturable => "uncapturable",
             PieceItem::Path(_) => "path",
             PieceItem::Future(future) => &future.keyword.node,
         }
@@ -565,6 +587,8 @@ pub enum SideReference {
     Any,
     /// `next`
     Next,
+    /// `team`
+    Team,
     /// `white`: a side by name.
     Named(String),
 }
@@ -647,6 +671,8 @@ pub enum EndRule {
     MoveLimit {
         /// Moves per side, as written.
         moves: Spanned<String>,
+        /// `plies`: the number counts single actions.
+        plies: bool,
         /// The verdict.
         verdict: Spanned<Verdict>,
     },

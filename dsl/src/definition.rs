@@ -125,6 +125,9 @@ pub struct Definition {
     /// What a capture does besides removing the captured piece.
     #[serde(default)]
     pub capture: CaptureRules,
+    /// Teams of allied sides (`team white black`); a side in none is its own team.
+    #[serde(default)]
+    pub teams: Vec<Vec<SideId>>,
 }
 
 /// `capture { remove capturer; remove around except Pawn }`: the effects of every capture (by
@@ -334,6 +337,15 @@ pub struct SideDef {
     pub fen_letter: char,
     /// Forward direction of its pieces.
     pub forward: Forward,
+    /// The side's own letter for each piece type (by [`PieceId`]), from `letters`; empty when
+    /// the side writes the piece letters in its case (upper for the first side, lower for the
+    /// second).
+    #[serde(default)]
+    pub letters: Vec<char>,
+    /// `numbers`: the starting square of the side's piece number `i + 1`; empty when the side's
+    /// pieces are not numbered.
+    #[serde(default)]
+    pub numbers: Vec<Square>,
 }
 
 /// A piece type.
@@ -357,6 +369,9 @@ pub struct PieceDef {
     pub initial_zone: Vec<Vec<Square>>,
     /// Its moves reset the move-limit counter (pawns in chess).
     pub irreversible: bool,
+    /// No action captures it (`uncapturable`).
+    #[serde(default)]
+    pub uncapturable: bool,
     /// Movements written leg by leg (`path W any, then outward`), besides the Betza ones.
     #[serde(default)]
     pub paths: Vec<PathDef>,
@@ -501,6 +516,25 @@ pub struct Promotion {
     pub zone: Vec<Vec<Square>>,
     /// The piece types it may become.
     pub choices: Vec<PieceId>,
+    /// Per side (by [`SideId`]), its own choices (`red promotes on ... to Queen`); empty: the
+    /// general ones.
+    #[serde(default)]
+    pub side_choices: Vec<Vec<PieceId>>,
+}
+
+impl Promotion {
+    /// The piece types a side's piece may become.
+    pub fn choices_for(&self, side: SideId) -> &[PieceId] {
+        match self.side_choices.get(side.0 as usize) {
+            Some(own) if !own.is_empty() => own,
+            _ => &self.choices,
+        }
+    }
+
+    /// Whether some side's piece may become this type.
+    pub fn may_become(&self, piece: PieceId) -> bool {
+        self.choices.contains(&piece) || self.side_choices.iter().any(|c| c.contains(&piece))
+    }
 }
 
 /// One castling move of one side.
@@ -630,8 +664,11 @@ pub struct Repetition {
 /// The move-limit rule (FIDE's 50-move rule).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveLimit {
-    /// Moves per side (50 in chess).
+    /// Moves per side (50 in chess), or plies with `plies`.
     pub moves: u32,
+    /// `move-limit 100 plies`: the limit counts single actions, not moves of each side.
+    #[serde(default)]
+    pub plies: bool,
     /// The verdict for the side to move when the limit is reached.
     pub verdict: Verdict,
 }
@@ -670,6 +707,13 @@ pub struct Setup {
     /// in games whose rules read it).
     #[serde(default)]
     pub last_drops: Vec<(SideId, PieceId, Square)>,
+    /// The side to move's place in the turn order (the FEN's `turn:`, needed where the order
+    /// names a side more than once); `None` means its first place.
+    #[serde(default)]
+    pub turn: Option<usize>,
+    /// Numbered pieces (`numbers`): (square, number), by number.
+    #[serde(default)]
+    pub numbers: Vec<(Square, u8)>,
 }
 
 /// How far a turn of several actions has gone.
@@ -701,6 +745,47 @@ pub struct Placement {
 }
 
 impl Definition {
+    /// The letter a side's piece is written with in FEN and notation: the side's own `letters`,
+    /// or the piece's letter in the side's case (upper for the first side, lower for the others).
+    pub fn piece_letter(&self, side: SideId, piece: PieceId) -> char {
+        let own = self
+            .sides
+            .get(side.0 as usize)
+            .and_then(|def| def.letters.get(piece.0 as usize));
+        if let Some(&letter) = own {
+            return letter;
+        }
+        let letter = self
+            .pieces
+            .get(piece.0 as usize)
+            .map_or('?', |piece| piece.letter);
+        if side.0 == 0 {
+            letter.to_ascii_uppercase()
+        } else {
+            letter.to_ascii_lowercase()
+        }
+    }
+
+    /// The side and piece a FEN letter stands for.
+    pub fn letter_piece(&self, letter: char) -> Option<(SideId, PieceId)> {
+        (0..self.sides.len()).find_map(|side| {
+            (0..self.pieces.len())
+                .find(|&piece| {
+                    self.piece_letter(SideId(side as u8), PieceId(piece as u8)) == letter
+                })
+                .map(|piece| (SideId(side as u8), PieceId(piece as u8)))
+        })
+    }
+
+    /// Whether two sides are on one team (a side is its own ally).
+    pub fn allied(&self, a: SideId, b: SideId) -> bool {
+        a == b
+            || self
+                .teams
+                .iter()
+                .any(|team| team.contains(&a) && team.contains(&b))
+    }
+
     /// Whether some rule reads the sides' last drops (`last drop of`, `placed`): they are then
     /// part of the position, written in its FEN (`last:`) and hashed.
     pub fn reads_last_drop(&self) -> bool {

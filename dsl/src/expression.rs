@@ -93,8 +93,10 @@ pub enum SquareConstant {
 pub enum SideRef {
     /// `own`: the side the expression is judged for.
     Own,
-    /// `opponent`: every other side.
+    /// `opponent`: every side not on its team (every other side in a game without teams).
     Opponents,
+    /// `team`: the side judged for and its allies.
+    Team,
     /// `any`: every side.
     Any,
     /// `next`: the side that moves after the side judged for, in the turn order.

@@ -181,11 +181,92 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
         phase: None,
         progress: Default::default(),
         last_drops: Vec::new(),
+        turn: None,
+        numbers: Vec::new(),
     };
     for field in extensions {
         parse_extension(def, field, &mut setup)?;
     }
+    resolve_turn(def, &mut setup, text)?;
+    resolve_numbers(def, &mut setup, text)?;
     Ok(setup)
+}
+
+/// Where the side to move stands in a turn order that names it more than once (`turn:`, 1 for
+/// the first place); elsewhere the place follows from the side.
+fn resolve_turn(def: &Definition, setup: &mut Setup, text: &str) -> Result<(), FenError> {
+    let places: Vec<usize> = (0..def.turn_order.len())
+        .filter(|&i| def.turn_order[i] == setup.side_to_move)
+        .collect();
+    match setup.turn {
+        Some(place) if def.turn_order.get(place) != Some(&setup.side_to_move) => Err(error(
+            0,
+            text.len(),
+            format!(
+                "`turn:{}` is not a turn of {}",
+                place + 1,
+                side_name(def, setup.side_to_move)
+            ),
+        )),
+        None if places.len() > 1 && setup.phase.is_none() => {
+            let listed: Vec<String> = places.iter().map(|p| format!("turn:{}", p + 1)).collect();
+            Err(error(
+                0,
+                text.len(),
+                format!(
+                    "{} moves more than once in the turn order: say which turn with {}",
+                    side_name(def, setup.side_to_move),
+                    listed.join(" or ")
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The numbers of numbered pieces (`numbers`): those given in `numbers:`, and every other piece
+/// of a numbered side on a numbered starting square keeps that square's number.
+fn resolve_numbers(def: &Definition, setup: &mut Setup, text: &str) -> Result<(), FenError> {
+    for &(square, number) in &setup.numbers {
+        let side = setup
+            .board
+            .iter()
+            .find(|p| p.square == square)
+            .map(|p| p.side);
+        let numbered =
+            side.is_some_and(|side| def.sides[side.0 as usize].numbers.len() >= number as usize);
+        if !numbered {
+            return Err(error(
+                0,
+                text.len(),
+                format!("`numbers:` gives {square} the number {number}, but no piece of a side with that number stands there"),
+            ));
+        }
+    }
+    for (side_index, side) in def.sides.iter().enumerate() {
+        for (index, &home) in side.numbers.iter().enumerate() {
+            let number = index as u8 + 1;
+            let taken = setup.numbers.iter().any(|&(sq, n)| {
+                sq == home
+                    || (n == number
+                        && setup
+                            .board
+                            .iter()
+                            .any(|p| p.square == sq && p.side.0 as usize == side_index))
+            });
+            let here = setup
+                .board
+                .iter()
+                .any(|p| p.square == home && p.side.0 as usize == side_index);
+            if here && !taken {
+                setup.numbers.push((home, number));
+            }
+        }
+    }
+    setup
+        .numbers
+        .sort_by_key(|&(square, number)| (number, square));
+    Ok(())
 }
 
 /// One `name:value` field after the move number: the state of games with prisons, phases and
@@ -218,8 +299,7 @@ fn parse_extension(def: &Definition, field: Field<'_>, setup: &mut Setup) -> Res
                 if !letter.is_ascii_alphabetic() {
                     return Err(error(offset, letter.len_utf8(), format!("`{letter}` is not a piece letter")));
                 }
-                let side = side_of_letter(def, letter, offset)?;
-                let piece = piece_of_letter(def, letter, offset)?;
+                let (side, piece) = piece_of_letter(def, letter, offset)?;
                 match setup.prisons.iter_mut().find(|(s, p, _)| *s == side && *p == piece) {
                     Some((_, _, count)) if *count >= MAX_IN_HAND => {
                         return Err(error(offset, 1, format!("more than {MAX_IN_HAND} `{letter}` in prison")));
@@ -229,6 +309,38 @@ fn parse_extension(def: &Definition, field: Field<'_>, setup: &mut Setup) -> Res
                 }
             }
             setup.prisons.sort();
+        }
+        "turn" => {
+            let slot = value.parse::<usize>().ok().filter(|&n| n >= 1 && n <= def.turn_order.len());
+            let slot = slot.ok_or_else(|| FenError {
+                message: format!(
+                    "`{value}` is not a place in the turn order (1 to {})",
+                    def.turn_order.len()
+                ),
+                ..whole()
+            })?;
+            setup.turn = Some(slot - 1);
+        }
+        "numbers" => {
+            let mut offset = value_offset;
+            for entry in value.split(',') {
+                let parsed = entry.split_once('=').and_then(|(square, number)| {
+                    let square = Square::parse(square).filter(|&sq| def.board.contains(sq))?;
+                    Some((square, number.parse::<u8>().ok().filter(|&n| n > 0)?))
+                });
+                let Some(numbered) = parsed else {
+                    return Err(error(
+                        offset,
+                        entry.len(),
+                        format!("`{entry}` is not a numbered piece: write a square, `=` and a number (`e4=5`)"),
+                    ));
+                };
+                if setup.numbers.iter().any(|&(sq, n)| sq == numbered.0 || n == numbered.1) {
+                    return Err(error(offset, entry.len(), "a square or a number given twice"));
+                }
+                setup.numbers.push(numbered);
+                offset += entry.len() + 1;
+            }
         }
         "actions" => setup.progress.actions = small("actions")?,
         "drops" => setup.progress.drops = small("drops")?,
@@ -267,8 +379,7 @@ fn parse_extension(def: &Definition, field: Field<'_>, setup: &mut Setup) -> Res
                         format!("`{drop}` is not a last drop: write the piece's letter in its side's case, `@` and a square (`Q@d4`)"),
                     ));
                 };
-                let side = side_of_letter(def, letter, offset)?;
-                let piece = piece_of_letter(def, letter, offset)?;
+                let (side, piece) = piece_of_letter(def, letter, offset)?;
                 if setup.last_drops.iter().any(|&(s, _, _)| s == side) {
                     return Err(error(offset, drop.len(), "two last drops of the same side"));
                 }
@@ -281,41 +392,36 @@ fn parse_extension(def: &Definition, field: Field<'_>, setup: &mut Setup) -> Res
             return Err(error(
                 field.offset,
                 name.len(),
-                format!("unknown FEN field `{name}`: expected phase, prison, actions, drops, acted, longest, start or last"),
+                format!("unknown FEN field `{name}`: expected phase, turn, numbers, prison, actions, drops, acted, longest, start or last"),
             ))
         }
     }
     Ok(())
 }
 
-/// The side whose letters are in this case: upper case is the first side, lower the second.
-fn side_of_letter(def: &Definition, letter: char, offset: usize) -> Result<SideId, FenError> {
-    if letter.is_ascii_uppercase() {
-        return Ok(SideId(0));
+/// The side and piece a letter stands for: the sides' own `letters`, else the piece letter in
+/// upper case for the first side and lower case for the second.
+fn piece_of_letter(
+    def: &Definition,
+    letter: char,
+    offset: usize,
+) -> Result<(SideId, PieceId), FenError> {
+    if let Some(found) = def.letter_piece(letter) {
+        return Ok(found);
     }
-    if def.sides.len() < 2 {
+    let known_upper = def.letter_piece(letter.to_ascii_uppercase()).is_some();
+    if letter.is_ascii_lowercase() && def.sides.len() < 2 && known_upper {
         return Err(error(
             offset,
             1,
             format!("`{letter}` is lower case, but this game has only one side"),
         ));
     }
-    Ok(SideId(1))
-}
-
-fn piece_of_letter(def: &Definition, letter: char, offset: usize) -> Result<PieceId, FenError> {
-    let upper = letter.to_ascii_uppercase();
-    def.pieces
-        .iter()
-        .position(|piece| piece.letter == upper)
-        .map(|index| PieceId(index as u8))
-        .ok_or_else(|| {
-            error(
-                offset,
-                letter.len_utf8(),
-                format!("unknown piece letter `{letter}`"),
-            )
-        })
+    Err(error(
+        offset,
+        letter.len_utf8(),
+        format!("unknown piece letter `{letter}`"),
+    ))
 }
 
 type Hands = Vec<(SideId, PieceId, u32)>;
@@ -371,8 +477,7 @@ fn parse_hands(def: &Definition, field: Field<'_>) -> Result<Hands, FenError> {
                 format!("`{letter}` is not a piece letter"),
             ));
         }
-        let side = side_of_letter(def, letter, offset)?;
-        let piece = piece_of_letter(def, letter, offset)?;
+        let (side, piece) = piece_of_letter(def, letter, offset)?;
         match hands.iter_mut().find(|(s, p, _)| *s == side && *p == piece) {
             Some((_, _, count)) if *count >= MAX_IN_HAND => {
                 return Err(error(
@@ -493,8 +598,7 @@ fn parse_rank(
                 ));
             }
         } else if c.is_ascii_alphabetic() {
-            let side = side_of_letter(def, c, offset)?;
-            let piece = piece_of_letter(def, c, offset)?;
+            let (side, piece) = piece_of_letter(def, c, offset)?;
             if is_hole(file) {
                 return Err(error(
                     offset,
@@ -746,6 +850,32 @@ fn extensions(def: &Definition, setup: &Setup) -> Vec<String> {
     if let Some(phase) = setup.phase.and_then(|index| def.phases.get(index)) {
         fields.push(format!("phase:{}", phase.name));
     }
+    let repeated = def
+        .turn_order
+        .iter()
+        .filter(|&&side| side == setup.side_to_move)
+        .count()
+        > 1;
+    if let Some(turn) = setup.turn.filter(|_| repeated && setup.phase.is_none()) {
+        fields.push(format!("turn:{}", turn + 1));
+    }
+    let moved: Vec<String> = setup
+        .numbers
+        .iter()
+        .filter(|&&(square, number)| {
+            let side = setup
+                .board
+                .iter()
+                .find(|p| p.square == square)
+                .map(|p| p.side);
+            side.and_then(|side| def.sides[side.0 as usize].numbers.get(number as usize - 1))
+                != Some(&square)
+        })
+        .map(|(square, number)| format!("{square}={number}"))
+        .collect();
+    if !moved.is_empty() {
+        fields.push(format!("numbers:{}", moved.join(",")));
+    }
     if !setup.prisons.is_empty() {
         let letters: String = setup
             .prisons
@@ -787,15 +917,7 @@ fn extensions(def: &Definition, setup: &Setup) -> Vec<String> {
 }
 
 fn letter_for(def: &Definition, side: SideId, piece: PieceId) -> char {
-    let letter = def
-        .pieces
-        .get(piece.0 as usize)
-        .map_or('?', |piece| piece.letter);
-    if side.0 == 0 {
-        letter.to_ascii_uppercase()
-    } else {
-        letter.to_ascii_lowercase()
-    }
+    def.piece_letter(side, piece)
 }
 
 fn write_board(def: &Definition, board: &[Placement], promoted: &[Square]) -> String {

@@ -529,7 +529,10 @@ fn merge_key(statement: &Statement) -> Option<String> {
     match statement {
         Statement::Piece(piece) => Some(format!("piece {}", piece.name.node)),
         Statement::Side(side) => Some(format!("side {}", side.name.node)),
-        Statement::Future(_) | Statement::Extends(_) | Statement::Remove(_) => None,
+        Statement::Future(_)
+        | Statement::Extends(_)
+        | Statement::Remove(_)
+        | Statement::Team(_) => None,
         other => Some(other.keyword_text().to_string()),
     }
 }

@@ -360,6 +360,9 @@ fn expected(rule: Rule) -> Expected {
         Rule::board_statement => keyword(STATEMENT, "board"),
         Rule::side_statement => keyword(STATEMENT, "side"),
         Rule::turns_statement => keyword(STATEMENT, "turns"),
+        Rule::team_statement | Rule::kw_team => keyword(STATEMENT, "team"),
+        Rule::piece_letters_statement => keyword(SIDE_ITEM, "letters"),
+        Rule::numbers_statement => keyword(SIDE_ITEM, "numbers"),
         Rule::piece_statement => keyword(STATEMENT, "piece"),
         Rule::remove_statement | Rule::kw_remove => keyword(STATEMENT, "remove"),
         Rule::castling_statement => keyword(STATEMENT, "castling"),
@@ -388,6 +391,7 @@ fn expected(rule: Rule) -> Expected {
         Rule::initial_statement => keyword(PIECE_ITEM, "initial"),
         Rule::promotes_statement => keyword(PIECE_ITEM, "promotes"),
         Rule::irreversible_statement => keyword(PIECE_ITEM, "irreversible"),
+        Rule::uncapturable_statement | Rule::kw_uncapturable => keyword(PIECE_ITEM, "uncapturable"),
         Rule::path_statement | Rule::kw_path => keyword(PIECE_ITEM, "path"),
         Rule::leg | Rule::leg_head | Rule::leg_direction | Rule::betza_leg => words(LEG),
         Rule::leg_count => words("`*` or `+`"),
@@ -568,6 +572,10 @@ fn expected(rule: Rule) -> Expected {
         Rule::kw_forward => keyword(SIDE_ITEM, "forward"),
         Rule::kw_fen_letter => keyword(SIDE_ITEM, "fen-letter"),
         Rule::kw_turns => keyword(STATEMENT, "turns"),
+        Rule::kw_letters => keyword(SIDE_ITEM, "letters"),
+        Rule::kw_plies => words("`plies`"),
+        Rule::kw_for => words("`for`"),
+        Rule::kw_numbers => keyword(SIDE_ITEM, "numbers"),
         Rule::kw_piece => keyword("`piece`", "piece"),
         Rule::kw_letter => keyword(PIECE_ITEM, "letter"),
         Rule::kw_value => keyword(PIECE_ITEM, "value"),
@@ -805,6 +813,13 @@ fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Statement> {
         Rule::board_statement => Statement::Board(board_statement(file, &mut inner)),
         Rule::side_statement => Statement::Side(side_statement(file, &mut inner)),
         Rule::turns_statement => Statement::Turns(turns_statement(file, &mut inner)),
+        Rule::team_statement => {
+            let keyword = span_of(file, &child(&mut inner));
+            Statement::Team(TeamStatement {
+                keyword,
+                sides: inner.map(|side| text_of(file, &side)).collect(),
+            })
+        }
         Rule::piece_statement => Statement::Piece(piece_statement(file, &mut inner)),
         Rule::remove_statement => Statement::Remove(RemoveStatement {
             keyword: span_of(file, &child(&mut inner)),
@@ -886,6 +901,25 @@ fn side_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> SideStatement {
                 Rule::fen_letter_statement => {
                     SideItem::FenLetter(letter_of(file, &parts.nth(1).expect("letter")))
                 }
+                Rule::piece_letters_statement => {
+                    parts.next();
+                    let mut pairs = Vec::new();
+                    while let (Some(name), Some(letter)) = (parts.next(), parts.next()) {
+                        pairs.push((text_of(file, &name), letter_of(file, &letter)));
+                    }
+                    SideItem::Letters(pairs)
+                }
+                Rule::numbers_statement => {
+                    parts.next();
+                    SideItem::Numbers(
+                        parts
+                            .map(|part| match part.as_rule() {
+                                Rule::square_path => square_path(file, part),
+                                _ => (text_of(file, &part), text_of(file, &part)),
+                            })
+                            .collect(),
+                    )
+                }
                 _ => SideItem::Future(future_statement(file, &mut parts)),
             };
             Spanned::new(item, span)
@@ -932,11 +966,24 @@ fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceItem> {
         Rule::moves_statement => PieceItem::Moves(string_of(file, parts.nth(1).expect("moves"))),
         Rule::initial_statement => PieceItem::Initial(zone(file, parts.nth(1).expect("zone"))),
         Rule::promotes_statement => {
-            let zone = zone(file, parts.nth(2).expect("zone"));
+            parts.next();
+            let mut next = parts.next().expect("`for` or `on`");
+            let side = (next.as_rule() == Rule::kw_for).then(|| {
+                let side = text_of(file, &parts.next().expect("side"));
+                next = parts.next().expect("on");
+                side
+            });
+            let _ = next;
+            let zone = zone(file, parts.next().expect("zone"));
             let choices = parts.skip(1).map(|name| text_of(file, &name)).collect();
-            PieceItem::Promotes { zone, choices }
+            PieceItem::Promotes {
+                side,
+                zone,
+                choices,
+            }
         }
         Rule::irreversible_statement => PieceItem::Irreversible,
+        Rule::uncapturable_statement => PieceItem::Uncapturable,
         Rule::path_statement => PieceItem::Path(path(file, parts)),
         _ => PieceItem::Future(future_statement(file, &mut parts)),
     };
@@ -1294,6 +1341,7 @@ fn side_reference(file: FileId, pair: Pair<'_, Rule>) -> Spanned<SideReference> 
         Rule::kw_opponent => SideReference::Opponent,
         Rule::kw_any => SideReference::Any,
         Rule::kw_next => SideReference::Next,
+        Rule::kw_team => SideReference::Team,
         _ => SideReference::Named(word.as_str().to_string()),
     };
     Spanned::new(side, span)
@@ -1383,9 +1431,15 @@ fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndStatement {
                 }
                 Rule::move_limit_rule => {
                     let moves = text_of(file, &parts.nth(1).expect("moves"));
+                    let mut next = child(&mut parts);
+                    let plies = next.as_rule() == Rule::kw_plies;
+                    if plies {
+                        next = child(&mut parts);
+                    }
                     EndRule::MoveLimit {
                         moves,
-                        verdict: verdict(file, child(&mut parts)),
+                        plies,
+                        verdict: verdict(file, next),
                     }
                 }
                 Rule::condition_rule => {

@@ -189,6 +189,7 @@ impl Checker<'_> {
     fn side(&mut self, side: &Spanned<SideReference>) -> Option<SideRef> {
         Some(match &side.node {
             SideReference::Own => SideRef::Own,
+            SideReference::Team => SideRef::Team,
             SideReference::Opponent => SideRef::Opponents,
             SideReference::Any => SideRef::Any,
             SideReference::Next => SideRef::Next,

@@ -18,7 +18,7 @@ use crate::typing::{self, Place};
 use std::collections::{HashMap, HashSet};
 
 /// The most sides a game may have in this version: FEN letter case can name only two.
-pub const MAX_SIDES: usize = 2;
+pub const MAX_SIDES: usize = 4;
 
 /// The most actions one turn may have (`up to N actions`).
 pub const MAX_TURN_ACTIONS: u8 = 8;
@@ -64,6 +64,7 @@ struct Statements<'a> {
     capture: Option<&'a CaptureStatement>,
     score: Option<&'a ScoreStatement>,
     sides: Vec<&'a SideStatement>,
+    teams: Vec<&'a TeamStatement>,
     pieces: Vec<&'a PieceStatement>,
     /// `remove piece` statements that merging found no inherited piece for.
     removals: Vec<&'a RemoveStatement>,
@@ -110,8 +111,10 @@ impl<'s> Validator<'s> {
         let statements = self.sort_statements(game);
         let errors_before_names = self.error_count();
         let board = statements.board.and_then(|board| self.board(board));
-        let sides = self.sides(&statements.sides, board.as_ref());
+        let mut sides = self.sides(&statements.sides, board.as_ref());
         let piece_names = self.piece_names(&statements.pieces);
+        self.side_letters(&statements.sides, &piece_names, &mut sides);
+        let teams = self.teams(&statements.teams, &sides);
         self.report_removals(&statements.removals, &piece_names);
         let names_ok = self.error_count() == errors_before_names && !sides.is_empty();
         let turn_order = self.turn_order(statements.turns, &sides);
@@ -202,6 +205,7 @@ impl<'s> Validator<'s> {
             control,
             score,
             capture,
+            teams,
         };
         if !names_ok || !castling_ok {
             return None;
@@ -225,6 +229,7 @@ impl<'s> Validator<'s> {
             let once = !matches!(
                 statement.node,
                 Statement::Side(_)
+                    | Statement::Team(_)
                     | Statement::Piece(_)
                     | Statement::Future(_)
                     | Statement::Remove(_)
@@ -256,6 +261,7 @@ impl<'s> Validator<'s> {
                 Statement::Capture(s) => statements.capture = Some(s),
                 Statement::Score(s) => statements.score = Some(s),
                 Statement::Side(s) => statements.sides.push(s),
+                Statement::Team(s) => statements.teams.push(s),
                 Statement::Piece(s) => statements.pieces.push(s),
                 Statement::Future(s) => self.error(not_supported(s)),
                 Statement::Remove(s) => statements.removals.push(s),
@@ -347,17 +353,15 @@ impl<'s> Validator<'s> {
                 continue;
             }
             if index >= MAX_SIDES {
-                self.error(
-                    Diagnostic::error(
-                        code::NOT_SUPPORTED,
-                        format!("a third side (`{}`) is not supported yet", name.node),
-                        name.span,
-                        "third side",
-                    )
-                    .with_help(
-                        "FEN letter case can name only two sides; more sides will come with teams",
+                self.error(Diagnostic::error(
+                    code::NOT_SUPPORTED,
+                    format!(
+                        "a game has at most {MAX_SIDES} sides; `{}` is one more",
+                        name.node
                     ),
-                );
+                    name.span,
+                    "one side too many",
+                ));
                 continue;
             }
             let (side, letter_span) = self.side(statement, sides.len(), board);
@@ -401,11 +405,14 @@ impl<'s> Validator<'s> {
         };
         let mut fen_letter = name.node.chars().next().unwrap_or('?').to_ascii_lowercase();
         let mut letter_span = name.span;
+        let mut numbers = Vec::new();
         let mut seen: HashMap<&str, Span> = HashMap::new();
         for item in &statement.items {
             let keyword = match &item.node {
                 SideItem::Forward(_) => "forward",
                 SideItem::FenLetter(_) => "fen-letter",
+                SideItem::Letters(_) => "letters",
+                SideItem::Numbers(_) => "numbers",
                 SideItem::Future(future) => {
                     self.error(not_supported(future));
                     continue;
@@ -436,7 +443,12 @@ impl<'s> Validator<'s> {
                     fen_letter = letter.node;
                     letter_span = letter.span;
                 }
-                SideItem::Future(_) => {}
+                SideItem::Numbers(ranges) => {
+                    if let Some(board) = board {
+                        numbers = self.numbered_squares(ranges, board);
+                    }
+                }
+                SideItem::Letters(_) | SideItem::Future(_) => {}
             }
         }
         (
@@ -444,9 +456,193 @@ impl<'s> Validator<'s> {
                 name: name.node.clone(),
                 fen_letter,
                 forward,
+                letters: Vec::new(),
+                numbers,
             },
             letter_span,
         )
+    }
+
+    /// `numbers a7-h7 a8-h8`: the squares in order, each range along a rank or a file.
+    fn numbered_squares(
+        &mut self,
+        ranges: &[(Spanned<String>, Spanned<String>)],
+        board: &BoardDef,
+    ) -> Vec<Square> {
+        let mut squares: Vec<Square> = Vec::new();
+        for (first, last) in ranges {
+            let (Some(from), Some(to)) =
+                (self.square_on(first, board), self.square_on(last, board))
+            else {
+                continue;
+            };
+            if from.file != to.file && from.rank != to.rank {
+                self.error(Diagnostic::error(
+                    code::BAD_SQUARE,
+                    format!(
+                        "`{}-{}` is neither along a rank nor along a file",
+                        first.node, last.node
+                    ),
+                    first.span.to(last.span),
+                    "not a line",
+                ));
+                continue;
+            }
+            let steps = (i32::from(to.file) - i32::from(from.file))
+                .abs()
+                .max((i32::from(to.rank) - i32::from(from.rank)).abs());
+            let (df, dr) = (
+                (i32::from(to.file) - i32::from(from.file)).signum(),
+                (i32::from(to.rank) - i32::from(from.rank)).signum(),
+            );
+            for step in 0..=steps {
+                let square = Square {
+                    file: (i32::from(from.file) + df * step) as u8,
+                    rank: (i32::from(from.rank) + dr * step) as u8,
+                };
+                if squares.contains(&square) {
+                    self.error(Diagnostic::error(
+                        code::BAD_SQUARE,
+                        format!("{square} is numbered twice"),
+                        first.span.to(last.span),
+                        "numbered again here",
+                    ));
+                }
+                squares.push(square);
+            }
+        }
+        squares
+    }
+
+    /// Each side's `letters`, resolved once the pieces are known. A third or later side must
+    /// name a letter for every piece (letter case can tell only two sides apart), and no two
+    /// (side, piece) pairs may share a letter.
+    fn side_letters(
+        &mut self,
+        statements: &[&SideStatement],
+        pieces: &[PieceName<'_>],
+        sides: &mut [Spanned<SideDef>],
+    ) {
+        for statement in statements {
+            let Some(index) = sides
+                .iter()
+                .position(|side| side.node.name == statement.name.node)
+            else {
+                continue;
+            };
+            let given = statement.items.iter().find_map(|item| match &item.node {
+                SideItem::Letters(pairs) => Some((pairs, item.span)),
+                _ => None,
+            });
+            let Some((pairs, span)) = given else {
+                if index >= 2 && !pieces.is_empty() {
+                    self.error(
+                        Diagnostic::error(
+                            code::MISSING_STATEMENT,
+                            format!(
+                                "the side `{}` needs its own piece letters",
+                                statement.name.node
+                            ),
+                            statement.name.span,
+                            "a third side",
+                        )
+                        .with_help(
+                            "letter case tells only two sides apart: add `letters King x Queen z ...` inside the block",
+                        ),
+                    );
+                }
+                continue;
+            };
+            let mut letters = vec!['\0'; pieces.len()];
+            for (name, letter) in pairs {
+                let Some(piece) = self.piece_id(name, pieces, "`letters`") else {
+                    continue;
+                };
+                letters[piece.0 as usize] = letter.node;
+            }
+            let missing: Vec<&str> = pieces
+                .iter()
+                .zip(&letters)
+                .filter(|(_, &letter)| letter == '\0')
+                .map(|(piece, _)| piece.statement.name.node.as_str())
+                .collect();
+            if !missing.is_empty() {
+                self.error(Diagnostic::error(
+                    code::MISSING_STATEMENT,
+                    format!("`letters` gives no letter for {}", missing.join(", ")),
+                    span,
+                    "every piece type needs a letter",
+                ));
+                continue;
+            }
+            sides[index].node.letters = letters;
+        }
+        let mut seen: HashMap<char, (String, String)> = HashMap::new();
+        for (index, side) in sides.iter().enumerate() {
+            if index >= 2 && side.node.letters.is_empty() {
+                continue; // reported above
+            }
+            for (piece, def) in pieces.iter().enumerate() {
+                let letter = match side.node.letters.get(piece) {
+                    Some(&letter) => letter,
+                    None => {
+                        if index == 0 {
+                            def.letter.to_ascii_uppercase()
+                        } else {
+                            def.letter.to_ascii_lowercase()
+                        }
+                    }
+                };
+                let owner = (side.node.name.clone(), def.statement.name.node.clone());
+                if let Some(first) = seen.insert(letter, owner.clone()) {
+                    self.error(
+                        Diagnostic::error(
+                            code::DUPLICATE_SIDE_LETTER,
+                            format!(
+                                "`{letter}` would stand for both {}'s {} and {}'s {}",
+                                first.0, first.1, owner.0, owner.1
+                            ),
+                            side.span,
+                            "letters collide",
+                        )
+                        .with_help(
+                            "give the side its own letters with `letters King x Queen z ...`",
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    /// `team white black`: each side in at most one team.
+    fn teams(
+        &mut self,
+        statements: &[&TeamStatement],
+        sides: &[Spanned<SideDef>],
+    ) -> Vec<Vec<SideId>> {
+        let mut teams: Vec<Vec<SideId>> = Vec::new();
+        for statement in statements {
+            let mut team = Vec::new();
+            for name in &statement.sides {
+                let Some(side) = self.side_id(name, sides, "`team`") else {
+                    continue;
+                };
+                if team.contains(&side) || teams.iter().any(|t| t.contains(&side)) {
+                    self.error(Diagnostic::error(
+                        code::DUPLICATE_SIDE_NAME,
+                        format!("`{}` is already in a team", name.node),
+                        name.span,
+                        "a side belongs to one team",
+                    ));
+                    continue;
+                }
+                team.push(side);
+            }
+            if team.len() > 1 {
+                teams.push(team);
+            }
+        }
+        teams
     }
 
     fn turn_order(
@@ -575,15 +771,24 @@ impl<'s> Validator<'s> {
             promotion: None,
             initial_zone: Vec::new(),
             irreversible: false,
+            uncapturable: false,
             paths: Vec::new(),
         };
         let mut seen: HashMap<String, Span> = HashMap::new();
+        // Sides whose promotion zone a `SIDE promotes` statement set: the general statement
+        // does not override them.
+        let mut side_zones: Vec<usize> = Vec::new();
         for item in &statement.items {
             if let PieceItem::Future(future) = &item.node {
                 self.error(not_supported(future));
                 continue;
             }
-            let keyword = item.node.keyword_text().to_string();
+            let keyword = match &item.node {
+                PieceItem::Promotes {
+                    side: Some(side), ..
+                } => format!("{} promotes", side.node),
+                other => other.keyword_text().to_string(),
+            };
             let repeatable = matches!(item.node, PieceItem::Path(_));
             if let Some(first) = seen
                 .insert(keyword.clone(), item.span)
@@ -601,6 +806,7 @@ impl<'s> Validator<'s> {
                 }
                 PieceItem::Royal => piece.royal = true,
                 PieceItem::Irreversible => piece.irreversible = true,
+                PieceItem::Uncapturable => piece.uncapturable = true,
                 PieceItem::Moves(text) => {
                     piece.betza = text.node.value.clone();
                     piece.moves = self.moves(text);
@@ -613,13 +819,59 @@ impl<'s> Validator<'s> {
                 PieceItem::Initial(zone) => {
                     piece.initial_zone = self.zone(zone, context).unwrap_or_default()
                 }
-                PieceItem::Promotes { zone, choices } => {
-                    let zone = self.zone(zone, context).unwrap_or_default();
+                PieceItem::Promotes {
+                    side: None,
+                    zone,
+                    choices,
+                } => {
+                    let mut zone = self.zone(zone, context).unwrap_or_default();
                     let choices = choices
                         .iter()
                         .filter_map(|choice| self.piece_id(choice, context.pieces, "`promotes`"))
                         .collect();
-                    piece.promotion = Some(Promotion { zone, choices });
+                    let earlier = piece.promotion.take();
+                    if let Some(earlier) = &earlier {
+                        for &index in &side_zones {
+                            if let (Some(kept), Some(slot)) =
+                                (earlier.zone.get(index), zone.get_mut(index))
+                            {
+                                *slot = kept.clone();
+                            }
+                        }
+                    }
+                    let side_choices = earlier.map(|p| p.side_choices).unwrap_or_default();
+                    piece.promotion = Some(Promotion {
+                        zone,
+                        choices,
+                        side_choices,
+                    });
+                }
+                PieceItem::Promotes {
+                    side: Some(side),
+                    zone,
+                    choices,
+                } => {
+                    let Some(side) = self.side_id(side, context.sides, "`promotes`") else {
+                        continue;
+                    };
+                    let zone = self.zone(zone, context).unwrap_or_default();
+                    let choices: Vec<PieceId> = choices
+                        .iter()
+                        .filter_map(|choice| self.piece_id(choice, context.pieces, "`promotes`"))
+                        .collect();
+                    let promotion = piece.promotion.get_or_insert_with(|| Promotion {
+                        zone: vec![Vec::new(); context.sides.len()],
+                        choices: Vec::new(),
+                        side_choices: Vec::new(),
+                    });
+                    let index = side.0 as usize;
+                    promotion
+                        .side_choices
+                        .resize(context.sides.len(), Vec::new());
+                    promotion.side_choices[index] = choices;
+                    promotion.zone.resize(context.sides.len(), Vec::new());
+                    promotion.zone[index] = zone.get(index).cloned().unwrap_or_default();
+                    side_zones.push(index);
                 }
             }
         }
@@ -1335,12 +1587,38 @@ impl<'s> Validator<'s> {
             .map(|name| context.board.and_then(|board| self.square_on(name, board)));
             let Some(side) = side else { continue };
             let letter = castle.letter.node;
-            let expected = if side.0 == 0 {
-                letter.to_ascii_uppercase()
-            } else {
-                letter.to_ascii_lowercase()
-            };
-            if letter != expected {
+            let own_letters = &context.sides[side.0 as usize].node.letters;
+            if !own_letters.is_empty() {
+                if !own_letters.contains(&letter) {
+                    let written: String = own_letters.iter().collect();
+                    self.error(
+                        Diagnostic::error(
+                            code::CASTLING_LETTER,
+                            format!(
+                                "the castling right `{letter}` of `{}` is not one of its letters",
+                                castle.side.node
+                            ),
+                            castle.letter.span,
+                            "not one of the side's piece letters",
+                        )
+                        .with_help(format!(
+                            "use one of `{written}` (usually its King's or Queen's)"
+                        )),
+                    );
+                    continue;
+                }
+            } else if letter
+                != if side.0 == 0 {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter.to_ascii_lowercase()
+                }
+            {
+                let expected = if side.0 == 0 {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter.to_ascii_lowercase()
+                };
                 let case = if side.0 == 0 { "upper" } else { "lower" };
                 self.error(
                     Diagnostic::error(
@@ -1519,11 +1797,16 @@ impl<'s> Validator<'s> {
                             verdict: verdict.node,
                         });
                 }
-                EndRule::MoveLimit { moves, verdict } => {
+                EndRule::MoveLimit {
+                    moves,
+                    plies,
+                    verdict,
+                } => {
                     rules.move_limit =
                         self.count(moves, 1, "the move limit is at least 1")
                             .map(|moves| MoveLimit {
                                 moves,
+                                plies: *plies,
                                 verdict: verdict.node,
                             });
                 }
@@ -1672,7 +1955,7 @@ impl<'s> Validator<'s> {
                 piece
                     .promotion
                     .as_ref()
-                    .is_some_and(|promotion| promotion.choices.contains(&id))
+                    .is_some_and(|promotion| promotion.may_become(id))
             });
             if !on_board && !in_hand && !promoted_to {
                 self.diagnostics.push(
@@ -1845,6 +2128,8 @@ fn empty_setup() -> Setup {
         phase: None,
         progress: TurnProgress::default(),
         last_drops: Vec::new(),
+        turn: None,
+        numbers: Vec::new(),
     }
 }
 

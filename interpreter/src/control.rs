@@ -19,22 +19,25 @@ pub fn piece_control<B: Bitboard>(
     piece: usize,
     from: usize,
 ) -> B {
-    let own = position.side_pieces(side);
+    let own = position.friends(rules, side);
     let occupied = position.occupied();
     let enemy = occupied & !own;
     let moves = rules.moves_of(side, piece);
     let mut control = targets(rules, moves, from, own, enemy, occupied);
     if rules.definition.control.en_passant_standing {
         for passed in (moves.en_passant[from] & !occupied).squares() {
-            let standing = (0..rules.sides).filter(|&s| s != side).any(|victim_side| {
-                rules.standing_en_passant[victim_side][passed]
-                    .iter()
-                    .any(|&(landing, piece)| {
-                        position
-                            .at(landing)
-                            .is_some_and(|o| o.side == victim_side && o.piece == piece)
-                    })
-            });
+            let standing =
+                (0..rules.sides)
+                    .filter(|&s| rules.is_enemy(side, s))
+                    .any(|victim_side| {
+                        rules.standing_en_passant[victim_side][passed].iter().any(
+                            |&(landing, piece)| {
+                                position
+                                    .at(landing)
+                                    .is_some_and(|o| o.side == victim_side && o.piece == piece)
+                            },
+                        )
+                    });
             if standing {
                 control |= B::single(passed);
             }
@@ -78,6 +81,6 @@ pub fn side_control<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side:
 /// Every square controlled by some side other than `side`.
 pub fn opponents_control<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> B {
     (0..rules.sides)
-        .filter(|&s| s != side)
+        .filter(|&s| rules.is_enemy(side, s))
         .fold(B::EMPTY, |acc, s| acc | side_control(rules, position, s))
 }

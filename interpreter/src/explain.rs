@@ -250,7 +250,7 @@ impl<B: Bitboard> Words<'_, B> {
         next.play_unchecked(rules, mv);
         if rules.definition.end.check {
             let checked: Vec<&str> = (0..rules.sides)
-                .filter(|&side| side != us && next.in_check(rules, side))
+                .filter(|&side| rules.is_enemy(us, side) && next.in_check(rules, side))
                 .map(|side| self.side(side))
                 .collect();
             if !checked.is_empty() {

@@ -400,7 +400,8 @@ pub fn sides_of<B: Bitboard>(
     let all = (1u32 << rules.sides) - 1;
     match reference {
         SideRef::Own => 1 << side,
-        SideRef::Opponents => all & !(1 << side),
+        SideRef::Opponents => all & !u32::from(rules.allies[side]),
+        SideRef::Team => u32::from(rules.allies[side]),
         SideRef::Any => all,
         SideRef::Next => 1 << next_side(rules, position, side),
         SideRef::Side(id) => 1 << id.0,

@@ -220,11 +220,16 @@ fn piece_moves<B: Bitboard, S: Sink<B>>(
     movable: Movable<'_, B>,
     sink: &mut S,
 ) {
-    let own = position.side_pieces(us);
+    let mine = position.side_pieces(us);
+    let mut own = position.friends(rules, us);
     let occupied = position.occupied();
+    // Uncapturable pieces block like one's own.
+    for &piece in &rules.uncapturable {
+        own |= position.typed(piece);
+    }
     let enemy = occupied & !own;
     for piece in 0..rules.pieces {
-        let pieces = movable.restrict(piece, own & position.typed(piece));
+        let pieces = movable.restrict(piece, mine & position.typed(piece));
         if pieces.is_empty() {
             continue;
         }
@@ -294,7 +299,7 @@ fn safety<B: Bitboard>(
             fast: true,
         };
     }
-    let royals = position.royals(rules, us);
+    let royals = position.team_royals(rules, us);
     let king = (royals.count() == 1).then(|| royals.lowest());
     let in_check = position.in_check(rules, us);
     let pinned = match king {
@@ -321,7 +326,7 @@ fn pinned<B: Bitboard>(
 ) -> B {
     let own = position.side_pieces(us);
     let mut pinned = B::EMPTY;
-    for attacker in (0..rules.sides).filter(|&s| s != us) {
+    for attacker in (0..rules.sides).filter(|&s| rules.is_enemy(us, s)) {
         let theirs = position.side_pieces(attacker);
         for ride in &rules.attacks[attacker].rides {
             let ray = &rules.rays[ride.ray];
@@ -455,7 +460,9 @@ fn leaves_king_safe<B: Bitboard>(
             return false;
         }
         let destroys_an_opponent = (0..rules.sides).any(|side| {
-            side != us && position.royals(rules, side).any() && next.royals(rules, side).is_empty()
+            rules.is_enemy(us, side)
+                && position.royals(rules, side).any()
+                && next.royals(rules, side).is_empty()
         });
         if destroys_an_opponent {
             return true;
@@ -478,7 +485,7 @@ fn en_passant<B: Bitboard, S: Sink<B>>(
     };
     let victim_ok = position
         .at(ep.victim as usize)
-        .is_some_and(|o| o.side != us);
+        .is_some_and(|o| rules.is_enemy(us, o.side));
     if !victim_ok || position.at(ep.target as usize).is_some() {
         return;
     }

@@ -91,8 +91,8 @@ fn verdict_outcome<B: Bitboard>(
     };
     let winners = match verdict {
         Verdict::Draw => Vec::new(),
-        Verdict::Win => names(&|s| s == side),
-        Verdict::Loss => names(&|s| s != side),
+        Verdict::Win => names(&|s| !rules.is_enemy(side, s)),
+        Verdict::Loss => names(&|s| rules.is_enemy(side, s)),
     };
     Outcome { winners, reason }
 }
@@ -339,11 +339,10 @@ fn repeated<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, history: &[u6
 /// `move-limit N`: N moves by each side without a capture or an irreversible move.
 #[inline]
 fn move_limit_reached<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    rules
-        .definition
-        .end
-        .move_limit
-        .is_some_and(|limit| u64::from(position.halfmove_clock()) >= 2 * u64::from(limit.moves))
+    rules.definition.end.move_limit.is_some_and(|limit| {
+        let plies = u64::from(limit.moves) * if limit.plies { 1 } else { 2 };
+        u64::from(position.halfmove_clock()) >= plies
+    })
 }
 
 /// The result decided by the scores: the unique highest score wins; equal leaders are separated

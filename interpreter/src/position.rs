@@ -52,6 +52,9 @@ pub struct Position<B: Bitboard> {
     /// Per side, its last action if that was a drop: (piece, square). Part of the hash and the
     /// FEN (`last:`) in games whose rules read it.
     last_drop: [Option<(u8, u16)>; MAX_SIDES],
+    /// Per square, the number of the piece there (`numbers`), 0 for none; kept only in games
+    /// that number pieces, and not hashed (a number is a name, not state the rules compare).
+    numbers: B::Mailbox,
 }
 
 /// How far a turn of several actions has gone; all zero at the start of a turn, except what
@@ -105,6 +108,7 @@ impl<B: Bitboard> Position<B> {
             fullmove_number: 1,
             hash: 0,
             last_drop: [None; MAX_SIDES],
+            numbers: B::EMPTY_MAILBOX,
         }
     }
 
@@ -172,11 +176,23 @@ impl<B: Bitboard> Position<B> {
                 position.hash ^= rules.zobrist.phase(Some(phase));
             }
             None => {
-                position.turn = order
+                let first = order
                     .iter()
                     .position(|&s| s == setup.side_to_move)
-                    .ok_or_else(|| "the side to move never moves".to_string())?
-                    as u8;
+                    .ok_or_else(|| "the side to move never moves".to_string())?;
+                position.turn = setup.turn.unwrap_or(first) as u8;
+                if order.get(position.turn as usize) != Some(&setup.side_to_move) {
+                    return Err("the turn given is not a turn of the side to move".to_string());
+                }
+                if rules.cycle_repeats {
+                    position.hash ^= rules.zobrist.slot(position.turn as usize);
+                }
+            }
+        }
+        for &(square, number) in &setup.numbers {
+            let square = rules.geometry.index(square);
+            if position.at(square).is_some() {
+                position.numbers.as_mut()[square] = number;
             }
         }
         position.side = setup.side_to_move.0;
@@ -330,6 +346,18 @@ impl<B: Bitboard> Position<B> {
                     })
                 })
                 .collect(),
+            turn: (self.phase == 0).then_some(self.turn as usize),
+            numbers: {
+                let mut numbers: Vec<(variant_dsl::Square, u8)> = rules
+                    .geometry
+                    .board
+                    .squares()
+                    .filter(|&square| self.numbers.as_ref()[square] != 0)
+                    .map(|square| (rules.geometry.square(square), self.numbers.as_ref()[square]))
+                    .collect();
+                numbers.sort_by_key(|&(square, number)| (number, square));
+                numbers
+            },
             progress: variant_dsl::TurnProgress {
                 actions: self.progress.actions,
                 drops: self.progress.drops,
@@ -464,10 +492,14 @@ impl<B: Bitboard> Position<B> {
             return self.side as usize;
         }
         let order = &rules.definition.turn_order;
-        let at = order
-            .iter()
-            .position(|side| side.0 == self.side)
-            .unwrap_or(0);
+        let at = if self.phase == 0 {
+            self.turn as usize
+        } else {
+            order
+                .iter()
+                .position(|side| side.0 == self.side)
+                .unwrap_or(0)
+        };
         order[(at + order.len() - 1) % order.len()].0 as usize
     }
 
@@ -475,6 +507,22 @@ impl<B: Bitboard> Position<B> {
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The number of the piece on `square` (games that number pieces), if it has one.
+    #[inline]
+    pub fn number(&self, square: usize) -> Option<u8> {
+        match self.numbers.as_ref()[square] {
+            0 => None,
+            number => Some(number),
+        }
+    }
+
+    /// The square of a side's piece with this number, if it is on the board.
+    pub fn numbered(&self, side: usize, number: u8) -> Option<usize> {
+        self.by_side[side]
+            .squares()
+            .find(|&square| self.numbers.as_ref()[square] == number)
     }
 
     /// Pieces of a type in a side's hand.
@@ -509,6 +557,9 @@ impl<B: Bitboard> Position<B> {
         }
         for side in 0..rules.sides {
             hash ^= last_drop_key(rules, side, self.last_drop[side]);
+        }
+        if rules.cycle_repeats && self.phase == 0 {
+            hash ^= z.slot(self.turn as usize);
         }
         hash ^ z.phase(self.phase()) ^ progress_key(rules, &self.progress)
     }
@@ -680,7 +731,13 @@ impl<B: Bitboard> Position<B> {
         } else {
             let order = &rules.definition.turn_order;
             let next = self.turn as usize + 1;
+            if rules.cycle_repeats {
+                self.hash ^= rules.zobrist.slot(self.turn as usize);
+            }
             self.turn = if next == order.len() { 0 } else { next as u8 };
+            if rules.cycle_repeats {
+                self.hash ^= rules.zobrist.slot(self.turn as usize);
+            }
             if self.turn == 0 {
                 self.fullmove_number = self.fullmove_number.saturating_add(1);
             }
@@ -856,6 +913,9 @@ impl<B: Bitboard> Position<B> {
             self.hash ^= rules.zobrist.castling(self.castling & lost);
             self.castling &= !lost;
         }
+        if rules.numbered {
+            self.carry_numbers(rules, mv);
+        }
         self.set_en_passant(rules, next_en_passant);
         // Clocks come from user FENs: they saturate rather than wrap.
         self.halfmove_clock = if irreversible {
@@ -863,6 +923,38 @@ impl<B: Bitboard> Position<B> {
         } else {
             self.halfmove_clock.saturating_add(1)
         };
+    }
+
+    /// Numbers follow their pieces: the mover's to its destination (the castling rook's too),
+    /// and the squares left empty lose theirs.
+    #[cold]
+    fn carry_numbers(&mut self, rules: &Rules<B>, mv: Move) {
+        let numbers = self.numbers.as_mut();
+        match mv.kind {
+            MoveKind::Normal | MoveKind::Promote(_) | MoveKind::EnPassant => {
+                numbers[mv.to as usize] = numbers[mv.from as usize];
+                numbers[mv.from as usize] = 0;
+            }
+            MoveKind::Castle(index) => {
+                let castle = &rules.castles[index as usize];
+                let (king, rook) = (numbers[castle.king_from], numbers[castle.rook_from]);
+                numbers[castle.king_from] = 0;
+                numbers[castle.rook_from] = 0;
+                numbers[castle.king_to] = king;
+                numbers[castle.rook_to] = rook;
+            }
+            MoveKind::Drop(_) => numbers[mv.to as usize] = 0,
+            MoveKind::Pass => {}
+        }
+        self.clear_empty_numbers(rules);
+    }
+
+    /// Drops the numbers of squares left empty.
+    fn clear_empty_numbers(&mut self, rules: &Rules<B>) {
+        let empty = rules.geometry.board & !self.occupied();
+        for square in empty.squares() {
+            self.numbers.as_mut()[square] = 0;
+        }
     }
 
     /// The game's capture effects around a capture that landed on `square`: the capturer and
@@ -940,7 +1032,7 @@ impl<B: Bitboard> Position<B> {
     /// the board occupied as `occupied` (for messages; [`Position::attacked`] is the fast test).
     pub fn attackers(&self, rules: &Rules<B>, square: usize, side: usize, occupied: B) -> B {
         let mut found = B::EMPTY;
-        for other in (0..rules.sides).filter(|&other| other != side) {
+        for other in (0..rules.sides).filter(|&other| rules.is_enemy(side, other)) {
             let theirs = self.by_side[other] & occupied;
             for from in theirs.squares() {
                 let Some(occupant) = self.at(from) else {
@@ -966,8 +1058,9 @@ impl<B: Bitboard> Position<B> {
     /// Whether any opponent of `side` attacks `square`.
     #[inline]
     pub fn attacked(&self, rules: &Rules<B>, square: usize, side: usize, occupied: B) -> bool {
-        (0..rules.sides)
-            .any(|other| other != side && self.attacked_by(rules, square, other, occupied))
+        (0..rules.sides).any(|other| {
+            rules.is_enemy(side, other) && self.attacked_by(rules, square, other, occupied)
+        })
     }
 
     /// The royal pieces of a side.
@@ -978,6 +1071,28 @@ impl<B: Bitboard> Position<B> {
             .iter()
             .fold(B::EMPTY, |acc, p| acc | self.by_piece[p.0 as usize])
             & self.by_side[side]
+    }
+
+    /// The pieces of a side and its allies.
+    #[inline]
+    pub fn friends(&self, rules: &Rules<B>, side: usize) -> B {
+        if !rules.teams {
+            return self.by_side[side];
+        }
+        (0..rules.sides)
+            .filter(|&other| !rules.is_enemy(side, other))
+            .fold(B::EMPTY, |acc, other| acc | self.by_side[other])
+    }
+
+    /// The royal pieces of a side's team (the side's own where it has no ally).
+    #[inline]
+    pub fn team_royals(&self, rules: &Rules<B>, side: usize) -> B {
+        if !rules.teams {
+            return self.royals(rules, side);
+        }
+        (0..rules.sides)
+            .filter(|&other| !rules.is_enemy(side, other))
+            .fold(B::EMPTY, |acc, other| acc | self.royals(rules, other))
     }
 
     /// Whether any royal piece of `side` is attacked. Where captures have effects (`capture`
@@ -991,7 +1106,7 @@ impl<B: Bitboard> Position<B> {
                 .squares()
                 .any(|square| self.checkers(rules, square, side).any());
         }
-        self.royals(rules, side)
+        self.team_royals(rules, side)
             .squares()
             .any(|sq| self.attacked(rules, sq, side, occupied))
     }

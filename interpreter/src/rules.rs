@@ -207,6 +207,8 @@ pub struct Rules<B> {
     pub castle_loss: Vec<u32>,
     /// Royal piece types.
     pub royal: Vec<PieceId>,
+    /// Piece types no action captures (`uncapturable`).
+    pub uncapturable: Vec<usize>,
     /// Irreversible piece types (reset the move-limit counter).
     pub irreversible: Vec<bool>,
     /// Whether pins and checks computed from leaps and rides decide legality exactly (no lame
@@ -250,10 +252,26 @@ pub struct Rules<B> {
     pub exchanges_prisoners: bool,
     /// Whether some rule reads the sides' last drops: they are then hashed.
     pub reads_last_drop: bool,
+    /// Whether some side numbers its pieces (`numbers`): positions then carry the numbers.
+    pub numbered: bool,
+    /// Whether the turn order names a side more than once: the place in it is then hashed.
+    pub cycle_repeats: bool,
+    /// Per side, its allies as a bit mask (itself included): `team` statements.
+    pub allies: [u8; MAX_SIDES],
+    /// Whether any side has an ally: royal pieces are then judged per team.
+    pub teams: bool,
     /// Whether the lookahead may be proved unnecessary once per position
     /// ([`crate::expression::reply_certain`]); off only to test that proof against drop-by-drop
     /// testing.
     pub lookahead_pruning: bool,
+}
+
+impl<B> Rules<B> {
+    /// Whether `other` is an enemy of `side` (not on its team).
+    #[inline(always)]
+    pub fn is_enemy(&self, side: usize, other: usize) -> bool {
+        self.allies[side] >> other & 1 == 0
+    }
 }
 
 impl<B: Bitboard> Rules<B> {
@@ -398,7 +416,7 @@ impl<B: Bitboard> Rules<B> {
                         .position(|p| {
                             p.promotion
                                 .as_ref()
-                                .is_some_and(|rule| rule.choices.contains(&PieceId(piece as u8)))
+                                .is_some_and(|rule| rule.may_become(PieceId(piece as u8)))
                         })
                         .unwrap_or(piece)
                 })
@@ -411,6 +429,26 @@ impl<B: Bitboard> Rules<B> {
             tracks_turns: false,
             exchanges_prisoners: definition.turn.exchange_prisoners,
             reads_last_drop: definition.reads_last_drop(),
+            uncapturable: (0..pieces)
+                .filter(|&p| definition.pieces[p].uncapturable)
+                .collect(),
+            numbered: definition.sides.iter().any(|side| !side.numbers.is_empty()),
+            cycle_repeats: {
+                let order = &definition.turn_order;
+                (0..order.len()).any(|i| order[..i].contains(&order[i]))
+            },
+            allies: {
+                let mut allies = [0u8; MAX_SIDES];
+                for (side, mask) in allies.iter_mut().enumerate().take(sides) {
+                    for other in 0..sides {
+                        if definition.allied(SideId(side as u8), SideId(other as u8)) {
+                            *mask |= 1 << other;
+                        }
+                    }
+                }
+                allies
+            },
+            teams: !definition.teams.is_empty(),
         };
         rules.tracks_turns = rules.multi_action || !rules.expressions.turn_start.is_empty();
         rules.reachable = crate::plausible::reachable_squares(&rules);
@@ -468,7 +506,7 @@ impl<B: Bitboard> Builder<'_, B> {
                     .zone
                     .get(side)
                     .map_or(B::EMPTY, |z| self.geometry.mask(z)),
-                choices: promotion.choices.clone(),
+                choices: promotion.choices_for(SideId(side as u8)).to_vec(),
             }),
             routes: Vec::new(),
         };

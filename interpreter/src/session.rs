@@ -477,12 +477,10 @@ impl<B: Bitboard> Session for Game<B> {
         let letters = |side: usize, count: &dyn Fn(usize) -> u8| -> String {
             (0..rules.pieces)
                 .flat_map(|piece| {
-                    let letter = definition.pieces[piece].letter;
-                    let letter = if side == 0 {
-                        letter.to_ascii_uppercase()
-                    } else {
-                        letter.to_ascii_lowercase()
-                    };
+                    let letter = definition.piece_letter(
+                        variant_dsl::SideId(side as u8),
+                        variant_dsl::PieceId(piece as u8),
+                    );
                     std::iter::repeat_n(letter, count(piece) as usize)
                 })
                 .collect()
@@ -608,14 +606,10 @@ fn looks_like_move(text: &str) -> bool {
 pub fn diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> String {
     let mut out = draw(rules, |index| match position.at(index) {
         None => '.',
-        Some(o) => {
-            let letter = rules.definition.pieces[o.piece].letter;
-            if o.side == 0 {
-                letter.to_ascii_uppercase()
-            } else {
-                letter.to_ascii_lowercase()
-            }
-        }
+        Some(o) => rules.definition.piece_letter(
+            variant_dsl::SideId(o.side as u8),
+            variant_dsl::PieceId(o.piece as u8),
+        ),
     });
     out.push_str("   ");
     for file in 0..rules.geometry.files {

@@ -63,17 +63,13 @@ pub fn board<B: Bitboard>(
             }
             match position.at(index) {
                 None => Cell::Empty,
-                Some(o) => {
-                    let letter = rules.definition.pieces[o.piece].letter;
-                    Cell::Piece {
-                        side: o.side,
-                        letter: if o.side == 0 {
-                            letter.to_ascii_uppercase()
-                        } else {
-                            letter.to_ascii_lowercase()
-                        },
-                    }
-                }
+                Some(o) => Cell::Piece {
+                    side: o.side,
+                    letter: rules.definition.piece_letter(
+                        variant_dsl::SideId(o.side as u8),
+                        variant_dsl::PieceId(o.piece as u8),
+                    ),
+                },
             }
         })
         .collect();

@@ -21,7 +21,12 @@ pub struct Zobrist {
     start_keys: Vec<u64>,
     phase_keys: Vec<u64>,
     last_drop_keys: Vec<u64>,
+    /// Per place in a turn order that names a side more than once.
+    slot_keys: Vec<u64>,
 }
+
+/// The most places of a turn order the hash distinguishes.
+const SLOTS: usize = 32;
 
 /// The largest action, drop and longest-turn counts the hash distinguishes.
 const PROGRESS_DEPTH: usize = 16;
@@ -64,7 +69,14 @@ impl Zobrist {
             start_keys: take(32),
             phase_keys: take(PHASES),
             last_drop_keys: take(sides * pieces * squares),
+            slot_keys: take(SLOTS),
         }
+    }
+
+    /// Key of the place `index` in the turn order (games whose order names a side twice).
+    #[inline]
+    pub fn slot(&self, index: usize) -> u64 {
+        self.slot_keys[index % SLOTS]
     }
 
     /// Key of holding `count` prisoners of a side's piece type.

@@ -48,7 +48,7 @@ pub fn evaluate<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usi
         }
     }
     let best_other = (0..rules.sides)
-        .filter(|&s| s != side)
+        .filter(|&s| rules.is_enemy(side, s))
         .map(|s| totals[s])
         .max()
         .unwrap_or(0);
