@@ -142,6 +142,28 @@ enum Command {
         #[arg(long)]
         play: Option<String>,
     },
+    /// The decision of the side to move's policy (its scripted controller, such as Red's
+    /// priority list in Cooperative Chess): the rule that fired, the dice it read, the candidate
+    /// actions and, when seeded or alone, the one chosen.
+    Policy {
+        /// A `.variant` file, or the name of a game in `games/`.
+        game: String,
+        /// Start from this position instead of the game's setup.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Space-separated moves to play first.
+        #[arg(long)]
+        play: Option<String>,
+        /// Dice already rolled, consumed in the order the rules read them: `3,5,2`.
+        #[arg(long)]
+        dice: Option<String>,
+        /// Roll the dice (those not given) and pick the action with this seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print one JSON object `{"side", "rule", "dice", "candidates", "chosen"}`.
+        #[arg(long)]
+        json: bool,
+    },
     /// Draw the position: board, side to move, FEN and result.
     Show {
         /// A `.variant` file, or the name of a game in `games/`.
@@ -301,6 +323,49 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
                 listing.push('\n');
             }
             emit(&listing)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Policy {
+            game,
+            fen,
+            play,
+            dice,
+            seed,
+            json,
+        } => {
+            let session = open(&game, fen.as_deref(), play.as_deref())?;
+            let dice = dice
+                .map(|text| {
+                    text.split(',')
+                        .map(|die| {
+                            die.trim().parse::<u32>().map_err(|_| {
+                                Failure::Message(format!(
+                                    "`{die}` is not a die: write the dice as numbers separated by commas (`3,5,2`)"
+                                ))
+                            })
+                        })
+                        .collect::<Result<Vec<u32>, Failure>>()
+                })
+                .transpose()?;
+            let report = session
+                .policy(dice.as_deref(), seed)
+                .map_err(Failure::Message)?;
+            if json {
+                let text =
+                    serde_json::to_string(&report).map_err(|e| Failure::Message(e.to_string()))?;
+                emit(&format!("{text}\n"))?;
+            } else {
+                let mut text = format!("{} plays by rule {}", report.side, report.rule);
+                if !report.dice.is_empty() {
+                    let dice: Vec<String> = report.dice.iter().map(u32::to_string).collect();
+                    text.push_str(&format!(" (dice {})", dice.join(", ")));
+                }
+                text.push_str(&format!("\ncandidates: {}\n", report.candidates.join(" ")));
+                if let Some(chosen) = &report.chosen {
+                    text.push_str(&format!("chosen: {chosen}\n"));
+                }
+                emit(&text)?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Show {

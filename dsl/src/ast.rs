@@ -99,6 +99,8 @@ pub enum Statement {
     Turns(TurnsStatement),
     /// `team white black`
     Team(TeamStatement),
+    /// `policy red { ... }`
+    Policy(PolicyStatement),
     /// `piece Knight { ... }`
     Piece(PieceStatement),
     /// `remove piece Bishop`
@@ -142,6 +144,7 @@ impl Statement {
             Statement::Side(s) => s.keyword,
             Statement::Turns(s) => s.keyword,
             Statement::Team(s) => s.keyword,
+            Statement::Policy(s) => s.keyword,
             Statement::Piece(s) => s.keyword,
             Statement::Remove(s) => s.keyword,
             Statement::Castling(s) => s.keyword,
@@ -168,6 +171,7 @@ impl Statement {
             Statement::Side(_) => "side",
             Statement::Turns(_) => "turns",
             Statement::Team(_) => "team",
+            Statement::Policy(_) => "policy",
             Statement::Piece(_) => "piece",
             Statement::Remove(_) => "remove",
             Statement::Castling(_) => "castling",
@@ -241,6 +245,130 @@ pub enum SideItem {
     Numbers(Vec<(Spanned<String>, Spanned<String>)>),
     /// A construct not implemented yet.
     Future(FutureStatement),
+}
+
+/// `policy red { ... }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyStatement {
+    /// The `policy` keyword.
+    pub keyword: Span,
+    /// The side it moves.
+    pub side: Spanned<String>,
+    /// Its rules, rolls and choices, in order.
+    pub items: Vec<Spanned<PolicyItemSyntax>>,
+}
+
+/// `3d6 - 2`
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiceSyntax {
+    /// How many dice.
+    pub count: Spanned<String>,
+    /// Faces of each.
+    pub faces: Spanned<String>,
+    /// Added to the total.
+    pub offset: i64,
+}
+
+/// One item of a policy.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PolicyItemSyntax {
+    /// `rule 6a { ... }`
+    Rule(Spanned<String>, Vec<Spanned<PolicyStepSyntax>>),
+    /// `roll 3d6 - 2 as n`
+    Roll(DiceSyntax, Spanned<String>),
+    /// `let m = nearest number to n except n, ties lower when odd`
+    Nearest {
+        /// The name given.
+        name: Spanned<String>,
+        /// The number to be near.
+        to: Spanned<String>,
+        /// The number left out.
+        except: Spanned<String>,
+        /// `ties lower when odd` (else `higher`).
+        lower_when_odd: bool,
+    },
+}
+
+/// One step of a policy rule.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PolicyStepSyntax {
+    /// `moves`, `moves of number n`
+    Moves(Option<Spanned<String>>),
+    /// `captures of number m`
+    Captures(Spanned<String>),
+    /// `where C`
+    Where(Spanned<ActionConditionSyntax>),
+    /// `prefer A, B`
+    Prefer(Vec<Spanned<ActionConditionSyntax>>),
+    /// `highest X per piece`
+    Best {
+        /// `highest` (else `lowest`).
+        highest: bool,
+        /// What is compared.
+        measure: Spanned<ActionNumberSyntax>,
+        /// `per piece` or `per direction`.
+        per: Option<String>,
+    },
+    /// `roll 1d6 as r`
+    Roll(DiceSyntax, Spanned<String>),
+    /// `escape with King`
+    Escape(Spanned<String>),
+    /// `jump number m to file c rank r`
+    Jump(Spanned<String>, Spanned<String>, Spanned<String>),
+}
+
+/// A condition on a candidate action.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ActionConditionSyntax {
+    /// `A or B`
+    Or(Vec<Spanned<ActionConditionSyntax>>),
+    /// `A and B`
+    And(Vec<Spanned<ActionConditionSyntax>>),
+    /// `not A`
+    Not(Box<Spanned<ActionConditionSyntax>>),
+    /// `capture of checker`
+    CaptureOfChecker,
+    /// `in check`
+    InCheck,
+    /// `legal`
+    Legal,
+    /// `capture`
+    Capture,
+    /// `moving Pawn`
+    Moving(Spanned<String>),
+    /// `from S`
+    From(Spanned<Expression>),
+    /// `to S`
+    To(Spanned<Expression>),
+    /// `lands on S`
+    LandsOn(Spanned<Expression>),
+    /// `then attacks S`
+    ThenAttacks(Spanned<Expression>),
+    /// `X < Y`
+    Compare(
+        Spanned<ActionNumberSyntax>,
+        crate::expression::Comparison,
+        Spanned<ActionNumberSyntax>,
+    ),
+}
+
+/// A number about a candidate action.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ActionNumberSyntax {
+    /// `3`
+    Integer(String),
+    /// `candidates`
+    Candidates,
+    /// `value of mover`
+    MoverValue,
+    /// `value of victim`
+    VictimValue,
+    /// `distance`
+    Distance,
+    /// `attackers of destination by next`
+    Attackers(Spanned<SideReference>),
+    /// A name rolled or chosen earlier.
+    Variable(String),
 }
 
 /// `team white black`

@@ -9,6 +9,7 @@
 //! [`Offset`], `forward` is towards the owner's far edge (see [`SideDef::forward`]). The
 //! interpreter turns them into absolute board steps per side when it compiles the game.
 
+use crate::expression::Comparison;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -128,6 +129,160 @@ pub struct Definition {
     /// Teams of allied sides (`team white black`); a side in none is its own team.
     #[serde(default)]
     pub teams: Vec<Vec<SideId>>,
+    /// Scripted controllers of sides (`policy red { ... }`).
+    #[serde(default)]
+    pub policies: Vec<PolicyDef>,
+}
+
+/// `policy red { ... }`: how a side chooses its actions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PolicyDef {
+    /// The side it moves.
+    pub side: SideId,
+    /// Rules, rolls and choices, tried in order.
+    pub items: Vec<PolicyItem>,
+}
+
+/// `3d6 - 2`
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dice {
+    /// How many dice.
+    pub count: u8,
+    /// Faces of each (1 to this).
+    pub faces: u8,
+    /// Added to their total.
+    pub offset: i32,
+}
+
+/// One item of a policy, in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum PolicyItem {
+    /// `rule 6a { ... }`: candidate actions built step by step; the first rule with some decides.
+    Rule {
+        /// Its name, reported with the choice.
+        label: String,
+        /// The steps.
+        steps: Vec<PolicyStep>,
+    },
+    /// `roll 3d6 - 2 as n`
+    Roll {
+        /// The dice.
+        dice: Dice,
+        /// The name their total is kept under.
+        name: String,
+    },
+    /// `let m = nearest number to n except n, ties lower when odd`
+    Nearest {
+        /// The name given.
+        name: String,
+        /// The number to be near.
+        to: String,
+        /// The number left out.
+        except: String,
+        /// Ties go to the lower number when `to` is odd (else the higher), and the other way
+        /// round when it is even.
+        lower_when_odd: bool,
+    },
+}
+
+/// One step of a policy rule.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum PolicyStep {
+    /// `moves`: the legal actions; `moves of number n`: those of the piece numbered `n`.
+    Moves(Option<String>),
+    /// `captures of number m`: the captures the movement of the piece numbered `m` allows,
+    /// legal or not.
+    Captures(String),
+    /// `where C`
+    Where(ActionCondition),
+    /// `prefer A, B`: the first non-empty group.
+    Prefer(Vec<ActionCondition>),
+    /// `highest X`, `lowest X per piece`
+    Best {
+        /// Keep the highest (else the lowest).
+        highest: bool,
+        /// What is compared.
+        measure: ActionNumber,
+        /// Compared within groups.
+        per: Option<Grouping>,
+    },
+    /// `roll 1d6 as r`, rolled only when some candidates are left.
+    Roll {
+        /// The dice.
+        dice: Dice,
+        /// The name their total is kept under.
+        name: String,
+    },
+    /// `escape with King`
+    Escape(PieceId),
+    /// `jump number m to file c rank r`
+    Jump {
+        /// The number of the piece.
+        number: String,
+        /// Its file, 1 for `a`.
+        file: String,
+        /// Its rank, 1 for the first.
+        rank: String,
+    },
+}
+
+/// Groups that `highest` and `lowest` compare within.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Grouping {
+    /// The moving piece.
+    Piece,
+    /// The direction of the move (a knight's move is its own direction).
+    Direction,
+}
+
+/// A condition on a candidate action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ActionCondition {
+    /// All of them.
+    And(Vec<ActionCondition>),
+    /// One of them.
+    Or(Vec<ActionCondition>),
+    /// The opposite.
+    Not(Box<ActionCondition>),
+    /// It captures.
+    Capture,
+    /// It captures a piece that attacks one of the mover's royal pieces.
+    CaptureOfChecker,
+    /// The side choosing is in check.
+    InCheck,
+    /// The action is legal.
+    Legal,
+    /// The moving piece is of this type.
+    Moving(PieceId),
+    /// It starts on one of these squares.
+    From(crate::expression::Squares),
+    /// It ends on one of these squares, judged before it.
+    To(crate::expression::Squares),
+    /// It ends on one of these squares, judged after it.
+    LandsOn(crate::expression::Squares),
+    /// After it, the moved piece attacks one of these squares.
+    ThenAttacks(crate::expression::Squares),
+    /// A comparison.
+    Compare(ActionNumber, Comparison, ActionNumber),
+}
+
+/// A number about a candidate action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ActionNumber {
+    /// A constant.
+    Constant(i64),
+    /// How many candidates are left.
+    Candidates,
+    /// The value of the moving piece.
+    MoverValue,
+    /// The value of the piece captured, 0 for none.
+    VictimValue,
+    /// King steps from start to end.
+    Distance,
+    /// Pieces of these sides attacking the destination, after the action.
+    Attackers(crate::expression::SideRef),
+    /// A number rolled or chosen earlier.
+    Variable(String),
 }
 
 /// `capture { remove capturer; remove around except Pawn }`: the effects of every capture (by

@@ -96,6 +96,8 @@ pub mod code {
     pub const EXPRESSION_TYPE: &str = "E0811";
     /// An expression term used where it means nothing (`place King` in a score).
     pub const EXPRESSION_PLACE: &str = "E0812";
+    /// A policy names something it has not defined (a roll, a number), or a piece it cannot.
+    pub const POLICY: &str = "E0821";
     /// A construct of the language that this version does not implement yet.
     pub const NOT_SUPPORTED: &str = "E0900";
     /// A piece that never appears: not in the setup, not a promotion choice.

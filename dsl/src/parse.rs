@@ -574,6 +574,98 @@ fn expected(rule: Rule) -> Expected {
         Rule::kw_turns => keyword(STATEMENT, "turns"),
         Rule::kw_letters => keyword(SIDE_ITEM, "letters"),
         Rule::kw_plies => words("`plies`"),
+        Rule::policy_item => words("a policy item such as `rule 1 { ... }`"),
+        Rule::policy_step => words("a policy step such as `moves` or `where capture`"),
+        Rule::action_atom => words("a condition on an action such as `capture`"),
+        Rule::action_number => words("a number such as `value of victim`"),
+        Rule::policy_statement | Rule::kw_policy => keyword(STATEMENT, "policy"),
+        Rule::policy_rule => {
+            words("a policy step such as `moves`, `where capture` or `highest value of victim`")
+        }
+        Rule::rule_label => words("a rule name such as `1` or `6a`"),
+        Rule::policy_roll => {
+            words("a policy step such as `moves`, `where capture` or `highest value of victim`")
+        }
+        Rule::dice => words("dice such as `3d6`"),
+        Rule::dice_offset => words("`+ 1` or `- 2`"),
+        Rule::policy_nearest => {
+            words("a policy step such as `moves`, `where capture` or `highest value of victim`")
+        }
+        Rule::step_moves => {
+            words("a policy step such as `moves`, `where capture` or `highest value of victim`")
+        }
+        Rule::step_captures => {
+            words("a policy step such as `moves`, `where capture` or `highest value of victim`")
+        }
+        Rule::step_where => {
+            words("a policy step such as `moves`, `where capture` or `highest value of victim`")
+        }
+        Rule::step_prefer => {
+            words("a policy step such as `moves`, `where capture` or `highest value of victim`")
+        }
+        Rule::step_best => {
+            words("a policy step such as `moves`, `where capture` or `highest value of victim`")
+        }
+        Rule::step_escape => {
+            words("a policy step such as `moves`, `where capture` or `highest value of victim`")
+        }
+        Rule::step_jump => {
+            words("a policy step such as `moves`, `where capture` or `highest value of victim`")
+        }
+        Rule::action_condition => {
+            words("a condition on an action such as `capture` or `moving King`")
+        }
+        Rule::action_and => words("a condition on an action such as `capture` or `moving King`"),
+        Rule::action_not => words("a condition on an action such as `capture` or `moving King`"),
+        Rule::a_in_check | Rule::a_legal => words("a condition on an action such as `capture`"),
+        Rule::a_capture_checker => {
+            words("a condition on an action such as `capture` or `moving King`")
+        }
+        Rule::a_capture => words("a condition on an action such as `capture` or `moving King`"),
+        Rule::a_moving => words("a condition on an action such as `capture` or `moving King`"),
+        Rule::a_from => words("a condition on an action such as `capture` or `moving King`"),
+        Rule::a_to => words("a condition on an action such as `capture` or `moving King`"),
+        Rule::a_lands => words("a condition on an action such as `capture` or `moving King`"),
+        Rule::a_attacks => words("a condition on an action such as `capture` or `moving King`"),
+        Rule::action_compare => {
+            words("a condition on an action such as `capture` or `moving King`")
+        }
+        Rule::n_integer => words("a number such as `value of victim` or `distance`"),
+        Rule::n_candidates => words("a number such as `value of victim` or `distance`"),
+        Rule::n_value => words("a number such as `value of victim` or `distance`"),
+        Rule::n_distance => words("a number such as `value of victim` or `distance`"),
+        Rule::n_attackers => words("a number such as `value of victim` or `distance`"),
+        Rule::n_variable => words("a number such as `value of victim` or `distance`"),
+        Rule::kw_rule => words("`rule`"),
+        Rule::kw_roll => words("`roll`"),
+        Rule::kw_as => words("`as`"),
+        Rule::kw_let => words("`let`"),
+        Rule::kw_nearest => words("`nearest`"),
+        Rule::kw_number => words("`number`"),
+        Rule::kw_ties => words("`ties`"),
+        Rule::kw_lower => words("`lower`"),
+        Rule::kw_higher => words("`higher`"),
+        Rule::kw_odd => words("`odd`"),
+        Rule::kw_captures => words("`captures`"),
+        Rule::kw_where => words("`where`"),
+        Rule::kw_prefer => words("`prefer`"),
+        Rule::kw_highest => words("`highest`"),
+        Rule::kw_lowest => words("`lowest`"),
+        Rule::kw_per => words("`per`"),
+        Rule::kw_direction => words("`direction`"),
+        Rule::kw_escape => words("`escape`"),
+        Rule::kw_with => words("`with`"),
+        Rule::kw_jump => words("`jump`"),
+        Rule::kw_file => words("`file`"),
+        Rule::kw_checker => words("`checker`"),
+        Rule::kw_lands => words("`lands`"),
+        Rule::kw_attacks => words("`attacks`"),
+        Rule::kw_candidates => words("`candidates`"),
+        Rule::kw_mover => words("`mover`"),
+        Rule::kw_victim => words("`victim`"),
+        Rule::kw_distance => words("`distance`"),
+        Rule::kw_attackers => words("`attackers`"),
+        Rule::kw_destination => words("`destination`"),
         Rule::kw_for => words("`for`"),
         Rule::kw_numbers => keyword(SIDE_ITEM, "numbers"),
         Rule::kw_piece => keyword("`piece`", "piece"),
@@ -813,6 +905,7 @@ fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Statement> {
         Rule::board_statement => Statement::Board(board_statement(file, &mut inner)),
         Rule::side_statement => Statement::Side(side_statement(file, &mut inner)),
         Rule::turns_statement => Statement::Turns(turns_statement(file, &mut inner)),
+        Rule::policy_statement => Statement::Policy(policy_statement(file, &mut inner)),
         Rule::team_statement => {
             let keyword = span_of(file, &child(&mut inner));
             Statement::Team(TeamStatement {
@@ -930,6 +1023,214 @@ fn side_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> SideStatement {
         name,
         items,
     }
+}
+
+fn policy_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> PolicyStatement {
+    let keyword = span_of(file, &child(inner));
+    let side = text_of(file, &child(inner));
+    let items = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let mut parts = pair.into_inner();
+            let item = match rule {
+                Rule::policy_rule => {
+                    parts.next();
+                    let label = text_of(file, &child(&mut parts));
+                    let steps = block_items(parts)
+                        .map(|step| policy_step(file, step))
+                        .collect();
+                    PolicyItemSyntax::Rule(label, steps)
+                }
+                Rule::policy_roll => {
+                    let (dice, name) = roll(file, parts);
+                    PolicyItemSyntax::Roll(dice, name)
+                }
+                _ => {
+                    let words: Vec<Pair<'_, Rule>> = parts.collect();
+                    let idents: Vec<Spanned<String>> = words
+                        .iter()
+                        .filter(|p| p.as_rule() == Rule::identifier)
+                        .map(|p| text_of(file, p))
+                        .collect();
+                    PolicyItemSyntax::Nearest {
+                        name: idents[0].clone(),
+                        to: idents[1].clone(),
+                        except: idents[2].clone(),
+                        lower_when_odd: words.iter().any(|p| p.as_rule() == Rule::kw_lower),
+                    }
+                }
+            };
+            Spanned::new(item, span)
+        })
+        .collect();
+    PolicyStatement {
+        keyword,
+        side,
+        items,
+    }
+}
+
+fn roll(file: FileId, mut parts: Pairs<'_, Rule>) -> (DiceSyntax, Spanned<String>) {
+    parts.next();
+    let mut dice = child(&mut parts).into_inner();
+    let count = text_of(file, &child(&mut dice));
+    let faces = text_of(file, &child(&mut dice));
+    let mut next = child(&mut parts);
+    let mut offset = 0;
+    if next.as_rule() == Rule::dice_offset {
+        let text: String = next
+            .as_str()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        offset = text.parse::<i64>().unwrap_or(0);
+        next = child(&mut parts);
+    }
+    let _ = next; // `as`
+    let name = text_of(file, &child(&mut parts));
+    (
+        DiceSyntax {
+            count,
+            faces,
+            offset,
+        },
+        name,
+    )
+}
+
+fn policy_step(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PolicyStepSyntax> {
+    let span = span_of(file, &pair);
+    let rule = pair.as_rule();
+    let mut parts = pair.into_inner();
+    let idents = |parts: Pairs<'_, Rule>| -> Vec<Spanned<String>> {
+        parts
+            .filter(|p| p.as_rule() == Rule::identifier)
+            .map(|p| text_of(file, &p))
+            .collect()
+    };
+    let step = match rule {
+        Rule::step_moves => PolicyStepSyntax::Moves(idents(parts).into_iter().next()),
+        Rule::step_captures => {
+            PolicyStepSyntax::Captures(idents(parts).into_iter().next().expect("number"))
+        }
+        Rule::step_where => {
+            parts.next();
+            PolicyStepSyntax::Where(action_condition(file, child(&mut parts)))
+        }
+        Rule::step_prefer => {
+            parts.next();
+            PolicyStepSyntax::Prefer(parts.map(|p| action_condition(file, p)).collect())
+        }
+        Rule::step_best => {
+            let highest = child(&mut parts).as_rule() == Rule::kw_highest;
+            let measure = action_number(file, child(&mut parts));
+            let per = parts.nth(1).map(|p| p.as_str().to_string());
+            PolicyStepSyntax::Best {
+                highest,
+                measure,
+                per,
+            }
+        }
+        Rule::policy_roll => {
+            let (dice, name) = roll(file, parts);
+            PolicyStepSyntax::Roll(dice, name)
+        }
+        Rule::step_escape => PolicyStepSyntax::Escape(idents(parts).remove(0)),
+        _ => {
+            let mut names = idents(parts).into_iter();
+            let number = names.next().expect("number");
+            let column = names.next().expect("file");
+            let row = names.next().expect("rank");
+            PolicyStepSyntax::Jump(number, column, row)
+        }
+    };
+    Spanned::new(step, span)
+}
+
+fn action_condition(file: FileId, pair: Pair<'_, Rule>) -> Spanned<ActionConditionSyntax> {
+    let span = span_of(file, &pair);
+    let rule = pair.as_rule();
+    let mut parts = pair.into_inner();
+    let node = match rule {
+        Rule::action_condition | Rule::action_and => {
+            let operands: Vec<Spanned<ActionConditionSyntax>> = parts
+                .filter(|p| !matches!(p.as_rule(), Rule::kw_or | Rule::kw_and))
+                .map(|p| action_condition(file, p))
+                .collect();
+            if operands.len() == 1 {
+                return operands.into_iter().next().expect("one");
+            }
+            if rule == Rule::action_condition {
+                ActionConditionSyntax::Or(operands)
+            } else {
+                ActionConditionSyntax::And(operands)
+            }
+        }
+        Rule::action_not => {
+            let first = child(&mut parts);
+            if first.as_rule() != Rule::kw_not {
+                return action_condition(file, first);
+            }
+            ActionConditionSyntax::Not(Box::new(action_condition(file, child(&mut parts))))
+        }
+        Rule::a_capture_checker => ActionConditionSyntax::CaptureOfChecker,
+        Rule::a_in_check => ActionConditionSyntax::InCheck,
+        Rule::a_legal => ActionConditionSyntax::Legal,
+        Rule::a_capture => ActionConditionSyntax::Capture,
+        Rule::a_moving => {
+            ActionConditionSyntax::Moving(text_of(file, &parts.nth(1).expect("piece")))
+        }
+        Rule::a_from => {
+            ActionConditionSyntax::From(expression(file, parts.nth(1).expect("squares")))
+        }
+        Rule::a_to => ActionConditionSyntax::To(expression(file, parts.nth(1).expect("squares"))),
+        Rule::a_lands => {
+            ActionConditionSyntax::LandsOn(expression(file, parts.nth(2).expect("squares")))
+        }
+        Rule::a_attacks => {
+            ActionConditionSyntax::ThenAttacks(expression(file, parts.nth(2).expect("squares")))
+        }
+        _ => {
+            let left = action_number(file, child(&mut parts));
+            let operator = child(&mut parts);
+            let comparison = match operator.as_str() {
+                "=" => Comparison::Equal,
+                "!=" => Comparison::NotEqual,
+                "<" => Comparison::Less,
+                "<=" => Comparison::LessOrEqual,
+                ">" => Comparison::Greater,
+                _ => Comparison::GreaterOrEqual,
+            };
+            let right = action_number(file, child(&mut parts));
+            ActionConditionSyntax::Compare(left, comparison, right)
+        }
+    };
+    Spanned::new(node, span)
+}
+
+fn action_number(file: FileId, pair: Pair<'_, Rule>) -> Spanned<ActionNumberSyntax> {
+    let span = span_of(file, &pair);
+    let rule = pair.as_rule();
+    let text = pair.as_str().to_string();
+    let mut parts = pair.into_inner();
+    let node = match rule {
+        Rule::n_integer => ActionNumberSyntax::Integer(text),
+        Rule::n_candidates => ActionNumberSyntax::Candidates,
+        Rule::n_value => {
+            if parts.nth(2).is_some_and(|p| p.as_rule() == Rule::kw_mover) {
+                ActionNumberSyntax::MoverValue
+            } else {
+                ActionNumberSyntax::VictimValue
+            }
+        }
+        Rule::n_distance => ActionNumberSyntax::Distance,
+        Rule::n_attackers => {
+            ActionNumberSyntax::Attackers(side_reference(file, parts.nth(4).expect("side")))
+        }
+        _ => ActionNumberSyntax::Variable(text),
+    };
+    Spanned::new(node, span)
 }
 
 fn turns_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> TurnsStatement {

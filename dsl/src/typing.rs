@@ -41,6 +41,8 @@ pub(crate) enum Place {
     Score,
     /// An `end` condition: the legal actions of the side to move.
     End,
+    /// A policy's condition on an action (`from S`, `lands on S`): sets of squares.
+    Policy,
 }
 
 impl Place {
@@ -51,6 +53,7 @@ impl Place {
             Place::TurnStart => "an `at turn start` condition",
             Place::Score => "a score",
             Place::End => "an end condition",
+            Place::Policy => "a policy",
         }
     }
 
@@ -92,6 +95,16 @@ pub(crate) fn condition(
     let mut checker = Checker { names, place };
     let typed = checker.check(expression)?;
     checker.as_condition(typed, expression.span)
+}
+
+/// Checks a set of squares.
+pub(crate) fn squares(
+    names: &mut dyn Names,
+    expression: &Spanned<Expression>,
+    place: Place,
+) -> Option<Squares> {
+    let mut checker = Checker { names, place };
+    checker.squares_of(expression)
 }
 
 /// Checks a number.

@@ -65,6 +65,7 @@ struct Statements<'a> {
     score: Option<&'a ScoreStatement>,
     sides: Vec<&'a SideStatement>,
     teams: Vec<&'a TeamStatement>,
+    policies: Vec<&'a PolicyStatement>,
     pieces: Vec<&'a PieceStatement>,
     /// `remove piece` statements that merging found no inherited piece for.
     removals: Vec<&'a RemoveStatement>,
@@ -172,6 +173,7 @@ impl<'s> Validator<'s> {
             .control
             .map(|control| self.control_rules(control))
             .unwrap_or_default();
+        let policies = self.policies(&statements.policies, &context);
         let score = statements.score.and_then(|score| {
             let mut names = Resolver {
                 validator: self,
@@ -206,6 +208,7 @@ impl<'s> Validator<'s> {
             score,
             capture,
             teams,
+            policies,
         };
         if !names_ok || !castling_ok {
             return None;
@@ -230,6 +233,7 @@ impl<'s> Validator<'s> {
                 statement.node,
                 Statement::Side(_)
                     | Statement::Team(_)
+                    | Statement::Policy(_)
                     | Statement::Piece(_)
                     | Statement::Future(_)
                     | Statement::Remove(_)
@@ -262,6 +266,7 @@ impl<'s> Validator<'s> {
                 Statement::Score(s) => statements.score = Some(s),
                 Statement::Side(s) => statements.sides.push(s),
                 Statement::Team(s) => statements.teams.push(s),
+                Statement::Policy(s) => statements.policies.push(s),
                 Statement::Piece(s) => statements.pieces.push(s),
                 Statement::Future(s) => self.error(not_supported(s)),
                 Statement::Remove(s) => statements.removals.push(s),
@@ -612,6 +617,246 @@ impl<'s> Validator<'s> {
                 }
             }
         }
+    }
+
+    /// `policy red { ... }`: one per side; names are defined (by `roll` and `let`) before use.
+    fn policies(
+        &mut self,
+        statements: &[&PolicyStatement],
+        context: &Context<'_>,
+    ) -> Vec<PolicyDef> {
+        let mut policies: Vec<PolicyDef> = Vec::new();
+        for statement in statements {
+            let Some(side) = self.side_id(&statement.side, context.sides, "`policy`") else {
+                continue;
+            };
+            if policies.iter().any(|p| p.side == side) {
+                self.error(duplicate("policy", statement.keyword, statement.keyword));
+                continue;
+            }
+            let mut names: Vec<String> = Vec::new();
+            let mut items = Vec::new();
+            for item in &statement.items {
+                let resolved = match &item.node {
+                    PolicyItemSyntax::Rule(label, steps) => {
+                        let steps = steps
+                            .iter()
+                            .filter_map(|step| self.policy_step(step, context, &mut names))
+                            .collect();
+                        PolicyItem::Rule {
+                            label: label.node.clone(),
+                            steps,
+                        }
+                    }
+                    PolicyItemSyntax::Roll(dice, name) => {
+                        let Some(dice) = self.dice(dice) else {
+                            continue;
+                        };
+                        names.push(name.node.clone());
+                        PolicyItem::Roll {
+                            dice,
+                            name: name.node.clone(),
+                        }
+                    }
+                    PolicyItemSyntax::Nearest {
+                        name,
+                        to,
+                        except,
+                        lower_when_odd,
+                    } => {
+                        self.defined(to, &names);
+                        self.defined(except, &names);
+                        names.push(name.node.clone());
+                        PolicyItem::Nearest {
+                            name: name.node.clone(),
+                            to: to.node.clone(),
+                            except: except.node.clone(),
+                            lower_when_odd: *lower_when_odd,
+                        }
+                    }
+                };
+                items.push(resolved);
+            }
+            policies.push(PolicyDef { side, items });
+        }
+        policies
+    }
+
+    fn dice(&mut self, dice: &DiceSyntax) -> Option<Dice> {
+        let count = self.number(&dice.count, 1, 16)? as u8;
+        let faces = self.number(&dice.faces, 1, 100)? as u8;
+        Some(Dice {
+            count,
+            faces,
+            offset: dice.offset.clamp(-1000, 1000) as i32,
+        })
+    }
+
+    /// Reports a name used before a `roll` or `let` defines it.
+    fn defined(&mut self, name: &Spanned<String>, names: &[String]) -> Option<()> {
+        if names.contains(&name.node) {
+            return Some(());
+        }
+        let mut diagnostic = Diagnostic::error(
+            code::POLICY,
+            format!("`{}` is not defined here", name.node),
+            name.span,
+            "no `roll` or `let` before this names it",
+        );
+        if let Some(help) = suggestion::did_you_mean(&name.node, names.iter().map(String::as_str)) {
+            diagnostic = diagnostic.with_help(help);
+        }
+        self.error(diagnostic);
+        None
+    }
+
+    fn policy_step(
+        &mut self,
+        step: &Spanned<PolicyStepSyntax>,
+        context: &Context<'_>,
+        names: &mut Vec<String>,
+    ) -> Option<PolicyStep> {
+        Some(match &step.node {
+            PolicyStepSyntax::Moves(number) => {
+                if let Some(number) = number {
+                    self.defined(number, names)?;
+                }
+                PolicyStep::Moves(number.as_ref().map(|n| n.node.clone()))
+            }
+            PolicyStepSyntax::Captures(number) => {
+                self.defined(number, names)?;
+                PolicyStep::Captures(number.node.clone())
+            }
+            PolicyStepSyntax::Where(condition) => {
+                PolicyStep::Where(self.action_condition(condition, context, names)?)
+            }
+            PolicyStepSyntax::Prefer(groups) => PolicyStep::Prefer(
+                groups
+                    .iter()
+                    .map(|group| self.action_condition(group, context, names))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            PolicyStepSyntax::Best {
+                highest,
+                measure,
+                per,
+            } => PolicyStep::Best {
+                highest: *highest,
+                measure: self.action_number(measure, context, names)?,
+                per: per.as_deref().map(|per| {
+                    if per == "piece" {
+                        Grouping::Piece
+                    } else {
+                        Grouping::Direction
+                    }
+                }),
+            },
+            PolicyStepSyntax::Roll(dice, name) => {
+                let dice = self.dice(dice)?;
+                names.push(name.node.clone());
+                PolicyStep::Roll {
+                    dice,
+                    name: name.node.clone(),
+                }
+            }
+            PolicyStepSyntax::Escape(piece) => {
+                PolicyStep::Escape(self.piece_id(piece, context.pieces, "`escape with`")?)
+            }
+            PolicyStepSyntax::Jump(number, file, rank) => {
+                self.defined(number, names)?;
+                self.defined(file, names)?;
+                self.defined(rank, names)?;
+                PolicyStep::Jump {
+                    number: number.node.clone(),
+                    file: file.node.clone(),
+                    rank: rank.node.clone(),
+                }
+            }
+        })
+    }
+
+    fn action_condition(
+        &mut self,
+        condition: &Spanned<ActionConditionSyntax>,
+        context: &Context<'_>,
+        names: &[String],
+    ) -> Option<ActionCondition> {
+        let squares = |validator: &mut Self, expression: &Spanned<Expression>| {
+            let mut resolver = Resolver { validator, context };
+            typing::squares(&mut resolver, expression, Place::Policy)
+        };
+        Some(match &condition.node {
+            ActionConditionSyntax::Or(parts) | ActionConditionSyntax::And(parts) => {
+                let parts = parts
+                    .iter()
+                    .map(|part| self.action_condition(part, context, names))
+                    .collect::<Option<Vec<_>>>()?;
+                if matches!(condition.node, ActionConditionSyntax::Or(_)) {
+                    ActionCondition::Or(parts)
+                } else {
+                    ActionCondition::And(parts)
+                }
+            }
+            ActionConditionSyntax::Not(inner) => {
+                ActionCondition::Not(Box::new(self.action_condition(inner, context, names)?))
+            }
+            ActionConditionSyntax::CaptureOfChecker => ActionCondition::CaptureOfChecker,
+            ActionConditionSyntax::InCheck => ActionCondition::InCheck,
+            ActionConditionSyntax::Legal => ActionCondition::Legal,
+            ActionConditionSyntax::Capture => ActionCondition::Capture,
+            ActionConditionSyntax::Moving(piece) => {
+                ActionCondition::Moving(self.piece_id(piece, context.pieces, "`moving`")?)
+            }
+            ActionConditionSyntax::From(set) => ActionCondition::From(squares(self, set)?),
+            ActionConditionSyntax::To(set) => ActionCondition::To(squares(self, set)?),
+            ActionConditionSyntax::LandsOn(set) => ActionCondition::LandsOn(squares(self, set)?),
+            ActionConditionSyntax::ThenAttacks(set) => {
+                ActionCondition::ThenAttacks(squares(self, set)?)
+            }
+            ActionConditionSyntax::Compare(left, comparison, right) => ActionCondition::Compare(
+                self.action_number(left, context, names)?,
+                *comparison,
+                self.action_number(right, context, names)?,
+            ),
+        })
+    }
+
+    fn action_number(
+        &mut self,
+        number: &Spanned<ActionNumberSyntax>,
+        context: &Context<'_>,
+        names: &[String],
+    ) -> Option<ActionNumber> {
+        Some(match &number.node {
+            ActionNumberSyntax::Integer(text) => ActionNumber::Constant(self.number(
+                &Spanned::new(text.clone(), number.span),
+                0,
+                1_000_000,
+            )?),
+            ActionNumberSyntax::Candidates => ActionNumber::Candidates,
+            ActionNumberSyntax::MoverValue => ActionNumber::MoverValue,
+            ActionNumberSyntax::VictimValue => ActionNumber::VictimValue,
+            ActionNumberSyntax::Distance => ActionNumber::Distance,
+            ActionNumberSyntax::Attackers(side) => {
+                let side = match &side.node {
+                    SideReference::Own => crate::expression::SideRef::Own,
+                    SideReference::Team => crate::expression::SideRef::Team,
+                    SideReference::Opponent => crate::expression::SideRef::Opponents,
+                    SideReference::Any => crate::expression::SideRef::Any,
+                    SideReference::Next => crate::expression::SideRef::Next,
+                    SideReference::Named(name) => crate::expression::SideRef::Side(self.side_id(
+                        &Spanned::new(name.clone(), side.span),
+                        context.sides,
+                        "`attackers`",
+                    )?),
+                };
+                ActionNumber::Attackers(side)
+            }
+            ActionNumberSyntax::Variable(name) => {
+                self.defined(&Spanned::new(name.clone(), number.span), names)?;
+                ActionNumber::Variable(name.clone())
+            }
+        })
     }
 
     /// `team white black`: each side in at most one team.

@@ -299,6 +299,15 @@ fn number_reads_actions<B>(number: &Num<B>) -> bool {
     }
 }
 
+/// Compiles one set of squares (for policies, which are compiled when they are used).
+pub fn compile_set<B: Bitboard>(geometry: &crate::geometry::Geometry<B>, set: &Squares) -> Set<B> {
+    Compiler {
+        geometry,
+        turn_start: std::cell::RefCell::new(Vec::new()),
+    }
+    .set(set)
+}
+
 struct Compiler<'g, B> {
     geometry: &'g crate::geometry::Geometry<B>,
     /// The `at turn start` conditions met so far.

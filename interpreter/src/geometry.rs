@@ -63,6 +63,20 @@ impl<B: Bitboard> Geometry<B> {
         Square::new((index % self.files) as u8, (index / self.files) as u8)
     }
 
+    /// (file, rank) of an index, from 0.
+    pub fn coords(&self, index: usize) -> (usize, usize) {
+        (index % self.files, index / self.files)
+    }
+
+    /// The board square at (file, rank) counted from 0, if there is one.
+    pub fn index_of(&self, file: i32, rank: i32) -> Option<usize> {
+        if file < 0 || rank < 0 || file >= self.files as i32 || rank >= self.ranks as i32 {
+            return None;
+        }
+        let target = rank as usize * self.files + file as usize;
+        self.on_board(target).then_some(target)
+    }
+
     /// Whether the index is a board square.
     pub fn on_board(&self, index: usize) -> bool {
         self.board.has(index)

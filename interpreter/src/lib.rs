@@ -38,6 +38,7 @@ pub mod outcome;
 pub mod path;
 pub mod perft;
 pub mod plausible;
+pub mod policy;
 pub mod position;
 pub mod rules;
 pub mod san;

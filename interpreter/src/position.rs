@@ -6,7 +6,7 @@
 //! every change and can be checked against [`Position::fresh_hash`].
 
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveKind};
+use crate::moves::{JumpOutcome, Move, MoveKind};
 use crate::rules::{Rules, MAX_PIECE_TYPES, MAX_SIDES};
 use variant_dsl::{MoveMode, PieceId, Placement, Setup, SideId};
 
@@ -886,6 +886,51 @@ impl<B: Bitboard> Position<B> {
                 dropped = true;
             }
             MoveKind::Pass => {}
+            MoveKind::Escape { king_from, king_to } => {
+                let mover = self.at(from).expect("a move starts on a piece");
+                let en_passant = self
+                    .en_passant
+                    .filter(|ep| ep.target as usize == to && self.at(to).is_none());
+                let victim_square = en_passant.map_or(to, |ep| ep.victim as usize);
+                captured = self.remove(rules, victim_square).is_some();
+                self.remove(rules, from);
+                let promotion = rules.moves_of(us, mover.piece).promotion.as_ref();
+                let piece = match promotion {
+                    Some(rule) if rule.zone.has(to) => rule.choices[0].0 as usize,
+                    _ => mover.piece,
+                };
+                self.put(rules, us, piece, to);
+                irreversible = true;
+                let king = self
+                    .remove(rules, king_from as usize)
+                    .expect("the royal piece");
+                self.remove(rules, king_to as usize);
+                self.put(rules, us, king.piece, king_to as usize);
+                let lost =
+                    rules.castle_loss[king_from as usize] | rules.castle_loss[king_to as usize];
+                if self.castling & lost != 0 {
+                    self.hash ^= rules.zobrist.castling(self.castling & lost);
+                    self.castling &= !lost;
+                }
+            }
+            MoveKind::Jump(outcome) => {
+                let victim = match outcome {
+                    JumpOutcome::Nothing => None,
+                    JumpOutcome::Lands => {
+                        let victim = self.remove(rules, to);
+                        let mover = self.remove(rules, from).expect("a jump starts on a piece");
+                        self.put(rules, us, mover.piece, to);
+                        victim
+                    }
+                    JumpOutcome::Removed => self.remove(rules, from),
+                };
+                let mover_piece = self.at(to).map(|o| o.piece);
+                captured = victim.is_some();
+                irreversible = captured
+                    || outcome == JumpOutcome::Removed
+                    || (outcome == JumpOutcome::Lands
+                        && mover_piece.is_some_and(|piece| rules.irreversible[piece]));
+            }
         }
         if rules.multi_action && self.phase == 0 {
             // The marks of pieces removed on the way are gone already.
@@ -944,7 +989,17 @@ impl<B: Bitboard> Position<B> {
                 numbers[castle.rook_to] = rook;
             }
             MoveKind::Drop(_) => numbers[mv.to as usize] = 0,
-            MoveKind::Pass => {}
+            MoveKind::Jump(JumpOutcome::Lands) => {
+                numbers[mv.to as usize] = numbers[mv.from as usize];
+                numbers[mv.from as usize] = 0;
+            }
+            MoveKind::Escape { king_from, king_to } => {
+                numbers[mv.to as usize] = numbers[mv.from as usize];
+                numbers[mv.from as usize] = 0;
+                numbers[king_to as usize] = numbers[king_from as usize];
+                numbers[king_from as usize] = 0;
+            }
+            MoveKind::Jump(_) | MoveKind::Pass => {}
         }
         self.clear_empty_numbers(rules);
     }

@@ -133,6 +133,9 @@ pub trait Session {
     fn turn_report(&self) -> TurnReport;
     /// For each move played: the index of the side that played it and the move number then.
     fn plies(&self) -> Vec<(usize, u32)>;
+    /// The decision of the side to move's policy: with the dice given (consumed in order), or
+    /// rolled from `seed`; with a seed (or a single candidate) also the action picked.
+    fn policy(&self, dice: Option<&[u32]>, seed: Option<u64>) -> Result<PolicyReport, String>;
 }
 
 /// The state beyond the board, for games that have it (`show --json`): each entry is `None`
@@ -147,6 +150,21 @@ pub struct TurnReport {
     pub reserves: Option<std::collections::BTreeMap<String, String>>,
     /// Per side, its pieces held prisoner, as FEN letters in piece order (games with prisons).
     pub prisoners: Option<std::collections::BTreeMap<String, String>>,
+}
+
+/// A policy's decision, by names (`variant policy`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PolicyReport {
+    /// The side choosing.
+    pub side: String,
+    /// The rule that fired.
+    pub rule: String,
+    /// The dice read, in order.
+    pub dice: Vec<u32>,
+    /// The actions the rule chooses among, sorted.
+    pub candidates: Vec<String>,
+    /// The action picked, when seeded or when there is one candidate.
+    pub chosen: Option<String>,
 }
 
 /// A piece on a square, by names: for reports.
@@ -277,7 +295,64 @@ impl<B: Bitboard> Session for Game<B> {
             .collect()
     }
 
+    fn policy(&self, dice: Option<&[u32]>, seed: Option<u64>) -> Result<PolicyReport, String> {
+        use crate::policy::{decide, policy_of, GivenDice, SeededDice};
+        let position = self.position();
+        let side = position.side_to_move(&self.rules);
+        let name = self.rules.definition.sides[side].name.clone();
+        let policy = policy_of(&self.rules, side).ok_or_else(|| {
+            format!("{name} has no policy in this game: people or players move it")
+        })?;
+        if let Some(result) = self.outcome() {
+            return Err(format!("the game is over: {}", result.description()));
+        }
+        let mut rng = crate::ai::generator(seed.unwrap_or(0), 7);
+        let decision = match dice {
+            Some(dice) => decide(&self.rules, position, policy, &mut GivenDice::new(dice)),
+            None if seed.is_some() => {
+                decide(&self.rules, position, policy, &mut SeededDice(&mut rng))
+            }
+            None => decide(&self.rules, position, policy, &mut GivenDice::new(&[])),
+        }
+        .map_err(|e| e.to_string())?;
+        let candidates: Vec<String> = decision
+            .candidates
+            .iter()
+            .map(|mv| mv.uci(&self.rules))
+            .collect();
+        let chosen = if seed.is_some() {
+            use rand::RngExt;
+            Some(candidates[rng.random_range(0..candidates.len())].clone())
+        } else if candidates.len() == 1 {
+            Some(candidates[0].clone())
+        } else {
+            None
+        };
+        Ok(PolicyReport {
+            side: name,
+            rule: decision.rule,
+            dice: decision.dice,
+            candidates,
+            chosen,
+        })
+    }
+
     fn play(&mut self, text: &str) -> Result<(), SessionError> {
+        let side = self.position().side_to_move(&self.rules);
+        if let Some(policy) = crate::policy::policy_of(&self.rules, side) {
+            if text.contains('&') || text.contains('~') {
+                let found = crate::policy::possible_actions(&self.rules, self.position(), policy)
+                    .into_iter()
+                    .find(|m| m.uci(&self.rules) == text);
+                if let Some(chosen) = found {
+                    let mut next = self.position().clone();
+                    next.play_unchecked(&self.rules, chosen);
+                    self.positions.push(next);
+                    self.moves.push(chosen);
+                    return Ok(());
+                }
+            }
+        }
         if !looks_like_move(text) {
             return Err(SessionError::MalformedMove(text.to_string()));
         }
