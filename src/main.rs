@@ -177,6 +177,10 @@ enum Command {
         /// Print one JSON object instead of a drawing.
         #[arg(long)]
         json: bool,
+        /// The dice a policy rolled for the last move of `--play` (`3,5,2`): `--json` then
+        /// reports the rule that produced it.
+        #[arg(long)]
+        dice: Option<String>,
     },
     /// Say why a move is illegal here, or what a legal move does.
     Explain {
@@ -334,19 +338,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             json,
         } => {
             let session = open(&game, fen.as_deref(), play.as_deref())?;
-            let dice = dice
-                .map(|text| {
-                    text.split(',')
-                        .map(|die| {
-                            die.trim().parse::<u32>().map_err(|_| {
-                                Failure::Message(format!(
-                                    "`{die}` is not a die: write the dice as numbers separated by commas (`3,5,2`)"
-                                ))
-                            })
-                        })
-                        .collect::<Result<Vec<u32>, Failure>>()
-                })
-                .transpose()?;
+            let dice = dice.as_deref().map(parse_dice).transpose()?;
             let report = session
                 .policy(dice.as_deref(), seed)
                 .map_err(Failure::Message)?;
@@ -373,8 +365,12 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             fen,
             play,
             json,
+            dice,
         } => {
-            let session = open(&game, fen.as_deref(), play.as_deref())?;
+            let mut session = open(&game, fen.as_deref(), play.as_deref())?;
+            if let Some(dice) = dice {
+                session.note_dice(parse_dice(&dice)?);
+            }
             if json {
                 emit(&format!("{}\n", show_json(session.as_ref())))?;
             } else {
@@ -527,6 +523,19 @@ fn result_json(session: &dyn Session) -> serde_json::Value {
     })
 }
 
+/// `3,5,2`: dice, in the order they were rolled.
+fn parse_dice(text: &str) -> Result<Vec<u32>, Failure> {
+    text.split(',')
+        .map(|die| {
+            die.trim().parse::<u32>().map_err(|_| {
+                Failure::Message(format!(
+                    "`{die}` is not a die: write the dice as numbers separated by commas (`3,5,2`)"
+                ))
+            })
+        })
+        .collect()
+}
+
 fn show_json(session: &dyn Session) -> String {
     let mut value = serde_json::json!({
         "game": session.definition().name,
@@ -552,6 +561,8 @@ fn show_json(session: &dyn Session) -> String {
         ("turn_actions", serde_json::json!(turn.turn_actions)),
         ("reserves", serde_json::json!(turn.reserves)),
         ("prisoners", serde_json::json!(turn.prisoners)),
+        // The rule (and dice) of a policy that produced the last move.
+        ("policy", serde_json::json!(session.last_policy())),
     ];
     for (key, entry) in extra {
         if !entry.is_null() {

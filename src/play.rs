@@ -163,8 +163,18 @@ fn players(
     flags: &[(String, String)],
     record: Option<&Record>,
 ) -> Result<Vec<PlayerSpec>, Failure> {
+    // A side with a policy in the file plays it; the first other side is a person.
+    let has_policy = |index: usize| {
+        definition
+            .policies
+            .iter()
+            .any(|policy| policy.side.0 as usize == index)
+    };
+    let first_free = (0..definition.sides.len()).find(|&index| !has_policy(index));
     let default = |index: usize| {
-        if index == 0 {
+        if has_policy(index) {
+            PlayerSpec::Policy
+        } else if Some(index) == first_free {
             PlayerSpec::Human
         } else {
             PlayerSpec::Mcts(variant_interpreter::Budget::Time(
@@ -178,9 +188,18 @@ fn players(
         .enumerate()
         .map(
             |(index, side)| match flags.iter().find(|(name, _)| *name == side.name) {
-                Some((_, text)) => text
-                    .parse::<PlayerSpec>()
-                    .map_err(|e| Failure::Message(format!("--{}: {e}", side.name))),
+                Some((_, text)) => {
+                    let spec = text
+                        .parse::<PlayerSpec>()
+                        .map_err(|e| Failure::Message(format!("--{}: {e}", side.name)))?;
+                    if spec == PlayerSpec::Policy && !has_policy(index) {
+                        return Err(Failure::Message(format!(
+                            "--{}: this game file gives {} no policy; choose human, random, mcts or search",
+                            side.name, side.name
+                        )));
+                    }
+                    Ok(spec)
+                }
                 None => Ok(record
                     .and_then(|r| r.tag(&record::side_tag(&side.name)))
                     .and_then(|text| text.parse().ok())
@@ -414,6 +433,9 @@ impl Table {
             .choose(self.session.as_ref())
             .ok_or_else(|| Failure::Message(format!("the {spec} player found no move")))?;
         let san = self.play_move(&choice.mv)?;
+        if let Some(dice) = choice.dice {
+            self.session.note_dice(dice);
+        }
         Ok((san, format!("{spec}: {}", choice.summary)))
     }
 

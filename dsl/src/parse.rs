@@ -2035,10 +2035,10 @@ mod tests {
     fn lexical_guards() {
         assert!(message_of("game \"x").contains("no closing `\"`"));
         assert!(message_of("/* x").contains("no closing `*/`"));
-        let deep = format!("policy x {}{}", "{".repeat(10_000), "}".repeat(10_000));
+        let deep = format!("effect x {}{}", "{".repeat(10_000), "}".repeat(10_000));
         assert_eq!(message_of(&deep), "braces are nested more than 64 deep");
         let just_deep_enough = format!(
-            "policy x {}{}",
+            "effect x {}{}",
             "{".repeat(MAX_NESTING),
             "}".repeat(MAX_NESTING)
         );

@@ -2564,7 +2564,7 @@ mod tests {
             )
             .replace("    royal\n", "    royal\n    prison keeps\n")
             .replace("    check  ", "    draw agreed\n    check  ")
-            + "policy red { }\n";
+            + "effect red { }\n";
         assert_eq!(
             messages(&text),
             [
@@ -2572,7 +2572,7 @@ mod tests {
                 "`controller` is not supported yet",
                 "`prison` is not supported yet",
                 "`draw` is not supported yet",
-                "`policy` is not supported yet",
+                "`effect` is not supported yet",
             ]
         );
     }

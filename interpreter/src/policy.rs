@@ -235,11 +235,8 @@ impl<B: Bitboard> Run<'_, B> {
                     set = self.legal();
                     if let Some(number) = number {
                         match self.numbered(self.variable(number)) {
-                            Some(square) => set.retain(|mv| {
-                                mv.from as usize == square
-                                    || matches!(mv.kind, MoveKind::Castle(_))
-                                        && mv.from as usize == square
-                            }),
+                            // Castling is the King's move (CC15): it starts on the King's square.
+                            Some(square) => set.retain(|mv| mv.from as usize == square),
                             None => set.clear(),
                         }
                     }

@@ -136,6 +136,12 @@ pub trait Session {
     /// The decision of the side to move's policy: with the dice given (consumed in order), or
     /// rolled from `seed`; with a seed (or a single candidate) also the action picked.
     fn policy(&self, dice: Option<&[u32]>, seed: Option<u64>) -> Result<PolicyReport, String>;
+    /// Notes the dice a policy rolled for the last move (for [`Session::last_policy`]).
+    fn note_dice(&mut self, dice: Vec<u32>);
+    /// For a last move made by a side with a policy: the rule that produced it, with the dice
+    /// noted for it (or none, for the rules that read no dice); `None` when no rule of the policy
+    /// gives that move with those dice.
+    fn last_policy(&self) -> Option<PolicyReport>;
 }
 
 /// The state beyond the board, for games that have it (`show --json`): each entry is `None`
@@ -211,6 +217,8 @@ pub struct Game<B: Bitboard> {
     rules: Arc<Rules<B>>,
     positions: Vec<Position<B>>,
     moves: Vec<Move>,
+    /// Per move, the dice a policy rolled for it, when known.
+    dice: Vec<Option<Vec<u32>>>,
 }
 
 impl<B: Bitboard> Game<B> {
@@ -231,6 +239,7 @@ impl<B: Bitboard> Game<B> {
             rules: Arc::new(rules),
             positions: vec![position],
             moves: Vec::new(),
+            dice: Vec::new(),
         })
     }
 
@@ -334,6 +343,43 @@ impl<B: Bitboard> Session for Game<B> {
             dice: decision.dice,
             candidates,
             chosen,
+        })
+    }
+
+    fn note_dice(&mut self, dice: Vec<u32>) {
+        if self.moves.is_empty() {
+            return;
+        }
+        self.dice.resize(self.moves.len(), None);
+        self.dice[self.moves.len() - 1] = Some(dice);
+    }
+
+    fn last_policy(&self) -> Option<PolicyReport> {
+        use crate::policy::{decide, policy_of, GivenDice};
+        let mv = *self.moves.last()?;
+        let before = &self.positions[self.positions.len() - 2];
+        let side = before.side_to_move(&self.rules);
+        let policy = policy_of(&self.rules, side)?;
+        let dice = self
+            .dice
+            .get(self.moves.len() - 1)
+            .cloned()
+            .flatten()
+            .unwrap_or_default();
+        let decision = decide(&self.rules, before, policy, &mut GivenDice::new(&dice)).ok()?;
+        if !decision.candidates.contains(&mv) {
+            return None;
+        }
+        Some(PolicyReport {
+            side: self.rules.definition.sides[side].name.clone(),
+            rule: decision.rule,
+            dice: decision.dice,
+            candidates: decision
+                .candidates
+                .iter()
+                .map(|mv| mv.uci(&self.rules))
+                .collect(),
+            chosen: Some(mv.uci(&self.rules)),
         })
     }
 
@@ -522,6 +568,7 @@ impl<B: Bitboard> Session for Game<B> {
     fn undo(&mut self) -> Option<String> {
         let mv = self.moves.pop()?;
         self.positions.pop();
+        self.dice.truncate(self.moves.len());
         Some(mv.uci(&self.rules))
     }
 
@@ -623,6 +670,11 @@ impl<B: Bitboard> Session for Game<B> {
     }
 
     fn agent(&self, spec: PlayerSpec, options: AgentOptions) -> Result<Box<dyn Agent>, AgentError> {
+        if spec == PlayerSpec::Policy && self.rules.definition.policies.is_empty() {
+            return Err(AgentError(
+                "`policy`: this game file defines no scripted policy for any side".into(),
+            ));
+        }
         crate::ai::agent::<B>(spec, options)
     }
 }

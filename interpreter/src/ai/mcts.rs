@@ -154,7 +154,10 @@ impl Tree {
     }
 
     /// One playout: select down the tree, expand a leaf, play randomly to the end, back up.
+    /// A side moved by a policy in the game file (other than the searching side) is part of
+    /// the game's chance: its action is drawn from its policy, with random dice.
     fn iterate<B: Bitboard>(&mut self, rules: &Rules<B>, root: &Position<B>, path: &mut Vec<u64>) {
+        let root_side = root.side_to_move(rules);
         let mut position = root.clone();
         let mut visited = vec![0usize];
         let mut node = 0usize;
@@ -169,6 +172,9 @@ impl Tree {
                         self.nodes[node].terminal = Some(result.map(|r| r as f32));
                         break result;
                     }
+                    Status::Moves(_) if scripted(rules, &position, root_side) => {
+                        self.nodes[node].expanded = true;
+                    }
                     Status::Moves(moves) => {
                         if self.nodes.len() < MAX_NODES {
                             self.expand(node, moves, position.side_to_move(rules) as u8);
@@ -178,7 +184,27 @@ impl Tree {
                     }
                 }
             }
-            node = self.select(node);
+            node = if scripted(rules, &position, root_side) {
+                let side = position.side_to_move(rules);
+                let mv = policy_move(rules, &position, &mut self.rng);
+                match self.nodes[node]
+                    .children
+                    .iter()
+                    .map(|&c| c as usize)
+                    .find(|&c| self.nodes[c].mv == mv)
+                {
+                    Some(child) => child,
+                    None if self.nodes.len() < MAX_NODES => {
+                        self.nodes.push(Node::new(mv, side as u8));
+                        let child = self.nodes.len() - 1;
+                        self.nodes[node].children.push(child as u32);
+                        child
+                    }
+                    None => break playout(rules, &mut position, path, &mut self.rng, None),
+                }
+            } else {
+                self.select(node)
+            };
             visited.push(node);
             path.push(position.hash());
             position.play_unchecked(rules, self.nodes[node].mv);
@@ -258,11 +284,41 @@ fn playout<B: Bitboard>(
                 Status::Moves(moves) => moves,
             },
         };
-        let mv = moves[rng.random_range(0..moves.len())];
+        let mv = if crate::policy::policy_of(rules, position.side_to_move(rules)).is_some() {
+            policy_move(rules, position, rng)
+        } else {
+            moves[rng.random_range(0..moves.len())]
+        };
         path.push(position.hash());
         position.play_unchecked(rules, mv);
     }
     cutoff_rewards(rules, position)
+}
+
+/// Whether the side to move is moved by its policy, as chance (it is not the searching side).
+fn scripted<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, root_side: usize) -> bool {
+    let side = position.side_to_move(rules);
+    side != root_side && crate::policy::policy_of(rules, side).is_some()
+}
+
+/// An action of the side to move's policy with random dice (a random legal move if the policy
+/// has none to offer).
+fn policy_move<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    rng: &mut ChaCha8Rng,
+) -> Move {
+    use crate::policy::{decide, policy_of, SeededDice};
+    let side = position.side_to_move(rules);
+    let decision = policy_of(rules, side)
+        .and_then(|policy| decide(rules, position, policy, &mut SeededDice(&mut *rng)).ok());
+    match decision {
+        Some(decision) => decision.candidates[rng.random_range(0..decision.candidates.len())],
+        None => {
+            let moves = crate::movegen::legal_moves(rules, position);
+            moves[rng.random_range(0..moves.len())]
+        }
+    }
 }
 
 /// The expected reward of each side in an unfinished position, from the generic evaluation:
@@ -358,6 +414,7 @@ impl<B: Bitboard> Agent for MctsAgent<B> {
                 mv: moves[0].uci(&snapshot.rules),
                 summary: "the only legal move".into(),
                 work: 0,
+                dice: None,
             });
         }
         for tree in &mut self.trees {
@@ -397,6 +454,7 @@ impl<B: Bitboard> Agent for MctsAgent<B> {
                 format!("{playouts} playouts, {:.0}% expected", expected * 100.0)
             },
             work: playouts,
+            dice: None,
         })
     }
 

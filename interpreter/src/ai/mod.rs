@@ -16,6 +16,7 @@
 
 pub mod eval;
 pub mod mcts;
+pub mod policy;
 pub mod random;
 pub mod search;
 mod tree;
@@ -192,6 +193,8 @@ pub struct Choice {
     pub summary: String,
     /// The work done: playouts for MCTS, nodes for search, 0 for random.
     pub work: u64,
+    /// The dice a policy rolled for it.
+    pub dice: Option<Vec<u32>>,
 }
 
 /// A computer player. It is given the whole game each time, so it may keep what it learnt
@@ -232,9 +235,7 @@ pub(crate) fn agent<B: Bitboard>(
         PlayerSpec::Human => Err(AgentError(
             "`human` is a person at the keyboard, not a computer player".into(),
         )),
-        PlayerSpec::Policy => Err(AgentError(
-            "`policy`: this game file defines no scripted policy for any side".into(),
-        )),
+        PlayerSpec::Policy => Ok(Box::new(policy::PolicyAgent::<B>::new(options))),
         PlayerSpec::Random => Ok(Box::new(random::RandomAgent::<B>::new(options))),
         PlayerSpec::Mcts(budget) => Ok(Box::new(mcts::MctsAgent::<B>::new(budget, options))),
         PlayerSpec::Search(budget) => Ok(Box::new(search::SearchAgent::<B>::new(budget))),

@@ -38,6 +38,7 @@ impl<B: Bitboard> Agent for RandomAgent<B> {
             mv: mv.uci(&snapshot.rules),
             summary: format!("one of {} legal moves at random", moves.len()),
             work: 0,
+            dice: None,
         })
     }
 

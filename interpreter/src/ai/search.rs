@@ -360,6 +360,7 @@ impl<B: Bitboard> Agent for SearchAgent<B> {
                 mv: moves[0].uci(rules),
                 summary: "the only legal move".into(),
                 work: 0,
+                dice: None,
             });
         }
         let root = snapshot.position.side_to_move(rules);
@@ -409,6 +410,7 @@ impl<B: Bitboard> Agent for SearchAgent<B> {
                 searcher.nodes as f64 / elapsed.as_secs_f64() / 1000.0
             ),
             work: searcher.nodes,
+            dice: None,
         })
     }
 
