@@ -38,7 +38,8 @@ enum Score {
     Loss,
 }
 
-/// Plays game number `index`: A on side `index mod sides`, B on the others.
+/// Plays game number `index`: A on side `index mod sides`, B on the others. Sides with a
+/// policy in the game file keep it; A rotates through the others.
 fn one_game(
     definition: &Definition,
     a: PlayerSpec,
@@ -49,11 +50,27 @@ fn one_game(
 ) -> Result<Score, String> {
     let mut session = variant_interpreter::open(definition, None).map_err(|e| e.to_string())?;
     let sides = definition.sides.len();
-    let a_side = index % sides;
+    let scripted = |side: usize| {
+        definition
+            .policies
+            .iter()
+            .any(|policy| policy.side.0 as usize == side)
+    };
+    let free: Vec<usize> = (0..sides).filter(|&side| !scripted(side)).collect();
+    if free.is_empty() {
+        return Err("every side of this game is moved by its policy: no side for A".into());
+    }
+    let a_side = free[index % free.len()];
     let game_seed = side_seed(seed, index.wrapping_mul(31));
     let mut agents = Vec::new();
     for side in 0..sides {
-        let spec = if side == a_side { a } else { b };
+        let spec = if scripted(side) {
+            PlayerSpec::Policy
+        } else if side == a_side {
+            a
+        } else {
+            b
+        };
         let options = AgentOptions {
             seed: side_seed(game_seed, side),
             threads,

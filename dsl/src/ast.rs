@@ -274,8 +274,8 @@ pub struct DiceSyntax {
 pub enum PolicyItemSyntax {
     /// `rule 6a { ... }`
     Rule(Spanned<String>, Vec<Spanned<PolicyStepSyntax>>),
-    /// `roll 3d6 - 2 as n`
-    Roll(DiceSyntax, Spanned<String>),
+    /// `roll 3d6 - 2 as n [for rule 6]`
+    Roll(DiceSyntax, Spanned<String>, Option<Spanned<String>>),
     /// `let m = nearest number to n except n, ties lower when odd`
     Nearest {
         /// The name given.

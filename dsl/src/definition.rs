@@ -164,12 +164,15 @@ pub enum PolicyItem {
         /// The steps.
         steps: Vec<PolicyStep>,
     },
-    /// `roll 3d6 - 2 as n`
+    /// `roll 3d6 - 2 as n for rule 6`
     Roll {
         /// The dice.
         dice: Dice,
         /// The name their total is kept under.
         name: String,
+        /// The rule it belongs to, for messages (`for rule 6`).
+        #[serde(default)]
+        rule: Option<String>,
     },
     /// `let m = nearest number to n except n, ties lower when odd`
     Nearest {

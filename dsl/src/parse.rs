@@ -1043,8 +1043,12 @@ fn policy_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> PolicyStatemen
                     PolicyItemSyntax::Rule(label, steps)
                 }
                 Rule::policy_roll => {
+                    let label = parts
+                        .clone()
+                        .find(|p| p.as_rule() == Rule::rule_label)
+                        .map(|p| text_of(file, &p));
                     let (dice, name) = roll(file, parts);
-                    PolicyItemSyntax::Roll(dice, name)
+                    PolicyItemSyntax::Roll(dice, name, label)
                 }
                 _ => {
                     let words: Vec<Pair<'_, Rule>> = parts.collect();

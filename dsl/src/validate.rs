@@ -648,7 +648,7 @@ impl<'s> Validator<'s> {
                             steps,
                         }
                     }
-                    PolicyItemSyntax::Roll(dice, name) => {
+                    PolicyItemSyntax::Roll(dice, name, label) => {
                         let Some(dice) = self.dice(dice) else {
                             continue;
                         };
@@ -656,6 +656,7 @@ impl<'s> Validator<'s> {
                         PolicyItem::Roll {
                             dice,
                             name: name.node.clone(),
+                            rule: label.as_ref().map(|label| label.node.clone()),
                         }
                     }
                     PolicyItemSyntax::Nearest {

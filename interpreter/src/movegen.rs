@@ -221,12 +221,12 @@ fn piece_moves<B: Bitboard, S: Sink<B>>(
     sink: &mut S,
 ) {
     let mine = position.side_pieces(us);
-    let mut own = position.friends(rules, us);
     let occupied = position.occupied();
-    // Uncapturable pieces block like one's own.
-    for &piece in &rules.uncapturable {
-        own |= position.typed(piece);
-    }
+    let own = if rules.plain_sides {
+        mine
+    } else {
+        blockers(rules, position, us)
+    };
     let enemy = occupied & !own;
     for piece in 0..rules.pieces {
         let pieces = movable.restrict(piece, mine & position.typed(piece));
@@ -249,6 +249,16 @@ fn piece_moves<B: Bitboard, S: Sink<B>>(
             }
         }
     }
+}
+
+/// The pieces a move of `us` may not land on: its team's, and uncapturable ones.
+#[cold]
+fn blockers<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, us: usize) -> B {
+    let mut own = position.friends(rules, us);
+    for &piece in &rules.uncapturable {
+        own |= position.typed(piece);
+    }
+    own
 }
 
 /// The compound moves of the piece on `from`, each tested by playing it on a copy.

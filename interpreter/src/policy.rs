@@ -115,8 +115,9 @@ pub fn decide<B: Bitboard>(
     };
     for item in &policy.items {
         match item {
-            PolicyItem::Roll { dice, name } => {
-                let total = run.roll(*dice, name)?;
+            PolicyItem::Roll { dice, name, rule } => {
+                let owner = rule.clone().unwrap_or_else(|| format!("rolling `{name}`"));
+                let total = run.roll(*dice, &owner)?;
                 run.variables.insert(name.clone(), total);
             }
             PolicyItem::Nearest {
@@ -667,7 +668,7 @@ pub fn possible_actions<B: Bitboard>(
     let mut jumps = Vec::new();
     for item in &policy.items {
         match item {
-            PolicyItem::Roll { dice, name } => note(&mut ranges, dice, name),
+            PolicyItem::Roll { dice, name, .. } => note(&mut ranges, dice, name),
             PolicyItem::Nearest { .. } => {}
             PolicyItem::Rule { steps, .. } => {
                 for step in steps {

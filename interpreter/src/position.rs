@@ -1129,18 +1129,23 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// The pieces of a side and its allies.
-    #[inline]
+    #[inline(always)]
     pub fn friends(&self, rules: &Rules<B>, side: usize) -> B {
         if !rules.teams {
             return self.by_side[side];
         }
+        self.team_pieces(rules, side)
+    }
+
+    #[cold]
+    fn team_pieces(&self, rules: &Rules<B>, side: usize) -> B {
         (0..rules.sides)
             .filter(|&other| !rules.is_enemy(side, other))
             .fold(B::EMPTY, |acc, other| acc | self.by_side[other])
     }
 
     /// The royal pieces of a side's team (the side's own where it has no ally).
-    #[inline]
+    #[inline(always)]
     pub fn team_royals(&self, rules: &Rules<B>, side: usize) -> B {
         if !rules.teams {
             return self.royals(rules, side);

@@ -260,6 +260,8 @@ pub struct Rules<B> {
     pub allies: [u8; MAX_SIDES],
     /// Whether any side has an ally: royal pieces are then judged per team.
     pub teams: bool,
+    /// No teams and no uncapturable pieces: a side's moves are blocked by its own pieces only.
+    pub plain_sides: bool,
     /// Whether the lookahead may be proved unnecessary once per position
     /// ([`crate::expression::reply_certain`]); off only to test that proof against drop-by-drop
     /// testing.
@@ -449,6 +451,8 @@ impl<B: Bitboard> Rules<B> {
                 allies
             },
             teams: !definition.teams.is_empty(),
+            plain_sides: definition.teams.is_empty()
+                && !definition.pieces.iter().any(|piece| piece.uncapturable),
         };
         rules.tracks_turns = rules.multi_action || !rules.expressions.turn_start.is_empty();
         rules.reachable = crate::plausible::reachable_squares(&rules);
