@@ -56,5 +56,7 @@ pub use outcome::{Outcome, Reason};
 pub use position::Position;
 pub use rules::{CompileError, Rules};
 pub use san::InputError;
-pub use session::{open, Game, MoveReport, PieceReport, Session, SessionError, TurnReport};
+pub use session::{
+    open, Game, MoveReport, PieceReport, PolicyReport, Session, SessionError, TurnReport,
+};
 pub use view::{BoardView, Cell, Hand};

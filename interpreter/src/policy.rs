@@ -197,7 +197,7 @@ impl<B: Bitboard> Run<'_, B> {
         u8::try_from(number)
             .ok()
             .filter(|&n| n > 0)
-            .and_then(|n| self.position.numbered(self.side, n))
+            .and_then(|n| self.position.numbered(self.rules, self.side, n))
     }
 
     /// The number nearest `target` among the side's pieces on the board, `except` left out.
@@ -206,7 +206,7 @@ impl<B: Bitboard> Run<'_, B> {
             .position
             .side_pieces(self.side)
             .squares()
-            .filter_map(|square| self.position.number(square))
+            .filter_map(|square| self.position.number(self.rules, square))
             .filter(|&n| i64::from(n) != except);
         let odd = target.rem_euclid(2) == 1;
         let prefer_lower = odd == lower_when_odd;

@@ -13,6 +13,12 @@ use variant_dsl::{MoveMode, PieceId, Placement, Setup, SideId};
 /// The largest grid the mailbox holds (16 x 16).
 pub const MAX_SQUARES: usize = 256;
 
+/// The most numbered pieces (`numbers`) of all sides together.
+pub const MAX_NUMBERED: usize = 32;
+
+/// The square of a numbered piece that is gone.
+const NO_SQUARE: u8 = u8::MAX;
+
 /// An en-passant opportunity: the square passed over and the piece that passed it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EnPassant {
@@ -52,9 +58,11 @@ pub struct Position<B: Bitboard> {
     /// Per side, its last action if that was a drop: (piece, square). Part of the hash and the
     /// FEN (`last:`) in games whose rules read it.
     last_drop: [Option<(u8, u16)>; MAX_SIDES],
-    /// Per square, the number of the piece there (`numbers`), 0 for none; kept only in games
-    /// that number pieces, and not hashed (a number is a name, not state the rules compare).
-    numbers: B::Mailbox,
+    /// Per numbered piece (`numbers`; side by side, from [`Rules::number_base`]), its square,
+    /// [`NO_SQUARE`] when it is gone; kept only in games that number pieces, and not hashed (a
+    /// number is a name, not state the rules compare). A table of squares rather than a number
+    /// per square keeps positions small, and so copy-make fast.
+    numbers: [u8; MAX_NUMBERED],
 }
 
 /// How far a turn of several actions has gone; all zero at the start of a turn, except what
@@ -108,7 +116,7 @@ impl<B: Bitboard> Position<B> {
             fullmove_number: 1,
             hash: 0,
             last_drop: [None; MAX_SIDES],
-            numbers: B::EMPTY_MAILBOX,
+            numbers: [NO_SQUARE; MAX_NUMBERED],
         }
     }
 
@@ -191,8 +199,10 @@ impl<B: Bitboard> Position<B> {
         }
         for &(square, number) in &setup.numbers {
             let square = rules.geometry.index(square);
-            if position.at(square).is_some() {
-                position.numbers.as_mut()[square] = number;
+            if let Some(occupant) = position.at(square) {
+                if let Some(slot) = rules.number_slot(occupant.side, number) {
+                    position.numbers[slot] = square as u8;
+                }
             }
         }
         position.side = setup.side_to_move.0;
@@ -352,8 +362,10 @@ impl<B: Bitboard> Position<B> {
                     .geometry
                     .board
                     .squares()
-                    .filter(|&square| self.numbers.as_ref()[square] != 0)
-                    .map(|square| (rules.geometry.square(square), self.numbers.as_ref()[square]))
+                    .filter_map(|square| {
+                        self.number(rules, square)
+                            .map(|number| (rules.geometry.square(square), number))
+                    })
                     .collect();
                 numbers.sort_by_key(|&(square, number)| (number, square));
                 numbers
@@ -510,19 +522,20 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// The number of the piece on `square` (games that number pieces), if it has one.
-    #[inline]
-    pub fn number(&self, square: usize) -> Option<u8> {
-        match self.numbers.as_ref()[square] {
-            0 => None,
-            number => Some(number),
-        }
+    pub fn number(&self, rules: &Rules<B>, square: usize) -> Option<u8> {
+        let side = self.at(square)?.side;
+        let base = rules.number_base[side] as usize;
+        let count = rules.definition.sides[side].numbers.len();
+        (0..count)
+            .find(|&i| self.numbers[base + i] as usize == square)
+            .map(|i| i as u8 + 1)
     }
 
     /// The square of a side's piece with this number, if it is on the board.
-    pub fn numbered(&self, side: usize, number: u8) -> Option<usize> {
-        self.by_side[side]
-            .squares()
-            .find(|&square| self.numbers.as_ref()[square] == number)
+    pub fn numbered(&self, rules: &Rules<B>, side: usize, number: u8) -> Option<usize> {
+        let slot = rules.number_slot(side, number)?;
+        let square = self.numbers[slot];
+        (square != NO_SQUARE).then_some(square as usize)
     }
 
     /// Pieces of a type in a side's hand.
@@ -974,41 +987,49 @@ impl<B: Bitboard> Position<B> {
     /// and the squares left empty lose theirs.
     #[cold]
     fn carry_numbers(&mut self, rules: &Rules<B>, mv: Move) {
-        let numbers = self.numbers.as_mut();
-        match mv.kind {
-            MoveKind::Normal | MoveKind::Promote(_) | MoveKind::EnPassant => {
-                numbers[mv.to as usize] = numbers[mv.from as usize];
-                numbers[mv.from as usize] = 0;
-            }
+        let (from, to) = (mv.from as u8, mv.to as u8);
+        let moved: [Option<(u8, u8)>; 2] = match mv.kind {
+            MoveKind::Normal
+            | MoveKind::Promote(_)
+            | MoveKind::EnPassant
+            | MoveKind::Jump(JumpOutcome::Lands) => [Some((from, to)), None],
             MoveKind::Castle(index) => {
                 let castle = &rules.castles[index as usize];
-                let (king, rook) = (numbers[castle.king_from], numbers[castle.rook_from]);
-                numbers[castle.king_from] = 0;
-                numbers[castle.rook_from] = 0;
-                numbers[castle.king_to] = king;
-                numbers[castle.rook_to] = rook;
-            }
-            MoveKind::Drop(_) => numbers[mv.to as usize] = 0,
-            MoveKind::Jump(JumpOutcome::Lands) => {
-                numbers[mv.to as usize] = numbers[mv.from as usize];
-                numbers[mv.from as usize] = 0;
+                [
+                    Some((castle.king_from as u8, castle.king_to as u8)),
+                    Some((castle.rook_from as u8, castle.rook_to as u8)),
+                ]
             }
             MoveKind::Escape { king_from, king_to } => {
-                numbers[mv.to as usize] = numbers[mv.from as usize];
-                numbers[mv.from as usize] = 0;
-                numbers[king_to as usize] = numbers[king_from as usize];
-                numbers[king_from as usize] = 0;
+                [Some((from, to)), Some((king_from, king_to))]
             }
-            MoveKind::Jump(_) | MoveKind::Pass => {}
+            MoveKind::Drop(_) | MoveKind::Jump(_) | MoveKind::Pass => [None, None],
+        };
+        // The movers' slots, found before anything changes; then the pieces taken where they
+        // land lose their numbers, and the movers take their new squares.
+        let slots = moved
+            .map(|pair| pair.and_then(|(from, _)| self.numbers.iter().position(|&sq| sq == from)));
+        for (pair, slot) in moved.iter().zip(slots) {
+            if let Some((_, to)) = pair {
+                for (index, square) in self.numbers.iter_mut().enumerate() {
+                    if *square == *to && slots.iter().all(|&s| s != Some(index)) {
+                        *square = NO_SQUARE;
+                    }
+                }
+            }
+            let _ = slot;
         }
-        self.clear_empty_numbers(rules);
-    }
-
-    /// Drops the numbers of squares left empty.
-    fn clear_empty_numbers(&mut self, rules: &Rules<B>) {
-        let empty = rules.geometry.board & !self.occupied();
-        for square in empty.squares() {
-            self.numbers.as_mut()[square] = 0;
+        for (pair, slot) in moved.iter().zip(slots) {
+            if let (Some((_, to)), Some(slot)) = (pair, slot) {
+                self.numbers[slot] = *to;
+            }
+        }
+        // Pieces removed otherwise (en passant, jumps, capture effects).
+        for index in 0..MAX_NUMBERED {
+            let square = self.numbers[index];
+            if square != NO_SQUARE && self.at(square as usize).is_none() {
+                self.numbers[index] = NO_SQUARE;
+            }
         }
     }
 

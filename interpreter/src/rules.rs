@@ -16,7 +16,7 @@ use variant_dsl::{Definition, Forward, MoveAtom, MoveMode, PieceId, SideId};
 /// The most sides a game may have.
 pub const MAX_SIDES: usize = 4;
 /// The most piece types a game may have.
-pub const MAX_PIECE_TYPES: usize = 24;
+pub const MAX_PIECE_TYPES: usize = 20;
 
 /// Why a definition cannot be compiled (limits of this engine, not mistakes in the file).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -254,6 +254,8 @@ pub struct Rules<B> {
     pub reads_last_drop: bool,
     /// Whether some side numbers its pieces (`numbers`): positions then carry the numbers.
     pub numbered: bool,
+    /// Per side, where its numbered pieces start in a position's table of numbers.
+    pub number_base: [u8; MAX_SIDES],
     /// Whether the turn order names a side more than once: the place in it is then hashed.
     pub cycle_repeats: bool,
     /// Per side, its allies as a bit mask (itself included): `team` statements.
@@ -269,6 +271,14 @@ pub struct Rules<B> {
 }
 
 impl<B> Rules<B> {
+    /// The slot of a side's piece number in a position's table of numbers.
+    #[inline]
+    pub fn number_slot(&self, side: usize, number: u8) -> Option<usize> {
+        let count = self.definition.sides.get(side)?.numbers.len();
+        (number >= 1 && usize::from(number) <= count)
+            .then(|| self.number_base[side] as usize + usize::from(number) - 1)
+    }
+
     /// Whether `other` is an enemy of `side` (not on its team).
     #[inline(always)]
     pub fn is_enemy(&self, side: usize, other: usize) -> bool {
@@ -291,7 +301,19 @@ impl<B: Bitboard> Rules<B> {
                 "at most {MAX_PIECE_TYPES} piece types are supported"
             )));
         }
+        let numbered: usize = definition.sides.iter().map(|side| side.numbers.len()).sum();
+        if numbered > crate::position::MAX_NUMBERED {
+            return Err(CompileError(format!(
+                "{numbered} numbered pieces: at most {} are supported",
+                crate::position::MAX_NUMBERED
+            )));
+        }
         let geometry = Geometry::<B>::new(&definition.board);
+        if numbered > 0 && geometry.grid_size() > 255 {
+            return Err(CompileError(
+                "numbered pieces need a board of at most 255 squares".into(),
+            ));
+        }
         if geometry.grid_size() > B::CAPACITY {
             return Err(CompileError(
                 "board too large for this bitboard width".into(),
@@ -434,6 +456,15 @@ impl<B: Bitboard> Rules<B> {
             uncapturable: (0..pieces)
                 .filter(|&p| definition.pieces[p].uncapturable)
                 .collect(),
+            number_base: {
+                let mut base = [0u8; MAX_SIDES];
+                let mut next = 0usize;
+                for (side, def) in definition.sides.iter().enumerate() {
+                    base[side] = next as u8;
+                    next += def.numbers.len();
+                }
+                base
+            },
             numbered: definition.sides.iter().any(|side| !side.numbers.is_empty()),
             cycle_repeats: {
                 let order = &definition.turn_order;
