@@ -20,9 +20,11 @@ fn definition() -> variant_dsl::Definition {
         .definition
 }
 
-/// One game: random partners, Red by its policy; the actions, Red's dice per Red action, the
-/// result's description.
-fn play(seed: u64) -> (Vec<String>, Vec<(usize, Vec<u32>)>, Option<String>) {
+/// A played game: its actions, Red's dice per Red action (by ply), the result's description.
+type Played = (Vec<String>, Vec<(usize, Vec<u32>)>, Option<String>);
+
+/// One game: random partners, Red by its policy.
+fn play(seed: u64) -> Played {
     let definition = definition();
     let mut session = variant_interpreter::open(&definition, None).expect("opens");
     let specs = [PlayerSpec::Random, PlayerSpec::Random, PlayerSpec::Policy];
