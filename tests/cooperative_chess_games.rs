@@ -134,3 +134,54 @@ fn a_complete_seeded_game_by_the_binary() {
     assert_eq!(again, transcript, "the same seed plays the same game");
     insta::assert_snapshot!("cooperative-chess-seed-11", transcript);
 }
+
+#[test]
+fn a_record_with_red_jumps_loads_and_replays() {
+    let dir = common::temporary_dir("coop-record");
+    let played = common::run_in(
+        &dir,
+        &[
+            "play",
+            "cooperative-chess",
+            "--white",
+            "random",
+            "--black",
+            "random",
+            "--seed",
+            "11",
+            "--record",
+            "game.pgn",
+        ],
+        "",
+    );
+    assert!(played.status.success(), "{}", common::text(&played.stderr));
+    let record = std::fs::read_to_string(dir.join("game.pgn")).expect("the record is written");
+    assert!(record.contains("b8~b7"), "seed 11 has a 7b jump: {record}");
+    assert!(record.contains("[Red \"policy\"]"), "{record}");
+    let final_fen = |text: &str| {
+        text.lines()
+            .find(|line| line.starts_with("FEN: "))
+            .map(str::to_string)
+    };
+    let replayed = common::run_in(&dir, &["replay", "game.pgn"], "");
+    assert!(
+        replayed.status.success(),
+        "{}",
+        common::text(&replayed.stderr)
+    );
+    let replayed = common::text(&replayed.stdout);
+    assert!(
+        replayed.contains("Result: red wins by checkmate"),
+        "{replayed}"
+    );
+    assert_eq!(
+        replayed
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("FEN: "))
+            .map(str::to_string),
+        final_fen(&common::text(&played.stdout)),
+        "the replay ends where the game did"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

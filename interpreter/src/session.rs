@@ -666,6 +666,19 @@ impl<B: Bitboard> Session for Game<B> {
                 uci: None,
             });
         }
+        if text.contains('&') || text.contains('~') {
+            // A policy's own action (a capture with escape, a jump) is written one way only.
+            let side = self.position().side_to_move(&self.rules);
+            if let Some(policy) = crate::policy::policy_of(&self.rules, side) {
+                let found = crate::policy::possible_actions(&self.rules, self.position(), policy)
+                    .into_iter()
+                    .map(|mv| mv.uci(&self.rules))
+                    .find(|uci| uci == text);
+                if let Some(uci) = found {
+                    return Ok(uci);
+                }
+            }
+        }
         crate::san::resolve(&self.rules, self.position(), text).map(|mv| mv.uci(&self.rules))
     }
 
