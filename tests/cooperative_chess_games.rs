@@ -185,3 +185,25 @@ fn a_record_with_red_jumps_loads_and_replays() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn explain_says_what_a_policy_action_does() {
+    let explain = |args: &[&str]| {
+        let output = common::variant(args);
+        let text = common::stdout(&output);
+        (output.status.success(), text)
+    };
+    let (code, text) = explain(&["explain", "cooperative-chess", "b8~b7", "--play", "b2b4"]);
+    assert!(code, "{text}");
+    assert!(
+        text.contains("the Knight on b8 jumps to b7, removing the Pawn there"),
+        "{text}"
+    );
+    // No dice make Red jump from an empty square, and White has no policy.
+    let (code, text) = explain(&["explain", "cooperative-chess", "a6~b7", "--play", "b2b4"]);
+    assert!(code, "{text}");
+    assert!(text.contains("no action red's policy can take here"), "{text}");
+    let (code, text) = explain(&["explain", "cooperative-chess", "b8~b7"]);
+    assert!(code, "{text}");
+    assert!(text.contains("white, to move, has no policy"), "{text}");
+}

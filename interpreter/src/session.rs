@@ -222,6 +222,74 @@ pub struct Game<B: Bitboard> {
 }
 
 impl<B: Bitboard> Game<B> {
+    /// A policy's own action (`e7g5&e8d8`, `c8~e4`): what it does, or why the policy cannot
+    /// produce it here; `None` for any other text.
+    fn explain_policy_action(&self, text: &str) -> Option<Explanation> {
+        if !(text.contains('&') || text.contains('~')) {
+            return None;
+        }
+        let position = self.position();
+        let side = position.side_to_move(&self.rules);
+        let name = &self.rules.definition.sides[side].name;
+        let Some(policy) = crate::policy::policy_of(&self.rules, side) else {
+            return Some(Explanation {
+                legal: false,
+                lines: vec![format!(
+                    "`{text}` is a policy's action, and {name}, to move, has no policy"
+                )],
+            });
+        };
+        let found = crate::policy::possible_actions(&self.rules, position, policy)
+            .into_iter()
+            .find(|mv| mv.uci(&self.rules) == text);
+        let Some(mv) = found else {
+            return Some(Explanation {
+                legal: false,
+                lines: vec![format!(
+                    "`{text}` is no action {name}'s policy can take here, whatever the dice"
+                )],
+            });
+        };
+        let square = |index: usize| self.rules.geometry.square(index).to_string();
+        let piece = |index: usize| {
+            position.at(index).map_or("piece".to_string(), |o| {
+                self.rules.definition.pieces[o.piece].name.clone()
+            })
+        };
+        let line = match mv.kind {
+            MoveKind::Escape { king_from, king_to } => format!(
+                "{name}'s policy may play it (`escape with`): the {} on {} captures on {}, then the {} slides from {} to {}, out of attack",
+                piece(mv.from as usize),
+                square(mv.from as usize),
+                square(mv.to as usize),
+                piece(king_from as usize),
+                square(king_from as usize),
+                square(king_to as usize)
+            ),
+            MoveKind::Jump(outcome) => format!(
+                "{name}'s policy may play it (`jump`): the {} on {} jumps to {}{}",
+                piece(mv.from as usize),
+                square(mv.from as usize),
+                square(mv.to as usize),
+                match (outcome, position.at(mv.to as usize)) {
+                    (crate::moves::JumpOutcome::Lands, Some(_)) =>
+                        format!(", removing the {} there", piece(mv.to as usize)),
+                    (crate::moves::JumpOutcome::Lands, None) => String::new(),
+                    (crate::moves::JumpOutcome::Removed, _) => format!(
+                        " and is removed by the {} there",
+                        piece(mv.to as usize)
+                    ),
+                    (crate::moves::JumpOutcome::Nothing, _) => ": nothing happens".to_string(),
+                }
+            ),
+            _ => return None,
+        };
+        Some(Explanation {
+            legal: true,
+            lines: vec![line],
+        })
+    }
+
     /// Compiles the definition and sets up the start (or the FEN).
     pub fn new(definition: &Definition, fen_text: Option<&str>) -> Result<Self, SessionError> {
         let rules = Rules::<B>::compile(definition).map_err(SessionError::Compile)?;
@@ -443,6 +511,9 @@ impl<B: Bitboard> Session for Game<B> {
     }
 
     fn explain(&self, text: &str) -> Explanation {
+        if let Some(explanation) = self.explain_policy_action(text) {
+            return explanation;
+        }
         crate::explain::explain(&self.rules, self.position(), &self.history_hashes(), text)
     }
 
