@@ -202,7 +202,10 @@ fn explain_says_what_a_policy_action_does() {
     // No dice make Red jump from an empty square, and White has no policy.
     let (code, text) = explain(&["explain", "cooperative-chess", "a6~b7", "--play", "b2b4"]);
     assert!(code, "{text}");
-    assert!(text.contains("no action red's policy can take here"), "{text}");
+    assert!(
+        text.contains("no action red's policy can take here"),
+        "{text}"
+    );
     let (code, text) = explain(&["explain", "cooperative-chess", "b8~b7"]);
     assert!(code, "{text}");
     assert!(text.contains("white, to move, has no policy"), "{text}");

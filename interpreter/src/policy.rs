@@ -112,6 +112,7 @@ pub fn decide<B: Bitboard>(
         dice,
         rolled: Vec::new(),
         legal: None,
+        compiled: std::cell::RefCell::new(Vec::new()),
     };
     for item in &policy.items {
         match item {
@@ -157,6 +158,8 @@ struct Run<'a, B: Bitboard> {
     dice: &'a mut dyn DiceSource,
     rolled: Vec<u32>,
     legal: Option<Vec<Move>>,
+    /// The sets of squares compiled so far, by their address in the policy.
+    compiled: std::cell::RefCell<Vec<(usize, crate::expression::Set<B>)>>,
 }
 
 impl<B: Bitboard> Run<'_, B> {
@@ -243,6 +246,8 @@ impl<B: Bitboard> Run<'_, B> {
                     }
                 }
                 PolicyStep::Captures(number) => {
+                    // Known once, for `legal` conditions on these captures.
+                    let _ = self.legal();
                     set = match self.numbered(self.variable(number)) {
                         Some(square) => self.captures_from(square),
                         None => Vec::new(),
@@ -520,9 +525,19 @@ impl<B: Bitboard> Run<'_, B> {
         }
     }
 
+    /// A set of squares judged for the policy's side on `position`; each set is compiled once
+    /// per decision.
     fn squares(&self, set: &variant_dsl::Squares, position: &Position<B>) -> B {
-        let compiled = compile_set(&self.rules.geometry, set);
-        Judge::new(self.rules, position, self.side).set(&compiled)
+        let key = set as *const variant_dsl::Squares as usize;
+        let mut compiled = self.compiled.borrow_mut();
+        let index = match compiled.iter().position(|(k, _)| *k == key) {
+            Some(index) => index,
+            None => {
+                compiled.push((key, compile_set(&self.rules.geometry, set)));
+                compiled.len() - 1
+            }
+        };
+        Judge::new(self.rules, position, self.side).set(&compiled[index].1)
     }
 
     fn holds(&self, condition: &ActionCondition, mv: Move, count: i64) -> bool {
@@ -550,7 +565,10 @@ impl<B: Bitboard> Run<'_, B> {
                     })
             }
             ActionCondition::InCheck => self.position.in_check(self.rules, self.side),
-            ActionCondition::Legal => legal_moves(self.rules, self.position).contains(&mv),
+            ActionCondition::Legal => match &self.legal {
+                Some(legal) => legal.contains(&mv),
+                None => legal_moves(self.rules, self.position).contains(&mv),
+            },
             ActionCondition::Moving(piece) => self
                 .position
                 .at(mv.from as usize)
@@ -657,6 +675,7 @@ pub fn possible_actions<B: Bitboard>(
         dice: &mut dice,
         rolled: Vec::new(),
         legal: None,
+        compiled: std::cell::RefCell::new(Vec::new()),
     };
     let mut ranges: BTreeMap<String, (i64, i64)> = BTreeMap::new();
     let note = |ranges: &mut BTreeMap<String, (i64, i64)>, dice: &Dice, name: &str| {
