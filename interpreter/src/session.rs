@@ -453,8 +453,15 @@ impl<B: Bitboard> Session for Game<B> {
 
     fn play(&mut self, text: &str) -> Result<(), SessionError> {
         let side = self.position().side_to_move(&self.rules);
+        let policy_action = text.contains('&') || text.contains('~');
+        if let Some(result) = self.outcome().filter(|_| policy_action) {
+            return Err(SessionError::GameOver {
+                text: text.to_string(),
+                result: result.description(),
+            });
+        }
         if let Some(policy) = crate::policy::policy_of(&self.rules, side) {
-            if text.contains('&') || text.contains('~') {
+            if policy_action {
                 let found = crate::policy::possible_actions(&self.rules, self.position(), policy)
                     .into_iter()
                     .find(|m| m.uci(&self.rules) == text);
