@@ -1198,19 +1198,24 @@ fn action_condition(file: FileId, pair: Pair<'_, Rule>) -> Spanned<ActionConditi
         _ => {
             let left = action_number(file, child(&mut parts));
             let operator = child(&mut parts);
-            let comparison = match operator.as_str() {
-                "=" => Comparison::Equal,
-                "!=" => Comparison::NotEqual,
-                "<" => Comparison::Less,
-                "<=" => Comparison::LessOrEqual,
-                ">" => Comparison::Greater,
-                _ => Comparison::GreaterOrEqual,
-            };
+            let comparison = comparison_of(operator.as_str());
             let right = action_number(file, child(&mut parts));
             ActionConditionSyntax::Compare(left, comparison, right)
         }
     };
     Spanned::new(node, span)
+}
+
+/// `=`, `!=`, `<`, `<=`, `>`, `>=` as written.
+fn comparison_of(operator: &str) -> Comparison {
+    match operator {
+        "=" => Comparison::Equal,
+        "!=" => Comparison::NotEqual,
+        "<" => Comparison::Less,
+        "<=" => Comparison::LessOrEqual,
+        ">" => Comparison::Greater,
+        _ => Comparison::GreaterOrEqual,
+    }
 }
 
 fn action_number(file: FileId, pair: Pair<'_, Rule>) -> Spanned<ActionNumberSyntax> {
@@ -1542,14 +1547,7 @@ fn expression(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Expression> {
             let Some(operator) = parts.next() else {
                 return expression(file, left);
             };
-            let comparison = match operator.as_str() {
-                "=" => Comparison::Equal,
-                "!=" => Comparison::NotEqual,
-                "<" => Comparison::Less,
-                "<=" => Comparison::LessOrEqual,
-                ">" => Comparison::Greater,
-                _ => Comparison::GreaterOrEqual,
-            };
+            let comparison = comparison_of(operator.as_str());
             let operator = Spanned::new(comparison, span_of(file, &operator));
             Expression::Compare(boxed(left), operator, boxed(child(&mut parts)))
         }

@@ -16,7 +16,7 @@ use crate::position::Position;
 use crate::rules::Rules;
 use std::collections::BTreeMap;
 use variant_dsl::{
-    ActionCondition, ActionNumber, Comparison, Dice, Grouping, PolicyDef, PolicyItem, PolicyStep,
+    ActionCondition, ActionNumber, Dice, Grouping, PolicyDef, PolicyItem, PolicyStep,
 };
 
 /// Where dice come from.
@@ -589,15 +589,7 @@ impl<B: Bitboard> Run<'_, B> {
                 (attacked & self.squares(set, &after)).any()
             }
             ActionCondition::Compare(left, comparison, right) => {
-                let (left, right) = (self.number(left, mv, count), self.number(right, mv, count));
-                match comparison {
-                    Comparison::Equal => left == right,
-                    Comparison::NotEqual => left != right,
-                    Comparison::Less => left < right,
-                    Comparison::LessOrEqual => left <= right,
-                    Comparison::Greater => left > right,
-                    Comparison::GreaterOrEqual => left >= right,
-                }
+                comparison.holds(self.number(left, mv, count), self.number(right, mv, count))
             }
         }
     }
