@@ -8,6 +8,18 @@
 use crate::bitboard::Bitboard;
 use variant_dsl::{BoardDef, Square};
 
+/// The 8 King steps (file, rank): the neighbours of a square.
+pub const KING_STEPS: [(i32, i32); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
 /// The board's shape and its square-indexed tables.
 #[derive(Clone, Debug)]
 pub struct Geometry<B> {

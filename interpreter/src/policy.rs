@@ -385,16 +385,7 @@ impl<B: Bitboard> Run<'_, B> {
         let geometry = &self.rules.geometry;
         let (file, rank) = geometry.coords(king);
         let mut found = Vec::new();
-        for (df, dr) in [
-            (-1, -1),
-            (-1, 0),
-            (-1, 1),
-            (0, -1),
-            (0, 1),
-            (1, -1),
-            (1, 0),
-            (1, 1),
-        ] {
+        for (df, dr) in crate::geometry::KING_STEPS {
             let (mut f, mut r) = (file as i32, rank as i32);
             loop {
                 f += df;
@@ -611,10 +602,9 @@ impl<B: Bitboard> Run<'_, B> {
             ActionNumber::Attackers(reference) => {
                 let after = self.after(mv);
                 let sides = crate::expression::sides_of(self.rules, &after, self.side, *reference);
-                let occupied = after.occupied();
                 (0..self.rules.sides)
                     .filter(|&s| sides >> s & 1 == 1)
-                    .map(|s| attackers_by(self.rules, &after, mv.to as usize, s, occupied))
+                    .map(|s| attackers_by(self.rules, &after, mv.to as usize, s))
                     .sum()
             }
             ActionNumber::Variable(name) => self.variable(name),
@@ -628,16 +618,14 @@ fn attackers_by<B: Bitboard>(
     position: &Position<B>,
     square: usize,
     side: usize,
-    occupied: B,
 ) -> i64 {
     position
         .side_pieces(side)
         .squares()
         .filter(|&from| {
-            position.at(from).is_some_and(|o| {
-                piece_control(rules, position, side, o.piece, from).has(square)
-                    && occupied.has(from)
-            })
+            position
+                .at(from)
+                .is_some_and(|o| piece_control(rules, position, side, o.piece, from).has(square))
         })
         .count() as i64
 }

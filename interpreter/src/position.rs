@@ -1009,15 +1009,12 @@ impl<B: Bitboard> Position<B> {
         // land lose their numbers, and the movers take their new squares.
         let slots = moved
             .map(|pair| pair.and_then(|(from, _)| self.numbers.iter().position(|&sq| sq == from)));
-        for (pair, slot) in moved.iter().zip(slots) {
-            if let Some((_, to)) = pair {
-                for (index, square) in self.numbers.iter_mut().enumerate() {
-                    if *square == *to && slots.iter().all(|&s| s != Some(index)) {
-                        *square = NO_SQUARE;
-                    }
+        for (_, to) in moved.iter().flatten() {
+            for (index, square) in self.numbers.iter_mut().enumerate() {
+                if *square == *to && slots.iter().all(|&s| s != Some(index)) {
+                    *square = NO_SQUARE;
                 }
             }
-            let _ = slot;
         }
         for (pair, slot) in moved.iter().zip(slots) {
             if let (Some((_, to)), Some(slot)) = (pair, slot) {

@@ -364,16 +364,7 @@ impl<B: Bitboard> Rules<B> {
         let neighbours = (0..geometry.grid_size())
             .map(|square| {
                 let mut around = B::EMPTY;
-                for (dx, dy) in [
-                    (-1, -1),
-                    (-1, 0),
-                    (-1, 1),
-                    (0, -1),
-                    (0, 1),
-                    (1, -1),
-                    (1, 0),
-                    (1, 1),
-                ] {
+                for (dx, dy) in crate::geometry::KING_STEPS {
                     if let Some(next) = geometry.step(square, dx, dy) {
                         around |= B::single(next);
                     }
