@@ -28,7 +28,7 @@ use std::time::Instant;
 /// The exploration constant of UCB1 (rewards lie in [0, 1]).
 const EXPLORATION: f64 = 1.2;
 /// A playout stops after this many plies if the game has not ended, and the position is judged
-/// by the generic evaluation instead (see [`cutoff_rewards`]): random moves played much
+/// by the generic evaluation instead (see [`Baseline`]): random moves played much
 /// longer only add noise, and a game file whose end rules never fire must not hang the player.
 pub const PLAYOUT_PLIES: usize = 40;
 /// How many hundredths of value make the evaluation's expected reward e/(1+e): a side a pawn
@@ -70,6 +70,9 @@ struct Tree {
     nodes: Vec<Node>,
     line: Vec<Move>,
     rng: ChaCha8Rng,
+    /// Per side, the evaluation of the root: rewards measure progress from it (see
+    /// [`Baseline`]).
+    baseline: Baseline,
 }
 
 impl Tree {
@@ -78,6 +81,7 @@ impl Tree {
             nodes: vec![Node::new(Move::normal(0, 0), 0)],
             line: Vec::new(),
             rng,
+            baseline: Baseline::default(),
         }
     }
 
@@ -142,6 +146,7 @@ impl Tree {
     ) -> u64 {
         let mut path = history.to_vec();
         let mut done = 0;
+        self.baseline = Baseline::of(rules, root);
         loop {
             if playouts.is_some_and(|n| done >= n) || deadline.is_some_and(|d| Instant::now() >= d)
             {
@@ -163,14 +168,14 @@ impl Tree {
         let mut node = 0usize;
         let result: Rewards = loop {
             if let Some(terminal) = self.nodes[node].terminal {
-                break terminal.map(f64::from);
+                break self.baseline.finished(terminal.map(f64::from));
             }
             if !self.nodes[node].expanded {
                 match status(rules, &position, path) {
                     Status::Over(result) => {
                         let result = rewards(rules, &result);
                         self.nodes[node].terminal = Some(result.map(|r| r as f32));
-                        break result;
+                        break self.baseline.finished(result);
                     }
                     Status::Moves(_) if scripted(rules, &position, root_side) => {
                         self.nodes[node].expanded = true;
@@ -179,7 +184,14 @@ impl Tree {
                         if self.nodes.len() < MAX_NODES {
                             self.expand(node, moves, position.side_to_move(rules) as u8);
                         } else {
-                            break playout(rules, &mut position, path, &mut self.rng, Some(moves));
+                            break playout(
+                                rules,
+                                &mut position,
+                                path,
+                                &mut self.rng,
+                                &self.baseline,
+                                Some(moves),
+                            );
                         }
                     }
                 }
@@ -200,7 +212,16 @@ impl Tree {
                         self.nodes[node].children.push(child as u32);
                         child
                     }
-                    None => break playout(rules, &mut position, path, &mut self.rng, None),
+                    None => {
+                        break playout(
+                            rules,
+                            &mut position,
+                            path,
+                            &mut self.rng,
+                            &self.baseline,
+                            None,
+                        )
+                    }
                 }
             } else {
                 self.select(node)
@@ -209,7 +230,14 @@ impl Tree {
             path.push(position.hash());
             position.play_unchecked(rules, self.nodes[node].mv);
             if self.nodes[node].visits == 0 {
-                break playout(rules, &mut position, path, &mut self.rng, None);
+                break playout(
+                    rules,
+                    &mut position,
+                    path,
+                    &mut self.rng,
+                    &self.baseline,
+                    None,
+                );
             }
         };
         for &n in &visited {
@@ -273,6 +301,7 @@ fn playout<B: Bitboard>(
     position: &mut Position<B>,
     path: &mut Vec<u64>,
     rng: &mut ChaCha8Rng,
+    baseline: &Baseline,
     first: Option<Vec<Move>>,
 ) -> Rewards {
     let mut known = first;
@@ -280,7 +309,7 @@ fn playout<B: Bitboard>(
         let moves = match known.take() {
             Some(moves) => moves,
             None => match status(rules, position, path) {
-                Status::Over(result) => return rewards(rules, &result),
+                Status::Over(result) => return baseline.finished(rewards(rules, &result)),
                 Status::Moves(moves) => moves,
             },
         };
@@ -292,7 +321,7 @@ fn playout<B: Bitboard>(
         path.push(position.hash());
         position.play_unchecked(rules, mv);
     }
-    cutoff_rewards(rules, position)
+    baseline.unfinished(rules, position)
 }
 
 /// Whether the side to move is moved by its policy, as chance (it is not the searching side).
@@ -321,15 +350,65 @@ fn policy_move<B: Bitboard>(
     }
 }
 
-/// The expected reward of each side in an unfinished position, from the generic evaluation:
-/// the logistic of the side's advantage over its strongest opponent.
-pub fn cutoff_rewards<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Rewards {
-    let mut rewards = [0.5; MAX_SIDES];
-    for (side, reward) in rewards.iter_mut().enumerate().take(rules.sides) {
-        let advantage = f64::from(super::eval::evaluate(rules, position, side));
-        *reward = 1.0 / (1.0 + (-advantage / EVALUATION_SCALE).exp());
+/// What the evaluation said of the search's root, per side: rewards are measured from there.
+///
+/// Why: an absolute reward saturates. A side a queen and a rook ahead expects 0.99 whatever it
+/// plays, so checkmate (1.0) stands out from keeping the material by less than the noise of
+/// the playouts, and MCTS shuffles pieces for a hundred moves before it stumbles on the mate.
+/// Measured from the root, keeping the advantage is worth ½, winning more is worth more, and
+/// the end of the game counts as the evaluation of its result: a win 1, a loss 0, a draw as an
+/// advantage of 0 (worth little to the side ahead, much to the side behind).
+#[derive(Clone, Copy, Debug, Default)]
+struct Baseline([f64; MAX_SIDES]);
+
+impl Baseline {
+    /// The evaluation of `root` for each side.
+    fn of<B: Bitboard>(rules: &Rules<B>, root: &Position<B>) -> Self {
+        let mut advantage = [0.0; MAX_SIDES];
+        for (side, value) in advantage.iter_mut().enumerate().take(rules.sides) {
+            *value = f64::from(super::eval::evaluate(rules, root, side));
+        }
+        Baseline(advantage)
     }
-    rewards
+
+    /// The expected reward of an advantage, seen from the root's.
+    fn reward(&self, side: usize, advantage: f64) -> f64 {
+        1.0 / (1.0 + (-(advantage - self.0[side]) / EVALUATION_SCALE).exp())
+    }
+
+    /// A reward measured from the root, read back as an absolute expectation (the logistic of
+    /// the advantage it stands for), for reports.
+    fn absolute(&self, side: usize, reward: f64) -> f64 {
+        if reward <= 0.0 || reward >= 1.0 {
+            return reward.clamp(0.0, 1.0);
+        }
+        let logit = (reward / (1.0 - reward)).ln();
+        1.0 / (1.0 + (-(self.0[side] / EVALUATION_SCALE + logit)).exp())
+    }
+
+    /// The rewards of a finished game (1 a win, 0 a loss, ½ a draw), a draw valued as an
+    /// advantage of 0.
+    fn finished(&self, result: Rewards) -> Rewards {
+        let mut rewards = result;
+        for (side, reward) in rewards.iter_mut().enumerate() {
+            if *reward == 0.5 {
+                *reward = self.reward(side, 0.0);
+            }
+        }
+        rewards
+    }
+
+    /// The expected reward of each side in an unfinished position, from the generic
+    /// evaluation: the logistic of the side's advantage over its strongest opponent, less
+    /// the root's.
+    fn unfinished<B: Bitboard>(&self, rules: &Rules<B>, position: &Position<B>) -> Rewards {
+        let mut rewards = [0.5; MAX_SIDES];
+        for (side, reward) in rewards.iter_mut().enumerate().take(rules.sides) {
+            let advantage = f64::from(super::eval::evaluate(rules, position, side));
+            *reward = self.reward(side, advantage);
+        }
+        rewards
+    }
 }
 
 /// The Monte Carlo tree search player.
@@ -438,8 +517,11 @@ impl<B: Bitboard> Agent for MctsAgent<B> {
                 Some(b) if b.1 >= t.1 => Some(b),
                 _ => Some(t),
             })?;
+        let side = snapshot.position.side_to_move(&snapshot.rules);
         let expected = if best.1 > 0 {
-            best.2 / best.1 as f64
+            self.trees[0]
+                .baseline
+                .absolute(side, best.2 / best.1 as f64)
         } else {
             0.5
         };
