@@ -17,8 +17,7 @@ mod cheversi;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use variant_interpreter::movegen::legal_moves;
-use variant_interpreter::outcome::outcome;
+use variant_interpreter::outcome::{status, Status};
 use variant_interpreter::score::scores;
 use variant_interpreter::Game;
 
@@ -58,8 +57,7 @@ fn engine_playout(game: &Game<u64>, rng: &mut cheversi::SplitMix) -> usize {
     let mut position = game.position().clone();
     let mut hashes = Vec::new();
     let mut plies = 0;
-    while outcome(rules, &position, &hashes).is_none() {
-        let moves = legal_moves(rules, &position);
+    while let Status::Moves(moves) = status(rules, &position, &hashes) {
         let chosen = moves[rng.below(moves.len())];
         hashes.push(position.hash());
         position.play_unchecked(rules, chosen);

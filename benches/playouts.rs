@@ -7,8 +7,7 @@
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
-use variant_interpreter::movegen::legal_moves;
-use variant_interpreter::outcome::outcome;
+use variant_interpreter::outcome::{status, Status};
 use variant_interpreter::score::scores;
 use variant_interpreter::Game;
 
@@ -31,8 +30,7 @@ fn playout(game: &Game<u64>, rng: &mut SplitMix) -> usize {
     let mut position = game.position().clone();
     let mut hashes = Vec::new();
     let mut plies = 0;
-    while outcome(rules, &position, &hashes).is_none() {
-        let moves = legal_moves(rules, &position);
+    while let Status::Moves(moves) = status(rules, &position, &hashes) {
         let chosen = moves[rng.below(moves.len())];
         hashes.push(position.hash());
         position.play_unchecked(rules, chosen);

@@ -471,6 +471,12 @@ impl<'a, B: Bitboard> Judge<'a, B> {
         self
     }
 
+    /// Judges for `side` from now on, on the same position: the control maps computed so far
+    /// stay valid (they are per side, not per judged side).
+    pub fn judge_for(&mut self, side: usize) {
+        self.side = side;
+    }
+
     fn sides(&self, reference: SideRef) -> u32 {
         sides_of(self.rules, self.position, self.side, reference)
     }
@@ -830,13 +836,19 @@ pub fn placement<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: us
 }
 
 /// The squares where the side to move may drop `piece` under every drop rule except the
-/// lookahead, and (separately) those where a lookahead rule binds.
-pub fn drop_squares<B: Bitboard>(judge: &mut Judge<'_, B>, piece: usize) -> (B, B) {
+/// lookahead, and (separately) those where a lookahead rule binds; with `lookahead` false the
+/// lookahead rules are not judged at all (the second set is then empty).
+pub fn drop_squares<B: Bitboard>(
+    judge: &mut Judge<'_, B>,
+    piece: usize,
+    lookahead_wanted: bool,
+) -> (B, B) {
     let rules = judge.rules;
     let mut allowed = rules.geometry.board & !judge.position.occupied();
     let mut lookahead = B::EMPTY;
     for rule in rules.expressions.drop_rules(judge.position.phase()) {
-        if rule.side.is_some_and(|side| side != judge.side) {
+        if rule.side.is_some_and(|side| side != judge.side) || (rule.lookahead && !lookahead_wanted)
+        {
             continue;
         }
         let applies = judge.drop_mask(&rule.condition, piece) & allowed;

@@ -586,7 +586,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
         if position.hand(us, piece) == 0 {
             continue;
         }
-        let (mut allowed, looked_ahead) = drop_squares(&mut judge, piece);
+        let (mut allowed, looked_ahead) = drop_squares(&mut judge, piece, lookahead);
         if safety.enforced && !safety.fast {
             // A drop cannot expose a king that is not in check when pins decide legality.
             for to in allowed.squares() {

@@ -171,12 +171,43 @@ pub fn outcome<B: Bitboard>(
     None
 }
 
+/// A position of a game: finished, or going on with these legal actions.
+pub enum Status {
+    /// The game is over: how it ended.
+    Over(Outcome),
+    /// The game goes on: the legal actions of the side to move.
+    Moves(Vec<Move>),
+}
+
+/// The status of `position`, reached after the positions whose hashes are in `history`: one
+/// move generation answers both "is the game over" and "what may be played", where
+/// [`outcome`] followed by [`legal_moves`] would generate the actions twice when an end
+/// condition reads them. The result itself is computed only at the end.
+pub fn status<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, history: &[u64]) -> Status {
+    let finished = || {
+        // The end rules said the game is over; `outcome` says how (a draw if, against the
+        // rules' word, it disagrees).
+        Status::Over(outcome(rules, position, history).unwrap_or(Outcome {
+            winners: Vec::new(),
+            reason: Reason::Stalemate,
+        }))
+    };
+    if ends_before_actions(rules, position, history) {
+        return finished();
+    }
+    let moves = legal_moves(rules, position);
+    if ends_with_actions(rules, position, &moves) {
+        return finished();
+    }
+    Status::Moves(moves)
+}
+
 /// Whether the action just played ended the game by a rule judged after every action: a royal
 /// piece captured, an end condition that does not read the legal actions, a `material` rule.
 /// (No legal action, repetition and the move limit are judged at the turn's end.)
 pub(crate) fn ends_by_action<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
     (rules.definition.end.royal_captured.is_some() && royal_lost(rules, position).is_some())
-        || end_condition(rules, position, None, |end| !end.needs_actions).is_some()
+        || fired_end_condition(rules, position, None, |end| !end.needs_actions).is_some()
         || material_rule(rules, position).is_some()
 }
 
@@ -190,7 +221,7 @@ pub fn ends_before_actions<B: Bitboard>(
     history: &[u64],
 ) -> bool {
     (rules.definition.end.royal_captured.is_some() && royal_lost(rules, position).is_some())
-        || end_condition(rules, position, None, |end| !end.needs_actions).is_some()
+        || fired_end_condition(rules, position, None, |end| !end.needs_actions).is_some()
         || material_rule(rules, position).is_some()
         || repeated(rules, position, history)
         || move_limit_reached(rules, position)
@@ -205,7 +236,7 @@ pub fn ends_with_actions<B: Bitboard>(
     moves: &[Move],
 ) -> bool {
     moves.is_empty()
-        || end_condition(rules, position, Some(moves), |end| end.needs_actions).is_some()
+        || fired_end_condition(rules, position, Some(moves), |end| end.needs_actions).is_some()
 }
 
 /// Whether some end condition reads the legal actions (then perft cannot count the last ply
@@ -214,14 +245,31 @@ pub fn end_reads_actions<B: Bitboard>(rules: &Rules<B>) -> bool {
     rules.expressions.end.iter().any(|end| end.needs_actions)
 }
 
-/// The first end condition (among those `select` keeps) that holds for the side to move, as a
-/// result: its verdict for that side, or the scores.
+/// The first end condition (among those `select` keeps) that holds, as a result: its verdict
+/// for the side it holds for, or the scores.
 fn end_condition<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     actions: Option<&[Move]>,
     select: impl Fn(&EndCheck<B>) -> bool,
 ) -> Option<Outcome> {
+    let (side, verdict) = fired_end_condition(rules, position, actions, select)?;
+    Some(match verdict {
+        Some(verdict) => verdict_outcome(rules, side, verdict, Reason::Condition),
+        None => by_score(rules, position),
+    })
+}
+
+/// The first end condition (among those `select` keeps) that holds: the side it holds for
+/// (the side to move, or with `each side` the first such side from the one that acted last)
+/// and its verdict (`None`: by score). Nothing is scored here, so that "is the game over" costs
+/// no more than the conditions.
+fn fired_end_condition<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    actions: Option<&[Move]>,
+    select: impl Fn(&EndCheck<B>) -> bool,
+) -> Option<(usize, Option<Verdict>)> {
     let to_move = position.side_to_move(rules);
     let mut judge = Judge::new(rules, position, to_move);
     if let Some(actions) = actions {
@@ -242,20 +290,15 @@ fn end_condition<B: Bitboard>(
             (0..rules.sides)
                 .map(|offset| (first + offset) % rules.sides)
                 .find(|&side| {
-                    let mut judge = Judge::new(rules, position, side);
-                    if let Some(actions) = actions {
-                        judge = judge.with_actions(actions);
-                    }
+                    judge.judge_for(side);
                     judge.holds(&check.condition)
                 })
         } else {
+            judge.judge_for(to_move);
             judge.holds(&check.condition).then_some(to_move)
         };
         if let Some(side) = side {
-            return Some(match written.verdict {
-                Some(verdict) => verdict_outcome(rules, side, verdict, Reason::Condition),
-                None => by_score(rules, position),
-            });
+            return Some((side, written.verdict));
         }
     }
     None

@@ -10,9 +10,14 @@ use crate::rules::Rules;
 /// The scores of every side, in side order, or `None` when the game keeps no score.
 pub fn scores<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<Vec<i64>> {
     let score = rules.expressions.score.as_ref()?;
+    // One judge for every side: each side's control map is computed once, not once per score.
+    let mut judge = Judge::new(rules, position, 0);
     Some(
         (0..rules.sides)
-            .map(|side| Judge::new(rules, position, side).number(score))
+            .map(|side| {
+                judge.judge_for(side);
+                judge.number(score)
+            })
             .collect(),
     )
 }

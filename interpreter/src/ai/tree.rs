@@ -3,41 +3,10 @@
 //! allow (the result itself is computed only at the end).
 
 use crate::bitboard::Bitboard;
-use crate::movegen::legal_moves;
-use crate::moves::Move;
-use crate::outcome::{ends_before_actions, ends_with_actions, outcome, Outcome};
-use crate::position::Position;
+use crate::outcome::Outcome;
 use crate::rules::{Rules, MAX_SIDES};
 
-/// A node: finished, or the legal moves.
-pub(crate) enum Status {
-    Over(Outcome),
-    Moves(Vec<Move>),
-}
-
-/// The status of `position`, reached after the positions whose hashes are in `path`.
-pub(crate) fn status<B: Bitboard>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    path: &[u64],
-) -> Status {
-    let finished = |rules, position| {
-        // The end rules said the game is over; `outcome` says how (a draw if, against the
-        // rules' word, it disagrees).
-        Status::Over(outcome(rules, position, path).unwrap_or(Outcome {
-            winners: Vec::new(),
-            reason: crate::outcome::Reason::Stalemate,
-        }))
-    };
-    if ends_before_actions(rules, position, path) {
-        return finished(rules, position);
-    }
-    let moves = legal_moves(rules, position);
-    if ends_with_actions(rules, position, &moves) {
-        return finished(rules, position);
-    }
-    Status::Moves(moves)
-}
+pub(crate) use crate::outcome::{status, Status};
 
 /// Per side (by index), what the result is worth: 1 for a win, 0 for a loss, ½ for a draw.
 pub(crate) type Rewards = [f64; MAX_SIDES];
