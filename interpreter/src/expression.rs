@@ -19,7 +19,7 @@
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Rules, MAX_PIECE_TYPES};
 use variant_dsl::expression::{
     Comparison, Condition, Field, Number, SideRef, SquareConstant, Squares,
 };
@@ -151,6 +151,10 @@ pub struct DropRule<B> {
     /// The piece types its requirement and condition name (`place King`, `move King`): for any
     /// other type the rule's masks are the same, and are computed once.
     pub named: Vec<usize>,
+    /// Whether the condition names a piece type: if not, its mask is the same for every type.
+    pub condition_named: bool,
+    /// Whether the requirement names a piece type.
+    pub requirement_named: bool,
 }
 
 /// A compiled end condition.
@@ -196,8 +200,14 @@ impl<B: Bitboard> Compiled<B> {
                     let condition = compiler.condition(&constraint.condition);
                     let mut named = Vec::new();
                     named_pieces(&requirement, &mut named);
+                    let requirement_named = !named.is_empty();
+                    let mut in_condition = Vec::new();
+                    named_pieces(&condition, &mut in_condition);
+                    let condition_named = !in_condition.is_empty();
                     named_pieces(&condition, &mut named);
                     DropRule {
+                        condition_named,
+                        requirement_named,
                         side: constraint.side.map(|side| side.0 as usize),
                         requirement,
                         condition,
@@ -534,14 +544,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                     drop_targets(&actions)
                 }
             },
-            Set::Adjacent(inner) => {
-                let inner = self.set(inner);
-                let mut squares = B::EMPTY;
-                for square in inner.squares() {
-                    squares |= rules.neighbours[square];
-                }
-                squares
-            }
+            Set::Adjacent(inner) => around(rules, self.set(inner)),
             Set::Acted => position.progress().acted,
             Set::ColourOf(inner) => colour_of(rules, self.set(inner)),
             Set::And(a, b) => {
@@ -813,6 +816,17 @@ fn drop_targets<B: Bitboard>(actions: &[Move]) -> B {
         .fold(B::EMPTY, |acc, mv| acc | B::single(mv.to as usize))
 }
 
+/// The squares next to some square of `squares`.
+#[inline]
+fn around<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
+    if squares == rules.geometry.board {
+        return rules.around_board;
+    }
+    squares
+        .squares()
+        .fold(B::EMPTY, |acc, square| acc | rules.neighbours[square])
+}
+
 fn colour_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
     let board = rules.geometry.board;
     let light = board & rules.geometry.light;
@@ -865,6 +879,72 @@ pub fn drop_squares<B: Bitboard>(
         }
     }
     (allowed, lookahead & allowed)
+}
+
+/// [`drop_squares`] for every piece type in `pieces` (a bit per type) at once, into `allowed`
+/// and `lookahead` (indexed by type; other entries untouched).
+///
+/// Rules outside, piece types inside: a condition or requirement that names no piece type
+/// (`placement = 1`, `touch occupied`) is judged once for all types, one that names a type
+/// (`place King`) once per type.
+pub fn drop_squares_of<B: Bitboard>(
+    judge: &mut Judge<'_, B>,
+    pieces: u32,
+    lookahead_wanted: bool,
+    allowed: &mut [B; MAX_PIECE_TYPES],
+    lookahead: &mut [B; MAX_PIECE_TYPES],
+) {
+    let rules = judge.rules;
+    let empty = rules.geometry.board & !judge.position.occupied();
+    for piece in each_side(pieces) {
+        allowed[piece] = empty;
+        lookahead[piece] = B::EMPTY;
+    }
+    let mut live = pieces;
+    for rule in rules.expressions.drop_rules(judge.position.phase()) {
+        if rule.side.is_some_and(|side| side != judge.side) || (rule.lookahead && !lookahead_wanted)
+        {
+            continue;
+        }
+        let shared_condition =
+            (!rule.condition_named).then(|| judge.drop_mask(&rule.condition, OTHER_PIECE));
+        if shared_condition.is_some_and(|applies| applies.is_empty()) {
+            continue;
+        }
+        let mut shared_requirement = None;
+        for piece in each_side(live) {
+            let applies = match shared_condition {
+                Some(applies) => applies,
+                None => judge.drop_mask(&rule.condition, piece),
+            } & allowed[piece];
+            if applies.is_empty() {
+                continue;
+            }
+            if rule.lookahead {
+                lookahead[piece] |= applies;
+                continue;
+            }
+            let required = if rule.requirement_named {
+                judge.drop_mask(&rule.requirement, piece)
+            } else if let Some(required) = shared_requirement {
+                required
+            } else {
+                let required = judge.drop_mask(&rule.requirement, OTHER_PIECE);
+                shared_requirement = Some(required);
+                required
+            };
+            allowed[piece] &= !applies | required;
+            if allowed[piece].is_empty() {
+                live &= !(1 << piece);
+            }
+        }
+        if live == 0 {
+            break;
+        }
+    }
+    for piece in each_side(pieces) {
+        lookahead[piece] &= allowed[piece];
+    }
 }
 
 /// The drop rules that bind the side to move dropping `piece` on `to`, in source order, each
@@ -923,18 +1003,37 @@ pub fn reply_certain<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> b
     };
     let empty = rules.geometry.board & !position.occupied();
     let mut open = B::EMPTY;
+    // A rule's bounds that name no piece type are the same for every type: judged once.
+    let mut shared_possibly = [None; SHARED_RULES];
+    let mut shared_certainly = [None; SHARED_RULES];
     for piece in 0..rules.pieces {
         if position.hand(next, piece) == 0 {
             continue;
         }
         let mut allowed = empty;
-        for rule in &rules.expressions.drops {
+        for (index, rule) in rules.expressions.drops.iter().enumerate() {
             if rule.lookahead || rule.side.is_some_and(|side| side != next) {
                 continue;
             }
-            let (_, possibly) = bounds.drop_mask(&rule.condition, piece);
-            let (certainly, _) = bounds.drop_mask(&rule.requirement, piece);
+            let possibly = if rule.condition_named || index >= SHARED_RULES {
+                bounds.drop_mask(&rule.condition, piece).1
+            } else {
+                *shared_possibly[index]
+                    .get_or_insert_with(|| bounds.drop_mask(&rule.condition, OTHER_PIECE).1)
+            };
+            if (possibly & allowed).is_empty() {
+                continue;
+            }
+            let certainly = if rule.requirement_named || index >= SHARED_RULES {
+                bounds.drop_mask(&rule.requirement, piece).0
+            } else {
+                *shared_certainly[index]
+                    .get_or_insert_with(|| bounds.drop_mask(&rule.requirement, OTHER_PIECE).0)
+            };
             allowed &= !possibly | certainly;
+            if allowed.is_empty() {
+                break;
+            }
         }
         open |= allowed;
         if open.count() >= 2 {
@@ -943,6 +1042,10 @@ pub fn reply_certain<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> b
     }
     false
 }
+
+/// How many drop rules [`reply_certain`] remembers the shared bounds of (later rules are judged
+/// per piece type).
+const SHARED_RULES: usize = 32;
 
 /// Interval evaluation for [`reply_certain`]: every value is a pair (lower, upper) bounding it
 /// over all drops the mover could make.
@@ -1010,12 +1113,7 @@ impl<B: Bitboard> Bounds<'_, B> {
             }
             Set::Adjacent(inner) => {
                 let (low, high) = self.set(inner);
-                let around = |squares: B| {
-                    squares
-                        .squares()
-                        .fold(B::EMPTY, |acc, square| acc | rules.neighbours[square])
-                };
-                (around(low), around(high))
+                (around(rules, low), around(rules, high))
             }
             Set::ColourOf(inner) => {
                 let (low, high) = self.set(inner);

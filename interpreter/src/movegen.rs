@@ -9,7 +9,7 @@
 //! en passant, several royal pieces) is played on a copy and tested.
 
 use crate::bitboard::Bitboard;
-use crate::expression::{drop_squares, reply_certain, Judge};
+use crate::expression::{drop_squares, drop_squares_of, reply_certain, Judge};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::{PieceMoves, PromotionRule, Rules};
@@ -31,6 +31,9 @@ pub trait Sink<B: Bitboard> {
     fn satisfied(&self) -> bool {
         false
     }
+    /// Whether one move is enough: drops are then judged one piece type at a time, stopping at
+    /// the first that has a square, instead of every type at once.
+    const ONE_IS_ENOUGH: bool = false;
 }
 
 /// Records whether any legal move exists, and stops generation at the first.
@@ -54,6 +57,7 @@ impl<B: Bitboard> Sink<B> for Exists {
     fn satisfied(&self) -> bool {
         self.0
     }
+    const ONE_IS_ENOUGH: bool = true;
 }
 
 /// Counts moves without building them.
@@ -580,13 +584,31 @@ fn drops<B: Bitboard, S: Sink<B>>(
         return;
     }
     let mut judge = Judge::new(rules, position, us);
+    let in_hand = (0..rules.pieces)
+        .filter(|&piece| position.hand(us, piece) > 0)
+        .fold(0u32, |bits, piece| bits | 1 << piece);
+    let mut all_allowed = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
+    let mut all_looked_ahead = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
+    if !S::ONE_IS_ENOUGH {
+        drop_squares_of(
+            &mut judge,
+            in_hand,
+            lookahead,
+            &mut all_allowed,
+            &mut all_looked_ahead,
+        );
+    }
     // Proved once per position, the lookahead then costs nothing per drop.
     let mut reply_proved = None;
     for piece in 0..rules.pieces {
-        if position.hand(us, piece) == 0 {
+        if in_hand >> piece & 1 == 0 {
             continue;
         }
-        let (mut allowed, looked_ahead) = drop_squares(&mut judge, piece, lookahead);
+        let (mut allowed, looked_ahead) = if S::ONE_IS_ENOUGH {
+            drop_squares(&mut judge, piece, lookahead)
+        } else {
+            (all_allowed[piece], all_looked_ahead[piece])
+        };
         if safety.enforced && !safety.fast {
             // A drop cannot expose a king that is not in check when pins decide legality.
             for to in allowed.squares() {

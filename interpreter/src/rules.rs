@@ -218,6 +218,8 @@ pub struct Rules<B> {
     pub zobrist: Zobrist,
     /// Per square, its (up to 8) neighbours: "touching".
     pub neighbours: Vec<B>,
+    /// The squares next to some square of the board: the squares around the whole board.
+    pub around_board: B,
     /// Per side, how many pieces its hand holds in the game's setup: drops made so far are
     /// counted against it.
     pub setup_hand: Vec<u32>,
@@ -361,7 +363,7 @@ impl<B: Bitboard> Rules<B> {
                     .all(|leap| leap.mode == MoveMode::MoveOnly)
             });
         let zobrist = Zobrist::new(sides, pieces, geometry.grid_size(), castles.len());
-        let neighbours = (0..geometry.grid_size())
+        let neighbours: Vec<B> = (0..geometry.grid_size())
             .map(|square| {
                 let mut around = B::EMPTY;
                 for (dx, dy) in crate::geometry::KING_STEPS {
@@ -372,6 +374,10 @@ impl<B: Bitboard> Rules<B> {
                 around
             })
             .collect();
+        let around_board = geometry
+            .board
+            .squares()
+            .fold(B::EMPTY, |acc, square| acc | neighbours[square]);
         let setup_hand = (0..sides)
             .map(|side| {
                 definition
@@ -403,6 +409,7 @@ impl<B: Bitboard> Rules<B> {
             irreversible: definition.pieces.iter().map(|p| p.irreversible).collect(),
             pins_suffice,
             zobrist,
+            around_board,
             neighbours,
             setup_hand,
             standing_en_passant,
