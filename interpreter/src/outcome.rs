@@ -108,6 +108,16 @@ pub fn outcome<B: Bitboard>(
     position: &Position<B>,
     history: &[u64],
 ) -> Option<Outcome> {
+    outcome_given(rules, position, history, None)
+}
+
+/// [`outcome`], with the legal actions when they are already known (`known`).
+fn outcome_given<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    known: Option<&[Move]>,
+) -> Option<Outcome> {
     let end = &rules.definition.end;
     let to_move = position.side_to_move(rules);
     if let (Some(verdict), Some(side)) = (end.royal_captured, royal_lost(rules, position)) {
@@ -116,11 +126,12 @@ pub fn outcome<B: Bitboard>(
     // The legal actions are generated once, and only when an end condition reads them;
     // otherwise "is there any legal action" stops at the first.
     let needs_actions = rules.expressions.end.iter().any(|end| end.needs_actions);
-    let actions = needs_actions.then(|| legal_moves(rules, position));
-    if let Some(outcome) = end_condition(rules, position, actions.as_deref(), |_| true) {
+    let generated = (needs_actions && known.is_none()).then(|| legal_moves(rules, position));
+    let actions = known.or(generated.as_deref());
+    if let Some(outcome) = end_condition(rules, position, actions, |_| true) {
         return Some(outcome);
     }
-    let legal = match &actions {
+    let legal = match actions {
         Some(actions) => !actions.is_empty(),
         // With `pass when no action` there is always an action (a turn's later actions exist
         // whenever the turn goes on).
@@ -184,20 +195,22 @@ pub enum Status {
 /// [`outcome`] followed by [`legal_moves`] would generate the actions twice when an end
 /// condition reads them. The result itself is computed only at the end.
 pub fn status<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, history: &[u64]) -> Status {
-    let finished = || {
+    let finished = |known: Option<&[Move]>| {
         // The end rules said the game is over; `outcome` says how (a draw if, against the
         // rules' word, it disagrees).
-        Status::Over(outcome(rules, position, history).unwrap_or(Outcome {
-            winners: Vec::new(),
-            reason: Reason::Stalemate,
-        }))
+        Status::Over(
+            outcome_given(rules, position, history, known).unwrap_or(Outcome {
+                winners: Vec::new(),
+                reason: Reason::Stalemate,
+            }),
+        )
     };
     if ends_before_actions(rules, position, history) {
-        return finished();
+        return finished(None);
     }
     let moves = legal_moves(rules, position);
     if ends_with_actions(rules, position, &moves) {
-        return finished();
+        return finished(Some(&moves));
     }
     Status::Moves(moves)
 }

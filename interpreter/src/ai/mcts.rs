@@ -12,6 +12,8 @@
 //! evaluation ([`super::eval`]) turned into an expected reward: in chess, random games almost
 //! never end by checkmate before the move limit, so pure playouts would see nothing but draws,
 //! while the placement games end well within the cut-off and are scored by their own rules.
+//! Rewards are measured from the root's evaluation ([`Baseline`]), so that a side already far
+//! ahead still tells a mate or more material from standing still.
 
 use super::tree::{rewards, status, Rewards, Status};
 use super::{typed, Agent, AgentOptions, Budget, Choice, PlayerSpec, Snapshot};
