@@ -186,14 +186,7 @@ impl Tree {
                         if self.nodes.len() < MAX_NODES {
                             self.expand(node, moves, position.side_to_move(rules) as u8);
                         } else {
-                            break playout(
-                                rules,
-                                &mut position,
-                                path,
-                                &mut self.rng,
-                                &self.baseline,
-                                Some(moves),
-                            );
+                            break self.playout(rules, &mut position, path, Some(moves));
                         }
                     }
                 }
@@ -214,16 +207,7 @@ impl Tree {
                         self.nodes[node].children.push(child as u32);
                         child
                     }
-                    None => {
-                        break playout(
-                            rules,
-                            &mut position,
-                            path,
-                            &mut self.rng,
-                            &self.baseline,
-                            None,
-                        )
-                    }
+                    None => break self.playout(rules, &mut position, path, None),
                 }
             } else {
                 self.select(node)
@@ -232,14 +216,7 @@ impl Tree {
             path.push(position.hash());
             position.play_unchecked(rules, self.nodes[node].mv);
             if self.nodes[node].visits == 0 {
-                break playout(
-                    rules,
-                    &mut position,
-                    path,
-                    &mut self.rng,
-                    &self.baseline,
-                    None,
-                );
+                break self.playout(rules, &mut position, path, None);
             }
         };
         for &n in &visited {
@@ -247,6 +224,18 @@ impl Tree {
             node.visits += 1;
             node.reward += result[node.mover as usize];
         }
+    }
+
+    /// A random playout from `position` (see [`playout`]) with this tree's generator and
+    /// baseline.
+    fn playout<B: Bitboard>(
+        &mut self,
+        rules: &Rules<B>,
+        position: &mut Position<B>,
+        path: &mut Vec<u64>,
+        first: Option<Vec<Move>>,
+    ) -> Rewards {
+        playout(rules, position, path, &mut self.rng, &self.baseline, first)
     }
 
     /// Adds a child per legal move, in random order (so that unvisited children are tried in
@@ -359,7 +348,9 @@ fn policy_move<B: Bitboard>(
 /// the playouts, and MCTS shuffles pieces for a hundred moves before it stumbles on the mate.
 /// Measured from the root, keeping the advantage is worth ½, winning more is worth more, and
 /// the end of the game counts as the evaluation of its result: a win 1, a loss 0, a draw as an
-/// advantage of 0 (worth little to the side ahead, much to the side behind).
+/// advantage of 0 (worth little to the side ahead, much to the side behind). A subtree kept
+/// from the last move carries rewards measured from the root before it: close to the new
+/// root's, and outweighed as new playouts accumulate.
 #[derive(Clone, Copy, Debug, Default)]
 struct Baseline([f64; MAX_SIDES]);
 
@@ -544,5 +535,58 @@ impl<B: Bitboard> Agent for MctsAgent<B> {
 
     fn spec(&self) -> PlayerSpec {
         PlayerSpec::Mcts(self.budget)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A root where side 0 is 900 ahead (a queen), side 1 as far behind.
+    fn queen_ahead() -> Baseline {
+        let mut advantage = [0.0; MAX_SIDES];
+        advantage[0] = 900.0;
+        advantage[1] = -900.0;
+        Baseline(advantage)
+    }
+
+    #[test]
+    fn keeping_the_root_advantage_is_worth_a_half_and_more_is_worth_more() {
+        let baseline = queen_ahead();
+        assert!((baseline.reward(0, 900.0) - 0.5).abs() < 1e-12);
+        assert!(baseline.reward(0, 1800.0) > 0.85);
+        assert!(baseline.reward(0, 0.0) < 0.15);
+    }
+
+    #[test]
+    fn a_draw_is_an_advantage_of_nothing_and_wins_stay_whole() {
+        let baseline = queen_ahead();
+        let drawn = [0.5; MAX_SIDES];
+        let drawn = baseline.finished(drawn);
+        assert!(
+            drawn[0] < 0.15,
+            "the side ahead loses by a draw: {}",
+            drawn[0]
+        );
+        assert!(
+            drawn[1] > 0.85,
+            "the side behind gains by a draw: {}",
+            drawn[1]
+        );
+        let mut won = [0.0; MAX_SIDES];
+        won[0] = 1.0;
+        assert_eq!(baseline.finished(won)[..2], [1.0, 0.0]);
+    }
+
+    #[test]
+    fn a_reward_reads_back_as_the_absolute_expectation_of_its_advantage() {
+        let baseline = queen_ahead();
+        for advantage in [-1200.0, -300.0, 0.0, 450.0, 900.0, 2000.0] {
+            let relative = baseline.reward(0, advantage);
+            let absolute = 1.0 / (1.0 + (-advantage / EVALUATION_SCALE).exp());
+            assert!((baseline.absolute(0, relative) - absolute).abs() < 1e-9);
+        }
+        assert_eq!(baseline.absolute(0, 1.0), 1.0);
+        assert_eq!(baseline.absolute(0, 0.0), 0.0);
     }
 }
