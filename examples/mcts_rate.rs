@@ -3,8 +3,7 @@
 //! mcts_rate [GAME ...]` (default: every game in `games/`). The same measure as
 //! `tests/strength.rs`, without the matches.
 
-use std::time::{Duration, Instant};
-use variant_interpreter::{AgentOptions, Budget, PlayerSpec};
+use variant_interpreter::ai::mcts_playouts_per_second;
 
 fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -28,17 +27,7 @@ fn main() {
             .unwrap_or_else(|f| panic!("{}", f.render()));
         let session = variant_interpreter::open(&loaded.definition, None).expect("opens");
         let best = (0..3)
-            .map(|_| {
-                let mut agent = session
-                    .agent(
-                        PlayerSpec::Mcts(Budget::Time(Duration::from_secs(1))),
-                        AgentOptions::default(),
-                    )
-                    .expect("agent");
-                let start = Instant::now();
-                let choice = agent.choose(session.as_ref()).expect("a move");
-                (choice.work as f64 / start.elapsed().as_secs_f64()) as u64
-            })
+            .filter_map(|_| mcts_playouts_per_second(session.as_ref()))
             .max()
             .unwrap_or(0);
         println!("| {game} | {best} |");

@@ -13,8 +13,6 @@
 //! the players do not share a core).
 
 use std::process::Command;
-use std::time::{Duration, Instant};
-use variant_interpreter::{AgentOptions, Budget, PlayerSpec};
 
 /// Whether the game file gives some side a scripted policy.
 fn has_policy(game: &str) -> bool {
@@ -75,15 +73,7 @@ fn playouts_per_second(game: &str) -> u64 {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("games/{game}.variant"));
     let loaded = variant_dsl::load_file(&path).expect("loads");
     let session = variant_interpreter::open(&loaded.definition, None).expect("opens");
-    let mut agent = session
-        .agent(
-            PlayerSpec::Mcts(Budget::Time(Duration::from_secs(1))),
-            AgentOptions::default(),
-        )
-        .expect("agent");
-    let start = Instant::now();
-    let choice = agent.choose(session.as_ref()).expect("a move");
-    (choice.work as f64 / start.elapsed().as_secs_f64()) as u64
+    variant_interpreter::ai::mcts_playouts_per_second(session.as_ref()).expect("a move")
 }
 
 #[test]

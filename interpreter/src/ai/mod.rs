@@ -268,3 +268,18 @@ impl<B: Bitboard> Snapshot<B> {
         }
     }
 }
+
+/// How many playouts a second MCTS runs from the session's position: one move's thinking
+/// with a one-second budget, its playouts over the time it took (the "playouts/s" of the
+/// README's strength table; `None` when the game is over there).
+pub fn mcts_playouts_per_second(session: &dyn Session) -> Option<u64> {
+    let mut agent = session
+        .agent(
+            PlayerSpec::Mcts(Budget::Time(Duration::from_secs(1))),
+            AgentOptions::default(),
+        )
+        .ok()?;
+    let start = std::time::Instant::now();
+    let choice = agent.choose(session)?;
+    Some((choice.work as f64 / start.elapsed().as_secs_f64()) as u64)
+}
