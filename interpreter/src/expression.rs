@@ -850,8 +850,12 @@ pub fn placement<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: us
 }
 
 /// The squares where the side to move may drop `piece` under every drop rule except the
-/// lookahead, and (separately) those where a lookahead rule binds; with `lookahead` false the
-/// lookahead rules are not judged at all (the second set is then empty).
+/// lookahead, and (separately) those where a lookahead rule binds; with `lookahead_wanted`
+/// false the lookahead rules are not judged at all (the second set is then empty).
+///
+/// One type at a time, for generators that stop at the first move (the lookahead's reply
+/// test); [`drop_squares_of`] judges every type at once. Written as a call of that one, this
+/// cost Cheversi playouts 10% more instructions (measured), so both stay.
 pub fn drop_squares<B: Bitboard>(
     judge: &mut Judge<'_, B>,
     piece: usize,
