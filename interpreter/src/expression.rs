@@ -15,6 +15,10 @@
 //! reply, by judging the next side's drop rules over intervals: for each set, a lower and an
 //! upper bound that hold whatever drop the mover makes. When two or more squares are certainly
 //! open to the next side, no candidate can take them all, and the lookahead is skipped.
+//!
+//! Move generation judges these trees through [`crate::plan`], which folds the parts that read
+//! no square once per scalar state and compiles the rest into closures; the trees stay the
+//! reference (explanations, end conditions, scores, and the plans' own tests).
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
@@ -107,6 +111,8 @@ pub enum Fld {
 pub enum Cond<B> {
     /// Always.
     True,
+    /// Never (what a condition folds to when it cannot hold: [`crate::plan`]).
+    False,
     /// The dropped piece's type.
     Place(usize),
     /// The drop's square.
@@ -157,6 +163,33 @@ pub struct DropRule<B> {
     pub requirement_named: bool,
 }
 
+impl<B> DropRule<B> {
+    /// A rule, with the piece types it names worked out.
+    pub fn new(
+        side: Option<usize>,
+        requirement: Cond<B>,
+        condition: Cond<B>,
+        lookahead: bool,
+    ) -> Self {
+        let mut named = Vec::new();
+        named_pieces(&requirement, &mut named);
+        let requirement_named = !named.is_empty();
+        let mut in_condition = Vec::new();
+        named_pieces(&condition, &mut in_condition);
+        let condition_named = !in_condition.is_empty();
+        named_pieces(&condition, &mut named);
+        DropRule {
+            side,
+            requirement,
+            condition,
+            lookahead,
+            named,
+            condition_named,
+            requirement_named,
+        }
+    }
+}
+
 /// A compiled end condition.
 #[derive(Clone, Debug)]
 pub struct EndCheck<B> {
@@ -196,24 +229,12 @@ impl<B: Bitboard> Compiled<B> {
             constraints
                 .iter()
                 .map(|constraint| {
-                    let requirement = compiler.condition(&constraint.requirement);
-                    let condition = compiler.condition(&constraint.condition);
-                    let mut named = Vec::new();
-                    named_pieces(&requirement, &mut named);
-                    let requirement_named = !named.is_empty();
-                    let mut in_condition = Vec::new();
-                    named_pieces(&condition, &mut in_condition);
-                    let condition_named = !in_condition.is_empty();
-                    named_pieces(&condition, &mut named);
-                    DropRule {
-                        condition_named,
-                        requirement_named,
-                        side: constraint.side.map(|side| side.0 as usize),
-                        requirement,
-                        condition,
-                        lookahead: constraint.requirement == Condition::LeaveAction,
-                        named,
-                    }
+                    DropRule::new(
+                        constraint.side.map(|side| side.0 as usize),
+                        compiler.condition(&constraint.requirement),
+                        compiler.condition(&constraint.condition),
+                        constraint.requirement == Condition::LeaveAction,
+                    )
                 })
                 .collect()
         };
@@ -275,7 +296,7 @@ fn named_pieces<B>(condition: &Cond<B>, named: &mut Vec<usize>) {
 }
 
 /// A piece index that no rule names: the masks of "any other piece type".
-const OTHER_PIECE: usize = usize::MAX;
+pub(crate) const OTHER_PIECE: usize = usize::MAX;
 
 fn condition_reads_actions<B>(condition: &Cond<B>) -> bool {
     match condition {
@@ -481,6 +502,18 @@ impl<'a, B: Bitboard> Judge<'a, B> {
         self
     }
 
+    /// The rules judged by.
+    #[inline]
+    pub fn rules(&self) -> &'a Rules<B> {
+        self.rules
+    }
+
+    /// The position judged.
+    #[inline]
+    pub fn position(&self) -> &'a Position<B> {
+        self.position
+    }
+
     /// Judges for `side` from now on, on the same position: the control maps computed so far
     /// stay valid (they are per side, not per judged side).
     pub fn judge_for(&mut self, side: usize) {
@@ -653,6 +686,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
     pub fn holds(&mut self, condition: &Cond<B>) -> bool {
         match condition {
             Cond::True => true,
+            Cond::False => false,
             // Only drop rules speak of the dropped piece, only move rules of the moving piece.
             Cond::Place(_) | Cond::PlaceOn(_) | Cond::Move(_) | Cond::MoveFrom(_) => false,
             Cond::AtTurnStart(index) => self.position.progress().start >> index & 1 != 0,
@@ -818,7 +852,7 @@ fn drop_targets<B: Bitboard>(actions: &[Move]) -> B {
 
 /// The squares next to some square of `squares`.
 #[inline]
-fn around<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
+pub(crate) fn around<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
     if squares == rules.geometry.board {
         return rules.around_board;
     }
@@ -827,7 +861,7 @@ fn around<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
         .fold(B::EMPTY, |acc, square| acc | rules.neighbours[square])
 }
 
-fn colour_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
+pub(crate) fn colour_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
     let board = rules.geometry.board;
     let light = board & rules.geometry.light;
     let mut colours = B::EMPTY;
@@ -991,20 +1025,30 @@ pub fn binding_rules<B: Bitboard>(
 /// most, so a reply exists. `false` means "not proved", and the lookahead is tested drop by
 /// drop. Never used with the `check` rule (a drop could then be refused for exposing a king).
 pub fn reply_certain<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    reply_side(rules, position)
+        .is_some_and(|next| reply_certain_under(rules, position, next, &rules.expressions.drops))
+}
+
+/// The next side, whose reply [`reply_certain`] proves, or `None` where the proof does not apply:
+/// with the `check` rule, turns of several actions, placement phases, or a side that moves
+/// again.
+pub(crate) fn reply_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<usize> {
     if rules.definition.end.check || rules.multi_action || position.phase().is_some() {
-        return false;
+        return None;
     }
     let mover = position.side_to_move(rules);
     let next = next_side(rules, position, mover);
-    if next == mover {
-        return false;
-    }
-    let mut bounds = Bounds {
-        rules,
-        position,
-        side: next,
-        mover,
-    };
+    (next != mover).then_some(next)
+}
+
+/// [`reply_certain`] for the next side `next` ([`reply_side`]), judged under `next_rules`.
+fn reply_certain_under<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    next: usize,
+    next_rules: &[DropRule<B>],
+) -> bool {
+    let mut bounds = Bounds::new(rules, position, next);
     let empty = rules.geometry.board & !position.occupied();
     let mut open = B::EMPTY;
     // A rule's bounds that name no piece type are the same for every type: judged once.
@@ -1015,7 +1059,7 @@ pub fn reply_certain<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> b
             continue;
         }
         let mut allowed = empty;
-        for (index, rule) in rules.expressions.drops.iter().enumerate() {
+        for (index, rule) in next_rules.iter().enumerate() {
             if rule.lookahead || rule.side.is_some_and(|side| side != next) {
                 continue;
             }
@@ -1053,7 +1097,7 @@ const SHARED_RULES: usize = 32;
 
 /// Interval evaluation for [`reply_certain`]: every value is a pair (lower, upper) bounding it
 /// over all drops the mover could make.
-struct Bounds<'a, B: Bitboard> {
+pub(crate) struct Bounds<'a, B: Bitboard> {
     rules: &'a Rules<B>,
     position: &'a Position<B>,
     /// The side judged for (the next side).
@@ -1062,7 +1106,17 @@ struct Bounds<'a, B: Bitboard> {
     mover: usize,
 }
 
-impl<B: Bitboard> Bounds<'_, B> {
+impl<'a, B: Bitboard> Bounds<'a, B> {
+    /// Bounds for `side`'s drops after the side to move's unknown drop.
+    pub(crate) fn new(rules: &'a Rules<B>, position: &'a Position<B>, side: usize) -> Self {
+        Bounds {
+            rules,
+            position,
+            side,
+            mover: position.side_to_move(rules),
+        }
+    }
+
     fn sides(&self, reference: SideRef) -> u32 {
         sides_of(self.rules, self.position, self.side, reference)
     }
@@ -1071,7 +1125,7 @@ impl<B: Bitboard> Bounds<'_, B> {
         self.sides(reference) & (1 << self.mover) != 0
     }
 
-    fn set(&mut self, set: &Set<B>) -> (B, B) {
+    pub(crate) fn set(&mut self, set: &Set<B>) -> (B, B) {
         let rules = self.rules;
         let position = self.position;
         let board = rules.geometry.board;
@@ -1142,7 +1196,7 @@ impl<B: Bitboard> Bounds<'_, B> {
         }
     }
 
-    fn number(&mut self, number: &Num<B>) -> (i64, i64) {
+    pub(crate) fn number(&mut self, number: &Num<B>) -> (i64, i64) {
         match number {
             Num::Constant(value) => (*value, *value),
             Num::Placement => {
@@ -1187,9 +1241,10 @@ impl<B: Bitboard> Bounds<'_, B> {
     }
 
     /// (certainly, possibly).
-    fn holds(&mut self, condition: &Cond<B>) -> (bool, bool) {
+    pub(crate) fn holds(&mut self, condition: &Cond<B>) -> (bool, bool) {
         match condition {
             Cond::True | Cond::LeaveAction => (true, true),
+            Cond::False => (false, false),
             Cond::Place(_) | Cond::PlaceOn(_) | Cond::Move(_) | Cond::MoveFrom(_) => (false, false),
             Cond::CanAct | Cond::AtTurnStart(_) => (false, true),
             Cond::Compare(a, op, b) => {
@@ -1242,7 +1297,7 @@ impl<B: Bitboard> Bounds<'_, B> {
     }
 
     /// (certainly, possibly) as squares, for a drop of `piece` by the judged side.
-    fn drop_mask(&mut self, condition: &Cond<B>, piece: usize) -> (B, B) {
+    pub(crate) fn drop_mask(&mut self, condition: &Cond<B>, piece: usize) -> (B, B) {
         let board = self.rules.geometry.board;
         let all = |holds: bool| if holds { board } else { B::EMPTY };
         match condition {

@@ -37,6 +37,7 @@ pub mod moves;
 pub mod outcome;
 pub mod path;
 pub mod perft;
+pub mod plan;
 pub mod plausible;
 pub mod policy;
 pub mod position;

@@ -584,12 +584,15 @@ fn drops<B: Bitboard, S: Sink<B>>(
         return;
     }
     let mut judge = Judge::new(rules, position, us);
+    // The rules folded for this position's scalar state, where this thread keeps a plan.
+    let plan = crate::plan::plan(rules, position, us);
+    let mut memo = crate::plan::Memo::default();
     let in_hand = (0..rules.pieces)
         .filter(|&piece| position.hand(us, piece) > 0)
         .fold(0u32, |bits, piece| bits | 1 << piece);
     let mut all_allowed = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
     let mut all_looked_ahead = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
-    if !S::ONE_IS_ENOUGH {
+    if !S::ONE_IS_ENOUGH && plan.is_none() {
         drop_squares_of(
             &mut judge,
             in_hand,
@@ -604,7 +607,9 @@ fn drops<B: Bitboard, S: Sink<B>>(
         if in_hand >> piece & 1 == 0 {
             continue;
         }
-        let (mut allowed, looked_ahead) = if S::ONE_IS_ENOUGH {
+        let (mut allowed, looked_ahead) = if let Some(plan) = &plan {
+            plan.drop_squares(&mut judge, &mut memo, piece, lookahead)
+        } else if S::ONE_IS_ENOUGH {
             drop_squares(&mut judge, piece, lookahead)
         } else {
             (all_allowed[piece], all_looked_ahead[piece])
@@ -618,8 +623,13 @@ fn drops<B: Bitboard, S: Sink<B>>(
             }
         }
         if lookahead && (looked_ahead & allowed).any() {
-            let proved = *reply_proved
-                .get_or_insert_with(|| rules.lookahead_pruning && reply_certain(rules, position));
+            let proved = *reply_proved.get_or_insert_with(|| {
+                rules.lookahead_pruning
+                    && match &plan {
+                        Some(plan) => plan.reply_certain(rules, position),
+                        None => reply_certain(rules, position),
+                    }
+            });
             if !proved {
                 for to in (looked_ahead & allowed).squares() {
                     if !leaves_a_reply(rules, position, Move::drop(piece, to)) {

@@ -270,6 +270,10 @@ pub struct Rules<B> {
     /// ([`crate::expression::reply_certain`]); off only to test that proof against drop-by-drop
     /// testing.
     pub lookahead_pruning: bool,
+    /// What the scalar parts of the drop rules read: the key of their folded plans
+    /// ([`crate::plan`]). A copy of the rules has its own plans, so a copy may have its
+    /// expressions changed; rules already used must not.
+    pub plan_key: crate::plan::KeySpec,
 }
 
 impl<B> Rules<B> {
@@ -395,6 +399,7 @@ impl<B: Bitboard> Rules<B> {
             })
             .collect();
         let expressions = crate::expression::Compiled::new(definition, &geometry);
+        let plan_key = crate::plan::KeySpec::new(&expressions);
         let mut rules = Rules {
             definition: definition.clone(),
             rays: builder.rays,
@@ -426,6 +431,7 @@ impl<B: Bitboard> Rules<B> {
             capture_effects: definition.capture.any(),
             expressions,
             lookahead_pruning: true,
+            plan_key,
             multi_action: definition.turn.actions > 1,
             stores: (0..pieces)
                 .map(|piece| definition.capture.store(PieceId(piece as u8)))

@@ -1,0 +1,1224 @@
+//! Drop rules specialised to a position's scalar state.
+//!
+//! Most parts of a drop rule read no square: `placement = 7`, `hand Queen > 0`, `opponent
+//! placed Queen`, a side's zone. Their values depend only on a few numbers of the position (the
+//! side judged and the side to move, the turn and phase, some hand counts, the types of the last
+//! drops, the turn's progress): its *scalar state*. A game visits few scalar states across
+//! millions of positions, yet judging those parts again at every position was most of the cost
+//! of a placement game's move generation.
+//!
+//! A [`Plan`] is the drop rules for one scalar state with every such part evaluated once: rules
+//! that cannot apply are gone, conditions that always apply are `true`, and what remains reads
+//! only the board. For the lookahead's proof ([`crate::expression::reply_certain`]) the plan also
+//! holds the next side's rules folded over bounds (a part is folded only where its lower and
+//! upper bounds agree).
+//!
+//! Plans are made on first use and kept per thread: the rules are shared between threads, and a
+//! lock taken at every position would cost more than a plan saves. A thread keeps the plans of
+//! a few rule sets, a bounded number each; past that bound, positions are judged from the full
+//! rules, with the same answers.
+
+use crate::bitboard::Bitboard;
+use crate::expression::{
+    around, colour_of, reply_side, sides_of, Bounds, Cond, DropRule, Judge, Num, Set,
+};
+use crate::position::Position;
+use crate::rules::{Rules, MAX_PIECE_TYPES, MAX_SIDES};
+use std::any::Any;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use variant_dsl::expression::SideRef;
+
+/// The most rule slots a plan holds (rules times the piece types they name); a game with more
+/// is judged unfolded.
+const MAX_SLOTS: usize = 32;
+
+/// A set of squares computed from a position.
+type SquaresFn<B> = Box<dyn Fn(&mut Judge<'_, B>) -> B>;
+/// A condition judged on a position.
+type HoldsFn<B> = Box<dyn Fn(&mut Judge<'_, B>) -> bool>;
+/// A bound (lower or upper) of a set of squares over the mover's unknown drop.
+type BoundFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>) -> B>;
+/// A bound of a condition over the mover's unknown drop (certainly, or possibly).
+type BoundHoldsFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>) -> bool>;
+
+/// The drop rules of one scalar state, folded and compiled into closures over bitboards.
+pub struct Plan<B: Bitboard> {
+    /// Each rule folded for one piece type, or for every type it does not name.
+    slots: Vec<Slot<B>>,
+    /// Per piece type, the slots that can bind its drops, in source order.
+    by_piece: Vec<Vec<u8>>,
+    /// The proof that the next side can reply, where it applies ([`reply_side`]).
+    reply: Option<Reply<B>>,
+}
+
+/// One drop rule folded for some piece types.
+struct Slot<B: Bitboard> {
+    /// The squares where the rule applies.
+    applies: SquaresFn<B>,
+    /// The squares it allows where it applies; `None` for `leave an action`.
+    allows: Option<SquaresFn<B>>,
+}
+
+/// The next side's drop rules folded over bounds.
+struct Reply<B: Bitboard> {
+    next: usize,
+    /// Each rule folded for one piece type, or for every type it does not name.
+    slots: Vec<ReplySlot<B>>,
+    by_piece: Vec<Vec<u8>>,
+}
+
+/// One of the next side's rules, as the proof reads it.
+struct ReplySlot<B: Bitboard> {
+    /// Where the rule possibly applies, whatever the mover drops.
+    possibly_applies: BoundFn<B>,
+    /// Where it certainly allows the next side's drop.
+    certainly_allows: BoundFn<B>,
+}
+
+impl<B: Bitboard> std::fmt::Debug for Plan<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plan")
+            .field("slots", &self.slots.len())
+            .field("by_piece", &self.by_piece)
+            .field("reply_slots", &self.reply.as_ref().map(|r| r.slots.len()))
+            .finish()
+    }
+}
+
+/// The slots' values computed at one position, shared by the piece types.
+pub struct Memo<B> {
+    applies: [B; MAX_SLOTS],
+    allows: [B; MAX_SLOTS],
+    /// A bit per slot whose `applies` is known.
+    known_applies: u32,
+    known_allows: u32,
+}
+
+impl<B: Bitboard> Default for Memo<B> {
+    fn default() -> Self {
+        Memo {
+            applies: [B::EMPTY; MAX_SLOTS],
+            allows: [B::EMPTY; MAX_SLOTS],
+            known_applies: 0,
+            known_allows: 0,
+        }
+    }
+}
+
+impl<B: Bitboard> Plan<B> {
+    /// The squares where the judged side may drop `piece` under every rule but the lookahead,
+    /// and those where a lookahead rule binds (empty unless `lookahead_wanted`): what
+    /// [`crate::expression::drop_squares`] gives, from the folded rules.
+    pub fn drop_squares(
+        &self,
+        judge: &mut Judge<'_, B>,
+        memo: &mut Memo<B>,
+        piece: usize,
+        lookahead_wanted: bool,
+    ) -> (B, B) {
+        let rules = judge.rules();
+        let mut allowed = rules.geometry.board & !judge.position().occupied();
+        let mut lookahead = B::EMPTY;
+        for &index in &self.by_piece[piece] {
+            let index = usize::from(index);
+            let slot = &self.slots[index];
+            if slot.allows.is_none() && !lookahead_wanted {
+                continue;
+            }
+            let bit = 1u32 << index;
+            if memo.known_applies & bit == 0 {
+                memo.applies[index] = (slot.applies)(judge);
+                memo.known_applies |= bit;
+            }
+            let applies = memo.applies[index] & allowed;
+            if applies.is_empty() {
+                continue;
+            }
+            let Some(allows) = &slot.allows else {
+                lookahead |= applies;
+                continue;
+            };
+            if memo.known_allows & bit == 0 {
+                memo.allows[index] = allows(judge);
+                memo.known_allows |= bit;
+            }
+            allowed &= !applies | memo.allows[index];
+            if allowed.is_empty() {
+                break;
+            }
+        }
+        (allowed, lookahead & allowed)
+    }
+
+    /// Whether, whatever drop the side to move makes, the next side will have a legal drop:
+    /// [`crate::expression::reply_certain`] from the folded rules.
+    pub fn reply_certain(&self, rules: &Rules<B>, position: &Position<B>) -> bool {
+        let Some(reply) = &self.reply else {
+            return false;
+        };
+        let empty = rules.geometry.board & !position.occupied();
+        let mut possibly = [None; MAX_SLOTS];
+        let mut certainly = [None; MAX_SLOTS];
+        let mut open = B::EMPTY;
+        for piece in 0..rules.pieces {
+            if position.hand(reply.next, piece) == 0 {
+                continue;
+            }
+            let mut allowed = empty;
+            for &index in &reply.by_piece[piece] {
+                let index = usize::from(index);
+                let slot = &reply.slots[index];
+                let applies = *possibly[index]
+                    .get_or_insert_with(|| (slot.possibly_applies)(rules, position));
+                if (applies & allowed).is_empty() {
+                    continue;
+                }
+                let allows = *certainly[index]
+                    .get_or_insert_with(|| (slot.certainly_allows)(rules, position));
+                allowed &= !applies | allows;
+                if allowed.is_empty() {
+                    break;
+                }
+            }
+            open |= allowed;
+            if open.count() >= 2 {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// What of a position the scalar parts of a game's drop rules can read, worked out once per
+/// game: the key of a plan holds these and nothing else, so that positions that differ only in
+/// what no rule reads share a plan.
+#[derive(Debug, Default)]
+pub struct KeySpec {
+    /// Whether the game has drop rules at all (no plan is needed otherwise).
+    pub active: bool,
+    /// Each side's hand total (`placement`, `hand`, `hands empty`, `placed`).
+    totals: bool,
+    /// The piece types whose hand counts, per side, are read (a bit per type).
+    hand_pieces: u32,
+    /// The type of each side's last drop (`placed`).
+    last_types: bool,
+    /// The turn's progress (`actions this turn`, `drops this turn`, `at turn start`).
+    progress: bool,
+    /// A number telling this game's rules from every other's in the per-thread cache.
+    id: u64,
+}
+
+static NEXT_RULES_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A copy of the rules gets its own plans: its fields are public, and a copy whose drop rules
+/// were then changed must not read the original's plans.
+impl Clone for KeySpec {
+    fn clone(&self) -> Self {
+        KeySpec {
+            id: NEXT_RULES_ID.fetch_add(1, Ordering::Relaxed),
+            ..*self
+        }
+    }
+}
+
+impl KeySpec {
+    /// The key spec of a game's compiled drop rules.
+    pub fn new<B: Bitboard>(expressions: &crate::expression::Compiled<B>) -> Self {
+        let mut spec = KeySpec {
+            id: NEXT_RULES_ID.fetch_add(1, Ordering::Relaxed),
+            ..KeySpec::default()
+        };
+        let all = expressions
+            .drops
+            .iter()
+            .chain(expressions.phase_drops.iter().flatten());
+        for rule in all {
+            spec.active = true;
+            spec.condition(&rule.condition);
+            spec.condition(&rule.requirement);
+        }
+        spec
+    }
+
+    fn condition<B>(&mut self, condition: &Cond<B>) {
+        match condition {
+            Cond::PlaceOn(set) | Cond::MoveFrom(set) | Cond::Some(set) => self.set(set),
+            Cond::AtTurnStart(_) => self.progress = true,
+            Cond::Compare(a, _, b) => {
+                self.number(a);
+                self.number(b);
+            }
+            Cond::HandsEmpty => self.totals = true,
+            Cond::Placed(_, piece) => {
+                self.last_types = true;
+                self.totals = true;
+                self.hand_pieces |= 1 << piece;
+            }
+            Cond::And(a, b) | Cond::Or(a, b) => {
+                self.condition(a);
+                self.condition(b);
+            }
+            Cond::Not(a) => self.condition(a),
+            Cond::True
+            | Cond::False
+            | Cond::Place(_)
+            | Cond::LeaveAction
+            | Cond::Move(_)
+            | Cond::CanAct => {}
+        }
+    }
+
+    fn number<B>(&mut self, number: &Num<B>) {
+        match number {
+            Num::Placement => self.totals = true,
+            Num::Hand(_, Some(piece)) => self.hand_pieces |= 1 << piece,
+            Num::Hand(_, None) => self.totals = true,
+            Num::ActionsThisTurn | Num::DropsThisTurn => self.progress = true,
+            Num::Count(set) | Num::Sum(_, set) => self.set(set),
+            Num::Plus(a, b) | Num::Minus(a, b) => {
+                self.number(a);
+                self.number(b);
+            }
+            Num::Constant(_) => {}
+        }
+    }
+
+    fn set<B>(&mut self, set: &Set<B>) {
+        match set {
+            Set::Adjacent(a) | Set::ColourOf(a) | Set::Not(a) => self.set(a),
+            Set::And(a, b) | Set::Or(a, b) | Set::Except(a, b) => {
+                self.set(a);
+                self.set(b);
+            }
+            _ => {}
+        }
+    }
+
+    /// The key of `position`'s scalar state, judged for `side`.
+    fn key<B: Bitboard>(&self, rules: &Rules<B>, position: &Position<B>, side: usize) -> Key {
+        let mut key = KeyWriter::new();
+        key.byte(side as u8);
+        key.byte(position.side_to_move(rules) as u8);
+        key.byte(position.turn_index() as u8);
+        key.byte(position.phase().map_or(0, |phase| phase as u8 + 1));
+        let sides = rules.sides;
+        if self.totals {
+            for side in 0..sides {
+                let total = position.hand_total(side);
+                key.byte(total as u8);
+                key.byte((total >> 8) as u8);
+            }
+        }
+        let mut pieces = self.hand_pieces;
+        while pieces != 0 {
+            let piece = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            for side in 0..sides {
+                key.byte(position.hand(side, piece));
+            }
+        }
+        if self.last_types {
+            for side in 0..sides {
+                key.byte(
+                    position
+                        .last_drop(side)
+                        .map_or(u8::MAX, |(piece, _)| piece as u8),
+                );
+            }
+        }
+        if self.progress {
+            let progress = position.progress();
+            key.byte(progress.actions);
+            key.byte(progress.drops);
+            for byte in progress.start.to_le_bytes() {
+                key.byte(byte);
+            }
+        }
+        key.finish()
+    }
+}
+
+/// The longest key: 4 bytes of sides and turn, 2 per side of hand totals, one per side and
+/// type of hand counts, one per side of last drop types, 6 of progress.
+const KEY_BYTES: usize = 4 + 2 * MAX_SIDES + MAX_SIDES * MAX_PIECE_TYPES + MAX_SIDES + 6;
+const KEY_WORDS: usize = KEY_BYTES.div_ceil(8);
+
+/// A scalar state, packed into words (unused bytes zero).
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+struct Key {
+    words: [u64; KEY_WORDS],
+    /// Words in use.
+    len: u8,
+}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for &word in &self.words[..usize::from(self.len)] {
+            state.write_u64(word);
+        }
+    }
+}
+
+/// Writes a key byte by byte.
+struct KeyWriter {
+    bytes: [u8; KEY_WORDS * 8],
+    at: usize,
+}
+
+impl KeyWriter {
+    fn new() -> Self {
+        KeyWriter {
+            bytes: [0; KEY_WORDS * 8],
+            at: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn byte(&mut self, byte: u8) {
+        self.bytes[self.at] = byte;
+        self.at += 1;
+    }
+
+    fn finish(self) -> Key {
+        let mut key = Key {
+            len: self.at.div_ceil(8) as u8,
+            ..Key::default()
+        };
+        for (word, chunk) in key.words.iter_mut().zip(self.bytes.chunks_exact(8)) {
+            *word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        }
+        key
+    }
+}
+
+/// A multiply-rotate hasher for keys that are a few words (the std hasher's DoS resistance
+/// buys nothing for keys the program makes itself, and costs most of a lookup).
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    #[inline]
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The plans of one game kept by one thread (`None`: the game's rules need more slots than a
+/// plan holds).
+type Plans<B> = HashMap<Key, Option<Rc<Plan<B>>>, BuildHasherDefault<WordHasher>>;
+
+/// How many plans a thread keeps per game; further scalar states are judged unfolded.
+const MAX_PLANS: usize = 1 << 13;
+/// How many games' plans a thread keeps; the oldest are dropped first.
+const MAX_GAMES: usize = 8;
+
+thread_local! {
+    /// Per game (by [`KeySpec::id`]), its plans (a `Plans<B>` for the game's bitboard width).
+    static CACHE: RefCell<Vec<(u64, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The plan of `position`'s scalar state for `side`'s drops, made on first use; `None` when
+/// the game has no drop rules, too many for a plan, or this thread keeps no more plans for it.
+pub fn plan<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    side: usize,
+) -> Option<Rc<Plan<B>>> {
+    let spec = &rules.plan_key;
+    if !spec.active {
+        return None;
+    }
+    let key = spec.key(rules, position, side);
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let at = match cache.iter().position(|(id, _)| *id == spec.id) {
+            Some(at) => at,
+            None => {
+                if cache.len() == MAX_GAMES {
+                    cache.remove(0);
+                }
+                cache.push((spec.id, Box::new(Plans::<B>::default())));
+                cache.len() - 1
+            }
+        };
+        let plans = cache[at].1.downcast_mut::<Plans<B>>()?;
+        if let Some(plan) = plans.get(&key) {
+            return plan.clone();
+        }
+        if plans.len() >= MAX_PLANS {
+            return None;
+        }
+        let plan = make(rules, position, side).map(Rc::new);
+        plans.insert(key, plan.clone());
+        plan
+    })
+}
+
+/// The plan of `position`'s scalar state for `side`: every scalar part of the rules
+/// evaluated, the rest compiled; `None` if the rules need more than [`MAX_SLOTS`] slots.
+pub fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> Option<Plan<B>> {
+    let in_force = rules.expressions.drop_rules(position.phase());
+    let mut judge = Judge::new(rules, position, side);
+    let (folded, by_piece) = slots(
+        rules,
+        in_force
+            .iter()
+            .filter(|rule| rule.side.is_none_or(|s| s == side)),
+        &mut |rule, piece| fold_rule(rule, piece, &mut judge, true),
+    )?;
+    let compiler = Closures {
+        rules,
+        position,
+        side,
+    };
+    let compiled: Vec<Slot<B>> = folded
+        .into_iter()
+        .map(|rule| Slot {
+            applies: compiler.mask(rule.condition),
+            allows: (!rule.lookahead).then(|| compiler.mask(rule.requirement)),
+        })
+        .collect();
+    let reply = match reply_side(rules, position) {
+        None => None,
+        Some(next) => {
+            let mut bounds = BoundsFolder(Bounds::new(rules, position, next));
+            let next_rules = rules
+                .expressions
+                .drops
+                .iter()
+                .filter(|rule| !rule.lookahead && rule.side.is_none_or(|s| s == next));
+            let (slots, by_piece) = slots(rules, next_rules, &mut |rule, piece| {
+                fold_rule(rule, piece, &mut bounds, false)
+            })?;
+            let compiler = BoundClosures {
+                rules,
+                position,
+                next,
+                mover: position.side_to_move(rules),
+            };
+            let slots = slots
+                .into_iter()
+                .map(|rule| ReplySlot {
+                    possibly_applies: compiler.mask(rule.condition, true),
+                    certainly_allows: compiler.mask(rule.requirement, false),
+                })
+                .collect();
+            Some(Reply {
+                next,
+                slots,
+                by_piece,
+            })
+        }
+    };
+    Some(Plan {
+        slots: compiled,
+        by_piece,
+        reply,
+    })
+}
+
+/// Folds each rule once for the piece types it does not name and once per type it names, and
+/// lists per piece type the folded rules that can bind it; `None` past [`MAX_SLOTS`].
+#[allow(clippy::type_complexity)]
+fn slots<'r, B: Bitboard + 'r>(
+    rules: &Rules<B>,
+    in_force: impl Iterator<Item = &'r DropRule<B>>,
+    fold: &mut dyn FnMut(&DropRule<B>, Option<usize>) -> Option<DropRule<B>>,
+) -> Option<(Vec<DropRule<B>>, Vec<Vec<u8>>)> {
+    let mut slots = Vec::new();
+    let mut by_piece = vec![Vec::new(); rules.pieces];
+    for rule in in_force {
+        let mut other = None;
+        for (piece, list) in by_piece.iter_mut().enumerate() {
+            let index = if rule.named.contains(&piece) {
+                fold(rule, Some(piece)).map(|folded| {
+                    slots.push(folded);
+                    slots.len() - 1
+                })
+            } else {
+                *other.get_or_insert_with(|| {
+                    fold(rule, None).map(|folded| {
+                        slots.push(folded);
+                        slots.len() - 1
+                    })
+                })
+            };
+            if let Some(index) = index {
+                if index >= MAX_SLOTS {
+                    return None;
+                }
+                list.push(index as u8);
+            }
+        }
+    }
+    Some((slots, by_piece))
+}
+
+/// A rule with its scalar parts evaluated and the dropped piece's type known (`None`: a type
+/// the rule does not name); `None` when it can never bind.
+fn fold_rule<B: Bitboard>(
+    rule: &DropRule<B>,
+    piece: Option<usize>,
+    folder: &mut impl Folder<B>,
+    keep_lookahead: bool,
+) -> Option<DropRule<B>> {
+    if rule.lookahead && !keep_lookahead {
+        return None;
+    }
+    let condition = fold_condition(&rule.condition, piece, folder);
+    if matches!(condition, Cond::False) {
+        return None;
+    }
+    if rule.lookahead {
+        return Some(DropRule::new(rule.side, Cond::LeaveAction, condition, true));
+    }
+    let requirement = fold_condition(&rule.requirement, piece, folder);
+    if matches!(requirement, Cond::True) {
+        return None;
+    }
+    Some(DropRule::new(rule.side, requirement, condition, false))
+}
+
+/// Evaluates the parts of expressions that read no square: their values, or `None` where
+/// the evaluation does not settle one.
+trait Folder<B> {
+    fn condition(&mut self, condition: &Cond<B>) -> Option<bool>;
+    fn number(&mut self, number: &Num<B>) -> Option<i64>;
+    fn set(&mut self, set: &Set<B>) -> Option<B>;
+}
+
+impl<B: Bitboard> Folder<B> for Judge<'_, B> {
+    fn condition(&mut self, condition: &Cond<B>) -> Option<bool> {
+        Some(self.holds(condition))
+    }
+    fn number(&mut self, number: &Num<B>) -> Option<i64> {
+        Some(Judge::number(self, number))
+    }
+    fn set(&mut self, set: &Set<B>) -> Option<B> {
+        Some(Judge::set(self, set))
+    }
+}
+
+/// Bounds settle a value where the lower and upper bounds meet.
+struct BoundsFolder<'a, B: Bitboard>(Bounds<'a, B>);
+
+impl<B: Bitboard> Folder<B> for BoundsFolder<'_, B> {
+    fn condition(&mut self, condition: &Cond<B>) -> Option<bool> {
+        let (certainly, possibly) = self.0.holds(condition);
+        (certainly == possibly).then_some(certainly)
+    }
+    fn number(&mut self, number: &Num<B>) -> Option<i64> {
+        let (low, high) = self.0.number(number);
+        (low == high).then_some(low)
+    }
+    fn set(&mut self, set: &Set<B>) -> Option<B> {
+        let (low, high) = self.0.set(set);
+        (low == high).then_some(low)
+    }
+}
+
+/// A drop rule's condition folded: scalar parts evaluated, the dropped piece's type known
+/// (`Some(type)`, or `None` for a type no `place` names), moves never in question.
+fn fold_condition<B: Bitboard>(
+    condition: &Cond<B>,
+    piece: Option<usize>,
+    folder: &mut impl Folder<B>,
+) -> Cond<B> {
+    if scalar_condition(condition) {
+        match folder.condition(condition) {
+            Some(true) => return Cond::True,
+            Some(false) => return Cond::False,
+            None => {}
+        }
+    }
+    let truth = |holds: bool| if holds { Cond::True } else { Cond::False };
+    match condition {
+        Cond::Place(named) => truth(piece == Some(*named)),
+        // A drop is not a move: as `Judge::drop_mask` reads them, these never hold.
+        Cond::Move(_) | Cond::MoveFrom(_) => Cond::False,
+        Cond::And(a, b) => match (
+            fold_condition(a, piece, folder),
+            fold_condition(b, piece, folder),
+        ) {
+            (Cond::False, _) | (_, Cond::False) => Cond::False,
+            (Cond::True, other) | (other, Cond::True) => other,
+            (a, b) => Cond::And(Box::new(a), Box::new(b)),
+        },
+        Cond::Or(a, b) => match (
+            fold_condition(a, piece, folder),
+            fold_condition(b, piece, folder),
+        ) {
+            (Cond::True, _) | (_, Cond::True) => Cond::True,
+            (Cond::False, other) | (other, Cond::False) => other,
+            (a, b) => Cond::Or(Box::new(a), Box::new(b)),
+        },
+        Cond::Not(a) => match fold_condition(a, piece, folder) {
+            Cond::True => Cond::False,
+            Cond::False => Cond::True,
+            other => Cond::Not(Box::new(other)),
+        },
+        Cond::PlaceOn(set) => Cond::PlaceOn(fold_set(set, folder)),
+        Cond::Some(set) => Cond::Some(fold_set(set, folder)),
+        Cond::Compare(a, op, b) => {
+            Cond::Compare(fold_number(a, folder), *op, fold_number(b, folder))
+        }
+        other => other.clone(),
+    }
+}
+
+fn fold_number<B: Bitboard>(number: &Num<B>, folder: &mut impl Folder<B>) -> Num<B> {
+    if scalar_number(number) {
+        if let Some(value) = folder.number(number) {
+            return Num::Constant(value);
+        }
+    }
+    let boxed = |n: Num<B>| Box::new(n);
+    match number {
+        Num::Count(set) => Num::Count(Box::new(fold_set(set, folder))),
+        Num::Sum(field, set) => Num::Sum(field.clone(), Box::new(fold_set(set, folder))),
+        Num::Plus(a, b) => Num::Plus(boxed(fold_number(a, folder)), boxed(fold_number(b, folder))),
+        Num::Minus(a, b) => {
+            Num::Minus(boxed(fold_number(a, folder)), boxed(fold_number(b, folder)))
+        }
+        other => other.clone(),
+    }
+}
+
+fn fold_set<B: Bitboard>(set: &Set<B>, folder: &mut impl Folder<B>) -> Set<B> {
+    if scalar_set(set) {
+        if let Some(squares) = folder.set(set) {
+            return Set::Fixed(squares);
+        }
+    }
+    let boxed = |s: Set<B>| Box::new(s);
+    match set {
+        Set::Adjacent(a) => Set::Adjacent(boxed(fold_set(a, folder))),
+        Set::ColourOf(a) => Set::ColourOf(boxed(fold_set(a, folder))),
+        Set::Not(a) => Set::Not(boxed(fold_set(a, folder))),
+        Set::And(a, b) => Set::And(boxed(fold_set(a, folder)), boxed(fold_set(b, folder))),
+        Set::Or(a, b) => Set::Or(boxed(fold_set(a, folder)), boxed(fold_set(b, folder))),
+        Set::Except(a, b) => Set::Except(boxed(fold_set(a, folder)), boxed(fold_set(b, folder))),
+        other => other.clone(),
+    }
+}
+
+/// Whether a condition reads nothing but the scalar state ([`KeySpec`]): not the board, not
+/// the dropped or moving piece, not the legal actions.
+fn scalar_condition<B>(condition: &Cond<B>) -> bool {
+    match condition {
+        Cond::True | Cond::False | Cond::AtTurnStart(_) | Cond::HandsEmpty | Cond::Placed(..) => {
+            true
+        }
+        Cond::Place(_)
+        | Cond::PlaceOn(_)
+        | Cond::LeaveAction
+        | Cond::Move(_)
+        | Cond::MoveFrom(_)
+        | Cond::CanAct => false,
+        Cond::Compare(a, _, b) => scalar_number(a) && scalar_number(b),
+        Cond::Some(set) => scalar_set(set),
+        Cond::And(a, b) | Cond::Or(a, b) => scalar_condition(a) && scalar_condition(b),
+        Cond::Not(a) => scalar_condition(a),
+    }
+}
+
+fn scalar_number<B>(number: &Num<B>) -> bool {
+    match number {
+        Num::Constant(_)
+        | Num::Placement
+        | Num::Hand(..)
+        | Num::ActionsThisTurn
+        | Num::DropsThisTurn => true,
+        Num::Count(set) => scalar_set(set),
+        Num::Sum(..) => false,
+        Num::Plus(a, b) | Num::Minus(a, b) => scalar_number(a) && scalar_number(b),
+    }
+}
+
+fn scalar_set<B>(set: &Set<B>) -> bool {
+    match set {
+        Set::Fixed(_) | Set::Zone(_) => true,
+        Set::Adjacent(a) | Set::ColourOf(a) | Set::Not(a) => scalar_set(a),
+        Set::And(a, b) | Set::Or(a, b) | Set::Except(a, b) => scalar_set(a) && scalar_set(b),
+        Set::Empty
+        | Set::Occupied
+        | Set::Pieces(..)
+        | Set::ControlledBy(_)
+        | Set::AttackedBy(_)
+        | Set::LastDrop(_)
+        | Set::LegalDrops
+        | Set::Acted
+        | Set::Compare(..) => false,
+    }
+}
+
+/// Compiles folded expressions into closures for one scalar state: the sides a reference
+/// names are known, so a set of pieces is a few bitboard reads. Terms with nothing to gain
+/// from this (control, attacks, legal drops, comparisons of fields) call the [`Judge`].
+struct Closures<'a, B: Bitboard> {
+    rules: &'a Rules<B>,
+    position: &'a Position<B>,
+    side: usize,
+}
+
+impl<B: Bitboard> Closures<'_, B> {
+    /// The squares where a folded drop condition holds.
+    fn mask(&self, condition: Cond<B>) -> SquaresFn<B> {
+        let board = self.rules.geometry.board;
+        match condition {
+            Cond::True => Box::new(move |_| board),
+            Cond::False => Box::new(|_| B::EMPTY),
+            Cond::PlaceOn(set) => self.squares(set),
+            Cond::And(a, b) => {
+                let (a, b) = (self.mask(*a), self.mask(*b));
+                Box::new(move |judge| {
+                    let first = a(judge);
+                    if first.is_empty() {
+                        first
+                    } else {
+                        first & b(judge)
+                    }
+                })
+            }
+            Cond::Or(a, b) => {
+                let (a, b) = (self.mask(*a), self.mask(*b));
+                Box::new(move |judge| {
+                    let first = a(judge);
+                    if first == board {
+                        first
+                    } else {
+                        first | b(judge)
+                    }
+                })
+            }
+            Cond::Not(a) => {
+                let a = self.mask(*a);
+                Box::new(move |judge| board & !a(judge))
+            }
+            other => {
+                let holds = self.holds(other);
+                Box::new(move |judge| if holds(judge) { board } else { B::EMPTY })
+            }
+        }
+    }
+
+    /// Whether a folded condition that does not speak of the drop's square holds.
+    fn holds(&self, condition: Cond<B>) -> HoldsFn<B> {
+        match condition {
+            Cond::True => Box::new(|_| true),
+            Cond::False => Box::new(|_| false),
+            Cond::Some(set) => {
+                let set = self.squares(set);
+                Box::new(move |judge| set(judge).any())
+            }
+            Cond::And(a, b) => {
+                let (a, b) = (self.holds(*a), self.holds(*b));
+                Box::new(move |judge| a(judge) && b(judge))
+            }
+            Cond::Or(a, b) => {
+                let (a, b) = (self.holds(*a), self.holds(*b));
+                Box::new(move |judge| a(judge) || b(judge))
+            }
+            Cond::Not(a) => {
+                let a = self.holds(*a);
+                Box::new(move |judge| !a(judge))
+            }
+            other => Box::new(move |judge| judge.holds(&other)),
+        }
+    }
+
+    /// A folded set of squares.
+    fn squares(&self, set: Set<B>) -> SquaresFn<B> {
+        let board = self.rules.geometry.board;
+        let sides = |reference| sides_of(self.rules, self.position, self.side, reference);
+        match set {
+            Set::Empty => Box::new(move |judge| board & !judge.position().occupied()),
+            Set::Occupied => Box::new(|judge| judge.position().occupied()),
+            Set::Fixed(squares) => Box::new(move |_| squares),
+            Set::Pieces(reference, piece) => {
+                let sides = sides(reference);
+                Box::new(move |judge| {
+                    let position = judge.position();
+                    let mut squares = B::EMPTY;
+                    let mut rest = sides;
+                    while rest != 0 {
+                        squares |= position.side_pieces(rest.trailing_zeros() as usize);
+                        rest &= rest - 1;
+                    }
+                    match piece {
+                        Some(piece) => squares & position.typed(piece),
+                        None => squares,
+                    }
+                })
+            }
+            Set::LastDrop(reference) => {
+                let sides = sides(reference);
+                Box::new(move |judge| {
+                    let position = judge.position();
+                    let mut squares = B::EMPTY;
+                    let mut rest = sides;
+                    while rest != 0 {
+                        if let Some((_, square)) =
+                            position.last_drop(rest.trailing_zeros() as usize)
+                        {
+                            squares |= B::single(square);
+                        }
+                        rest &= rest - 1;
+                    }
+                    squares
+                })
+            }
+            Set::Adjacent(inner) => {
+                let inner = self.squares(*inner);
+                Box::new(move |judge| around(judge.rules(), inner(judge)))
+            }
+            Set::ColourOf(inner) => {
+                let inner = self.squares(*inner);
+                Box::new(move |judge| colour_of(judge.rules(), inner(judge)))
+            }
+            // `own King and attacked by opponent`: the judge tests only the squares that count.
+            Set::And(a, b) if !matches!(*b, Set::AttackedBy(_)) => {
+                let (a, b) = (self.squares(*a), self.squares(*b));
+                Box::new(move |judge| {
+                    let first = a(judge);
+                    if first.is_empty() {
+                        first
+                    } else {
+                        first & b(judge)
+                    }
+                })
+            }
+            Set::Or(a, b) => {
+                let (a, b) = (self.squares(*a), self.squares(*b));
+                Box::new(move |judge| a(judge) | b(judge))
+            }
+            Set::Except(a, b) => {
+                let (a, b) = (self.squares(*a), self.squares(*b));
+                Box::new(move |judge| a(judge) & !b(judge))
+            }
+            Set::Not(a) => {
+                let a = self.squares(*a);
+                Box::new(move |judge| board & !a(judge))
+            }
+            other => Box::new(move |judge| judge.set(&other)),
+        }
+    }
+}
+
+/// Compiles the next side's folded rules into closures giving their bounds over the mover's
+/// unknown drop: the same bounds as [`Bounds`], with what the scalar state decides (the sides
+/// a reference names, whether it includes the mover) settled once.
+struct BoundClosures<'a, B: Bitboard> {
+    rules: &'a Rules<B>,
+    position: &'a Position<B>,
+    /// The side whose drops are bounded.
+    next: usize,
+    /// The side whose drop comes first.
+    mover: usize,
+}
+
+impl<B: Bitboard> BoundClosures<'_, B> {
+    fn sides(&self, reference: SideRef) -> u32 {
+        sides_of(self.rules, self.position, self.next, reference)
+    }
+
+    /// The lower (`upper` false) or upper bound of the squares where a folded condition
+    /// holds.
+    fn mask(&self, condition: Cond<B>, upper: bool) -> BoundFn<B> {
+        let board = self.rules.geometry.board;
+        match condition {
+            Cond::True => Box::new(move |_, _| board),
+            Cond::False => Box::new(|_, _| B::EMPTY),
+            Cond::PlaceOn(set) => self.bound(set, upper),
+            Cond::And(a, b) => {
+                let (a, b) = (self.mask(*a, upper), self.mask(*b, upper));
+                Box::new(move |rules, position| a(rules, position) & b(rules, position))
+            }
+            Cond::Or(a, b) => {
+                let (a, b) = (self.mask(*a, upper), self.mask(*b, upper));
+                Box::new(move |rules, position| a(rules, position) | b(rules, position))
+            }
+            Cond::Not(a) => {
+                let a = self.mask(*a, !upper);
+                Box::new(move |rules, position| board & !a(rules, position))
+            }
+            other => {
+                let holds = self.holds(other, upper);
+                Box::new(move |rules, position| {
+                    if holds(rules, position) {
+                        board
+                    } else {
+                        B::EMPTY
+                    }
+                })
+            }
+        }
+    }
+
+    /// Whether a folded condition certainly (`upper` false) or possibly holds.
+    fn holds(&self, condition: Cond<B>, upper: bool) -> BoundHoldsFn<B> {
+        match condition {
+            Cond::True => Box::new(|_, _| true),
+            Cond::False => Box::new(|_, _| false),
+            Cond::Some(set) => {
+                let set = self.bound(set, upper);
+                Box::new(move |rules, position| set(rules, position).any())
+            }
+            Cond::And(a, b) => {
+                let (a, b) = (self.holds(*a, upper), self.holds(*b, upper));
+                Box::new(move |rules, position| a(rules, position) && b(rules, position))
+            }
+            Cond::Or(a, b) => {
+                let (a, b) = (self.holds(*a, upper), self.holds(*b, upper));
+                Box::new(move |rules, position| a(rules, position) || b(rules, position))
+            }
+            Cond::Not(a) => {
+                let a = self.holds(*a, !upper);
+                Box::new(move |rules, position| !a(rules, position))
+            }
+            other => {
+                let next = self.next;
+                Box::new(move |rules, position| {
+                    let (certainly, possibly) = Bounds::new(rules, position, next).holds(&other);
+                    if upper {
+                        possibly
+                    } else {
+                        certainly
+                    }
+                })
+            }
+        }
+    }
+
+    /// The lower (`upper` false) or upper bound of a folded set.
+    fn bound(&self, set: Set<B>, upper: bool) -> BoundFn<B> {
+        let board = self.rules.geometry.board;
+        let mover = self.mover;
+        match set {
+            Set::Empty if upper => Box::new(move |_, position| board & !position.occupied()),
+            Set::Empty => Box::new(|_, _| B::EMPTY),
+            Set::Occupied if upper => Box::new(move |_, _| board),
+            Set::Occupied => Box::new(|_, position| position.occupied()),
+            Set::Fixed(squares) => Box::new(move |_, _| squares),
+            Set::Zone(per_side) => {
+                let squares = per_side[self.next];
+                Box::new(move |_, _| squares)
+            }
+            Set::Pieces(reference, piece) => {
+                let sides = self.sides(reference);
+                let may_grow = upper && sides & (1 << mover) != 0;
+                Box::new(move |_, position| {
+                    let mut squares = B::EMPTY;
+                    let mut rest = sides;
+                    while rest != 0 {
+                        squares |= position.side_pieces(rest.trailing_zeros() as usize);
+                        rest &= rest - 1;
+                    }
+                    if let Some(piece) = piece {
+                        squares &= position.typed(piece);
+                    }
+                    // The mover's drop may add one of its pieces (of this type, if it holds one).
+                    if may_grow && piece.is_none_or(|p| position.hand(mover, p) > 0) {
+                        squares |= board & !position.occupied();
+                    }
+                    squares
+                })
+            }
+            Set::LastDrop(reference) => {
+                let sides = self.sides(reference);
+                // The mover's last drop will be the unknown one.
+                let known = sides & !(1 << mover);
+                let may_be_any = upper && sides & (1 << mover) != 0;
+                Box::new(move |_, position| {
+                    let mut squares = B::EMPTY;
+                    let mut rest = known;
+                    while rest != 0 {
+                        if let Some((_, square)) =
+                            position.last_drop(rest.trailing_zeros() as usize)
+                        {
+                            squares |= B::single(square);
+                        }
+                        rest &= rest - 1;
+                    }
+                    if may_be_any {
+                        squares |= board & !position.occupied();
+                    }
+                    squares
+                })
+            }
+            Set::Adjacent(inner) => {
+                let inner = self.bound(*inner, upper);
+                Box::new(move |rules, position| around(rules, inner(rules, position)))
+            }
+            Set::ColourOf(inner) => {
+                let inner = self.bound(*inner, upper);
+                Box::new(move |rules, position| colour_of(rules, inner(rules, position)))
+            }
+            Set::And(a, b) => {
+                let (a, b) = (self.bound(*a, upper), self.bound(*b, upper));
+                Box::new(move |rules, position| a(rules, position) & b(rules, position))
+            }
+            Set::Or(a, b) => {
+                let (a, b) = (self.bound(*a, upper), self.bound(*b, upper));
+                Box::new(move |rules, position| a(rules, position) | b(rules, position))
+            }
+            Set::Except(a, b) => {
+                let (a, b) = (self.bound(*a, upper), self.bound(*b, !upper));
+                Box::new(move |rules, position| a(rules, position) & !b(rules, position))
+            }
+            Set::Not(a) => {
+                let a = self.bound(*a, !upper);
+                Box::new(move |rules, position| board & !a(rules, position))
+            }
+            // Control, attacks, legal drops, acted pieces, fields: unknown after the drop.
+            Set::ControlledBy(_)
+            | Set::AttackedBy(_)
+            | Set::LegalDrops
+            | Set::Acted
+            | Set::Compare(..) => {
+                let squares = if upper { board } else { B::EMPTY };
+                Box::new(move |_, _| squares)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The folded, compiled rules against the tree evaluators they replace ([`Judge`] and
+    //! [`Bounds`] on the unfolded rules), rule by rule and piece type by piece type, in both
+    //! bound directions, along random games of the game files with drop rules and of the test
+    //! variant written to use every expression term.
+    use super::*;
+    use crate::movegen::legal_moves;
+    use crate::outcome::outcome;
+
+    fn game(path: &str) -> (Rules<u64>, Position<u64>) {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let options = variant_dsl::LoadOptions::with_search_path([root.join("games")]);
+        let loaded = variant_dsl::load_file_with(&root.join(path), &options)
+            .unwrap_or_else(|failure| panic!("{}", failure.render()));
+        let rules = Rules::<u64>::compile(&loaded.definition).expect("compiles");
+        let position = Position::from_setup(&rules, &loaded.definition.setup).expect("opens");
+        (rules, position)
+    }
+
+    /// The type a slot is folded for: the piece's own where the rule names it.
+    fn folded_for<B>(rule: &DropRule<B>, piece: usize) -> Option<usize> {
+        rule.named.contains(&piece).then_some(piece)
+    }
+
+    fn check_position(rules: &Rules<u64>, position: &Position<u64>) -> usize {
+        let board = rules.geometry.board;
+        let side = position.side_to_move(rules);
+        let mut checked = 0;
+        let mut judge = Judge::new(rules, position, side);
+        let compiler = Closures {
+            rules,
+            position,
+            side,
+        };
+        for rule in rules.expressions.drop_rules(position.phase()) {
+            if rule.side.is_some_and(|s| s != side) {
+                continue;
+            }
+            for piece in 0..rules.pieces {
+                let folded = {
+                    let piece = folded_for(rule, piece);
+                    let mut folder = Judge::new(rules, position, side);
+                    (
+                        fold_condition(&rule.condition, piece, &mut folder),
+                        fold_condition(&rule.requirement, piece, &mut folder),
+                    )
+                };
+                let applies = compiler.mask(folded.0)(&mut judge);
+                assert_eq!(applies, judge.drop_mask(&rule.condition, piece));
+                if !rule.lookahead {
+                    let allows = compiler.mask(folded.1)(&mut judge);
+                    assert_eq!(allows, judge.drop_mask(&rule.requirement, piece));
+                }
+                checked += 1;
+            }
+        }
+        let Some(next) = reply_side(rules, position) else {
+            return checked;
+        };
+        let mut bounds = Bounds::new(rules, position, next);
+        let compiler = BoundClosures {
+            rules,
+            position,
+            next,
+            mover: side,
+        };
+        for rule in &rules.expressions.drops {
+            if rule.lookahead || rule.side.is_some_and(|s| s != next) {
+                continue;
+            }
+            for piece in 0..rules.pieces {
+                for cond in [&rule.condition, &rule.requirement] {
+                    let mut folder = BoundsFolder(Bounds::new(rules, position, next));
+                    let folded = fold_condition(cond, folded_for(rule, piece), &mut folder);
+                    let (low, high) = bounds.drop_mask(cond, piece);
+                    let lower = compiler.mask(folded.clone(), false)(rules, position);
+                    let upper = compiler.mask(folded, true)(rules, position);
+                    assert_eq!((lower & board, upper & board), (low & board, high & board));
+                    checked += 1;
+                }
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn compiled_plans_agree_with_the_tree_evaluators() {
+        let mut seed = 2026u64;
+        let mut random = move |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n
+        };
+        for path in [
+            "tests/variants/drop-terms.variant",
+            "tests/variants/drop-turn-terms.variant",
+            "games/cheversi.variant",
+            "games/coverage.variant",
+            "games/kingdrops.variant",
+        ] {
+            let (rules, start) = game(path);
+            let mut checked = 0;
+            for _ in 0..6 {
+                let mut position = start.clone();
+                let mut history = Vec::new();
+                for _ in 0..80 {
+                    if outcome(&rules, &position, &history).is_some() {
+                        break;
+                    }
+                    checked += check_position(&rules, &position);
+                    let moves = legal_moves(&rules, &position);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    history.push(position.hash());
+                    position.play_unchecked(&rules, moves[random(moves.len())]);
+                }
+            }
+            assert!(checked > 500, "{path}: {checked} checks");
+        }
+    }
+}
