@@ -75,6 +75,7 @@ fn plans_give_the_legal_actions_of_the_unfolded_rules() {
     for (path, folded, start) in &files {
         let plain = unfolded(folded);
         let mut positions = 0;
+        let mut planned = 0;
         for _ in 0..12 {
             let mut position = start.clone();
             let mut history = Vec::new();
@@ -92,7 +93,7 @@ fn plans_give_the_legal_actions_of_the_unfolded_rules() {
                     variant_dsl::fen::write_fen(&folded.definition, &position.to_setup(folded))
                 );
                 assert_eq!(any_legal(folded, &position), any_legal(&plain, &position));
-                same_masks_and_proof(folded, &position, path);
+                planned += usize::from(same_masks_and_proof(folded, &position, path));
                 positions += 1;
                 if fast.is_empty() {
                     break;
@@ -102,15 +103,24 @@ fn plans_give_the_legal_actions_of_the_unfolded_rules() {
             }
         }
         assert!(positions > 12, "{}: too few positions", path.display());
+        // Every game and test variant here fits in a plan.
+        assert_eq!(
+            planned,
+            positions,
+            "{}: positions without a plan",
+            path.display()
+        );
     }
 }
 
 /// Per piece type, a plan's drop squares (and lookahead squares) are the unfolded rules', and
 /// its proof that a reply exists is the unfolded proof: the bounds are folded, not changed.
-fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Path) {
+/// Returns whether the position had a plan (a game whose rules need more slots than a plan
+/// holds is judged unfolded).
+fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Path) -> bool {
     let side = position.side_to_move(rules);
     let Some(plan) = plan(rules, position, side) else {
-        return;
+        return false;
     };
     let mut memo = Memo::default();
     for piece in 0..rules.pieces {
@@ -125,6 +135,7 @@ fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Pat
         "{}",
         path.display()
     );
+    true
 }
 
 #[test]

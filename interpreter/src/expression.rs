@@ -639,11 +639,42 @@ impl<'a, B: Bitboard> Judge<'a, B> {
             Num::DropsThisTurn => i64::from(self.position.progress().drops),
             Num::Sum(field, set) => {
                 let squares = self.set(set);
-                let values = self.field(field);
-                squares.squares().map(|square| values[square]).sum()
+                self.field_sum(field, squares)
             }
             Num::Plus(a, b) => self.number(a).saturating_add(self.number(b)),
             Num::Minus(a, b) => self.number(a).saturating_sub(self.number(b)),
+        }
+    }
+
+    /// A field added up over `squares`. A sum is linear in its field, and the sum of a
+    /// count of controlling pieces is, piece by piece, how many of the squares each controls:
+    /// no field is built.
+    fn field_sum(&mut self, field: &Fld, squares: B) -> i64 {
+        match field {
+            Fld::Constant(value) => value.saturating_mul(i64::from(squares.count())),
+            Fld::Controllers(reference) | Fld::ControlValue(reference) => {
+                let by_value = matches!(field, Fld::ControlValue(_));
+                let mut total = 0i64;
+                for side in each_side(self.sides(*reference)) {
+                    for (_, piece, control) in
+                        crate::control::controls(self.rules, self.position, side)
+                    {
+                        let weight = if by_value {
+                            self.rules.definition.pieces[piece].value as i64
+                        } else {
+                            1
+                        };
+                        total += weight * i64::from((control & squares).count());
+                    }
+                }
+                total
+            }
+            Fld::Plus(a, b) => self
+                .field_sum(a, squares)
+                .saturating_add(self.field_sum(b, squares)),
+            Fld::Minus(a, b) => self
+                .field_sum(a, squares)
+                .saturating_sub(self.field_sum(b, squares)),
         }
     }
 

@@ -590,17 +590,19 @@ fn drops<B: Bitboard, S: Sink<B>>(
     let in_hand = (0..rules.pieces)
         .filter(|&piece| position.hand(us, piece) > 0)
         .fold(0u32, |bits, piece| bits | 1 << piece);
-    let mut all_allowed = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
-    let mut all_looked_ahead = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
-    if !S::ONE_IS_ENOUGH && plan.is_none() {
+    // Without a plan, every type at once (unless one drop is enough).
+    let unplanned = (!S::ONE_IS_ENOUGH && plan.is_none()).then(|| {
+        let mut allowed = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
+        let mut looked_ahead = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
         drop_squares_of(
             &mut judge,
             in_hand,
             lookahead,
-            &mut all_allowed,
-            &mut all_looked_ahead,
+            &mut allowed,
+            &mut looked_ahead,
         );
-    }
+        (allowed, looked_ahead)
+    });
     // Proved once per position, the lookahead then costs nothing per drop.
     let mut reply_proved = None;
     for piece in 0..rules.pieces {
@@ -609,10 +611,10 @@ fn drops<B: Bitboard, S: Sink<B>>(
         }
         let (mut allowed, looked_ahead) = if let Some(plan) = &plan {
             plan.drop_squares(&mut judge, &mut memo, piece, lookahead)
-        } else if S::ONE_IS_ENOUGH {
-            drop_squares(&mut judge, piece, lookahead)
+        } else if let Some((allowed, looked_ahead)) = &unplanned {
+            (allowed[piece], looked_ahead[piece])
         } else {
-            (all_allowed[piece], all_looked_ahead[piece])
+            drop_squares(&mut judge, piece, lookahead)
         };
         if safety.enforced && !safety.fast {
             // A drop cannot expose a king that is not in check when pins decide legality.

@@ -113,6 +113,7 @@ impl<B: Bitboard> Plan<B> {
     /// The squares where the judged side may drop `piece` under every rule but the lookahead,
     /// and those where a lookahead rule binds (empty unless `lookahead_wanted`): what
     /// [`crate::expression::drop_squares`] gives, from the folded rules.
+    #[inline]
     pub fn drop_squares(
         &self,
         judge: &mut Judge<'_, B>,
@@ -161,8 +162,9 @@ impl<B: Bitboard> Plan<B> {
             return false;
         };
         let empty = rules.geometry.board & !position.occupied();
-        let mut possibly = [None; MAX_SLOTS];
-        let mut certainly = [None; MAX_SLOTS];
+        let mut possibly = [B::EMPTY; MAX_SLOTS];
+        let mut certainly = [B::EMPTY; MAX_SLOTS];
+        let (mut known_possibly, mut known_certainly) = (0u32, 0u32);
         let mut open = B::EMPTY;
         for piece in 0..rules.pieces {
             if position.hand(reply.next, piece) == 0 {
@@ -172,13 +174,20 @@ impl<B: Bitboard> Plan<B> {
             for &index in &reply.by_piece[piece] {
                 let index = usize::from(index);
                 let slot = &reply.slots[index];
-                let applies = *possibly[index]
-                    .get_or_insert_with(|| (slot.possibly_applies)(rules, position));
+                let bit = 1u32 << index;
+                if known_possibly & bit == 0 {
+                    possibly[index] = (slot.possibly_applies)(rules, position);
+                    known_possibly |= bit;
+                }
+                let applies = possibly[index];
                 if (applies & allowed).is_empty() {
                     continue;
                 }
-                let allows = *certainly[index]
-                    .get_or_insert_with(|| (slot.certainly_allows)(rules, position));
+                if known_certainly & bit == 0 {
+                    certainly[index] = (slot.certainly_allows)(rules, position);
+                    known_certainly |= bit;
+                }
+                let allows = certainly[index];
                 allowed &= !applies | allows;
                 if allowed.is_empty() {
                     break;
@@ -300,7 +309,7 @@ impl KeySpec {
 
     /// The key of `position`'s scalar state, judged for `side`.
     fn key<B: Bitboard>(&self, rules: &Rules<B>, position: &Position<B>, side: usize) -> Key {
-        let mut key = KeyWriter::new();
+        let mut key = KeyWriter::default();
         key.byte(side as u8);
         key.byte(position.side_to_move(rules) as u8);
         key.byte(position.turn_index() as u8);
@@ -348,50 +357,68 @@ const KEY_BYTES: usize = 4 + 2 * MAX_SIDES + MAX_SIDES * MAX_PIECE_TYPES + MAX_S
 const KEY_WORDS: usize = KEY_BYTES.div_ceil(8);
 
 /// A scalar state, packed into words (unused bytes zero).
-#[derive(Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Default)]
 struct Key {
     words: [u64; KEY_WORDS],
     /// Words in use.
     len: u8,
 }
 
+impl Key {
+    #[inline]
+    fn used(&self) -> &[u64] {
+        &self.words[..usize::from(self.len)]
+    }
+}
+
+impl PartialEq for Key {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.used() == other.used()
+    }
+}
+
+impl Eq for Key {}
+
 impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        for &word in &self.words[..usize::from(self.len)] {
+        for &word in self.used() {
             state.write_u64(word);
         }
     }
 }
 
-/// Writes a key byte by byte.
+/// Writes a key byte by byte, a word at a time.
+#[derive(Default)]
 struct KeyWriter {
-    bytes: [u8; KEY_WORDS * 8],
-    at: usize,
+    key: Key,
+    word: u64,
+    shift: u32,
 }
 
 impl KeyWriter {
-    fn new() -> Self {
-        KeyWriter {
-            bytes: [0; KEY_WORDS * 8],
-            at: 0,
+    #[inline(always)]
+    fn byte(&mut self, byte: u8) {
+        self.word |= u64::from(byte) << self.shift;
+        self.shift += 8;
+        if self.shift == 64 {
+            self.flush();
         }
     }
 
     #[inline(always)]
-    fn byte(&mut self, byte: u8) {
-        self.bytes[self.at] = byte;
-        self.at += 1;
+    fn flush(&mut self) {
+        self.key.words[usize::from(self.key.len)] = self.word;
+        self.key.len += 1;
+        self.word = 0;
+        self.shift = 0;
     }
 
-    fn finish(self) -> Key {
-        let mut key = Key {
-            len: self.at.div_ceil(8) as u8,
-            ..Key::default()
-        };
-        for (word, chunk) in key.words.iter_mut().zip(self.bytes.chunks_exact(8)) {
-            *word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+    fn finish(mut self) -> Key {
+        if self.shift > 0 {
+            self.flush();
         }
-        key
+        self.key
     }
 }
 
@@ -419,8 +446,21 @@ impl Hasher for WordHasher {
 }
 
 /// The plans of one game kept by one thread (`None`: the game's rules need more slots than a
-/// plan holds).
-type Plans<B> = HashMap<Key, Option<Rc<Plan<B>>>, BuildHasherDefault<WordHasher>>;
+/// plan holds), and the last one asked for: positions generated one after another (siblings in
+/// a search, the candidates of a lookahead) often share their scalar state.
+struct Plans<B: Bitboard> {
+    by_key: HashMap<Key, Option<Rc<Plan<B>>>, BuildHasherDefault<WordHasher>>,
+    last: Option<(Key, Option<Rc<Plan<B>>>)>,
+}
+
+impl<B: Bitboard> Default for Plans<B> {
+    fn default() -> Self {
+        Plans {
+            by_key: HashMap::default(),
+            last: None,
+        }
+    }
+}
 
 /// How many plans a thread keeps per game; further scalar states are judged unfolded.
 const MAX_PLANS: usize = 1 << 13;
@@ -457,14 +497,21 @@ pub fn plan<B: Bitboard>(
             }
         };
         let plans = cache[at].1.downcast_mut::<Plans<B>>()?;
-        if let Some(plan) = plans.get(&key) {
-            return plan.clone();
+        if let Some((last, plan)) = &plans.last {
+            if *last == key {
+                return plan.clone();
+            }
         }
-        if plans.len() >= MAX_PLANS {
-            return None;
-        }
-        let plan = make(rules, position, side).map(Rc::new);
-        plans.insert(key, plan.clone());
+        let plan = match plans.by_key.get(&key) {
+            Some(plan) => plan.clone(),
+            None if plans.by_key.len() >= MAX_PLANS => return None,
+            None => {
+                let plan = make(rules, position, side).map(Rc::new);
+                plans.by_key.insert(key, plan.clone());
+                plan
+            }
+        };
+        plans.last = Some((key, plan.clone()));
         plan
     })
 }
