@@ -19,28 +19,70 @@ pub fn piece_control<B: Bitboard>(
     piece: usize,
     from: usize,
 ) -> B {
-    let own = position.friends(rules, side);
-    let occupied = position.occupied();
-    let enemy = occupied & !own;
-    let moves = rules.moves_of(side, piece);
-    let mut control = targets(rules, moves, from, own, enemy, occupied);
-    if rules.definition.control.en_passant_standing {
-        for passed in (moves.en_passant[from] & !occupied).squares() {
-            let standing =
-                (0..rules.sides)
-                    .filter(|&s| rules.is_enemy(side, s))
-                    .any(|victim_side| {
-                        rules.standing_en_passant[victim_side][passed].iter().any(
-                            |&(landing, piece)| {
-                                position
-                                    .at(landing)
-                                    .is_some_and(|o| o.side == victim_side && o.piece == piece)
-                            },
-                        )
-                    });
-            if standing {
-                control |= B::single(passed);
-            }
+    Board::of(rules, position, side).control(rules, position, side, piece, from)
+}
+
+/// What every piece of one side sees of the board: computed once for all its pieces.
+struct Board<B> {
+    own: B,
+    enemy: B,
+    occupied: B,
+}
+
+impl<B: Bitboard> Board<B> {
+    #[inline]
+    fn of(rules: &Rules<B>, position: &Position<B>, side: usize) -> Self {
+        let own = position.friends(rules, side);
+        let occupied = position.occupied();
+        Board {
+            own,
+            enemy: occupied & !own,
+            occupied,
+        }
+    }
+
+    #[inline]
+    fn control(
+        &self,
+        rules: &Rules<B>,
+        position: &Position<B>,
+        side: usize,
+        piece: usize,
+        from: usize,
+    ) -> B {
+        let moves = rules.moves_of(side, piece);
+        let mut control = targets(rules, moves, from, self.own, self.enemy, self.occupied);
+        if rules.definition.control.en_passant_standing {
+            control |= standing_en_passant(rules, position, side, moves, from, self.occupied);
+        }
+        control
+    }
+}
+
+/// The squares an `e` capture controls beside its ordinary ones (`en-passant standing`).
+fn standing_en_passant<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    side: usize,
+    moves: &crate::rules::PieceMoves<B>,
+    from: usize,
+    occupied: B,
+) -> B {
+    let mut control = B::EMPTY;
+    for passed in (moves.en_passant[from] & !occupied).squares() {
+        let standing = (0..rules.sides)
+            .filter(|&s| rules.is_enemy(side, s))
+            .any(|victim_side| {
+                rules.standing_en_passant[victim_side][passed]
+                    .iter()
+                    .any(|&(landing, piece)| {
+                        position
+                            .at(landing)
+                            .is_some_and(|o| o.side == victim_side && o.piece == piece)
+                    })
+            });
+        if standing {
+            control |= B::single(passed);
         }
     }
     control
@@ -53,13 +95,14 @@ pub fn controls<B: Bitboard>(
     side: usize,
 ) -> Vec<(usize, usize, B)> {
     let own = position.side_pieces(side);
+    let board = Board::of(rules, position, side);
     let mut all = Vec::with_capacity(own.count() as usize);
     for piece in 0..rules.pieces {
         for from in (own & position.typed(piece)).squares() {
             all.push((
                 from,
                 piece,
-                piece_control(rules, position, side, piece, from),
+                board.control(rules, position, side, piece, from),
             ));
         }
     }
@@ -69,10 +112,11 @@ pub fn controls<B: Bitboard>(
 /// Every square `side` controls.
 pub fn side_control<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> B {
     let own = position.side_pieces(side);
+    let board = Board::of(rules, position, side);
     let mut all = B::EMPTY;
     for piece in 0..rules.pieces {
         for from in (own & position.typed(piece)).squares() {
-            all |= piece_control(rules, position, side, piece, from);
+            all |= board.control(rules, position, side, piece, from);
         }
     }
     all

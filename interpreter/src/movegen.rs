@@ -111,6 +111,12 @@ impl<B: Bitboard> Sink<B> for Collector {
     fn single(&mut self, mv: Move) {
         self.0.push(mv);
     }
+    fn drops(&mut self, piece: usize, targets: B) {
+        // A placement game's drops outnumber a typical move list: grow once, to the size needed.
+        self.0.reserve(targets.count() as usize);
+        self.0
+            .extend(targets.squares().map(|to| Move::drop(piece, to)));
+    }
 }
 
 /// All legal moves.
