@@ -652,21 +652,11 @@ impl<'a, B: Bitboard> Judge<'a, B> {
     fn field_sum(&mut self, field: &Fld, squares: B) -> i64 {
         match field {
             Fld::Constant(value) => value.saturating_mul(i64::from(squares.count())),
-            Fld::Controllers(reference) | Fld::ControlValue(reference) => {
-                let by_value = matches!(field, Fld::ControlValue(_));
+            Fld::Controllers(_) | Fld::ControlValue(_) => {
                 let mut total = 0i64;
-                for side in each_side(self.sides(*reference)) {
-                    for (_, piece, control) in
-                        crate::control::controls(self.rules, self.position, side)
-                    {
-                        let weight = if by_value {
-                            self.rules.definition.pieces[piece].value as i64
-                        } else {
-                            1
-                        };
-                        total += weight * i64::from((control & squares).count());
-                    }
-                }
+                self.each_control(field, |weight, control| {
+                    total += weight * i64::from((control & squares).count());
+                });
                 total
             }
             Fld::Plus(a, b) => self
@@ -678,28 +668,37 @@ impl<'a, B: Bitboard> Judge<'a, B> {
         }
     }
 
+    /// For a count of controlling pieces (`controllers of`, `control value of`), each
+    /// controlling piece's weight (1, or its value) and the squares it controls.
+    fn each_control(&self, field: &Fld, mut visit: impl FnMut(i64, B)) {
+        let (Fld::Controllers(reference) | Fld::ControlValue(reference)) = field else {
+            return;
+        };
+        let by_value = matches!(field, Fld::ControlValue(_));
+        for side in each_side(self.sides(*reference)) {
+            for (_, piece, control) in crate::control::controls(self.rules, self.position, side) {
+                let weight = if by_value {
+                    self.rules.definition.pieces[piece].value as i64
+                } else {
+                    1
+                };
+                visit(weight, control);
+            }
+        }
+    }
+
     /// The field, one number per square of the grid.
     pub fn field(&mut self, field: &Fld) -> Vec<i64> {
         let size = self.rules.geometry.grid_size();
         match field {
             Fld::Constant(value) => vec![*value; size],
-            Fld::Controllers(reference) | Fld::ControlValue(reference) => {
-                let by_value = matches!(field, Fld::ControlValue(_));
+            Fld::Controllers(_) | Fld::ControlValue(_) => {
                 let mut values = vec![0i64; size];
-                for side in each_side(self.sides(*reference)) {
-                    for (_, piece, control) in
-                        crate::control::controls(self.rules, self.position, side)
-                    {
-                        let weight = if by_value {
-                            self.rules.definition.pieces[piece].value as i64
-                        } else {
-                            1
-                        };
-                        for square in control.squares() {
-                            values[square] += weight;
-                        }
+                self.each_control(field, |weight, control| {
+                    for square in control.squares() {
+                        values[square] += weight;
                     }
-                }
+                });
                 values
             }
             Fld::Plus(a, b) | Fld::Minus(a, b) => {
