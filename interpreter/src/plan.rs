@@ -484,36 +484,56 @@ pub fn plan<B: Bitboard>(
         return None;
     }
     let key = spec.key(rules, position, side);
-    CACHE.with(|cache| {
+    // `Some(plan)`: known (a plan, or `None` for rules too big); `None`: to be made.
+    let known = CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
-        let at = match cache.iter().position(|(id, _)| *id == spec.id) {
-            Some(at) => at,
-            None => {
-                if cache.len() == MAX_GAMES {
-                    cache.remove(0);
-                }
-                cache.push((spec.id, Box::new(Plans::<B>::default())));
-                cache.len() - 1
-            }
+        let Some(plans) = plans_of::<B>(&mut cache, spec.id) else {
+            return Some(None);
         };
-        let plans = cache[at].1.downcast_mut::<Plans<B>>()?;
         if let Some((last, plan)) = &plans.last {
             if *last == key {
-                return plan.clone();
+                return Some(plan.clone());
             }
         }
-        let plan = match plans.by_key.get(&key) {
-            Some(plan) => plan.clone(),
-            None if plans.by_key.len() >= MAX_PLANS => return None,
-            None => {
-                let plan = make(rules, position, side).map(Rc::new);
-                plans.by_key.insert(key, plan.clone());
-                plan
+        match plans.by_key.get(&key).cloned() {
+            Some(plan) => {
+                plans.last = Some((key, plan.clone()));
+                Some(plan)
             }
-        };
-        plans.last = Some((key, plan.clone()));
-        plan
-    })
+            // This thread keeps no more plans for the game: judged unfolded.
+            None if plans.by_key.len() >= MAX_PLANS => Some(None),
+            None => None,
+        }
+    });
+    if let Some(plan) = known {
+        return plan;
+    }
+    // Made outside the cache's borrow, so that nothing judged while making it can find the
+    // cache borrowed.
+    let plan = make(rules, position, side).map(Rc::new);
+    CACHE.with(|cache| {
+        if let Some(plans) = plans_of::<B>(&mut cache.borrow_mut(), spec.id) {
+            plans.by_key.insert(key, plan.clone());
+            plans.last = Some((key, plan.clone()));
+        }
+    });
+    plan
+}
+
+/// This thread's plans of the game `id`, made empty on first use (the oldest game's dropped
+/// when the thread keeps [`MAX_GAMES`]).
+fn plans_of<B: Bitboard>(cache: &mut Vec<(u64, Box<dyn Any>)>, id: u64) -> Option<&mut Plans<B>> {
+    let at = match cache.iter().position(|(game, _)| *game == id) {
+        Some(at) => at,
+        None => {
+            if cache.len() == MAX_GAMES {
+                cache.remove(0);
+            }
+            cache.push((id, Box::new(Plans::<B>::default())));
+            cache.len() - 1
+        }
+    };
+    cache[at].1.downcast_mut::<Plans<B>>()
 }
 
 /// The plan of `position`'s scalar state for `side`: every scalar part of the rules
