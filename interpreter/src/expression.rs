@@ -1055,8 +1055,7 @@ pub fn binding_rules<B: Bitboard>(
 /// most, so a reply exists. `false` means "not proved", and the lookahead is tested drop by
 /// drop. Never used with the `check` rule (a drop could then be refused for exposing a king).
 pub fn reply_certain<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    reply_side(rules, position)
-        .is_some_and(|next| reply_certain_under(rules, position, next, &rules.expressions.drops))
+    reply_side(rules, position).is_some_and(|next| reply_certain_for(rules, position, next))
 }
 
 /// The next side, whose reply [`reply_certain`] proves, or `None` where the proof does not apply:
@@ -1071,13 +1070,8 @@ pub(crate) fn reply_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) 
     (next != mover).then_some(next)
 }
 
-/// [`reply_certain`] for the next side `next` ([`reply_side`]), judged under `next_rules`.
-fn reply_certain_under<B: Bitboard>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    next: usize,
-    next_rules: &[DropRule<B>],
-) -> bool {
+/// [`reply_certain`] for the next side `next` ([`reply_side`]).
+fn reply_certain_for<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, next: usize) -> bool {
     let mut bounds = Bounds::new(rules, position, next);
     let empty = rules.geometry.board & !position.occupied();
     let mut open = B::EMPTY;
@@ -1089,7 +1083,7 @@ fn reply_certain_under<B: Bitboard>(
             continue;
         }
         let mut allowed = empty;
-        for (index, rule) in next_rules.iter().enumerate() {
+        for (index, rule) in rules.expressions.drops.iter().enumerate() {
             if rule.lookahead || rule.side.is_some_and(|side| side != next) {
                 continue;
             }

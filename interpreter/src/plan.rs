@@ -538,7 +538,7 @@ fn plans_of<B: Bitboard>(cache: &mut Vec<(u64, Box<dyn Any>)>, id: u64) -> Optio
 
 /// The plan of `position`'s scalar state for `side`: every scalar part of the rules
 /// evaluated, the rest compiled; `None` if the rules need more than [`MAX_SLOTS`] slots.
-pub fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> Option<Plan<B>> {
+fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> Option<Plan<B>> {
     let in_force = rules.expressions.drop_rules(position.phase());
     let mut judge = Judge::new(rules, position, side);
     let (folded, by_piece) = slots(
