@@ -10,12 +10,12 @@ mod common;
 
 use common::SplitMix;
 use std::path::{Path, PathBuf};
-use variant_interpreter::expression::{drop_squares, reply_certain, Judge};
+use variant_interpreter::expression::{drop_squares, reply_certain, reply_certain_after, Judge};
 use variant_interpreter::movegen::{any_legal, legal_moves};
 use variant_interpreter::outcome::outcome;
 use variant_interpreter::perft::perft;
 use variant_interpreter::plan::{plan, KeySpec, Memo};
-use variant_interpreter::{Position, Rules};
+use variant_interpreter::{Bitboard, Position, Rules};
 
 /// The game files and test variants whose drop rules a plan folds (their board fits 64 bits).
 fn files_with_drop_rules() -> Vec<(PathBuf, Rules<u64>, Position<u64>)> {
@@ -129,13 +129,65 @@ fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Pat
         let folded = plan.drop_squares(&mut judge, &mut memo, piece, true);
         assert_eq!(folded, unfolded, "{} piece {piece}", path.display());
     }
+    let empty = rules.geometry.board & !position.occupied();
     assert_eq!(
-        plan.reply_certain(rules, position),
+        plan.reply_certain(rules, position, empty),
         reply_certain(rules, position),
         "{}",
         path.display()
     );
+    // Where the proof holds, every legal drop does leave the next side a drop.
+    if reply_certain(rules, position) {
+        for mv in legal_moves(rules, position) {
+            if let variant_interpreter::MoveKind::Drop(piece) = mv.kind {
+                let (piece, square) = (usize::from(piece.0), usize::from(mv.to));
+                assert!(
+                    leaves_a_drop(rules, position, piece, square),
+                    "{}: the proof holds but {} leaves no reply",
+                    path.display(),
+                    mv.uci(rules)
+                );
+            }
+        }
+    }
+    // Square by square: the plan's proof is the unfolded one, and where it holds, every drop
+    // there does leave the next side a drop.
+    for square in empty.squares() {
+        let proved = plan.reply_certain(rules, position, 1 << square);
+        assert_eq!(
+            proved,
+            reply_certain_after(rules, position, 1 << square),
+            "{} square {square}",
+            path.display()
+        );
+        if proved {
+            for piece in (0..rules.pieces).filter(|&p| position.hand(side, p) > 0) {
+                assert!(
+                    leaves_a_drop(rules, position, piece, square),
+                    "{}: the proof holds on square {square} but dropping piece {piece} there \
+                     leaves no reply",
+                    path.display()
+                );
+            }
+        }
+    }
     true
+}
+
+/// Whether the side to move's drop of `piece` on `square` leaves the next side a drop, its own
+/// lookahead not applied (what the lookahead asks).
+fn leaves_a_drop(
+    rules: &Rules<u64>,
+    position: &Position<u64>,
+    piece: usize,
+    square: usize,
+) -> bool {
+    let mut next = position.clone();
+    next.play_unchecked(rules, variant_interpreter::moves::Move::drop(piece, square));
+    let side = next.side_to_move(rules);
+    (0..rules.pieces)
+        .filter(|&p| next.hand(side, p) > 0)
+        .any(|p| drop_squares(&mut Judge::new(rules, &next, side), p, false).0 != 0)
 }
 
 #[test]

@@ -51,6 +51,23 @@ pub trait Bitboard:
     fn highest(self) -> usize;
     /// The set without its lowest square.
     fn without_lowest(self) -> Self;
+    /// Every square index moved up by `by` (down when negative); squares moved past either end
+    /// are lost.
+    #[inline]
+    fn shifted(self, by: i32) -> Self {
+        let distance = by.unsigned_abs() as usize;
+        if distance >= Self::CAPACITY {
+            Self::EMPTY
+        } else if by >= 0 {
+            self.up(distance as u32)
+        } else {
+            self.down(distance as u32)
+        }
+    }
+    /// Every square index moved up by `distance`, less than [`Bitboard::CAPACITY`].
+    fn up(self, distance: u32) -> Self;
+    /// Every square index moved down by `distance`, less than [`Bitboard::CAPACITY`].
+    fn down(self, distance: u32) -> Self;
 
     /// Whether the set has at least one square.
     #[inline]
@@ -116,6 +133,14 @@ macro_rules! primitive_bitboard {
             #[inline]
             fn without_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
+            }
+            #[inline]
+            fn up(self, distance: u32) -> Self {
+                self << distance
+            }
+            #[inline]
+            fn down(self, distance: u32) -> Self {
+                self >> distance
             }
         }
     };
@@ -216,6 +241,32 @@ impl Bitboard for Wide256 {
         }
         Wide256(words)
     }
+    #[inline]
+    fn up(self, distance: u32) -> Self {
+        let (whole, bits) = ((distance / 64) as usize, distance % 64);
+        Wide256(std::array::from_fn(|i| {
+            let main = i.checked_sub(whole).map_or(0, |w| self.0[w]);
+            let carry = i.checked_sub(whole + 1).map_or(0, |w| self.0[w]);
+            if bits == 0 {
+                main
+            } else {
+                main << bits | carry >> (64 - bits)
+            }
+        }))
+    }
+    #[inline]
+    fn down(self, distance: u32) -> Self {
+        let (whole, bits) = ((distance / 64) as usize, distance % 64);
+        let word = |w: usize| if w < 4 { self.0[w] } else { 0 };
+        Wide256(std::array::from_fn(|i| {
+            let (main, carry) = (word(i + whole), word(i + whole + 1));
+            if bits == 0 {
+                main
+            } else {
+                main >> bits | carry << (64 - bits)
+            }
+        }))
+    }
 }
 
 #[cfg(test)]
@@ -233,6 +284,36 @@ mod tests {
         assert_eq!(listed.len(), 3);
         assert!(listed.windows(2).all(|w| w[0] < w[1]));
         assert!((set & !set).is_empty());
+    }
+
+    /// `shifted` moves every square by the same distance, square by square.
+    fn shifts<B: Bitboard>() {
+        let squares = [0, 1, 7, 8, 9, 55, 63, 64, 65, 100, 127, 128, 191, 200, 255];
+        let set = squares
+            .iter()
+            .filter(|&&sq| sq < B::CAPACITY)
+            .fold(B::EMPTY, |acc, &sq| acc | B::single(sq));
+        for by in [
+            -130, -70, -64, -17, -9, -8, -1, 0, 1, 7, 8, 9, 16, 63, 64, 65, 129,
+        ] {
+            let expected = set
+                .squares()
+                .filter_map(|sq| {
+                    let to = sq as i32 + by;
+                    (0..B::CAPACITY as i32)
+                        .contains(&to)
+                        .then(|| B::single(to as usize))
+                })
+                .fold(B::EMPTY, |acc, sq| acc | sq);
+            assert_eq!(set.shifted(by), expected, "shifted by {by}");
+        }
+    }
+
+    #[test]
+    fn all_widths_shift_square_by_square() {
+        shifts::<u64>();
+        shifts::<u128>();
+        shifts::<Wide256>();
     }
 
     #[test]

@@ -881,14 +881,28 @@ fn drop_targets<B: Bitboard>(actions: &[Move]) -> B {
 }
 
 /// The squares next to some square of `squares`.
-#[inline]
+#[inline(always)]
 pub(crate) fn around<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
     if squares == rules.geometry.board {
         return rules.around_board;
     }
-    squares
-        .squares()
-        .fold(B::EMPTY, |acc, square| acc | rules.neighbours[square])
+    // Two squares at most (`count` is slower than this on a CPU without `popcnt`).
+    if squares.without_lowest().without_lowest().is_empty() {
+        return squares
+            .squares()
+            .fold(B::EMPTY, |acc, square| acc | rules.neighbours[square]);
+    }
+    // Many squares: the board shifted by each step (a square's index moves by the same amount
+    // along a step, from the squares where the step stays on the board).
+    let (up, down) = rules.neighbour_steps.split_at(4);
+    let mut around = B::EMPTY;
+    for &(from, distance) in up {
+        around |= (squares & from).up(distance);
+    }
+    for &(from, distance) in down {
+        around |= (squares & from).down(distance);
+    }
+    around
 }
 
 pub(crate) fn colour_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
@@ -1055,7 +1069,26 @@ pub fn binding_rules<B: Bitboard>(
 /// most, so a reply exists. `false` means "not proved", and the lookahead is tested drop by
 /// drop. Never used with the `check` rule (a drop could then be refused for exposing a king).
 pub fn reply_certain<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    reply_side(rules, position).is_some_and(|next| reply_certain_for(rules, position, next))
+    let drops = rules.geometry.board & !position.occupied();
+    reply_certain_after(rules, position, drops)
+}
+
+/// Whether, whatever drop the side to move makes on one of the squares `drops`, the next side
+/// will have a legal drop: [`reply_certain`] for drops known to be on those squares (on one
+/// square: a proof for that square, whatever the type dropped).
+pub fn reply_certain_after<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    drops: B,
+) -> bool {
+    reply_side(rules, position).is_some_and(|next| reply_certain_for(rules, position, next, drops))
+}
+
+/// Whether the next side's certainly allowed squares `open` leave it a square whatever drop
+/// the mover makes on `drops`: that drop occupies one square of `drops` at most.
+#[inline]
+pub(crate) fn open_after<B: Bitboard>(open: B, drops: B) -> bool {
+    open.without_lowest().any() || (open.any() && (open & drops).is_empty())
 }
 
 /// The next side, whose reply [`reply_certain`] proves, or `None` where the proof does not apply:
@@ -1070,9 +1103,14 @@ pub(crate) fn reply_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) 
     (next != mover).then_some(next)
 }
 
-/// [`reply_certain`] for the next side `next` ([`reply_side`]).
-fn reply_certain_for<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, next: usize) -> bool {
-    let mut bounds = Bounds::new(rules, position, next);
+/// [`reply_certain_after`] for the next side `next` ([`reply_side`]).
+fn reply_certain_for<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    next: usize,
+    drops: B,
+) -> bool {
+    let mut bounds = Bounds::after(rules, position, next, drops);
     let empty = rules.geometry.board & !position.occupied();
     let mut open = B::EMPTY;
     // A rule's bounds that name no piece type are the same for every type: judged once.
@@ -1108,11 +1146,21 @@ fn reply_certain_for<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, next
             }
         }
         open |= allowed;
-        if open.count() >= 2 {
+        if open_after(open, drops) {
             return true;
         }
     }
     false
+}
+
+/// `squares` when it is one square, else empty.
+#[inline]
+pub(crate) fn known_square<B: Bitboard>(squares: B) -> B {
+    if squares.any() && squares.without_lowest().is_empty() {
+        squares
+    } else {
+        B::EMPTY
+    }
 }
 
 /// How many drop rules [`reply_certain`] remembers the shared bounds of (later rules are judged
@@ -1128,16 +1176,34 @@ pub(crate) struct Bounds<'a, B: Bitboard> {
     side: usize,
     /// The side whose unknown drop comes first.
     mover: usize,
+    /// The squares the unknown drop may be on (empty squares).
+    drops: B,
+    /// `drops` when it is one square (the drop's square is known), else empty.
+    known: B,
 }
 
 impl<'a, B: Bitboard> Bounds<'a, B> {
     /// Bounds for `side`'s drops after the side to move's unknown drop.
     pub(crate) fn new(rules: &'a Rules<B>, position: &'a Position<B>, side: usize) -> Self {
+        let drops = rules.geometry.board & !position.occupied();
+        Self::after(rules, position, side, drops)
+    }
+
+    /// Bounds for `side`'s drops after the side to move's drop on one of the empty squares
+    /// `drops`.
+    pub(crate) fn after(
+        rules: &'a Rules<B>,
+        position: &'a Position<B>,
+        side: usize,
+        drops: B,
+    ) -> Self {
         Bounds {
             rules,
             position,
             side,
             mover: position.side_to_move(rules),
+            drops,
+            known: known_square(drops),
         }
     }
 
@@ -1154,10 +1220,11 @@ impl<'a, B: Bitboard> Bounds<'a, B> {
         let position = self.position;
         let board = rules.geometry.board;
         let empty = board & !position.occupied();
+        let (drops, known) = (self.drops, self.known);
         let unknown = (B::EMPTY, board);
         match set {
-            Set::Empty => (B::EMPTY, empty),
-            Set::Occupied => (position.occupied(), board),
+            Set::Empty => (empty & !drops, empty & !known),
+            Set::Occupied => (position.occupied() | known, position.occupied() | drops),
             Set::Fixed(squares) => (*squares, *squares),
             Set::Zone(per_side) => (per_side[self.side], per_side[self.side]),
             Set::Pieces(reference, piece) => {
@@ -1170,7 +1237,7 @@ impl<'a, B: Bitboard> Bounds<'a, B> {
                 }
                 let grows = self.includes_mover(*reference)
                     && piece.is_none_or(|p| position.hand(self.mover, p) > 0);
-                (squares, if grows { squares | empty } else { squares })
+                (squares, if grows { squares | drops } else { squares })
             }
             Set::ControlledBy(_)
             | Set::AttackedBy(_)
@@ -1188,7 +1255,7 @@ impl<'a, B: Bitboard> Bounds<'a, B> {
                     }
                 }
                 if self.includes_mover(*reference) {
-                    (squares, squares | empty)
+                    (squares | known, squares | drops)
                 } else {
                     (squares, squares)
                 }
@@ -1363,6 +1430,52 @@ fn compare_bounds(a: (i64, i64), op: Comparison, b: (i64, i64)) -> (bool, bool) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `around` (by shifts for many squares) against the union of the per-square neighbour
+    /// table, on random sets of boards of each width, one with holes.
+    fn around_agrees_with_the_neighbour_table<B: Bitboard>(board: &str, placement: &str) {
+        let loaded = variant_dsl::load_source("around", &around_source(board, placement))
+            .unwrap_or_else(|failure| panic!("{}", failure.render()));
+        let rules = Rules::<B>::compile(&loaded.definition).expect("compiles");
+        let grid = rules.geometry.grid_size();
+        let mut seed = 7u64;
+        for _ in 0..300 {
+            let mut squares = B::EMPTY;
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let how_many = (seed >> 40) as usize % 12;
+            for _ in 0..how_many {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                squares |= B::single((seed >> 33) as usize % grid);
+            }
+            squares &= rules.geometry.board;
+            let expected = squares
+                .squares()
+                .fold(B::EMPTY, |acc, square| acc | rules.neighbours[square]);
+            assert_eq!(around(&rules, squares), expected, "{board}: {squares:?}");
+        }
+    }
+
+    fn around_source(board: &str, placement: &str) -> String {
+        format!(
+            "game \"Around\"\nboard {board}\nside white {{ forward up }}\nside black {{ forward down }}\n\
+             turns white black\npiece King {{ letter K; moves \"K\" }}\n\
+             setup \"{placement} w - - 0 1\"\n"
+        )
+    }
+
+    #[test]
+    fn neighbours_of_many_squares_are_the_table_s() {
+        around_agrees_with_the_neighbour_table::<u64>("8x8", "8/8/8/8/8/8/8/8");
+        around_agrees_with_the_neighbour_table::<u64>(
+            "7x7 { holes a1 a2 g1 g2 a6 a7 g6 g7 }",
+            "*5*/*5*/7/7/7/*5*/*5*",
+        );
+        around_agrees_with_the_neighbour_table::<u128>("11x10", &["11"; 10].join("/"));
+        around_agrees_with_the_neighbour_table::<crate::bitboard::Wide256>(
+            "16x15",
+            &["16"; 15].join("/"),
+        );
+    }
 
     #[test]
     fn comparison_bounds_are_sound() {

@@ -9,7 +9,7 @@
 //! en passant, several royal pieces) is played on a copy and tested.
 
 use crate::bitboard::Bitboard;
-use crate::expression::{drop_squares, drop_squares_of, reply_certain, Judge};
+use crate::expression::{drop_squares, drop_squares_of, reply_certain_after, Judge};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::{PieceMoves, PromotionRule, Rules};
@@ -611,6 +611,8 @@ fn drops<B: Bitboard, S: Sink<B>>(
     });
     // Proved once per position, the lookahead then costs nothing per drop.
     let mut reply_proved = None;
+    // Otherwise proved square by square (whatever the type dropped), or tested drop by drop.
+    let (mut square_tried, mut square_proved) = (B::EMPTY, B::EMPTY);
     for piece in 0..rules.pieces {
         if in_hand >> piece & 1 == 0 {
             continue;
@@ -631,17 +633,28 @@ fn drops<B: Bitboard, S: Sink<B>>(
             }
         }
         if lookahead && (looked_ahead & allowed).any() {
-            let proved = *reply_proved.get_or_insert_with(|| {
+            let proved_after = |drops: B| {
                 rules.lookahead_pruning
                     && match &plan {
-                        Some(plan) => plan.reply_certain(rules, position),
-                        None => reply_certain(rules, position),
+                        Some(plan) => plan.reply_certain(rules, position, drops),
+                        None => reply_certain_after(rules, position, drops),
                     }
-            });
+            };
+            let empty = rules.geometry.board & !position.occupied();
+            let proved = *reply_proved.get_or_insert_with(|| proved_after(empty));
             if !proved {
                 for to in (looked_ahead & allowed).squares() {
-                    if !leaves_a_reply(rules, position, Move::drop(piece, to)) {
-                        allowed &= !B::single(to);
+                    let square = B::single(to);
+                    if (square_tried & square).is_empty() {
+                        square_tried |= square;
+                        if proved_after(square) {
+                            square_proved |= square;
+                        }
+                    }
+                    if (square_proved & square).is_empty()
+                        && !leaves_a_reply(rules, position, Move::drop(piece, to))
+                    {
+                        allowed &= !square;
                     }
                 }
             }

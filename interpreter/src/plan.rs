@@ -20,7 +20,8 @@
 
 use crate::bitboard::Bitboard;
 use crate::expression::{
-    around, colour_of, reply_side, sides_of, Bounds, Cond, DropRule, Judge, Num, Set,
+    around, colour_of, known_square, open_after, reply_side, sides_of, Bounds, Cond, DropRule,
+    Judge, Num, Set,
 };
 use crate::position::Position;
 use crate::rules::{Rules, MAX_PIECE_TYPES, MAX_SIDES};
@@ -41,9 +42,17 @@ type SquaresFn<B> = Box<dyn Fn(&mut Judge<'_, B>) -> B>;
 /// A condition judged on a position.
 type HoldsFn<B> = Box<dyn Fn(&mut Judge<'_, B>) -> bool>;
 /// A bound (lower or upper) of a set of squares over the mover's unknown drop.
-type BoundFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>) -> B>;
+type BoundFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> B>;
 /// A bound of a condition over the mover's unknown drop (certainly, or possibly).
-type BoundHoldsFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>) -> bool>;
+type BoundHoldsFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> bool>;
+
+/// What is known of the mover's drop that the bounds range over: the empty squares it may be
+/// on, and that square when there is one.
+#[derive(Clone, Copy)]
+struct After<B> {
+    drops: B,
+    known: B,
+}
 
 /// The drop rules of one scalar state, folded and compiled into closures over bitboards.
 pub struct Plan<B: Bitboard> {
@@ -51,6 +60,9 @@ pub struct Plan<B: Bitboard> {
     slots: Vec<Slot<B>>,
     /// Per piece type, the slots that can bind its drops, in source order.
     by_piece: Vec<Vec<u8>>,
+    /// Per piece type, its group: types with the same slots have the same drop squares, found
+    /// once per position.
+    group: Vec<u8>,
     /// The proof that the next side can reply, where it applies ([`reply_side`]).
     reply: Option<Reply<B>>,
 }
@@ -58,9 +70,25 @@ pub struct Plan<B: Bitboard> {
 /// One drop rule folded for some piece types.
 struct Slot<B: Bitboard> {
     /// The squares where the rule applies.
-    applies: SquaresFn<B>,
+    applies: Mask<B>,
     /// The squares it allows where it applies; `None` for `leave an action`.
-    allows: Option<SquaresFn<B>>,
+    allows: Option<Mask<B>>,
+}
+
+/// A folded set of squares: known once the plan is made, or computed from the board.
+enum Mask<B: Bitboard> {
+    Constant(B),
+    Computed(SquaresFn<B>),
+}
+
+impl<B: Bitboard> Mask<B> {
+    #[inline(always)]
+    fn of(&self, judge: &mut Judge<'_, B>) -> B {
+        match self {
+            Mask::Constant(squares) => *squares,
+            Mask::Computed(squares) => squares(judge),
+        }
+    }
 }
 
 /// The next side's drop rules folded over bounds.
@@ -84,18 +112,24 @@ impl<B: Bitboard> std::fmt::Debug for Plan<B> {
         f.debug_struct("Plan")
             .field("slots", &self.slots.len())
             .field("by_piece", &self.by_piece)
+            .field("group", &self.group)
             .field("reply_slots", &self.reply.as_ref().map(|r| r.slots.len()))
             .finish()
     }
 }
 
-/// The slots' values computed at one position, shared by the piece types.
+/// The slots' values computed at one position, shared by the piece types, and the drop
+/// squares of each group of types.
 pub struct Memo<B> {
     applies: [B; MAX_SLOTS],
     allows: [B; MAX_SLOTS],
     /// A bit per slot whose `applies` is known.
     known_applies: u32,
     known_allows: u32,
+    groups: [(B, B); MAX_PIECE_TYPES],
+    /// A bit per group whose drop squares are known, and whether the lookahead was wanted.
+    known_groups: u32,
+    lookahead_wanted: bool,
 }
 
 impl<B: Bitboard> Default for Memo<B> {
@@ -105,6 +139,9 @@ impl<B: Bitboard> Default for Memo<B> {
             allows: [B::EMPTY; MAX_SLOTS],
             known_applies: 0,
             known_allows: 0,
+            groups: [(B::EMPTY, B::EMPTY); MAX_PIECE_TYPES],
+            known_groups: 0,
+            lookahead_wanted: false,
         }
     }
 }
@@ -115,6 +152,30 @@ impl<B: Bitboard> Plan<B> {
     /// [`crate::expression::drop_squares`] gives, from the folded rules.
     #[inline]
     pub fn drop_squares(
+        &self,
+        judge: &mut Judge<'_, B>,
+        memo: &mut Memo<B>,
+        piece: usize,
+        lookahead_wanted: bool,
+    ) -> (B, B) {
+        let group = usize::from(self.group[piece]);
+        let bit = 1u32 << group;
+        if memo.known_groups & bit != 0 && memo.lookahead_wanted == lookahead_wanted {
+            return memo.groups[group];
+        }
+        let squares = self.group_squares(judge, memo, piece, lookahead_wanted);
+        if memo.lookahead_wanted != lookahead_wanted {
+            memo.known_groups = 0;
+            memo.lookahead_wanted = lookahead_wanted;
+        }
+        memo.groups[group] = squares;
+        memo.known_groups |= bit;
+        squares
+    }
+
+    /// [`Plan::drop_squares`] for the group of `piece`, computed.
+    #[inline]
+    fn group_squares(
         &self,
         judge: &mut Judge<'_, B>,
         memo: &mut Memo<B>,
@@ -132,7 +193,7 @@ impl<B: Bitboard> Plan<B> {
             }
             let bit = 1u32 << index;
             if memo.known_applies & bit == 0 {
-                memo.applies[index] = (slot.applies)(judge);
+                memo.applies[index] = slot.applies.of(judge);
                 memo.known_applies |= bit;
             }
             let applies = memo.applies[index] & allowed;
@@ -144,7 +205,7 @@ impl<B: Bitboard> Plan<B> {
                 continue;
             };
             if memo.known_allows & bit == 0 {
-                memo.allows[index] = allows(judge);
+                memo.allows[index] = allows.of(judge);
                 memo.known_allows |= bit;
             }
             allowed &= !applies | memo.allows[index];
@@ -155,11 +216,16 @@ impl<B: Bitboard> Plan<B> {
         (allowed, lookahead & allowed)
     }
 
-    /// Whether, whatever drop the side to move makes, the next side will have a legal drop:
-    /// [`crate::expression::reply_certain`] from the folded rules.
-    pub fn reply_certain(&self, rules: &Rules<B>, position: &Position<B>) -> bool {
+    /// Whether, whatever drop the side to move makes on one of the squares `drops`, the next
+    /// side will have a legal drop: [`crate::expression::reply_certain_after`] from the folded
+    /// rules.
+    pub fn reply_certain(&self, rules: &Rules<B>, position: &Position<B>, drops: B) -> bool {
         let Some(reply) = &self.reply else {
             return false;
+        };
+        let after = After {
+            drops,
+            known: known_square(drops),
         };
         let empty = rules.geometry.board & !position.occupied();
         let mut possibly = [B::EMPTY; MAX_SLOTS];
@@ -176,7 +242,7 @@ impl<B: Bitboard> Plan<B> {
                 let slot = &reply.slots[index];
                 let bit = 1u32 << index;
                 if known_possibly & bit == 0 {
-                    possibly[index] = (slot.possibly_applies)(rules, position);
+                    possibly[index] = (slot.possibly_applies)(rules, position, after);
                     known_possibly |= bit;
                 }
                 let applies = possibly[index];
@@ -184,7 +250,7 @@ impl<B: Bitboard> Plan<B> {
                     continue;
                 }
                 if known_certainly & bit == 0 {
-                    certainly[index] = (slot.certainly_allows)(rules, position);
+                    certainly[index] = (slot.certainly_allows)(rules, position, after);
                     known_certainly |= bit;
                 }
                 let allows = certainly[index];
@@ -194,7 +260,7 @@ impl<B: Bitboard> Plan<B> {
                 }
             }
             open |= allowed;
-            if open.count() >= 2 {
+            if open_after(open, drops) {
                 return true;
             }
         }
@@ -308,6 +374,7 @@ impl KeySpec {
     }
 
     /// The key of `position`'s scalar state, judged for `side`.
+    #[inline]
     fn key<B: Bitboard>(&self, rules: &Rules<B>, position: &Position<B>, side: usize) -> Key {
         let mut key = KeyWriter::default();
         key.byte(side as u8);
@@ -356,25 +423,29 @@ impl KeySpec {
 const KEY_BYTES: usize = 4 + 2 * MAX_SIDES + MAX_SIDES * MAX_PIECE_TYPES + MAX_SIDES + 6;
 const KEY_WORDS: usize = KEY_BYTES.div_ceil(8);
 
-/// A scalar state, packed into words (unused bytes zero).
-#[derive(Clone, Copy, Default)]
+/// A scalar state, packed into bytes (unused bytes zero) and compared a word at a time.
+#[derive(Clone, Copy)]
 struct Key {
-    words: [u64; KEY_WORDS],
+    bytes: [u8; KEY_WORDS * 8],
     /// Words in use.
     len: u8,
 }
 
 impl Key {
-    #[inline]
-    fn used(&self) -> &[u64] {
-        &self.words[..usize::from(self.len)]
+    /// The words in use.
+    #[inline(always)]
+    fn words(&self) -> impl Iterator<Item = u64> + '_ {
+        self.bytes[..usize::from(self.len) * 8]
+            .chunks_exact(8)
+            .map(|word| u64::from_le_bytes(word.try_into().expect("a word is 8 bytes")))
     }
 }
 
 impl PartialEq for Key {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
-        self.used() == other.used()
+        // Word by word: a key is a word or two, shorter than a call to `memcmp`.
+        self.len == other.len && self.words().zip(other.words()).all(|(a, b)| a == b)
     }
 }
 
@@ -382,42 +453,41 @@ impl Eq for Key {}
 
 impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        for &word in self.used() {
+        for word in self.words() {
             state.write_u64(word);
         }
     }
 }
 
-/// Writes a key byte by byte, a word at a time.
-#[derive(Default)]
+/// Writes a key byte by byte.
 struct KeyWriter {
     key: Key,
-    word: u64,
-    shift: u32,
+    at: usize,
+}
+
+impl Default for KeyWriter {
+    #[inline(always)]
+    fn default() -> Self {
+        KeyWriter {
+            key: Key {
+                bytes: [0; KEY_WORDS * 8],
+                len: 0,
+            },
+            at: 0,
+        }
+    }
 }
 
 impl KeyWriter {
     #[inline(always)]
     fn byte(&mut self, byte: u8) {
-        self.word |= u64::from(byte) << self.shift;
-        self.shift += 8;
-        if self.shift == 64 {
-            self.flush();
-        }
+        self.key.bytes[self.at] = byte;
+        self.at += 1;
     }
 
     #[inline(always)]
-    fn flush(&mut self) {
-        self.key.words[usize::from(self.key.len)] = self.word;
-        self.key.len += 1;
-        self.word = 0;
-        self.shift = 0;
-    }
-
     fn finish(mut self) -> Key {
-        if self.shift > 0 {
-            self.flush();
-        }
+        self.key.len = self.at.div_ceil(8) as u8;
         self.key
     }
 }
@@ -520,20 +590,23 @@ pub fn plan<B: Bitboard>(
     plan
 }
 
-/// This thread's plans of the game `id`, made empty on first use (the oldest game's dropped
-/// when the thread keeps [`MAX_GAMES`]).
+/// This thread's plans of the game `id`, made empty on first use (the game asked for least
+/// recently dropped when the thread keeps [`MAX_GAMES`]).
+#[inline]
 fn plans_of<B: Bitboard>(cache: &mut Vec<(u64, Box<dyn Any>)>, id: u64) -> Option<&mut Plans<B>> {
-    let at = match cache.iter().position(|(game, _)| *game == id) {
-        Some(at) => at,
-        None => {
-            if cache.len() == MAX_GAMES {
-                cache.remove(0);
+    // The game asked for last is kept first: it is almost always the one asked for again.
+    if cache.first().is_none_or(|(game, _)| *game != id) {
+        match cache.iter().position(|(game, _)| *game == id) {
+            Some(at) => cache[..=at].rotate_right(1),
+            None => {
+                if cache.len() == MAX_GAMES {
+                    cache.pop();
+                }
+                cache.insert(0, (id, Box::new(Plans::<B>::default())));
             }
-            cache.push((id, Box::new(Plans::<B>::default())));
-            cache.len() - 1
         }
-    };
-    cache[at].1.downcast_mut::<Plans<B>>()
+    }
+    cache[0].1.downcast_mut::<Plans<B>>()
 }
 
 /// The plan of `position`'s scalar state for `side`: every scalar part of the rules
@@ -556,8 +629,17 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
     let compiled: Vec<Slot<B>> = folded
         .into_iter()
         .map(|rule| Slot {
-            applies: compiler.mask(rule.condition),
-            allows: (!rule.lookahead).then(|| compiler.mask(rule.requirement)),
+            applies: compiler.constant_or_mask(rule.condition),
+            allows: (!rule.lookahead).then(|| compiler.constant_or_mask(rule.requirement)),
+        })
+        .collect();
+    // Types with the same slots share a group, numbered in order of first appearance.
+    let group = (0..rules.pieces)
+        .map(|piece| {
+            let first = (0..piece)
+                .find(|&other| by_piece[other] == by_piece[piece])
+                .unwrap_or(piece);
+            first as u8
         })
         .collect();
     let reply = match reply_side(rules, position) {
@@ -592,11 +674,13 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
             })
         }
     };
-    Some(Plan {
+    let plan = Plan {
         slots: compiled,
         by_piece,
+        group,
         reply,
-    })
+    };
+    Some(plan)
 }
 
 /// Folds each rule once for the piece types it does not name and once per type it names, and
@@ -844,6 +928,15 @@ struct Closures<'a, B: Bitboard> {
 }
 
 impl<B: Bitboard> Closures<'_, B> {
+    /// [`Closures::mask`], or the squares themselves where the plan decides them.
+    fn constant_or_mask(&self, condition: Cond<B>) -> Mask<B> {
+        match condition {
+            Cond::True => Mask::Constant(self.rules.geometry.board),
+            Cond::False => Mask::Constant(B::EMPTY),
+            other => Mask::Computed(self.mask(other)),
+        }
+    }
+
     /// The squares where a folded drop condition holds.
     fn mask(&self, condition: Cond<B>) -> SquaresFn<B> {
         let board = self.rules.geometry.board;
@@ -1009,25 +1102,29 @@ impl<B: Bitboard> BoundClosures<'_, B> {
     fn mask(&self, condition: Cond<B>, upper: bool) -> BoundFn<B> {
         let board = self.rules.geometry.board;
         match condition {
-            Cond::True => Box::new(move |_, _| board),
-            Cond::False => Box::new(|_, _| B::EMPTY),
+            Cond::True => Box::new(move |_, _, _| board),
+            Cond::False => Box::new(|_, _, _| B::EMPTY),
             Cond::PlaceOn(set) => self.bound(set, upper),
             Cond::And(a, b) => {
                 let (a, b) = (self.mask(*a, upper), self.mask(*b, upper));
-                Box::new(move |rules, position| a(rules, position) & b(rules, position))
+                Box::new(move |rules, position, after| {
+                    a(rules, position, after) & b(rules, position, after)
+                })
             }
             Cond::Or(a, b) => {
                 let (a, b) = (self.mask(*a, upper), self.mask(*b, upper));
-                Box::new(move |rules, position| a(rules, position) | b(rules, position))
+                Box::new(move |rules, position, after| {
+                    a(rules, position, after) | b(rules, position, after)
+                })
             }
             Cond::Not(a) => {
                 let a = self.mask(*a, !upper);
-                Box::new(move |rules, position| board & !a(rules, position))
+                Box::new(move |rules, position, after| board & !a(rules, position, after))
             }
             other => {
                 let holds = self.holds(other, upper);
-                Box::new(move |rules, position| {
-                    if holds(rules, position) {
+                Box::new(move |rules, position, after| {
+                    if holds(rules, position, after) {
                         board
                     } else {
                         B::EMPTY
@@ -1040,28 +1137,33 @@ impl<B: Bitboard> BoundClosures<'_, B> {
     /// Whether a folded condition certainly (`upper` false) or possibly holds.
     fn holds(&self, condition: Cond<B>, upper: bool) -> BoundHoldsFn<B> {
         match condition {
-            Cond::True => Box::new(|_, _| true),
-            Cond::False => Box::new(|_, _| false),
+            Cond::True => Box::new(|_, _, _| true),
+            Cond::False => Box::new(|_, _, _| false),
             Cond::Some(set) => {
                 let set = self.bound(set, upper);
-                Box::new(move |rules, position| set(rules, position).any())
+                Box::new(move |rules, position, after| set(rules, position, after).any())
             }
             Cond::And(a, b) => {
                 let (a, b) = (self.holds(*a, upper), self.holds(*b, upper));
-                Box::new(move |rules, position| a(rules, position) && b(rules, position))
+                Box::new(move |rules, position, after| {
+                    a(rules, position, after) && b(rules, position, after)
+                })
             }
             Cond::Or(a, b) => {
                 let (a, b) = (self.holds(*a, upper), self.holds(*b, upper));
-                Box::new(move |rules, position| a(rules, position) || b(rules, position))
+                Box::new(move |rules, position, after| {
+                    a(rules, position, after) || b(rules, position, after)
+                })
             }
             Cond::Not(a) => {
                 let a = self.holds(*a, !upper);
-                Box::new(move |rules, position| !a(rules, position))
+                Box::new(move |rules, position, after| !a(rules, position, after))
             }
             other => {
                 let next = self.next;
-                Box::new(move |rules, position| {
-                    let (certainly, possibly) = Bounds::new(rules, position, next).holds(&other);
+                Box::new(move |rules, position, after| {
+                    let (certainly, possibly) =
+                        Bounds::after(rules, position, next, after.drops).holds(&other);
                     if upper {
                         possibly
                     } else {
@@ -1077,19 +1179,25 @@ impl<B: Bitboard> BoundClosures<'_, B> {
         let board = self.rules.geometry.board;
         let mover = self.mover;
         match set {
-            Set::Empty if upper => Box::new(move |_, position| board & !position.occupied()),
-            Set::Empty => Box::new(|_, _| B::EMPTY),
-            Set::Occupied if upper => Box::new(move |_, _| board),
-            Set::Occupied => Box::new(|_, position| position.occupied()),
-            Set::Fixed(squares) => Box::new(move |_, _| squares),
+            Set::Empty if upper => {
+                Box::new(move |_, position, after| board & !position.occupied() & !after.known)
+            }
+            Set::Empty => {
+                Box::new(move |_, position, after| board & !position.occupied() & !after.drops)
+            }
+            Set::Occupied if upper => {
+                Box::new(|_, position, after| position.occupied() | after.drops)
+            }
+            Set::Occupied => Box::new(|_, position, after| position.occupied() | after.known),
+            Set::Fixed(squares) => Box::new(move |_, _, _| squares),
             Set::Zone(per_side) => {
                 let squares = per_side[self.next];
-                Box::new(move |_, _| squares)
+                Box::new(move |_, _, _| squares)
             }
             Set::Pieces(reference, piece) => {
                 let sides = self.sides(reference);
                 let may_grow = upper && sides & (1 << mover) != 0;
-                Box::new(move |_, position| {
+                Box::new(move |_, position, after| {
                     let mut squares = B::EMPTY;
                     let mut rest = sides;
                     while rest != 0 {
@@ -1101,7 +1209,7 @@ impl<B: Bitboard> BoundClosures<'_, B> {
                     }
                     // The mover's drop may add one of its pieces (of this type, if it holds one).
                     if may_grow && piece.is_none_or(|p| position.hand(mover, p) > 0) {
-                        squares |= board & !position.occupied();
+                        squares |= after.drops;
                     }
                     squares
                 })
@@ -1110,8 +1218,8 @@ impl<B: Bitboard> BoundClosures<'_, B> {
                 let sides = self.sides(reference);
                 // The mover's last drop will be the unknown one.
                 let known = sides & !(1 << mover);
-                let may_be_any = upper && sides & (1 << mover) != 0;
-                Box::new(move |_, position| {
+                let includes_mover = sides & (1 << mover) != 0;
+                Box::new(move |_, position, after| {
                     let mut squares = B::EMPTY;
                     let mut rest = known;
                     while rest != 0 {
@@ -1122,35 +1230,43 @@ impl<B: Bitboard> BoundClosures<'_, B> {
                         }
                         rest &= rest - 1;
                     }
-                    if may_be_any {
-                        squares |= board & !position.occupied();
+                    if includes_mover {
+                        squares |= if upper { after.drops } else { after.known };
                     }
                     squares
                 })
             }
             Set::Adjacent(inner) => {
                 let inner = self.bound(*inner, upper);
-                Box::new(move |rules, position| around(rules, inner(rules, position)))
+                Box::new(move |rules, position, after| around(rules, inner(rules, position, after)))
             }
             Set::ColourOf(inner) => {
                 let inner = self.bound(*inner, upper);
-                Box::new(move |rules, position| colour_of(rules, inner(rules, position)))
+                Box::new(move |rules, position, after| {
+                    colour_of(rules, inner(rules, position, after))
+                })
             }
             Set::And(a, b) => {
                 let (a, b) = (self.bound(*a, upper), self.bound(*b, upper));
-                Box::new(move |rules, position| a(rules, position) & b(rules, position))
+                Box::new(move |rules, position, after| {
+                    a(rules, position, after) & b(rules, position, after)
+                })
             }
             Set::Or(a, b) => {
                 let (a, b) = (self.bound(*a, upper), self.bound(*b, upper));
-                Box::new(move |rules, position| a(rules, position) | b(rules, position))
+                Box::new(move |rules, position, after| {
+                    a(rules, position, after) | b(rules, position, after)
+                })
             }
             Set::Except(a, b) => {
                 let (a, b) = (self.bound(*a, upper), self.bound(*b, !upper));
-                Box::new(move |rules, position| a(rules, position) & !b(rules, position))
+                Box::new(move |rules, position, after| {
+                    a(rules, position, after) & !b(rules, position, after)
+                })
             }
             Set::Not(a) => {
                 let a = self.bound(*a, !upper);
-                Box::new(move |rules, position| board & !a(rules, position))
+                Box::new(move |rules, position, after| board & !a(rules, position, after))
             }
             // Control, attacks, legal drops, acted pieces, fields: unknown after the drop.
             Set::ControlledBy(_)
@@ -1159,7 +1275,7 @@ impl<B: Bitboard> BoundClosures<'_, B> {
             | Set::Acted
             | Set::Compare(..) => {
                 let squares = if upper { board } else { B::EMPTY };
-                Box::new(move |_, _| squares)
+                Box::new(move |_, _, _| squares)
             }
         }
     }
@@ -1243,26 +1359,40 @@ mod tests {
         let Some(next) = reply_side(rules, position) else {
             return checked;
         };
-        let mut bounds = Bounds::new(rules, position, next);
         let compiler = BoundClosures {
             rules,
             position,
             next,
             mover: side,
         };
-        for rule in &rules.expressions.drops {
-            if rule.lookahead || rule.side.is_some_and(|s| s != next) {
-                continue;
-            }
-            for piece in 0..rules.pieces {
-                for cond in [&rule.condition, &rule.requirement] {
-                    let mut folder = BoundsFolder(Bounds::new(rules, position, next));
-                    let folded = fold_condition(cond, folded_for(rule, piece), &mut folder);
-                    let (low, high) = bounds.drop_mask(cond, piece);
-                    let lower = compiler.mask(folded.clone(), false)(rules, position);
-                    let upper = compiler.mask(folded, true)(rules, position);
-                    assert_eq!((lower & board, upper & board), (low & board, high & board));
-                    checked += 1;
+        // Over every drop, and over the drops on one square (the lowest and highest empty).
+        let empty = board & !position.occupied();
+        let mut ranges = vec![empty];
+        if empty.any() {
+            ranges.push(u64::single(empty.lowest()));
+            ranges.push(u64::single(empty.highest()));
+        }
+        for drops in ranges {
+            let mut bounds = Bounds::after(rules, position, next, drops);
+            let after = After {
+                drops,
+                known: known_square(drops),
+            };
+            for rule in &rules.expressions.drops {
+                if rule.lookahead || rule.side.is_some_and(|s| s != next) {
+                    continue;
+                }
+                for piece in 0..rules.pieces {
+                    for cond in [&rule.condition, &rule.requirement] {
+                        // Folded over every drop, as plans are: a tighter range cannot unfold it.
+                        let mut folder = BoundsFolder(Bounds::new(rules, position, next));
+                        let folded = fold_condition(cond, folded_for(rule, piece), &mut folder);
+                        let (low, high) = bounds.drop_mask(cond, piece);
+                        let lower = compiler.mask(folded.clone(), false)(rules, position, after);
+                        let upper = compiler.mask(folded, true)(rules, position, after);
+                        assert_eq!((lower & board, upper & board), (low & board, high & board));
+                        checked += 1;
+                    }
                 }
             }
         }

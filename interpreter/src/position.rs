@@ -36,6 +36,9 @@ pub struct Position<B: Bitboard> {
     /// Per square: 0 when empty, else `1 + side * 32 + piece`.
     mailbox: B::Mailbox,
     hands: [[u8; MAX_PIECE_TYPES]; MAX_SIDES],
+    /// Per side, the pieces in its hand, all types together (kept with `hands`: drop rules and
+    /// end rules read it at every position).
+    hand_totals: [u16; MAX_SIDES],
     /// Prisoners per owner and type (pieces captured `to prison`).
     prisons: [[u8; MAX_PIECE_TYPES]; MAX_SIDES],
     /// Index into the turn order (in play).
@@ -97,6 +100,7 @@ impl<B: Bitboard> Position<B> {
             by_piece: [B::EMPTY; MAX_PIECE_TYPES],
             mailbox: B::EMPTY_MAILBOX,
             hands: [[0; MAX_PIECE_TYPES]; MAX_SIDES],
+            hand_totals: [0; MAX_SIDES],
             prisons: [[0; MAX_PIECE_TYPES]; MAX_SIDES],
             turn: 0,
             side: 0,
@@ -482,8 +486,9 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Pieces in a side's hand, all types together.
+    #[inline]
     pub fn hand_total(&self, side: usize) -> u32 {
-        self.hands[side].iter().map(|&c| c as u32).sum()
+        u32::from(self.hand_totals[side])
     }
 
     /// The index of the side to move in the turn order.
@@ -683,6 +688,8 @@ impl<B: Bitboard> Position<B> {
         self.hash ^= rules
             .zobrist
             .hand(side, piece, self.hands[side][piece] as u32);
+        self.hand_totals[side] =
+            self.hand_totals[side] - u16::from(self.hands[side][piece]) + u16::from(count);
         self.hands[side][piece] = count;
         self.hash ^= rules.zobrist.hand(side, piece, count as u32);
     }

@@ -218,6 +218,9 @@ pub struct Rules<B> {
     pub zobrist: Zobrist,
     /// Per square, its (up to 8) neighbours: "touching".
     pub neighbours: Vec<B>,
+    /// The neighbours of many squares at once: per King step, the squares it stays on the
+    /// board from and how far it moves a square's index, up (the first four) or down.
+    pub neighbour_steps: [(B, u32); 8],
     /// The squares next to some square of the board: the squares around the whole board.
     pub around_board: B,
     /// Per side, how many pieces its hand holds in the game's setup: drops made so far are
@@ -378,6 +381,16 @@ impl<B: Bitboard> Rules<B> {
                 around
             })
             .collect();
+        let mut steps = crate::geometry::KING_STEPS.map(|(dx, dy)| {
+            let shift = dy * geometry.files as i32 + dx;
+            let from = (0..geometry.grid_size())
+                .filter(|&square| geometry.step(square, dx, dy).is_some())
+                .fold(B::EMPTY, |acc, square| acc | B::single(square));
+            (from, shift)
+        });
+        // Four steps move up, four down (opposite steps): the up ones first.
+        steps.sort_by_key(|&(_, shift)| std::cmp::Reverse(shift));
+        let neighbour_steps = steps.map(|(from, shift)| (from, shift.unsigned_abs()));
         let around_board = geometry
             .board
             .squares()
@@ -416,6 +429,7 @@ impl<B: Bitboard> Rules<B> {
             zobrist,
             around_board,
             neighbours,
+            neighbour_steps,
             setup_hand,
             standing_en_passant,
             reachable: Vec::new(),
