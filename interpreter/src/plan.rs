@@ -102,9 +102,25 @@ struct Reply<B: Bitboard> {
 /// One of the next side's rules, as the proof reads it.
 struct ReplySlot<B: Bitboard> {
     /// Where the rule possibly applies, whatever the mover drops.
-    possibly_applies: BoundFn<B>,
+    possibly_applies: Bound<B>,
     /// Where it certainly allows the next side's drop.
-    certainly_allows: BoundFn<B>,
+    certainly_allows: Bound<B>,
+}
+
+/// A bound of a folded set of squares: known once the plan is made, or computed.
+enum Bound<B: Bitboard> {
+    Constant(B),
+    Computed(BoundFn<B>),
+}
+
+impl<B: Bitboard> Bound<B> {
+    #[inline(always)]
+    fn of(&self, rules: &Rules<B>, position: &Position<B>, after: After<B>) -> B {
+        match self {
+            Bound::Constant(squares) => *squares,
+            Bound::Computed(bound) => bound(rules, position, after),
+        }
+    }
 }
 
 impl<B: Bitboard> std::fmt::Debug for Plan<B> {
@@ -223,13 +239,30 @@ impl<B: Bitboard> Plan<B> {
         let Some(reply) = &self.reply else {
             return false;
         };
+        // Room for the slots' values on the stack, no more than needed: cleared at every call.
+        if reply.slots.len() <= 8 {
+            self.prove::<8>(reply, rules, position, drops)
+        } else {
+            self.prove::<MAX_SLOTS>(reply, rules, position, drops)
+        }
+    }
+
+    /// [`Plan::reply_certain`] for at most `N` slots.
+    #[inline]
+    fn prove<const N: usize>(
+        &self,
+        reply: &Reply<B>,
+        rules: &Rules<B>,
+        position: &Position<B>,
+        drops: B,
+    ) -> bool {
         let after = After {
             drops,
             known: known_square(drops),
         };
         let empty = rules.geometry.board & !position.occupied();
-        let mut possibly = [B::EMPTY; MAX_SLOTS];
-        let mut certainly = [B::EMPTY; MAX_SLOTS];
+        let mut possibly = [B::EMPTY; N];
+        let mut certainly = [B::EMPTY; N];
         let (mut known_possibly, mut known_certainly) = (0u32, 0u32);
         let mut open = B::EMPTY;
         for piece in 0..rules.pieces {
@@ -242,7 +275,7 @@ impl<B: Bitboard> Plan<B> {
                 let slot = &reply.slots[index];
                 let bit = 1u32 << index;
                 if known_possibly & bit == 0 {
-                    possibly[index] = (slot.possibly_applies)(rules, position, after);
+                    possibly[index] = slot.possibly_applies.of(rules, position, after);
                     known_possibly |= bit;
                 }
                 let applies = possibly[index];
@@ -250,7 +283,7 @@ impl<B: Bitboard> Plan<B> {
                     continue;
                 }
                 if known_certainly & bit == 0 {
-                    certainly[index] = (slot.certainly_allows)(rules, position, after);
+                    certainly[index] = slot.certainly_allows.of(rules, position, after);
                     known_certainly |= bit;
                 }
                 let allows = certainly[index];
@@ -663,8 +696,8 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
             let slots = slots
                 .into_iter()
                 .map(|rule| ReplySlot {
-                    possibly_applies: compiler.mask(rule.condition, true),
-                    certainly_allows: compiler.mask(rule.requirement, false),
+                    possibly_applies: compiler.constant_or_mask(rule.condition, true),
+                    certainly_allows: compiler.constant_or_mask(rule.requirement, false),
                 })
                 .collect();
             Some(Reply {
@@ -970,6 +1003,11 @@ impl<B: Bitboard> Closures<'_, B> {
                 let a = self.mask(*a);
                 Box::new(move |judge| board & !a(judge))
             }
+            // One call fewer than through `holds`.
+            Cond::Some(set) => {
+                let set = self.squares(set);
+                Box::new(move |judge| if set(judge).any() { board } else { B::EMPTY })
+            }
             other => {
                 let holds = self.holds(other);
                 Box::new(move |judge| if holds(judge) { board } else { B::EMPTY })
@@ -1043,6 +1081,10 @@ impl<B: Bitboard> Closures<'_, B> {
                     squares
                 })
             }
+            // "Touching a piece", the placement games' staple: one call.
+            Set::Adjacent(inner) if matches!(*inner, Set::Occupied) => {
+                Box::new(|judge| around(judge.rules(), judge.position().occupied()))
+            }
             Set::Adjacent(inner) => {
                 let inner = self.squares(*inner);
                 Box::new(move |judge| around(judge.rules(), inner(judge)))
@@ -1093,6 +1135,15 @@ struct BoundClosures<'a, B: Bitboard> {
 }
 
 impl<B: Bitboard> BoundClosures<'_, B> {
+    /// [`BoundClosures::mask`], or the squares themselves where the plan decides them.
+    fn constant_or_mask(&self, condition: Cond<B>, upper: bool) -> Bound<B> {
+        match condition {
+            Cond::True => Bound::Constant(self.rules.geometry.board),
+            Cond::False => Bound::Constant(B::EMPTY),
+            other => Bound::Computed(self.mask(other, upper)),
+        }
+    }
+
     fn sides(&self, reference: SideRef) -> u32 {
         sides_of(self.rules, self.position, self.next, reference)
     }
@@ -1120,6 +1171,17 @@ impl<B: Bitboard> BoundClosures<'_, B> {
             Cond::Not(a) => {
                 let a = self.mask(*a, !upper);
                 Box::new(move |rules, position, after| board & !a(rules, position, after))
+            }
+            // One call fewer than through `holds`.
+            Cond::Some(set) => {
+                let set = self.bound(set, upper);
+                Box::new(move |rules, position, after| {
+                    if set(rules, position, after).any() {
+                        board
+                    } else {
+                        B::EMPTY
+                    }
+                })
             }
             other => {
                 let holds = self.holds(other, upper);
@@ -1234,6 +1296,13 @@ impl<B: Bitboard> BoundClosures<'_, B> {
                         squares |= if upper { after.drops } else { after.known };
                     }
                     squares
+                })
+            }
+            // "Touching a piece", the placement games' staple: one call.
+            Set::Adjacent(inner) if matches!(*inner, Set::Occupied) => {
+                Box::new(move |rules, position, after| {
+                    let added = if upper { after.drops } else { after.known };
+                    around(rules, position.occupied() | added)
                 })
             }
             Set::Adjacent(inner) => {
