@@ -25,6 +25,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod after_drop;
 pub mod ai;
 pub mod bitboard;
 pub mod control;

@@ -18,6 +18,7 @@
 //! a few rule sets, a bounded number each; past that bound, positions are judged from the full
 //! rules, with the same answers.
 
+use crate::after_drop::{After, Lower};
 use crate::bitboard::Bitboard;
 use crate::expression::{
     around, colour_of, known_square, open_after, reply_side, sides_of, Bounds, Cond, DropRule,
@@ -46,13 +47,8 @@ type BoundFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> B>;
 /// A bound of a condition over the mover's unknown drop (certainly, or possibly).
 type BoundHoldsFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> bool>;
 
-/// What is known of the mover's drop that the bounds range over: the empty squares it may be
-/// on, and that square when there is one.
-#[derive(Clone, Copy)]
-struct After<B> {
-    drops: B,
-    known: B,
-}
+/// A lower bound, kept symbolic where it moves with the mover's drop ([`Lower`]).
+type LowerFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> Lower<B>>;
 
 /// The drop rules of one scalar state, folded and compiled into closures over bitboards.
 pub struct Plan<B: Bitboard> {
@@ -105,6 +101,24 @@ struct ReplySlot<B: Bitboard> {
     possibly_applies: Bound<B>,
     /// Where it certainly allows the next side's drop.
     certainly_allows: Bound<B>,
+    /// The same, kept symbolic where it moves with the drop ([`Lower`]).
+    certainly_allows_around: LowerBound<B>,
+}
+
+/// A lower bound of a folded set of squares: known once the plan is made, or computed.
+enum LowerBound<B: Bitboard> {
+    Constant(B),
+    Computed(LowerFn<B>),
+}
+
+impl<B: Bitboard> LowerBound<B> {
+    #[inline(always)]
+    fn of(&self, rules: &Rules<B>, position: &Position<B>, after: After<B>) -> Lower<B> {
+        match self {
+            LowerBound::Constant(squares) => Lower::plain(*squares),
+            LowerBound::Computed(bound) => bound(rules, position, after),
+        }
+    }
 }
 
 /// A bound of a folded set of squares: known once the plan is made, or computed.
@@ -234,71 +248,139 @@ impl<B: Bitboard> Plan<B> {
 
     /// Whether, whatever drop the side to move makes on one of the squares `drops`, the next
     /// side will have a legal drop: [`crate::expression::reply_certain_after`] from the folded
-    /// rules.
+    /// rules, and where that fails over several squares, the same proof with what moves with
+    /// the drop kept symbolic ([`Lower`]; the squares around the drop, which no square of a
+    /// large set has in common with every other).
     pub fn reply_certain(&self, rules: &Rules<B>, position: &Position<B>, drops: B) -> bool {
         let Some(reply) = &self.reply else {
             return false;
         };
         // Room for the slots' values on the stack, no more than needed: cleared at every call.
-        if reply.slots.len() <= 8 {
-            self.prove::<8>(reply, rules, position, drops)
+        let small = reply.slots.len() <= 8;
+        let proved = if small {
+            prove::<B, 8>(reply, rules, position, drops)
         } else {
-            self.prove::<MAX_SLOTS>(reply, rules, position, drops)
-        }
-    }
-
-    /// [`Plan::reply_certain`] for at most `N` slots.
-    #[inline]
-    fn prove<const N: usize>(
-        &self,
-        reply: &Reply<B>,
-        rules: &Rules<B>,
-        position: &Position<B>,
-        drops: B,
-    ) -> bool {
-        let after = After {
-            drops,
-            known: known_square(drops),
+            prove::<B, MAX_SLOTS>(reply, rules, position, drops)
         };
-        let empty = rules.geometry.board & !position.occupied();
-        let mut possibly = [B::EMPTY; N];
-        let mut certainly = [B::EMPTY; N];
-        let (mut known_possibly, mut known_certainly) = (0u32, 0u32);
-        let mut open = B::EMPTY;
-        for piece in 0..rules.pieces {
-            if position.hand(reply.next, piece) == 0 {
+        proved
+            || drops.without_lowest().any()
+                && if small {
+                    prove_around::<B, 8>(reply, rules, position, drops)
+                } else {
+                    prove_around::<B, MAX_SLOTS>(reply, rules, position, drops)
+                }
+    }
+}
+
+/// [`Plan::reply_certain`] with plain bounds, for at most `N` slots.
+#[inline]
+fn prove<B: Bitboard, const N: usize>(
+    reply: &Reply<B>,
+    rules: &Rules<B>,
+    position: &Position<B>,
+    drops: B,
+) -> bool {
+    let after = After {
+        drops,
+        known: known_square(drops),
+    };
+    let empty = rules.geometry.board & !position.occupied();
+    let mut possibly = [B::EMPTY; N];
+    let mut certainly = [B::EMPTY; N];
+    let (mut known_possibly, mut known_certainly) = (0u32, 0u32);
+    let mut open = B::EMPTY;
+    for piece in 0..rules.pieces {
+        if position.hand(reply.next, piece) == 0 {
+            continue;
+        }
+        let mut allowed = empty;
+        for &index in &reply.by_piece[piece] {
+            let index = usize::from(index);
+            let slot = &reply.slots[index];
+            let bit = 1u32 << index;
+            if known_possibly & bit == 0 {
+                possibly[index] = slot.possibly_applies.of(rules, position, after);
+                known_possibly |= bit;
+            }
+            let applies = possibly[index];
+            if (applies & allowed).is_empty() {
                 continue;
             }
-            let mut allowed = empty;
-            for &index in &reply.by_piece[piece] {
-                let index = usize::from(index);
-                let slot = &reply.slots[index];
-                let bit = 1u32 << index;
-                if known_possibly & bit == 0 {
-                    possibly[index] = slot.possibly_applies.of(rules, position, after);
-                    known_possibly |= bit;
-                }
-                let applies = possibly[index];
-                if (applies & allowed).is_empty() {
-                    continue;
-                }
-                if known_certainly & bit == 0 {
-                    certainly[index] = slot.certainly_allows.of(rules, position, after);
-                    known_certainly |= bit;
-                }
-                let allows = certainly[index];
-                allowed &= !applies | allows;
-                if allowed.is_empty() {
-                    break;
-                }
+            if known_certainly & bit == 0 {
+                certainly[index] = slot.certainly_allows.of(rules, position, after);
+                known_certainly |= bit;
             }
-            open |= allowed;
-            if open_after(open, drops) {
-                return true;
+            let allows = certainly[index];
+            allowed &= !applies | allows;
+            if allowed.is_empty() {
+                break;
             }
         }
-        false
+        open |= allowed;
+        if open_after(open, drops) {
+            return true;
+        }
     }
+    false
+}
+
+/// [`prove`] with the symbolic lower bounds.
+#[inline]
+fn prove_around<B: Bitboard, const N: usize>(
+    reply: &Reply<B>,
+    rules: &Rules<B>,
+    position: &Position<B>,
+    drops: B,
+) -> bool {
+    let after = After {
+        drops,
+        known: known_square(drops),
+    };
+    let empty = rules.geometry.board & !position.occupied();
+    let mut possibly = [B::EMPTY; N];
+    let mut certainly = [Lower::plain(B::EMPTY); N];
+    let (mut known_possibly, mut known_certainly) = (0u32, 0u32);
+    let mut open = Lower::plain(B::EMPTY);
+    // The empty squares after the drop: all but the drop's.
+    let empty_after = Lower {
+        certain: empty,
+        without_drop: true,
+        ..Lower::plain(B::EMPTY)
+    }
+    .settled(rules, after);
+    for piece in 0..rules.pieces {
+        if position.hand(reply.next, piece) == 0 {
+            continue;
+        }
+        let mut allowed = empty_after;
+        for &index in &reply.by_piece[piece] {
+            let index = usize::from(index);
+            let slot = &reply.slots[index];
+            let bit = 1u32 << index;
+            if known_possibly & bit == 0 {
+                possibly[index] = slot.possibly_applies.of(rules, position, after);
+                known_possibly |= bit;
+            }
+            let applies = possibly[index];
+            if (applies & allowed.reach(after)).is_empty() {
+                continue;
+            }
+            if known_certainly & bit == 0 {
+                certainly[index] = slot.certainly_allows_around.of(rules, position, after);
+                known_certainly |= bit;
+            }
+            let allows = certainly[index];
+            allowed = allowed.and(Lower::plain(!applies).or(allows));
+            if allowed.is_nothing() {
+                break;
+            }
+        }
+        open = open.or(allowed);
+        if open.certainly_some(rules, after) {
+            return true;
+        }
+    }
+    false
 }
 
 /// What of a position the scalar parts of a game's drop rules can read, worked out once per
@@ -697,7 +779,8 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
                 .into_iter()
                 .map(|rule| ReplySlot {
                     possibly_applies: compiler.constant_or_mask(rule.condition, true),
-                    certainly_allows: compiler.constant_or_mask(rule.requirement, false),
+                    certainly_allows: compiler.constant_or_mask(rule.requirement.clone(), false),
+                    certainly_allows_around: compiler.constant_or_lower(rule.requirement),
                 })
                 .collect();
             Some(Reply {
@@ -1148,6 +1231,136 @@ impl<B: Bitboard> BoundClosures<'_, B> {
         sides_of(self.rules, self.position, self.next, reference)
     }
 
+    /// [`BoundClosures::lower_mask`], or the squares themselves where the plan decides them.
+    fn constant_or_lower(&self, condition: Cond<B>) -> LowerBound<B> {
+        match condition {
+            Cond::True => LowerBound::Constant(self.rules.geometry.board),
+            Cond::False => LowerBound::Constant(B::EMPTY),
+            other => LowerBound::Computed(self.lower_mask(other)),
+        }
+    }
+
+    /// The squares where a folded condition certainly holds, kept symbolic where they move
+    /// with the mover's drop ([`Lower`]); the plain lower bound ([`BoundClosures::mask`])
+    /// elsewhere.
+    fn lower_mask(&self, condition: Cond<B>) -> LowerFn<B> {
+        let board = self.rules.geometry.board;
+        match condition {
+            Cond::PlaceOn(set) => self.lower_set(set),
+            Cond::And(a, b) => {
+                let (a, b) = (self.lower_mask(*a), self.lower_mask(*b));
+                Box::new(move |rules, position, after| {
+                    a(rules, position, after).and(b(rules, position, after))
+                })
+            }
+            Cond::Or(a, b) => {
+                let (a, b) = (self.lower_mask(*a), self.lower_mask(*b));
+                Box::new(move |rules, position, after| {
+                    a(rules, position, after).or(b(rules, position, after))
+                })
+            }
+            Cond::Some(set) => {
+                let set = self.lower_set(set);
+                Box::new(move |rules, position, after| {
+                    let some = set(rules, position, after).certainly_some(rules, after);
+                    Lower::plain(if some { board } else { B::EMPTY })
+                })
+            }
+            other => {
+                let plain = self.mask(other, false);
+                Box::new(move |rules, position, after| Lower::plain(plain(rules, position, after)))
+            }
+        }
+    }
+
+    /// The squares certainly in a folded set, kept symbolic where they move with the mover's
+    /// drop: the empty squares lose it, the occupied squares and the mover's last drop gain it,
+    /// and the squares around them gain the squares around it.
+    fn lower_set(&self, set: Set<B>) -> LowerFn<B> {
+        let board = self.rules.geometry.board;
+        let mover = self.mover;
+        match set {
+            Set::Empty => Box::new(move |rules, position, after| {
+                Lower {
+                    certain: board & !position.occupied(),
+                    without_drop: true,
+                    ..Lower::plain(B::EMPTY)
+                }
+                .settled(rules, after)
+            }),
+            Set::Occupied => Box::new(|rules, position, after| {
+                Lower {
+                    certain: position.occupied(),
+                    with_drop: true,
+                    ..Lower::plain(B::EMPTY)
+                }
+                .settled(rules, after)
+            }),
+            Set::LastDrop(reference) if self.sides(reference) & (1 << mover) != 0 => {
+                let others = self.sides(reference) & !(1 << mover);
+                Box::new(move |rules, position, after| {
+                    let mut certain = B::EMPTY;
+                    let mut rest = others;
+                    while rest != 0 {
+                        if let Some((_, square)) =
+                            position.last_drop(rest.trailing_zeros() as usize)
+                        {
+                            certain |= B::single(square);
+                        }
+                        rest &= rest - 1;
+                    }
+                    Lower {
+                        certain,
+                        with_drop: true,
+                        ..Lower::plain(B::EMPTY)
+                    }
+                    .settled(rules, after)
+                })
+            }
+            // "Touching a piece", the placement games' staple: one call.
+            Set::Adjacent(inner) if matches!(*inner, Set::Occupied) => {
+                Box::new(move |rules, position, after| {
+                    if after.known.any() {
+                        return Lower::plain(around(rules, position.occupied() | after.known));
+                    }
+                    Lower {
+                        certain: around(rules, position.occupied()),
+                        near: board,
+                        ..Lower::plain(B::EMPTY)
+                    }
+                })
+            }
+            Set::Adjacent(inner) => {
+                let inner = self.lower_set(*inner);
+                Box::new(move |rules, position, after| {
+                    inner(rules, position, after).adjacent(rules, after)
+                })
+            }
+            Set::And(a, b) => {
+                let (a, b) = (self.lower_set(*a), self.lower_set(*b));
+                Box::new(move |rules, position, after| {
+                    a(rules, position, after).and(b(rules, position, after))
+                })
+            }
+            Set::Or(a, b) => {
+                let (a, b) = (self.lower_set(*a), self.lower_set(*b));
+                Box::new(move |rules, position, after| {
+                    a(rules, position, after).or(b(rules, position, after))
+                })
+            }
+            Set::Except(a, b) => {
+                let (a, b) = (self.lower_set(*a), self.bound(*b, true));
+                Box::new(move |rules, position, after| {
+                    a(rules, position, after).except(b(rules, position, after), after)
+                })
+            }
+            other => {
+                let plain = self.bound(other, false);
+                Box::new(move |rules, position, after| Lower::plain(plain(rules, position, after)))
+            }
+        }
+    }
+
     /// The lower (`upper` false) or upper bound of the squares where a folded condition
     /// holds.
     fn mask(&self, condition: Cond<B>, upper: bool) -> BoundFn<B> {
@@ -1461,6 +1674,38 @@ mod tests {
                         let upper = compiler.mask(folded, true)(rules, position, after);
                         assert_eq!((lower & board, upper & board), (low & board, high & board));
                         checked += 1;
+                    }
+                    // The symbolic lower bound of the requirement: the plain one on a known
+                    // square, at least the plain one over many, and at every drop no more than
+                    // the squares the requirement allows once the drop is played.
+                    let mut folder = BoundsFolder(Bounds::new(rules, position, next));
+                    let folded =
+                        fold_condition(&rule.requirement, folded_for(rule, piece), &mut folder);
+                    let (low, _) = bounds.drop_mask(&rule.requirement, piece);
+                    let symbolic = compiler.lower_mask(folded)(rules, position, after);
+                    let certain = symbolic.fold(rules, after) & board;
+                    if after.known.any() {
+                        assert_eq!(certain, low & board);
+                    } else {
+                        assert_eq!(low & board & !certain, 0);
+                    }
+                    for to in [drops.lowest(), drops.highest()]
+                        .into_iter()
+                        .filter(|_| drops.any())
+                    {
+                        let square = After {
+                            drops: u64::single(to),
+                            known: u64::single(to),
+                        };
+                        let at_square = symbolic.fold(rules, square) & board;
+                        for dropped in (0..rules.pieces).filter(|&p| position.hand(side, p) > 0) {
+                            let mut played = position.clone();
+                            played.play_unchecked(rules, crate::moves::Move::drop(dropped, to));
+                            let truth = Judge::new(rules, &played, next)
+                                .drop_mask(&rule.requirement, piece);
+                            assert_eq!(at_square & !truth, 0, "drop {dropped} on {to}");
+                            checked += 1;
+                        }
                     }
                 }
             }

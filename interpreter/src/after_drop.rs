@@ -1,0 +1,334 @@
+//! What is certain of a set of squares after the side to move drops a piece on one square of a
+//! set `D`, whichever square it is.
+//!
+//! The lookahead's proof ([`crate::expression::reply_certain`]) asks whether *every* drop the
+//! side to move can make leaves the next side a drop. Judged with plain lower bounds, a set that
+//! depends on where the drop lands is bounded by what it holds for all of `D` at once, which is
+//! often nothing: "the squares touching a piece" holds, after a drop on `d`, the squares around
+//! `d`, and no square is around every `d` of a large `D`. The proof then failed and every
+//! candidate was proved on its own (64 proofs at a placement game's first ply).
+//!
+//! A [`Lower`] keeps the part that moves with the drop symbolically: for every `d` in `D` the set
+//! holds at least
+//!
+//! ```text
+//! ((certain ∪ (N(d) ∩ near)) \ {d if without_drop}) ∪ {d if with_drop}
+//! ```
+//!
+//! where `N(d)` is the 8 squares around `d`. Unions and intersections of such sets are again
+//! such sets (exactly, but perhaps for the drop's own square, never a reply's), and the question the proof ends with, "is the set non-empty for every
+//! `d`", has a closed answer: adjacency is symmetric, so `N(d)` meets `near` exactly when `d` is
+//! around `near`. When `D` is one known square everything is folded into `certain`, and the
+//! bounds are the plain ones.
+
+use crate::bitboard::Bitboard;
+use crate::expression::around;
+use crate::rules::Rules;
+
+/// What is known of the mover's drop that the bounds range over: the empty squares it may be
+/// on, and that square when there is one.
+#[derive(Clone, Copy)]
+pub(crate) struct After<B> {
+    pub drops: B,
+    pub known: B,
+}
+
+/// A lower bound of a set of squares after the mover's drop on an unknown square of
+/// [`After::drops`] (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Lower<B> {
+    /// Squares in the set whatever the drop (but the drop's own square when `without_drop`).
+    pub certain: B,
+    /// Squares in the set when they are around the drop's square.
+    pub near: B,
+    /// The drop's square is in the set.
+    pub with_drop: bool,
+    /// The drop's square is taken out of `certain` (as the empty squares lose it).
+    pub without_drop: bool,
+}
+
+impl<B: Bitboard> Lower<B> {
+    /// A set known the same whatever the drop.
+    #[inline(always)]
+    pub fn plain(certain: B) -> Self {
+        Lower {
+            certain,
+            near: B::EMPTY,
+            with_drop: false,
+            without_drop: false,
+        }
+    }
+
+    /// The squares in the set for every drop: the set itself when the drop's square is known.
+    #[inline]
+    pub fn fold(self, rules: &Rules<B>, after: After<B>) -> B {
+        let known = after.known;
+        if known.any() {
+            let mut set = self.certain;
+            if self.near.any() {
+                set |= around(rules, known) & self.near;
+            }
+            if self.without_drop {
+                set &= !known;
+            }
+            if self.with_drop {
+                set |= known;
+            }
+            set
+        } else if self.without_drop {
+            self.certain & !after.drops
+        } else {
+            self.certain
+        }
+    }
+
+    /// The set with its symbolic parts folded when the drop's square is known (then every
+    /// operation below is the plain one on sets, and exact).
+    #[inline(always)]
+    pub fn settled(self, rules: &Rules<B>, after: After<B>) -> Self {
+        if after.known.any() {
+            Lower::plain(self.fold(rules, after))
+        } else {
+            self
+        }
+    }
+
+    /// Every square the set may hold for some drop (an upper bound of its squares).
+    #[inline(always)]
+    pub fn reach(self, after: After<B>) -> B {
+        let mut reach = self.certain | self.near;
+        if self.with_drop {
+            reach |= after.drops;
+        }
+        reach
+    }
+
+    /// The set holds no square for any drop.
+    #[inline(always)]
+    pub fn is_nothing(self) -> bool {
+        self.certain.is_empty() && self.near.is_empty() && !self.with_drop
+    }
+
+    /// Both sets' squares: `(A ∪ N∩a) ∩ (B ∪ N∩b) = A∩B ∪ N∩(a∩B ∪ A∩b ∪ a∩b)`.
+    #[inline(always)]
+    pub fn and(self, other: Self) -> Self {
+        Lower {
+            certain: self.certain & other.certain,
+            near: (self.near & (other.certain | other.near)) | (self.certain & other.near),
+            with_drop: self.with_drop && other.with_drop,
+            without_drop: self.without_drop || other.without_drop,
+        }
+    }
+
+    /// Either set's squares.
+    #[inline(always)]
+    pub fn or(self, other: Self) -> Self {
+        Lower {
+            certain: self.certain | other.certain,
+            near: self.near | other.near,
+            with_drop: self.with_drop || other.with_drop,
+            without_drop: self.without_drop || other.without_drop,
+        }
+    }
+
+    /// The set less `upper`, a set that holds at most those squares for every drop.
+    #[inline(always)]
+    pub fn except(self, upper: B, after: After<B>) -> Self {
+        Lower {
+            certain: self.certain & !upper,
+            near: self.near & !upper,
+            with_drop: self.with_drop && (after.drops & upper).is_empty(),
+            without_drop: self.without_drop,
+        }
+    }
+
+    /// The squares around the set's: around what it holds for every drop, and around the drop
+    /// where the set holds it (the squares around those around `d` are left out: a weaker bound,
+    /// still a bound).
+    #[inline]
+    pub fn adjacent(self, rules: &Rules<B>, after: After<B>) -> Self {
+        if after.known.any() {
+            return Lower::plain(around(rules, self.fold(rules, after)));
+        }
+        Lower {
+            certain: around(rules, self.fold(rules, after)),
+            near: if self.with_drop {
+                rules.geometry.board
+            } else {
+                B::EMPTY
+            },
+            with_drop: false,
+            without_drop: false,
+        }
+    }
+
+    /// Whether the set holds a square whichever square of [`After::drops`] the drop is on.
+    #[inline]
+    pub fn certainly_some(self, rules: &Rules<B>, after: After<B>) -> bool {
+        if after.known.any() {
+            return self.fold(rules, after).any();
+        }
+        if self.with_drop || self.fold(rules, after).any() {
+            return true;
+        }
+        // What is left of `certain` loses the drop's square: with two squares, one stays.
+        let lost = if self.without_drop {
+            self.certain
+        } else {
+            B::EMPTY
+        };
+        if lost.without_lowest().any() {
+            return true;
+        }
+        // The drops that could leave the set empty but for the squares around them: every drop
+        // when `certain` holds nothing, else the one on its single square.
+        let exposed = if lost.any() { lost } else { after.drops };
+        (exposed & !around(rules, self.near)).is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every operation against the sets it bounds, drop square by drop square, on a board with
+    //! holes (where the squares around a square are fewer than 8).
+    use super::*;
+
+    fn rules() -> Rules<u64> {
+        let source = "game \"t\"\nboard 7x7 { holes a1 a2 g1 g2 a6 a7 g6 g7 }\n\
+                      side white { forward up }\nside black { forward down }\nturns white black\n\
+                      piece King { letter K; moves \"K\" }\nsetup \"*5*/*5*/7/7/7/*5*/*5* w - - 0 1\"\n";
+        let loaded = variant_dsl::load_source("t", source)
+            .unwrap_or_else(|failure| panic!("{}", failure.render()));
+        Rules::<u64>::compile(&loaded.definition).expect("compiles")
+    }
+
+    struct Seeded(u64);
+
+    impl Seeded {
+        fn next(&mut self) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            self.0 >> 11
+        }
+
+        /// A random subset of `within`, sparse or dense.
+        fn squares(&mut self, within: u64) -> u64 {
+            let density = self.next() % 4;
+            let mut set = self.next() & self.next();
+            if density >= 2 {
+                set |= self.next();
+            }
+            if density == 3 {
+                set = self.next() & self.next() & self.next();
+            }
+            set & within
+        }
+
+        fn lower(&mut self, within: u64) -> Lower<u64> {
+            Lower {
+                certain: self.squares(within),
+                near: self.squares(within),
+                with_drop: self.next() % 3 == 0,
+                without_drop: self.next() % 3 == 0,
+            }
+        }
+    }
+
+    /// The set a bound says is there after a drop on `d`, from its definition.
+    fn meaning(rules: &Rules<u64>, lower: Lower<u64>, d: usize) -> u64 {
+        let square = 1u64 << d;
+        let mut set = lower.certain | (rules.neighbours[d] & lower.near);
+        if lower.without_drop {
+            set &= !square;
+        }
+        if lower.with_drop {
+            set |= square;
+        }
+        set
+    }
+
+    fn after(drops: u64) -> After<u64> {
+        After {
+            drops,
+            known: crate::expression::known_square(drops),
+        }
+    }
+
+    #[test]
+    fn operations_bound_the_sets_they_stand_for_at_every_drop() {
+        let rules = rules();
+        let board = rules.geometry.board;
+        let mut seeded = Seeded(11);
+        let mut proved = 0;
+        for _ in 0..4000 {
+            let (a, b) = (seeded.lower(board), seeded.lower(board));
+            let upper = seeded.squares(board);
+            let drops = match seeded.next() % 3 {
+                0 => 1 << (seeded.next() % 64) & board,
+                _ => seeded.squares(board),
+            };
+            if drops == 0 {
+                continue;
+            }
+            let after = after(drops);
+            let (a, b) = (a.settled(&rules, after), b.settled(&rules, after));
+            let and = a.and(b);
+            let or = a.or(b);
+            let except = a.except(upper, after);
+            let adjacent = a.adjacent(&rules, after);
+            for d in (0..64).filter(|&d| drops >> d & 1 == 1) {
+                let (sa, sb) = (meaning(&rules, a, d), meaning(&rules, b, d));
+                // Never more than the truth; a union is exact but perhaps for the drop's square.
+                assert_eq!(meaning(&rules, and, d) & !(sa & sb), 0);
+                assert_eq!(meaning(&rules, or, d) & !(sa | sb), 0);
+                assert_eq!(meaning(&rules, or, d) | 1 << d, sa | sb | 1 << d);
+                assert_eq!(meaning(&rules, except, d) & !(sa & !upper), 0);
+                let around_a = crate::expression::around(&rules, sa);
+                assert_eq!(meaning(&rules, adjacent, d) & !around_a, 0);
+                // Folding gives what holds at this drop, or at every drop.
+                assert_eq!(a.fold(&rules, after) & !sa, 0);
+                if after.known.any() {
+                    assert_eq!(a.fold(&rules, after), sa);
+                    assert_eq!(meaning(&rules, adjacent, d), around_a);
+                }
+            }
+            // The closed answer against the question asked drop by drop.
+            let every = (0..64)
+                .filter(|&d| drops >> d & 1 == 1)
+                .all(|d| meaning(&rules, a, d) != 0);
+            assert_eq!(
+                a.certainly_some(&rules, after),
+                every,
+                "{a:?} over {drops:x}"
+            );
+            proved += usize::from(every);
+        }
+        assert!(proved > 100, "the test reaches non-empty sets ({proved})");
+    }
+
+    #[test]
+    fn the_squares_touching_a_drop_anywhere_are_never_none() {
+        let rules = rules();
+        let empty = rules.geometry.board;
+        let after = after(empty);
+        // The empty squares after the drop, and the squares around the pieces (the drop's).
+        let empty_after = Lower {
+            certain: empty,
+            near: 0,
+            with_drop: false,
+            without_drop: true,
+        };
+        let occupied = Lower {
+            certain: 0,
+            near: 0,
+            with_drop: true,
+            without_drop: false,
+        };
+        let touching = empty_after.and(occupied.adjacent(&rules, after));
+        assert!(touching.certainly_some(&rules, after));
+        // As a plain bound, the same set is empty: no square is around every square.
+        assert_eq!(touching.fold(&rules, after), 0);
+    }
+}
