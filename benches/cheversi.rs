@@ -57,13 +57,19 @@ fn engine_playout(game: &Game<u64>, rng: &mut cheversi::SplitMix) -> usize {
     let mut position = game.position().clone();
     let mut hashes = Vec::new();
     let mut plies = 0;
-    while let Status::Moves(moves) = status(rules, &position, &hashes) {
-        let chosen = moves[rng.below(moves.len())];
-        hashes.push(position.hash());
-        position.play_unchecked(rules, chosen);
-        plies += 1;
-    }
-    black_box(scores(rules, &position));
+    // The final scores as the end rule computed them (`by score`), else scored here.
+    let outcome = loop {
+        match status(rules, &position, &hashes) {
+            Status::Moves(moves) => {
+                let chosen = moves[rng.below(moves.len())];
+                hashes.push(position.hash());
+                position.play_unchecked(rules, chosen);
+                plies += 1;
+            }
+            Status::Over(outcome) => break outcome,
+        }
+    };
+    black_box(outcome.scores.or_else(|| scores(rules, &position)));
     plies
 }
 

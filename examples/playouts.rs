@@ -30,13 +30,19 @@ fn main() {
     for _ in 0..games {
         let mut position = game.position().clone();
         let mut hashes = Vec::new();
-        while let Status::Moves(moves) = status(rules, &position, &hashes) {
-            let chosen = moves[(next() % moves.len() as u64) as usize];
-            hashes.push(position.hash());
-            position.play_unchecked(rules, chosen);
-            plies += 1;
-        }
-        black_box(scores(rules, &position));
+        // The final scores as the end rule computed them (`by score`), else scored here.
+        let outcome = loop {
+            match status(rules, &position, &hashes) {
+                Status::Moves(moves) => {
+                    let chosen = moves[(next() % moves.len() as u64) as usize];
+                    hashes.push(position.hash());
+                    position.play_unchecked(rules, chosen);
+                    plies += 1;
+                }
+                Status::Over(outcome) => break outcome,
+            }
+        };
+        black_box(outcome.scores.or_else(|| scores(rules, &position)));
     }
     println!("{games} games, {plies} plies");
 }

@@ -95,8 +95,14 @@ fn random_games_replay_through_the_engine() {
         assert_eq!(played.len(), 16, "game {game}: {played:?}");
         assert!(end.targets().iter().all(|&m| m == 0));
         assert!(session.legal_moves().is_empty(), "game {game}: not over");
-        assert!(session.outcome().is_some(), "game {game}: no result");
+        let outcome = session.outcome().expect("a result");
         let [white, black] = end.scores();
+        // The result carries the scores that decided it.
+        assert_eq!(
+            outcome.scores,
+            Some(vec![i64::from(white), i64::from(black)]),
+            "game {game}"
+        );
         let scores = session.scores().expect("cheversi keeps a score");
         assert_eq!(
             scores,

@@ -94,19 +94,33 @@ pub fn controls<B: Bitboard>(
     position: &Position<B>,
     side: usize,
 ) -> Vec<(usize, usize, B)> {
+    let mut all = Vec::with_capacity(position.side_pieces(side).count() as usize);
+    each_control(rules, position, side, |from, piece, control| {
+        all.push((from, piece, control))
+    });
+    all
+}
+
+/// [`controls`] without the list: `visit(square, piece type, controlled squares)` per piece of
+/// `side` on the board (a score sums them at every game's end).
+#[inline]
+pub fn each_control<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    side: usize,
+    mut visit: impl FnMut(usize, usize, B),
+) {
     let own = position.side_pieces(side);
     let board = Board::of(rules, position, side);
-    let mut all = Vec::with_capacity(own.count() as usize);
     for piece in 0..rules.pieces {
         for from in (own & position.typed(piece)).squares() {
-            all.push((
+            visit(
                 from,
                 piece,
                 board.control(rules, position, side, piece, from),
-            ));
+            );
         }
     }
-    all
 }
 
 /// Every square `side` controls.

@@ -676,14 +676,14 @@ impl<'a, B: Bitboard> Judge<'a, B> {
         };
         let by_value = matches!(field, Fld::ControlValue(_));
         for side in each_side(self.sides(*reference)) {
-            for (_, piece, control) in crate::control::controls(self.rules, self.position, side) {
+            crate::control::each_control(self.rules, self.position, side, |_, piece, control| {
                 let weight = if by_value {
                     self.rules.definition.pieces[piece].value as i64
                 } else {
                     1
                 };
                 visit(weight, control);
-            }
+            });
         }
     }
 

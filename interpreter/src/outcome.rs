@@ -43,6 +43,11 @@ pub struct Outcome {
     pub winners: Vec<String>,
     /// Why.
     pub reason: Reason,
+    /// The scores, in side order, where they decided the game ([`Reason::Score`]): what a
+    /// player shows at the end, without scoring the position again. Not serialised: saved games
+    /// and JSON give the scores where they give positions.
+    #[serde(skip)]
+    pub scores: Option<Vec<i64>>,
 }
 
 impl Outcome {
@@ -94,7 +99,11 @@ fn verdict_outcome<B: Bitboard>(
         Verdict::Win => names(&|s| !rules.is_enemy(side, s)),
         Verdict::Loss => names(&|s| rules.is_enemy(side, s)),
     };
-    Outcome { winners, reason }
+    Outcome {
+        winners,
+        reason,
+        scores: None,
+    }
 }
 
 /// The result of the game at `position`, reached after the positions whose hashes are in
@@ -202,6 +211,7 @@ pub fn status<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, history: &[
             outcome_given(rules, position, history, known).unwrap_or(Outcome {
                 winners: Vec::new(),
                 reason: Reason::Stalemate,
+                scores: None,
             }),
         )
     };
@@ -430,5 +440,6 @@ fn by_score<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Outcome {
     Outcome {
         winners,
         reason: Reason::Score,
+        scores: Some(scores),
     }
 }

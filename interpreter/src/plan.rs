@@ -394,8 +394,9 @@ pub struct KeySpec {
     totals: bool,
     /// The piece types whose hand counts, per side, are read (a bit per type).
     hand_pieces: u32,
-    /// The type of each side's last drop (`placed`).
-    last_types: bool,
+    /// The types a rule asks whether a side's last drop was (`placed`), a bit per type: the key
+    /// tells those types apart, and any other type from none.
+    placed_types: u32,
     /// The turn's progress (`actions this turn`, `drops this turn`, `at turn start`).
     progress: bool,
     /// A number telling this game's rules from every other's in the per-thread cache.
@@ -444,7 +445,7 @@ impl KeySpec {
             }
             Cond::HandsEmpty => self.totals = true,
             Cond::Placed(_, piece) => {
-                self.last_types = true;
+                self.placed_types |= 1 << piece;
                 self.totals = true;
                 self.hand_pieces |= 1 << piece;
             }
@@ -512,13 +513,13 @@ impl KeySpec {
                 key.byte(position.hand(side, piece));
             }
         }
-        if self.last_types {
+        if self.placed_types != 0 {
             for side in 0..sides {
-                key.byte(
-                    position
-                        .last_drop(side)
-                        .map_or(u8::MAX, |(piece, _)| piece as u8),
-                );
+                key.byte(match position.last_drop(side) {
+                    Some((piece, _)) if self.placed_types >> piece & 1 != 0 => piece as u8,
+                    Some(_) => u8::MAX - 1,
+                    None => u8::MAX,
+                });
             }
         }
         if self.progress {
