@@ -17,7 +17,7 @@ mod cheversi;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use variant_interpreter::outcome::{status, Status};
+use variant_interpreter::outcome::status_into;
 use variant_interpreter::score::scores;
 use variant_interpreter::Game;
 
@@ -57,17 +57,17 @@ fn engine_playout(game: &Game<u64>, rng: &mut cheversi::SplitMix) -> usize {
     let mut position = game.position().clone();
     let mut hashes = Vec::new();
     let mut plies = 0;
+    // One list of legal actions for the whole game, refilled at every ply.
+    let mut moves = Vec::new();
     // The final scores as the end rule computed them (`by score`), else scored here.
     let outcome = loop {
-        match status(rules, &position, &hashes) {
-            Status::Moves(moves) => {
-                let chosen = moves[rng.below(moves.len())];
-                hashes.push(position.hash());
-                position.play_unchecked(rules, chosen);
-                plies += 1;
-            }
-            Status::Over(outcome) => break outcome,
+        if let Some(outcome) = status_into(rules, &position, &hashes, &mut moves) {
+            break outcome;
         }
+        let chosen = moves[rng.below(moves.len())];
+        hashes.push(position.hash());
+        position.play_unchecked(rules, chosen);
+        plies += 1;
     };
     black_box(outcome.scores.or_else(|| scores(rules, &position)));
     plies

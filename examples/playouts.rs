@@ -5,7 +5,7 @@
 
 use std::hint::black_box;
 use std::path::Path;
-use variant_interpreter::outcome::{status, Status};
+use variant_interpreter::outcome::status_into;
 use variant_interpreter::score::scores;
 use variant_interpreter::Game;
 
@@ -30,17 +30,17 @@ fn main() {
     for _ in 0..games {
         let mut position = game.position().clone();
         let mut hashes = Vec::new();
+        // One list of legal actions for the whole game, refilled at every ply.
+        let mut moves = Vec::new();
         // The final scores as the end rule computed them (`by score`), else scored here.
         let outcome = loop {
-            match status(rules, &position, &hashes) {
-                Status::Moves(moves) => {
-                    let chosen = moves[(next() % moves.len() as u64) as usize];
-                    hashes.push(position.hash());
-                    position.play_unchecked(rules, chosen);
-                    plies += 1;
-                }
-                Status::Over(outcome) => break outcome,
+            if let Some(outcome) = status_into(rules, &position, &hashes, &mut moves) {
+                break outcome;
             }
+            let chosen = moves[(next() % moves.len() as u64) as usize];
+            hashes.push(position.hash());
+            position.play_unchecked(rules, chosen);
+            plies += 1;
         };
         black_box(outcome.scores.or_else(|| scores(rules, &position)));
     }

@@ -121,14 +121,28 @@ impl<B: Bitboard> Sink<B> for Collector {
 
 /// All legal moves.
 pub fn legal_moves<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
+    let mut moves = Vec::new();
+    legal_moves_into(rules, position, &mut moves);
+    moves
+}
+
+/// All legal moves, into `moves` (cleared first): a loop that generates at every ply can keep
+/// one list instead of allocating one per ply.
+pub fn legal_moves_into<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    moves: &mut Vec<Move>,
+) {
+    moves.clear();
     // Room for a typical position's moves at once, instead of growing the vector step by step,
     // within a kilobyte: allocators serve small blocks from a per-thread cache (glibc's up to
-    // 1032 bytes), several times faster than larger ones, and a list is made at every ply.
-    let mut collector = Collector(Vec::with_capacity(
-        1024 / std::mem::size_of::<Move>().max(1),
-    ));
+    // 1032 bytes), several times faster than larger ones.
+    if moves.capacity() == 0 {
+        moves.reserve_exact(1024 / std::mem::size_of::<Move>().max(1));
+    }
+    let mut collector = Collector(std::mem::take(moves));
     generate(rules, position, &mut collector);
-    collector.0
+    *moves = collector.0;
 }
 
 /// The number of legal moves.

@@ -5,7 +5,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::expression::{EndCheck, Judge};
-use crate::movegen::{any_legal, legal_moves};
+use crate::movegen::{any_legal, legal_moves, legal_moves_into};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -204,25 +204,42 @@ pub enum Status {
 /// [`outcome`] followed by [`legal_moves`] would generate the actions twice when an end
 /// condition reads them. The result itself is computed only at the end.
 pub fn status<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, history: &[u64]) -> Status {
+    let mut moves = Vec::new();
+    match status_into(rules, position, history, &mut moves) {
+        Some(outcome) => Status::Over(outcome),
+        None => Status::Moves(moves),
+    }
+}
+
+/// [`status`] into a list the caller keeps: `moves` is cleared, and holds the legal actions
+/// while the game goes on (`None`); a finished game gives its outcome. A loop that plays many
+/// plies (a playout, a search) keeps one list instead of allocating one per ply.
+pub fn status_into<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    moves: &mut Vec<Move>,
+) -> Option<Outcome> {
     let finished = |known: Option<&[Move]>| {
         // The end rules said the game is over; `outcome` says how (a draw if, against the
         // rules' word, it disagrees).
-        Status::Over(
-            outcome_given(rules, position, history, known).unwrap_or(Outcome {
-                winners: Vec::new(),
-                reason: Reason::Stalemate,
-                scores: None,
-            }),
-        )
+        outcome_given(rules, position, history, known).unwrap_or(Outcome {
+            winners: Vec::new(),
+            reason: Reason::Stalemate,
+            scores: None,
+        })
     };
+    moves.clear();
     if ends_before_actions(rules, position, history) {
-        return finished(None);
+        return Some(finished(None));
     }
-    let moves = legal_moves(rules, position);
-    if ends_with_actions(rules, position, &moves) {
-        return finished(Some(&moves));
+    legal_moves_into(rules, position, moves);
+    if ends_with_actions(rules, position, moves) {
+        let outcome = finished(Some(moves));
+        moves.clear();
+        return Some(outcome);
     }
-    Status::Moves(moves)
+    None
 }
 
 /// Whether the action just played ended the game by a rule judged after every action: a royal
@@ -441,5 +458,50 @@ fn by_score<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Outcome {
         winners,
         reason: Reason::Score,
         scores: Some(scores),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A list kept across plies and games gives, at every ply, what a fresh generation gives:
+    /// the same actions in the same order, and the same end.
+    #[test]
+    fn a_kept_list_of_actions_is_refilled_exactly() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games");
+        let mut moves = vec![Move::pass(); 3];
+        for game in ["chess", "coverage", "cheversi", "kingdrops"] {
+            let loaded = variant_dsl::load_file(&root.join(format!("{game}.variant")))
+                .unwrap_or_else(|failure| panic!("{}", failure.render()));
+            let rules = Rules::<u64>::compile(&loaded.definition).expect("compiles");
+            let mut seed = 5u64;
+            let mut plies = 0;
+            for _ in 0..3 {
+                let mut position =
+                    Position::from_setup(&rules, &loaded.definition.setup).expect("setup");
+                let mut history = Vec::new();
+                for _ in 0..120 {
+                    let kept = status_into(&rules, &position, &history, &mut moves);
+                    match status(&rules, &position, &history) {
+                        Status::Over(outcome) => {
+                            assert_eq!(kept, Some(outcome), "{game}");
+                            assert!(moves.is_empty());
+                            break;
+                        }
+                        Status::Moves(fresh) => {
+                            assert_eq!(kept, None, "{game}");
+                            assert_eq!(moves, fresh, "{game}");
+                        }
+                    }
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    let chosen = moves[(seed >> 33) as usize % moves.len()];
+                    history.push(position.hash());
+                    position.play_unchecked(&rules, chosen);
+                    plies += 1;
+                }
+            }
+            assert!(plies >= 40, "{game}: {plies} plies");
+        }
     }
 }
