@@ -610,7 +610,13 @@ fn drops<B: Bitboard, S: Sink<B>>(
     let mut judge = Judge::new(rules, position, us);
     // The rules folded for this position's scalar state, where this thread keeps a plan.
     let plan = crate::plan::plan(rules, position, us);
-    let mut memo = crate::plan::Memo::default();
+    // The plan's memo where it is free, else a fresh one.
+    let mut lent = plan.as_ref().and_then(|plan| plan.lend_memo());
+    let mut fresh = None;
+    let memo = match lent.as_deref_mut() {
+        Some(memo) => memo,
+        None => fresh.get_or_insert_with(crate::plan::Memo::default),
+    };
     let in_hand = (0..rules.pieces)
         .filter(|&piece| position.hand(us, piece) > 0)
         .fold(0u32, |bits, piece| bits | 1 << piece);
@@ -636,7 +642,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
             continue;
         }
         let (mut allowed, looked_ahead) = if let Some(plan) = &plan {
-            plan.drop_squares(&mut judge, &mut memo, piece, lookahead)
+            plan.drop_squares(&mut judge, memo, piece, lookahead)
         } else if let Some((allowed, looked_ahead)) = &unplanned {
             (allowed[piece], looked_ahead[piece])
         } else {

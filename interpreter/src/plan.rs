@@ -61,6 +61,9 @@ pub struct Plan<B: Bitboard> {
     group: Vec<u8>,
     /// The proof that the next side can reply, where it applies ([`reply_side`]).
     reply: Option<Reply<B>>,
+    /// A memo to lend to generations with this plan ([`Plan::lend_memo`]), so that none clears
+    /// a fresh one.
+    memo: RefCell<Memo<B>>,
 }
 
 /// One drop rule folded for some piece types.
@@ -176,7 +179,27 @@ impl<B: Bitboard> Default for Memo<B> {
     }
 }
 
+impl<B: Bitboard> Memo<B> {
+    /// Forgets every value (the values themselves are overwritten before they are read again).
+    #[inline(always)]
+    fn forget(&mut self) {
+        self.known_applies = 0;
+        self.known_allows = 0;
+        self.known_groups = 0;
+        self.lookahead_wanted = false;
+    }
+}
+
 impl<B: Bitboard> Plan<B> {
+    /// The plan's own memo, emptied, for one position's generation; `None` while another
+    /// generation (one nested in this one, such as a lookahead's) holds it.
+    #[inline]
+    pub fn lend_memo(&self) -> Option<std::cell::RefMut<'_, Memo<B>>> {
+        let mut memo = self.memo.try_borrow_mut().ok()?;
+        memo.forget();
+        Some(memo)
+    }
+
     /// The squares where the judged side may drop `piece` under every rule but the lookahead,
     /// and those where a lookahead rule binds (empty unless `lookahead_wanted`): what
     /// [`crate::expression::drop_squares`] gives, from the folded rules.
@@ -796,6 +819,7 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
         by_piece,
         group,
         reply,
+        memo: RefCell::new(Memo::default()),
     };
     Some(plan)
 }
