@@ -28,9 +28,9 @@ const KNOWN: [u64; 5] = [64, 1_680, 50_232, 1_805_208, 75_786_032];
 const RUNS: usize = 3;
 /// An engine measurement slower than this is not repeated.
 const SLOW: Duration = Duration::from_secs(10);
-/// Playouts per run: the engine's (as in `benches/playouts.rs`) and the reference's, many more
-/// so that a run lasts long enough to time.
-const ENGINE_GAMES: usize = 200;
+/// Playouts per run: the engine's (as in `benches/playouts.rs`) and the reference's, more, so
+/// that each run lasts long enough to time (about 0.1 s each).
+const ENGINE_GAMES: usize = 20_000;
 const REFERENCE_GAMES: usize = 200_000;
 
 /// Times `run` up to [`RUNS`] times (once if `once_if_slow` and the first run is slower than
