@@ -187,6 +187,95 @@ impl<B: Bitboard> Lower<B> {
     }
 }
 
+/// What the lookahead's proof computes with: the squares certainly in a set after the drop,
+/// as a plain set (what holds for every drop at once) or as a [`Lower`] (what moves with the
+/// drop kept symbolic). One proof, written once, for both.
+pub(crate) trait Certain<B: Bitboard>: Copy {
+    /// The empty squares after the drop.
+    fn empty_after(empty: B, rules: &Rules<B>, after: After<B>) -> Self;
+    /// No square.
+    fn nothing() -> Self;
+    /// Every square the set may hold for some drop.
+    fn reach(self, after: After<B>) -> B;
+    /// The set less the squares where a rule possibly applies (`applies`) and does not
+    /// certainly allow (`allows`).
+    fn obeying(self, applies: B, allows: Self) -> Self;
+    /// Either set's squares.
+    fn either(self, other: Self) -> Self;
+    /// The set holds no square.
+    fn is_nothing(self) -> bool;
+    /// The set holds a square whichever square of [`After::drops`] the drop is on.
+    fn certainly_some(self, rules: &Rules<B>, after: After<B>) -> bool;
+}
+
+impl<B: Bitboard> Certain<B> for B {
+    #[inline(always)]
+    fn empty_after(empty: B, _: &Rules<B>, _: After<B>) -> Self {
+        // The drop's square is taken out at the end ([`crate::expression::open_after`]).
+        empty
+    }
+    #[inline(always)]
+    fn nothing() -> Self {
+        B::EMPTY
+    }
+    #[inline(always)]
+    fn reach(self, _: After<B>) -> B {
+        self
+    }
+    #[inline(always)]
+    fn obeying(self, applies: B, allows: Self) -> Self {
+        self & (!applies | allows)
+    }
+    #[inline(always)]
+    fn either(self, other: Self) -> Self {
+        self | other
+    }
+    #[inline(always)]
+    fn is_nothing(self) -> bool {
+        self.is_empty()
+    }
+    #[inline(always)]
+    fn certainly_some(self, _: &Rules<B>, after: After<B>) -> bool {
+        crate::expression::open_after(self, after.drops)
+    }
+}
+
+impl<B: Bitboard> Certain<B> for Lower<B> {
+    #[inline(always)]
+    fn empty_after(empty: B, rules: &Rules<B>, after: After<B>) -> Self {
+        Lower {
+            certain: empty,
+            without_drop: true,
+            ..Lower::plain(B::EMPTY)
+        }
+        .settled(rules, after)
+    }
+    #[inline(always)]
+    fn nothing() -> Self {
+        Lower::plain(B::EMPTY)
+    }
+    #[inline(always)]
+    fn reach(self, after: After<B>) -> B {
+        Lower::reach(self, after)
+    }
+    #[inline(always)]
+    fn obeying(self, applies: B, allows: Self) -> Self {
+        self.and(Lower::plain(!applies).or(allows))
+    }
+    #[inline(always)]
+    fn either(self, other: Self) -> Self {
+        self.or(other)
+    }
+    #[inline(always)]
+    fn is_nothing(self) -> bool {
+        Lower::is_nothing(self)
+    }
+    #[inline(always)]
+    fn certainly_some(self, rules: &Rules<B>, after: After<B>) -> bool {
+        Lower::certainly_some(self, rules, after)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Every operation against the sets it bounds, drop square by drop square, on a board with

@@ -18,11 +18,10 @@
 //! a few rule sets, a bounded number each; past that bound, positions are judged from the full
 //! rules, with the same answers.
 
-use crate::after_drop::{After, Lower};
+use crate::after_drop::{After, Certain, Lower};
 use crate::bitboard::Bitboard;
 use crate::expression::{
-    around, colour_of, known_square, open_after, reply_side, sides_of, Bounds, Cond, DropRule,
-    Judge, Num, Set,
+    around, colour_of, known_square, reply_side, sides_of, Bounds, Cond, DropRule, Judge, Num, Set,
 };
 use crate::position::Position;
 use crate::rules::{Rules, MAX_PIECE_TYPES, MAX_SIDES};
@@ -280,38 +279,47 @@ impl<B: Bitboard> Plan<B> {
         };
         // Room for the slots' values on the stack, no more than needed: cleared at every call.
         let small = reply.slots.len() <= 8;
+        let plain = |slot: &ReplySlot<B>, at: (&Rules<B>, &Position<B>, After<B>)| {
+            slot.certainly_allows.of(at.0, at.1, at.2)
+        };
+        let symbolic = |slot: &ReplySlot<B>, at: (&Rules<B>, &Position<B>, After<B>)| {
+            slot.certainly_allows_around.of(at.0, at.1, at.2)
+        };
         let proved = if small {
-            prove::<B, 8>(reply, rules, position, drops)
+            prove::<B, B, 8>(reply, rules, position, drops, plain)
         } else {
-            prove::<B, MAX_SLOTS>(reply, rules, position, drops)
+            prove::<B, B, MAX_SLOTS>(reply, rules, position, drops, plain)
         };
         proved
             || drops.without_lowest().any()
                 && if small {
-                    prove_around::<B, 8>(reply, rules, position, drops)
+                    prove::<B, Lower<B>, 8>(reply, rules, position, drops, symbolic)
                 } else {
-                    prove_around::<B, MAX_SLOTS>(reply, rules, position, drops)
+                    prove::<B, Lower<B>, MAX_SLOTS>(reply, rules, position, drops, symbolic)
                 }
     }
 }
 
-/// [`Plan::reply_certain`] with plain bounds, for at most `N` slots.
+/// [`Plan::reply_certain`] for at most `N` slots, with the slots' lower bounds of what they
+/// allow given by `allows`, as plain sets or symbolic ones ([`Certain`]).
 #[inline]
-fn prove<B: Bitboard, const N: usize>(
+fn prove<B: Bitboard, C: Certain<B>, const N: usize>(
     reply: &Reply<B>,
     rules: &Rules<B>,
     position: &Position<B>,
     drops: B,
+    allows: impl Fn(&ReplySlot<B>, (&Rules<B>, &Position<B>, After<B>)) -> C,
 ) -> bool {
     let after = After {
         drops,
         known: known_square(drops),
     };
-    let empty = rules.geometry.board & !position.occupied();
+    let at = (rules, position, after);
+    let empty = C::empty_after(rules.geometry.board & !position.occupied(), rules, after);
     let mut possibly = [B::EMPTY; N];
-    let mut certainly = [B::EMPTY; N];
+    let mut certainly = [C::nothing(); N];
     let (mut known_possibly, mut known_certainly) = (0u32, 0u32);
-    let mut open = B::EMPTY;
+    let mut open = C::nothing();
     for piece in 0..rules.pieces {
         if position.hand(reply.next, piece) == 0 {
             continue;
@@ -326,79 +334,19 @@ fn prove<B: Bitboard, const N: usize>(
                 known_possibly |= bit;
             }
             let applies = possibly[index];
-            if (applies & allowed).is_empty() {
-                continue;
-            }
-            if known_certainly & bit == 0 {
-                certainly[index] = slot.certainly_allows.of(rules, position, after);
-                known_certainly |= bit;
-            }
-            let allows = certainly[index];
-            allowed &= !applies | allows;
-            if allowed.is_empty() {
-                break;
-            }
-        }
-        open |= allowed;
-        if open_after(open, drops) {
-            return true;
-        }
-    }
-    false
-}
-
-/// [`prove`] with the symbolic lower bounds.
-#[inline]
-fn prove_around<B: Bitboard, const N: usize>(
-    reply: &Reply<B>,
-    rules: &Rules<B>,
-    position: &Position<B>,
-    drops: B,
-) -> bool {
-    let after = After {
-        drops,
-        known: known_square(drops),
-    };
-    let empty = rules.geometry.board & !position.occupied();
-    let mut possibly = [B::EMPTY; N];
-    let mut certainly = [Lower::plain(B::EMPTY); N];
-    let (mut known_possibly, mut known_certainly) = (0u32, 0u32);
-    let mut open = Lower::plain(B::EMPTY);
-    // The empty squares after the drop: all but the drop's.
-    let empty_after = Lower {
-        certain: empty,
-        without_drop: true,
-        ..Lower::plain(B::EMPTY)
-    }
-    .settled(rules, after);
-    for piece in 0..rules.pieces {
-        if position.hand(reply.next, piece) == 0 {
-            continue;
-        }
-        let mut allowed = empty_after;
-        for &index in &reply.by_piece[piece] {
-            let index = usize::from(index);
-            let slot = &reply.slots[index];
-            let bit = 1u32 << index;
-            if known_possibly & bit == 0 {
-                possibly[index] = slot.possibly_applies.of(rules, position, after);
-                known_possibly |= bit;
-            }
-            let applies = possibly[index];
             if (applies & allowed.reach(after)).is_empty() {
                 continue;
             }
             if known_certainly & bit == 0 {
-                certainly[index] = slot.certainly_allows_around.of(rules, position, after);
+                certainly[index] = allows(slot, at);
                 known_certainly |= bit;
             }
-            let allows = certainly[index];
-            allowed = allowed.and(Lower::plain(!applies).or(allows));
+            allowed = allowed.obeying(applies, certainly[index]);
             if allowed.is_nothing() {
                 break;
             }
         }
-        open = open.or(allowed);
+        open = open.either(allowed);
         if open.certainly_some(rules, after) {
             return true;
         }
