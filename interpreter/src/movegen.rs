@@ -407,6 +407,17 @@ pub(crate) fn targets<B: Bitboard>(
     enemy: B,
     occupied: B,
 ) -> B {
+    if moves.simple {
+        let mut targets = moves
+            .leaps
+            .first()
+            .map_or(B::EMPTY, |table| table.targets[from]);
+        for ride in &moves.rides {
+            let ray = &rules.rays[ride.ray];
+            targets |= ray.slide(ray.beyond[from], occupied);
+        }
+        return targets & !own;
+    }
     let initial = moves.initial_zone.has(from);
     let allowed = |mode: MoveMode| match mode {
         MoveMode::Both => !own,

@@ -88,6 +88,25 @@ pub struct PieceMoves<B> {
     pub promotion: Option<PromotionRule<B>>,
     /// Compound paths (slides, conversions on the way), walked by [`crate::path::walk`].
     pub routes: Vec<crate::path::Route>,
+    /// Whether every leap and ride moves or captures alike, from any square, the rides without
+    /// a range limit, and no leap is lame: the piece's targets are then one table lookup and
+    /// its rides' slides ([`crate::movegen::targets`]), as most pieces' are.
+    pub simple: bool,
+}
+
+impl<B> PieceMoves<B> {
+    /// Whether the moves are [`PieceMoves::simple`].
+    fn are_simple(&self) -> bool {
+        self.lame.iter().all(Vec::is_empty)
+            && self.leaps.len() <= 1
+            && self
+                .leaps
+                .iter()
+                .all(|table| table.mode == MoveMode::Both && !table.initial_only)
+            && self.rides.iter().all(|ride| {
+                ride.reach.is_none() && ride.mode == MoveMode::Both && !ride.initial_only
+            })
+    }
 }
 
 impl<B: Bitboard> PieceMoves<B> {
@@ -562,6 +581,7 @@ impl<B: Bitboard> Builder<'_, B> {
                 choices: promotion.choices_for(SideId(side as u8)).to_vec(),
             }),
             routes: Vec::new(),
+            simple: false,
         };
         for atom in &piece.moves {
             for step in &atom.steps {
@@ -570,6 +590,7 @@ impl<B: Bitboard> Builder<'_, B> {
             }
         }
         crate::path::compile_paths(self.geometry, &mut moves, &piece.paths, forward);
+        moves.simple = moves.are_simple();
         moves
     }
 
