@@ -9,7 +9,7 @@
 use crate::bitboard::Bitboard;
 use crate::movegen::targets;
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{PieceMoves, Rules};
 
 /// The squares one piece of `side` on `from` controls.
 pub fn piece_control<B: Bitboard>(
@@ -50,9 +50,21 @@ impl<B: Bitboard> Board<B> {
         piece: usize,
         from: usize,
     ) -> B {
-        let moves = rules.moves_of(side, piece);
+        self.control_by(rules, position, side, rules.moves_of(side, piece), from)
+    }
+
+    /// [`Board::control`] of a piece that moves by `moves` (looked up once per piece type).
+    #[inline]
+    fn control_by(
+        &self,
+        rules: &Rules<B>,
+        position: &Position<B>,
+        side: usize,
+        moves: &PieceMoves<B>,
+        from: usize,
+    ) -> B {
         let mut control = targets(rules, moves, from, self.own, self.enemy, self.occupied);
-        if rules.definition.control.en_passant_standing {
+        if moves.takes_en_passant && rules.definition.control.en_passant_standing {
             control |= standing_en_passant(rules, position, side, moves, from, self.occupied);
         }
         control
@@ -113,11 +125,12 @@ pub fn each_control<B: Bitboard>(
     let own = position.side_pieces(side);
     let board = Board::of(rules, position, side);
     for piece in 0..rules.pieces {
+        let moves = rules.moves_of(side, piece);
         for from in (own & position.typed(piece)).squares() {
             visit(
                 from,
                 piece,
-                board.control(rules, position, side, piece, from),
+                board.control_by(rules, position, side, moves, from),
             );
         }
     }
@@ -129,8 +142,9 @@ pub fn side_control<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side:
     let board = Board::of(rules, position, side);
     let mut all = B::EMPTY;
     for piece in 0..rules.pieces {
+        let moves = rules.moves_of(side, piece);
         for from in (own & position.typed(piece)).squares() {
-            all |= board.control(rules, position, side, piece, from);
+            all |= board.control_by(rules, position, side, moves, from);
         }
     }
     all

@@ -92,9 +92,11 @@ pub struct PieceMoves<B> {
     /// a range limit, and no leap is lame: the piece's targets are then one table lookup and
     /// its rides' slides ([`crate::movegen::targets`]), as most pieces' are.
     pub simple: bool,
+    /// Whether the piece has an en-passant capture (`e`): some square of [`PieceMoves::en_passant`].
+    pub takes_en_passant: bool,
 }
 
-impl<B> PieceMoves<B> {
+impl<B: Bitboard> PieceMoves<B> {
     /// Whether the moves are [`PieceMoves::simple`].
     fn are_simple(&self) -> bool {
         self.lame.iter().all(Vec::is_empty)
@@ -582,6 +584,7 @@ impl<B: Bitboard> Builder<'_, B> {
             }),
             routes: Vec::new(),
             simple: false,
+            takes_en_passant: false,
         };
         for atom in &piece.moves {
             for step in &atom.steps {
@@ -591,6 +594,7 @@ impl<B: Bitboard> Builder<'_, B> {
         }
         crate::path::compile_paths(self.geometry, &mut moves, &piece.paths, forward);
         moves.simple = moves.are_simple();
+        moves.takes_en_passant = moves.en_passant.iter().any(|squares| squares.any());
         moves
     }
 
