@@ -1,10 +1,13 @@
 //! `outcome::status_into`, the playout loop's call: a list of legal actions kept across plies
-//! and games is refilled exactly as a fresh generation (`outcome::status`) would give it.
+//! and games is refilled exactly as a fresh generation (`outcome::status`) would give it, and
+//! the end it reports (judged with the drop squares the generation gathered) is the one
+//! `outcome::outcome` finds on its own.
 
 use std::path::Path;
+use variant_interpreter::movegen::legal_moves_into;
 use variant_interpreter::moves::Move;
-use variant_interpreter::outcome::{status, status_into, Status};
-use variant_interpreter::{Position, Rules};
+use variant_interpreter::outcome::{outcome, status, status_into, Status};
+use variant_interpreter::{Bitboard, MoveKind, Position, Rules};
 
 /// Along seeded random games of a moving game, the placement games and a game of turns, the
 /// kept list holds the same actions in the same order at every ply, and the same end.
@@ -25,6 +28,17 @@ fn a_kept_list_of_actions_is_refilled_exactly() {
             let mut history = Vec::new();
             for _ in 0..120 {
                 let kept = status_into(&rules, &position, &history, &mut moves);
+                assert_eq!(kept, outcome(&rules, &position, &history), "{game}");
+                // The drop squares gathered while generating are the list's.
+                let mut fresh = Vec::new();
+                let gathered: u64 = legal_moves_into(&rules, &position, &mut fresh);
+                let listed = fresh
+                    .iter()
+                    .filter(|mv| matches!(mv.kind, MoveKind::Drop(_)))
+                    .fold(0u64, |squares, mv| {
+                        squares | u64::single(usize::from(mv.to))
+                    });
+                assert_eq!(gathered, listed, "{game}");
                 match status(&rules, &position, &history) {
                     Status::Over(outcome) => {
                         assert_eq!(kept, Some(outcome), "{game}");

@@ -481,6 +481,8 @@ pub struct Judge<'a, B: Bitboard> {
     side: usize,
     /// The legal actions of the side to move, for end conditions.
     actions: Option<&'a [Move]>,
+    /// The squares of the drops among them, where the generation gave them.
+    drop_squares: Option<B>,
     control: [Option<B>; crate::rules::MAX_SIDES],
 }
 
@@ -492,6 +494,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
             position,
             side,
             actions: None,
+            drop_squares: None,
             control: [None; crate::rules::MAX_SIDES],
         }
     }
@@ -499,6 +502,12 @@ impl<'a, B: Bitboard> Judge<'a, B> {
     /// The same, knowing the legal actions of the side to move.
     pub fn with_actions(mut self, actions: &'a [Move]) -> Self {
         self.actions = Some(actions);
+        self
+    }
+
+    /// The same, knowing the squares of the drops among the legal actions (`legal drops`).
+    pub fn with_drop_squares(mut self, squares: B) -> Self {
+        self.drop_squares = Some(squares);
         self
     }
 
@@ -570,9 +579,10 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                 }
                 squares
             }
-            Set::LegalDrops => match self.actions {
-                Some(actions) => drop_targets(actions),
-                None => {
+            Set::LegalDrops => match (self.drop_squares, self.actions) {
+                (Some(squares), _) => squares,
+                (None, Some(actions)) => drop_targets(actions),
+                (None, None) => {
                     let actions = crate::movegen::legal_moves(rules, position);
                     drop_targets(&actions)
                 }

@@ -86,17 +86,23 @@ impl<B: Bitboard> Sink<B> for Counter {
     }
 }
 
-/// Collects moves into a vector.
+/// Collects moves into a vector, and the squares of the drops among them (what an end rule
+/// reading `legal drops` asks, without going through the list).
 #[derive(Default)]
-pub struct Collector(pub Vec<Move>);
+pub struct Collector<B> {
+    /// The moves, in generation order.
+    pub moves: Vec<Move>,
+    /// The squares of the drops among them.
+    pub drop_squares: B,
+}
 
-impl<B: Bitboard> Sink<B> for Collector {
+impl<B: Bitboard> Sink<B> for Collector<B> {
     fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
         for to in targets.squares() {
             match promotion {
                 Some(rule) if rule.zone.has(to) => {
                     for &choice in &rule.choices {
-                        self.0.push(Move {
+                        self.moves.push(Move {
                             from: from as u16,
                             to: to as u16,
                             kind: MoveKind::Promote(choice),
@@ -104,17 +110,21 @@ impl<B: Bitboard> Sink<B> for Collector {
                         });
                     }
                 }
-                _ => self.0.push(Move::normal(from, to)),
+                _ => self.moves.push(Move::normal(from, to)),
             }
         }
     }
     fn single(&mut self, mv: Move) {
-        self.0.push(mv);
+        if matches!(mv.kind, MoveKind::Drop(_)) {
+            self.drop_squares |= B::single(usize::from(mv.to));
+        }
+        self.moves.push(mv);
     }
     fn drops(&mut self, piece: usize, targets: B) {
+        self.drop_squares |= targets;
         // A placement game's drops outnumber a typical move list: grow once, to the size needed.
-        self.0.reserve(targets.count() as usize);
-        self.0
+        self.moves.reserve(targets.count() as usize);
+        self.moves
             .extend(targets.squares().map(|to| Move::drop(piece, to)));
     }
 }
@@ -127,12 +137,12 @@ pub fn legal_moves<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec
 }
 
 /// All legal moves, into `moves` (cleared first): a loop that generates at every ply can keep
-/// one list instead of allocating one per ply.
+/// one list instead of allocating one per ply. Returns the squares of the drops among them.
 pub fn legal_moves_into<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     moves: &mut Vec<Move>,
-) {
+) -> B {
     moves.clear();
     // Room for a typical position's moves at once, instead of growing the vector step by step,
     // within a kilobyte: allocators serve small blocks from a per-thread cache (glibc's up to
@@ -140,9 +150,13 @@ pub fn legal_moves_into<B: Bitboard>(
     if moves.capacity() == 0 {
         moves.reserve_exact(1024 / std::mem::size_of::<Move>().max(1));
     }
-    let mut collector = Collector(std::mem::take(moves));
+    let mut collector = Collector {
+        moves: std::mem::take(moves),
+        drop_squares: B::EMPTY,
+    };
     generate(rules, position, &mut collector);
-    *moves = collector.0;
+    *moves = collector.moves;
+    collector.drop_squares
 }
 
 /// The number of legal moves.
@@ -189,9 +203,12 @@ pub fn generate<B: Bitboard, S: Sink<B>>(rules: &Rules<B>, position: &Position<B
 /// The actions each legal on its own (the turn's other rules, such as `maximal`, not applied):
 /// what a turn of several actions is built from.
 pub(crate) fn single_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
-    let mut collector = Collector(Vec::with_capacity(64));
+    let mut collector = Collector {
+        moves: Vec::with_capacity(64),
+        drop_squares: B::EMPTY,
+    };
     generate_actions(rules, position, &mut collector, true);
-    collector.0
+    collector.moves
 }
 
 /// Generates the legal actions; `lookahead` applies the drop rules' lookahead (off when the

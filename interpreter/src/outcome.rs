@@ -233,8 +233,13 @@ pub fn status_into<B: Bitboard>(
     if ends_before_actions(rules, position, history) {
         return Some(finished(None));
     }
-    legal_moves_into(rules, position, moves);
-    if ends_with_actions(rules, position, moves) {
+    let drop_squares = legal_moves_into(rules, position, moves);
+    let judge = Judge::new(rules, position, position.side_to_move(rules))
+        .with_actions(moves)
+        .with_drop_squares(drop_squares);
+    if moves.is_empty()
+        || fired_end_condition_by(rules, position, judge, |end| end.needs_actions).is_some()
+    {
         let outcome = finished(Some(moves));
         moves.clear();
         return Some(outcome);
@@ -310,11 +315,22 @@ fn fired_end_condition<B: Bitboard>(
     actions: Option<&[Move]>,
     select: impl Fn(&EndCheck<B>) -> bool,
 ) -> Option<(usize, Option<Verdict>)> {
-    let to_move = position.side_to_move(rules);
-    let mut judge = Judge::new(rules, position, to_move);
+    let mut judge = Judge::new(rules, position, position.side_to_move(rules));
     if let Some(actions) = actions {
         judge = judge.with_actions(actions);
     }
+    fired_end_condition_by(rules, position, judge, select)
+}
+
+/// [`fired_end_condition`] with the judge given (knowing what the generation of the actions
+/// gave besides them).
+fn fired_end_condition_by<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    mut judge: Judge<'_, B>,
+    select: impl Fn(&EndCheck<B>) -> bool,
+) -> Option<(usize, Option<Verdict>)> {
+    let to_move = position.side_to_move(rules);
     for (check, written) in rules
         .expressions
         .end
