@@ -124,8 +124,11 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
         self.drop_squares |= targets;
         // A placement game's drops outnumber a typical move list: grow once, to the size needed.
         self.moves.reserve(targets.count() as usize);
-        self.moves
-            .extend(targets.squares().map(|to| Move::drop(piece, to)));
+        let mut rest = targets;
+        while rest.any() {
+            self.moves.push(Move::drop(piece, rest.lowest()));
+            rest = rest.without_lowest();
+        }
     }
 }
 
