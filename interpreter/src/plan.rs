@@ -24,7 +24,7 @@ use crate::expression::{
     around, colour_of, known_square, reply_side, sides_of, Bounds, Cond, DropRule, Judge, Num, Set,
 };
 use crate::position::Position;
-use crate::rules::{Rules, MAX_PIECE_TYPES, MAX_SIDES};
+use crate::rules::{Rules, MAX_PIECE_TYPES};
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -460,9 +460,15 @@ impl KeySpec {
         }
     }
 
-    /// The key of `position`'s scalar state, judged for `side`.
+    /// The key of `position`'s scalar state, judged for `side`; `None` when it is longer than
+    /// a key holds ([`KEY_BYTES`]).
     #[inline]
-    fn key<B: Bitboard>(&self, rules: &Rules<B>, position: &Position<B>, side: usize) -> Key {
+    fn key<B: Bitboard>(
+        &self,
+        rules: &Rules<B>,
+        position: &Position<B>,
+        side: usize,
+    ) -> Option<Key> {
         let mut key = KeyWriter::default();
         key.byte(side as u8);
         key.byte(position.side_to_move(rules) as u8);
@@ -505,10 +511,12 @@ impl KeySpec {
     }
 }
 
-/// The longest key: 4 bytes of sides and turn, 2 per side of hand totals, one per side and
-/// type of hand counts, one per side of last drop types, 6 of progress.
-const KEY_BYTES: usize = 4 + 2 * MAX_SIDES + MAX_SIDES * MAX_PIECE_TYPES + MAX_SIDES + 6;
-const KEY_WORDS: usize = KEY_BYTES.div_ceil(8);
+/// The longest key a plan has: 4 bytes of sides and turn, 2 per side of hand totals, one per
+/// side and type of hand counts the rules read, one per side of last drop types, 6 of progress
+/// (Cheversi's is 12). A game whose scalar state takes more is judged without plans: keys are
+/// made, copied and compared at every position, and a short one costs less.
+const KEY_BYTES: usize = 64;
+const KEY_WORDS: usize = KEY_BYTES / 8;
 
 /// A scalar state, packed into bytes (unused bytes zero) and compared a word at a time.
 #[derive(Clone, Copy)]
@@ -568,14 +576,20 @@ impl Default for KeyWriter {
 impl KeyWriter {
     #[inline(always)]
     fn byte(&mut self, byte: u8) {
-        self.key.bytes[self.at] = byte;
+        if let Some(slot) = self.key.bytes.get_mut(self.at) {
+            *slot = byte;
+        }
         self.at += 1;
     }
 
+    /// The key; `None` if more bytes were written than a key holds.
     #[inline(always)]
-    fn finish(mut self) -> Key {
+    fn finish(mut self) -> Option<Key> {
+        if self.at > KEY_BYTES {
+            return None;
+        }
         self.key.len = self.at.div_ceil(8) as u8;
-        self.key
+        Some(self.key)
     }
 }
 
@@ -603,18 +617,15 @@ impl Hasher for WordHasher {
 }
 
 /// The plans of one game kept by one thread (`None`: the game's rules need more slots than a
-/// plan holds), and the last one asked for: positions generated one after another (siblings in
-/// a search, the candidates of a lookahead) often share their scalar state.
+/// plan holds).
 struct Plans<B: Bitboard> {
     by_key: HashMap<Key, Option<Rc<Plan<B>>>, BuildHasherDefault<WordHasher>>,
-    last: Option<(Key, Option<Rc<Plan<B>>>)>,
 }
 
 impl<B: Bitboard> Default for Plans<B> {
     fn default() -> Self {
         Plans {
             by_key: HashMap::default(),
-            last: None,
         }
     }
 }
@@ -640,23 +651,15 @@ pub fn plan<B: Bitboard>(
     if !spec.active {
         return None;
     }
-    let key = spec.key(rules, position, side);
+    let key = spec.key(rules, position, side)?;
     // `Some(plan)`: known (a plan, or `None` for rules too big); `None`: to be made.
     let known = CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
         let Some(plans) = plans_of::<B>(&mut cache, spec.id) else {
             return Some(None);
         };
-        if let Some((last, plan)) = &plans.last {
-            if *last == key {
-                return Some(plan.clone());
-            }
-        }
         match plans.by_key.get(&key).cloned() {
-            Some(plan) => {
-                plans.last = Some((key, plan.clone()));
-                Some(plan)
-            }
+            Some(plan) => Some(plan),
             // This thread keeps no more plans for the game: judged unfolded.
             None if plans.by_key.len() >= MAX_PLANS => Some(None),
             None => None,
@@ -671,7 +674,6 @@ pub fn plan<B: Bitboard>(
     CACHE.with(|cache| {
         if let Some(plans) = plans_of::<B>(&mut cache.borrow_mut(), spec.id) {
             plans.by_key.insert(key, plan.clone());
-            plans.last = Some((key, plan.clone()));
         }
     });
     plan
@@ -1684,6 +1686,26 @@ mod tests {
             }
         }
         checked
+    }
+
+    /// A key fits [`KEY_BYTES`] bytes or is refused (its game then judged without plans), and
+    /// keys differing in one byte differ.
+    #[test]
+    fn keys_longer_than_a_key_holds_are_refused() {
+        let written = |bytes: &[u8]| {
+            let mut writer = KeyWriter::default();
+            for &byte in bytes {
+                writer.byte(byte);
+            }
+            writer.finish()
+        };
+        let full: Vec<u8> = (0..KEY_BYTES as u8).collect();
+        let key = written(&full).expect("a full key fits");
+        assert!(written(&[full.as_slice(), &[7]].concat()).is_none());
+        let mut other = full.clone();
+        other[KEY_BYTES - 1] ^= 1;
+        assert!(written(&other).expect("fits") != key);
+        assert!(written(&full[..9]).expect("fits") != written(&full[..10]).expect("fits"));
     }
 
     #[test]
