@@ -16,10 +16,10 @@
 //! ```
 //!
 //! where `N(d)` is the 8 squares around `d`. Unions and intersections of such sets are again
-//! such sets (exactly, but perhaps for the drop's own square, never a reply's), and the question the proof ends with, "is the set non-empty for every
-//! `d`", has a closed answer: adjacency is symmetric, so `N(d)` meets `near` exactly when `d` is
-//! around `near`. When `D` is one known square everything is folded into `certain`, and the
-//! bounds are the plain ones.
+//! such sets (exactly, but perhaps for the drop's own square, never a reply's), and the
+//! question the proof ends with, "is the set non-empty for every `d`", has a closed answer:
+//! adjacency is symmetric, so `N(d)` meets `near` exactly when `d` is around `near`. When `D` is
+//! one known square everything is folded into `certain`, and the bounds are the plain ones.
 
 use crate::bitboard::Bitboard;
 use crate::expression::around;
@@ -285,7 +285,8 @@ mod tests {
     fn rules() -> Rules<u64> {
         let source = "game \"t\"\nboard 7x7 { holes a1 a2 g1 g2 a6 a7 g6 g7 }\n\
                       side white { forward up }\nside black { forward down }\nturns white black\n\
-                      piece King { letter K; moves \"K\" }\nsetup \"*5*/*5*/7/7/7/*5*/*5* w - - 0 1\"\n";
+                      piece King { letter K; moves \"K\" }\n\
+                      setup \"*5*/*5*/7/7/7/*5*/*5* w - - 0 1\"\n";
         let loaded = variant_dsl::load_source("t", source)
             .unwrap_or_else(|failure| panic!("{}", failure.render()));
         Rules::<u64>::compile(&loaded.definition).expect("compiles")

@@ -92,7 +92,8 @@ pub struct PieceMoves<B> {
     /// a range limit, and no leap is lame: the piece's targets are then one table lookup and
     /// its rides' slides ([`crate::movegen::targets`]), as most pieces' are.
     pub simple: bool,
-    /// Whether the piece has an en-passant capture (`e`): some square of [`PieceMoves::en_passant`].
+    /// Whether the piece has an en-passant capture (`e`): some square of
+    /// [`PieceMoves::en_passant`].
     pub takes_en_passant: bool,
 }
 
