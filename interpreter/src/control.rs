@@ -19,7 +19,13 @@ pub fn piece_control<B: Bitboard>(
     piece: usize,
     from: usize,
 ) -> B {
-    Board::of(rules, position, side).control(rules, position, side, piece, from)
+    Board::of(rules, position, side).control_by(
+        rules,
+        position,
+        side,
+        rules.moves_of(side, piece),
+        from,
+    )
 }
 
 /// What every piece of one side sees of the board: computed once for all its pieces.
@@ -41,19 +47,8 @@ impl<B: Bitboard> Board<B> {
         }
     }
 
-    #[inline]
-    fn control(
-        &self,
-        rules: &Rules<B>,
-        position: &Position<B>,
-        side: usize,
-        piece: usize,
-        from: usize,
-    ) -> B {
-        self.control_by(rules, position, side, rules.moves_of(side, piece), from)
-    }
-
-    /// [`Board::control`] of a piece that moves by `moves` (looked up once per piece type).
+    /// The squares one piece that moves by `moves` controls (the moves looked up once per
+    /// piece type).
     #[inline]
     fn control_by(
         &self,
@@ -138,15 +133,8 @@ pub fn each_control<B: Bitboard>(
 
 /// Every square `side` controls.
 pub fn side_control<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> B {
-    let own = position.side_pieces(side);
-    let board = Board::of(rules, position, side);
     let mut all = B::EMPTY;
-    for piece in 0..rules.pieces {
-        let moves = rules.moves_of(side, piece);
-        for from in (own & position.typed(piece)).squares() {
-            all |= board.control_by(rules, position, side, moves, from);
-        }
-    }
+    each_control(rules, position, side, |_, _, control| all |= control);
     all
 }
 
