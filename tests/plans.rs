@@ -14,7 +14,7 @@ use variant_interpreter::expression::{drop_squares, reply_certain, reply_certain
 use variant_interpreter::movegen::{any_legal, legal_moves};
 use variant_interpreter::outcome::outcome;
 use variant_interpreter::perft::perft;
-use variant_interpreter::plan::{plan, KeySpec, Memo};
+use variant_interpreter::plan::{plan, KeySpec};
 use variant_interpreter::{Bitboard, Position, Rules};
 
 /// The game files and test variants whose drop rules a plan folds (their board fits 64 bits).
@@ -123,12 +123,28 @@ fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Pat
     let Some(plan) = plan(rules, position, side) else {
         return false;
     };
-    let mut memo = Memo::default();
+    // Every type at once, and each type alone (a group's squares do not depend on the others).
+    const TYPES: usize = variant_interpreter::rules::MAX_PIECE_TYPES;
+    let (mut all, mut all_ahead) = ([0; TYPES], [0; TYPES]);
+    let every = (1u32 << rules.pieces) - 1;
+    let mut judge = Judge::new(rules, position, side);
+    plan.drop_squares(&mut judge, every, true, &mut all, &mut all_ahead);
     for piece in 0..rules.pieces {
         let mut judge = Judge::new(rules, position, side);
         let unfolded = drop_squares(&mut judge, piece, true);
-        let folded = plan.drop_squares(&mut judge, &mut memo, piece, true);
-        assert_eq!(folded, unfolded, "{} piece {piece}", path.display());
+        let (mut alone, mut alone_ahead) = ([0; TYPES], [0; TYPES]);
+        plan.drop_squares(&mut judge, 1 << piece, true, &mut alone, &mut alone_ahead);
+        let at = path.display();
+        assert_eq!(
+            (all[piece], all_ahead[piece]),
+            unfolded,
+            "{at} piece {piece}"
+        );
+        assert_eq!(
+            (alone[piece], alone_ahead[piece]),
+            unfolded,
+            "{at} piece {piece} alone"
+        );
     }
     let empty = rules.geometry.board & !position.occupied();
     // The plan's proof keeps what moves with the unknown drop (the squares around it), which

@@ -42,6 +42,7 @@ pub mod plan;
 pub mod plausible;
 pub mod policy;
 pub mod position;
+mod program;
 pub mod rules;
 pub mod san;
 pub mod score;

@@ -641,29 +641,35 @@ fn drops<B: Bitboard, S: Sink<B>>(
     let mut judge = Judge::new(rules, position, us);
     // The rules folded for this position's scalar state, where this thread keeps a plan.
     let plan = crate::plan::plan(rules, position, us);
-    // The plan's memo where it is free, else a fresh one.
-    let mut lent = plan.as_ref().and_then(|plan| plan.lend_memo());
-    let mut fresh = None;
-    let memo = match lent.as_deref_mut() {
-        Some(memo) => memo,
-        None => fresh.get_or_insert_with(crate::plan::Memo::default),
-    };
     let in_hand = (0..rules.pieces)
         .filter(|&piece| position.hand(us, piece) > 0)
         .fold(0u32, |bits, piece| bits | 1 << piece);
-    // Without a plan, every type at once (unless one drop is enough).
-    let unplanned = (!S::ONE_IS_ENOUGH && plan.is_none()).then(|| {
-        let mut allowed = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
-        let mut looked_ahead = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
-        drop_squares_of(
-            &mut judge,
-            in_hand,
-            lookahead,
-            &mut allowed,
-            &mut looked_ahead,
-        );
-        (allowed, looked_ahead)
-    });
+    // Every type at once: from the plan, or from the rules (unless one drop is enough).
+    let mut allowed_of = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
+    let mut looked_ahead_of = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
+    let prepared = match &plan {
+        Some(plan) => {
+            plan.drop_squares(
+                &mut judge,
+                in_hand,
+                lookahead,
+                &mut allowed_of,
+                &mut looked_ahead_of,
+            );
+            true
+        }
+        None if !S::ONE_IS_ENOUGH => {
+            drop_squares_of(
+                &mut judge,
+                in_hand,
+                lookahead,
+                &mut allowed_of,
+                &mut looked_ahead_of,
+            );
+            true
+        }
+        None => false,
+    };
     // Proved once per position, the lookahead then costs nothing per drop.
     let mut reply_proved = None;
     // Otherwise proved square by square (whatever the type dropped), or tested drop by drop.
@@ -672,10 +678,8 @@ fn drops<B: Bitboard, S: Sink<B>>(
         if in_hand >> piece & 1 == 0 {
             continue;
         }
-        let (mut allowed, looked_ahead) = if let Some(plan) = &plan {
-            plan.drop_squares(&mut judge, memo, piece, lookahead)
-        } else if let Some((allowed, looked_ahead)) = &unplanned {
-            (allowed[piece], looked_ahead[piece])
+        let (mut allowed, looked_ahead) = if prepared {
+            (allowed_of[piece], looked_ahead_of[piece])
         } else {
             drop_squares(&mut judge, piece, lookahead)
         };

@@ -9,9 +9,11 @@
 //!
 //! A [`Plan`] is the drop rules for one scalar state with every such part evaluated once: rules
 //! that cannot apply are gone, conditions that always apply are `true`, and what remains reads
-//! only the board. For the lookahead's proof ([`crate::expression::reply_certain`]) the plan also
-//! holds the next side's rules folded over bounds (a part is folded only where its lower and
-//! upper bounds agree).
+//! only the board. That remainder is compiled into a straight-line program over bitboard
+//! registers ([`crate::program`]), which gives every piece type's drop squares in one pass. For
+//! the lookahead's proof ([`crate::expression::reply_certain`]) the plan also holds the next
+//! side's rules folded over bounds (a part is folded only where its lower and upper bounds
+//! agree), compiled into closures.
 //!
 //! Plans are made on first use and kept per thread: the rules are shared between threads, and a
 //! lock taken at every position would cost more than a plan saves. A thread keeps the plans of
@@ -24,6 +26,7 @@ use crate::expression::{
     around, colour_of, known_square, reply_side, sides_of, Bounds, Cond, DropRule, Judge, Num, Set,
 };
 use crate::position::Position;
+use crate::program::{FoldedRule, Program};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
 use std::any::Any;
 use std::cell::RefCell;
@@ -37,10 +40,6 @@ use variant_dsl::expression::SideRef;
 /// is judged unfolded.
 const MAX_SLOTS: usize = 32;
 
-/// A set of squares computed from a position.
-type SquaresFn<B> = Box<dyn Fn(&mut Judge<'_, B>) -> B>;
-/// A condition judged on a position.
-type HoldsFn<B> = Box<dyn Fn(&mut Judge<'_, B>) -> bool>;
 /// A bound (lower or upper) of a set of squares over the mover's unknown drop.
 type BoundFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> B>;
 /// A bound of a condition over the mover's unknown drop (certainly, or possibly).
@@ -49,44 +48,13 @@ type BoundHoldsFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> bool>;
 /// A lower bound, kept symbolic where it moves with the mover's drop ([`Lower`]).
 type LowerFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> Lower<B>>;
 
-/// The drop rules of one scalar state, folded and compiled into closures over bitboards.
+/// The drop rules of one scalar state, folded: the mover's compiled into a program over
+/// bitboard registers, the next side's (for the lookahead's proof) into closures over bounds.
 pub struct Plan<B: Bitboard> {
-    /// Each rule folded for one piece type, or for every type it does not name.
-    slots: Vec<Slot<B>>,
-    /// Per piece type, the slots that can bind its drops, in source order.
-    by_piece: Vec<Vec<u8>>,
-    /// Per piece type, its group: types with the same slots have the same drop squares, found
-    /// once per position.
-    group: Vec<u8>,
+    /// The rules folded for each piece type, compiled: per group of types, its drop squares.
+    program: Program<B>,
     /// The proof that the next side can reply, where it applies ([`reply_side`]).
     reply: Option<Reply<B>>,
-    /// A memo to lend to generations with this plan ([`Plan::lend_memo`]), so that none clears
-    /// a fresh one.
-    memo: RefCell<Memo<B>>,
-}
-
-/// One drop rule folded for some piece types.
-struct Slot<B: Bitboard> {
-    /// The squares where the rule applies.
-    applies: Mask<B>,
-    /// The squares it allows where it applies; `None` for `leave an action`.
-    allows: Option<Mask<B>>,
-}
-
-/// A folded set of squares: known once the plan is made, or computed from the board.
-enum Mask<B: Bitboard> {
-    Constant(B),
-    Computed(SquaresFn<B>),
-}
-
-impl<B: Bitboard> Mask<B> {
-    #[inline(always)]
-    fn of(&self, judge: &mut Judge<'_, B>) -> B {
-        match self {
-            Mask::Constant(squares) => *squares,
-            Mask::Computed(squares) => squares(judge),
-        }
-    }
 }
 
 /// The next side's drop rules folded over bounds.
@@ -142,130 +110,28 @@ impl<B: Bitboard> Bound<B> {
 impl<B: Bitboard> std::fmt::Debug for Plan<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Plan")
-            .field("slots", &self.slots.len())
-            .field("by_piece", &self.by_piece)
-            .field("group", &self.group)
+            .field("program", &self.program)
             .field("reply_slots", &self.reply.as_ref().map(|r| r.slots.len()))
             .finish()
     }
 }
 
-/// The slots' values computed at one position, shared by the piece types, and the drop
-/// squares of each group of types.
-pub struct Memo<B> {
-    applies: [B; MAX_SLOTS],
-    allows: [B; MAX_SLOTS],
-    /// A bit per slot whose `applies` is known.
-    known_applies: u32,
-    known_allows: u32,
-    groups: [(B, B); MAX_PIECE_TYPES],
-    /// A bit per group whose drop squares are known, and whether the lookahead was wanted.
-    known_groups: u32,
-    lookahead_wanted: bool,
-}
-
-impl<B: Bitboard> Default for Memo<B> {
-    fn default() -> Self {
-        Memo {
-            applies: [B::EMPTY; MAX_SLOTS],
-            allows: [B::EMPTY; MAX_SLOTS],
-            known_applies: 0,
-            known_allows: 0,
-            groups: [(B::EMPTY, B::EMPTY); MAX_PIECE_TYPES],
-            known_groups: 0,
-            lookahead_wanted: false,
-        }
-    }
-}
-
-impl<B: Bitboard> Memo<B> {
-    /// Forgets every value (the values themselves are overwritten before they are read again).
-    #[inline(always)]
-    fn forget(&mut self) {
-        self.known_applies = 0;
-        self.known_allows = 0;
-        self.known_groups = 0;
-        self.lookahead_wanted = false;
-    }
-}
-
 impl<B: Bitboard> Plan<B> {
-    /// The plan's own memo, emptied, for one position's generation; `None` while another
-    /// generation (one nested in this one, such as a lookahead's) holds it.
-    #[inline]
-    pub fn lend_memo(&self) -> Option<std::cell::RefMut<'_, Memo<B>>> {
-        let mut memo = self.memo.try_borrow_mut().ok()?;
-        memo.forget();
-        Some(memo)
-    }
-
-    /// The squares where the judged side may drop `piece` under every rule but the lookahead,
-    /// and those where a lookahead rule binds (empty unless `lookahead_wanted`): what
-    /// [`crate::expression::drop_squares`] gives, from the folded rules.
+    /// Per piece type of `pieces` (a bit per type), the squares where the judged side may drop
+    /// it under every rule but the lookahead, and those where a lookahead rule binds (empty
+    /// unless `lookahead_wanted`): what [`crate::expression::drop_squares`] gives, from the
+    /// folded rules. Written to `allowed_of[piece]` and `lookahead_of[piece]`.
     #[inline]
     pub fn drop_squares(
         &self,
         judge: &mut Judge<'_, B>,
-        memo: &mut Memo<B>,
-        piece: usize,
+        pieces: u32,
         lookahead_wanted: bool,
-    ) -> (B, B) {
-        let group = usize::from(self.group[piece]);
-        let bit = 1u32 << group;
-        if memo.known_groups & bit != 0 && memo.lookahead_wanted == lookahead_wanted {
-            return memo.groups[group];
-        }
-        let squares = self.group_squares(judge, memo, piece, lookahead_wanted);
-        if memo.lookahead_wanted != lookahead_wanted {
-            memo.known_groups = 0;
-            memo.lookahead_wanted = lookahead_wanted;
-        }
-        memo.groups[group] = squares;
-        memo.known_groups |= bit;
-        squares
-    }
-
-    /// [`Plan::drop_squares`] for the group of `piece`, computed.
-    #[inline]
-    fn group_squares(
-        &self,
-        judge: &mut Judge<'_, B>,
-        memo: &mut Memo<B>,
-        piece: usize,
-        lookahead_wanted: bool,
-    ) -> (B, B) {
-        let rules = judge.rules();
-        let mut allowed = rules.geometry.board & !judge.position().occupied();
-        let mut lookahead = B::EMPTY;
-        for &index in &self.by_piece[piece] {
-            let index = usize::from(index);
-            let slot = &self.slots[index];
-            if slot.allows.is_none() && !lookahead_wanted {
-                continue;
-            }
-            let bit = 1u32 << index;
-            if memo.known_applies & bit == 0 {
-                memo.applies[index] = slot.applies.of(judge);
-                memo.known_applies |= bit;
-            }
-            let applies = memo.applies[index] & allowed;
-            if applies.is_empty() {
-                continue;
-            }
-            let Some(allows) = &slot.allows else {
-                lookahead |= applies;
-                continue;
-            };
-            if memo.known_allows & bit == 0 {
-                memo.allows[index] = allows.of(judge);
-                memo.known_allows |= bit;
-            }
-            allowed &= !applies | memo.allows[index];
-            if allowed.is_empty() {
-                break;
-            }
-        }
-        (allowed, lookahead & allowed)
+        allowed_of: &mut [B; MAX_PIECE_TYPES],
+        lookahead_of: &mut [B; MAX_PIECE_TYPES],
+    ) {
+        self.program
+            .run(judge, pieces, lookahead_wanted, allowed_of, lookahead_of);
     }
 
     /// Whether, whatever drop the side to move makes on one of the squares `drops`, the next
@@ -699,7 +565,8 @@ fn plans_of<B: Bitboard>(cache: &mut Vec<(u64, Box<dyn Any>)>, id: u64) -> Optio
 }
 
 /// The plan of `position`'s scalar state for `side`: every scalar part of the rules
-/// evaluated, the rest compiled; `None` if the rules need more than [`MAX_SLOTS`] slots.
+/// evaluated, the rest compiled; `None` if the rules need more than [`MAX_SLOTS`] slots or a
+/// program more than [`crate::program::MAX_REGISTERS`] registers.
 fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> Option<Plan<B>> {
     let in_force = rules.expressions.drop_rules(position.phase());
     let mut judge = Judge::new(rules, position, side);
@@ -710,16 +577,11 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
             .filter(|rule| rule.side.is_none_or(|s| s == side)),
         &mut |rule, piece| fold_rule(rule, piece, &mut judge, true),
     )?;
-    let compiler = Closures {
-        rules,
-        position,
-        side,
-    };
-    let compiled: Vec<Slot<B>> = folded
-        .into_iter()
-        .map(|rule| Slot {
-            applies: compiler.constant_or_mask(rule.condition),
-            allows: (!rule.lookahead).then(|| compiler.constant_or_mask(rule.requirement)),
+    let written: Vec<FoldedRule<'_, B>> = folded
+        .iter()
+        .map(|rule| FoldedRule {
+            condition: &rule.condition,
+            requirement: (!rule.lookahead).then_some(&rule.requirement),
         })
         .collect();
     // Types with the same slots share a group, numbered in order of first appearance.
@@ -730,7 +592,8 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
                 .unwrap_or(piece);
             first as u8
         })
-        .collect();
+        .collect::<Vec<u8>>();
+    let program = Program::compile(rules, position, side, &written, &by_piece, &group)?;
     let reply = match reply_side(rules, position) {
         None => None,
         Some(next) => {
@@ -764,13 +627,7 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
             })
         }
     };
-    let plan = Plan {
-        slots: compiled,
-        by_piece,
-        group,
-        reply,
-        memo: RefCell::new(Memo::default()),
-    };
+    let plan = Plan { program, reply };
     Some(plan)
 }
 
@@ -1006,177 +863,6 @@ fn scalar_set<B>(set: &Set<B>) -> bool {
         | Set::LegalDrops
         | Set::Acted
         | Set::Compare(..) => false,
-    }
-}
-
-/// Compiles folded expressions into closures for one scalar state: the sides a reference
-/// names are known, so a set of pieces is a few bitboard reads. Terms with nothing to gain
-/// from this (control, attacks, legal drops, comparisons of fields) call the [`Judge`].
-struct Closures<'a, B: Bitboard> {
-    rules: &'a Rules<B>,
-    position: &'a Position<B>,
-    side: usize,
-}
-
-impl<B: Bitboard> Closures<'_, B> {
-    /// [`Closures::mask`], or the squares themselves where the plan decides them.
-    fn constant_or_mask(&self, condition: Cond<B>) -> Mask<B> {
-        match condition {
-            Cond::True => Mask::Constant(self.rules.geometry.board),
-            Cond::False => Mask::Constant(B::EMPTY),
-            other => Mask::Computed(self.mask(other)),
-        }
-    }
-
-    /// The squares where a folded drop condition holds.
-    fn mask(&self, condition: Cond<B>) -> SquaresFn<B> {
-        let board = self.rules.geometry.board;
-        match condition {
-            Cond::True => Box::new(move |_| board),
-            Cond::False => Box::new(|_| B::EMPTY),
-            Cond::PlaceOn(set) => self.squares(set),
-            Cond::And(a, b) => {
-                let (a, b) = (self.mask(*a), self.mask(*b));
-                Box::new(move |judge| {
-                    let first = a(judge);
-                    if first.is_empty() {
-                        first
-                    } else {
-                        first & b(judge)
-                    }
-                })
-            }
-            Cond::Or(a, b) => {
-                let (a, b) = (self.mask(*a), self.mask(*b));
-                Box::new(move |judge| {
-                    let first = a(judge);
-                    if first == board {
-                        first
-                    } else {
-                        first | b(judge)
-                    }
-                })
-            }
-            Cond::Not(a) => {
-                let a = self.mask(*a);
-                Box::new(move |judge| board & !a(judge))
-            }
-            // One call fewer than through `holds`.
-            Cond::Some(set) => {
-                let set = self.squares(set);
-                Box::new(move |judge| if set(judge).any() { board } else { B::EMPTY })
-            }
-            other => {
-                let holds = self.holds(other);
-                Box::new(move |judge| if holds(judge) { board } else { B::EMPTY })
-            }
-        }
-    }
-
-    /// Whether a folded condition that does not speak of the drop's square holds.
-    fn holds(&self, condition: Cond<B>) -> HoldsFn<B> {
-        match condition {
-            Cond::True => Box::new(|_| true),
-            Cond::False => Box::new(|_| false),
-            Cond::Some(set) => {
-                let set = self.squares(set);
-                Box::new(move |judge| set(judge).any())
-            }
-            Cond::And(a, b) => {
-                let (a, b) = (self.holds(*a), self.holds(*b));
-                Box::new(move |judge| a(judge) && b(judge))
-            }
-            Cond::Or(a, b) => {
-                let (a, b) = (self.holds(*a), self.holds(*b));
-                Box::new(move |judge| a(judge) || b(judge))
-            }
-            Cond::Not(a) => {
-                let a = self.holds(*a);
-                Box::new(move |judge| !a(judge))
-            }
-            other => Box::new(move |judge| judge.holds(&other)),
-        }
-    }
-
-    /// A folded set of squares.
-    fn squares(&self, set: Set<B>) -> SquaresFn<B> {
-        let board = self.rules.geometry.board;
-        let sides = |reference| sides_of(self.rules, self.position, self.side, reference);
-        match set {
-            Set::Empty => Box::new(move |judge| board & !judge.position().occupied()),
-            Set::Occupied => Box::new(|judge| judge.position().occupied()),
-            Set::Fixed(squares) => Box::new(move |_| squares),
-            Set::Pieces(reference, piece) => {
-                let sides = sides(reference);
-                Box::new(move |judge| {
-                    let position = judge.position();
-                    let mut squares = B::EMPTY;
-                    let mut rest = sides;
-                    while rest != 0 {
-                        squares |= position.side_pieces(rest.trailing_zeros() as usize);
-                        rest &= rest - 1;
-                    }
-                    match piece {
-                        Some(piece) => squares & position.typed(piece),
-                        None => squares,
-                    }
-                })
-            }
-            Set::LastDrop(reference) => {
-                let sides = sides(reference);
-                Box::new(move |judge| {
-                    let position = judge.position();
-                    let mut squares = B::EMPTY;
-                    let mut rest = sides;
-                    while rest != 0 {
-                        if let Some((_, square)) =
-                            position.last_drop(rest.trailing_zeros() as usize)
-                        {
-                            squares |= B::single(square);
-                        }
-                        rest &= rest - 1;
-                    }
-                    squares
-                })
-            }
-            // "Touching a piece", the placement games' staple: one call.
-            Set::Adjacent(inner) if matches!(*inner, Set::Occupied) => {
-                Box::new(|judge| around(judge.rules(), judge.position().occupied()))
-            }
-            Set::Adjacent(inner) => {
-                let inner = self.squares(*inner);
-                Box::new(move |judge| around(judge.rules(), inner(judge)))
-            }
-            Set::ColourOf(inner) => {
-                let inner = self.squares(*inner);
-                Box::new(move |judge| colour_of(judge.rules(), inner(judge)))
-            }
-            // `own King and attacked by opponent`: the judge tests only the squares that count.
-            Set::And(a, b) if !matches!(*b, Set::AttackedBy(_)) => {
-                let (a, b) = (self.squares(*a), self.squares(*b));
-                Box::new(move |judge| {
-                    let first = a(judge);
-                    if first.is_empty() {
-                        first
-                    } else {
-                        first & b(judge)
-                    }
-                })
-            }
-            Set::Or(a, b) => {
-                let (a, b) = (self.squares(*a), self.squares(*b));
-                Box::new(move |judge| a(judge) | b(judge))
-            }
-            Set::Except(a, b) => {
-                let (a, b) = (self.squares(*a), self.squares(*b));
-                Box::new(move |judge| a(judge) & !b(judge))
-            }
-            Set::Not(a) => {
-                let a = self.squares(*a);
-                Box::new(move |judge| board & !a(judge))
-            }
-            other => Box::new(move |judge| judge.set(&other)),
-        }
     }
 }
 
@@ -1586,10 +1272,10 @@ mod tests {
         let side = position.side_to_move(rules);
         let mut checked = 0;
         let mut judge = Judge::new(rules, position, side);
-        let compiler = Closures {
-            rules,
-            position,
-            side,
+        let compiled = |condition: &Cond<u64>, judge: &mut Judge<'_, u64>| {
+            let (program, register) = Program::for_mask(rules, position, side, condition)
+                .expect("a condition fits in a program");
+            program.value_of(judge, register)
         };
         for rule in rules.expressions.drop_rules(position.phase()) {
             if rule.side.is_some_and(|s| s != side) {
@@ -1604,10 +1290,10 @@ mod tests {
                         fold_condition(&rule.requirement, piece, &mut folder),
                     )
                 };
-                let applies = compiler.mask(folded.0)(&mut judge);
+                let applies = compiled(&folded.0, &mut judge);
                 assert_eq!(applies, judge.drop_mask(&rule.condition, piece));
                 if !rule.lookahead {
-                    let allows = compiler.mask(folded.1)(&mut judge);
+                    let allows = compiled(&folded.1, &mut judge);
                     assert_eq!(allows, judge.drop_mask(&rule.requirement, piece));
                 }
                 checked += 1;

@@ -1,0 +1,486 @@
+//! A plan's drop rules as a straight-line program over bitboard registers.
+//!
+//! A [`crate::plan::Plan`] folds the drop rules for one scalar state; what remains reads the
+//! board. Judging it as a tree of boxed closures, rule by rule and type by type with a memo of
+//! what was computed, spent more on calls and bookkeeping than on the bitboard operations
+//! themselves. Here the folded rules are compiled once, when the plan is made, into a list of
+//! register operations: every distinct expression is computed once (equal expressions share a
+//! register, whichever rule or piece type they come from), and each group of piece types ends
+//! in one register of allowed squares and one of squares where a lookahead rule binds. Running
+//! the program is one pass over a short array.
+//!
+//! Terms that gain nothing from this (control, attacks, legal drops, comparisons of fields,
+//! conditions that do not speak of the square) are one operation that asks the [`Judge`].
+
+use crate::bitboard::Bitboard;
+use crate::expression::{around, colour_of, sides_of, Cond, Judge, Set};
+use crate::position::Position;
+use crate::rules::{Rules, MAX_PIECE_TYPES};
+use std::collections::HashMap;
+
+/// A register's number.
+type Reg = u8;
+
+/// The most registers a program uses; a plan whose rules need more is not made (the position
+/// is judged from the full rules).
+pub(crate) const MAX_REGISTERS: usize = 255;
+
+/// The registers of the empty and of the occupied squares, set before a program runs.
+const EMPTY: Reg = 0;
+const OCCUPIED: Reg = 1;
+
+/// One operation: computes a register from the position or from earlier registers.
+#[derive(Debug)]
+enum Op<B> {
+    /// The pieces of some sides (a bit per side), of one type or all.
+    Pieces(Reg, u32, Option<u8>),
+    /// The squares of the last drops of some sides.
+    LastDrop(Reg, u32),
+    /// The squares around a register's.
+    Around(Reg, Reg),
+    /// Every square of a colour present in a register.
+    ColourOf(Reg, Reg),
+    And(Reg, Reg, Reg),
+    Or(Reg, Reg, Reg),
+    /// The first less the second.
+    Except(Reg, Reg, Reg),
+    /// The board less a register.
+    Not(Reg, Reg),
+    /// The board if a register holds a square, else nothing.
+    Any(Reg, Reg),
+    /// A set the judge computes.
+    Judged(Reg, Box<Set<B>>),
+    /// The board if the judge finds a condition holds, else nothing.
+    Holds(Reg, Box<Cond<B>>),
+    /// A rule applied: the squares allowed so far (second), less those where the rule applies
+    /// (third) and does not allow (fourth).
+    Obey(Reg, Reg, Reg, Reg),
+}
+
+/// The drop squares of a plan's groups of piece types, as a program.
+#[derive(Debug)]
+pub(crate) struct Program<B> {
+    ops: Vec<Op<B>>,
+    /// The registers before the program runs: the constants the plan decides (the empty and
+    /// occupied squares, registers 0 and 1, are set from the position).
+    initial: Vec<B>,
+    /// Per piece type, the registers of its allowed squares and of the squares where a
+    /// lookahead rule applies (shared by the types of a group).
+    by_type: Vec<(Reg, Reg)>,
+}
+
+/// One rule folded for some piece types, as the compiler reads it.
+pub(crate) struct FoldedRule<'a, B> {
+    /// Where it applies.
+    pub condition: &'a Cond<B>,
+    /// What it allows where it applies; `None` for a lookahead rule.
+    pub requirement: Option<&'a Cond<B>>,
+}
+
+impl<B: Bitboard> Program<B> {
+    /// Compiles the folded rules `rules`, of which each piece type obeys those listed in
+    /// `by_piece` (types of one group, numbered by its first type in `group`, obey the same),
+    /// for `side` on `position`'s scalar state; `None` past [`MAX_REGISTERS`].
+    pub(crate) fn compile(
+        game: &Rules<B>,
+        position: &Position<B>,
+        side: usize,
+        rules: &[FoldedRule<'_, B>],
+        by_piece: &[Vec<u8>],
+        group: &[u8],
+    ) -> Option<Self> {
+        let mut compiler = Compiler::new(game, position, side)?;
+        let (empty, nothing) = (EMPTY, compiler.constant(B::EMPTY)?);
+        let mut groups = vec![(empty, nothing); by_piece.len()];
+        for (piece, slots) in by_piece.iter().enumerate() {
+            if usize::from(group[piece]) != piece {
+                continue;
+            }
+            let mut allowed = empty;
+            let mut lookahead = nothing;
+            for &index in slots {
+                let rule = &rules[usize::from(index)];
+                let applies = compiler.mask(rule.condition)?;
+                match rule.requirement {
+                    Some(requirement) => {
+                        let allows = compiler.mask(requirement)?;
+                        allowed = compiler.obey(allowed, applies, allows)?;
+                    }
+                    None => {
+                        lookahead = compiler.or(lookahead, applies)?;
+                    }
+                }
+            }
+            groups[piece] = (allowed, lookahead);
+        }
+        let initial = compiler.initial();
+        let by_type = group
+            .iter()
+            .map(|&first| groups[usize::from(first)])
+            .collect();
+        Some(Program {
+            ops: compiler.ops,
+            initial,
+            by_type,
+        })
+    }
+
+    /// Per piece type of `pieces` (a bit per type), its allowed squares and those among them
+    /// where a lookahead rule applies (nothing unless `lookahead_wanted`), into `allowed_of` and
+    /// `lookahead_of`.
+    #[inline]
+    pub(crate) fn run(
+        &self,
+        judge: &mut Judge<'_, B>,
+        pieces: u32,
+        lookahead_wanted: bool,
+        allowed_of: &mut [B; MAX_PIECE_TYPES],
+        lookahead_of: &mut [B; MAX_PIECE_TYPES],
+    ) {
+        if self.initial.len() <= 16 {
+            self.run_with::<16>(judge, pieces, lookahead_wanted, allowed_of, lookahead_of);
+        } else if self.initial.len() <= 64 {
+            self.run_with::<64>(judge, pieces, lookahead_wanted, allowed_of, lookahead_of);
+        } else {
+            self.run_with::<MAX_REGISTERS>(
+                judge,
+                pieces,
+                lookahead_wanted,
+                allowed_of,
+                lookahead_of,
+            );
+        }
+    }
+
+    #[inline(always)]
+    fn run_with<const N: usize>(
+        &self,
+        judge: &mut Judge<'_, B>,
+        pieces: u32,
+        lookahead_wanted: bool,
+        allowed_of: &mut [B; MAX_PIECE_TYPES],
+        lookahead_of: &mut [B; MAX_PIECE_TYPES],
+    ) {
+        let mut registers = [B::EMPTY; N];
+        self.execute(judge, &mut registers);
+        for (piece, &(allowed, lookahead)) in self.by_type.iter().enumerate() {
+            if pieces >> piece & 1 == 0 {
+                continue;
+            }
+            let allowed = registers[usize::from(allowed)];
+            allowed_of[piece] = allowed;
+            lookahead_of[piece] = registers[usize::from(lookahead)] & allowed;
+        }
+        if !lookahead_wanted {
+            *lookahead_of = [B::EMPTY; MAX_PIECE_TYPES];
+        }
+    }
+
+    /// Sets the registers known before the program runs, then runs every operation in order.
+    #[inline(always)]
+    fn execute(&self, judge: &mut Judge<'_, B>, registers: &mut [B]) {
+        let rules = judge.rules();
+        let position = judge.position();
+        let board = rules.geometry.board;
+        registers[..self.initial.len()].copy_from_slice(&self.initial);
+        let occupied = position.occupied();
+        registers[usize::from(EMPTY)] = board & !occupied;
+        registers[usize::from(OCCUPIED)] = occupied;
+        for op in &self.ops {
+            let (to, value) = match *op {
+                Op::Pieces(to, sides, piece) => {
+                    let mut squares = B::EMPTY;
+                    let mut rest = sides;
+                    while rest != 0 {
+                        squares |= position.side_pieces(rest.trailing_zeros() as usize);
+                        rest &= rest - 1;
+                    }
+                    match piece {
+                        Some(piece) => (to, squares & position.typed(usize::from(piece))),
+                        None => (to, squares),
+                    }
+                }
+                Op::LastDrop(to, sides) => {
+                    let mut squares = B::EMPTY;
+                    let mut rest = sides;
+                    while rest != 0 {
+                        let side = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        if let Some((_, square)) = position.last_drop(side) {
+                            squares |= B::single(square);
+                        }
+                    }
+                    (to, squares)
+                }
+                Op::Around(to, a) => (to, around(rules, registers[usize::from(a)])),
+                Op::ColourOf(to, a) => (to, colour_of(rules, registers[usize::from(a)])),
+                Op::And(to, a, b) => (to, registers[usize::from(a)] & registers[usize::from(b)]),
+                Op::Or(to, a, b) => (to, registers[usize::from(a)] | registers[usize::from(b)]),
+                Op::Except(to, a, b) => {
+                    (to, registers[usize::from(a)] & !registers[usize::from(b)])
+                }
+                Op::Not(to, a) => (to, board & !registers[usize::from(a)]),
+                Op::Any(to, a) => {
+                    let any = registers[usize::from(a)].any();
+                    (to, if any { board } else { B::EMPTY })
+                }
+                Op::Judged(to, ref set) => (to, judge.set(set)),
+                Op::Holds(to, ref condition) => (
+                    to,
+                    if judge.holds(condition) {
+                        board
+                    } else {
+                        B::EMPTY
+                    },
+                ),
+                Op::Obey(to, allowed, applies, allows) => {
+                    let allowed = registers[usize::from(allowed)];
+                    let rule = !registers[usize::from(applies)] | registers[usize::from(allows)];
+                    (to, allowed & rule)
+                }
+            };
+            registers[usize::from(to)] = value;
+        }
+    }
+}
+
+/// Compiles expressions into operations, one register per distinct expression.
+struct Compiler<'a, B: Bitboard> {
+    game: &'a Rules<B>,
+    position: &'a Position<B>,
+    side: usize,
+    ops: Vec<Op<B>>,
+    /// The register of each expression compiled, by its written form.
+    known: HashMap<String, Reg>,
+    /// Per register, its value where the plan decides it (set before the program runs).
+    constants: Vec<Option<B>>,
+}
+
+impl<'a, B: Bitboard> Compiler<'a, B> {
+    /// A compiler for `side`'s rules on `position`'s scalar state, with the registers of the
+    /// empty and occupied squares.
+    fn new(game: &'a Rules<B>, position: &'a Position<B>, side: usize) -> Option<Self> {
+        let mut compiler = Compiler {
+            game,
+            position,
+            side,
+            ops: Vec::new(),
+            known: HashMap::new(),
+            constants: Vec::new(),
+        };
+        let empty = compiler.input()?;
+        let occupied = compiler.input()?;
+        debug_assert_eq!((empty, occupied), (EMPTY, OCCUPIED));
+        Some(compiler)
+    }
+
+    /// The registers before the program runs (the inputs are set then).
+    fn initial(&self) -> Vec<B> {
+        self.constants
+            .iter()
+            .map(|constant| constant.unwrap_or(B::EMPTY))
+            .collect()
+    }
+
+    /// The register of the operation `op` makes (given its target), compiled the first time
+    /// (equal operations share a register); `None` past [`MAX_REGISTERS`].
+    fn register(&mut self, op: impl Fn(Reg) -> Op<B>) -> Option<Reg> {
+        // Keyed by its written form with no target.
+        let key = format!("{:?}", op(Reg::MAX));
+        if let Some(&known) = self.known.get(&key) {
+            return Some(known);
+        }
+        let to = self.fresh(key, None)?;
+        self.ops.push(op(to));
+        Some(to)
+    }
+
+    /// A new register for the expression `key`, holding `constant` before the program runs.
+    fn fresh(&mut self, key: String, constant: Option<B>) -> Option<Reg> {
+        if self.constants.len() >= MAX_REGISTERS {
+            return None;
+        }
+        let to = self.constants.len() as Reg;
+        self.constants.push(constant);
+        self.known.insert(key, to);
+        Some(to)
+    }
+
+    /// A register set from the position before the program runs.
+    fn input(&mut self) -> Option<Reg> {
+        let key = format!("input {}", self.constants.len());
+        self.fresh(key, None)
+    }
+
+    /// A register holding `squares`, known when the plan is made.
+    fn constant(&mut self, squares: B) -> Option<Reg> {
+        let key = format!("constant {squares:?}");
+        if let Some(&known) = self.known.get(&key) {
+            return Some(known);
+        }
+        self.fresh(key, Some(squares))
+    }
+
+    /// The value of a register where the plan decides it.
+    fn value(&self, register: Reg) -> Option<B> {
+        self.constants[usize::from(register)]
+    }
+
+    /// `op` of registers `a` and `b`, folded where both are known.
+    fn binary(
+        &mut self,
+        a: Reg,
+        b: Reg,
+        fold: impl Fn(B, B) -> B,
+        op: impl Fn(Reg, Reg, Reg) -> Op<B>,
+    ) -> Option<Reg> {
+        match (self.value(a), self.value(b)) {
+            (Some(a), Some(b)) => self.constant(fold(a, b)),
+            _ => self.register(|to| op(to, a, b)),
+        }
+    }
+
+    /// `op` of register `a`, folded where it is known.
+    fn unary(
+        &mut self,
+        a: Reg,
+        fold: impl Fn(B) -> B,
+        op: impl Fn(Reg, Reg) -> Op<B>,
+    ) -> Option<Reg> {
+        match self.value(a) {
+            Some(a) => self.constant(fold(a)),
+            None => self.register(|to| op(to, a)),
+        }
+    }
+
+    fn and(&mut self, a: Reg, b: Reg) -> Option<Reg> {
+        let board = self.game.geometry.board;
+        match (self.value(a), self.value(b)) {
+            (Some(all), _) if all == board => Some(b),
+            (_, Some(all)) if all == board => Some(a),
+            _ => self.binary(a, b, |a, b| a & b, Op::And),
+        }
+    }
+
+    fn or(&mut self, a: Reg, b: Reg) -> Option<Reg> {
+        match (self.value(a), self.value(b)) {
+            (Some(none), _) if none.is_empty() => Some(b),
+            (_, Some(none)) if none.is_empty() => Some(a),
+            _ => self.binary(a, b, |a, b| a | b, Op::Or),
+        }
+    }
+
+    /// The squares `allowed` less those where a rule applies (`applies`) and does not allow
+    /// (`allows`).
+    fn obey(&mut self, allowed: Reg, applies: Reg, allows: Reg) -> Option<Reg> {
+        let board = self.game.geometry.board;
+        match self.value(applies) {
+            Some(none) if none.is_empty() => Some(allowed),
+            Some(all) if all == board => self.and(allowed, allows),
+            _ => self.register(|to| Op::Obey(to, allowed, applies, allows)),
+        }
+    }
+
+    /// The squares where a folded drop condition holds.
+    fn mask(&mut self, condition: &Cond<B>) -> Option<Reg> {
+        let board = self.game.geometry.board;
+        match condition {
+            Cond::True => self.constant(board),
+            Cond::False => self.constant(B::EMPTY),
+            Cond::PlaceOn(set) => self.set(set),
+            Cond::And(a, b) => {
+                let (a, b) = (self.mask(a)?, self.mask(b)?);
+                self.and(a, b)
+            }
+            Cond::Or(a, b) => {
+                let (a, b) = (self.mask(a)?, self.mask(b)?);
+                self.or(a, b)
+            }
+            Cond::Not(a) => {
+                let a = self.mask(a)?;
+                self.unary(a, |a| board & !a, Op::Not)
+            }
+            Cond::Some(set) => {
+                let set = self.set(set)?;
+                let any = |a: B| if a.any() { board } else { B::EMPTY };
+                self.unary(set, any, Op::Any)
+            }
+            other => self.register(|to| Op::Holds(to, Box::new(other.clone()))),
+        }
+    }
+
+    /// A folded set of squares.
+    fn set(&mut self, set: &Set<B>) -> Option<Reg> {
+        let sides = |reference| sides_of(self.game, self.position, self.side, reference);
+        let (game, board) = (self.game, self.game.geometry.board);
+        match set {
+            // Set before the program runs.
+            Set::Empty => Some(EMPTY),
+            Set::Occupied => Some(OCCUPIED),
+            Set::Fixed(squares) => self.constant(*squares),
+            Set::Pieces(reference, piece) => {
+                let (sides, piece) = (sides(*reference), piece.map(|piece| piece as u8));
+                self.register(|to| Op::Pieces(to, sides, piece))
+            }
+            Set::LastDrop(reference) => {
+                let sides = sides(*reference);
+                self.register(|to| Op::LastDrop(to, sides))
+            }
+            Set::Adjacent(inner) => {
+                let inner = self.set(inner)?;
+                self.unary(inner, |a| around(game, a), Op::Around)
+            }
+            Set::ColourOf(inner) => {
+                let inner = self.set(inner)?;
+                self.unary(inner, |a| colour_of(game, a), Op::ColourOf)
+            }
+            // `own King and attacked by opponent`: the judge tests only the squares that count.
+            Set::And(a, b) if !matches!(**b, Set::AttackedBy(_)) => {
+                let (a, b) = (self.set(a)?, self.set(b)?);
+                self.and(a, b)
+            }
+            Set::Or(a, b) => {
+                let (a, b) = (self.set(a)?, self.set(b)?);
+                self.or(a, b)
+            }
+            Set::Except(a, b) => {
+                let (a, b) = (self.set(a)?, self.set(b)?);
+                self.binary(a, b, |a, b| a & !b, Op::Except)
+            }
+            Set::Not(a) => {
+                let a = self.set(a)?;
+                self.unary(a, |a| board & !a, Op::Not)
+            }
+            other => self.register(|to| Op::Judged(to, Box::new(other.clone()))),
+        }
+    }
+}
+
+#[cfg(test)]
+impl<B: Bitboard> Program<B> {
+    /// A program computing the squares where the folded `condition` holds for `side` on
+    /// `position`'s scalar state, and the register that holds them: for tests against the
+    /// judge.
+    pub(crate) fn for_mask(
+        game: &Rules<B>,
+        position: &Position<B>,
+        side: usize,
+        condition: &Cond<B>,
+    ) -> Option<(Self, Reg)> {
+        let mut compiler = Compiler::new(game, position, side)?;
+        let result = compiler.mask(condition)?;
+        let program = Program {
+            initial: compiler.initial(),
+            ops: compiler.ops,
+            by_type: Vec::new(),
+        };
+        Some((program, result))
+    }
+
+    /// The value of `register` once the program has run.
+    pub(crate) fn value_of(&self, judge: &mut Judge<'_, B>, register: Reg) -> B {
+        let mut registers = vec![B::EMPTY; MAX_REGISTERS];
+        self.execute(judge, &mut registers);
+        registers[usize::from(register)]
+    }
+}
