@@ -61,28 +61,45 @@ impl<B: Bitboard> Sink<B> for Exists {
 }
 
 /// Counts moves without building them.
-#[derive(Default)]
-pub struct Counter(pub u64);
+pub struct Counter<B> {
+    /// The moves counted.
+    pub count: u64,
+    /// The last drop squares counted, and how many they were: types that share their squares
+    /// (most, in a placement game) come one after the other, and are counted once.
+    last_drops: (B, u64),
+}
 
-impl<B: Bitboard> Sink<B> for Counter {
+impl<B: Bitboard> Default for Counter<B> {
+    fn default() -> Self {
+        Counter {
+            count: 0,
+            last_drops: (B::EMPTY, 0),
+        }
+    }
+}
+
+impl<B: Bitboard> Sink<B> for Counter<B> {
     #[inline]
     fn batch(&mut self, _from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
         match promotion {
-            None => self.0 += targets.count() as u64,
+            None => self.count += targets.count() as u64,
             Some(rule) => {
                 let promoting = targets & rule.zone;
-                self.0 += (targets ^ promoting).count() as u64
+                self.count += (targets ^ promoting).count() as u64
                     + promoting.count() as u64 * rule.choices.len() as u64;
             }
         }
     }
     #[inline]
     fn single(&mut self, _mv: Move) {
-        self.0 += 1;
+        self.count += 1;
     }
     #[inline]
     fn drops(&mut self, _piece: usize, targets: B) {
-        self.0 += targets.count() as u64;
+        if targets != self.last_drops.0 {
+            self.last_drops = (targets, targets.count() as u64);
+        }
+        self.count += self.last_drops.1;
     }
 }
 
@@ -98,19 +115,29 @@ pub struct Collector<B> {
 
 impl<B: Bitboard> Sink<B> for Collector<B> {
     fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+        let promoting = promotion.filter(|rule| (rule.zone & targets).any());
+        let Some(rule) = promoting else {
+            // No promotion: one move per target, written as the drops are.
+            let mut rest = targets;
+            self.moves.extend((0..targets.count()).map(|_| {
+                let to = rest.lowest();
+                rest = rest.without_lowest();
+                Move::normal(from, to)
+            }));
+            return;
+        };
         for to in targets.squares() {
-            match promotion {
-                Some(rule) if rule.zone.has(to) => {
-                    for &choice in &rule.choices {
-                        self.moves.push(Move {
-                            from: from as u16,
-                            to: to as u16,
-                            kind: MoveKind::Promote(choice),
-                            converts: None,
-                        });
-                    }
+            if rule.zone.has(to) {
+                for &choice in &rule.choices {
+                    self.moves.push(Move {
+                        from: from as u16,
+                        to: to as u16,
+                        kind: MoveKind::Promote(choice),
+                        converts: None,
+                    });
                 }
-                _ => self.moves.push(Move::normal(from, to)),
+            } else {
+                self.moves.push(Move::normal(from, to));
             }
         }
     }
@@ -122,13 +149,14 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
     }
     fn drops(&mut self, piece: usize, targets: B) {
         self.drop_squares |= targets;
-        // A placement game's drops outnumber a typical move list: grow once, to the size needed.
-        self.moves.reserve(targets.count() as usize);
+        // A placement game's drops outnumber a typical move list: written through a range of
+        // known length, the list grows once and checks no capacity per move.
         let mut rest = targets;
-        while rest.any() {
-            self.moves.push(Move::drop(piece, rest.lowest()));
+        self.moves.extend((0..targets.count()).map(|_| {
+            let square = rest.lowest();
             rest = rest.without_lowest();
-        }
+            Move::drop(piece, square)
+        }));
     }
 }
 
@@ -166,7 +194,7 @@ pub fn legal_moves_into<B: Bitboard>(
 pub fn count_legal<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> u64 {
     let mut counter = Counter::default();
     generate(rules, position, &mut counter);
-    counter.0
+    counter.count
 }
 
 /// What the legality test needs to know about the side to move.

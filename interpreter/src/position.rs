@@ -587,6 +587,7 @@ impl<B: Bitboard> Position<B> {
         self.progress = progress;
     }
 
+    #[inline]
     fn set_last_drop(&mut self, rules: &Rules<B>, side: usize, drop: Option<(u8, u16)>) {
         if rules.reads_last_drop {
             self.hash ^=
@@ -684,6 +685,7 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
+    #[inline]
     fn set_hand(&mut self, rules: &Rules<B>, side: usize, piece: usize, count: u8) {
         self.hash ^= rules
             .zobrist

@@ -57,6 +57,62 @@ enum Op<B> {
     Obey(Reg, Reg, Reg, Reg),
 }
 
+impl<B> Op<B> {
+    /// The register the operation writes.
+    fn target(&self) -> Reg {
+        match *self {
+            Op::Pieces(to, ..)
+            | Op::LastDrop(to, _)
+            | Op::Around(to, _)
+            | Op::ColourOf(to, _)
+            | Op::And(to, ..)
+            | Op::Or(to, ..)
+            | Op::Except(to, ..)
+            | Op::Not(to, _)
+            | Op::Any(to, _)
+            | Op::Judged(to, _)
+            | Op::Holds(to, _)
+            | Op::Obey(to, ..) => to,
+        }
+    }
+
+    /// The registers the operation reads.
+    fn reads(&self) -> [Option<Reg>; 3] {
+        match *self {
+            Op::Pieces(..) | Op::LastDrop(..) | Op::Judged(..) | Op::Holds(..) => [None; 3],
+            Op::Around(_, a) | Op::ColourOf(_, a) | Op::Not(_, a) | Op::Any(_, a) => {
+                [Some(a), None, None]
+            }
+            Op::And(_, a, b) | Op::Or(_, a, b) | Op::Except(_, a, b) => [Some(a), Some(b), None],
+            Op::Obey(_, a, b, c) => [Some(a), Some(b), Some(c)],
+        }
+    }
+}
+
+/// The operations of `ops` that the registers `outputs` need, in their order (an operation
+/// comes after those it reads): a rule whose chain folded to a constant leaves operations that
+/// nothing reads.
+fn needed<B>(ops: Vec<Op<B>>, outputs: &[Reg]) -> Vec<Op<B>> {
+    let mut producer = [None; MAX_REGISTERS + 1];
+    for (index, op) in ops.iter().enumerate() {
+        producer[usize::from(op.target())] = Some(index);
+    }
+    let mut wanted = vec![false; ops.len()];
+    let mut stack = outputs.to_vec();
+    while let Some(register) = stack.pop() {
+        if let Some(index) = producer[usize::from(register)] {
+            if !wanted[index] {
+                wanted[index] = true;
+                stack.extend(ops[index].reads().into_iter().flatten());
+            }
+        }
+    }
+    ops.into_iter()
+        .zip(wanted)
+        .filter_map(|(op, wanted)| wanted.then_some(op))
+        .collect()
+}
+
 /// The drop squares of a plan's groups of piece types, as a program.
 #[derive(Debug)]
 pub(crate) struct Program<B> {
@@ -114,12 +170,16 @@ impl<B: Bitboard> Program<B> {
             groups[piece] = (allowed, lookahead);
         }
         let initial = compiler.initial();
-        let by_type = group
+        let by_type: Vec<(Reg, Reg)> = group
             .iter()
             .map(|&first| groups[usize::from(first)])
             .collect();
+        let outputs: Vec<Reg> = by_type
+            .iter()
+            .flat_map(|&(allowed, ahead)| [allowed, ahead])
+            .collect();
         Some(Program {
-            ops: compiler.ops,
+            ops: needed(compiler.ops, &outputs),
             initial,
             by_type,
         })
@@ -358,6 +418,7 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
         match (self.value(a), self.value(b)) {
             (Some(all), _) if all == board => Some(b),
             (_, Some(all)) if all == board => Some(a),
+            (Some(none), _) | (_, Some(none)) if none.is_empty() => self.constant(B::EMPTY),
             _ => self.binary(a, b, |a, b| a & b, Op::And),
         }
     }
@@ -374,6 +435,9 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
     /// (`allows`).
     fn obey(&mut self, allowed: Reg, applies: Reg, allows: Reg) -> Option<Reg> {
         let board = self.game.geometry.board;
+        if self.value(allowed).is_some_and(|none| none.is_empty()) {
+            return Some(allowed);
+        }
         match self.value(applies) {
             Some(none) if none.is_empty() => Some(allowed),
             Some(all) if all == board => self.and(allowed, allows),
