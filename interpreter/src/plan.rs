@@ -412,6 +412,16 @@ impl PartialEq for Key {
 
 impl Eq for Key {}
 
+impl Key {
+    /// The key's hash, as the map of plans computes it.
+    #[inline(always)]
+    fn hash_word(&self) -> u64 {
+        let mut hasher = WordHasher::default();
+        self.hash(&mut hasher);
+        hasher.finish()
+    }
+}
+
 impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
         for word in self.words() {
@@ -486,13 +496,42 @@ impl Hasher for WordHasher {
 /// plan holds).
 struct Plans<B: Bitboard> {
     by_key: HashMap<Key, Option<Rc<Plan<B>>>, BuildHasherDefault<WordHasher>>,
+    /// The plans last found, one per slot of their key's hash: a hit costs one comparison of
+    /// keys instead of a probe of the map.
+    recent: Vec<Option<(Key, Option<Rc<Plan<B>>>)>>,
 }
 
 impl<B: Bitboard> Default for Plans<B> {
     fn default() -> Self {
         Plans {
             by_key: HashMap::default(),
+            recent: vec![None; RECENT],
         }
+    }
+}
+
+/// Slots of [`Plans::recent`] (a power of two).
+const RECENT: usize = 256;
+
+impl<B: Bitboard> Plans<B> {
+    /// The plan of `key`: `Some(plan)` where known (a plan, or `None` for rules too big or
+    /// plans no longer kept), `None` where it is to be made.
+    #[inline]
+    fn find(&mut self, key: &Key) -> Option<Option<Rc<Plan<B>>>> {
+        let slot = key.hash_word() as usize & (RECENT - 1);
+        if let Some((recent, plan)) = &self.recent[slot] {
+            if recent == key {
+                return Some(plan.clone());
+            }
+        }
+        let found = match self.by_key.get(key) {
+            Some(plan) => plan.clone(),
+            // This thread keeps no more plans for the game: judged unfolded.
+            None if self.by_key.len() >= MAX_PLANS => None,
+            None => return None,
+        };
+        self.recent[slot] = Some((*key, found.clone()));
+        Some(found)
     }
 }
 
@@ -524,12 +563,7 @@ pub fn plan<B: Bitboard>(
         let Some(plans) = plans_of::<B>(&mut cache, spec.id) else {
             return Some(None);
         };
-        match plans.by_key.get(&key).cloned() {
-            Some(plan) => Some(plan),
-            // This thread keeps no more plans for the game: judged unfolded.
-            None if plans.by_key.len() >= MAX_PLANS => Some(None),
-            None => None,
-        }
+        plans.find(&key)
     });
     if let Some(plan) = known {
         return plan;
@@ -547,7 +581,7 @@ pub fn plan<B: Bitboard>(
 
 /// This thread's plans of the game `id`, made empty on first use (the game asked for least
 /// recently dropped when the thread keeps [`MAX_GAMES`]).
-#[inline]
+#[inline(always)]
 fn plans_of<B: Bitboard>(cache: &mut Vec<(u64, Box<dyn Any>)>, id: u64) -> Option<&mut Plans<B>> {
     // The game asked for last is kept first: it is almost always the one asked for again.
     if cache.first().is_none_or(|(game, _)| *game != id) {
