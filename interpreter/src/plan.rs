@@ -492,13 +492,15 @@ impl Hasher for WordHasher {
     }
 }
 
-/// The plans of one game kept by one thread (`None`: the game's rules need more slots than a
-/// plan holds).
+/// A plan as the cache keeps it: `None` where the rules need more than a plan holds.
+type Kept<B> = Option<Rc<Plan<B>>>;
+
+/// The plans of one game kept by one thread.
 struct Plans<B: Bitboard> {
-    by_key: HashMap<Key, Option<Rc<Plan<B>>>, BuildHasherDefault<WordHasher>>,
+    by_key: HashMap<Key, Kept<B>, BuildHasherDefault<WordHasher>>,
     /// The plans last found, one per slot of their key's hash: a hit costs one comparison of
     /// keys instead of a probe of the map.
-    recent: Vec<Option<(Key, Option<Rc<Plan<B>>>)>>,
+    recent: Vec<Option<(Key, Kept<B>)>>,
 }
 
 impl<B: Bitboard> Default for Plans<B> {
@@ -517,7 +519,7 @@ impl<B: Bitboard> Plans<B> {
     /// The plan of `key`: `Some(plan)` where known (a plan, or `None` for rules too big or
     /// plans no longer kept), `None` where it is to be made.
     #[inline]
-    fn find(&mut self, key: &Key) -> Option<Option<Rc<Plan<B>>>> {
+    fn find(&mut self, key: &Key) -> Option<Kept<B>> {
         let slot = key.hash_word() as usize & (RECENT - 1);
         if let Some((recent, plan)) = &self.recent[slot] {
             if recent == key {
