@@ -5,9 +5,15 @@
 //! what was computed, spent more on calls and bookkeeping than on the bitboard operations
 //! themselves. Here the folded rules are compiled once, when the plan is made, into a list of
 //! register operations: every distinct expression is computed once (equal expressions share a
-//! register, whichever rule or piece type they come from), and each group of piece types ends
-//! in one register of allowed squares and one of squares where a lookahead rule binds. Running
-//! the program is one pass over a short array.
+//! register, whichever rule or piece type they come from), what the plan decides is a constant
+//! set before the program runs, operations whose result nothing reads are dropped, and each
+//! group of piece types ends in one register of allowed squares and one of squares where a
+//! lookahead rule binds. Running the program is one pass over a short array.
+//!
+//! The next side's rules, which the lookahead's proof reads over bounds, stay closures
+//! ([`crate::plan`]): compiled into a program the same way, the proof measured slower, having
+//! lost its stop at the first piece type that proves it and its skipping of rules that cannot
+//! bind.
 //!
 //! Terms that gain nothing from this (control, attacks, legal drops, comparisons of fields,
 //! conditions that do not speak of the square) are one operation that asks the [`Judge`].
