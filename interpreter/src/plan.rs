@@ -513,7 +513,7 @@ impl<B: Bitboard> Default for Plans<B> {
 }
 
 /// Slots of [`Plans::recent`] (a power of two).
-const RECENT: usize = 256;
+const RECENT: usize = 64;
 
 impl<B: Bitboard> Plans<B> {
     /// The plan of `key`: `Some(plan)` where known (a plan, or `None` for rules too big or
