@@ -412,16 +412,6 @@ impl PartialEq for Key {
 
 impl Eq for Key {}
 
-impl Key {
-    /// The key's hash, as the map of plans computes it.
-    #[inline(always)]
-    fn hash_word(&self) -> u64 {
-        let mut hasher = WordHasher::default();
-        self.hash(&mut hasher);
-        hasher.finish()
-    }
-}
-
 impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
         for word in self.words() {
@@ -498,42 +488,27 @@ type Kept<B> = Option<Rc<Plan<B>>>;
 /// The plans of one game kept by one thread.
 struct Plans<B: Bitboard> {
     by_key: HashMap<Key, Kept<B>, BuildHasherDefault<WordHasher>>,
-    /// The plans last found, one per slot of their key's hash: a hit costs one comparison of
-    /// keys instead of a probe of the map.
-    recent: Vec<Option<(Key, Kept<B>)>>,
 }
 
 impl<B: Bitboard> Default for Plans<B> {
     fn default() -> Self {
         Plans {
             by_key: HashMap::default(),
-            recent: vec![None; RECENT],
         }
     }
 }
-
-/// Slots of [`Plans::recent`] (a power of two).
-const RECENT: usize = 64;
 
 impl<B: Bitboard> Plans<B> {
     /// The plan of `key`: `Some(plan)` where known (a plan, or `None` for rules too big or
     /// plans no longer kept), `None` where it is to be made.
     #[inline]
-    fn find(&mut self, key: &Key) -> Option<Kept<B>> {
-        let slot = key.hash_word() as usize & (RECENT - 1);
-        if let Some((recent, plan)) = &self.recent[slot] {
-            if recent == key {
-                return Some(plan.clone());
-            }
-        }
-        let found = match self.by_key.get(key) {
-            Some(plan) => plan.clone(),
+    fn find(&self, key: &Key) -> Option<Kept<B>> {
+        match self.by_key.get(key) {
+            Some(plan) => Some(plan.clone()),
             // This thread keeps no more plans for the game: judged unfolded.
-            None if self.by_key.len() >= MAX_PLANS => None,
-            None => return None,
-        };
-        self.recent[slot] = Some((*key, found.clone()));
-        Some(found)
+            None if self.by_key.len() >= MAX_PLANS => Some(None),
+            None => None,
+        }
     }
 }
 
