@@ -25,7 +25,7 @@ use crate::bitboard::Bitboard;
 use crate::expression::{
     around, colour_of, known_square, reply_side, sides_of, Bounds, Cond, DropRule, Judge, Num, Set,
 };
-use crate::position::Position;
+use crate::position::{Position, ScalarWords, SCALAR_HAND_TYPES, SCALAR_WORDS};
 use crate::program::{FoldedRule, Program};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
 use std::any::Any;
@@ -238,6 +238,10 @@ pub struct KeySpec {
     progress: bool,
     /// A number telling this game's rules from every other's in the per-thread cache.
     id: u64,
+    /// Per word of [`Position::scalar_words`], the bits the key reads: masked with it, the
+    /// words of two positions are equal when their keys are (but for the types of last drops,
+    /// which the key tells apart only where a rule asks for them).
+    scalar_mask: ScalarWords,
 }
 
 static NEXT_RULES_ID: AtomicU64 = AtomicU64::new(1);
@@ -269,7 +273,24 @@ impl KeySpec {
             spec.condition(&rule.condition);
             spec.condition(&rule.requirement);
         }
+        spec.scalar_mask = spec.scalar_mask();
         spec
+    }
+
+    /// [`KeySpec::scalar_mask`], from what the key holds.
+    fn scalar_mask(&self) -> ScalarWords {
+        let all_if = |read: bool| if read { u64::MAX } else { 0 };
+        let mut mask = [0u64; SCALAR_WORDS];
+        // Sides, turn and phase; the last drops' types.
+        mask[0] = 0xffff_ffff | all_if(self.placed_types != 0) << 32;
+        // Actions and drops this turn, and the `at turn start` bits (not the longest turn).
+        mask[1] = all_if(self.progress) & 0xffff_ffff_0000_ffff;
+        mask[2] = all_if(self.totals);
+        let hands = (0..SCALAR_HAND_TYPES)
+            .filter(|piece| self.hand_pieces >> piece & 1 != 0)
+            .fold(0u64, |hands, piece| hands | 0xff << (8 * piece));
+        mask[3..].fill(hands);
+        mask
     }
 
     fn condition<B>(&mut self, condition: &Cond<B>) {
@@ -488,17 +509,55 @@ type Kept<B> = Option<Rc<Plan<B>>>;
 /// The plans of one game kept by one thread.
 struct Plans<B: Bitboard> {
     by_key: HashMap<Key, Kept<B>, BuildHasherDefault<WordHasher>>,
+    /// The plans of the scalar states met lately, by the states' words
+    /// ([`Position::scalar_words`]), one per slot ([`RECENT`] slots, chosen by a hash of the
+    /// words): a state met again finds its plan by comparing a few words, without its key
+    /// being built and looked up. Many states share a plan (the key keeps only what the rules
+    /// read); this table only points at the plans `by_key` holds.
+    recent: Vec<Option<(ScalarWords, Kept<B>)>>,
 }
+
+/// Slots of [`Plans::recent`] (a power of two).
+const RECENT: usize = 1024;
 
 impl<B: Bitboard> Default for Plans<B> {
     fn default() -> Self {
         Plans {
             by_key: HashMap::default(),
+            recent: vec![None; RECENT],
         }
     }
 }
 
+/// The slot of [`Plans::recent`] for a scalar state.
+#[inline(always)]
+fn recent_slot(words: &ScalarWords) -> usize {
+    let folded = words
+        .iter()
+        .fold(0u64, |hash, &word| hash.rotate_left(23) ^ word)
+        .wrapping_mul(0x9e_37_79_b9_7f_4a_7c_15);
+    (folded >> (64 - RECENT.trailing_zeros())) as usize
+}
+
 impl<B: Bitboard> Plans<B> {
+    /// The plan last found for the scalar state `words`, if its slot still holds it.
+    #[inline(always)]
+    fn recent(&self, words: &ScalarWords) -> Option<Kept<B>> {
+        match &self.recent[recent_slot(words)] {
+            // Word by word, without a branch: shorter than a call to `memcmp`.
+            Some((seen, plan))
+                if seen
+                    .iter()
+                    .zip(words)
+                    .fold(0, |differ, (seen, word)| differ | (seen ^ word))
+                    == 0 =>
+            {
+                Some(plan.clone())
+            }
+            _ => None,
+        }
+    }
+
     /// The plan of `key`: `Some(plan)` where known (a plan, or `None` for rules too big or
     /// plans no longer kept), `None` where it is to be made.
     #[inline]
@@ -514,12 +573,39 @@ impl<B: Bitboard> Plans<B> {
 
 /// How many plans a thread keeps per game; further scalar states are judged unfolded.
 const MAX_PLANS: usize = 1 << 13;
-/// How many games' plans a thread keeps; the oldest are dropped first.
+/// How many games' plans a thread keeps per bitboard width; the oldest are dropped first.
 const MAX_GAMES: usize = 8;
 
+/// A thread's plans, per bitboard width, per game (by [`KeySpec::id`]), the game asked for
+/// last first. A list per width, rather than one of boxed `dyn Any`, finds a game's plans
+/// without a dynamic type check: the downcast below is of a field whose type the compiler
+/// knows, and folds to a constant.
+#[derive(Default)]
+struct Caches {
+    narrow: Vec<(u64, Plans<u64>)>,
+    medium: Vec<(u64, Plans<u128>)>,
+    wide: Vec<(u64, Plans<crate::bitboard::Wide256>)>,
+}
+
+impl Caches {
+    /// The list of the games of bitboard `B`.
+    #[inline(always)]
+    fn of<B: Bitboard>(&mut self) -> Option<&mut Vec<(u64, Plans<B>)>> {
+        let narrow: &mut dyn Any = &mut self.narrow;
+        if let Some(games) = narrow.downcast_mut() {
+            return Some(games);
+        }
+        let medium: &mut dyn Any = &mut self.medium;
+        if let Some(games) = medium.downcast_mut() {
+            return Some(games);
+        }
+        let wide: &mut dyn Any = &mut self.wide;
+        wide.downcast_mut()
+    }
+}
+
 thread_local! {
-    /// Per game (by [`KeySpec::id`]), its plans (a `Plans<B>` for the game's bitboard width).
-    static CACHE: RefCell<Vec<(u64, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
+    static CACHE: RefCell<Caches> = RefCell::new(Caches::default());
 }
 
 /// The plan of `position`'s scalar state for `side`'s drops, made on first use; `None` when
@@ -533,6 +619,37 @@ pub fn plan<B: Bitboard>(
     if !spec.active {
         return None;
     }
+    let mut words = [0u64; SCALAR_WORDS];
+    let scalar = position.scalar_words(rules.pieces, side, &mut words);
+    if scalar {
+        for (word, mask) in words.iter_mut().zip(&spec.scalar_mask) {
+            *word &= mask;
+        }
+        let recent = CACHE.with(|cache| {
+            plans_of::<B>(&mut cache.borrow_mut(), spec.id).and_then(|plans| plans.recent(&words))
+        });
+        if let Some(plan) = recent {
+            return plan;
+        }
+    }
+    let plan = plan_by_key(rules, position, side);
+    if scalar {
+        CACHE.with(|cache| {
+            if let Some(plans) = plans_of::<B>(&mut cache.borrow_mut(), spec.id) {
+                plans.recent[recent_slot(&words)] = Some((words, plan.clone()));
+            }
+        });
+    }
+    plan
+}
+
+/// The plan of `position`'s scalar state for `side` by its key, made on first use; `None` as
+/// [`plan`] says, and when the key is longer than a key holds. [`plan`] without its table of
+/// recent scalar states: public so that tests can check that the table finds the plan of the
+/// position's key.
+#[doc(hidden)]
+pub fn plan_by_key<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> Kept<B> {
+    let spec = &rules.plan_key;
     let key = spec.key(rules, position, side)?;
     // `Some(plan)`: known (a plan, or `None` for rules too big); `None`: to be made.
     let known = CACHE.with(|cache| {
@@ -557,9 +674,11 @@ pub fn plan<B: Bitboard>(
 }
 
 /// This thread's plans of the game `id`, made empty on first use (the game asked for least
-/// recently dropped when the thread keeps [`MAX_GAMES`]).
+/// recently dropped when the thread keeps [`MAX_GAMES`] of its bitboard width); `None` for a
+/// bitboard type the cache does not know.
 #[inline(always)]
-fn plans_of<B: Bitboard>(cache: &mut Vec<(u64, Box<dyn Any>)>, id: u64) -> Option<&mut Plans<B>> {
+fn plans_of<B: Bitboard>(caches: &mut Caches, id: u64) -> Option<&mut Plans<B>> {
+    let cache = caches.of::<B>()?;
     // The game asked for last is kept first: it is almost always the one asked for again.
     if cache.first().is_none_or(|(game, _)| *game != id) {
         match cache.iter().position(|(game, _)| *game == id) {
@@ -568,11 +687,11 @@ fn plans_of<B: Bitboard>(cache: &mut Vec<(u64, Box<dyn Any>)>, id: u64) -> Optio
                 if cache.len() == MAX_GAMES {
                     cache.pop();
                 }
-                cache.insert(0, (id, Box::new(Plans::<B>::default())));
+                cache.insert(0, (id, Plans::<B>::default()));
             }
         }
     }
-    cache[0].1.downcast_mut::<Plans<B>>()
+    cache.first_mut().map(|(_, plans)| plans)
 }
 
 /// The plan of `position`'s scalar state for `side`: every scalar part of the rules
