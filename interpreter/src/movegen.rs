@@ -371,6 +371,7 @@ fn route_moves<B: Bitboard, S: Sink<B>>(
     }
 }
 
+#[inline(always)]
 fn safety<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
@@ -385,6 +386,16 @@ fn safety<B: Bitboard>(
             fast: true,
         };
     }
+    checked_safety(rules, position, us, occupied)
+}
+
+/// [`safety`] in a game with the `check` rule.
+fn checked_safety<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    us: usize,
+    occupied: B,
+) -> Safety<B> {
     let royals = position.team_royals(rules, us);
     let king = (royals.count() == 1).then(|| royals.lowest());
     let in_check = position.in_check(rules, us);

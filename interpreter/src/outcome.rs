@@ -265,10 +265,12 @@ pub fn ends_before_actions<B: Bitboard>(
     position: &Position<B>,
     history: &[u64],
 ) -> bool {
-    (rules.definition.end.royal_captured.is_some() && royal_lost(rules, position).is_some())
+    let end = &rules.definition.end;
+    // Each rule's own test runs only where the game has the rule (most have few).
+    (end.royal_captured.is_some() && royal_lost(rules, position).is_some())
         || fired_end_condition(rules, position, None, |end| !end.needs_actions).is_some()
-        || material_rule(rules, position).is_some()
-        || repeated(rules, position, history)
+        || (!end.material.is_empty() && material_rule(rules, position).is_some())
+        || (end.repetition.is_some() && repeated(rules, position, history))
         || move_limit_reached(rules, position)
 }
 
