@@ -10,12 +10,11 @@ mod common;
 
 use common::SplitMix;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use variant_interpreter::expression::{drop_squares, reply_certain, reply_certain_after, Judge};
 use variant_interpreter::movegen::{any_legal, legal_moves};
 use variant_interpreter::outcome::outcome;
 use variant_interpreter::perft::perft;
-use variant_interpreter::plan::{plan, plan_by_key, KeySpec};
+use variant_interpreter::plan::{plan, KeySpec};
 use variant_interpreter::{Bitboard, Position, Rules};
 
 /// The game files and test variants whose drop rules a plan folds (their board fits 64 bits).
@@ -121,22 +120,6 @@ fn plans_give_the_legal_actions_of_the_unfolded_rules() {
 /// holds is judged unfolded).
 fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Path) -> bool {
     let side = position.side_to_move(rules);
-    // The table of recent scalar states finds the plan of the position's key, for either side.
-    for judged in 0..rules.sides {
-        let (recent, by_key) = (
-            plan(rules, position, judged),
-            plan_by_key(rules, position, judged),
-        );
-        assert!(
-            match (&recent, &by_key) {
-                (Some(recent), Some(by_key)) => Rc::ptr_eq(recent, by_key),
-                (None, None) => true,
-                _ => false,
-            },
-            "{}: the recent plan of side {judged} is not its key's",
-            path.display()
-        );
-    }
     let Some(plan) = plan(rules, position, side) else {
         return false;
     };

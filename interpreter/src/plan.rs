@@ -25,7 +25,7 @@ use crate::bitboard::Bitboard;
 use crate::expression::{
     around, colour_of, known_square, reply_side, sides_of, Bounds, Cond, DropRule, Judge, Num, Set,
 };
-use crate::position::{Position, ScalarWords, SCALAR_HAND_TYPES, SCALAR_WORDS};
+use crate::position::Position;
 use crate::program::{FoldedRule, Program};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
 use std::any::Any;
@@ -238,10 +238,6 @@ pub struct KeySpec {
     progress: bool,
     /// A number telling this game's rules from every other's in the per-thread cache.
     id: u64,
-    /// Per word of [`Position::scalar_words`], the bits the key reads: masked with it, the
-    /// words of two positions are equal when their keys are (but for the types of last drops,
-    /// which the key tells apart only where a rule asks for them).
-    scalar_mask: ScalarWords,
 }
 
 static NEXT_RULES_ID: AtomicU64 = AtomicU64::new(1);
@@ -273,24 +269,7 @@ impl KeySpec {
             spec.condition(&rule.condition);
             spec.condition(&rule.requirement);
         }
-        spec.scalar_mask = spec.scalar_mask();
         spec
-    }
-
-    /// [`KeySpec::scalar_mask`], from what the key holds.
-    fn scalar_mask(&self) -> ScalarWords {
-        let all_if = |read: bool| if read { u64::MAX } else { 0 };
-        let mut mask = [0u64; SCALAR_WORDS];
-        // Sides, turn and phase; the last drops' types.
-        mask[0] = 0xffff_ffff | all_if(self.placed_types != 0) << 32;
-        // Actions and drops this turn, and the `at turn start` bits (not the longest turn).
-        mask[1] = all_if(self.progress) & 0xffff_ffff_0000_ffff;
-        mask[2] = all_if(self.totals);
-        let hands = (0..SCALAR_HAND_TYPES)
-            .filter(|piece| self.hand_pieces >> piece & 1 != 0)
-            .fold(0u64, |hands, piece| hands | 0xff << (8 * piece));
-        mask[3..].fill(hands);
-        mask
     }
 
     fn condition<B>(&mut self, condition: &Cond<B>) {
@@ -509,55 +488,17 @@ type Kept<B> = Option<Rc<Plan<B>>>;
 /// The plans of one game kept by one thread.
 struct Plans<B: Bitboard> {
     by_key: HashMap<Key, Kept<B>, BuildHasherDefault<WordHasher>>,
-    /// The plans of the scalar states met lately, by the states' words
-    /// ([`Position::scalar_words`]), one per slot ([`RECENT`] slots, chosen by a hash of the
-    /// words): a state met again finds its plan by comparing a few words, without its key
-    /// being built and looked up. Many states share a plan (the key keeps only what the rules
-    /// read); this table only points at the plans `by_key` holds.
-    recent: Vec<Option<(ScalarWords, Kept<B>)>>,
 }
-
-/// Slots of [`Plans::recent`] (a power of two).
-const RECENT: usize = 1024;
 
 impl<B: Bitboard> Default for Plans<B> {
     fn default() -> Self {
         Plans {
             by_key: HashMap::default(),
-            recent: vec![None; RECENT],
         }
     }
-}
-
-/// The slot of [`Plans::recent`] for a scalar state.
-#[inline(always)]
-fn recent_slot(words: &ScalarWords) -> usize {
-    let folded = words
-        .iter()
-        .fold(0u64, |hash, &word| hash.rotate_left(23) ^ word)
-        .wrapping_mul(0x9e_37_79_b9_7f_4a_7c_15);
-    (folded >> (64 - RECENT.trailing_zeros())) as usize
 }
 
 impl<B: Bitboard> Plans<B> {
-    /// The plan last found for the scalar state `words`, if its slot still holds it.
-    #[inline(always)]
-    fn recent(&self, words: &ScalarWords) -> Option<Kept<B>> {
-        match &self.recent[recent_slot(words)] {
-            // Word by word, without a branch: shorter than a call to `memcmp`.
-            Some((seen, plan))
-                if seen
-                    .iter()
-                    .zip(words)
-                    .fold(0, |differ, (seen, word)| differ | (seen ^ word))
-                    == 0 =>
-            {
-                Some(plan.clone())
-            }
-            _ => None,
-        }
-    }
-
     /// The plan of `key`: `Some(plan)` where known (a plan, or `None` for rules too big or
     /// plans no longer kept), `None` where it is to be made.
     #[inline]
@@ -619,37 +560,6 @@ pub fn plan<B: Bitboard>(
     if !spec.active {
         return None;
     }
-    let mut words = [0u64; SCALAR_WORDS];
-    let scalar = position.scalar_words(rules.pieces, side, &mut words);
-    if scalar {
-        for (word, mask) in words.iter_mut().zip(&spec.scalar_mask) {
-            *word &= mask;
-        }
-        let recent = CACHE.with(|cache| {
-            plans_of::<B>(&mut cache.borrow_mut(), spec.id).and_then(|plans| plans.recent(&words))
-        });
-        if let Some(plan) = recent {
-            return plan;
-        }
-    }
-    let plan = plan_by_key(rules, position, side);
-    if scalar {
-        CACHE.with(|cache| {
-            if let Some(plans) = plans_of::<B>(&mut cache.borrow_mut(), spec.id) {
-                plans.recent[recent_slot(&words)] = Some((words, plan.clone()));
-            }
-        });
-    }
-    plan
-}
-
-/// The plan of `position`'s scalar state for `side` by its key, made on first use; `None` as
-/// [`plan`] says, and when the key is longer than a key holds. [`plan`] without its table of
-/// recent scalar states: public so that tests can check that the table finds the plan of the
-/// position's key.
-#[doc(hidden)]
-pub fn plan_by_key<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> Kept<B> {
-    let spec = &rules.plan_key;
     let key = spec.key(rules, position, side)?;
     // `Some(plan)`: known (a plan, or `None` for rules too big); `None`: to be made.
     let known = CACHE.with(|cache| {

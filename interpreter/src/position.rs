@@ -19,15 +19,6 @@ pub const MAX_NUMBERED: usize = 32;
 /// The square of a numbered piece that is gone.
 const NO_SQUARE: u8 = u8::MAX;
 
-/// The piece types whose hand counts [`Position::scalar_words`] packs, a byte each into a word
-/// per side.
-pub(crate) const SCALAR_HAND_TYPES: usize = 8;
-/// Words of [`ScalarWords`]: sides, turn, phase and last drops; the turn's progress; hand
-/// totals; a word of hand counts per side.
-pub(crate) const SCALAR_WORDS: usize = 3 + MAX_SIDES;
-/// A position's scalar state, see [`Position::scalar_words`].
-pub(crate) type ScalarWords = [u64; SCALAR_WORDS];
-
 /// An en-passant opportunity: the square passed over and the piece that passed it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EnPassant {
@@ -492,53 +483,6 @@ impl<B: Bitboard> Position<B> {
     #[inline]
     pub fn last_drop(&self, side: usize) -> Option<(usize, usize)> {
         self.last_drop[side].map(|(piece, square)| (piece as usize, square as usize))
-    }
-
-    /// The scalar state the drop rules can read (sides, turn, phase, last drop types, the
-    /// turn's progress, hand totals and counts), packed into words as it lies in the fields,
-    /// with `judged` (the side whose rules are judged) in front; `None` in games of more than
-    /// [`SCALAR_HAND_TYPES`] piece types. A plan's key is built from a selection of these, so
-    /// it is a function of these words: they let the plan cache skip building the key for a
-    /// scalar state it has seen. Written into `words`; `false` (and nothing written) in games
-    /// of more piece types.
-    #[inline(always)]
-    pub(crate) fn scalar_words(
-        &self,
-        pieces: usize,
-        judged: usize,
-        words: &mut ScalarWords,
-    ) -> bool {
-        if pieces > SCALAR_HAND_TYPES {
-            return false;
-        }
-        let mut drops = 0u64;
-        for (side, drop) in self.last_drop.iter().enumerate() {
-            let piece = drop.map_or(0, |(piece, _)| u64::from(piece) + 1);
-            drops |= piece << (8 * side);
-        }
-        words[0] = judged as u64
-            | u64::from(self.side) << 8
-            | u64::from(self.turn) << 16
-            | u64::from(self.phase) << 24
-            | drops << 32;
-        let progress = &self.progress;
-        words[1] = u64::from(progress.actions)
-            | u64::from(progress.drops) << 8
-            | u64::from(progress.longest) << 16
-            | u64::from(progress.start) << 32;
-        words[2] = self
-            .hand_totals
-            .iter()
-            .enumerate()
-            .fold(0, |word, (side, &total)| {
-                word | u64::from(total) << (16 * side)
-            });
-        for (word, hand) in words[3..].iter_mut().zip(&self.hands) {
-            let mut bytes = [0u8; 8];
-            bytes.copy_from_slice(&hand[..SCALAR_HAND_TYPES]);
-            *word = u64::from_le_bytes(bytes);
-        }
-        true
     }
 
     /// Pieces in a side's hand, all types together.
