@@ -4,7 +4,8 @@
 //! Two measures, each the best of 5 runs, the engine's and the reference's alternated (this
 //! machine's speed drifts, and two series of runs one after the other can drift apart): perft
 //! from the empty start, and random playouts to the end (every ply generates the legal
-//! placements, the final position is scored). Every node count is checked against the other
+//! placements, counts them and takes one at random by its index, without listing them, as
+//! both implementations do; the final position is scored). Every node count is checked against the other
 //! implementation and against the known counts before any time is reported.
 //!
 //! Run with `cargo bench --bench cheversi`. The engine's perft depth is `CHEVERSI_BENCH_DEPTH`
@@ -18,7 +19,8 @@ mod cheversi;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use variant_interpreter::outcome::status_into;
+use variant_interpreter::action_set::ActionSet;
+use variant_interpreter::outcome::status_into_set;
 use variant_interpreter::score::scores;
 use variant_interpreter::Game;
 
@@ -87,21 +89,25 @@ fn best_of_once(run: &mut impl FnMut() -> u64, expected: u64) -> (Duration, u64)
     (elapsed, result)
 }
 
-/// The engine's playout loop of `benches/playouts.rs`: one random game to its end; returns the
-/// number of plies.
+/// One random game to its end; returns the number of plies. The loop of `benches/playouts.rs`,
+/// but with the legal actions as a set ([`ActionSet`]) rather than a list: the hand-written
+/// playout it is measured against lists none either.
 fn engine_playout(game: &Game<u64>, rng: &mut cheversi::SplitMix) -> usize {
     let rules = game.rules();
     let mut position = game.position().clone();
     let mut hashes = Vec::new();
     let mut plies = 0;
-    // One list of legal actions for the whole game, refilled at every ply.
-    let mut moves = Vec::new();
+    // One set of legal actions for the whole game, refilled at every ply: counted, and one
+    // taken by its index, as the hand-written playout does, without a list of every action.
+    let mut actions = ActionSet::new();
     // The final scores as the end rule computed them (`by score`), else scored here.
     let outcome = loop {
-        if let Some(outcome) = status_into(rules, &position, &hashes, &mut moves) {
+        if let Some(outcome) = status_into_set(rules, &position, &hashes, &mut actions) {
             break outcome;
         }
-        let chosen = moves[rng.below(moves.len())];
+        let chosen = actions
+            .get(rng.below(actions.len()))
+            .expect("an index below the count");
         hashes.push(position.hash());
         position.play_unchecked(rules, chosen);
         plies += 1;

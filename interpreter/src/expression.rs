@@ -483,6 +483,8 @@ pub struct Judge<'a, B: Bitboard> {
     actions: Option<&'a [Move]>,
     /// The squares of the drops among them, where the generation gave them.
     drop_squares: Option<B>,
+    /// Whether the side to move has a legal action, where the generation told.
+    can_act: Option<bool>,
     control: [Option<B>; crate::rules::MAX_SIDES],
 }
 
@@ -495,6 +497,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
             side,
             actions: None,
             drop_squares: None,
+            can_act: None,
             control: [None; crate::rules::MAX_SIDES],
         }
     }
@@ -508,6 +511,12 @@ impl<'a, B: Bitboard> Judge<'a, B> {
     /// The same, knowing the squares of the drops among the legal actions (`legal drops`).
     pub fn with_drop_squares(mut self, squares: B) -> Self {
         self.drop_squares = Some(squares);
+        self
+    }
+
+    /// The same, knowing whether the side to move has a legal action (`can act`).
+    pub fn with_can_act(mut self, can_act: bool) -> Self {
+        self.can_act = Some(can_act);
         self
     }
 
@@ -731,9 +740,10 @@ impl<'a, B: Bitboard> Judge<'a, B> {
             Cond::Place(_) | Cond::PlaceOn(_) | Cond::Move(_) | Cond::MoveFrom(_) => false,
             Cond::AtTurnStart(index) => self.position.progress().start >> index & 1 != 0,
             Cond::LeaveAction => true,
-            Cond::CanAct => match self.actions {
-                Some(actions) => !actions.is_empty(),
-                None => crate::movegen::any_legal(self.rules, self.position),
+            Cond::CanAct => match (self.can_act, self.actions) {
+                (Some(can_act), _) => can_act,
+                (None, Some(actions)) => !actions.is_empty(),
+                (None, None) => crate::movegen::any_legal(self.rules, self.position),
             },
             Cond::Compare(a, op, b) => {
                 let (a, b) = (self.number(a), self.number(b));

@@ -25,6 +25,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod action_set;
 mod after_drop;
 pub mod ai;
 pub mod bitboard;

@@ -126,20 +126,7 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
             }));
             return;
         };
-        for to in targets.squares() {
-            if rule.zone.has(to) {
-                for &choice in &rule.choices {
-                    self.moves.push(Move {
-                        from: from as u16,
-                        to: to as u16,
-                        kind: MoveKind::Promote(choice),
-                        converts: None,
-                    });
-                }
-            } else {
-                self.moves.push(Move::normal(from, to));
-            }
-        }
+        promotion_moves(from, targets, rule, |mv| self.moves.push(mv));
     }
     fn single(&mut self, mv: Move) {
         if matches!(mv.kind, MoveKind::Drop(_)) {
@@ -157,6 +144,30 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
             rest = rest.without_lowest();
             Move::drop(piece, square)
         }));
+    }
+}
+
+/// The moves of the piece on `from` to each of `targets` under a promotion rule, in order: a
+/// move per choice where the rule's zone holds the target, a plain move elsewhere.
+pub(crate) fn promotion_moves<B: Bitboard>(
+    from: usize,
+    targets: B,
+    rule: &PromotionRule<B>,
+    mut emit: impl FnMut(Move),
+) {
+    for to in targets.squares() {
+        if rule.zone.has(to) {
+            for &choice in &rule.choices {
+                emit(Move {
+                    from: from as u16,
+                    to: to as u16,
+                    kind: MoveKind::Promote(choice),
+                    converts: None,
+                });
+            }
+        } else {
+            emit(Move::normal(from, to));
+        }
     }
 }
 

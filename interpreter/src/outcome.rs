@@ -3,6 +3,7 @@
 //! The end rules of a definition are checked in a fixed order after every move: no legal move
 //! (checkmate or stalemate), then repetition, then the move limit.
 
+use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
 use crate::expression::{EndCheck, Judge};
 use crate::movegen::{any_legal, legal_moves, legal_moves_into};
@@ -243,6 +244,42 @@ pub fn status_into<B: Bitboard>(
         let outcome = finished(Some(moves));
         moves.clear();
         return Some(outcome);
+    }
+    None
+}
+
+/// [`status_into`] into a set of actions instead of a list ([`ActionSet`]): the same end, and
+/// while the game goes on the same actions in the same order, without writing each one out. A
+/// random playout counts the actions and takes one, as a hand-written engine does.
+pub fn status_into_set<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    actions: &mut ActionSet<B>,
+) -> Option<Outcome> {
+    let finished = |known: Option<&[Move]>| {
+        // As in `status_into`.
+        outcome_given(rules, position, history, known).unwrap_or(Outcome {
+            winners: Vec::new(),
+            reason: Reason::Stalemate,
+            scores: None,
+        })
+    };
+    actions.clear();
+    if ends_before_actions(rules, position, history) {
+        return Some(finished(None));
+    }
+    crate::movegen::generate(rules, position, actions);
+    if actions.is_empty() {
+        return Some(finished(Some(&[])));
+    }
+    let judge = Judge::new(rules, position, position.side_to_move(rules))
+        .with_can_act(true)
+        .with_drop_squares(actions.drop_squares());
+    if fired_end_condition_by(rules, position, judge, |end| end.needs_actions).is_some() {
+        // The end is judged again with the list of actions, once per game.
+        actions.clear();
+        return Some(finished(None));
     }
     None
 }
