@@ -17,9 +17,11 @@
 
 use super::tree::{rewards, status, Rewards, Status};
 use super::{typed, Agent, AgentOptions, Budget, Choice, PlayerSpec, Snapshot};
+use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::outcome::status_into_set;
 use crate::rules::{Rules, MAX_SIDES};
 use crate::session::Session;
 use rand::RngExt;
@@ -296,19 +298,27 @@ fn playout<B: Bitboard>(
     first: Option<Vec<Move>>,
 ) -> Rewards {
     let mut known = first;
+    // The legal actions of the plies after the first, as a set kept for the whole playout:
+    // counted, and one taken by its index, without a list per ply.
+    let mut actions = ActionSet::new();
     for _ in 0..PLAYOUT_PLIES {
-        let moves = match known.take() {
-            Some(moves) => moves,
-            None => match status(rules, position, path) {
-                Status::Over(result) => return baseline.finished(rewards(rules, &result)),
-                Status::Moves(moves) => moves,
+        let count = match &known {
+            Some(moves) => moves.len(),
+            None => match status_into_set(rules, position, path, &mut actions) {
+                Some(result) => return baseline.finished(rewards(rules, &result)),
+                None => actions.len(),
             },
         };
         let mv = if crate::policy::policy_of(rules, position.side_to_move(rules)).is_some() {
             policy_move(rules, position, rng)
         } else {
-            moves[rng.random_range(0..moves.len())]
+            let index = rng.random_range(0..count);
+            match known.take() {
+                Some(moves) => moves[index],
+                None => actions.get(index).expect("an index below the count"),
+            }
         };
+        known = None;
         path.push(position.hash());
         position.play_unchecked(rules, mv);
     }
