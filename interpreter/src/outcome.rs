@@ -221,15 +221,7 @@ pub fn status_into<B: Bitboard>(
     history: &[u64],
     moves: &mut Vec<Move>,
 ) -> Option<Outcome> {
-    let finished = |known: Option<&[Move]>| {
-        // The end rules said the game is over; `outcome` says how (a draw if, against the
-        // rules' word, it disagrees).
-        outcome_given(rules, position, history, known).unwrap_or(Outcome {
-            winners: Vec::new(),
-            reason: Reason::Stalemate,
-            scores: None,
-        })
-    };
+    let finished = |known: Option<&[Move]>| ended(rules, position, history, known);
     moves.clear();
     if ends_before_actions(rules, position, history) {
         return Some(finished(None));
@@ -248,6 +240,21 @@ pub fn status_into<B: Bitboard>(
     None
 }
 
+/// The outcome of a game the end rules said is over (`known`: its legal actions, where listed).
+/// `outcome` says how; a draw if, against the rules' word, it finds the game going on.
+fn ended<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    known: Option<&[Move]>,
+) -> Outcome {
+    outcome_given(rules, position, history, known).unwrap_or(Outcome {
+        winners: Vec::new(),
+        reason: Reason::Stalemate,
+        scores: None,
+    })
+}
+
 /// [`status_into`] into a set of actions instead of a list ([`ActionSet`]): the same end, and
 /// while the game goes on the same actions in the same order, without writing each one out. A
 /// random playout counts the actions and takes one, as a hand-written engine does.
@@ -257,14 +264,7 @@ pub fn status_into_set<B: Bitboard>(
     history: &[u64],
     actions: &mut ActionSet<B>,
 ) -> Option<Outcome> {
-    let finished = |known: Option<&[Move]>| {
-        // As in `status_into`.
-        outcome_given(rules, position, history, known).unwrap_or(Outcome {
-            winners: Vec::new(),
-            reason: Reason::Stalemate,
-            scores: None,
-        })
-    };
+    let finished = |known: Option<&[Move]>| ended(rules, position, history, known);
     actions.clear();
     if ends_before_actions(rules, position, history) {
         return Some(finished(None));

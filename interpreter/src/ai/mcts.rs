@@ -20,8 +20,8 @@ use super::{typed, Agent, AgentOptions, Budget, Choice, PlayerSpec, Snapshot};
 use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
-use crate::position::Position;
 use crate::outcome::status_into_set;
+use crate::position::Position;
 use crate::rules::{Rules, MAX_SIDES};
 use crate::session::Session;
 use rand::RngExt;
@@ -302,7 +302,8 @@ fn playout<B: Bitboard>(
     // counted, and one taken by its index, without a list per ply.
     let mut actions = ActionSet::new();
     for _ in 0..PLAYOUT_PLIES {
-        let count = match &known {
+        let listed = known.take();
+        let count = match &listed {
             Some(moves) => moves.len(),
             None => match status_into_set(rules, position, path, &mut actions) {
                 Some(result) => return baseline.finished(rewards(rules, &result)),
@@ -313,12 +314,11 @@ fn playout<B: Bitboard>(
             policy_move(rules, position, rng)
         } else {
             let index = rng.random_range(0..count);
-            match known.take() {
+            match &listed {
                 Some(moves) => moves[index],
                 None => actions.get(index).expect("an index below the count"),
             }
         };
-        known = None;
         path.push(position.hash());
         position.play_unchecked(rules, mv);
     }
