@@ -720,8 +720,42 @@ fn drops<B: Bitboard, S: Sink<B>>(
         }
         None => false,
     };
+    let proved_after = |drops: B| {
+        rules.lookahead_pruning
+            && match &plan {
+                Some(plan) => plan.reply_certain(rules, position, drops),
+                None => reply_certain_after(rules, position, drops),
+            }
+    };
+    let empty = rules.geometry.board & !position.occupied();
     // Proved once per position, the lookahead then costs nothing per drop.
     let mut reply_proved = None;
+    let king_to_keep = safety.enforced && !safety.fast;
+    if prepared && !king_to_keep {
+        // Every type's squares at hand and no king to keep safe: where the lookahead binds
+        // no drop (or is proved for all at once), the squares go to the sink as they are.
+        let mut ahead = B::EMPTY;
+        let mut rest = in_hand;
+        while rest != 0 {
+            let piece = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            ahead |= looked_ahead_of[piece] & allowed_of[piece];
+        }
+        let proved = !lookahead || ahead.is_empty() || proved_after(empty);
+        if proved {
+            let mut rest = in_hand;
+            while rest != 0 {
+                let piece = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                sink.drops(piece, allowed_of[piece]);
+                if sink.satisfied() {
+                    return;
+                }
+            }
+            return;
+        }
+        reply_proved = Some(false);
+    }
     // Otherwise proved square by square (whatever the type dropped), or tested drop by drop.
     let (mut square_tried, mut square_proved) = (B::EMPTY, B::EMPTY);
     for piece in 0..rules.pieces {
@@ -733,7 +767,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
         } else {
             drop_squares(&mut judge, piece, lookahead)
         };
-        if safety.enforced && !safety.fast {
+        if king_to_keep {
             // A drop cannot expose a king that is not in check when pins decide legality.
             for to in allowed.squares() {
                 if !leaves_king_safe(rules, position, Move::drop(piece, to), us) {
@@ -742,14 +776,6 @@ fn drops<B: Bitboard, S: Sink<B>>(
             }
         }
         if lookahead && (looked_ahead & allowed).any() {
-            let proved_after = |drops: B| {
-                rules.lookahead_pruning
-                    && match &plan {
-                        Some(plan) => plan.reply_certain(rules, position, drops),
-                        None => reply_certain_after(rules, position, drops),
-                    }
-            };
-            let empty = rules.geometry.board & !position.occupied();
             let proved = *reply_proved.get_or_insert_with(|| proved_after(empty));
             if !proved {
                 for to in (looked_ahead & allowed).squares() {
