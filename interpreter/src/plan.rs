@@ -326,16 +326,17 @@ impl KeySpec {
         }
     }
 
-    /// The key of `position`'s scalar state, judged for `side`; `None` when it is longer than
-    /// a key holds ([`KEY_BYTES`]).
+    /// Writes the key of `position`'s scalar state, judged for `side`, into `key` (the plan
+    /// lookup reads it there: a copy would read bytes just stored as wider words); `false`
+    /// when it is longer than a key holds.
     #[inline]
-    fn key<B: Bitboard>(
+    fn write_key<B: Bitboard>(
         &self,
         rules: &Rules<B>,
         position: &Position<B>,
         side: usize,
-    ) -> Option<Key> {
-        let mut key = KeyWriter::default();
+        key: &mut KeyWriter,
+    ) -> bool {
         key.byte(side as u8);
         key.byte(position.side_to_move(rules) as u8);
         key.byte(position.turn_index() as u8);
@@ -382,21 +383,29 @@ impl KeySpec {
 /// (Cheversi's is 12). A game whose scalar state takes more is judged without plans: keys are
 /// made, copied and compared at every position, and a short one costs less.
 const KEY_BYTES: usize = 64;
-const KEY_WORDS: usize = KEY_BYTES / 8;
 
-/// A scalar state, packed into bytes (unused bytes zero) and compared a word at a time.
+/// A scalar state, packed into bytes (unused bytes zero): the first [`SMALL_KEY_BYTES`] in a
+/// number written in registers, the rest in an array. Every game's key so far fits in the
+/// number. (Bytes stored one by one into memory and then read as wider words, as a copy of the
+/// key reads them, stall the processor at every such read: a wide load cannot take its value
+/// from narrow stores. The array holds nothing but zeros unless a key is long.)
 #[derive(Clone, Copy)]
 struct Key {
-    bytes: [u8; KEY_WORDS * 8],
-    /// Words in use.
+    small: u128,
+    rest: [u8; KEY_BYTES - SMALL_KEY_BYTES],
+    /// Bytes in use.
     len: u8,
 }
 
+/// The bytes of a key held in [`Key::small`].
+const SMALL_KEY_BYTES: usize = 16;
+
 impl Key {
-    /// The words in use.
+    /// The words of the array in use.
     #[inline(always)]
-    fn words(&self) -> impl Iterator<Item = u64> + '_ {
-        self.bytes[..usize::from(self.len) * 8]
+    fn rest_words(&self) -> impl Iterator<Item = u64> + '_ {
+        let used = usize::from(self.len).saturating_sub(SMALL_KEY_BYTES);
+        self.rest[..used.div_ceil(8) * 8]
             .chunks_exact(8)
             .map(|word| u64::from_le_bytes(word.try_into().expect("a word is 8 bytes")))
     }
@@ -405,8 +414,13 @@ impl Key {
 impl PartialEq for Key {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
-        // Word by word: a key is a word or two, shorter than a call to `memcmp`.
-        self.len == other.len && self.words().zip(other.words()).all(|(a, b)| a == b)
+        self.len == other.len
+            && self.small == other.small
+            && (usize::from(self.len) <= SMALL_KEY_BYTES
+                || self
+                    .rest_words()
+                    .zip(other.rest_words())
+                    .all(|(a, b)| a == b))
     }
 }
 
@@ -414,7 +428,9 @@ impl Eq for Key {}
 
 impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        for word in self.words() {
+        state.write_u64(self.small as u64);
+        state.write_u64((self.small >> 64) as u64);
+        for word in self.rest_words() {
             state.write_u64(word);
         }
     }
@@ -431,7 +447,8 @@ impl Default for KeyWriter {
     fn default() -> Self {
         KeyWriter {
             key: Key {
-                bytes: [0; KEY_WORDS * 8],
+                small: 0,
+                rest: [0; KEY_BYTES - SMALL_KEY_BYTES],
                 len: 0,
             },
             at: 0,
@@ -442,20 +459,19 @@ impl Default for KeyWriter {
 impl KeyWriter {
     #[inline(always)]
     fn byte(&mut self, byte: u8) {
-        if let Some(slot) = self.key.bytes.get_mut(self.at) {
+        if self.at < SMALL_KEY_BYTES {
+            self.key.small |= u128::from(byte) << (8 * self.at);
+        } else if let Some(slot) = self.key.rest.get_mut(self.at - SMALL_KEY_BYTES) {
             *slot = byte;
         }
         self.at += 1;
     }
 
-    /// The key; `None` if more bytes were written than a key holds.
+    /// Completes the key; `false` if more bytes were written than a key holds.
     #[inline(always)]
-    fn finish(mut self) -> Option<Key> {
-        if self.at > KEY_BYTES {
-            return None;
-        }
-        self.key.len = self.at.div_ceil(8) as u8;
-        Some(self.key)
+    fn finish(&mut self) -> bool {
+        self.key.len = self.at.min(KEY_BYTES) as u8;
+        self.at <= KEY_BYTES
     }
 }
 
@@ -560,14 +576,18 @@ pub fn plan<B: Bitboard>(
     if !spec.active {
         return None;
     }
-    let key = spec.key(rules, position, side)?;
+    let mut writer = KeyWriter::default();
+    if !spec.write_key(rules, position, side, &mut writer) {
+        return None;
+    }
+    let key = &writer.key;
     // `Some(plan)`: known (a plan, or `None` for rules too big); `None`: to be made.
     let known = CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
         let Some(plans) = plans_of::<B>(&mut cache, spec.id) else {
             return Some(None);
         };
-        plans.find(&key)
+        plans.find(key)
     });
     if let Some(plan) = known {
         return plan;
@@ -577,7 +597,7 @@ pub fn plan<B: Bitboard>(
     let plan = make(rules, position, side).map(Rc::new);
     CACHE.with(|cache| {
         if let Some(plans) = plans_of::<B>(&mut cache.borrow_mut(), spec.id) {
-            plans.by_key.insert(key, plan.clone());
+            plans.by_key.insert(*key, plan.clone());
         }
     });
     plan
@@ -1423,7 +1443,7 @@ mod tests {
             for &byte in bytes {
                 writer.byte(byte);
             }
-            writer.finish()
+            writer.finish().then_some(writer.key)
         };
         let full: Vec<u8> = (0..KEY_BYTES as u8).collect();
         let key = written(&full).expect("a full key fits");
