@@ -281,7 +281,11 @@ fn generate_actions<B: Bitboard, S: Sink<B>>(
         castling(rules, position, us, occupied, &safety, movable, sink);
     }
     if rules.definition.actions.drops {
-        drops(rules, position, us, &safety, sink, lookahead);
+        // Whether each drop is tested for the king's safety: a drop cannot expose a king that
+        // is not in check where pins decide legality. (A flag rather than the safety itself:
+        // a reference to it kept the move loops' safety in memory, for chess too.)
+        let king_to_keep = safety.enforced && !safety.fast;
+        drops(rules, position, us, king_to_keep, sink, lookahead);
     }
 }
 
@@ -681,7 +685,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
     rules: &Rules<B>,
     position: &Position<B>,
     us: usize,
-    safety: &Safety<B>,
+    king_to_keep: bool,
     sink: &mut S,
     lookahead: bool,
 ) {
@@ -730,7 +734,6 @@ fn drops<B: Bitboard, S: Sink<B>>(
     let empty = rules.geometry.board & !position.occupied();
     // Proved once per position, the lookahead then costs nothing per drop.
     let mut reply_proved = None;
-    let king_to_keep = safety.enforced && !safety.fast;
     if prepared && !king_to_keep {
         // Every type's squares at hand and no king to keep safe: where the lookahead binds
         // no drop (or is proved for all at once), the squares go to the sink as they are.
@@ -768,7 +771,6 @@ fn drops<B: Bitboard, S: Sink<B>>(
             drop_squares(&mut judge, piece, lookahead)
         };
         if king_to_keep {
-            // A drop cannot expose a king that is not in check when pins decide legality.
             for to in allowed.squares() {
                 if !leaves_king_safe(rules, position, Move::drop(piece, to), us) {
                     allowed &= !B::single(to);
