@@ -19,30 +19,17 @@ use variant_interpreter::{Bitboard, Position, Rules};
 
 /// The game files and test variants whose drop rules a plan folds (their board fits 64 bits).
 fn files_with_drop_rules() -> Vec<(PathBuf, Rules<u64>, Position<u64>)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for dir in ["games", "tests/variants"] {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
-            .expect("readable")
-            .map(|entry| entry.expect("entry").path())
-            .filter(|path| path.extension().is_some_and(|e| e == "variant"))
-            .collect();
-        paths.sort();
-        for path in paths {
-            let options = variant_dsl::LoadOptions::with_search_path([root.join("games")]);
-            let loaded = variant_dsl::load_file_with(&path, &options)
-                .unwrap_or_else(|failure| panic!("{}", failure.render()));
-            // A board wider than 64 squares needs a wider bitboard: not this test's concern.
-            let Ok(rules) = Rules::<u64>::compile(&loaded.definition) else {
-                continue;
-            };
-            if !rules.plan_key.active {
-                continue;
-            }
-            let position =
-                Position::from_setup(&rules, &loaded.definition.setup).expect("the setup opens");
-            files.push((path, rules, position));
+    for (path, definition) in common::game_and_test_variant_files() {
+        // A board wider than 64 squares needs a wider bitboard: not this test's concern.
+        let Ok(rules) = Rules::<u64>::compile(&definition) else {
+            continue;
+        };
+        if !rules.plan_key.active {
+            continue;
         }
+        let position = Position::from_setup(&rules, &definition.setup).expect("the setup opens");
+        files.push((path, rules, position));
     }
     files
 }

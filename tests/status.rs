@@ -3,6 +3,8 @@
 //! the end it reports (judged with the drop squares the generation gathered) is the one
 //! `outcome::outcome` finds on its own.
 
+mod common;
+
 use std::path::Path;
 use variant_interpreter::action_set::ActionSet;
 use variant_interpreter::movegen::legal_moves_into;
@@ -68,58 +70,47 @@ fn a_kept_list_of_actions_is_refilled_exactly() {
 /// actions in its order (by `get` and by `iter`), with their number and their drop squares.
 #[test]
 fn a_kept_set_of_actions_holds_the_list_of_actions() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut set = ActionSet::<u64>::new();
     let mut list = Vec::new();
     let mut files = 0;
-    for dir in ["games", "tests/variants"] {
-        let mut paths: Vec<_> = std::fs::read_dir(root.join(dir))
-            .expect("readable")
-            .map(|entry| entry.expect("entry").path())
-            .filter(|path| path.extension().is_some_and(|e| e == "variant"))
-            .collect();
-        paths.sort();
-        for path in paths {
-            let options = variant_dsl::LoadOptions::with_search_path([root.join("games")]);
-            let loaded = variant_dsl::load_file_with(&path, &options)
-                .unwrap_or_else(|failure| panic!("{}", failure.render()));
-            let Ok(rules) = Rules::<u64>::compile(&loaded.definition) else {
-                continue;
-            };
-            let Ok(start) = Position::from_setup(&rules, &loaded.definition.setup) else {
-                continue;
-            };
-            files += 1;
-            let at = path.display();
-            let mut seed = 11u64;
-            for _ in 0..3 {
-                let mut position = start.clone();
-                let mut history = Vec::new();
-                for _ in 0..80 {
-                    let by_set = status_into_set(&rules, &position, &history, &mut set);
-                    let by_list = status_into(&rules, &position, &history, &mut list);
-                    assert_eq!(by_set, by_list, "{at}");
-                    if by_list.is_some() {
-                        assert!(set.is_empty(), "{at}: actions kept after the end");
-                        break;
-                    }
-                    assert_eq!(set.len(), list.len(), "{at}");
-                    let got: Vec<Move> = (0..set.len()).map(|i| set.get(i).unwrap()).collect();
-                    assert_eq!(got, list, "{at}: by index");
-                    assert_eq!(set.iter().collect::<Vec<_>>(), list, "{at}: in order");
-                    assert_eq!(set.get(set.len()), None, "{at}");
-                    let listed = list
-                        .iter()
-                        .filter(|mv| matches!(mv.kind, MoveKind::Drop(_)))
-                        .fold(0u64, |squares, mv| {
-                            squares | u64::single(usize::from(mv.to))
-                        });
-                    assert_eq!(set.drop_squares(), listed, "{at}");
-                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                    let chosen = list[(seed >> 33) as usize % list.len()];
-                    history.push(position.hash());
-                    position.play_unchecked(&rules, chosen);
+    for (path, definition) in common::game_and_test_variant_files() {
+        // A board wider than 64 squares needs a wider bitboard.
+        let Ok(rules) = Rules::<u64>::compile(&definition) else {
+            continue;
+        };
+        let Ok(start) = Position::from_setup(&rules, &definition.setup) else {
+            continue;
+        };
+        files += 1;
+        let at = path.display();
+        let mut seed = 11u64;
+        for _ in 0..3 {
+            let mut position = start.clone();
+            let mut history = Vec::new();
+            for _ in 0..80 {
+                let by_set = status_into_set(&rules, &position, &history, &mut set);
+                let by_list = status_into(&rules, &position, &history, &mut list);
+                assert_eq!(by_set, by_list, "{at}");
+                if by_list.is_some() {
+                    assert!(set.is_empty(), "{at}: actions kept after the end");
+                    break;
                 }
+                assert_eq!(set.len(), list.len(), "{at}");
+                let got: Vec<Move> = (0..set.len()).map(|i| set.get(i).unwrap()).collect();
+                assert_eq!(got, list, "{at}: by index");
+                assert_eq!(set.iter().collect::<Vec<_>>(), list, "{at}: in order");
+                assert_eq!(set.get(set.len()), None, "{at}");
+                let listed = list
+                    .iter()
+                    .filter(|mv| matches!(mv.kind, MoveKind::Drop(_)))
+                    .fold(0u64, |squares, mv| {
+                        squares | u64::single(usize::from(mv.to))
+                    });
+                assert_eq!(set.drop_squares(), listed, "{at}");
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let chosen = list[(seed >> 33) as usize % list.len()];
+                history.push(position.hash());
+                position.play_unchecked(&rules, chosen);
             }
         }
     }

@@ -73,6 +73,28 @@ pub fn games() -> Vec<String> {
     names
 }
 
+/// Every game file and test variant (`games/*.variant`, `tests/variants/*.variant`), sorted
+/// within each folder, with its definition loaded (a test variant may extend a game file).
+pub fn game_and_test_variant_files() -> Vec<(PathBuf, variant_dsl::Definition)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let options = variant_dsl::LoadOptions::with_search_path([games_dir()]);
+    let mut files = Vec::new();
+    for dir in ["games", "tests/variants"] {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .expect("readable")
+            .map(|entry| entry.expect("entry").path())
+            .filter(|path| path.extension().is_some_and(|e| e == "variant"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let loaded = variant_dsl::load_file_with(&path, &options)
+                .unwrap_or_else(|failure| panic!("{}", failure.render()));
+            files.push((path, loaded.definition));
+        }
+    }
+    files
+}
+
 /// The side names of a game in `games/`, from its file.
 pub fn sides(game: &str) -> Vec<String> {
     let loaded =
