@@ -326,17 +326,17 @@ impl KeySpec {
         }
     }
 
-    /// Writes the key of `position`'s scalar state, judged for `side`, into `key` (the plan
-    /// lookup reads it there: a copy would read bytes just stored as wider words); `false`
-    /// when it is longer than a key holds.
-    #[inline]
-    fn write_key<B: Bitboard>(
+    /// The key of `position`'s scalar state, judged for `side`; `None` when it is longer than
+    /// a key holds. Inlined where the key is looked up, so that its words stay in registers
+    /// until compared (see [`Key`]).
+    #[inline(always)]
+    fn key<B: Bitboard>(
         &self,
         rules: &Rules<B>,
         position: &Position<B>,
         side: usize,
-        key: &mut KeyWriter,
-    ) -> bool {
+    ) -> Option<Key> {
+        let mut key = KeyWriter::default();
         key.byte(side as u8);
         key.byte(position.side_to_move(rules) as u8);
         key.byte(position.turn_index() as u8);
@@ -384,20 +384,22 @@ impl KeySpec {
 /// made, copied and compared at every position, and a short one costs less.
 const KEY_BYTES: usize = 64;
 
-/// A scalar state, packed into bytes (unused bytes zero): the first [`SMALL_KEY_BYTES`] in a
-/// number written in registers, the rest in an array. Every game's key so far fits in the
-/// number. (Bytes stored one by one into memory and then read as wider words, as a copy of the
-/// key reads them, stall the processor at every such read: a wide load cannot take its value
-/// from narrow stores. The array holds nothing but zeros unless a key is long.)
+/// A scalar state, packed into bytes (unused bytes zero): the first [`SMALL_KEY_BYTES`] in two
+/// words written in registers, the rest in an array. Every game's key so far fits in the
+/// words. (Narrow values stored into memory and then read as a wider one, as a copy or a
+/// vector comparison of the key reads them, stall the processor at every such read: a wide
+/// load cannot take its value from narrow stores. Two words, rather than one 128-bit number,
+/// are each written and read whole; the array holds nothing but zeros unless a key is long.)
 #[derive(Clone, Copy)]
 struct Key {
-    small: u128,
+    low: u64,
+    high: u64,
     rest: [u8; KEY_BYTES - SMALL_KEY_BYTES],
     /// Bytes in use.
     len: u8,
 }
 
-/// The bytes of a key held in [`Key::small`].
+/// The bytes of a key held in [`Key::low`] and [`Key::high`].
 const SMALL_KEY_BYTES: usize = 16;
 
 impl Key {
@@ -415,7 +417,8 @@ impl PartialEq for Key {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
         self.len == other.len
-            && self.small == other.small
+            && self.low == other.low
+            && self.high == other.high
             && (usize::from(self.len) <= SMALL_KEY_BYTES
                 || self
                     .rest_words()
@@ -428,17 +431,20 @@ impl Eq for Key {}
 
 impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.small as u64);
-        state.write_u64((self.small >> 64) as u64);
+        state.write_u64(self.low);
+        state.write_u64(self.high);
         for word in self.rest_words() {
             state.write_u64(word);
         }
     }
 }
 
-/// Writes a key byte by byte.
+/// Writes a key byte by byte. The words and the array are fields of their own, not a [`Key`]'s,
+/// so that the words stay in registers while the array is written in memory.
 struct KeyWriter {
-    key: Key,
+    low: u64,
+    high: u64,
+    rest: [u8; KEY_BYTES - SMALL_KEY_BYTES],
     at: usize,
 }
 
@@ -446,11 +452,9 @@ impl Default for KeyWriter {
     #[inline(always)]
     fn default() -> Self {
         KeyWriter {
-            key: Key {
-                small: 0,
-                rest: [0; KEY_BYTES - SMALL_KEY_BYTES],
-                len: 0,
-            },
+            low: 0,
+            high: 0,
+            rest: [0; KEY_BYTES - SMALL_KEY_BYTES],
             at: 0,
         }
     }
@@ -459,19 +463,25 @@ impl Default for KeyWriter {
 impl KeyWriter {
     #[inline(always)]
     fn byte(&mut self, byte: u8) {
-        if self.at < SMALL_KEY_BYTES {
-            self.key.small |= u128::from(byte) << (8 * self.at);
-        } else if let Some(slot) = self.key.rest.get_mut(self.at - SMALL_KEY_BYTES) {
+        if self.at < 8 {
+            self.low |= u64::from(byte) << (8 * self.at);
+        } else if self.at < SMALL_KEY_BYTES {
+            self.high |= u64::from(byte) << (8 * (self.at - 8));
+        } else if let Some(slot) = self.rest.get_mut(self.at - SMALL_KEY_BYTES) {
             *slot = byte;
         }
         self.at += 1;
     }
 
-    /// Completes the key; `false` if more bytes were written than a key holds.
+    /// The key written; `None` if more bytes were written than a key holds.
     #[inline(always)]
-    fn finish(&mut self) -> bool {
-        self.key.len = self.at.min(KEY_BYTES) as u8;
-        self.at <= KEY_BYTES
+    fn finish(self) -> Option<Key> {
+        (self.at <= KEY_BYTES).then_some(Key {
+            low: self.low,
+            high: self.high,
+            rest: self.rest,
+            len: self.at as u8,
+        })
     }
 }
 
@@ -504,12 +514,18 @@ type Kept<B> = Option<Rc<Plan<B>>>;
 /// The plans of one game kept by one thread.
 struct Plans<B: Bitboard> {
     by_key: HashMap<Key, Kept<B>, BuildHasherDefault<WordHasher>>,
+    /// The plan found last, with its key when that is short ([`SMALL_KEY_BYTES`]): positions
+    /// judged one after the other mostly share their scalar state (the children of one
+    /// position that drop the same type, the positions of one search's line), and comparing
+    /// one key costs less than hashing it and probing the map.
+    recent: Option<((u64, u64, u8), Kept<B>)>,
 }
 
 impl<B: Bitboard> Default for Plans<B> {
     fn default() -> Self {
         Plans {
             by_key: HashMap::default(),
+            recent: None,
         }
     }
 }
@@ -518,9 +534,20 @@ impl<B: Bitboard> Plans<B> {
     /// The plan of `key`: `Some(plan)` where known (a plan, or `None` for rules too big or
     /// plans no longer kept), `None` where it is to be made.
     #[inline]
-    fn find(&self, key: &Key) -> Option<Kept<B>> {
+    fn find(&mut self, key: &Key) -> Option<Kept<B>> {
+        let short = usize::from(key.len) <= SMALL_KEY_BYTES;
+        if let Some((recent, plan)) = &self.recent {
+            if short && *recent == (key.low, key.high, key.len) {
+                return Some(plan.clone());
+            }
+        }
         match self.by_key.get(key) {
-            Some(plan) => Some(plan.clone()),
+            Some(plan) => {
+                if short {
+                    self.recent = Some(((key.low, key.high, key.len), plan.clone()));
+                }
+                Some(plan.clone())
+            }
             // This thread keeps no more plans for the game: judged unfolded.
             None if self.by_key.len() >= MAX_PLANS => Some(None),
             None => None,
@@ -576,11 +603,7 @@ pub fn plan<B: Bitboard>(
     if !spec.active {
         return None;
     }
-    let mut writer = KeyWriter::default();
-    if !spec.write_key(rules, position, side, &mut writer) {
-        return None;
-    }
-    let key = &writer.key;
+    let key = &spec.key(rules, position, side)?;
     // `Some(plan)`: known (a plan, or `None` for rules too big); `None`: to be made.
     let known = CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
@@ -1443,7 +1466,7 @@ mod tests {
             for &byte in bytes {
                 writer.byte(byte);
             }
-            writer.finish().then_some(writer.key)
+            writer.finish()
         };
         let full: Vec<u8> = (0..KEY_BYTES as u8).collect();
         let key = written(&full).expect("a full key fits");

@@ -126,6 +126,9 @@ pub(crate) struct Program<B> {
     /// The registers before the program runs: the constants the plan decides (the empty and
     /// occupied squares, registers 0 and 1, are set from the position).
     initial: Vec<B>,
+    /// The registers of `initial` that hold a square: set one by one before a run, the rest of
+    /// the registers starting empty (cheaper than copying every register, most of them empty).
+    constants: Vec<(Reg, B)>,
     /// Per piece type, the registers of its allowed squares and of the squares where a
     /// lookahead rule applies (shared by the types of a group).
     by_type: Vec<(Reg, Reg)>,
@@ -186,6 +189,7 @@ impl<B: Bitboard> Program<B> {
             .collect();
         Some(Program {
             ops: needed(compiler.ops, &outputs),
+            constants: constants_of(&initial),
             initial,
             by_type,
         })
@@ -229,10 +233,13 @@ impl<B: Bitboard> Program<B> {
     ) {
         let mut registers = [B::EMPTY; N];
         self.execute(judge, &mut registers);
-        for (piece, &(allowed, lookahead)) in self.by_type.iter().enumerate() {
-            if pieces >> piece & 1 == 0 {
-                continue;
-            }
+        let mut rest = pieces;
+        while rest != 0 {
+            let piece = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let Some(&(allowed, lookahead)) = self.by_type.get(piece) else {
+                break;
+            };
             let allowed = registers[usize::from(allowed)];
             allowed_of[piece] = allowed;
             lookahead_of[piece] = registers[usize::from(lookahead)] & allowed;
@@ -248,7 +255,9 @@ impl<B: Bitboard> Program<B> {
         let rules = judge.rules();
         let position = judge.position();
         let board = rules.geometry.board;
-        registers[..self.initial.len()].copy_from_slice(&self.initial);
+        for &(register, value) in &self.constants {
+            registers[usize::from(register)] = value;
+        }
         let occupied = position.occupied();
         registers[usize::from(EMPTY)] = board & !occupied;
         registers[usize::from(OCCUPIED)] = occupied;
@@ -308,6 +317,16 @@ impl<B: Bitboard> Program<B> {
             registers[usize::from(to)] = value;
         }
     }
+}
+
+/// The registers of `initial` that hold a square, with their values.
+fn constants_of<B: Bitboard>(initial: &[B]) -> Vec<(Reg, B)> {
+    initial
+        .iter()
+        .enumerate()
+        .filter(|(_, value)| value.any())
+        .map(|(register, &value)| (register as Reg, value))
+        .collect()
 }
 
 /// Compiles expressions into operations, one register per distinct expression.
@@ -539,8 +558,10 @@ impl<B: Bitboard> Program<B> {
     ) -> Option<(Self, Reg)> {
         let mut compiler = Compiler::new(game, position, side)?;
         let result = compiler.mask(condition)?;
+        let initial = compiler.initial();
         let program = Program {
-            initial: compiler.initial(),
+            constants: constants_of(&initial),
+            initial,
             ops: compiler.ops,
             by_type: Vec::new(),
         };
