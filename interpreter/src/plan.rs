@@ -144,6 +144,7 @@ impl<B: Bitboard> Plan<B> {
             return false;
         };
         // Room for the slots' values on the stack, no more than needed: cleared at every call.
+        let tiny = reply.slots.len() <= 4;
         let small = reply.slots.len() <= 8;
         let plain = |slot: &ReplySlot<B>, at: (&Rules<B>, &Position<B>, After<B>)| {
             slot.certainly_allows.of(at.0, at.1, at.2)
@@ -151,14 +152,18 @@ impl<B: Bitboard> Plan<B> {
         let symbolic = |slot: &ReplySlot<B>, at: (&Rules<B>, &Position<B>, After<B>)| {
             slot.certainly_allows_around.of(at.0, at.1, at.2)
         };
-        let proved = if small {
+        let proved = if tiny {
+            prove::<B, B, 4>(reply, rules, position, drops, plain)
+        } else if small {
             prove::<B, B, 8>(reply, rules, position, drops, plain)
         } else {
             prove::<B, B, MAX_SLOTS>(reply, rules, position, drops, plain)
         };
         proved
             || drops.without_lowest().any()
-                && if small {
+                && if tiny {
+                    prove::<B, Lower<B>, 4>(reply, rules, position, drops, symbolic)
+                } else if small {
                     prove::<B, Lower<B>, 8>(reply, rules, position, drops, symbolic)
                 } else {
                     prove::<B, Lower<B>, MAX_SLOTS>(reply, rules, position, drops, symbolic)

@@ -612,7 +612,7 @@ impl<B: Bitboard> Position<B> {
         self.progress = progress;
     }
 
-    #[inline]
+    #[inline(always)]
     fn set_last_drop(&mut self, rules: &Rules<B>, side: usize, drop: Option<(u8, u16)>) {
         if rules.reads_last_drop {
             self.hash ^= last_drop_key(rules, side, self.last_drop[side].get())
