@@ -710,7 +710,7 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn set_hand(&mut self, rules: &Rules<B>, side: usize, piece: usize, count: u8) {
         self.hash ^= rules
             .zobrist
