@@ -536,16 +536,27 @@ impl<B: Bitboard> Default for Plans<B> {
 }
 
 impl<B: Bitboard> Plans<B> {
+    /// The plan found last, if `key` is its key.
+    #[inline(always)]
+    fn recent(&self, key: &Key) -> Option<Kept<B>> {
+        match &self.recent {
+            Some((recent, plan))
+                if usize::from(key.len) <= SMALL_KEY_BYTES
+                    && *recent == (key.low, key.high, key.len) =>
+            {
+                Some(plan.clone())
+            }
+            _ => None,
+        }
+    }
+
     /// The plan of `key`: `Some(plan)` where known (a plan, or `None` for rules too big or
     /// plans no longer kept), `None` where it is to be made.
-    #[inline]
     fn find(&mut self, key: &Key) -> Option<Kept<B>> {
-        let short = usize::from(key.len) <= SMALL_KEY_BYTES;
-        if let Some((recent, plan)) = &self.recent {
-            if short && *recent == (key.low, key.high, key.len) {
-                return Some(plan.clone());
-            }
+        if let Some(plan) = self.recent(key) {
+            return Some(plan);
         }
+        let short = usize::from(key.len) <= SMALL_KEY_BYTES;
         match self.by_key.get(key) {
             Some(plan) => {
                 if short {
@@ -609,6 +620,27 @@ pub fn plan<B: Bitboard>(
         return None;
     }
     let key = &spec.key(rules, position, side)?;
+    // The plan found last, most often: looked for first, and the rest out of line, so that
+    // this path saves and restores few registers.
+    let recent = CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        plans_of::<B>(&mut cache, spec.id).and_then(|plans| plans.recent(key))
+    });
+    match recent {
+        Some(plan) => plan,
+        None => find_or_make(rules, position, side, key),
+    }
+}
+
+/// [`plan`] past the plan found last: from the map, or made.
+#[inline(never)]
+fn find_or_make<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    side: usize,
+    key: &Key,
+) -> Option<Rc<Plan<B>>> {
+    let spec = &rules.plan_key;
     // `Some(plan)`: known (a plan, or `None` for rules too big); `None`: to be made.
     let known = CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
