@@ -28,8 +28,8 @@ pub struct EnPassant {
     pub victim: u16,
 }
 
-/// A position of a compiled game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A position of a compiled game. Copied whole, as one block of memory (see its `Clone`).
+#[derive(Copy, Debug, PartialEq, Eq)]
 pub struct Position<B: Bitboard> {
     by_side: [B; MAX_SIDES],
     by_piece: [B; MAX_PIECE_TYPES],
@@ -88,6 +88,16 @@ impl LastDrop {
     #[inline(always)]
     fn get(self) -> Option<(u8, u16)> {
         (self.0 != 0).then(|| (((self.0 >> 16) - 1) as u8, self.0 as u16))
+    }
+}
+
+/// One copy of the whole position: the derived `Clone` of a generic type copies field by
+/// field, which cost perft in a placement game (a copy at every counted position) a tenth of
+/// its time.
+impl<B: Bitboard> Clone for Position<B> {
+    #[inline]
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
