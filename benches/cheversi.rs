@@ -94,7 +94,7 @@ fn best_of_once(run: &mut impl FnMut() -> u64, expected: u64) -> (Duration, u64)
 /// playout it is measured against lists none either.
 fn engine_playout(game: &Game<u64>, rng: &mut cheversi::SplitMix) -> usize {
     let rules = game.rules();
-    let mut position = game.position().clone();
+    let mut position = *game.position();
     let mut hashes = Vec::new();
     let mut plies = 0;
     // One set of legal actions for the whole game, refilled at every ply: counted, and one

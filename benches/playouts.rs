@@ -29,7 +29,7 @@ impl SplitMix {
 /// Plays one random game to its end; returns the number of plies.
 fn playout(game: &Game<u64>, rng: &mut SplitMix) -> usize {
     let rules = game.rules();
-    let mut position = game.position().clone();
+    let mut position = *game.position();
     let mut hashes = Vec::new();
     let mut plies = 0;
     // One list of legal actions for the whole game, refilled at every ply.

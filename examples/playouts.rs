@@ -28,7 +28,7 @@ fn main() {
     };
     let mut plies = 0usize;
     for _ in 0..games {
-        let mut position = game.position().clone();
+        let mut position = *game.position();
         let mut hashes = Vec::new();
         // One list of legal actions for the whole game, refilled at every ply.
         let mut moves = Vec::new();

@@ -533,11 +533,11 @@ fn leaves_a_reply(
     }
     let (piece, square) = drop;
     let side = position.side_to_move(&game.rules);
-    let mut next = position.clone();
+    let mut next = *position;
     next.play_unchecked(&game.rules, Move::drop(piece, game.index(square)));
     let mut after = history.clone();
     after.drops_made[side] += 1;
-    after.turn_start = next.clone();
+    after.turn_start = next;
     let replier = next.side_to_move(&game.rules);
     let reply = (0..definition.pieces.len())
         .filter(|&p| next.hand(replier, p) > 0)
@@ -681,7 +681,7 @@ fn play(game: &Game, seed: u64, max_actions: usize, stats: &mut Stats) -> Result
         Position::from_setup(rules, &game.definition.setup).expect("the setup opens");
     let mut history = History {
         drops_made: vec![0; game.definition.sides.len()],
-        turn_start: position.clone(),
+        turn_start: position,
     };
     let mut hashes = Vec::new();
     // In one game of two, the side to move always drops when it can and keeps its most valuable
@@ -695,7 +695,7 @@ fn play(game: &Game, seed: u64, max_actions: usize, stats: &mut Stats) -> Result
             break;
         }
         if position.at_turn_start() {
-            history.turn_start = position.clone();
+            history.turn_start = position;
         }
         compare_position(game, &position, &history, stats)?;
         let moves = legal_moves(rules, &position);

@@ -37,7 +37,7 @@ fn the_lookahead_proof_never_changes_the_legal_moves() {
     let mut random = SplitMix(7);
     let mut refused_somewhere = 0;
     for _ in 0..150 {
-        let mut position = start.clone();
+        let mut position = start;
         let mut history = Vec::new();
         while outcome(&pruned, &position, &history).is_none() {
             let fast = legal_moves(&pruned, &position);

@@ -64,7 +64,7 @@ fn plans_give_the_legal_actions_of_the_unfolded_rules() {
         let mut positions = 0;
         let mut planned = 0;
         for _ in 0..12 {
-            let mut position = start.clone();
+            let mut position = *start;
             let mut history = Vec::new();
             for _ in 0..120 {
                 if outcome(folded, &position, &history).is_some() {
@@ -188,7 +188,7 @@ fn leaves_a_drop(
     piece: usize,
     square: usize,
 ) -> bool {
-    let mut next = position.clone();
+    let mut next = *position;
     next.play_unchecked(rules, variant_interpreter::moves::Move::drop(piece, square));
     let side = next.side_to_move(rules);
     (0..rules.pieces)

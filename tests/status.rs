@@ -85,7 +85,7 @@ fn a_kept_set_of_actions_holds_the_list_of_actions() {
         let at = path.display();
         let mut seed = 11u64;
         for _ in 0..3 {
-            let mut position = start.clone();
+            let mut position = start;
             let mut history = Vec::new();
             for _ in 0..80 {
                 let by_set = status_into_set(&rules, &position, &history, &mut set);

@@ -320,8 +320,8 @@ mod tests {
             Lower {
                 certain: self.squares(within),
                 near: self.squares(within),
-                with_drop: self.next() % 3 == 0,
-                without_drop: self.next() % 3 == 0,
+                with_drop: self.next().is_multiple_of(3),
+                without_drop: self.next().is_multiple_of(3),
             }
         }
     }

@@ -246,7 +246,7 @@ impl<B: Bitboard> Words<'_, B> {
                 }
             }
         }
-        let mut next = self.position.clone();
+        let mut next = *self.position;
         next.play_unchecked(rules, mv);
         if rules.definition.end.check {
             let checked: Vec<&str> = (0..rules.sides)
@@ -377,7 +377,7 @@ impl<B: Bitboard> Words<'_, B> {
         }
         if let Some(rule) = self.binding_lookahead(piece, to) {
             if !leaves_a_reply(rules, self.position, mv) {
-                let mut next = self.position.clone();
+                let mut next = *self.position;
                 next.play_unchecked(rules, mv);
                 return hint(
                     Explanation::illegal(format!(
@@ -728,7 +728,7 @@ impl<B: Bitboard> Words<'_, B> {
             return None;
         }
         let us = self.to_move();
-        let mut next = self.position.clone();
+        let mut next = *self.position;
         next.play_unchecked(rules, mv);
         let was_in_check = self.position.in_check(rules, us);
         if next.royals(rules, us).count() < self.position.royals(rules, us).count() {

@@ -574,7 +574,7 @@ fn leaves_king_safe<B: Bitboard>(
     mv: Move,
     us: usize,
 ) -> bool {
-    let mut next = position.clone();
+    let mut next = *position;
     next.play_unchecked(rules, mv);
     if rules.capture_effects {
         // A move that destroys one's own royal piece is illegal; one that destroys every royal
@@ -841,7 +841,7 @@ pub(crate) fn leaves_a_reply<B: Bitboard>(
     position: &Position<B>,
     mv: Move,
 ) -> bool {
-    let mut next = position.clone();
+    let mut next = *position;
     next.play_unchecked(rules, mv);
     let mut exists = Exists::default();
     generate_actions(rules, &next, &mut exists, false);

@@ -46,7 +46,7 @@ pub fn divide<B: Bitboard>(
     moves
         .into_iter()
         .map(|mv| {
-            let mut next = position.clone();
+            let mut next = *position;
             next.play_unchecked(rules, mv);
             let count = node(rules, &next, depth.saturating_sub(1), &mut path);
             (mv.uci(rules), count)
@@ -94,7 +94,7 @@ fn node<B: Bitboard>(
     let total = moves
         .into_iter()
         .map(|mv| {
-            let mut next = position.clone();
+            let mut next = *position;
             next.play_unchecked(rules, mv);
             node(rules, &next, depth - 1, path)
         })

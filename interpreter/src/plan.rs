@@ -1480,7 +1480,7 @@ mod tests {
                         };
                         let at_square = symbolic.fold(rules, square) & board;
                         for dropped in (0..rules.pieces).filter(|&p| position.hand(side, p) > 0) {
-                            let mut played = position.clone();
+                            let mut played = *position;
                             played.play_unchecked(rules, crate::moves::Move::drop(dropped, to));
                             let truth = Judge::new(rules, &played, next)
                                 .drop_mask(&rule.requirement, piece);
@@ -1528,7 +1528,7 @@ mod tests {
         for (path, rules, start) in games {
             let mut checked = 0;
             for _ in 0..6 {
-                let mut position = start.clone();
+                let mut position = start;
                 let mut history = Vec::new();
                 for _ in 0..80 {
                     if outcome(&rules, &position, &history).is_some() {

@@ -373,7 +373,7 @@ impl<B: Bitboard> Run<'_, B> {
     /// is not attacked (a slide stops at the edge, at a piece of its side or an enemy royal
     /// piece, or at an enemy piece it would stay attacked on).
     fn escapes(&self, mv: Move, royal: usize) -> Vec<Move> {
-        let mut after = self.position.clone();
+        let mut after = *self.position;
         after.apply_action(self.rules, mv);
         if !after.in_check(self.rules, self.side) {
             return vec![mv];
@@ -400,7 +400,7 @@ impl<B: Bitboard> Run<'_, B> {
                         break;
                     }
                 }
-                let mut slid = after.clone();
+                let mut slid = after;
                 let slide = Move::normal(king, square);
                 slid.apply_action(self.rules, slide);
                 if !slid.in_check(self.rules, self.side) {
@@ -495,7 +495,7 @@ impl<B: Bitboard> Run<'_, B> {
     }
 
     fn after(&self, mv: Move) -> Position<B> {
-        let mut after = self.position.clone();
+        let mut after = *self.position;
         after.apply_action(self.rules, mv);
         after
     }

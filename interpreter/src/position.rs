@@ -1253,7 +1253,7 @@ impl<B: Bitboard> Position<B> {
         let Some(owner) = self.at(attacker).map(|o| o.side) else {
             return false;
         };
-        let mut after = self.clone();
+        let mut after = *self;
         after.remove(rules, target);
         let mover = after.remove(rules, attacker);
         if let Some(mover) = mover {

@@ -177,7 +177,7 @@ pub fn san<B: Bitboard>(
 ) -> String {
     let mut text = bare(rules, position, mv, legal);
     if rules.definition.end.check {
-        let mut next = position.clone();
+        let mut next = *position;
         next.play_unchecked(rules, mv);
         let them = next.side_to_move(rules);
         if next.in_check(rules, them) {

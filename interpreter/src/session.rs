@@ -466,7 +466,7 @@ impl<B: Bitboard> Session for Game<B> {
                     .into_iter()
                     .find(|m| m.uci(&self.rules) == text);
                 if let Some(chosen) = found {
-                    let mut next = self.position().clone();
+                    let mut next = *self.position();
                     next.play_unchecked(&self.rules, chosen);
                     self.positions.push(next);
                     self.moves.push(chosen);
@@ -492,7 +492,7 @@ impl<B: Bitboard> Session for Game<B> {
                 fen: self.fen(),
                 reason: self.explain(text).reason(),
             })?;
-        let mut next = position.clone();
+        let mut next = *position;
         next.play_unchecked(&self.rules, chosen);
         self.positions.push(next);
         self.moves.push(chosen);

@@ -53,7 +53,7 @@ pub fn legal_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> V
         candidates
             .into_iter()
             .filter(|&mv| {
-                let mut next = position.clone();
+                let mut next = *position;
                 next.apply_action(rules, mv);
                 if ends_by_action(rules, &next) {
                     return true;
@@ -85,7 +85,7 @@ pub fn longest<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, limit: u8)
     }
     let mut best = 0;
     for mv in single_actions(rules, position) {
-        let mut next = position.clone();
+        let mut next = *position;
         next.apply_action(rules, mv);
         if ends_by_action(rules, &next) {
             continue;
@@ -104,7 +104,7 @@ pub fn can_end<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, limit: u8)
         return false;
     }
     single_actions(rules, position).into_iter().any(|mv| {
-        let mut next = position.clone();
+        let mut next = *position;
         next.apply_action(rules, mv);
         ends_by_action(rules, &next) || (limit > 1 && can_end(rules, &next, limit - 1))
     })

@@ -167,7 +167,7 @@ impl Tree {
     /// the game's chance: its action is drawn from its policy, with random dice.
     fn iterate<B: Bitboard>(&mut self, rules: &Rules<B>, root: &Position<B>, path: &mut Vec<u64>) {
         let root_side = root.side_to_move(rules);
-        let mut position = root.clone();
+        let mut position = *root;
         let mut visited = vec![0usize];
         let mut node = 0usize;
         let result: Rewards = loop {

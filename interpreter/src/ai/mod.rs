@@ -260,7 +260,7 @@ impl<B: Bitboard> Snapshot<B> {
         let positions = game.positions();
         Snapshot {
             rules: game.shared_rules(),
-            position: game.position().clone(),
+            position: *game.position(),
             history: positions[..positions.len() - 1]
                 .iter()
                 .map(|p| p.hash())

@@ -158,7 +158,7 @@ impl<B: Bitboard> Searcher<'_, B> {
     }
 
     fn child(&mut self, position: &Position<B>, mv: Move) -> Position<B> {
-        let mut next = position.clone();
+        let mut next = *position;
         next.play_unchecked(self.rules, mv);
         self.path.push(position.hash());
         next
