@@ -550,12 +550,11 @@ impl<B: Bitboard> Plans<B> {
         }
     }
 
-    /// The plan of `key`: `Some(plan)` where known (a plan, or `None` for rules too big or
-    /// plans no longer kept), `None` where it is to be made.
+    /// The plan of `key` from the map (kept as the plan found last): `Some(plan)` where known
+    /// (a plan, or `None` for rules too big or plans no longer kept), `None` where it is to be
+    /// made.
+    #[inline(never)]
     fn find(&mut self, key: &Key) -> Option<Kept<B>> {
-        if let Some(plan) = self.recent(key) {
-            return Some(plan);
-        }
         let short = usize::from(key.len) <= SMALL_KEY_BYTES;
         match self.by_key.get(key) {
             Some(plan) => {
@@ -620,43 +619,38 @@ pub fn plan<B: Bitboard>(
         return None;
     }
     let key = &spec.key(rules, position, side)?;
-    // The plan found last, most often: looked for first, and the rest out of line, so that
-    // this path saves and restores few registers.
-    let recent = CACHE.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        plans_of::<B>(&mut cache, spec.id).and_then(|plans| plans.recent(key))
-    });
-    match recent {
-        Some(plan) => plan,
-        None => find_or_make(rules, position, side, key),
-    }
-}
-
-/// [`plan`] past the plan found last: from the map, or made.
-#[inline(never)]
-fn find_or_make<B: Bitboard>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    side: usize,
-    key: &Key,
-) -> Option<Rc<Plan<B>>> {
-    let spec = &rules.plan_key;
-    // `Some(plan)`: known (a plan, or `None` for rules too big); `None`: to be made.
+    // `Some(plan)`: known (a plan, or `None` for rules too big); `None`: to be made. The plan
+    // found last, most often, is looked for first and the map out of line, so that this path
+    // saves and restores few registers.
     let known = CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
         let Some(plans) = plans_of::<B>(&mut cache, spec.id) else {
             return Some(None);
         };
-        plans.find(key)
+        match plans.recent(key) {
+            Some(plan) => Some(plan),
+            None => plans.find(key),
+        }
     });
-    if let Some(plan) = known {
-        return plan;
+    match known {
+        Some(plan) => plan,
+        None => make_and_keep(rules, position, side, key),
     }
+}
+
+/// [`plan`] for a key this thread has no plan for: made, and kept.
+#[inline(never)]
+fn make_and_keep<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    side: usize,
+    key: &Key,
+) -> Option<Rc<Plan<B>>> {
     // Made outside the cache's borrow, so that nothing judged while making it can find the
     // cache borrowed.
     let plan = make(rules, position, side).map(Rc::new);
     CACHE.with(|cache| {
-        if let Some(plans) = plans_of::<B>(&mut cache.borrow_mut(), spec.id) {
+        if let Some(plans) = plans_of::<B>(&mut cache.borrow_mut(), rules.plan_key.id) {
             plans.by_key.insert(*key, plan.clone());
         }
     });
