@@ -7,9 +7,11 @@ mod common;
 
 use std::path::Path;
 use variant_interpreter::action_set::ActionSet;
-use variant_interpreter::movegen::legal_moves_into;
+use variant_interpreter::movegen::{count_legal, count_legal_unless_ended, legal_moves_into};
 use variant_interpreter::moves::Move;
-use variant_interpreter::outcome::{outcome, status, status_into, status_into_set, Status};
+use variant_interpreter::outcome::{
+    ends_before_actions, outcome, status, status_into, status_into_set, Status,
+};
 use variant_interpreter::{Bitboard, MoveKind, Position, Rules};
 
 /// Along seeded random games of a moving game, the placement games and a game of turns, the
@@ -115,4 +117,68 @@ fn a_kept_set_of_actions_holds_the_list_of_actions() {
         }
     }
     assert!(files >= 20, "only {files} game files played");
+}
+
+/// `movegen::count_legal_unless_ended`, perft's last ply, takes whether an end condition that
+/// reads no square holds from the plan of the position's scalar state: along seeded random
+/// games of every game file and test variant, and of Cheversi with an end condition that holds
+/// while hands still hold pieces (a side without its Queen in hand), it counts what the
+/// unfolded end rules and generation count.
+#[test]
+fn the_last_ply_counts_as_the_unfolded_end_rules_do() {
+    let cheversi = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/cheversi.variant"),
+    )
+    .expect("cheversi.variant");
+    let written = "    by score when hands empty";
+    assert!(cheversi.contains(written));
+    let early = cheversi.replace(
+        written,
+        &format!("{written}\n    by score when hand Queen = 0"),
+    );
+    let loaded = variant_dsl::load_source("early-end.variant", &early)
+        .unwrap_or_else(|failure| panic!("{}", failure.render()));
+    let mut games = common::game_and_test_variant_files();
+    games.push(("early-end.variant".into(), loaded.definition));
+    let mut ended_early = 0;
+    for (path, definition) in games {
+        let Ok(rules) = Rules::<u64>::compile(&definition) else {
+            continue;
+        };
+        let Ok(start) = Position::from_setup(&rules, &definition.setup) else {
+            continue;
+        };
+        let at = path.display();
+        let mut seed = 3u64;
+        for _ in 0..3 {
+            let mut position = start;
+            let mut history = Vec::new();
+            let mut list = Vec::new();
+            for _ in 0..80 {
+                let ended = ends_before_actions(&rules, &position, &history);
+                let unfolded = if ended {
+                    0
+                } else {
+                    count_legal(&rules, &position)
+                };
+                let counted = count_legal_unless_ended(&rules, &position, &history);
+                assert_eq!(counted, unfolded, "{at}");
+                if ended && position.hand_total(position.side_to_move(&rules)) > 0 {
+                    ended_early += 1;
+                }
+                if status_into(&rules, &position, &history, &mut list).is_some() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let chosen = list[(seed >> 33) as usize % list.len()];
+                history.push(position.hash());
+                position.play_unchecked(&rules, chosen);
+            }
+        }
+    }
+    // The early end was reached with pieces in hand, where the plan settles it.
+    assert!(
+        ended_early >= 3,
+        "{ended_early} games ended with pieces in hand"
+    );
 }

@@ -34,6 +34,52 @@ pub trait Sink<B: Bitboard> {
     /// Whether one move is enough: drops are then judged one piece type at a time, stopping at
     /// the first that has a square, instead of every type at once.
     const ONE_IS_ENOUGH: bool = false;
+    /// The plan of the position's scalar state, where the caller has looked it up already
+    /// (`Some`, holding what [`crate::plan::plan`] gave): drop generation then takes it rather
+    /// than look it up again. Given by [`WithPlan`]; taken once.
+    fn known_plan(&mut self) -> KnownPlan<B> {
+        None
+    }
+}
+
+/// A plan looked up already, or not (see [`Sink::known_plan`]).
+pub(crate) type KnownPlan<B> = Option<Option<std::rc::Rc<crate::plan::Plan<B>>>>;
+
+/// A sink with the plan of the position to generate from (a separate type, so that the
+/// generation of every other sink, such as chess's, is compiled as it was).
+pub(crate) struct WithPlan<'a, B: Bitboard, S> {
+    sink: &'a mut S,
+    plan: KnownPlan<B>,
+}
+
+impl<'a, B: Bitboard, S: Sink<B>> WithPlan<'a, B, S> {
+    pub(crate) fn new(sink: &'a mut S, plan: KnownPlan<B>) -> Self {
+        WithPlan { sink, plan }
+    }
+}
+
+impl<B: Bitboard, S: Sink<B>> Sink<B> for WithPlan<'_, B, S> {
+    #[inline]
+    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+        self.sink.batch(from, targets, promotion);
+    }
+    #[inline]
+    fn single(&mut self, mv: Move) {
+        self.sink.single(mv);
+    }
+    #[inline]
+    fn drops(&mut self, piece: usize, targets: B) {
+        self.sink.drops(piece, targets);
+    }
+    #[inline]
+    fn satisfied(&self) -> bool {
+        self.sink.satisfied()
+    }
+    const ONE_IS_ENOUGH: bool = S::ONE_IS_ENOUGH;
+    #[inline]
+    fn known_plan(&mut self) -> KnownPlan<B> {
+        self.plan.take()
+    }
 }
 
 /// Records whether any legal move exists, and stops generation at the first.
@@ -206,6 +252,41 @@ pub fn count_legal<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> u64
     let mut counter = Counter::default();
     generate(rules, position, &mut counter);
     counter.count
+}
+
+/// The number of legal moves, or zero where an end rule that reads no action has ended the
+/// game (`history`: the hashes of the positions before, for repetition): perft's last ply.
+/// The plan of the position's scalar state is looked up once, for both questions.
+pub fn count_legal_unless_ended<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+) -> u64 {
+    let (plan, ended) = plan_and_end(rules, position, history);
+    if ended {
+        return 0;
+    }
+    let mut counter = Counter::default();
+    generate(rules, position, &mut WithPlan::new(&mut counter, plan));
+    counter.count
+}
+
+/// The plan of the position's scalar state for the side to move, where drops may be generated
+/// from one, and whether an end rule that reads no action has ended the game
+/// ([`crate::outcome::ends_before_actions`], its end conditions settled by the plan where it
+/// settles them).
+#[inline(always)]
+pub(crate) fn plan_and_end<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+) -> (KnownPlan<B>, bool) {
+    let us = position.side_to_move(rules);
+    let plan = (rules.plan_key.active && position.hand_total(us) > 0)
+        .then(|| crate::plan::plan(rules, position, us));
+    let settled = plan.as_ref().and_then(|plan| plan.as_ref()?.ends());
+    let ended = crate::outcome::ends_before_actions_settled(rules, position, history, settled);
+    (plan, ended)
 }
 
 /// What the legality test needs to know about the side to move.
@@ -694,7 +775,9 @@ fn drops<B: Bitboard, S: Sink<B>>(
     }
     let mut judge = Judge::new(rules, position, us);
     // The rules folded for this position's scalar state, where this thread keeps a plan.
-    let plan = crate::plan::plan(rules, position, us);
+    let plan = sink
+        .known_plan()
+        .unwrap_or_else(|| crate::plan::plan(rules, position, us));
     let in_hand = (0..rules.pieces)
         .filter(|&piece| position.hand(us, piece) > 0)
         .fold(0u32, |bits, piece| bits | 1 << piece);

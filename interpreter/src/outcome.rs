@@ -6,7 +6,7 @@
 use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
 use crate::expression::{EndCheck, Judge};
-use crate::movegen::{any_legal, legal_moves, legal_moves_into};
+use crate::movegen::{any_legal, legal_moves, legal_moves_into, WithPlan};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -266,10 +266,12 @@ pub fn status_into_set<B: Bitboard>(
 ) -> Option<Outcome> {
     let finished = |known: Option<&[Move]>| ended(rules, position, history, known);
     actions.clear();
-    if ends_before_actions(rules, position, history) {
+    // The plan of the position's scalar state, looked up once for the end rules and the drops.
+    let (plan, over) = crate::movegen::plan_and_end(rules, position, history);
+    if over {
         return Some(finished(None));
     }
-    crate::movegen::generate(rules, position, actions);
+    crate::movegen::generate(rules, position, &mut WithPlan::new(actions, plan));
     if actions.is_empty() {
         return Some(finished(Some(&[])));
     }
@@ -302,10 +304,24 @@ pub fn ends_before_actions<B: Bitboard>(
     position: &Position<B>,
     history: &[u64],
 ) -> bool {
+    ends_before_actions_settled(rules, position, history, None)
+}
+
+/// [`ends_before_actions`], with whether an end condition holds given where a plan settled
+/// it ([`crate::plan::Plan::ends`]).
+#[inline(always)]
+pub(crate) fn ends_before_actions_settled<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    conditions: Option<bool>,
+) -> bool {
     let end = &rules.definition.end;
     // Each rule's own test runs only where the game has the rule (most have few).
     (end.royal_captured.is_some() && royal_lost(rules, position).is_some())
-        || fired_end_condition(rules, position, None, |end| !end.needs_actions).is_some()
+        || conditions.unwrap_or_else(|| {
+            fired_end_condition(rules, position, None, |end| !end.needs_actions).is_some()
+        })
         || (!end.material.is_empty() && material_rule(rules, position).is_some())
         || (end.repetition.is_some() && repeated(rules, position, history))
         || move_limit_reached(rules, position)
@@ -348,7 +364,7 @@ fn end_condition<B: Bitboard>(
 /// (the side to move, or with `each side` the first such side from the one that acted last)
 /// and its verdict (`None`: by score). Nothing is scored here, so that "is the game over" costs
 /// no more than the conditions.
-fn fired_end_condition<B: Bitboard>(
+pub(crate) fn fired_end_condition<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     actions: Option<&[Move]>,

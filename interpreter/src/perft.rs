@@ -8,7 +8,7 @@
 //! their clocks and depths never reach a draw rule.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::{count_legal, legal_moves};
+use crate::movegen::{count_legal_unless_ended, legal_moves};
 use crate::moves::Move;
 use crate::outcome::{end_reads_actions, ends_before_actions, ends_with_actions};
 use crate::position::Position;
@@ -79,10 +79,7 @@ fn node<B: Bitboard>(
     // Bulk counting: when only "no legal move" can end the game by its moves, counting them is
     // enough (no moves counts zero).
     if depth == 1 && !end_reads_actions(rules) {
-        if ends_before_actions(rules, position, path) {
-            return 0;
-        }
-        return count_legal(rules, position);
+        return count_legal_unless_ended(rules, position, path);
     }
     let Some(moves) = children(rules, position, path) else {
         return 0;

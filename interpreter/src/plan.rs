@@ -55,6 +55,9 @@ pub struct Plan<B: Bitboard> {
     program: Program<B>,
     /// The proof that the next side can reply, where it applies ([`reply_side`]).
     reply: Option<Reply<B>>,
+    /// Whether an end condition that reads no action holds, where every such condition reads
+    /// no square (their reads are part of the key: [`KeySpec::new`]); `None` otherwise.
+    ends: Option<bool>,
 }
 
 /// The next side's drop rules folded over bounds.
@@ -132,6 +135,14 @@ impl<B: Bitboard> Plan<B> {
     ) {
         self.program
             .run(judge, pieces, lookahead_wanted, allowed_of, lookahead_of);
+    }
+
+    /// Whether an end condition that reads neither the actions nor a square has ended the
+    /// game, where every end condition that reads no action is of that kind: the scalar state
+    /// settles it. `None` where the conditions are to be judged.
+    #[inline]
+    pub fn ends(&self) -> Option<bool> {
+        self.ends
     }
 
     /// Whether, whatever drop the side to move makes on one of the squares `drops`, the next
@@ -273,6 +284,10 @@ impl KeySpec {
             spec.active = true;
             spec.condition(&rule.condition);
             spec.condition(&rule.requirement);
+        }
+        // The end conditions a plan settles ([`Plan::ends`]) read the same scalar state.
+        for end in expressions.end.iter().filter(|end| !end.needs_actions) {
+            spec.condition(&end.condition);
         }
         spec
     }
@@ -741,8 +756,28 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
             })
         }
     };
-    let plan = Plan { program, reply };
+    let ends = scalar_ends(rules, position);
+    let plan = Plan {
+        program,
+        reply,
+        ends,
+    };
     Some(plan)
+}
+
+/// Whether an end condition that reads no action holds on `position`, where every such
+/// condition reads no square (then the scalar state, and so the plan's key, settles it).
+fn scalar_ends<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<bool> {
+    let before_actions = |end: &crate::expression::EndCheck<B>| !end.needs_actions;
+    rules
+        .expressions
+        .end
+        .iter()
+        .filter(|end| before_actions(end))
+        .all(|end| scalar_condition(&end.condition))
+        .then(|| {
+            crate::outcome::fired_end_condition(rules, position, None, before_actions).is_some()
+        })
 }
 
 /// Folds each rule once for the piece types it does not name and once per type it names, and
