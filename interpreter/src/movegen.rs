@@ -47,13 +47,13 @@ pub(crate) type KnownPlan<B> = Option<Option<std::rc::Rc<crate::plan::Plan<B>>>>
 
 /// A sink with the plan of the position to generate from (a separate type, so that the
 /// generation of every other sink, such as chess's, is compiled as it was).
-pub(crate) struct WithPlan<'a, B: Bitboard, S> {
+struct WithPlan<'a, B: Bitboard, S> {
     sink: &'a mut S,
     plan: KnownPlan<B>,
 }
 
 impl<'a, B: Bitboard, S: Sink<B>> WithPlan<'a, B, S> {
-    pub(crate) fn new(sink: &'a mut S, plan: KnownPlan<B>) -> Self {
+    fn new(sink: &'a mut S, plan: KnownPlan<B>) -> Self {
         WithPlan { sink, plan }
     }
 }
@@ -276,7 +276,7 @@ pub fn count_legal_unless_ended<B: Bitboard>(
 /// ([`crate::outcome::ends_before_actions`], its end conditions settled by the plan where it
 /// settles them).
 #[inline(always)]
-pub(crate) fn plan_and_end<B: Bitboard>(
+fn plan_and_end<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     history: &[u64],

@@ -6,7 +6,7 @@
 use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
 use crate::expression::{EndCheck, Judge};
-use crate::movegen::{any_legal, legal_moves, legal_moves_into, WithPlan};
+use crate::movegen::{any_legal, legal_moves, legal_moves_into};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -266,12 +266,10 @@ pub fn status_into_set<B: Bitboard>(
 ) -> Option<Outcome> {
     let finished = |known: Option<&[Move]>| ended(rules, position, history, known);
     actions.clear();
-    // The plan of the position's scalar state, looked up once for the end rules and the drops.
-    let (plan, over) = crate::movegen::plan_and_end(rules, position, history);
-    if over {
+    if ends_before_actions(rules, position, history) {
         return Some(finished(None));
     }
-    crate::movegen::generate(rules, position, &mut WithPlan::new(actions, plan));
+    crate::movegen::generate(rules, position, actions);
     if actions.is_empty() {
         return Some(finished(Some(&[])));
     }
