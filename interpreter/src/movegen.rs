@@ -46,7 +46,7 @@ pub trait Sink<B: Bitboard> {
 pub(crate) type KnownPlan<B> = Option<Option<std::rc::Rc<crate::plan::Plan<B>>>>;
 
 /// A sink with the plan of the position to generate from (a separate type, so that the
-/// generation of every other sink, such as chess's, is compiled as it was).
+/// generation of every other sink, a moving game's included, is compiled as it was).
 struct WithPlan<'a, B: Bitboard, S> {
     sink: &'a mut S,
     plan: KnownPlan<B>,
@@ -255,38 +255,25 @@ pub fn count_legal<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> u64
 }
 
 /// The number of legal moves, or zero where an end rule that reads no action has ended the
-/// game (`history`: the hashes of the positions before, for repetition): perft's last ply.
-/// The plan of the position's scalar state is looked up once, for both questions.
+/// game ([`crate::outcome::ends_before_actions`]; `history`: the hashes of the positions
+/// before, for repetition): perft's last ply. The plan of the position's scalar state, where
+/// drops may be generated from one, is looked up once for both questions: it settles the end
+/// conditions that read no square ([`crate::plan::Plan::ends`]).
 pub fn count_legal_unless_ended<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     history: &[u64],
 ) -> u64 {
-    let (plan, ended) = plan_and_end(rules, position, history);
-    if ended {
+    let us = position.side_to_move(rules);
+    let plan = (rules.plan_key.active && position.hand_total(us) > 0)
+        .then(|| crate::plan::plan(rules, position, us));
+    let settled = plan.as_ref().and_then(|plan| plan.as_ref()?.ends());
+    if crate::outcome::ends_before_actions_settled(rules, position, history, settled) {
         return 0;
     }
     let mut counter = Counter::default();
     generate(rules, position, &mut WithPlan::new(&mut counter, plan));
     counter.count
-}
-
-/// The plan of the position's scalar state for the side to move, where drops may be generated
-/// from one, and whether an end rule that reads no action has ended the game
-/// ([`crate::outcome::ends_before_actions`], its end conditions settled by the plan where it
-/// settles them).
-#[inline(always)]
-fn plan_and_end<B: Bitboard>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    history: &[u64],
-) -> (KnownPlan<B>, bool) {
-    let us = position.side_to_move(rules);
-    let plan = (rules.plan_key.active && position.hand_total(us) > 0)
-        .then(|| crate::plan::plan(rules, position, us));
-    let settled = plan.as_ref().and_then(|plan| plan.as_ref()?.ends());
-    let ended = crate::outcome::ends_before_actions_settled(rules, position, history, settled);
-    (plan, ended)
 }
 
 /// What the legality test needs to know about the side to move.
