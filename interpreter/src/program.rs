@@ -123,11 +123,12 @@ fn needed<B>(ops: Vec<Op<B>>, outputs: &[Reg]) -> Vec<Op<B>> {
 #[derive(Debug)]
 pub(crate) struct Program<B> {
     ops: Vec<Op<B>>,
-    /// The registers before the program runs: the constants the plan decides (the empty and
-    /// occupied squares, registers 0 and 1, are set from the position).
-    initial: Vec<B>,
-    /// The registers of `initial` that hold a square: set one by one before a run, the rest of
-    /// the registers starting empty (cheaper than copying every register, most of them empty).
+    /// How many registers the program uses.
+    registers: usize,
+    /// The constants the plan decides that hold a square, by register: set one by one before a
+    /// run, every other register starting empty (cheaper than copying every register, most of
+    /// them empty). The empty and occupied squares, registers 0 and 1, are set from the
+    /// position.
     constants: Vec<(Reg, B)>,
     /// Per piece type, the registers of its allowed squares and of the squares where a
     /// lookahead rule applies (shared by the types of a group).
@@ -178,7 +179,7 @@ impl<B: Bitboard> Program<B> {
             }
             groups[piece] = (allowed, lookahead);
         }
-        let initial = compiler.initial();
+        let (registers, constants) = compiler.constants();
         let by_type: Vec<(Reg, Reg)> = group
             .iter()
             .map(|&first| groups[usize::from(first)])
@@ -189,8 +190,8 @@ impl<B: Bitboard> Program<B> {
             .collect();
         Some(Program {
             ops: needed(compiler.ops, &outputs),
-            constants: constants_of(&initial),
-            initial,
+            registers,
+            constants,
             by_type,
         })
     }
@@ -207,9 +208,9 @@ impl<B: Bitboard> Program<B> {
         allowed_of: &mut [B; MAX_PIECE_TYPES],
         lookahead_of: &mut [B; MAX_PIECE_TYPES],
     ) {
-        if self.initial.len() <= 16 {
+        if self.registers <= 16 {
             self.run_with::<16>(judge, pieces, lookahead_wanted, allowed_of, lookahead_of);
-        } else if self.initial.len() <= 64 {
+        } else if self.registers <= 64 {
             self.run_with::<64>(judge, pieces, lookahead_wanted, allowed_of, lookahead_of);
         } else {
             self.run_with::<MAX_REGISTERS>(
@@ -319,16 +320,6 @@ impl<B: Bitboard> Program<B> {
     }
 }
 
-/// The registers of `initial` that hold a square, with their values.
-fn constants_of<B: Bitboard>(initial: &[B]) -> Vec<(Reg, B)> {
-    initial
-        .iter()
-        .enumerate()
-        .filter(|(_, value)| value.any())
-        .map(|(register, &value)| (register as Reg, value))
-        .collect()
-}
-
 /// Compiles expressions into operations, one register per distinct expression.
 struct Compiler<'a, B: Bitboard> {
     game: &'a Rules<B>,
@@ -359,12 +350,20 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
         Some(compiler)
     }
 
-    /// The registers before the program runs (the inputs are set then).
-    fn initial(&self) -> Vec<B> {
-        self.constants
+    /// How many registers the program uses, and the constants that hold a square, by register
+    /// (the inputs are set when the program runs).
+    fn constants(&self) -> (usize, Vec<(Reg, B)>) {
+        let set = self
+            .constants
             .iter()
-            .map(|constant| constant.unwrap_or(B::EMPTY))
-            .collect()
+            .enumerate()
+            .filter_map(|(register, constant)| {
+                constant
+                    .filter(|value| value.any())
+                    .map(|value| (register as Reg, value))
+            })
+            .collect();
+        (self.constants.len(), set)
     }
 
     /// The register of the operation `op` makes (given its target), compiled the first time
@@ -558,10 +557,10 @@ impl<B: Bitboard> Program<B> {
     ) -> Option<(Self, Reg)> {
         let mut compiler = Compiler::new(game, position, side)?;
         let result = compiler.mask(condition)?;
-        let initial = compiler.initial();
+        let (registers, constants) = compiler.constants();
         let program = Program {
-            constants: constants_of(&initial),
-            initial,
+            registers,
+            constants,
             ops: compiler.ops,
             by_type: Vec::new(),
         };
