@@ -271,9 +271,38 @@ pub fn count_legal_unless_ended<B: Bitboard>(
     if crate::outcome::ends_before_actions_settled(rules, position, history, settled) {
         return 0;
     }
+    if let Some(Some(plan)) = &plan {
+        if drops_alone(rules, position) {
+            let mut judge = Judge::new(rules, position, us);
+            let pieces = in_hand(rules, position, us);
+            if let Some(count) = plan.count_drops(&mut judge, pieces, rules.lookahead_pruning) {
+                return count;
+            }
+        }
+    }
     let mut counter = Counter::default();
     generate(rules, position, &mut WithPlan::new(&mut counter, plan));
     counter.count
+}
+
+/// Whether the legal actions of `position` are its drops alone, each judged by the drop rules
+/// alone: a single action per turn, no pass, no move in this phase, no king to keep safe.
+#[inline]
+fn drops_alone<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    let definition = &rules.definition;
+    definition.actions.drops
+        && !(definition.actions.moves && position.phase().is_none())
+        && !rules.multi_action
+        && !definition.turn.pass
+        && !definition.end.check
+}
+
+/// The piece types `side` holds in hand, a bit per type.
+#[inline]
+fn in_hand<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> u32 {
+    (0..rules.pieces)
+        .filter(|&piece| position.hand(side, piece) > 0)
+        .fold(0u32, |bits, piece| bits | 1 << piece)
 }
 
 /// What the legality test needs to know about the side to move.
@@ -765,9 +794,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
     let plan = sink
         .known_plan()
         .unwrap_or_else(|| crate::plan::plan(rules, position, us));
-    let in_hand = (0..rules.pieces)
-        .filter(|&piece| position.hand(us, piece) > 0)
-        .fold(0u32, |bits, piece| bits | 1 << piece);
+    let in_hand = in_hand(rules, position, us);
     // Every type at once: from the plan, or from the rules (unless one drop is enough).
     let mut allowed_of = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
     let mut looked_ahead_of = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];

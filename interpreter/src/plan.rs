@@ -137,6 +137,22 @@ impl<B: Bitboard> Plan<B> {
             .run(judge, pieces, lookahead_wanted, allowed_of, lookahead_of);
     }
 
+    /// The number of drops the judged side may make with the types of `pieces` (a bit per
+    /// type), where no lookahead rule binds one of them or the next side is proved to have a
+    /// reply whatever the drop (tried where `prove` and a lookahead rule applies): what
+    /// generating the drops into a counting sink gives, without writing each type's squares.
+    /// `None` where the lookahead is left to be tested drop by drop.
+    #[inline]
+    pub fn count_drops(&self, judge: &mut Judge<'_, B>, pieces: u32, prove: bool) -> Option<u64> {
+        let (count, ahead) = self.program.count(judge, pieces);
+        if ahead.is_empty() {
+            return Some(count);
+        }
+        let (rules, position) = (judge.rules(), judge.position());
+        let empty = rules.geometry.board & !position.occupied();
+        (prove && self.reply_certain(rules, position, empty)).then_some(count)
+    }
+
     /// Whether an end condition that reads neither the actions nor a square has ended the
     /// game, where every end condition that reads no action is of that kind: the scalar state
     /// settles it. `None` where the conditions are to be judged.

@@ -250,6 +250,45 @@ impl<B: Bitboard> Program<B> {
         }
     }
 
+    /// The number of squares allowed to the types of `pieces` (a bit per type), summed over the
+    /// types, and the squares among them where a lookahead rule applies: what a counting sink
+    /// gets from [`Program::run`], without writing each type's squares (types of one group
+    /// share a register, counted once).
+    #[inline]
+    pub(crate) fn count(&self, judge: &mut Judge<'_, B>, pieces: u32) -> (u64, B) {
+        if self.registers <= 16 {
+            self.count_with::<16>(judge, pieces)
+        } else if self.registers <= 64 {
+            self.count_with::<64>(judge, pieces)
+        } else {
+            self.count_with::<MAX_REGISTERS>(judge, pieces)
+        }
+    }
+
+    #[inline(always)]
+    fn count_with<const N: usize>(&self, judge: &mut Judge<'_, B>, pieces: u32) -> (u64, B) {
+        let mut registers = [B::EMPTY; N];
+        self.execute(judge, &mut registers);
+        let (mut count, mut ahead) = (0, B::EMPTY);
+        // The register counted last, and its count.
+        let mut last = (Reg::MAX, 0);
+        let mut rest = pieces;
+        while rest != 0 {
+            let piece = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let Some(&(allowed, lookahead)) = self.by_type.get(piece) else {
+                break;
+            };
+            let squares = registers[usize::from(allowed)];
+            ahead |= registers[usize::from(lookahead)] & squares;
+            if allowed != last.0 {
+                last = (allowed, squares.count() as u64);
+            }
+            count += last.1;
+        }
+        (count, ahead)
+    }
+
     /// Sets the registers known before the program runs, then runs every operation in order.
     #[inline(always)]
     fn execute(&self, judge: &mut Judge<'_, B>, registers: &mut [B]) {
