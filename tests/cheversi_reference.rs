@@ -1,7 +1,8 @@
 //! The hand-written bitboard Cheversi of the benchmarks (`benches/reference/cheversi.rs`)
 //! agrees with the engine on `games/cheversi.variant`: perft from the start, and random games
 //! played by the reference and replayed through the engine (same number of legal placements at
-//! every ply, every placement accepted, same end and same scores).
+//! every ply, every placement accepted, same perft 2 below every ply, same end and same
+//! scores).
 
 #[path = "../benches/reference/cheversi.rs"]
 mod cheversi;
@@ -76,6 +77,13 @@ fn random_games_replay_through_the_engine() {
             assert!(
                 moves.contains(&notation),
                 "game {game}: {notation} not listed"
+            );
+            // Perft's last plies (bulk counting, plans shared by sibling drops) at every stage
+            // of the game, the lookahead's included.
+            assert_eq!(
+                session.perft(2),
+                cheversi::perft_from(position, 2),
+                "game {game} after {played:?}: perft 2"
             );
             if played.len() == 14 && enclosed_touching_squares(position) > 0 {
                 lookahead += 1;

@@ -43,7 +43,7 @@ pub trait Sink<B: Bitboard> {
 }
 
 /// A plan looked up already, or not (see [`Sink::known_plan`]).
-pub(crate) type KnownPlan<B> = Option<Option<std::rc::Rc<crate::plan::Plan<B>>>>;
+pub type KnownPlan<B> = Option<Option<std::rc::Rc<crate::plan::Plan<B>>>>;
 
 /// A sink with the plan of the position to generate from (a separate type, so that the
 /// generation of every other sink, a moving game's included, is compiled as it was).
@@ -259,30 +259,51 @@ pub fn count_legal<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> u64
 /// before, for repetition): perft's last ply. The plan of the position's scalar state, where
 /// drops may be generated from one, is looked up once for both questions: it settles the end
 /// conditions that read no square ([`crate::plan::Plan::ends`]).
+#[inline]
 pub fn count_legal_unless_ended<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     history: &[u64],
 ) -> u64 {
+    count_legal_unless_ended_with(rules, position, history, None).0
+}
+
+/// [`count_legal_unless_ended`] given the plan of the position's scalar state where the caller
+/// knows it (`known`: what an earlier call returned for a position of the same plan key, see
+/// [`crate::plan::same_key_after`]); returns the count and the plan it used (for the next
+/// such call).
+#[inline(always)]
+pub fn count_legal_unless_ended_with<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    known: KnownPlan<B>,
+) -> (u64, KnownPlan<B>) {
     let us = position.side_to_move(rules);
-    let plan = (rules.plan_key.active && position.hand_total(us) > 0)
-        .then(|| crate::plan::plan(rules, position, us));
+    let plan = known.or_else(|| {
+        (rules.plan_key.active && position.hand_total(us) > 0)
+            .then(|| crate::plan::plan(rules, position, us))
+    });
     let settled = plan.as_ref().and_then(|plan| plan.as_ref()?.ends());
     if crate::outcome::ends_before_actions_settled(rules, position, history, settled) {
-        return 0;
+        return (0, plan);
     }
-    if let Some(Some(plan)) = &plan {
+    if let Some(Some(found)) = &plan {
         if drops_alone(rules, position) {
             let mut judge = Judge::new(rules, position, us);
             let pieces = in_hand(rules, position, us);
-            if let Some(count) = plan.count_drops(&mut judge, pieces, rules.lookahead_pruning) {
-                return count;
+            if let Some(count) = found.count_drops(&mut judge, pieces, rules.lookahead_pruning) {
+                return (count, plan);
             }
         }
     }
     let mut counter = Counter::default();
-    generate(rules, position, &mut WithPlan::new(&mut counter, plan));
-    counter.count
+    generate(
+        rules,
+        position,
+        &mut WithPlan::new(&mut counter, plan.clone()),
+    );
+    (counter.count, plan)
 }
 
 /// Whether the legal actions of `position` are its drops alone, each judged by the drop rules
@@ -290,11 +311,9 @@ pub fn count_legal_unless_ended<B: Bitboard>(
 #[inline]
 fn drops_alone<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
     let definition = &rules.definition;
-    definition.actions.drops
-        && !(definition.actions.moves && position.phase().is_none())
-        && !rules.multi_action
-        && !definition.turn.pass
-        && !definition.end.check
+    let moves_now = definition.actions.moves && position.phase().is_none();
+    let other_actions = moves_now || rules.multi_action || definition.turn.pass;
+    definition.actions.drops && !other_actions && !definition.end.check
 }
 
 /// The piece types `side` holds in hand, a bit per type.

@@ -8,9 +8,12 @@
 //! their clocks and depths never reach a draw rule.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::{count_legal_unless_ended, legal_moves};
+use crate::movegen::{
+    count_legal_unless_ended, count_legal_unless_ended_with, legal_moves, KnownPlan,
+};
 use crate::moves::Move;
 use crate::outcome::{end_reads_actions, ends_before_actions, ends_with_actions};
+use crate::plan::same_key_after;
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -88,6 +91,11 @@ fn node<B: Bitboard>(
         return moves.len() as u64;
     }
     path.push(position.hash());
+    if depth == 2 && rules.plan_key.active && !end_reads_actions(rules) {
+        let total = last_ply(rules, position, &moves, path);
+        path.pop();
+        return total;
+    }
     let total = moves
         .into_iter()
         .map(|mv| {
@@ -97,5 +105,30 @@ fn node<B: Bitboard>(
         })
         .sum();
     path.pop();
+    total
+}
+
+/// The leaves below the children `moves` of `position` (`path` ending with its hash), counted in
+/// bulk. A child made by the same kind of drop as the one before it has the same plan key
+/// ([`same_key_after`]), and is given that child's plan rather than look it up.
+fn last_ply<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    moves: &[Move],
+    path: &[u64],
+) -> u64 {
+    let mut total = 0;
+    let mut before: Option<(Move, KnownPlan<B>)> = None;
+    for &mv in moves {
+        let mut next = *position;
+        next.play_unchecked(rules, mv);
+        let known = before
+            .take()
+            .filter(|(previous, _)| same_key_after(rules, *previous, mv))
+            .and_then(|(_, plan)| plan);
+        let (count, plan) = count_legal_unless_ended_with(rules, &next, path, known);
+        total += count;
+        before = Some((mv, plan));
+    }
     total
 }

@@ -25,6 +25,7 @@ use crate::bitboard::Bitboard;
 use crate::expression::{
     around, colour_of, known_square, reply_side, sides_of, Bounds, Cond, DropRule, Judge, Num, Set,
 };
+use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::program::{FoldedRule, Program};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
@@ -636,6 +637,24 @@ impl Caches {
 
 thread_local! {
     static CACHE: RefCell<Caches> = RefCell::new(Caches::default());
+}
+
+/// Whether the positions that the moves `a` and `b` make from one position have the same
+/// plan key, known without writing the keys: drops of one piece type change the scalar state
+/// a key reads (hands and their totals, the type of a side's last drop, whose turn it is, the
+/// phase) alike wherever they land, in games of one action a turn whose key does not read the
+/// turn's progress (computed from the board when a turn starts). A drop that converts a piece
+/// changes the board alone, but is left out: the claim stays as narrow as its proof.
+pub fn same_key_after<B: Bitboard>(rules: &Rules<B>, a: Move, b: Move) -> bool {
+    let same_drop = match (a.kind, b.kind) {
+        (MoveKind::Drop(first), MoveKind::Drop(second)) => first == second,
+        _ => false,
+    };
+    same_drop
+        && a.converts.is_none()
+        && b.converts.is_none()
+        && !rules.plan_key.progress
+        && !rules.multi_action
 }
 
 /// The plan of `position`'s scalar state for `side`'s drops, made on first use; `None` when
@@ -1590,5 +1609,52 @@ mod tests {
             }
             assert!(checked > 100, "{}: {checked} checks", path.display());
         }
+    }
+
+    /// What [`same_key_after`] claims, tested: along random games of every game file and test
+    /// variant with drop rules, the children of two legal moves it pairs have equal keys (for
+    /// the side to move there, as perft's last ply looks them up).
+    #[test]
+    fn drops_of_one_type_make_one_key() {
+        let mut seed = 7u64;
+        let mut random = move |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n
+        };
+        let mut paired = 0;
+        for (path, rules, start) in games_with_drop_rules() {
+            let child_key = |position: &Position<u64>, mv: Move| {
+                let mut child = *position;
+                child.play_unchecked(&rules, mv);
+                let side = child.side_to_move(&rules);
+                rules.plan_key.key(&rules, &child, side)
+            };
+            for _ in 0..4 {
+                let mut position = start;
+                let mut history = Vec::new();
+                for _ in 0..60 {
+                    if outcome(&rules, &position, &history).is_some() {
+                        break;
+                    }
+                    let moves = legal_moves(&rules, &position);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for pair in moves.windows(2) {
+                        if same_key_after(&rules, pair[0], pair[1]) {
+                            let keys =
+                                (child_key(&position, pair[0]), child_key(&position, pair[1]));
+                            assert!(keys.0 == keys.1, "{}: {pair:?}", path.display());
+                            paired += 1;
+                        }
+                    }
+                    history.push(position.hash());
+                    position.play_unchecked(&rules, moves[random(moves.len())]);
+                }
+            }
+        }
+        assert!(paired > 1000, "{paired} pairs");
     }
 }
