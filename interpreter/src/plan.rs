@@ -67,6 +67,9 @@ struct Reply<B: Bitboard> {
     /// Each rule folded for one piece type, or for every type it does not name.
     slots: Vec<ReplySlot<B>>,
     by_piece: Vec<Vec<u8>>,
+    /// The types the proof tries, in order: those that a rule does not forbid everywhere
+    /// whatever the board (the proof would find nothing for them).
+    tried: Vec<u8>,
 }
 
 /// One of the next side's rules, as the proof reads it.
@@ -219,7 +222,8 @@ fn prove<B: Bitboard, C: Certain<B>, const N: usize>(
     let mut certainly = [C::nothing(); N];
     let (mut known_possibly, mut known_certainly) = (0u32, 0u32);
     let mut open = C::nothing();
-    for piece in 0..rules.pieces {
+    for &piece in &reply.tried {
+        let piece = usize::from(piece);
         if position.hand(reply.next, piece) == 0 {
             continue;
         }
@@ -784,10 +788,29 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
                     certainly_allows_around: compiler.constant_or_lower(rule.requirement),
                 })
                 .collect();
+            let board = rules.geometry.board;
+            let forbids_everywhere = |slot: &ReplySlot<B>| {
+                matches!(slot.possibly_applies, Bound::Constant(all) if all == board)
+                    && matches!(slot.certainly_allows, Bound::Constant(none) if none.is_empty())
+                    && matches!(
+                        slot.certainly_allows_around,
+                        LowerBound::Constant(none) if none.is_empty()
+                    )
+            };
+            let slots: Vec<ReplySlot<B>> = slots;
+            let tried = (0..rules.pieces)
+                .filter(|&piece| {
+                    !by_piece[piece]
+                        .iter()
+                        .any(|&index| forbids_everywhere(&slots[usize::from(index)]))
+                })
+                .map(|piece| piece as u8)
+                .collect();
             Some(Reply {
                 next,
                 slots,
                 by_piece,
+                tried,
             })
         }
     };
@@ -1062,12 +1085,27 @@ struct BoundClosures<'a, B: Bitboard> {
     mover: usize,
 }
 
+/// Whether a set holds, after the mover's drop, the square of that drop (whatever it is).
+fn holds_the_drop<B>(set: &Set<B>) -> bool {
+    match set {
+        Set::Occupied => true,
+        Set::Or(a, b) => holds_the_drop(a) || holds_the_drop(b),
+        Set::And(a, b) => holds_the_drop(a) && holds_the_drop(b),
+        _ => false,
+    }
+}
+
 impl<B: Bitboard> BoundClosures<'_, B> {
     /// [`BoundClosures::mask`], or the squares themselves where the plan decides them.
     fn constant_or_mask(&self, condition: Cond<B>, upper: bool) -> Bound<B> {
         match condition {
             Cond::True => Bound::Constant(self.rules.geometry.board),
             Cond::False => Bound::Constant(B::EMPTY),
+            // A set that holds the mover's drop is possibly (indeed certainly) not empty after
+            // it: the whole board bounds where the condition holds from above.
+            Cond::Some(set) if upper && holds_the_drop(&set) => {
+                Bound::Constant(self.rules.geometry.board)
+            }
             other => Bound::Computed(self.mask(other, upper)),
         }
     }

@@ -133,6 +133,9 @@ pub(crate) struct Program<B> {
     /// Per piece type, the registers of its allowed squares and of the squares where a
     /// lookahead rule applies (shared by the types of a group).
     by_type: Vec<(Reg, Reg)>,
+    /// The distinct pairs of `by_type`, each with its types (a bit per type): a count reads each
+    /// register once.
+    by_pair: Vec<(Reg, Reg, u32)>,
 }
 
 /// One rule folded for some piece types, as the compiler reads it.
@@ -188,11 +191,22 @@ impl<B: Bitboard> Program<B> {
             .iter()
             .flat_map(|&(allowed, ahead)| [allowed, ahead])
             .collect();
+        let mut by_pair: Vec<(Reg, Reg, u32)> = Vec::new();
+        for (piece, &(allowed, ahead)) in by_type.iter().enumerate() {
+            match by_pair
+                .iter_mut()
+                .find(|pair| (pair.0, pair.1) == (allowed, ahead))
+            {
+                Some(pair) => pair.2 |= 1 << piece,
+                None => by_pair.push((allowed, ahead, 1 << piece)),
+            }
+        }
         Some(Program {
             ops: needed(compiler.ops, &outputs),
             registers,
             constants,
             by_type,
+            by_pair,
         })
     }
 
@@ -252,8 +266,8 @@ impl<B: Bitboard> Program<B> {
 
     /// The number of squares allowed to the types of `pieces` (a bit per type), summed over the
     /// types, and the squares among them where a lookahead rule applies: what a counting sink
-    /// gets from [`Program::run`], without writing each type's squares (types of one group
-    /// share a register, counted once).
+    /// gets from [`Program::run`], without writing each type's squares (the types that share
+    /// their registers are counted together, each register read once).
     #[inline]
     pub(crate) fn count(&self, judge: &mut Judge<'_, B>, pieces: u32) -> (u64, B) {
         if self.registers <= 16 {
@@ -270,21 +284,14 @@ impl<B: Bitboard> Program<B> {
         let mut registers = [B::EMPTY; N];
         self.execute(judge, &mut registers);
         let (mut count, mut ahead) = (0, B::EMPTY);
-        // The register counted last, and its count.
-        let mut last = (Reg::MAX, 0);
-        let mut rest = pieces;
-        while rest != 0 {
-            let piece = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let Some(&(allowed, lookahead)) = self.by_type.get(piece) else {
-                break;
-            };
+        for &(allowed, lookahead, types) in &self.by_pair {
+            let types = types & pieces;
+            if types == 0 {
+                continue;
+            }
             let squares = registers[usize::from(allowed)];
             ahead |= registers[usize::from(lookahead)] & squares;
-            if allowed != last.0 {
-                last = (allowed, squares.count() as u64);
-            }
-            count += last.1;
+            count += squares.count() as u64 * u64::from(types.count_ones());
         }
         (count, ahead)
     }
@@ -602,6 +609,7 @@ impl<B: Bitboard> Program<B> {
             constants,
             ops: compiler.ops,
             by_type: Vec::new(),
+            by_pair: Vec::new(),
         };
         Some((program, result))
     }
