@@ -27,7 +27,7 @@ use crate::expression::{
 };
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::program::{FoldedRule, Program};
+use crate::program::{holds_the_drop, FoldedRule, Program, Reg, ReplyRules};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
 use std::any::Any;
 use std::cell::RefCell;
@@ -148,13 +148,51 @@ impl<B: Bitboard> Plan<B> {
     /// `None` where the lookahead is left to be tested drop by drop.
     #[inline]
     pub fn count_drops(&self, judge: &mut Judge<'_, B>, pieces: u32, prove: bool) -> Option<u64> {
-        let (count, ahead) = self.program.count(judge, pieces);
-        if ahead.is_empty() {
-            return Some(count);
-        }
         let (rules, position) = (judge.rules(), judge.position());
-        let empty = rules.geometry.board & !position.occupied();
-        (prove && self.reply_certain(rules, position, empty)).then_some(count)
+        self.program.count(judge, pieces, |registers| {
+            let empty = rules.geometry.board & !position.occupied();
+            prove
+                && (self.proved_from_registers(position, empty, registers) == Some(true)
+                    || self.reply_certain_given(rules, position, empty, Some(registers)))
+        })
+    }
+
+    /// The plain proof of [`Plan::reply_certain`] for drops on any of the `empty` squares, read
+    /// from the registers of the plan's program run on `position` alone: `None` where it gets
+    /// to a rule the program does not bound. (The proof of `prove`, without its memo of what
+    /// it computed: every bound here is computed already.)
+    #[inline]
+    fn proved_from_registers(
+        &self,
+        position: &Position<B>,
+        empty: B,
+        registers: &[B],
+    ) -> Option<bool> {
+        let reply = self.reply.as_ref()?;
+        let mut open = B::EMPTY;
+        for &piece in &reply.tried {
+            let piece = usize::from(piece);
+            if position.hand(reply.next, piece) == 0 {
+                continue;
+            }
+            let mut allowed = empty;
+            for &index in &reply.by_piece[piece] {
+                let (possibly, certainly) = self.program.reply_registers(usize::from(index));
+                let applies = registers[usize::from(possibly?)];
+                if (applies & allowed).is_empty() {
+                    continue;
+                }
+                allowed &= !applies | registers[usize::from(certainly?)];
+                if allowed.is_empty() {
+                    break;
+                }
+            }
+            open |= allowed;
+            if crate::expression::open_after(open, empty) {
+                return Some(true);
+            }
+        }
+        Some(false)
     }
 
     /// Whether an end condition that reads neither the actions nor a square has ended the
@@ -171,46 +209,72 @@ impl<B: Bitboard> Plan<B> {
     /// the drop kept symbolic ([`Lower`]; the squares around the drop, which no square of a
     /// large set has in common with every other).
     pub fn reply_certain(&self, rules: &Rules<B>, position: &Position<B>, drops: B) -> bool {
+        self.reply_certain_given(rules, position, drops, None)
+    }
+
+    /// [`Plan::reply_certain`]; where `registers` are given, `drops` are the empty squares and
+    /// the registers those of the plan's program run on `position`: the next side's bounds
+    /// compiled there are read rather than computed.
+    fn reply_certain_given(
+        &self,
+        rules: &Rules<B>,
+        position: &Position<B>,
+        drops: B,
+        registers: Option<&[B]>,
+    ) -> bool {
         let Some(reply) = &self.reply else {
             return false;
         };
+        let compiled = |register: Option<Reg>| Some(registers?[usize::from(register?)]);
         // Room for the slots' values on the stack, no more than needed: cleared at every call.
         let tiny = reply.slots.len() <= 4;
         let small = reply.slots.len() <= 8;
-        let plain = |slot: &ReplySlot<B>, at: (&Rules<B>, &Position<B>, After<B>)| {
-            slot.certainly_allows.of(at.0, at.1, at.2)
+        let possibly = |index: usize, slot: &ReplySlot<B>, at: At<'_, B>| {
+            compiled(self.program.reply_registers(index).0)
+                .unwrap_or_else(|| slot.possibly_applies.of(at.0, at.1, at.2))
         };
-        let symbolic = |slot: &ReplySlot<B>, at: (&Rules<B>, &Position<B>, After<B>)| {
+        let plain = |index: usize, slot: &ReplySlot<B>, at: At<'_, B>| {
+            compiled(self.program.reply_registers(index).1)
+                .unwrap_or_else(|| slot.certainly_allows.of(at.0, at.1, at.2))
+        };
+        let symbolic = |_: usize, slot: &ReplySlot<B>, at: At<'_, B>| {
             slot.certainly_allows_around.of(at.0, at.1, at.2)
         };
         let proved = if tiny {
-            prove::<B, B, 4>(reply, rules, position, drops, plain)
+            prove::<B, B, 4>(reply, rules, position, drops, possibly, plain)
         } else if small {
-            prove::<B, B, 8>(reply, rules, position, drops, plain)
+            prove::<B, B, 8>(reply, rules, position, drops, possibly, plain)
         } else {
-            prove::<B, B, MAX_SLOTS>(reply, rules, position, drops, plain)
+            prove::<B, B, MAX_SLOTS>(reply, rules, position, drops, possibly, plain)
         };
         proved
             || drops.without_lowest().any()
                 && if tiny {
-                    prove::<B, Lower<B>, 4>(reply, rules, position, drops, symbolic)
+                    prove::<B, Lower<B>, 4>(reply, rules, position, drops, possibly, symbolic)
                 } else if small {
-                    prove::<B, Lower<B>, 8>(reply, rules, position, drops, symbolic)
+                    prove::<B, Lower<B>, 8>(reply, rules, position, drops, possibly, symbolic)
                 } else {
-                    prove::<B, Lower<B>, MAX_SLOTS>(reply, rules, position, drops, symbolic)
+                    prove::<B, Lower<B>, MAX_SLOTS>(
+                        reply, rules, position, drops, possibly, symbolic,
+                    )
                 }
     }
 }
 
-/// [`Plan::reply_certain`] for at most `N` slots, with the slots' lower bounds of what they
-/// allow given by `allows`, as plain sets or symbolic ones ([`Certain`]).
+/// Where the proof's bounds are taken: the rules, the position, and the mover's drop.
+type At<'a, B> = (&'a Rules<B>, &'a Position<B>, After<B>);
+
+/// [`Plan::reply_certain`] for at most `N` slots, with each slot's upper bound of where it
+/// applies given by `possibly` and its lower bound of what it allows by `allows`, as plain sets
+/// or symbolic ones ([`Certain`]).
 #[inline]
 fn prove<B: Bitboard, C: Certain<B>, const N: usize>(
     reply: &Reply<B>,
     rules: &Rules<B>,
     position: &Position<B>,
     drops: B,
-    allows: impl Fn(&ReplySlot<B>, (&Rules<B>, &Position<B>, After<B>)) -> C,
+    possibly_of: impl Fn(usize, &ReplySlot<B>, At<'_, B>) -> B,
+    allows: impl Fn(usize, &ReplySlot<B>, At<'_, B>) -> C,
 ) -> bool {
     let after = After {
         drops,
@@ -233,7 +297,7 @@ fn prove<B: Bitboard, C: Certain<B>, const N: usize>(
             let slot = &reply.slots[index];
             let bit = 1u32 << index;
             if known_possibly & bit == 0 {
-                possibly[index] = slot.possibly_applies.of(rules, position, after);
+                possibly[index] = possibly_of(index, slot, at);
                 known_possibly |= bit;
             }
             let applies = possibly[index];
@@ -241,7 +305,7 @@ fn prove<B: Bitboard, C: Certain<B>, const N: usize>(
                 continue;
             }
             if known_certainly & bit == 0 {
-                certainly[index] = allows(slot, at);
+                certainly[index] = allows(index, slot, at);
                 known_certainly |= bit;
             }
             allowed = allowed.obeying(applies, certainly[index]);
@@ -761,8 +825,8 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
             first as u8
         })
         .collect::<Vec<u8>>();
-    let program = Program::compile(rules, position, side, &written, &by_piece, &group)?;
-    let reply = match reply_side(rules, position) {
+    // The next side's rules folded over bounds, for the lookahead's proof.
+    let next_slots = match reply_side(rules, position) {
         None => None,
         Some(next) => {
             let mut bounds = BoundsFolder(Bounds::new(rules, position, next));
@@ -774,46 +838,66 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
             let (slots, by_piece) = slots(rules, next_rules, &mut |rule, piece| {
                 fold_rule(rule, piece, &mut bounds, false)
             })?;
-            let compiler = BoundClosures {
-                rules,
-                position,
-                next,
-                mover: position.side_to_move(rules),
-            };
-            let slots = slots
-                .into_iter()
-                .map(|rule| ReplySlot {
-                    possibly_applies: compiler.constant_or_mask(rule.condition, true),
-                    certainly_allows: compiler.constant_or_mask(rule.requirement.clone(), false),
-                    certainly_allows_around: compiler.constant_or_lower(rule.requirement),
-                })
-                .collect();
-            let board = rules.geometry.board;
-            let forbids_everywhere = |slot: &ReplySlot<B>| {
-                matches!(slot.possibly_applies, Bound::Constant(all) if all == board)
-                    && matches!(slot.certainly_allows, Bound::Constant(none) if none.is_empty())
-                    && matches!(
-                        slot.certainly_allows_around,
-                        LowerBound::Constant(none) if none.is_empty()
-                    )
-            };
-            let slots: Vec<ReplySlot<B>> = slots;
-            let tried = (0..rules.pieces)
-                .filter(|&piece| {
-                    !by_piece[piece]
-                        .iter()
-                        .any(|&index| forbids_everywhere(&slots[usize::from(index)]))
-                })
-                .map(|piece| piece as u8)
-                .collect();
-            Some(Reply {
-                next,
-                slots,
-                by_piece,
-                tried,
-            })
+            Some((next, slots, by_piece))
         }
     };
+    let mover = position.side_to_move(rules);
+    let reply_rules = next_slots.as_ref().map(|(next, slots, _)| ReplyRules {
+        next: *next,
+        mover,
+        rules: slots
+            .iter()
+            .map(|rule| (&rule.condition, &rule.requirement))
+            .collect(),
+    });
+    let program = Program::compile(
+        rules,
+        position,
+        side,
+        &written,
+        &by_piece,
+        &group,
+        reply_rules.as_ref(),
+    )?;
+    let reply = next_slots.map(|(next, slots, by_piece)| {
+        let compiler = BoundClosures {
+            rules,
+            position,
+            next,
+            mover,
+        };
+        let slots: Vec<ReplySlot<B>> = slots
+            .into_iter()
+            .map(|rule| ReplySlot {
+                possibly_applies: compiler.constant_or_mask(rule.condition, true),
+                certainly_allows: compiler.constant_or_mask(rule.requirement.clone(), false),
+                certainly_allows_around: compiler.constant_or_lower(rule.requirement),
+            })
+            .collect();
+        let board = rules.geometry.board;
+        let forbids_everywhere = |slot: &ReplySlot<B>| {
+            matches!(slot.possibly_applies, Bound::Constant(all) if all == board)
+                && matches!(slot.certainly_allows, Bound::Constant(none) if none.is_empty())
+                && matches!(
+                    slot.certainly_allows_around,
+                    LowerBound::Constant(none) if none.is_empty()
+                )
+        };
+        let tried = (0..rules.pieces)
+            .filter(|&piece| {
+                !by_piece[piece]
+                    .iter()
+                    .any(|&index| forbids_everywhere(&slots[usize::from(index)]))
+            })
+            .map(|piece| piece as u8)
+            .collect();
+        Reply {
+            next,
+            slots,
+            by_piece,
+            tried,
+        }
+    });
     let ends = scalar_ends(rules, position);
     let plan = Plan {
         program,
@@ -1083,16 +1167,6 @@ struct BoundClosures<'a, B: Bitboard> {
     next: usize,
     /// The side whose drop comes first.
     mover: usize,
-}
-
-/// Whether a set holds, after the mover's drop, the square of that drop (whatever it is).
-fn holds_the_drop<B>(set: &Set<B>) -> bool {
-    match set {
-        Set::Occupied => true,
-        Set::Or(a, b) => holds_the_drop(a) || holds_the_drop(b),
-        Set::And(a, b) => holds_the_drop(a) && holds_the_drop(b),
-        _ => false,
-    }
 }
 
 impl<B: Bitboard> BoundClosures<'_, B> {
@@ -1694,5 +1768,79 @@ mod tests {
             }
         }
         assert!(paired > 1000, "{paired} pairs");
+    }
+
+    /// The lookahead's proof read from the program's registers (the next side's bounds that
+    /// the mover's rules compute already): along random games of every game with drop rules,
+    /// where it holds, the proof from the closures' tighter bounds holds too, and every drop
+    /// the mover's rules allow (the lookahead aside) leaves the next side a legal action, as
+    /// generation finds it, drop by drop.
+    #[test]
+    fn the_proof_from_registers_is_sound() {
+        let mut seed = 11u64;
+        let mut random = move |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n
+        };
+        let (mut proved, mut unproved) = (0, 0);
+        for (path, rules, start) in games_with_drop_rules() {
+            for _ in 0..12 {
+                let mut position = start;
+                let mut history = Vec::new();
+                for _ in 0..60 {
+                    if outcome(&rules, &position, &history).is_some() {
+                        break;
+                    }
+                    let side = position.side_to_move(&rules);
+                    if let Some(plan) = super::plan(&rules, &position, side) {
+                        let mut judge = Judge::new(&rules, &position, side);
+                        let registers = plan.program.registers_after(&mut judge);
+                        let empty = rules.geometry.board & !position.occupied();
+                        match plan.proved_from_registers(&position, empty, &registers) {
+                            Some(true) => {
+                                proved += 1;
+                                let at = path.display();
+                                assert!(plan.reply_certain(&rules, &position, empty), "{at}");
+                                let all = (1u32 << rules.pieces) - 1;
+                                let mut allowed_of = [0u64; MAX_PIECE_TYPES];
+                                let mut ahead_of = [0u64; MAX_PIECE_TYPES];
+                                plan.drop_squares(
+                                    &mut judge,
+                                    all,
+                                    false,
+                                    &mut allowed_of,
+                                    &mut ahead_of,
+                                );
+                                let in_hand = |&(piece, _): &(usize, &u64)| {
+                                    piece < rules.pieces && position.hand(side, piece) > 0
+                                };
+                                for (piece, &allowed) in
+                                    allowed_of.iter().enumerate().filter(in_hand)
+                                {
+                                    for to in allowed.squares() {
+                                        let drop = Move::drop(piece, to);
+                                        assert!(
+                                            crate::movegen::leaves_a_reply(&rules, &position, drop),
+                                            "{at}: {drop:?} leaves no reply"
+                                        );
+                                    }
+                                }
+                            }
+                            Some(false) => unproved += 1,
+                            None => {}
+                        }
+                    }
+                    let moves = legal_moves(&rules, &position);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    history.push(position.hash());
+                    position.play_unchecked(&rules, moves[random(moves.len())]);
+                }
+            }
+        }
+        assert!(proved > 100, "{proved} proved, {unproved} not");
     }
 }

@@ -13,7 +13,10 @@
 //! The next side's rules, which the lookahead's proof reads over bounds, stay closures
 //! ([`crate::plan`]): compiled into a program the same way, the proof measured slower, having
 //! lost its stop at the first piece type that proves it and its skipping of rules that cannot
-//! bind.
+//! bind. Only their bounds that the mover's rules compute already ("the squares touching a
+//! piece", for both sides of a placement game) are read from the program's registers
+//! ([`ReplyRules`]): those cost nothing to compute, and a proof that reads only them is a short
+//! loop over registers.
 //!
 //! Terms that gain nothing from this (control, attacks, legal drops, comparisons of fields,
 //! conditions that do not speak of the square) are one operation that asks the [`Judge`].
@@ -25,7 +28,7 @@ use crate::rules::{Rules, MAX_PIECE_TYPES};
 use std::collections::HashMap;
 
 /// A register's number.
-type Reg = u8;
+pub(crate) type Reg = u8;
 
 /// The most registers a program uses; a plan whose rules need more is not made (the position
 /// is judged from the full rules).
@@ -136,6 +139,22 @@ pub(crate) struct Program<B> {
     /// The distinct pairs of `by_type`, each with its types (a bit per type): a count reads each
     /// register once.
     by_pair: Vec<(Reg, Reg, u32)>,
+    /// Per rule of the next side (see [`ReplyRules`]), the registers of where it possibly
+    /// applies and of where it certainly allows, after the mover's drop on any empty square;
+    /// `None` for a bound left to the proof's closures.
+    reply: Vec<(Option<Reg>, Option<Reg>)>,
+}
+
+/// The next side's rules, folded, for the lookahead's proof ([`crate::plan`]): their bounds
+/// after the mover's drop on one of the empty squares are compiled with the mover's rules,
+/// sharing their registers ("the squares touching a piece" is computed once for both sides).
+pub(crate) struct ReplyRules<'a, B> {
+    /// The side that replies.
+    pub next: usize,
+    /// The side that drops.
+    pub mover: usize,
+    /// Each rule: where it applies, and what it requires.
+    pub rules: Vec<(&'a Cond<B>, &'a Cond<B>)>,
 }
 
 /// One rule folded for some piece types, as the compiler reads it.
@@ -157,6 +176,7 @@ impl<B: Bitboard> Program<B> {
         rules: &[FoldedRule<'_, B>],
         by_piece: &[Vec<u8>],
         group: &[u8],
+        reply: Option<&ReplyRules<'_, B>>,
     ) -> Option<Self> {
         let mut compiler = Compiler::new(game, position, side)?;
         let (empty, nothing) = (EMPTY, compiler.constant(B::EMPTY)?);
@@ -182,6 +202,28 @@ impl<B: Bitboard> Program<B> {
             }
             groups[piece] = (allowed, lookahead);
         }
+        // The next side's bounds that the mover's rules compute already (or the plan
+        // decides): the program computes them at no cost, where the proof would call a
+        // closure. Others are left to the closures, which the proof calls only when it gets to
+        // them (it stops at the first type it proves for).
+        let reply: Vec<(Option<Reg>, Option<Reg>)> = reply.map_or(Vec::new(), |reply| {
+            let sides = (reply.next, reply.mover);
+            let free = |compiler: &mut Compiler<'_, B>, condition, upper| {
+                let before = compiler.ops.len();
+                let register = compiler.bound_mask(condition, upper, sides)?;
+                (compiler.ops.len() == before).then_some(register)
+            };
+            reply
+                .rules
+                .iter()
+                .map(|&(condition, requirement)| {
+                    (
+                        free(&mut compiler, condition, true),
+                        free(&mut compiler, requirement, false),
+                    )
+                })
+                .collect()
+        });
         let (registers, constants) = compiler.constants();
         let by_type: Vec<(Reg, Reg)> = group
             .iter()
@@ -190,6 +232,7 @@ impl<B: Bitboard> Program<B> {
         let outputs: Vec<Reg> = by_type
             .iter()
             .flat_map(|&(allowed, ahead)| [allowed, ahead])
+            .chain(reply.iter().flat_map(|&(a, b)| [a, b]).flatten())
             .collect();
         let mut by_pair: Vec<(Reg, Reg, u32)> = Vec::new();
         for (piece, &(allowed, ahead)) in by_type.iter().enumerate() {
@@ -207,6 +250,7 @@ impl<B: Bitboard> Program<B> {
             constants,
             by_type,
             by_pair,
+            reply,
         })
     }
 
@@ -265,22 +309,33 @@ impl<B: Bitboard> Program<B> {
     }
 
     /// The number of squares allowed to the types of `pieces` (a bit per type), summed over the
-    /// types, and the squares among them where a lookahead rule applies: what a counting sink
-    /// gets from [`Program::run`], without writing each type's squares (the types that share
-    /// their registers are counted together, each register read once).
+    /// types: what a counting sink gets from [`Program::run`], without writing each type's
+    /// squares (the types that share their registers are counted together, each register read
+    /// once). Where a lookahead rule applies to some of them, `proved` is asked with the
+    /// registers (see [`Program::reply_registers`]), and the count is `None` unless it holds.
     #[inline]
-    pub(crate) fn count(&self, judge: &mut Judge<'_, B>, pieces: u32) -> (u64, B) {
+    pub(crate) fn count(
+        &self,
+        judge: &mut Judge<'_, B>,
+        pieces: u32,
+        proved: impl FnOnce(&[B]) -> bool,
+    ) -> Option<u64> {
         if self.registers <= 16 {
-            self.count_with::<16>(judge, pieces)
+            self.count_with::<16>(judge, pieces, proved)
         } else if self.registers <= 64 {
-            self.count_with::<64>(judge, pieces)
+            self.count_with::<64>(judge, pieces, proved)
         } else {
-            self.count_with::<MAX_REGISTERS>(judge, pieces)
+            self.count_with::<MAX_REGISTERS>(judge, pieces, proved)
         }
     }
 
     #[inline(always)]
-    fn count_with<const N: usize>(&self, judge: &mut Judge<'_, B>, pieces: u32) -> (u64, B) {
+    fn count_with<const N: usize>(
+        &self,
+        judge: &mut Judge<'_, B>,
+        pieces: u32,
+        proved: impl FnOnce(&[B]) -> bool,
+    ) -> Option<u64> {
         let mut registers = [B::EMPTY; N];
         self.execute(judge, &mut registers);
         let (mut count, mut ahead) = (0, B::EMPTY);
@@ -293,7 +348,14 @@ impl<B: Bitboard> Program<B> {
             ahead |= registers[usize::from(lookahead)] & squares;
             count += squares.count() as u64 * u64::from(types.count_ones());
         }
-        (count, ahead)
+        (ahead.is_empty() || proved(&registers)).then_some(count)
+    }
+
+    /// The registers of the next side's rule `index` ([`ReplyRules`]): where it possibly
+    /// applies and where it certainly allows, where compiled.
+    #[inline(always)]
+    pub(crate) fn reply_registers(&self, index: usize) -> (Option<Reg>, Option<Reg>) {
+        self.reply.get(index).copied().unwrap_or((None, None))
     }
 
     /// Sets the registers known before the program runs, then runs every operation in order.
@@ -590,6 +652,134 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
     }
 }
 
+/// The next side and the mover, for the next side's bounds: `(next, mover)`.
+type ReplySides = (usize, usize);
+
+/// Whether a set holds, after the mover's drop, the square of that drop (whatever it is).
+pub(crate) fn holds_the_drop<B>(set: &Set<B>) -> bool {
+    match set {
+        Set::Occupied => true,
+        Set::Or(a, b) => holds_the_drop(a) || holds_the_drop(b),
+        Set::And(a, b) => holds_the_drop(a) && holds_the_drop(b),
+        _ => false,
+    }
+}
+
+impl<B: Bitboard> Compiler<'_, B> {
+    /// Where a folded condition of the next side's rules possibly (`upper`) or certainly holds
+    /// after the mover's drop on one of the empty squares: the bounds that
+    /// [`crate::plan`]'s closures compute for those drops, or looser ones (never tighter);
+    /// `None` for a condition that only the tree evaluator bounds.
+    fn bound_mask(&mut self, condition: &Cond<B>, upper: bool, sides: ReplySides) -> Option<Reg> {
+        let board = self.game.geometry.board;
+        match condition {
+            Cond::True => self.constant(board),
+            Cond::False => self.constant(B::EMPTY),
+            Cond::PlaceOn(set) => self.bound_set(set, upper, sides),
+            Cond::And(a, b) => {
+                let a = self.bound_mask(a, upper, sides)?;
+                let b = self.bound_mask(b, upper, sides)?;
+                self.and(a, b)
+            }
+            Cond::Or(a, b) => {
+                let a = self.bound_mask(a, upper, sides)?;
+                let b = self.bound_mask(b, upper, sides)?;
+                self.or(a, b)
+            }
+            Cond::Not(a) => {
+                let a = self.bound_mask(a, !upper, sides)?;
+                self.unary(a, |a| board & !a, Op::Not)
+            }
+            // The drop occupies a square: such a set is not empty after it.
+            Cond::Some(set) if upper && holds_the_drop(set) => self.constant(board),
+            Cond::Some(set) => {
+                let set = self.bound_set(set, upper, sides)?;
+                let any = |a: B| if a.any() { board } else { B::EMPTY };
+                self.unary(set, any, Op::Any)
+            }
+            _ => None,
+        }
+    }
+
+    /// The upper (`upper`) or lower bound of a folded set of the next side's rules after the
+    /// mover's drop on one of the empty squares (the register [`EMPTY`] holds those squares,
+    /// and the drop's square is known where it is the only one).
+    fn bound_set(&mut self, set: &Set<B>, upper: bool, sides: ReplySides) -> Option<Reg> {
+        let (next, mover) = sides;
+        let (game, board) = (self.game, self.game.geometry.board);
+        let sides_of = |reference| sides_of(game, self.position, next, reference);
+        match set {
+            // Empty before (upper; the closures take out the drop's square where it is the only
+            // one), less every square the drop may be on (lower): nothing, here.
+            Set::Empty if upper => Some(EMPTY),
+            Set::Empty => self.constant(B::EMPTY),
+            // Occupied before, with every square the drop may be on (upper): the board, here;
+            // occupied before (lower; the closures add the drop's square where it is the only
+            // one).
+            Set::Occupied if upper => self.constant(board),
+            Set::Occupied => Some(OCCUPIED),
+            Set::Fixed(squares) => self.constant(*squares),
+            Set::Zone(per_side) => self.constant(per_side[next]),
+            Set::Pieces(reference, piece) => {
+                let (sides, piece) = (sides_of(*reference), piece.map(|piece| piece as u8));
+                let pieces = self.register(|to| Op::Pieces(to, sides, piece))?;
+                // The mover's drop may add one of its pieces (looser than the closures' bound,
+                // which asks whether the mover holds one of the type).
+                if upper && sides & (1 << mover) != 0 {
+                    self.or(pieces, EMPTY)
+                } else {
+                    Some(pieces)
+                }
+            }
+            Set::LastDrop(reference) => {
+                let sides = sides_of(*reference);
+                // The mover's last drop will be the unknown one: on one of the empty squares
+                // (upper), not known (lower; the closures add it where it is the only one).
+                let known_sides = sides & !(1 << mover);
+                let known = self.register(|to| Op::LastDrop(to, known_sides))?;
+                if upper && sides & (1 << mover) != 0 {
+                    self.or(known, EMPTY)
+                } else {
+                    Some(known)
+                }
+            }
+            Set::Adjacent(inner) => {
+                let inner = self.bound_set(inner, upper, sides)?;
+                self.unary(inner, |a| around(game, a), Op::Around)
+            }
+            Set::ColourOf(inner) => {
+                let inner = self.bound_set(inner, upper, sides)?;
+                self.unary(inner, |a| colour_of(game, a), Op::ColourOf)
+            }
+            Set::And(a, b) => {
+                let a = self.bound_set(a, upper, sides)?;
+                let b = self.bound_set(b, upper, sides)?;
+                self.and(a, b)
+            }
+            Set::Or(a, b) => {
+                let a = self.bound_set(a, upper, sides)?;
+                let b = self.bound_set(b, upper, sides)?;
+                self.or(a, b)
+            }
+            Set::Except(a, b) => {
+                let a = self.bound_set(a, upper, sides)?;
+                let b = self.bound_set(b, !upper, sides)?;
+                self.binary(a, b, |a, b| a & !b, Op::Except)
+            }
+            Set::Not(a) => {
+                let a = self.bound_set(a, !upper, sides)?;
+                self.unary(a, |a| board & !a, Op::Not)
+            }
+            // Control, attacks, legal drops, acted pieces, fields: unknown after the drop.
+            Set::ControlledBy(_)
+            | Set::AttackedBy(_)
+            | Set::LegalDrops
+            | Set::Acted
+            | Set::Compare(..) => self.constant(if upper { board } else { B::EMPTY }),
+        }
+    }
+}
+
 #[cfg(test)]
 impl<B: Bitboard> Program<B> {
     /// A program computing the squares where the folded `condition` holds for `side` on
@@ -610,14 +800,20 @@ impl<B: Bitboard> Program<B> {
             ops: compiler.ops,
             by_type: Vec::new(),
             by_pair: Vec::new(),
+            reply: Vec::new(),
         };
         Some((program, result))
     }
 
     /// The value of `register` once the program has run.
     pub(crate) fn value_of(&self, judge: &mut Judge<'_, B>, register: Reg) -> B {
+        self.registers_after(judge)[usize::from(register)]
+    }
+
+    /// Every register once the program has run.
+    pub(crate) fn registers_after(&self, judge: &mut Judge<'_, B>) -> Vec<B> {
         let mut registers = vec![B::EMPTY; MAX_REGISTERS];
         self.execute(judge, &mut registers);
-        registers[usize::from(register)]
+        registers
     }
 }
