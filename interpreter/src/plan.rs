@@ -56,6 +56,10 @@ pub struct Plan<B: Bitboard> {
     program: Program<B>,
     /// The proof that the next side can reply, where it applies ([`reply_side`]).
     reply: Option<Reply<B>>,
+    /// The proof's types as it tries them, each with the program's registers of its rules
+    /// (where the rule possibly applies, where it certainly allows), or `None` where the
+    /// program does not bound every one of them: [`Plan::proved_from_registers`].
+    register_proof: Vec<(u8, Option<Box<[(Reg, Reg)]>>)>,
     /// Whether an end condition that reads no action holds, where every such condition reads
     /// no square (their reads are part of the key: [`KeySpec::new`]); `None` otherwise.
     ends: Option<bool>,
@@ -159,8 +163,8 @@ impl<B: Bitboard> Plan<B> {
 
     /// The plain proof of [`Plan::reply_certain`] for drops on any of the `empty` squares, read
     /// from the registers of the plan's program run on `position` alone: `None` where it gets
-    /// to a rule the program does not bound. (The proof of `prove`, without its memo of what
-    /// it computed: every bound here is computed already.)
+    /// to a type with a rule the program does not bound. (The proof of `prove`, without its
+    /// memo of what it computed: every bound here is computed already.)
     #[inline]
     fn proved_from_registers(
         &self,
@@ -168,21 +172,19 @@ impl<B: Bitboard> Plan<B> {
         empty: B,
         registers: &[B],
     ) -> Option<bool> {
-        let reply = self.reply.as_ref()?;
+        let next = self.reply.as_ref()?.next;
         let mut open = B::EMPTY;
-        for &piece in &reply.tried {
-            let piece = usize::from(piece);
-            if position.hand(reply.next, piece) == 0 {
+        for (piece, rules) in &self.register_proof {
+            if position.hand(next, usize::from(*piece)) == 0 {
                 continue;
             }
             let mut allowed = empty;
-            for &index in &reply.by_piece[piece] {
-                let (possibly, certainly) = self.program.reply_registers(usize::from(index));
-                let applies = registers[usize::from(possibly?)];
+            for &(possibly, certainly) in rules.as_deref()? {
+                let applies = registers[usize::from(possibly)];
                 if (applies & allowed).is_empty() {
                     continue;
                 }
-                allowed &= !applies | registers[usize::from(certainly?)];
+                allowed &= !applies | registers[usize::from(certainly)];
                 if allowed.is_empty() {
                     break;
                 }
@@ -899,9 +901,26 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
         }
     });
     let ends = scalar_ends(rules, position);
+    let register_proof = reply.as_ref().map_or(Vec::new(), |reply| {
+        reply
+            .tried
+            .iter()
+            .map(|&piece| {
+                let registers = reply.by_piece[usize::from(piece)]
+                    .iter()
+                    .map(|&index| match program.reply_registers(usize::from(index)) {
+                        (Some(possibly), Some(certainly)) => Some((possibly, certainly)),
+                        _ => None,
+                    })
+                    .collect();
+                (piece, registers)
+            })
+            .collect()
+    });
     let plan = Plan {
         program,
         reply,
+        register_proof,
         ends,
     };
     Some(plan)
