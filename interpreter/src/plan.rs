@@ -59,11 +59,14 @@ pub struct Plan<B: Bitboard> {
     /// The proof's types as it tries them, each with the program's registers of its rules
     /// (where the rule possibly applies, where it certainly allows), or `None` where the
     /// program does not bound every one of them: [`Plan::proved_from_registers`].
-    register_proof: Vec<(u8, Option<Box<[(Reg, Reg)]>>)>,
+    register_proof: Vec<ProofType>,
     /// Whether an end condition that reads no action holds, where every such condition reads
     /// no square (their reads are part of the key: [`KeySpec::new`]); `None` otherwise.
     ends: Option<bool>,
 }
+
+/// A type the register proof tries, with its rules' registers (see [`Plan::register_proof`]).
+type ProofType = (u8, Option<Box<[(Reg, Reg)]>>);
 
 /// The next side's drop rules folded over bounds.
 struct Reply<B: Bitboard> {
