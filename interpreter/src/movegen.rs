@@ -291,7 +291,7 @@ pub fn count_legal_unless_ended_with<B: Bitboard>(
     if let Some(Some(found)) = &plan {
         if drops_alone(rules, position) {
             let mut judge = Judge::new(rules, position, us);
-            let pieces = in_hand(rules, position, us);
+            let pieces = position.held_types(us);
             if let Some(count) = found.count_drops(&mut judge, pieces, rules.lookahead_pruning) {
                 return (count, plan);
             }
@@ -314,14 +314,6 @@ fn drops_alone<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
     let moves_now = definition.actions.moves && position.phase().is_none();
     let other_actions = moves_now || rules.multi_action || definition.turn.pass;
     definition.actions.drops && !other_actions && !definition.end.check
-}
-
-/// The piece types `side` holds in hand, a bit per type.
-#[inline]
-fn in_hand<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> u32 {
-    (0..rules.pieces)
-        .filter(|&piece| position.hand(side, piece) > 0)
-        .fold(0u32, |bits, piece| bits | 1 << piece)
 }
 
 /// What the legality test needs to know about the side to move.
@@ -813,7 +805,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
     let plan = sink
         .known_plan()
         .unwrap_or_else(|| crate::plan::plan(rules, position, us));
-    let in_hand = in_hand(rules, position, us);
+    let in_hand = position.held_types(us);
     // Every type at once: from the plan, or from the rules (unless one drop is enough).
     let mut allowed_of = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
     let mut looked_ahead_of = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];

@@ -118,17 +118,19 @@ fn last_ply<B: Bitboard>(
     path: &[u64],
 ) -> u64 {
     let mut total = 0;
-    let mut before: Option<(Move, KnownPlan<B>)> = None;
+    // The move before, and the plan its child used (kept apart: moved as one value, the pair
+    // was written field by field and read back whole, which stalls).
+    let mut before: Option<Move> = None;
+    let mut plan: KnownPlan<B> = None;
     for &mv in moves {
         let mut next = *position;
         next.play_unchecked(rules, mv);
-        let known = before
-            .take()
-            .filter(|(previous, _)| same_key_after(rules, *previous, mv))
-            .and_then(|(_, plan)| plan);
-        let (count, plan) = count_legal_unless_ended_with(rules, &next, path, known);
+        let same = before.is_some_and(|previous| same_key_after(rules, previous, mv));
+        let known = if same { plan.take() } else { None };
+        let (count, used) = count_legal_unless_ended_with(rules, &next, path, known);
         total += count;
-        before = Some((mv, plan));
+        before = Some(mv);
+        plan = used;
     }
     total
 }

@@ -39,6 +39,10 @@ pub struct Position<B: Bitboard> {
     /// Per side, the pieces in its hand, all types together (kept with `hands`: drop rules and
     /// end rules read it at every position).
     hand_totals: [u16; MAX_SIDES],
+    /// Per side, the types it holds in hand, a bit per type (kept with `hands`: drop generation
+    /// asks at every position, and reading the counts one by one waited for the copy of the
+    /// position that had just written them).
+    held: [u32; MAX_SIDES],
     /// Prisoners per owner and type (pieces captured `to prison`).
     prisons: [[u8; MAX_PIECE_TYPES]; MAX_SIDES],
     /// Index into the turn order (in play).
@@ -134,6 +138,7 @@ impl<B: Bitboard> Position<B> {
             mailbox: B::EMPTY_MAILBOX,
             hands: [[0; MAX_PIECE_TYPES]; MAX_SIDES],
             hand_totals: [0; MAX_SIDES],
+            held: [0; MAX_SIDES],
             prisons: [[0; MAX_PIECE_TYPES]; MAX_SIDES],
             turn: 0,
             side: 0,
@@ -526,6 +531,12 @@ impl<B: Bitboard> Position<B> {
         u32::from(self.hand_totals[side])
     }
 
+    /// The types in a side's hand, a bit per type.
+    #[inline]
+    pub fn held_types(&self, side: usize) -> u32 {
+        self.held[side]
+    }
+
     /// The index of the side to move in the turn order.
     #[inline]
     pub fn turn_index(&self) -> usize {
@@ -728,6 +739,12 @@ impl<B: Bitboard> Position<B> {
         self.hand_totals[side] =
             self.hand_totals[side] - u16::from(self.hands[side][piece]) + u16::from(count);
         self.hands[side][piece] = count;
+        let bit = 1 << piece;
+        self.held[side] = if count > 0 {
+            self.held[side] | bit
+        } else {
+            self.held[side] & !bit
+        };
         self.hash ^= rules.zobrist.hand(side, piece, count as u32);
     }
 
