@@ -64,6 +64,10 @@ enum Op<B> {
     /// A rule applied: the squares allowed so far (second), less those where the rule applies
     /// (third) and does not allow (fourth).
     Obey(Reg, Reg, Reg, Reg),
+    /// A rule that applies everywhere when a set (third) holds a square, applied: the squares
+    /// allowed so far (second), less those it does not allow (fourth) if it applies (one
+    /// operation for `Any` and `Obey`: "must touch occupied when some occupied").
+    ObeyWhenAny(Reg, Reg, Reg, Reg),
 }
 
 impl<B> Op<B> {
@@ -81,7 +85,8 @@ impl<B> Op<B> {
             | Op::Any(to, _)
             | Op::Judged(to, _)
             | Op::Holds(to, _)
-            | Op::Obey(to, ..) => to,
+            | Op::Obey(to, ..)
+            | Op::ObeyWhenAny(to, ..) => to,
         }
     }
 
@@ -93,7 +98,7 @@ impl<B> Op<B> {
                 [Some(a), None, None]
             }
             Op::And(_, a, b) | Op::Or(_, a, b) | Op::Except(_, a, b) => [Some(a), Some(b), None],
-            Op::Obey(_, a, b, c) => [Some(a), Some(b), Some(c)],
+            Op::Obey(_, a, b, c) | Op::ObeyWhenAny(_, a, b, c) => [Some(a), Some(b), Some(c)],
         }
     }
 }
@@ -433,6 +438,14 @@ impl<B: Bitboard> Program<B> {
                     let rule = !registers[usize::from(applies)] | registers[usize::from(allows)];
                     (to, allowed & rule)
                 }
+                Op::ObeyWhenAny(to, allowed, set, allows) => {
+                    let allowed = registers[usize::from(allowed)];
+                    if registers[usize::from(set)].any() {
+                        (to, allowed & registers[usize::from(allows)])
+                    } else {
+                        (to, allowed)
+                    }
+                }
             };
             registers[usize::from(to)] = value;
         }
@@ -562,7 +575,26 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
             (Some(all), _) if all == board => Some(b),
             (_, Some(all)) if all == board => Some(a),
             (Some(none), _) | (_, Some(none)) if none.is_empty() => self.constant(B::EMPTY),
-            _ => self.binary(a, b, |a, b| a & b, Op::And),
+            // Squares less a set, rather than squares and the board less it (every register
+            // holds squares of the board): one operation for two.
+            _ => match (self.negated(a), self.negated(b)) {
+                (_, Some(b)) => self.binary(a, b, |a, b| a & !b, Op::Except),
+                (Some(a), _) => self.binary(b, a, |b, a| b & !a, Op::Except),
+                _ => self.binary(a, b, |a, b| a & b, Op::And),
+            },
+        }
+    }
+
+    /// The operation that computes a register (none for constants and inputs).
+    fn producer(&self, register: Reg) -> Option<&Op<B>> {
+        self.ops.iter().rev().find(|op| op.target() == register)
+    }
+
+    /// The register a register is the board less, where it is.
+    fn negated(&self, register: Reg) -> Option<Reg> {
+        match self.producer(register)? {
+            Op::Not(_, inner) => Some(*inner),
+            _ => None,
         }
     }
 
@@ -584,7 +616,12 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
         match self.value(applies) {
             Some(none) if none.is_empty() => Some(allowed),
             Some(all) if all == board => self.and(allowed, allows),
-            _ => self.register(|to| Op::Obey(to, allowed, applies, allows)),
+            _ => match self.producer(applies) {
+                Some(&Op::Any(_, set)) => {
+                    self.register(|to| Op::ObeyWhenAny(to, allowed, set, allows))
+                }
+                _ => self.register(|to| Op::Obey(to, allowed, applies, allows)),
+            },
         }
     }
 
