@@ -100,7 +100,7 @@ fn node<B: Bitboard>(
         .into_iter()
         .map(|mv| {
             let mut next = *position;
-            next.play_unchecked(rules, mv);
+            next.play_inlined(rules, mv);
             node(rules, &next, depth - 1, path)
         })
         .sum();
@@ -124,7 +124,7 @@ fn last_ply<B: Bitboard>(
     let mut plan: KnownPlan<B> = None;
     for &mv in moves {
         let mut next = *position;
-        next.play_unchecked(rules, mv);
+        next.play_inlined(rules, mv);
         let same = before.is_some_and(|previous| same_key_after(rules, previous, mv));
         let known = if same { plan.take() } else { None };
         let (count, used) = count_legal_unless_ended_with(rules, &next, path, known);

@@ -762,6 +762,14 @@ impl<B: Bitboard> Position<B> {
     /// the next side unless it goes on (a turn of several actions, see [`crate::turn`]).
     #[inline]
     pub fn play_unchecked(&mut self, rules: &Rules<B>, mv: Move) {
+        self.play_inlined(rules, mv);
+    }
+
+    /// [`Position::play_unchecked`], inlined where it is called: after a copy of a position,
+    /// the compiler can then read what the move reads from the original rather than from the
+    /// copy just written (a load that waits for the copy's stores).
+    #[inline(always)]
+    pub(crate) fn play_inlined(&mut self, rules: &Rules<B>, mv: Move) {
         self.mover = self.side;
         if mv.kind == MoveKind::Pass {
             // A pass is a ply: the clock runs, an en-passant chance lapses.
