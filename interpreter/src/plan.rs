@@ -153,7 +153,7 @@ impl<B: Bitboard> Plan<B> {
     /// reply whatever the drop (tried where `prove` and a lookahead rule applies): what
     /// generating the drops into a counting sink gives, without writing each type's squares.
     /// `None` where the lookahead is left to be tested drop by drop.
-    #[inline]
+    #[inline(always)]
     pub fn count_drops(&self, judge: &mut Judge<'_, B>, pieces: u32, prove: bool) -> Option<u64> {
         let (rules, position) = (judge.rules(), judge.position());
         self.program.count(judge, pieces, |registers| {
