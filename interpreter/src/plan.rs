@@ -1580,6 +1580,35 @@ mod tests {
         games
     }
 
+    /// Calls `visit` with every position of `games` seeded random games from `start` (at most
+    /// `plies` plies each) while the game goes on, and with its legal moves.
+    fn along_random_games(
+        rules: &Rules<u64>,
+        start: &Position<u64>,
+        (mut seed, games, plies): (u64, usize, usize),
+        mut visit: impl FnMut(&Position<u64>, &[Move]),
+    ) {
+        for _ in 0..games {
+            let mut position = *start;
+            let mut history = Vec::new();
+            for _ in 0..plies {
+                if outcome(rules, &position, &history).is_some() {
+                    break;
+                }
+                let moves = legal_moves(rules, &position);
+                visit(&position, &moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                history.push(position.hash());
+                position.play_unchecked(rules, moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+    }
+
     /// The type a slot is folded for: the piece's own where the rule names it.
     fn folded_for<B>(rule: &DropRule<B>, piece: usize) -> Option<usize> {
         rule.named.contains(&piece).then_some(piece)
@@ -1714,33 +1743,13 @@ mod tests {
 
     #[test]
     fn compiled_plans_agree_with_the_tree_evaluators() {
-        let mut seed = 2026u64;
-        let mut random = move |n: usize| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 33) as usize % n
-        };
         let games = games_with_drop_rules();
         assert!(games.len() >= 6, "{} games with drop rules", games.len());
         for (path, rules, start) in games {
             let mut checked = 0;
-            for _ in 0..6 {
-                let mut position = start;
-                let mut history = Vec::new();
-                for _ in 0..80 {
-                    if outcome(&rules, &position, &history).is_some() {
-                        break;
-                    }
-                    checked += check_position(&rules, &position);
-                    let moves = legal_moves(&rules, &position);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    history.push(position.hash());
-                    position.play_unchecked(&rules, moves[random(moves.len())]);
-                }
-            }
+            along_random_games(&rules, &start, (2026, 6, 80), |position, _| {
+                checked += check_position(&rules, position);
+            });
             assert!(checked > 100, "{}: {checked} checks", path.display());
         }
     }
@@ -1750,13 +1759,6 @@ mod tests {
     /// the side to move there, as perft's last ply looks them up).
     #[test]
     fn drops_of_one_type_make_one_key() {
-        let mut seed = 7u64;
-        let mut random = move |n: usize| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 33) as usize % n
-        };
         let mut paired = 0;
         for (path, rules, start) in games_with_drop_rules() {
             let child_key = |position: &Position<u64>, mv: Move| {
@@ -1765,29 +1767,15 @@ mod tests {
                 let side = child.side_to_move(&rules);
                 rules.plan_key.key(&rules, &child, side)
             };
-            for _ in 0..4 {
-                let mut position = start;
-                let mut history = Vec::new();
-                for _ in 0..60 {
-                    if outcome(&rules, &position, &history).is_some() {
-                        break;
+            along_random_games(&rules, &start, (7, 4, 60), |position, moves| {
+                for pair in moves.windows(2) {
+                    if same_key_after(&rules, pair[0], pair[1]) {
+                        let keys = (child_key(position, pair[0]), child_key(position, pair[1]));
+                        assert!(keys.0 == keys.1, "{}: {pair:?}", path.display());
+                        paired += 1;
                     }
-                    let moves = legal_moves(&rules, &position);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    for pair in moves.windows(2) {
-                        if same_key_after(&rules, pair[0], pair[1]) {
-                            let keys =
-                                (child_key(&position, pair[0]), child_key(&position, pair[1]));
-                            assert!(keys.0 == keys.1, "{}: {pair:?}", path.display());
-                            paired += 1;
-                        }
-                    }
-                    history.push(position.hash());
-                    position.play_unchecked(&rules, moves[random(moves.len())]);
                 }
-            }
+            });
         }
         assert!(paired > 1000, "{paired} pairs");
     }
@@ -1799,70 +1787,52 @@ mod tests {
     /// generation finds it, drop by drop.
     #[test]
     fn the_proof_from_registers_is_sound() {
-        let mut seed = 11u64;
-        let mut random = move |n: usize| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 33) as usize % n
-        };
         let (mut proved, mut unproved) = (0, 0);
         for (path, rules, start) in games_with_drop_rules() {
-            for _ in 0..12 {
-                let mut position = start;
-                let mut history = Vec::new();
-                for _ in 0..60 {
-                    if outcome(&rules, &position, &history).is_some() {
-                        break;
-                    }
-                    let side = position.side_to_move(&rules);
-                    if let Some(plan) = super::plan(&rules, &position, side) {
-                        let mut judge = Judge::new(&rules, &position, side);
-                        let registers = plan.program.registers_after(&mut judge);
-                        let empty = rules.geometry.board & !position.occupied();
-                        match plan.proved_from_registers(&position, empty, &registers) {
-                            Some(true) => {
-                                proved += 1;
-                                let at = path.display();
-                                assert!(plan.reply_certain(&rules, &position, empty), "{at}");
-                                let all = (1u32 << rules.pieces) - 1;
-                                let mut allowed_of = [0u64; MAX_PIECE_TYPES];
-                                let mut ahead_of = [0u64; MAX_PIECE_TYPES];
-                                plan.drop_squares(
-                                    &mut judge,
-                                    all,
-                                    false,
-                                    &mut allowed_of,
-                                    &mut ahead_of,
-                                );
-                                let in_hand = |&(piece, _): &(usize, &u64)| {
-                                    piece < rules.pieces && position.hand(side, piece) > 0
-                                };
-                                for (piece, &allowed) in
-                                    allowed_of.iter().enumerate().filter(in_hand)
-                                {
-                                    for to in allowed.squares() {
-                                        let drop = Move::drop(piece, to);
-                                        assert!(
-                                            crate::movegen::leaves_a_reply(&rules, &position, drop),
-                                            "{at}: {drop:?} leaves no reply"
-                                        );
-                                    }
-                                }
-                            }
-                            Some(false) => unproved += 1,
-                            None => {}
-                        }
-                    }
-                    let moves = legal_moves(&rules, &position);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    history.push(position.hash());
-                    position.play_unchecked(&rules, moves[random(moves.len())]);
+            along_random_games(&rules, &start, (11, 12, 60), |position, _| {
+                match check_register_proof(&rules, position, &path) {
+                    Some(true) => proved += 1,
+                    Some(false) => unproved += 1,
+                    None => {}
                 }
-            }
+            });
         }
         assert!(proved > 100, "{proved} proved, {unproved} not");
+    }
+
+    /// The register proof on `position` (see [`the_proof_from_registers_is_sound`]), checked
+    /// where it holds; what it gave.
+    fn check_register_proof(
+        rules: &Rules<u64>,
+        position: &Position<u64>,
+        path: &std::path::Path,
+    ) -> Option<bool> {
+        let side = position.side_to_move(rules);
+        let plan = super::plan(rules, position, side)?;
+        let mut judge = Judge::new(rules, position, side);
+        let registers = plan.program.registers_after(&mut judge);
+        let empty = rules.geometry.board & !position.occupied();
+        let proved = plan.proved_from_registers(position, empty, &registers)?;
+        if !proved {
+            return Some(false);
+        }
+        let at = path.display();
+        assert!(plan.reply_certain(rules, position, empty), "{at}");
+        let all = (1u32 << rules.pieces) - 1;
+        let mut allowed_of = [0u64; MAX_PIECE_TYPES];
+        let mut ahead_of = [0u64; MAX_PIECE_TYPES];
+        plan.drop_squares(&mut judge, all, false, &mut allowed_of, &mut ahead_of);
+        let in_hand =
+            |&(piece, _): &(usize, &u64)| piece < rules.pieces && position.hand(side, piece) > 0;
+        for (piece, &allowed) in allowed_of.iter().enumerate().filter(in_hand) {
+            for to in allowed.squares() {
+                let drop = Move::drop(piece, to);
+                assert!(
+                    crate::movegen::leaves_a_reply(rules, position, drop),
+                    "{at}: {drop:?} leaves no reply"
+                );
+            }
+        }
+        Some(true)
     }
 }
