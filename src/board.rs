@@ -6,6 +6,7 @@
 //! with the last move named below it) is what files, pipes and the tests get.
 
 use std::io::IsTerminal;
+use variant_dsl::Definition;
 use variant_interpreter::{BoardView, Cell, Session};
 
 /// Whether to draw in colour: a terminal, and neither `--no-color` nor `NO_COLOR`.
@@ -128,27 +129,100 @@ pub fn prisons(session: &dyn Session) -> String {
     out
 }
 
-/// What the side to move may do: a move, a placement from the hand, or either; in a turn of
-/// several actions, which action it is, and `pass` when that is all there is.
+/// What the side to move may do: a move, a placement from the hand, or either, with an example
+/// taken from its legal moves; in a placement phase, the phase and its task first; in a turn of
+/// several actions, which action it is; and `pass` when that is all there is.
 pub fn turn_kind(session: &dyn Session) -> String {
     let moves = session.legal_moves();
-    let drops = moves.iter().filter(|m| m.contains('@')).count();
-    let kind = match (drops, moves.len()) {
-        _ if moves.len() == 1 && moves[0] == "pass" => "no legal action: type `pass`",
-        (0, _) => "a move",
-        (d, n) if d == n => "a placement from the hand (e.g. N@c3)",
-        _ => "a move or a placement from the hand",
+    let drops: Vec<&String> = moves.iter().filter(|m| m.contains('@')).collect();
+    let example = |wanted: &dyn Fn(&String) -> bool| {
+        moves
+            .iter()
+            .find(|m| wanted(m))
+            .map(|m| session.san(m).unwrap_or_else(|| m.clone()))
+            .map_or(String::new(), |m| format!(" (e.g. {m})"))
+    };
+    let kind = match (drops.len(), moves.len()) {
+        _ if moves.len() == 1 && moves[0] == "pass" => "no legal action: type `pass`".to_string(),
+        (0, _) => format!("a move{}", example(&|m| !m.contains('@'))),
+        (d, n) if d == n => format!("a placement from the hand{}", example(&|m| m.contains('@'))),
+        _ => format!(
+            "a move{} or a placement from the hand{}",
+            example(&|m| !m.contains('@')),
+            example(&|m| m.contains('@'))
+        ),
     };
     let turn = session.turn_report();
-    match (turn.turn_actions, session.definition().turn.actions) {
+    let kind = match (turn.turn_actions, session.definition().turn.actions) {
         (Some(taken), limit) if limit > 1 && turn.phase.as_deref().is_none_or(|p| p == "play") => {
             format!(
                 "action {} of up to {limit} this turn, {kind}",
                 taken.len() + 1
             )
         }
-        _ => kind.to_string(),
+        _ => kind,
+    };
+    match turn.phase.as_deref().filter(|phase| *phase != "play") {
+        Some(phase) => format!("{}; {kind}", phase_task(session.definition(), phase)),
+        None => kind,
     }
+}
+
+/// A placement phase and its task, from the game file: `setup phase: white, then black each
+/// place their whole hand, one piece a turn (must place on ranks 1-2)`.
+pub fn phase_task(definition: &Definition, phase: &str) -> String {
+    let Some(def) = definition.phases.iter().find(|p| p.name == phase) else {
+        return format!("{phase} phase");
+    };
+    let order: Vec<&str> = def
+        .order
+        .iter()
+        .filter_map(|side| definition.sides.get(side.0 as usize))
+        .map(|side| side.name.as_str())
+        .collect();
+    let rules: Vec<&str> = def
+        .drops
+        .constraints
+        .iter()
+        .map(|c| c.origin.text.as_str())
+        .filter(|text| !text.is_empty())
+        .collect();
+    let rules = if rules.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", rules.join("; "))
+    };
+    let who = match order.as_slice() {
+        [one] => format!("{one} places its whole hand"),
+        many => format!("{}, each place their whole hand", many.join(", then ")),
+    };
+    format!("{phase} phase: {who}, one piece a turn{rules}")
+}
+
+/// The game in a few lines, for the start of a game and the `rules` command: its name and
+/// description, then each side's pieces with their letters (as typed and drawn).
+pub fn rules_text(definition: &Definition) -> String {
+    let mut out = match &definition.description {
+        Some(description) => format!("{}: {description}\n", definition.name),
+        None => format!("{}\n", definition.name),
+    };
+    out.push_str("Pieces (as typed and drawn):\n");
+    for (index, side) in definition.sides.iter().enumerate() {
+        let pieces: Vec<String> = definition
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(piece, def)| {
+                let letter = definition.piece_letter(
+                    variant_dsl::SideId(index as u8),
+                    variant_dsl::PieceId(piece as u8),
+                );
+                format!("{letter} {}", def.name)
+            })
+            .collect();
+        out.push_str(&format!("  {}: {}\n", side.name, pieces.join(", ")));
+    }
+    out
 }
 
 /// The whole picture: board, last move, hands, scores.
@@ -170,21 +244,11 @@ pub fn picture(session: &dyn Session, color: bool) -> String {
     out
 }
 
-/// "black " when the side that played the last move can be told, else nothing.
+/// "black " when the side that played the last move is known from the history, else nothing.
 fn mover_of_last(session: &dyn Session) -> String {
-    let sides = &session.definition().sides;
-    let order = &session.definition().turn_order;
-    let to_move = session.side_to_move();
-    // The side before the side to move in the turn order (unambiguous when each side appears
-    // once, as in every game so far).
-    let position = order
-        .iter()
-        .position(|id| sides[id.0 as usize].name == to_move);
-    match position {
-        Some(i) if order.len() == sides.len() => {
-            let previous = order[(i + order.len() - 1) % order.len()];
-            format!("{} ", sides[previous.0 as usize].name)
-        }
-        _ => String::new(),
-    }
+    session
+        .plies()
+        .last()
+        .and_then(|&(side, _)| session.definition().sides.get(side))
+        .map_or(String::new(), |side| format!("{} ", side.name))
 }

@@ -214,12 +214,11 @@ struct Table {
     session: Box<dyn Session>,
     specs: Vec<PlayerSpec>,
     agents: Vec<Option<Box<dyn Agent>>>,
-    hint: Option<Box<dyn Agent>>,
+    hint: Box<dyn Agent>,
     hint_spec: PlayerSpec,
     game_file: String,
     game_name: String,
     seed: u64,
-    threads: usize,
     record: Option<PathBuf>,
     /// The last file saved to, and the number of moves it holds.
     saved: Option<(PathBuf, usize)>,
@@ -231,6 +230,8 @@ struct Table {
     /// Why the `--record` file could not be written the last time, if it could not.
     record_failure: Option<String>,
     color: bool,
+    /// The side that resigned, once one has.
+    resigned: Option<String>,
 }
 
 /// What a person's turn came to.
@@ -314,6 +315,43 @@ fn agents(
         .collect()
 }
 
+/// The player that answers `hint`, built before the game starts so that a player that cannot
+/// give hints here (`human`; `policy` where no side a person plays has one) is refused at once,
+/// not when `hint` is typed.
+fn hint_agent(
+    opened: &Opened,
+    specs: &[PlayerSpec],
+    spec: PlayerSpec,
+    seed: u64,
+    threads: usize,
+) -> Result<Box<dyn Agent>, Failure> {
+    let definition = &opened.definition;
+    if spec == PlayerSpec::Policy {
+        let person_with_policy = specs.iter().enumerate().any(|(index, player)| {
+            player.is_human()
+                && definition
+                    .policies
+                    .iter()
+                    .any(|policy| policy.side.0 as usize == index)
+        });
+        if !person_with_policy {
+            return Err(Failure::Message(
+                "--hint policy: no side played by a person has a policy in this game file; \
+                 choose random, mcts or search"
+                    .into(),
+            ));
+        }
+    }
+    let options = AgentOptions {
+        seed: side_seed(seed, usize::MAX / 2),
+        threads,
+    };
+    opened
+        .session
+        .agent(spec, options)
+        .map_err(|e| Failure::Message(format!("--hint: {e}")))
+}
+
 pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let loaded_record = match &args.load {
         Some(path) => Some(record::read(path).map_err(Failure::Message)?),
@@ -327,23 +365,24 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         .parse()
         .map_err(|e| Failure::Message(format!("--hint: {e}")))?;
     let agents = agents(&opened, &specs, seed, args.threads)?;
+    let hint = hint_agent(&opened, &specs, hint_spec, seed, args.threads)?;
     let sans = opened.session.history_san();
     let mut table = Table {
         session: opened.session,
         specs,
         agents,
-        hint: None,
+        hint,
         hint_spec,
         game_file: opened.game_file,
         game_name: opened.game,
         seed,
-        threads: args.threads,
         record: args.record.clone(),
         saved: args.load.clone().map(|p| (p, usize::MAX)),
         written: None,
         sans,
         record_failure: None,
         color: args.color,
+        resigned: None,
     };
     if table.specs.iter().any(PlayerSpec::is_human) {
         table.interactive()
@@ -490,32 +529,41 @@ impl Table {
             .join(" against ")
     }
 
-    /// At least one person plays: the prompt loop.
+    /// At least one person plays: the prompt loop. When the game ends (by its rules or a
+    /// resignation) the board, moves, FEN and result are shown and the prompt stays, for `save`,
+    /// `undo`, `moves`, `board`, `rules` and `quit`.
     fn interactive(&mut self) -> Result<ExitCode, Failure> {
         emit(&format!(
-            "{}: {} (seed {}). Type `help` for commands.\n",
+            "{}{}: {} (seed {}). Type `help` for commands.\n",
+            board::rules_text(self.session.definition()),
             self.session.definition().name,
             self.players_line(),
-            self.seed
+            self.seed,
         ))?;
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
         loop {
-            if let Some(outcome) = self.session.outcome() {
-                emit(&format!(
-                    "\n{}",
-                    board::picture(self.session.as_ref(), self.color)
-                ))?;
-                emit(&format!("Result: {}\n", outcome.description()))?;
-                self.persist(&Ending::of(self.session.as_ref()))?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            let side = self.side_index();
-            if self.specs[side].is_human() {
+            if self.ending() != Ending::Unfinished {
+                emit(&self.final_text())?;
+                self.persist(&self.ending())?;
+                match self.finished_turn(&mut input)? {
+                    Turn::Undo => {
+                        if self.resigned.take().is_some() {
+                            emit("The resignation is withdrawn.\n")?;
+                        } else {
+                            self.undo()?;
+                        }
+                    }
+                    _ => return Ok(ExitCode::SUCCESS),
+                }
+            } else if self.specs[self.side_index()].is_human() {
                 match self.human_turn(&mut input)? {
                     Turn::Played => {}
                     Turn::Undo => self.undo()?,
-                    Turn::Resign => return self.resign(),
+                    Turn::Resign => {
+                        self.resigned = Some(self.session.side_to_move());
+                        continue;
+                    }
                     Turn::Quit => return self.leave("you quit"),
                     Turn::EndOfInput => return self.leave("end of input"),
                 }
@@ -524,20 +572,64 @@ impl Table {
                 let (san, summary) = self.computer_move()?;
                 emit(&format!("{mover} plays {san}   [{summary}]\n"))?;
             }
-            self.persist(&Ending::of(self.session.as_ref()))?;
+            self.persist(&self.ending())?;
         }
     }
 
-    fn resign(&mut self) -> Result<ExitCode, Failure> {
-        let ending = Ending::Resigned {
-            side: self.session.side_to_move(),
-        };
-        emit(&format!(
-            "Result: {}\n",
-            ending.description(self.session.definition())
-        ))?;
-        self.persist(&ending)?;
-        Ok(ExitCode::SUCCESS)
+    /// How the game stands: a resignation, else what the rules say.
+    fn ending(&self) -> Ending {
+        match &self.resigned {
+            Some(side) => Ending::Resigned { side: side.clone() },
+            None => Ending::of(self.session.as_ref()),
+        }
+    }
+
+    /// The moves played, numbered, in SAN (the record's movetext).
+    fn moves_played(&self) -> String {
+        self.record_text(&self.ending())
+            .split_once("\n\n")
+            .map_or(String::new(), |(_, moves)| moves.to_string())
+    }
+
+    /// The end of a game: the board, the moves, the FEN and the result.
+    fn final_text(&self) -> String {
+        format!(
+            "\n{}Moves:\n{}FEN: {}\nResult: {}\n",
+            board::picture(self.session.as_ref(), self.color),
+            self.moves_played(),
+            self.session.fen(),
+            self.ending().description(self.session.definition())
+        )
+    }
+
+    /// The prompt after the end: the game can be saved, looked at, or taken back.
+    fn finished_turn(&mut self, input: &mut impl BufRead) -> Result<Turn, Failure> {
+        emit("The game is over: `save FILE` saves it, `undo` takes the last move back, `quit` leaves.\n")?;
+        loop {
+            let Some(line) = read_line(input, "game over> ")? else {
+                return Ok(Turn::EndOfInput);
+            };
+            let (command, rest) = split_command(&line);
+            match command {
+                "" => {}
+                "help" | "?" => emit(HELP_AFTER_END)?,
+                "moves" => emit(&format!(
+                    "no legal moves: the game is over ({}). The moves played:\n{}",
+                    self.ending().description(self.session.definition()),
+                    self.moves_played()
+                ))?,
+                "board" => emit(&board::picture(self.session.as_ref(), self.color))?,
+                "rules" => emit(&board::rules_text(self.session.definition()))?,
+                "save" if rest.is_empty() => emit("save where? e.g. `save game.pgn`\n")?,
+                "save" => emit(&self.save(rest))?,
+                "undo" => return Ok(Turn::Undo),
+                "quit" | "exit" => return Ok(Turn::Quit),
+                _ => emit(&format!(
+                    "the game is over ({}): type `save FILE`, `undo`, `moves`, `board`, `rules` or `quit`\n",
+                    self.ending().description(self.session.definition())
+                ))?,
+            }
+        }
     }
 
     /// Stops an unfinished game, saying how to take it up again.
@@ -603,35 +695,21 @@ impl Table {
             board::turn_kind(self.session.as_ref())
         ))?;
         loop {
-            emit(&format!("{side}> "))?;
-            let mut bytes = Vec::new();
-            match input.read_until(b'\n', &mut bytes) {
-                Ok(0) => return Ok(Turn::EndOfInput),
-                Ok(_) => {}
-                Err(error) => {
-                    emit(&format!("\ncannot read the input ({error})\n"))?;
-                    return Ok(Turn::EndOfInput);
-                }
-            }
-            let line = String::from_utf8_lossy(&bytes).trim().to_string();
-            if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-                // Echo what was read, so that a transcript reads like a session.
-                emit(&format!("{line}\n"))?;
-            }
+            let Some(line) = read_line(input, &format!("{side}> "))? else {
+                return Ok(Turn::EndOfInput);
+            };
             if line.is_empty() {
                 continue;
             }
-            let (command, rest) = match line.split_once(char::is_whitespace) {
-                Some((c, r)) => (c, r.trim()),
-                None => (line.as_str(), ""),
-            };
+            let (command, rest) = split_command(&line);
             match command {
                 "help" | "?" => emit(HELP)?,
                 "moves" => emit(&self.moves_text())?,
                 "board" => emit(&board::picture(self.session.as_ref(), self.color))?,
                 "control" => emit(&control_text(self.session.as_ref()))?,
+                "rules" => emit(&board::rules_text(self.session.definition()))?,
                 "undo" => return Ok(Turn::Undo),
-                "hint" => emit(&self.hint()?)?,
+                "hint" => emit(&self.hint())?,
                 "explain" if rest.is_empty() => emit("explain what? e.g. `explain Nf3`\n")?,
                 "explain" => emit(&self.explain(rest))?,
                 "save" if rest.is_empty() => emit("save where? e.g. `save game.pgn`\n")?,
@@ -678,22 +756,8 @@ impl Table {
         out
     }
 
-    fn hint(&mut self) -> Result<String, Failure> {
-        if self.hint.is_none() {
-            let options = AgentOptions {
-                seed: side_seed(self.seed, usize::MAX / 2),
-                threads: self.threads,
-            };
-            self.hint = Some(
-                self.session
-                    .agent(self.hint_spec, options)
-                    .map_err(|e| Failure::Message(format!("--hint: {e}")))?,
-            );
-        }
-        let Some(agent) = self.hint.as_mut() else {
-            return Ok("no hint\n".into());
-        };
-        Ok(match agent.choose(self.session.as_ref()) {
+    fn hint(&mut self) -> String {
+        match self.hint.choose(self.session.as_ref()) {
             Some(choice) => {
                 let san = self
                     .session
@@ -709,8 +773,11 @@ impl Table {
                     self.hint_spec, choice.summary
                 )
             }
-            None => "no hint: no legal move\n".into(),
-        })
+            None => format!(
+                "no hint: the {} player has no move to suggest here\n",
+                self.hint_spec
+            ),
+        }
     }
 
     fn explain(&self, text: &str) -> String {
@@ -730,7 +797,7 @@ impl Table {
 
     fn save(&mut self, file: &str) -> String {
         let path = PathBuf::from(file);
-        let text = self.record_text(&Ending::of(self.session.as_ref()));
+        let text = self.record_text(&self.ending());
         match record::save(&path, &text) {
             Ok(()) => {
                 let moves = self.session.history().len();
@@ -745,6 +812,34 @@ impl Table {
             }
             Err(message) => format!("{message}\n"),
         }
+    }
+}
+
+/// Shows the prompt and reads one line, trimmed (echoed when the input is not a terminal, so
+/// that a transcript reads like a session); `None` at the end of the input.
+fn read_line(input: &mut impl BufRead, prompt: &str) -> Result<Option<String>, Failure> {
+    emit(prompt)?;
+    let mut bytes = Vec::new();
+    match input.read_until(b'\n', &mut bytes) {
+        Ok(0) => return Ok(None),
+        Ok(_) => {}
+        Err(error) => {
+            emit(&format!("\ncannot read the input ({error})\n"))?;
+            return Ok(None);
+        }
+    }
+    let line = String::from_utf8_lossy(&bytes).trim().to_string();
+    if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        emit(&format!("{line}\n"))?;
+    }
+    Ok(Some(line))
+}
+
+/// `save game.pgn` as (`save`, `game.pgn`).
+fn split_command(line: &str) -> (&str, &str) {
+    match line.split_once(char::is_whitespace) {
+        Some((command, rest)) => (command, rest.trim()),
+        None => (line, ""),
     }
 }
 
@@ -779,9 +874,20 @@ notation (g1f3, e7e8q, N@c3), or a command:
   undo           take back your last move (and the computer's reply)
   board          draw the board again
   control        each side's controlled squares (games that keep a score)
+  rules          the game's description and each side's piece letters
   save FILE      save the game as a record (resume with: variant play --load FILE)
   resign         give up the game
   quit           stop here (the game stays unfinished)
+";
+
+const HELP_AFTER_END: &str = "\
+The game is over. Commands:
+  moves          the moves played
+  board          draw the final board again
+  rules          the game's description and each side's piece letters
+  save FILE      save the game as a record
+  undo           take back the last move (and the computer's before it), and play on
+  quit           leave (so does the end of the input)
 ";
 
 /// `1 move`, `2 moves`.

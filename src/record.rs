@@ -76,12 +76,25 @@ impl Ending {
         match self {
             Ending::Unfinished => Vec::new(),
             Ending::Rules { winners, .. } => winners.clone(),
-            Ending::Resigned { side } => definition
-                .sides
-                .iter()
-                .map(|s| s.name.clone())
-                .filter(|name| name != side)
-                .collect(),
+            // A resignation is its team's: the winners are the sides not allied with it.
+            Ending::Resigned { side } => {
+                let resigner = definition.sides.iter().position(|s| s.name == *side);
+                definition
+                    .sides
+                    .iter()
+                    .enumerate()
+                    .filter(|&(index, _)| {
+                        resigner.is_none_or(|r| {
+                            !definition.allied(
+                                variant_dsl::SideId(r as u8),
+                                variant_dsl::SideId(index as u8),
+                            )
+                        })
+                    })
+                    .map(|(_, s)| s.name.clone())
+                    .filter(|name| name != side)
+                    .collect()
+            }
         }
     }
 
@@ -91,10 +104,9 @@ impl Ending {
             Ending::Unfinished => "unfinished".into(),
             Ending::Rules { description, .. } => description.clone(),
             Ending::Resigned { side } => {
-                format!(
-                    "{side} resigns: {} wins",
-                    self.winners(definition).join(" and ")
-                )
+                let winners = self.winners(definition);
+                let verb = if winners.len() == 1 { "wins" } else { "win" };
+                format!("{side} resigns: {} {verb}", winners.join(" and "))
             }
         }
     }
