@@ -124,7 +124,7 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
-        /// Space-separated moves to play first (they count for repetition).
+        /// Space-separated moves to play first, SAN or UCI (they count for repetition).
         #[arg(long)]
         play: Option<String>,
         /// Print the count below each root move first, as `MOVE: COUNT`.
@@ -138,7 +138,7 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
-        /// Space-separated UCI moves to play first.
+        /// Space-separated moves to play first (SAN such as `Nf3`, or UCI such as `g1f3`).
         #[arg(long)]
         play: Option<String>,
     },
@@ -151,7 +151,7 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
-        /// Space-separated moves to play first.
+        /// Space-separated moves to play first (SAN such as `Nf3`, or UCI such as `g1f3`).
         #[arg(long)]
         play: Option<String>,
         /// Dice already rolled, consumed in the order the rules read them: `3,5,2`.
@@ -171,7 +171,7 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
-        /// Space-separated UCI moves to play first.
+        /// Space-separated moves to play first (SAN such as `Nf3`, or UCI such as `g1f3`).
         #[arg(long)]
         play: Option<String>,
         /// Print one JSON object instead of a drawing.
@@ -186,13 +186,13 @@ enum Command {
     Explain {
         /// A `.variant` file, or the name of a game in `games/`.
         game: String,
-        /// The move, in the game's notation (`e2e4`, `e7e8q`, `N@c3`).
+        /// The move, in SAN (`Nf3`, `O-O`, `e8=Q`) or the game's notation (`e2e4`, `e7e8q`, `N@c3`).
         #[arg(name = "MOVE")]
         mv: String,
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
-        /// Space-separated moves to play first.
+        /// Space-separated moves to play first (SAN such as `Nf3`, or UCI such as `g1f3`).
         #[arg(long)]
         play: Option<String>,
     },
@@ -442,11 +442,32 @@ fn open(game: &str, fen: Option<&str>, play: Option<&str>) -> Result<Box<dyn Ses
     let loaded = catalog::load(game)?;
     let mut session = variant_interpreter::open(&loaded.definition, fen)?;
     for (index, mv) in play.unwrap_or("").split_whitespace().enumerate() {
-        session
-            .play(mv)
+        play_typed(session.as_mut(), mv)
             .map_err(|e| Failure::Message(format!("move {} of --play: {e}", index + 1)))?;
     }
     Ok(session)
+}
+
+/// Plays a move written as at the prompt: in short algebraic notation (`Nf3`, `O-O`) or in the
+/// game's notation. A move that cannot be played gets the game's notation's error, or, for
+/// algebraic text, the same reason its move in the game's notation gets.
+fn play_typed(session: &mut dyn Session, text: &str) -> Result<(), String> {
+    let error = match session.resolve(text) {
+        Ok(uci) => return session.play(&uci).map_err(|e| e.to_string()),
+        Err(error) => error,
+    };
+    match session.play(text) {
+        Ok(()) => Ok(()),
+        Err(SessionError::MalformedMove(_)) => match error {
+            variant_interpreter::InputError::Illegal { .. } => Err(format!(
+                "`{text}` is not a legal move in {}: {}",
+                session.fen(),
+                session.explain(text).reason()
+            )),
+            other => Err(other.to_string()),
+        },
+        Err(other) => Err(other.to_string()),
+    }
 }
 
 fn perft(session: &dyn Session, depth: u32, divide: bool) -> Result<(), Failure> {

@@ -99,10 +99,10 @@ fn an_illegal_move_is_an_error_with_exit_code_one() {
 
 #[test]
 fn a_malformed_move_is_an_error_with_exit_code_one() {
-    let output = variant(&["moves", "chess", "--play", "e2-e4"]);
+    let output = variant(&["moves", "chess", "--play", "e2e4e4"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr(&output).contains("`e2-e4` is not a move"),
+        stderr(&output).contains("`e2e4e4` is not a move"),
         "{}",
         stderr(&output)
     );

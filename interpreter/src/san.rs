@@ -275,10 +275,16 @@ pub fn resolve<B: Bitboard>(
     if let [mv] = exact[..] {
         return Ok(mv);
     }
-    if wanted.contains('@') || wanted.starts_with("O-O") {
+    if wanted.contains('@') {
         return Err(InputError::Illegal {
             text: text.to_string(),
-            uci: wanted.contains('@').then(|| wanted.clone()),
+            uci: Some(wanted),
+        });
+    }
+    if wanted.starts_with("O-O") {
+        return Err(InputError::Illegal {
+            text: text.to_string(),
+            uci: castling_meant(rules, position, &wanted),
         });
     }
     let Some(written) = parse(&wanted) else {
@@ -367,8 +373,19 @@ fn meant<B: Bitboard>(
                 && written.from_rank.as_ref().is_none_or(|r| *r == rank)
         })
         .collect();
-    let [from] = origins[..] else {
-        return None;
+    // Of several pieces that fit, the one whose movement reaches the square (the others'
+    // cannot be meant), ignoring what makes the move illegal: that is for the explanation.
+    let reaching: Vec<usize> = match geometry_index(rules, &written.to) {
+        Some(to) => origins
+            .iter()
+            .copied()
+            .filter(|&from| reaches(rules, position, from, to))
+            .collect(),
+        None => Vec::new(),
+    };
+    let from = match (&origins[..], &reaching[..]) {
+        ([from], _) | (_, [from]) => *from,
+        _ => return None,
     };
     let promotion = written
         .promotion
@@ -378,6 +395,63 @@ fn meant<B: Bitboard>(
         "{}{}{promotion}",
         square_name(rules, from),
         written.to
+    ))
+}
+
+/// The board index of a square written as text, if it is on the board.
+fn geometry_index<B: Bitboard>(rules: &Rules<B>, text: &str) -> Option<usize> {
+    let square = variant_dsl::Square::parse(text)?;
+    let geometry = &rules.geometry;
+    if square.file as usize >= geometry.files || square.rank as usize >= geometry.ranks {
+        return None;
+    }
+    let index = geometry.index(square);
+    geometry.on_board(index).then_some(index)
+}
+
+/// Whether the piece on `from` moves to `to` by its movement alone (a pseudo-legal move,
+/// en passant included), whatever the rules that may forbid it.
+fn reaches<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, from: usize, to: usize) -> bool {
+    let Some(mover) = position.at(from) else {
+        return false;
+    };
+    let moves = rules.moves_of(mover.side, mover.piece);
+    let own = position.side_pieces(mover.side);
+    let occupied = position.occupied();
+    crate::movegen::targets(rules, moves, from, own, occupied & !own, occupied).has(to)
+        || position
+            .en_passant()
+            .is_some_and(|ep| ep.target as usize == to && moves.en_passant[from].has(to))
+}
+
+/// The castling `O-O` or `O-O-O` names for the side to move, as the king's move in the game's
+/// notation, when the king stands where that castling starts (legal or not).
+fn castling_meant<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    wanted: &str,
+) -> Option<String> {
+    let us = position.side_to_move(rules);
+    let named: Vec<&crate::rules::Castle<B>> = rules
+        .castles
+        .iter()
+        .enumerate()
+        .filter(|(index, castle)| {
+            castle.side.0 as usize == us
+                && castle_name(rules, *index) == wanted
+                && position
+                    .at(castle.king_from)
+                    .is_some_and(|o| o.side == us && rules.definition.pieces[o.piece].royal)
+        })
+        .map(|(_, castle)| castle)
+        .collect();
+    let [castle] = named[..] else {
+        return None;
+    };
+    Some(format!(
+        "{}{}",
+        square_name(rules, castle.king_from),
+        square_name(rules, castle.king_to)
     ))
 }
 
