@@ -78,7 +78,7 @@ enum Command {
     ///
     /// PLAYER is random, mcts[:PLAYOUTS|:SECONDSs] or search[:DEPTH|:SECONDSs]. Sides
     /// alternate game by game. Reports A's wins, draws and losses, its score with a 95%
-    /// confidence interval, and games per second.
+    /// confidence interval (Wilson's), the same per side A played, and games per second.
     Match {
         /// A `.variant` file, or the name of a game in `games/`.
         game: String,
@@ -98,7 +98,8 @@ enum Command {
         /// Threads for each computer player.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
-        /// Print one JSON object: games, a, b, wins, draws, losses, games_per_second.
+        /// Print one JSON object: games, a, b, wins, draws, losses, games_per_second, score,
+        /// score_low, score_high, by_side.
         #[arg(long)]
         json: bool,
     },

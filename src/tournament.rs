@@ -2,9 +2,11 @@
 //!
 //! Why a confidence interval: ten games between two players prove little, and a strength claim
 //! ("MCTS beats random") must say how sure it is. Each game scores 1, ½ or 0 for A; the
-//! interval is the normal approximation of the mean score's 95% interval. Sides alternate game
-//! by game (A takes side `g mod sides`, B every other side), so neither player keeps the first
-//! move. Games run on `--jobs` threads, each with its own session; game `g` is seeded by the
+//! interval is Wilson's 95% score interval of the mean score, which stays inside 0–100% and
+//! does not shrink to nothing after a sweep (the normal approximation says `100% ± 0%` after six
+//! wins). Sides alternate game by game (A takes side `g mod sides`, B every other side), so
+//! neither player keeps the first move, and A's results are also given per side it played:
+//! the first mover's advantage shows there. Games run on `--jobs` threads, each with its own session; game `g` is seeded by the
 //! match seed and `g`, so a match with counted budgets is reproducible whatever `--jobs` is.
 
 use crate::play::{side_seed, MAX_PLIES};
@@ -39,7 +41,7 @@ enum Score {
 }
 
 /// Plays game number `index`: A on side `index mod sides`, B on the others. Sides with a
-/// policy in the game file keep it; A rotates through the others.
+/// policy in the game file keep it; A rotates through the others. Returns A's side and score.
 fn one_game(
     definition: &Definition,
     a: PlayerSpec,
@@ -47,7 +49,7 @@ fn one_game(
     index: usize,
     seed: u64,
     threads: usize,
-) -> Result<Score, String> {
+) -> Result<(usize, Score), String> {
     let mut session = variant_interpreter::open(definition, None).map_err(|e| e.to_string())?;
     let sides = definition.sides.len();
     let scripted = |side: usize| {
@@ -89,12 +91,13 @@ fn one_game(
             .ok_or_else(|| format!("{} found no move", agents[side].spec()))?;
         session.play(&choice.mv).map_err(|e| e.to_string())?;
     }
-    Ok(match session.outcome() {
+    let score = match session.outcome() {
         Some(outcome) if outcome.is_draw() => Score::Draw,
         Some(outcome) if outcome.winners.contains(&definition.sides[a_side].name) => Score::Win,
         Some(_) => Score::Loss,
         None => Score::Draw,
-    })
+    };
+    Ok((a_side, score))
 }
 
 fn parse_player(text: &str, which: &str) -> Result<PlayerSpec, Failure> {
@@ -109,18 +112,71 @@ fn parse_player(text: &str, which: &str) -> Result<PlayerSpec, Failure> {
     Ok(spec)
 }
 
-/// The mean score and the half-width of its 95% confidence interval.
-pub fn score_interval(wins: usize, draws: usize, losses: usize) -> (f64, f64) {
+/// The normal distribution's 97.5% quantile: a two-sided 95% interval.
+const Z: f64 = 1.959_963_984_540_054;
+
+/// A's mean score (a win 1, a draw ½) and Wilson's 95% score interval around it, as fractions
+/// (`(mean, low, high)`); all zero when no game was played.
+pub fn wilson_interval(wins: usize, draws: usize, losses: usize) -> (f64, f64, f64) {
     let n = (wins + draws + losses) as f64;
     if n == 0.0 {
-        return (0.0, 0.0);
+        return (0.0, 0.0, 0.0);
     }
     let mean = (wins as f64 + draws as f64 / 2.0) / n;
-    let variance = (wins as f64 * (1.0 - mean).powi(2)
-        + draws as f64 * (0.5 - mean).powi(2)
-        + losses as f64 * mean.powi(2))
-        / n;
-    (mean, 1.96 * (variance / n).sqrt())
+    let z2 = Z * Z;
+    let centre = (mean + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z / (1.0 + z2 / n) * (mean * (1.0 - mean) / n + z2 / (4.0 * n * n)).sqrt();
+    (
+        mean,
+        (centre - half).clamp(0.0, 1.0),
+        (centre + half).clamp(0.0, 1.0),
+    )
+}
+
+/// A's results on one side: wins, draws, losses.
+type Tally = [usize; 3];
+
+/// `6 wins, 0 draws, 0 losses`.
+fn tally_words([wins, draws, losses]: Tally) -> String {
+    format!("{wins} wins, {draws} draws, {losses} losses")
+}
+
+/// The score and its interval in words: `100.0% (95% confidence interval 61.0% to 100.0%)`.
+fn score_words([wins, draws, losses]: Tally) -> String {
+    let (mean, low, high) = wilson_interval(wins, draws, losses);
+    format!(
+        "{:.1}% (95% confidence interval {:.1}% to {:.1}%)",
+        mean * 100.0,
+        low * 100.0,
+        high * 100.0
+    )
+}
+
+/// The sides in the order they first move (the turn order's first appearance of each).
+fn sides_in_turn_order(definition: &Definition) -> Vec<usize> {
+    let mut order: Vec<usize> = Vec::new();
+    for side in &definition.turn_order {
+        if !order.contains(&(side.0 as usize)) {
+            order.push(side.0 as usize);
+        }
+    }
+    for side in 0..definition.sides.len() {
+        if !order.contains(&side) {
+            order.push(side);
+        }
+    }
+    order
+}
+
+/// `first`, `second`, `third`... mover.
+fn ordinal(index: usize) -> String {
+    match index {
+        0 => "first".into(),
+        1 => "second".into(),
+        2 => "third".into(),
+        3 => "fourth".into(),
+        n => format!("{}th", n + 1),
+    }
 }
 
 pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
@@ -148,7 +204,8 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
-    let mut tally = [0usize; 3];
+    let mut by_side: Vec<Tally> = vec![[0; 3]; definition.sides.len()];
+    let mut tally: Tally = [0; 3];
     let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..args.jobs.max(1).min(args.games.max(1)) {
@@ -170,8 +227,9 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
         drop(sender);
         for result in receiver {
             match result {
-                Ok(score) => {
+                Ok((side, score)) => {
                     tally[score as usize] += 1;
+                    by_side[side][score as usize] += 1;
                     progress.inc(1);
                     progress.set_message(format!("A: +{} ={} -{}", tally[0], tally[1], tally[2]));
                 }
@@ -192,7 +250,32 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
     let [wins, draws, losses] = tally;
     let games = wins + draws + losses;
     let per_second = games as f64 / seconds;
+    let (mean, low, high) = wilson_interval(wins, draws, losses);
+    // A's results per side it played, in the order the sides first move.
+    let sides: Vec<(usize, Tally)> = sides_in_turn_order(&definition)
+        .into_iter()
+        .map(|side| (side, by_side[side]))
+        .filter(|(_, tally)| tally.iter().sum::<usize>() > 0)
+        .collect();
     if args.json {
+        let per_side: serde_json::Map<String, serde_json::Value> = sides
+            .iter()
+            .map(|&(side, [wins, draws, losses])| {
+                let (score, low, high) = wilson_interval(wins, draws, losses);
+                (
+                    definition.sides[side].name.clone(),
+                    serde_json::json!({
+                        "games": wins + draws + losses,
+                        "wins": wins,
+                        "draws": draws,
+                        "losses": losses,
+                        "score": score,
+                        "score_low": low,
+                        "score_high": high,
+                    }),
+                )
+            })
+            .collect();
         emit(&format!(
             "{}\n",
             serde_json::json!({
@@ -203,34 +286,68 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
                 "draws": draws,
                 "losses": losses,
                 "games_per_second": per_second,
+                "score": mean,
+                "score_low": low,
+                "score_high": high,
+                "by_side": per_side,
             })
         ))?;
     } else {
-        let (mean, half) = score_interval(wins, draws, losses);
-        emit(&format!(
+        let mut text = format!(
             "{}: A = {a}, B = {b}, {games} games (seed {})\n\
-             A: {wins} wins, {draws} draws, {losses} losses\n\
-             A's score: {:.1}% ± {:.1}% (95% confidence interval)\n\
-             {per_second:.2} games per second\n",
+             A: {}\n\
+             A's score: {}\n",
             definition.name,
             args.seed,
-            mean * 100.0,
-            half * 100.0,
-        ))?;
+            tally_words(tally),
+            score_words(tally),
+        );
+        let order = sides_in_turn_order(&definition);
+        for &(side, side_tally) in &sides {
+            let mover = order.iter().position(|&s| s == side).unwrap_or(side);
+            let [w, d, l] = side_tally;
+            let (mean, low, high) = wilson_interval(w, d, l);
+            text.push_str(&format!(
+                "A as {} ({} mover): {}, score {:.1}% ({:.1}% to {:.1}%)\n",
+                definition.sides[side].name,
+                ordinal(mover),
+                tally_words(side_tally),
+                mean * 100.0,
+                low * 100.0,
+                high * 100.0
+            ));
+        }
+        text.push_str(&format!("{per_second:.2} games per second\n"));
+        emit(&text)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::score_interval;
+    use super::wilson_interval;
 
     #[test]
-    fn interval_of_a_sweep_is_zero_width_and_of_a_split_is_wide() {
-        assert_eq!(score_interval(10, 0, 0), (1.0, 0.0));
-        let (mean, half) = score_interval(50, 0, 50);
+    fn a_sweep_of_six_games_is_not_certain() {
+        let (mean, low, high) = wilson_interval(6, 0, 0);
+        assert_eq!(mean, 1.0);
+        assert!((low - 0.610).abs() < 0.001, "{low}");
+        assert_eq!(high, 1.0);
+    }
+
+    #[test]
+    fn a_split_is_wide_and_centred() {
+        let (mean, low, high) = wilson_interval(50, 0, 50);
         assert!((mean - 0.5).abs() < 1e-12);
-        assert!((half - 0.098).abs() < 0.001, "{half}");
-        assert_eq!(score_interval(0, 0, 0), (0.0, 0.0));
+        assert!((low - 0.4038).abs() < 0.001, "{low}");
+        assert!((high - 0.5962).abs() < 0.001, "{high}");
+        assert_eq!(wilson_interval(0, 0, 0), (0.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn draws_count_half() {
+        let (mean, low, high) = wilson_interval(0, 10, 0);
+        assert!((mean - 0.5).abs() < 1e-12);
+        assert!(low > 0.2 && high < 0.8, "{low} {high}");
     }
 }
