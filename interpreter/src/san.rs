@@ -375,16 +375,18 @@ fn meant<B: Bitboard>(
         .collect();
     // Of several pieces that fit, the one whose movement reaches the square (the others'
     // cannot be meant), ignoring what makes the move illegal: that is for the explanation.
-    let reaching: Vec<usize> = match geometry_index(rules, &written.to) {
-        Some(to) => origins
-            .iter()
-            .copied()
-            .filter(|&from| reaches(rules, position, from, to))
-            .collect(),
-        None => Vec::new(),
+    let reaching = |blocked_too: bool| -> Vec<usize> {
+        match geometry_index(rules, &written.to) {
+            Some(to) => origins
+                .iter()
+                .copied()
+                .filter(|&from| reaches(rules, position, from, to, blocked_too))
+                .collect(),
+            None => Vec::new(),
+        }
     };
-    let from = match (&origins[..], &reaching[..]) {
-        ([from], _) | (_, [from]) => *from,
+    let from = match (&origins[..], &reaching(false)[..], &reaching(true)[..]) {
+        ([from], _, _) | (_, [from], _) | (_, [], [from]) => *from,
         _ => return None,
     };
     let promotion = written
@@ -409,16 +411,25 @@ fn geometry_index<B: Bitboard>(rules: &Rules<B>, text: &str) -> Option<usize> {
     geometry.on_board(index).then_some(index)
 }
 
-/// Whether the piece on `from` moves to `to` by its movement alone (a pseudo-legal move,
-/// en passant included), whatever the rules that may forbid it.
-fn reaches<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, from: usize, to: usize) -> bool {
+/// Whether the piece on `from` moves to `to` by its movement alone (as if every piece in its
+/// way could be captured, en passant included), whatever the rules that may forbid it; with
+/// `blocked_too`, also a move that pieces in the way block (as if the board were empty).
+fn reaches<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    from: usize,
+    to: usize,
+    blocked_too: bool,
+) -> bool {
     let Some(mover) = position.at(from) else {
         return false;
     };
     let moves = rules.moves_of(mover.side, mover.piece);
-    let own = position.side_pieces(mover.side);
     let occupied = position.occupied();
-    crate::movegen::targets(rules, moves, from, own, occupied & !own, occupied).has(to)
+    let everywhere = !B::EMPTY;
+    crate::movegen::targets(rules, moves, from, B::EMPTY, occupied, occupied).has(to)
+        || (blocked_too
+            && crate::movegen::targets(rules, moves, from, B::EMPTY, everywhere, B::EMPTY).has(to))
         || position
             .en_passant()
             .is_some_and(|ep| ep.target as usize == to && moves.en_passant[from].has(to))
