@@ -203,6 +203,7 @@ fn players(
                 None => Ok(record
                     .and_then(|r| r.tag(&record::side_tag(&side.name)))
                     .and_then(|text| text.parse().ok())
+                    .filter(|spec| *spec != PlayerSpec::Policy || has_policy(index))
                     .unwrap_or_else(|| default(index))),
             },
         )

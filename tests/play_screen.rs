@@ -354,3 +354,32 @@ fn match_reports_wilson_interval_and_results_per_side() {
     assert!(text.contains("A as white (first mover): "), "{text}");
     assert!(text.contains("A as black (second mover): "), "{text}");
 }
+
+#[test]
+fn a_record_that_gives_a_policy_to_a_side_without_one_falls_back_to_the_default_player() {
+    let dir = temporary_dir("screen-record-policy");
+    let output = run_in(
+        &dir,
+        &[
+            "play",
+            "cooperative-chess",
+            "--black",
+            "random",
+            "--seed",
+            "1",
+        ],
+        "save r.pgn\nquit\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let record = std::fs::read_to_string(dir.join("r.pgn")).expect("saved");
+    assert!(record.contains("[White \"human\"]"), "{record}");
+    let altered = record.replace("[White \"human\"]", "[White \"policy\"]");
+    std::fs::write(dir.join("r.pgn"), altered).expect("written");
+    let output = run_in(&dir, &["play", "--load", "r.pgn", "--seed", "1"], "quit\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("white human against black random against red policy"),
+        "{}",
+        stdout(&output)
+    );
+}
