@@ -386,7 +386,10 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             play,
         } => {
             let session = open(&game, fen.as_deref(), play.as_deref())?;
-            emit(&session.explain(&mv).to_string())?;
+            emit(&format!(
+                "{}\n",
+                play::explain_typed(session.as_ref(), &mv).join("\n")
+            ))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Dump { game, compiled } => {
@@ -463,7 +466,7 @@ fn play_typed(session: &mut dyn Session, text: &str) -> Result<(), String> {
             variant_interpreter::InputError::Illegal { .. } => Err(format!(
                 "`{text}` is not a legal move in {}: {}",
                 session.fen(),
-                session.explain(text).reason()
+                play::explain_typed(session, text).join("; ")
             )),
             other => Err(other.to_string()),
         },

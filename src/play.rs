@@ -120,6 +120,16 @@ pub fn replay_record(
     Ok(session)
 }
 
+/// What a move typed as at the prompt (SAN or the game's notation) does, or why it is not
+/// legal: the explanation of the move it names, so that an illegal SAN move gets the same
+/// reason as its UCI form. Lines, the verdict first.
+pub fn explain_typed(session: &dyn Session, text: &str) -> Vec<String> {
+    match session.resolve(text) {
+        Ok(uci) | Err(InputError::Illegal { uci: Some(uci), .. }) => session.explain(&uci).lines,
+        Err(error) => input_explanation(session, text, &error),
+    }
+}
+
 /// Why typed text is not a legal move, in the game's words, one sentence.
 pub fn input_reason(session: &dyn Session, text: &str, error: &InputError) -> String {
     input_explanation(session, text, error).join("; ")
@@ -129,9 +139,10 @@ pub fn input_reason(session: &dyn Session, text: &str, error: &InputError) -> St
 pub fn input_explanation(session: &dyn Session, text: &str, error: &InputError) -> Vec<String> {
     match error {
         InputError::Illegal { uci: Some(uci), .. } => session.explain(uci).lines,
-        InputError::Illegal { uci: None, .. } => {
-            // The game's own explanation, unless it only says the text is not in its notation
-            // (it may still be algebraic that fits no legal move).
+        _ => {
+            // The game's own explanation (`b7b8`: the Pawn must promote), unless it only says the
+            // text is not in its notation (it may still be algebraic that fits no legal move, or
+            // several).
             let explanation = session.explain(text);
             let unreadable = explanation
                 .lines
@@ -143,7 +154,6 @@ pub fn input_explanation(session: &dyn Session, text: &str, error: &InputError) 
                 explanation.lines
             }
         }
-        other => vec![other_reason(text, other)],
     }
 }
 
@@ -782,18 +792,10 @@ impl Table {
     }
 
     fn explain(&self, text: &str) -> String {
-        match self.session.resolve(text) {
-            Ok(uci) => self.session.explain(&uci).to_string(),
-            Err(InputError::Illegal { uci: Some(uci), .. }) => {
-                self.session.explain(&uci).to_string()
-            }
-            Err(error) => {
-                format!(
-                    "{}\n",
-                    input_explanation(self.session.as_ref(), text, &error).join("\n")
-                )
-            }
-        }
+        format!(
+            "{}\n",
+            explain_typed(self.session.as_ref(), text).join("\n")
+        )
     }
 
     fn save(&mut self, file: &str) -> String {

@@ -290,34 +290,6 @@ impl<B: Bitboard> Game<B> {
         })
     }
 
-    /// A move in short algebraic notation (`Nc3`, `O-O`), explained as the move in the game's
-    /// notation that it names: an illegal one gets the same reason as that move; `None` for
-    /// text in the game's notation, or while the game is over (the generic explanation says so).
-    fn explain_algebraic(&self, text: &str) -> Option<Explanation> {
-        if looks_like_move(text) || self.outcome().is_some() {
-            return None;
-        }
-        let history = self.history_hashes();
-        let explain =
-            |uci: &str| crate::explain::explain(&self.rules, self.position(), &history, uci);
-        Some(
-            match crate::san::resolve(&self.rules, self.position(), text) {
-                Ok(mv) => explain(&mv.uci(&self.rules)),
-                Err(InputError::Illegal { uci: Some(uci), .. }) => explain(&uci),
-                Err(InputError::Illegal { uci: None, .. }) => Explanation {
-                    legal: false,
-                    lines: vec![format!(
-                        "no legal move fits `{text}` (`moves` lists the legal moves)"
-                    )],
-                },
-                Err(error) => Explanation {
-                    legal: false,
-                    lines: vec![error.to_string()],
-                },
-            },
-        )
-    }
-
     /// Compiles the definition and sets up the start (or the FEN).
     pub fn new(definition: &Definition, fen_text: Option<&str>) -> Result<Self, SessionError> {
         let rules = Rules::<B>::compile(definition).map_err(SessionError::Compile)?;
@@ -547,9 +519,6 @@ impl<B: Bitboard> Session for Game<B> {
 
     fn explain(&self, text: &str) -> Explanation {
         if let Some(explanation) = self.explain_policy_action(text) {
-            return explanation;
-        }
-        if let Some(explanation) = self.explain_algebraic(text) {
             return explanation;
         }
         crate::explain::explain(&self.rules, self.position(), &self.history_hashes(), text)
