@@ -565,6 +565,10 @@ impl Table {
                             self.undo()?;
                         }
                     }
+                    Turn::EndOfInput => {
+                        emit("\n")?;
+                        return Ok(ExitCode::SUCCESS);
+                    }
                     _ => return Ok(ExitCode::SUCCESS),
                 }
             } else if self.specs[self.side_index()].is_human() {
