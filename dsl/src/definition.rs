@@ -982,12 +982,24 @@ impl Definition {
     pub fn to_ron(&self) -> String {
         let config = ron::ser::PrettyConfig::new().depth_limit(5);
         // Serialising plain data to a string cannot fail: every type here serialises to
-        // strings, numbers, sequences and structs.
-        ron::ser::to_string_pretty(self, config).expect("a definition always serialises")
+        // strings, numbers, sequences and structs, and no deeper than RON_RECURSION_LIMIT.
+        ron_options()
+            .to_string_pretty(self, config)
+            .expect("a definition always serialises")
     }
 
     /// Reads a definition back from RON written by [`Definition::to_ron`].
     pub fn from_ron(text: &str) -> Result<Definition, ron::error::SpannedError> {
-        ron::from_str(text)
+        ron_options().from_str(text)
     }
+}
+
+/// How deep RON may nest when a definition is written or read: RON's default (128) is less
+/// than an expression may be ([`crate::nesting::MAX_EXPRESSION_DEPTH`] levels, a few RON levels
+/// each, under a few levels of the definition's own structure); still a bound, so that reading
+/// RON from elsewhere cannot overflow the stack.
+const RON_RECURSION_LIMIT: usize = 4 * crate::nesting::MAX_EXPRESSION_DEPTH + 64;
+
+fn ron_options() -> ron::Options {
+    ron::Options::default().with_recursion_limit(RON_RECURSION_LIMIT)
 }

@@ -28,7 +28,7 @@ pub mod code {
     pub const FILE_TOO_LARGE: &str = "E0002";
     /// The file is not UTF-8 text.
     pub const NOT_UTF8: &str = "E0003";
-    /// Braces are nested too deeply.
+    /// Braces, parentheses or operand-taking words are nested too deeply.
     pub const NESTING_TOO_DEEP: &str = "E0004";
     /// A string has no closing quote on its line.
     pub const UNTERMINATED_STRING: &str = "E0005";
@@ -40,6 +40,8 @@ pub mod code {
     pub const EXTENDS_CYCLE: &str = "E0008";
     /// `extends` statements form a chain deeper than the limit.
     pub const EXTENDS_TOO_DEEP: &str = "E0009";
+    /// An expression is deeper than the limit, counting the operators of its chains.
+    pub const EXPRESSION_TOO_DEEP: &str = "E0010";
     /// A name that is not a declared piece.
     pub const UNKNOWN_PIECE: &str = "E0101";
     /// A name that is not a declared side.
@@ -102,6 +104,10 @@ pub mod code {
     pub const NOT_SUPPORTED: &str = "E0900";
     /// A piece that never appears: not in the setup, not a promotion choice.
     pub const UNUSED_PIECE: &str = "W0001";
+    /// `checkmate` in an `end` block without `check`: no side is ever checkmated.
+    pub const CHECKMATE_WITHOUT_CHECK: &str = "W0002";
+    /// A royal piece may be captured and no end rule notices.
+    pub const CAPTURABLE_ROYAL: &str = "W0003";
 }
 
 /// How bad a diagnostic is.

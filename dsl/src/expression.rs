@@ -235,7 +235,39 @@ impl Condition {
     }
 }
 
+impl Condition {
+    /// Whether the condition reads where pieces of type `piece` stand (`own King`, `any piece`):
+    /// whether an end rule can notice that one was captured.
+    pub fn reads_pieces_of(&self, piece: PieceId) -> bool {
+        match self {
+            Condition::PlaceOn(set) | Condition::MoveFrom(set) | Condition::Some(set) => {
+                set.reads_pieces_of(piece)
+            }
+            Condition::Compare(a, _, b) => a.reads_pieces_of(piece) || b.reads_pieces_of(piece),
+            Condition::AtTurnStart(a) | Condition::Not(a) => a.reads_pieces_of(piece),
+            Condition::And(a, b) | Condition::Or(a, b) => {
+                a.reads_pieces_of(piece) || b.reads_pieces_of(piece)
+            }
+            _ => false,
+        }
+    }
+}
+
 impl Squares {
+    /// Whether the set reads where pieces of type `piece` stand.
+    pub fn reads_pieces_of(&self, piece: PieceId) -> bool {
+        match self {
+            Squares::Pieces(_, kind) => kind.is_none_or(|kind| kind == piece),
+            Squares::Adjacent(a) | Squares::ColourOf(a) | Squares::Not(a) => {
+                a.reads_pieces_of(piece)
+            }
+            Squares::And(a, b) | Squares::Or(a, b) | Squares::Except(a, b) => {
+                a.reads_pieces_of(piece) || b.reads_pieces_of(piece)
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the set reads a side's last drop.
     pub fn reads_last_drop(&self) -> bool {
         match self {
@@ -250,6 +282,17 @@ impl Squares {
 }
 
 impl Number {
+    /// Whether the number reads where pieces of type `piece` stand.
+    pub fn reads_pieces_of(&self, piece: PieceId) -> bool {
+        match self {
+            Number::Count(set) | Number::Sum(_, set) => set.reads_pieces_of(piece),
+            Number::Plus(a, b) | Number::Minus(a, b) => {
+                a.reads_pieces_of(piece) || b.reads_pieces_of(piece)
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the number reads a side's last drop.
     pub fn reads_last_drop(&self) -> bool {
         match self {

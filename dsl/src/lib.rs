@@ -21,6 +21,7 @@
 //! side black { forward down }
 //! piece King { letter K; royal; moves "K" }
 //! setup "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+//! end { check }
 //! "#;
 //! let loaded = variant_dsl::load_source("kings.variant", game).expect("a valid game");
 //! assert_eq!(loaded.definition.pieces.len(), 1);
@@ -39,6 +40,7 @@ pub mod diagnostic;
 pub mod expression;
 pub mod fen;
 mod load;
+pub mod nesting;
 pub mod parse;
 pub mod span;
 mod suggestion;

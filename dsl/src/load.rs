@@ -139,6 +139,8 @@ struct Loader {
     nodes: Vec<(PathBuf, Option<Spanned<StringLit>>)>,
     /// `child -> parent` edges.
     graph: DiGraphMap<usize, ()>,
+    /// For each parent file read, the `extends` string that named it (in its child).
+    extended_by: HashMap<FileId, Span>,
 }
 
 impl Loader {
@@ -149,6 +151,7 @@ impl Loader {
             diagnostics: Diagnostics::new(),
             nodes: Vec::new(),
             graph: DiGraphMap::new(),
+            extended_by: HashMap::new(),
         }
     }
 
@@ -160,7 +163,7 @@ impl Loader {
         match validate::validate(&game, &self.sources) {
             Ok((definition, warnings)) if !self.diagnostics.has_errors() => Ok(Loaded {
                 definition,
-                warnings,
+                warnings: self.point_at_extends(warnings),
                 sources: self.sources,
             }),
             Ok(_) => Err(self.failure()),
@@ -173,10 +176,38 @@ impl Loader {
 
     fn failure(mut self) -> Failure {
         self.diagnostics.sort();
+        let diagnostics = std::mem::take(&mut self.diagnostics);
         Failure {
-            diagnostics: self.diagnostics,
+            diagnostics: self.point_at_extends(diagnostics),
             sources: self.sources,
         }
+    }
+
+    /// Labels every diagnostic inside an extended file with the `extends` that brought the file
+    /// in, and so on up to the file loaded: an error in `chess.variant` caused by a file that
+    /// extends it (a `castling` block it no longer replaces) points back at that file.
+    fn point_at_extends(&self, diagnostics: Diagnostics) -> Diagnostics {
+        diagnostics
+            .into_iter()
+            .map(|mut diagnostic| {
+                let mut file = diagnostic.primary.span.file;
+                let mut hops = 0;
+                while let Some(&via) = self.extended_by.get(&file) {
+                    let already = diagnostic.primary.span == via
+                        || diagnostic.secondary.iter().any(|label| label.span == via);
+                    if !already {
+                        let label = format!("`{}` is extended here", self.sources.name(file));
+                        diagnostic = diagnostic.with_secondary(via, label);
+                    }
+                    file = via.file;
+                    hops += 1;
+                    if hops > MAX_EXTENDS_DEPTH {
+                        break;
+                    }
+                }
+                diagnostic
+            })
+            .collect()
     }
 
     /// Reads and parses one file; `via` is the `extends` string that named it.
@@ -193,6 +224,9 @@ impl Loader {
         let file = FileId(self.sources.files().count() as u32);
         let (text, problem) = parse::decode(file, &bytes);
         let file = self.sources.add(path.display().to_string(), text);
+        if let Some(via) = via {
+            self.extended_by.insert(file, via.span);
+        }
         let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
         self.parse_added(file, problem, path.to_path_buf(), &directory)
     }

@@ -3,12 +3,14 @@
 //! The grammar lives in `grammar.pest`. pest `Pair`s never leave this module: [`parse`] returns
 //! an AST whose nodes carry [`Span`]s. Before pest runs, [`decode`] and a lexical pre-scan turn
 //! the inputs that could hurt (huge files, bytes that are not UTF-8, unterminated strings and
-//! comments, braces nested thousands deep) into diagnostics.
+//! comments, brackets or expressions nested thousands deep, see [`crate::nesting`]) into
+//! diagnostics.
 
 use crate::ast::*;
 use crate::definition::{Store, Tiebreak, Verdict};
 use crate::diagnostic::{code, Diagnostic, Diagnostics};
 use crate::expression::{Comparison, SquareConstant};
+use crate::nesting::Nesting;
 use crate::span::{FileId, Span, Spanned};
 use crate::suggestion;
 use pest::iterators::{Pair, Pairs};
@@ -17,8 +19,7 @@ use pest::Parser;
 /// The largest game file accepted, in bytes (1 MiB).
 pub const MAX_FILE_BYTES: usize = 1 << 20;
 
-/// The deepest nesting of `{ ... }` accepted.
-pub const MAX_NESTING: usize = 64;
+pub use crate::nesting::{MAX_EXPRESSION_DEPTH, MAX_NESTING};
 
 /// The generated parser; private, so that `Rule` and `Pair`s stay inside this module.
 mod grammar {
@@ -101,44 +102,78 @@ pub fn parse(file: FileId, text: &str) -> Result<GameFile, Diagnostics> {
 // Lexical pre-scan
 // ---------------------------------------------------------------------------------------------
 
-/// Follows strings, comments and braces the way the grammar does, and reports what would make
-/// pest fail badly: an unterminated string or comment, or braces nested deeper than
-/// [`MAX_NESTING`] (the recursive `future_block` rule could overflow the stack).
+/// Follows strings, comments and brackets the way the grammar does, and reports what would make
+/// pest or a later stage fail badly: an unterminated string or comment, or a file nested deeper
+/// than the limits of [`crate::nesting`] (the recursive rules, and every walk of an expression
+/// after them, could overflow the stack).
 fn prescan(file: FileId, text: &str) -> Result<(), Box<Diagnostic>> {
     let bytes = text.as_bytes();
-    let mut depth = 0usize;
+    let mut nesting = Nesting::new(file);
     let mut index = 0;
     while index < bytes.len() {
-        match bytes[index] {
-            b'"' => index = skip_string(file, text, index)?,
-            b'/' if bytes.get(index + 1) == Some(&b'/') => {
-                index = text[index..]
+        let start = index;
+        index += 1;
+        match bytes[start] {
+            b'"' => {
+                index = skip_string(file, text, start)?;
+                nesting.other();
+            }
+            b'/' if bytes.get(start + 1) == Some(&b'/') => {
+                index = text[start..]
                     .find('\n')
-                    .map_or(bytes.len(), |newline| index + newline);
+                    .map_or(bytes.len(), |newline| start + newline);
             }
-            b'/' if bytes.get(index + 1) == Some(&b'*') => {
-                index = skip_block_comment(file, text, index)?;
+            b'/' if bytes.get(start + 1) == Some(&b'*') => {
+                index = skip_block_comment(file, text, start)?;
             }
-            b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Err(Box::new(Diagnostic::error(
-                        code::NESTING_TOO_DEEP,
-                        format!("braces are nested more than {MAX_NESTING} deep"),
-                        Span::new(file, index, index + 1),
-                        format!("this `{{` is at depth {depth}"),
-                    )));
-                }
-                index += 1;
+            // A backslash at the end of a line continues the statement.
+            b'\\' if bytes[index..].starts_with(b"\r\n") => index += 2,
+            b'\\' if matches!(bytes.get(index), Some(b'\n' | b'\r')) => index += 1,
+            b' ' | b'\t' | b'\r' => {}
+            b'\n' | b';' | b',' => nesting.separator(),
+            bracket @ (b'{' | b'(') => nesting.open(char::from(bracket), start)?,
+            b'}' | b')' => nesting.close(),
+            b'+' | b'-' => nesting.operator(start, index)?,
+            b'<' | b'>' | b'=' | b'!' => {
+                index = end_of(bytes, start, |b| matches!(b, b'<' | b'>' | b'=' | b'!'));
+                nesting.operator(start, index)?;
             }
-            b'}' => {
-                depth = depth.saturating_sub(1);
-                index += 1;
+            byte if byte.is_ascii_alphabetic() => {
+                index = end_of_word(bytes, start);
+                nesting.word(&text[start..index], start, index)?;
             }
-            _ => index += 1,
+            byte if byte.is_ascii_digit() => {
+                index = end_of(bytes, start, |b| b.is_ascii_alphanumeric());
+                nesting.other();
+            }
+            _ => nesting.other(),
         }
     }
     Ok(())
+}
+
+/// The end of the word (a name or keyword) from `start`, as the grammar reads it: letters,
+/// digits, `_` and `-`, except that a square (`e4`) ends before a `-`, which may then be a
+/// minus (`squares e4-1`).
+fn end_of_word(bytes: &[u8], start: usize) -> usize {
+    let end = end_of(bytes, start, |b| {
+        b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+    });
+    let digits = end_of(bytes, start + 1, |b| b.is_ascii_digit());
+    let square = bytes[start].is_ascii_lowercase() && digits > start + 1;
+    if square && bytes.get(digits) == Some(&b'-') {
+        digits
+    } else {
+        end
+    }
+}
+
+/// The end of the run of bytes from `start` that `belongs` accepts.
+fn end_of(bytes: &[u8], start: usize, belongs: impl Fn(u8) -> bool) -> usize {
+    bytes[start..]
+        .iter()
+        .position(|&byte| !belongs(byte))
+        .map_or(bytes.len(), |length| start + length)
 }
 
 /// Skips the string opening at `start`; returns the index after its closing quote.
@@ -756,13 +791,20 @@ fn syntax_error(file: FileId, text: &str, error: &pest::error::Error<Rule>) -> D
             .chain(expectation.other_keywords.iter().copied())
     });
     let help = suggestion::did_you_mean(snippet(text, found_span), keywords);
-    let mut diagnostic = Diagnostic::error(
-        code::SYNTAX,
-        message,
-        Span::new(file, found_span.0, found_span.1),
-        label,
-    )
-    .with_optional_help(help);
+    let found_span = Span::new(file, found_span.0, found_span.1);
+    let mut diagnostic = match (help, misspelt_keyword_before(text, position)) {
+        (None, Some((start, end, keyword))) => Diagnostic::error(
+            code::SYNTAX,
+            message,
+            Span::new(file, start, end),
+            format!("is this `{keyword}` misspelt?"),
+        )
+        .with_secondary(found_span, label)
+        .with_help(format!("did you mean `{keyword}`?")),
+        (help, _) => {
+            Diagnostic::error(code::SYNTAX, message, found_span, label).with_optional_help(help)
+        }
+    };
     if expects_close_brace {
         if let Some(open) = innermost_unclosed_brace(text, position) {
             diagnostic = diagnostic
@@ -770,6 +812,55 @@ fn syntax_error(file: FileId, text: &str, error: &pest::error::Error<Rule>) -> D
         }
     }
     diagnostic
+}
+
+/// How many words before a syntax error are looked at for a misspelt keyword.
+const WORDS_LOOKED_BACK: usize = 3;
+
+/// A word shortly before `position` on its line that is no keyword but one edit or so away from
+/// one (`controled by opponent`: the grammar reads `controled by` as a side's pieces and stops at
+/// `opponent`), as (start, end, the keyword).
+fn misspelt_keyword_before(text: &str, position: usize) -> Option<(usize, usize, &'static str)> {
+    let position = position.min(text.len());
+    let line_start = text[..position]
+        .rfind('\n')
+        .map_or(0, |newline| newline + 1);
+    let line = text.get(line_start..position)?;
+    let keywords = || {
+        Rule::all_rules().iter().flat_map(|rule| {
+            let expected = expected(*rule);
+            expected
+                .keyword
+                .into_iter()
+                .chain(expected.other_keywords.iter().copied())
+        })
+    };
+    let is_word_byte = |byte: u8| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-';
+    let mut words = Vec::new();
+    let mut end = line.len();
+    while words.len() < WORDS_LOOKED_BACK && end > 0 {
+        let bytes = line.as_bytes();
+        while end > 0 && !is_word_byte(bytes[end - 1]) {
+            end -= 1;
+        }
+        let mut start = end;
+        while start > 0 && is_word_byte(bytes[start - 1]) {
+            start -= 1;
+        }
+        if start < end {
+            words.push((start, end));
+        }
+        end = start;
+    }
+    words.into_iter().find_map(|(start, end)| {
+        let word = &line[start..end];
+        let lower_case = word.starts_with(|c: char| c.is_ascii_lowercase());
+        if !lower_case || keywords().any(|keyword| keyword == word) {
+            return None;
+        }
+        let keyword = suggestion::closest(word, keywords())?;
+        Some((line_start + start, line_start + end, keyword))
+    })
 }
 
 /// The offset of the innermost `{` still open at `position`, skipping strings and comments as
@@ -2025,6 +2116,23 @@ mod tests {
         let colour = rules[1].one_colour.expect("on one colour");
         assert_eq!(&text[colour.start..colour.end], "on one colour");
         assert_eq!(rules[1].verdict.node, Verdict::Loss);
+    }
+
+    #[test]
+    fn a_misspelt_keyword_before_the_error_is_pointed_at() {
+        let text = "score count (controled by opponent)\n";
+        let errors = parse(FileId(0), text).expect_err("misspelt");
+        let error = errors.iter().next().expect("one error");
+        let span = error.primary.span;
+        assert_eq!(&text[span.start..span.end], "controled");
+        assert_eq!(error.help.as_deref(), Some("did you mean `controlled`?"));
+        let unexpected = error.secondary[0].span;
+        assert_eq!(&text[unexpected.start..unexpected.end], "opponent");
+        // Names (capitalised) and keywords spelt right are not suspected.
+        let text = "score count (own Kign opponent)\n";
+        let errors = parse(FileId(0), text).expect_err("no operator");
+        let span = errors.iter().next().expect("one error").primary.span;
+        assert_eq!(&text[span.start..span.end], "opponent");
     }
 
     #[test]

@@ -217,6 +217,7 @@ impl<'s> Validator<'s> {
         self.check_turn_order(&definition, &setup.text, statements.turns)?;
         fill_initial_zones(&mut definition, &piece_names);
         self.warn_unused_pieces(&definition, &piece_names);
+        self.warn_capturable_royals(&definition, &piece_names, statements.end);
         Some(definition)
     }
 
@@ -2060,7 +2061,38 @@ impl<'s> Validator<'s> {
                 EndRule::Material(_) | EndRule::Condition { .. } | EndRule::Future(_) => {}
             }
         }
+        self.warn_checkmate_without_check(end, &rules);
         rules
+    }
+
+    /// `checkmate` needs `check`: without it a move may leave the royal piece attacked, so a
+    /// side always has moves and is never checkmated (easy to miss when an `end` block replaces
+    /// an inherited one whole).
+    fn warn_checkmate_without_check(&mut self, end: &EndStatement, rules: &EndRules) {
+        if rules.check {
+            return;
+        }
+        let Some(checkmate) = end
+            .rules
+            .iter()
+            .find(|rule| matches!(rule.node, EndRule::Checkmate(_)))
+        else {
+            return;
+        };
+        self.diagnostics.push(
+            Diagnostic::warning(
+                code::CHECKMATE_WITHOUT_CHECK,
+                "`checkmate` without `check`: no side is ever checkmated",
+                checkmate.span,
+                "never happens in this `end` block",
+            )
+            .with_secondary(end.keyword, "this block has no `check`")
+            .with_help(
+                "add `check` to the `end` block (an `end` block replaces an inherited one \
+                 whole): without it a move may leave the royal piece attacked, and it may be \
+                 captured",
+            ),
+        );
     }
 
     /// A `material` rule with its names resolved and its terms added up per piece; `None` if a
@@ -2217,6 +2249,63 @@ impl<'s> Validator<'s> {
                     )),
                 );
             }
+        }
+    }
+
+    /// A royal piece that can be captured (no `check` keeps it safe) with no end rule that
+    /// notices (`royal captured`, or a condition reading where it stands): play would go on
+    /// without it. Only for a file without errors.
+    fn warn_capturable_royals(
+        &mut self,
+        definition: &Definition,
+        names: &[PieceName<'_>],
+        end: Option<&EndStatement>,
+    ) {
+        let rules = &definition.end;
+        // A file with errors is told about them first: the warning would be noise there.
+        if self.error_count() > 0 || rules.check || rules.royal_captured.is_some() {
+            return;
+        }
+        for (index, (piece, name)) in definition.pieces.iter().zip(names).enumerate() {
+            let id = PieceId(index as u8);
+            let noticed = rules
+                .conditions
+                .iter()
+                .any(|rule| rule.condition.reads_pieces_of(id));
+            if !piece.royal || piece.uncapturable || noticed {
+                continue;
+            }
+            let royal = name
+                .statement
+                .items
+                .iter()
+                .find(|item| matches!(item.node, PieceItem::Royal))
+                .map_or(name.statement.name.span, |item| item.span);
+            let message = format!(
+                "the royal piece `{}` can be captured, and no end rule says what happens then",
+                piece.name
+            );
+            let help = format!(
+                "add `check` to the `end` block (no move may leave it attacked), or \
+                 `royal captured loses`, or a rule such as `loses when no own {}`",
+                piece.name
+            );
+            let diagnostic = match end {
+                Some(end) => Diagnostic::warning(
+                    code::CAPTURABLE_ROYAL,
+                    message,
+                    end.keyword,
+                    "no `check` nor `royal captured` in this block",
+                )
+                .with_secondary(royal, "royal here"),
+                None => Diagnostic::warning(
+                    code::CAPTURABLE_ROYAL,
+                    message,
+                    royal,
+                    "royal, and there is no `end` block",
+                ),
+            };
+            self.diagnostics.push(diagnostic.with_help(help));
         }
     }
 
@@ -2497,7 +2586,7 @@ mod tests {
         );
     }
 
-    const SMALL: &str = "game \"g\"\nboard 5x6 { holes a1 e6 }\nside north { forward down; fen-letter n }\nside south { forward up; fen-letter s }\npiece King { royal; moves \"K\" }\npiece Pawn { moves \"mfW\"; initial ranks 1-2; promotes on squares c3 to King }\nsetup \"1k2*/5/5/5/5/*K2P[p] s - - 4 9\"\n";
+    const SMALL: &str = "game \"g\"\nboard 5x6 { holes a1 e6 }\nside north { forward down; fen-letter n }\nside south { forward up; fen-letter s }\npiece King { royal; moves \"K\" }\npiece Pawn { moves \"mfW\"; initial ranks 1-2; promotes on squares c3 to King }\nsetup \"1k2*/5/5/5/5/*K2P[p] s - - 4 9\"\nend { check }\n";
 
     #[test]
     fn zones_count_from_each_side() {
@@ -2790,6 +2879,46 @@ mod tests {
         let older = format!("{}{}", &ron[..start], &ron[end..]);
         let read = Definition::from_ron(&older).expect("the origin defaults");
         assert_eq!(read.drops.constraints[0].origin, Origin::default());
+    }
+
+    #[test]
+    fn checkmate_without_check_is_a_warning() {
+        let text = CHESS.replace("    check                   //", "    //");
+        let (definition, warnings) = check(&text).expect("warnings do not block");
+        assert!(!definition.end.check);
+        let codes: Vec<&str> = warnings.iter().map(|w| w.code).collect();
+        assert_eq!(
+            codes,
+            [code::CAPTURABLE_ROYAL, code::CHECKMATE_WITHOUT_CHECK],
+            "{warnings:?}"
+        );
+        let checkmate = warnings.iter().nth(1).unwrap().primary.span;
+        assert_eq!(&text[checkmate.start..checkmate.end], "checkmate loses");
+    }
+
+    #[test]
+    fn a_capturable_royal_needs_an_end_rule_that_notices() {
+        let without_check = CHESS.replace("    check                   //", "    //");
+        let royal_warnings = |text: &str| {
+            let (_, warnings) = check(text).expect("valid");
+            warnings
+                .iter()
+                .filter(|w| w.code == code::CAPTURABLE_ROYAL)
+                .count()
+        };
+        assert_eq!(royal_warnings(&without_check), 1);
+        for noticing in [
+            "royal captured loses",
+            "loses when no own King",
+            "loses when count (own pieces) < 2",
+        ] {
+            let text = without_check.replace("end {", &format!("end {{\n    {noticing}"));
+            assert_eq!(royal_warnings(&text), 0, "{noticing}");
+        }
+        let uncapturable = without_check.replace("    royal\n", "    royal\n    uncapturable\n");
+        assert_eq!(royal_warnings(&uncapturable), 0);
+        let unrelated = without_check.replace("end {", "end {\n    loses when no own Queen");
+        assert_eq!(royal_warnings(&unrelated), 1);
     }
 
     #[test]
