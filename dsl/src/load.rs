@@ -196,7 +196,12 @@ impl Loader {
                     let already = diagnostic.primary.span == via
                         || diagnostic.secondary.iter().any(|label| label.span == via);
                     if !already {
-                        let label = format!("`{}` is extended here", self.sources.name(file));
+                        let name = self.sources.name(file);
+                        let label = if hops == 0 {
+                            format!("`{name}`, where the problem is, is extended here")
+                        } else {
+                            format!("`{name}` is extended here")
+                        };
                         diagnostic = diagnostic.with_secondary(via, label);
                     }
                     file = via.file;
