@@ -13,6 +13,11 @@
 //! within a few seconds (else it hangs, and it is killed), with exit code 0 or 1 and no
 //! "panicked" on stderr.
 //!
+//! Deep and long expressions (parentheses, runs of `not`, `except` and `+ 1` chains, in every kind
+//! of place an expression goes) are refused with a diagnostic or accepted and then work in every
+//! command; `--ignored` adds a longer mutation fuzz of game files, each run of the binary bounded
+//! in time and memory.
+//!
 //! A modest number of cases by default; `PROPTEST_CASES=N` runs N of every in-process property
 //! and N/8 binary runs, `PROPTEST_RNG_SEED=S` explores other inputs (`scripts/fuzz.sh` does
 //! both).
@@ -862,8 +867,32 @@ const BINARY_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Runs `variant ARGS`, killing it after [`BINARY_TIMEOUT`] (a hang is a failure).
 fn run_binary(args: &[String], close_stdout: bool) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_variant"))
-        .args(args)
+    let mut command = Command::new(env!("CARGO_BIN_EXE_variant"));
+    command.args(args);
+    run_command(command, args, close_stdout)
+}
+
+/// The address space a run of [`run_limited`] may use, in KiB (`ulimit -v`): far more than any
+/// shipped game needs, far less than an unbounded allocation would take.
+const MEMORY_LIMIT_KIB: u64 = 4 << 20;
+
+/// Runs `variant ARGS` like [`run_binary`], with its memory bounded by [`MEMORY_LIMIT_KIB`]
+/// (through `sh -c 'ulimit -v ...; exec ...'`): an allocation past it fails the run.
+fn run_limited(args: &[String]) -> Run {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {MEMORY_LIMIT_KIB} && exec \"$0\" \"$@\""
+        ))
+        .arg(env!("CARGO_BIN_EXE_variant"))
+        .args(args);
+    run_command(command, args, false)
+}
+
+/// Runs `command` (a run of the binary with `args`), killing it after [`BINARY_TIMEOUT`].
+fn run_command(mut command: Command, args: &[String], close_stdout: bool) -> Run {
+    let mut child = command
         .current_dir(root())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -1134,5 +1163,208 @@ fn the_binary_survives_a_closed_stdout() {
         if run.signal != Some(SIGPIPE) {
             assert_clean(&args, &run);
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deep and long expressions
+// ---------------------------------------------------------------------------------------------
+
+/// Places where an expression goes in a shipped game, as (game, text there): a drop rule, the
+/// score, end conditions and a policy's action condition; sets of squares, then numbers.
+const EXPRESSION_PLACES: &[(&str, &str)] = &[
+    ("coverage", "not controlled by opponent"),
+    (
+        "coverage",
+        "controlled by own except controlled by opponent",
+    ),
+    ("coverage", "legal drops except controlled by own"),
+    ("cooperative-chess", "team King and attacked by opponent"),
+    ("cooperative-chess", "(attacked by next)"),
+    (
+        "coverage",
+        "count (controlled by own except controlled by opponent)",
+    ),
+    (
+        "cooperative-chess",
+        "count (team King and attacked by opponent)",
+    ),
+];
+
+/// How an expression is made deep or long: `n` parentheses around it, `n` `not`s before it,
+/// or a chain of `n` more terms after it (`except empty`, `+ 1`).
+#[derive(Clone, Copy, Debug)]
+enum Deepen {
+    Parentheses,
+    Nots,
+    ExceptChain,
+    PlusChain,
+}
+
+impl Deepen {
+    const ALL: [Deepen; 4] = [
+        Deepen::Parentheses,
+        Deepen::Nots,
+        Deepen::ExceptChain,
+        Deepen::PlusChain,
+    ];
+
+    fn apply(self, expression: &str, n: usize) -> String {
+        match self {
+            Deepen::Parentheses => format!("{}{expression}{}", "(".repeat(n), ")".repeat(n)),
+            Deepen::Nots => format!("{}({expression})", "not ".repeat(n)),
+            Deepen::ExceptChain => format!("({expression}{})", " except empty".repeat(n)),
+            Deepen::PlusChain => format!("({expression}{})", " + 1".repeat(n)),
+        }
+    }
+}
+
+/// The game's text with the first `place` made deeper by `how`.
+fn deepened(game: &str, place: &str, how: Deepen, n: usize) -> String {
+    let source = std::fs::read_to_string(root().join("games").join(format!("{game}.variant")))
+        .expect("a shipped game");
+    deepened_text(&source, place, how, n).unwrap_or_else(|| panic!("`{place}` is in {game}"))
+}
+
+/// `text` with the first `place` outside a comment made deeper by `how`, if there is one.
+fn deepened_text(text: &str, place: &str, how: Deepen, n: usize) -> Option<String> {
+    let start = text.match_indices(place).map(|(i, _)| i).find(|&i| {
+        let line_start = text[..i].rfind('\n').map_or(0, |newline| newline + 1);
+        !text[line_start..i].contains("//")
+    })?;
+    let end = start + place.len();
+    Some(format!(
+        "{}{}{}",
+        &text[..start],
+        how.apply(place, n),
+        &text[end..]
+    ))
+}
+
+/// `check` on a rule file either refuses it (exit 1, an error) or accepts it, and then `dump`,
+/// `show` and `perft --depth 1` work too; never a panic, an abort or a hang. Returns whether it
+/// was accepted, and the stderr of `check`.
+fn checked_then_used(dir: &Path, name: &str, text: &str, limited: bool) -> (bool, String) {
+    let file = dir.join(format!("{name}.variant"));
+    std::fs::write(&file, text).expect("writes");
+    let path = file.to_string_lossy().to_string();
+    let run = |args: &[String]| {
+        if limited {
+            run_limited(args)
+        } else {
+            run_binary(args, false)
+        }
+    };
+    let check = vec!["check".to_string(), path.clone()];
+    let checked = run(&check);
+    assert_clean(&check, &checked);
+    if checked.code != Some(0) {
+        assert!(checked.stderr.contains("error["), "{}", checked.stderr);
+        return (false, checked.stderr);
+    }
+    assert!(checked.stdout.contains("ok: "), "{}", checked.stdout);
+    for command in [
+        vec!["dump", path.as_str()],
+        vec!["dump", path.as_str(), "--compiled"],
+        vec!["show", path.as_str()],
+        vec!["show", path.as_str(), "--json"],
+        vec!["perft", path.as_str(), "--depth", "1"],
+        vec!["moves", path.as_str()],
+    ] {
+        let args: Vec<String> = command.into_iter().map(str::to_string).collect();
+        let used = run(&args);
+        assert_clean(&args, &used);
+        assert_eq!(
+            used.code,
+            Some(0),
+            "`check` accepted the file, then `variant {}` failed: {}",
+            quoted(&args),
+            used.stderr
+        );
+    }
+    (true, checked.stderr)
+}
+
+/// A scratch folder for one test, with the games a mutated file may extend.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("variant-fuzz-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    for game in ["coverage", "chess"] {
+        let file = format!("{game}.variant");
+        std::fs::copy(root().join("games").join(&file), dir.join(&file)).expect("copies");
+    }
+    dir
+}
+
+/// Deep parentheses, long runs of `not`, long `except` and `+ 1` chains, in every place of
+/// [`EXPRESSION_PLACES`]: each gives a diagnostic, or is accepted and then works in every
+/// command. Modest depths are accepted where the types allow; thousands are refused with the
+/// nesting or depth error.
+#[test]
+fn deep_and_long_expressions_are_refused_or_work() {
+    let dir = scratch("deep");
+    for (place_index, (game, place)) in EXPRESSION_PLACES.iter().enumerate() {
+        for how in Deepen::ALL {
+            for n in [40, 65, 250, 257, 700, 4_000] {
+                let text = deepened(game, place, how, n);
+                let name = format!("{game}-{place_index}-{how:?}-{n}");
+                let (accepted, stderr) = checked_then_used(&dir, &name, &text, false);
+                if n >= 700 {
+                    assert!(!accepted, "{name} is accepted");
+                    assert!(
+                        stderr.contains("error[E0004]") || stderr.contains("error[E0010]"),
+                        "{name}: {stderr}"
+                    );
+                }
+                let sets = place_index < 5;
+                let well_typed = match how {
+                    Deepen::PlusChain => !sets,
+                    Deepen::Parentheses => true,
+                    Deepen::Nots | Deepen::ExceptChain => sets,
+                };
+                if n == 40 && well_typed {
+                    assert!(accepted, "{name} is refused: {stderr}");
+                }
+            }
+        }
+    }
+}
+
+/// A game file mutated like in [`the_binary_checks_mutated_game_files`], and maybe one of its
+/// expressions made deep or long.
+fn long_mutation() -> impl Strategy<Value = (usize, Vec<GameEdit>, Option<(usize, usize, usize)>)> {
+    (
+        0..corpus().games.len(),
+        prop::collection::vec(game_edit(), 0..6),
+        prop::option::of((
+            0..EXPRESSION_PLACES.len(),
+            0..Deepen::ALL.len(),
+            0usize..5_000,
+        )),
+    )
+}
+
+proptest! {
+    #![proptest_config(config(256, 1))]
+
+    /// The longer mutation fuzz of game files (`cargo test --test fuzz -- --ignored`; scale with
+    /// `PROPTEST_CASES`): every run of the binary is bounded in time ([`BINARY_TIMEOUT`]) and
+    /// memory ([`MEMORY_LIMIT_KIB`]); no panic, abort or hang, and a file `check` accepts works in
+    /// every command.
+    #[test]
+    #[ignore = "minutes: the longer fuzz of rule files"]
+    fn mutated_rule_files_are_refused_or_work_everywhere(
+        (game, edits, deepen) in long_mutation(),
+    ) {
+        let (name, source, _) = &corpus().games[game];
+        let mut text = edits.iter().fold(source.clone(), |t, e| apply_game_edit(&t, e));
+        if let Some((place, how, n)) = deepen {
+            let (place_game, place_text) = EXPRESSION_PLACES[place];
+            if place_game == name {
+                text = deepened_text(&text, place_text, Deepen::ALL[how], n).unwrap_or(text);
+            }
+        }
+        let dir = scratch("long");
+        checked_then_used(&dir, name, &text, true);
     }
 }
