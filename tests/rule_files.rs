@@ -215,7 +215,7 @@ fn errors_inside_an_extended_file_point_at_the_extends() {
     assert_eq!(in_chess, errors, "{rendered}");
     assert_eq!(
         rendered
-            .matches("chess.variant`, where the problem is, is extended here")
+            .matches("the problem is in the file extended here")
             .count(),
         errors,
         "{rendered}"

@@ -196,11 +196,10 @@ impl Loader {
                     let already = diagnostic.primary.span == via
                         || diagnostic.secondary.iter().any(|label| label.span == via);
                     if !already {
-                        let name = self.sources.name(file);
                         let label = if hops == 0 {
-                            format!("`{name}`, where the problem is, is extended here")
+                            "the problem is in the file extended here".to_string()
                         } else {
-                            format!("`{name}` is extended here")
+                            format!("`{}` is extended here", self.sources.name(file))
                         };
                         diagnostic = diagnostic.with_secondary(via, label);
                     }

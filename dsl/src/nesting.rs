@@ -39,6 +39,8 @@ const EXPRESSION_STARTS: &[&str] = &["must", "when", "score", "where", "prefer"]
 /// One open brace or parenthesis (or the file itself).
 #[derive(Clone, Copy, Debug, Default)]
 struct Frame {
+    /// `{` or `(` (nothing for the file's frame).
+    bracket: Option<char>,
     /// The nesting of the bracket that opened this frame.
     nesting: usize,
     /// The depth of the bracket that opened this frame.
@@ -55,8 +57,9 @@ struct Frame {
 }
 
 impl Frame {
-    fn opened(nesting: usize, depth: usize) -> Self {
+    fn opened(bracket: Option<char>, nesting: usize, depth: usize) -> Self {
         Frame {
+            bracket,
             nesting,
             depth,
             fresh: true,
@@ -86,7 +89,7 @@ impl Nesting {
     pub(crate) fn new(file: FileId) -> Self {
         Nesting {
             file,
-            frames: vec![Frame::opened(0, 0)],
+            frames: vec![Frame::opened(None, 0, 0)],
         }
     }
 
@@ -100,15 +103,26 @@ impl Nesting {
     pub(crate) fn open(&mut self, bracket: char, start: usize) -> Result<(), Box<Diagnostic>> {
         let outer = *self.top();
         self.top().fresh = false;
-        let frame = Frame::opened(outer.nesting() + 1, outer.depth() + 1);
+        let frame = Frame::opened(Some(bracket), outer.nesting() + 1, outer.depth() + 1);
         self.frames.push(frame);
         self.check(&bracket.to_string(), start, start + 1)
     }
 
-    /// A `}` or `)`: closes the innermost bracket (an unbalanced one is the parser's to report).
-    pub(crate) fn close(&mut self) {
-        if self.frames.len() > 1 {
-            self.frames.pop();
+    /// A `}` or `)`. A `)` closes the innermost bracket if it is a `(`; a `}` closes the
+    /// innermost `{` and every `(` inside it (inside a planned construct's block, parentheses
+    /// are plain characters). A closer that matches nothing is ignored: the parser reports it,
+    /// and ignoring it can only over-count.
+    pub(crate) fn close(&mut self, bracket: char) {
+        let opening = if bracket == ')' { '(' } else { '{' };
+        let open = self
+            .frames
+            .iter()
+            .rposition(|frame| frame.bracket == Some(opening));
+        match open {
+            Some(index) if bracket == '}' || index == self.frames.len() - 1 => {
+                self.frames.truncate(index.max(1));
+            }
+            _ => {}
         }
         self.top().fresh = false;
     }
@@ -116,7 +130,7 @@ impl Nesting {
     /// A newline, `;` or `,`: what follows is another statement or another expression.
     pub(crate) fn separator(&mut self) {
         let frame = self.top();
-        *frame = Frame::opened(frame.nesting, frame.depth);
+        *frame = Frame::opened(frame.bracket, frame.nesting, frame.depth);
     }
 
     /// A binary operator (`+`, `-`, `<=` ...) from `start` to `end`.
@@ -154,7 +168,7 @@ impl Nesting {
                 frame.fresh = false;
             }
             _ if EXPRESSION_STARTS.contains(&word) => {
-                *frame = Frame::opened(frame.nesting, frame.depth);
+                *frame = Frame::opened(frame.bracket, frame.nesting, frame.depth);
                 return Ok(());
             }
             _ => {
@@ -318,6 +332,27 @@ mod tests {
             first_past_limit(&format!("count {deep}")).map(|(c, _)| c),
             Some(code::NESTING_TOO_DEEP)
         );
+    }
+
+    #[test]
+    fn a_closer_that_matches_nothing_does_not_lower_the_count() {
+        // Inside a planned construct's block, `)` is a plain character and `{` nests.
+        let text = format!("option x {}\n", "{ ) ".repeat(5_000));
+        let errors = crate::parse::parse(FileId(0), &text).expect_err("too deep");
+        let error = errors.iter().next().expect("one");
+        assert_eq!(error.code, code::NESTING_TOO_DEEP);
+        assert_eq!(
+            error.primary.span.start,
+            "option x ".len() + 4 * MAX_NESTING
+        );
+        // And `}` closes the parentheses left open inside its block.
+        let text = format!(
+            "{}\nscore count {}occupied",
+            "option x { ( }\n".repeat(100),
+            "(".repeat(60)
+        );
+        let text = format!("{text}{}\n", ")".repeat(60));
+        assert!(crate::parse::parse(FileId(0), &text).is_ok());
     }
 
     #[test]

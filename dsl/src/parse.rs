@@ -132,7 +132,7 @@ fn prescan(file: FileId, text: &str) -> Result<(), Box<Diagnostic>> {
             b' ' | b'\t' | b'\r' => {}
             b'\n' | b';' | b',' => nesting.separator(),
             bracket @ (b'{' | b'(') => nesting.open(char::from(bracket), start)?,
-            b'}' | b')' => nesting.close(),
+            bracket @ (b'}' | b')') => nesting.close(char::from(bracket)),
             b'+' | b'-' => nesting.operator(start, index)?,
             b'<' | b'>' | b'=' | b'!' => {
                 index = end_of(bytes, start, |b| matches!(b, b'<' | b'>' | b'=' | b'!'));

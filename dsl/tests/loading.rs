@@ -126,6 +126,40 @@ fn an_extends_chain_beyond_the_limit_names_the_file() {
     );
 }
 
+/// An error inside a grandparent points back along the chain: at the `extends` that read the
+/// file, then at the one that read its child, up to the file loaded.
+#[test]
+fn an_error_in_an_extended_file_points_back_along_the_extends_chain() {
+    let dir = scratch("error-up-the-chain");
+    chain(&dir, 2);
+    let grandparent = dir.join("d2.variant");
+    let chess = fs::read_to_string(&grandparent).unwrap();
+    fs::write(&grandparent, chess.replace("to Queen Rook", "to Queen Rok")).unwrap();
+    let failure = load_file(&dir.join("d0.variant")).unwrap_err();
+    let diagnostic = failure.diagnostics.iter().next().expect("an error");
+    assert_eq!(failure.diagnostics.len(), 1, "{}", failure.render());
+    let labels: Vec<(String, &str)> = diagnostic
+        .secondary
+        .iter()
+        .map(|label| {
+            let file = failure.sources.name(label.span.file);
+            let name = Path::new(file).file_name().unwrap().to_string_lossy();
+            (name.into_owned(), label.message.as_str())
+        })
+        .collect();
+    let d1 = format!("`{}` is extended here", dir.join("d1.variant").display());
+    assert_eq!(
+        labels,
+        [
+            (
+                "d1.variant".to_string(),
+                "the problem is in the file extended here"
+            ),
+            ("d0.variant".to_string(), d1.as_str()),
+        ]
+    );
+}
+
 #[test]
 fn a_byte_order_mark_is_ignored_and_columns_count_without_it() {
     let dir = scratch("bom");
