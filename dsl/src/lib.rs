@@ -2,7 +2,8 @@
 //!
 //! Data flows through these types, one module per stage:
 //!
-//! 1. source text, kept in a [`SourceMap`] and guarded by [`parse::decode`] (size, UTF-8);
+//! 1. source text, kept in a [`SourceMap`] and guarded by [`parse::decode`] (size, UTF-8) and a
+//!    pre-scan that bounds how deep it nests ([`nesting`]);
 //! 2. [`GameFile`] ([`ast`]): what the file says, every node [`Spanned`], built by
 //!    [`parse::parse`] from the pest grammar;
 //! 3. files merged along their `extends` chain ([`load_file`], [`load_source`]; with
