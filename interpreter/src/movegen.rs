@@ -337,9 +337,10 @@ pub fn generate<B: Bitboard, S: Sink<B>>(rules: &Rules<B>, position: &Position<B
         return;
     }
     if rules.definition.turn.pass {
-        // Generated once: the actions, or `pass` when there is none.
+        // Generated once: the actions, or `pass` when there is none and no end rule judges a
+        // side without actions (`checkmate`, `stalemate`).
         let actions = single_actions(rules, position);
-        if actions.is_empty() {
+        if actions.is_empty() && crate::turn::passes(rules, position) {
             sink.single(Move::pass());
         }
         for mv in actions {

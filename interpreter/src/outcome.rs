@@ -143,9 +143,9 @@ fn outcome_given<B: Bitboard>(
     }
     let legal = match actions {
         Some(actions) => !actions.is_empty(),
-        // With `pass when no action` there is always an action (a turn's later actions exist
-        // whenever the turn goes on).
-        None => rules.definition.turn.pass || any_legal(rules, position),
+        // With `pass when no action`, and no `checkmate` or `stalemate` judged before a pass,
+        // there is always an action (a turn's later actions exist whenever the turn goes on).
+        None => crate::turn::always_acts(rules) || any_legal(rules, position),
     };
     if !legal {
         let checked = end.check && position.in_check(rules, to_move);

@@ -71,10 +71,37 @@ pub fn legal_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> V
         }
         actions
     };
-    if legal.is_empty() && taken == 0 && turn.pass {
+    if legal.is_empty() && taken == 0 && passes(rules, position) {
         legal.push(Move::pass());
     }
     legal
+}
+
+/// Whether the side to move, without a legal action at the start of its turn, passes (`pass
+/// when no action`). The end rules that judge a side without actions come first: in check
+/// under `check`, a game with `checkmate` ends by it; otherwise a game with `stalemate` ends
+/// by that. So `checkmate` and `stalemate` see the actions other than `pass`, and a
+/// checkmated side never passes.
+pub(crate) fn passes<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    let definition = &rules.definition;
+    if !definition.turn.pass {
+        return false;
+    }
+    let end = &definition.end;
+    let to_move = position.side_to_move(rules);
+    if end.check && position.in_check(rules, to_move) {
+        end.checkmate.is_none()
+    } else {
+        end.stalemate.is_none()
+    }
+}
+
+/// Whether a side always has a legal action, `pass` at least: the game passes a side without
+/// actions, and has neither `checkmate` nor `stalemate` to judge it first.
+#[inline]
+pub(crate) fn always_acts<B: Bitboard>(rules: &Rules<B>) -> bool {
+    let definition = &rules.definition;
+    definition.turn.pass && definition.end.checkmate.is_none() && definition.end.stalemate.is_none()
 }
 
 /// The most further actions (up to `limit`) the side to move can take this turn without ending
