@@ -15,7 +15,7 @@ mod tournament;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use variant_interpreter::{Session, SessionError};
+use variant_interpreter::{Reachability, Session, SessionError};
 
 /// Board games as data: check, inspect and play chess variants written in the variant language.
 #[derive(Debug, Parser)]
@@ -50,6 +50,11 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
+        /// Refuse a --fen position that the game's setup cannot reach (pieces where their type
+        /// never stands, more pieces than the setup gives), which is otherwise played from with
+        /// a warning.
+        #[arg(long)]
+        strict: bool,
         /// Draw without colour (also when NO_COLOR is set, or stdout is not a terminal).
         #[arg(long)]
         no_color: bool,
@@ -125,6 +130,9 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
+        /// Refuse a --fen position the game's setup cannot reach (else played with a warning).
+        #[arg(long)]
+        strict: bool,
         /// Space-separated moves to play first, SAN or UCI (they count for repetition).
         #[arg(long)]
         play: Option<String>,
@@ -139,6 +147,9 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
+        /// Refuse a --fen position the game's setup cannot reach (else played with a warning).
+        #[arg(long)]
+        strict: bool,
         /// Space-separated moves to play first (SAN such as `Nf3`, or UCI such as `g1f3`).
         #[arg(long)]
         play: Option<String>,
@@ -152,6 +163,9 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
+        /// Refuse a --fen position the game's setup cannot reach (else played with a warning).
+        #[arg(long)]
+        strict: bool,
         /// Space-separated moves to play first (SAN such as `Nf3`, or UCI such as `g1f3`).
         #[arg(long)]
         play: Option<String>,
@@ -172,6 +186,9 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
+        /// Refuse a --fen position the game's setup cannot reach (else played with a warning).
+        #[arg(long)]
+        strict: bool,
         /// Space-separated moves to play first (SAN such as `Nf3`, or UCI such as `g1f3`).
         #[arg(long)]
         play: Option<String>,
@@ -193,6 +210,9 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
+        /// Refuse a --fen position the game's setup cannot reach (else played with a warning).
+        #[arg(long)]
+        strict: bool,
         /// Space-separated moves to play first (SAN such as `Nf3`, or UCI such as `g1f3`).
         #[arg(long)]
         play: Option<String>,
@@ -261,6 +281,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             load,
             record,
             fen,
+            strict,
             no_color,
             threads,
             hint,
@@ -271,6 +292,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             load,
             record,
             fen,
+            strict,
             color: board::use_color(no_color),
             threads: threads as usize,
             hint,
@@ -305,6 +327,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             game,
             depth,
             fen,
+            strict,
             play,
             divide,
         } => {
@@ -314,13 +337,18 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
                     variant_interpreter::perft::MAX_DEPTH
                 )));
             }
-            let session = open(&game, fen.as_deref(), play.as_deref())?;
+            let session = open(&game, fen.as_deref(), strict, play.as_deref())?;
             report_finished(session.as_ref());
             perft(session.as_ref(), depth, divide)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Moves { game, fen, play } => {
-            let session = open(&game, fen.as_deref(), play.as_deref())?;
+        Command::Moves {
+            game,
+            fen,
+            strict,
+            play,
+        } => {
+            let session = open(&game, fen.as_deref(), strict, play.as_deref())?;
             report_finished(session.as_ref());
             let mut listing = String::new();
             for mv in session.legal_moves() {
@@ -333,12 +361,13 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
         Command::Policy {
             game,
             fen,
+            strict,
             play,
             dice,
             seed,
             json,
         } => {
-            let session = open(&game, fen.as_deref(), play.as_deref())?;
+            let session = open(&game, fen.as_deref(), strict, play.as_deref())?;
             let dice = dice.as_deref().map(parse_dice).transpose()?;
             let report = session
                 .policy(dice.as_deref(), seed)
@@ -364,11 +393,12 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
         Command::Show {
             game,
             fen,
+            strict,
             play,
             json,
             dice,
         } => {
-            let mut session = open(&game, fen.as_deref(), play.as_deref())?;
+            let mut session = open(&game, fen.as_deref(), strict, play.as_deref())?;
             if let Some(dice) = dice {
                 session.note_dice(parse_dice(&dice)?);
             }
@@ -383,9 +413,10 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             game,
             mv,
             fen,
+            strict,
             play,
         } => {
-            let session = open(&game, fen.as_deref(), play.as_deref())?;
+            let session = open(&game, fen.as_deref(), strict, play.as_deref())?;
             emit(&format!(
                 "{}\n",
                 play::explain_typed(session.as_ref(), &mv).join("\n")
@@ -441,10 +472,16 @@ fn check(files: &[String]) -> Result<ExitCode, Failure> {
     })
 }
 
-/// Loads a game, sets up the position and plays the given moves.
-fn open(game: &str, fen: Option<&str>, play: Option<&str>) -> Result<Box<dyn Session>, Failure> {
+/// Loads a game, sets up the position (`--fen`, refused if the setup cannot reach it and
+/// `strict`) and plays the given moves.
+fn open(
+    game: &str,
+    fen: Option<&str>,
+    strict: bool,
+    play: Option<&str>,
+) -> Result<Box<dyn Session>, Failure> {
     let loaded = catalog::load(game)?;
-    let mut session = variant_interpreter::open(&loaded.definition, fen)?;
+    let mut session = open_start(&loaded.definition, fen, strict)?;
     for (index, mv) in play.unwrap_or("").split_whitespace().enumerate() {
         play_typed(session.as_mut(), mv)
             .map_err(|e| Failure::Message(format!("move {} of --play: {e}", index + 1)))?;
@@ -472,6 +509,29 @@ fn play_typed(session: &mut dyn Session, text: &str) -> Result<(), String> {
         },
         Err(other) => Err(other.to_string()),
     }
+}
+
+/// Sets up the start of a game, its setup or a `--fen`: a position the setup cannot reach is
+/// refused with `strict`, else played from after one `warning:` line on standard error.
+fn open_start(
+    definition: &variant_dsl::Definition,
+    fen: Option<&str>,
+    strict: bool,
+) -> Result<Box<dyn Session>, Failure> {
+    let reachability = if strict {
+        Reachability::Strict
+    } else {
+        Reachability::Warn
+    };
+    let opened = variant_interpreter::open_position(definition, fen, reachability)?;
+    if !opened.warnings.is_empty() {
+        eprintln!(
+            "warning: the game's setup cannot reach this position, played from anyway (--strict \
+             refuses it): {}",
+            opened.warnings.join("; ")
+        );
+    }
+    Ok(opened.session)
 }
 
 fn perft(session: &dyn Session, depth: u32, divide: bool) -> Result<(), Failure> {

@@ -28,6 +28,8 @@ pub struct PlayArgs {
     pub load: Option<PathBuf>,
     pub record: Option<PathBuf>,
     pub fen: Option<String>,
+    /// `--strict`: refuse a `--fen` position the game's setup cannot reach.
+    pub strict: bool,
     pub color: bool,
     pub threads: usize,
     pub hint: String,
@@ -286,7 +288,7 @@ fn open_game(args: &PlayArgs, loaded_record: Option<&Record>) -> Result<Opened, 
             check_record(record, file, &definition, &game_file)?;
             replay_record(record, file, &definition)?
         }
-        _ => variant_interpreter::open(&definition, args.fen.as_deref())?,
+        _ => crate::open_start(&definition, args.fen.as_deref(), args.strict)?,
     };
     for (side, _) in &args.players {
         if !definition.sides.iter().any(|s| s.name == *side) {

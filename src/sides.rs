@@ -17,8 +17,9 @@ PLAYER: human, random, mcts[:PLAYOUTS|:SECONDSs], search[:DEPTH|:SECONDSs], or p
 game file's own controller for a side that has one).";
 
 /// Flags of `play` itself: no side may take their names.
-const RESERVED: [&str; 10] = [
+const RESERVED: [&str; 11] = [
     "seed", "load", "record", "fen", "threads", "hint", "no-color", "help", "game", "version",
+    "strict",
 ];
 
 /// The game `play`'s arguments name: the first argument that is not a flag or a flag's value,
@@ -34,7 +35,12 @@ fn scan_game(args: &[String]) -> Option<String> {
         } else if let Some(value) = arg.strip_prefix("--load=") {
             load = Some(value.to_string());
         }
-        if arg.starts_with("--") && !arg.contains('=') && arg != "--no-color" && arg != "--help" {
+        if arg.starts_with("--")
+            && !arg.contains('=')
+            && arg != "--no-color"
+            && arg != "--help"
+            && arg != "--strict"
+        {
             // Every other flag of play, the side flags included, takes a value.
             index += 2;
             continue;
@@ -58,7 +64,9 @@ fn side_names(args: &[String]) -> Vec<String> {
     let Ok(path) = catalog::resolve(&game) else {
         return Vec::new();
     };
-    match variant_dsl::load_file(&path) {
+    // With the catalog's search path, as the command loads it: a file elsewhere may extend a
+    // game of `games/` by name.
+    match variant_dsl::load_file_with(&path, &catalog::load_options()) {
         Ok(loaded) => loaded
             .definition
             .sides

@@ -977,6 +977,16 @@ impl Definition {
         !self.setup.hands.is_empty() || self.capture.stores.iter().any(Option::is_some)
     }
 
+    /// Whether en passant can happen: some piece's move leaves an en-passant target (a lame
+    /// initial move, `imfnD`) or takes one (`e`). A FEN of a game without it may leave out
+    /// the en-passant field, as Fairy-Stockfish does.
+    pub fn has_en_passant(&self) -> bool {
+        self.pieces
+            .iter()
+            .flat_map(|piece| &piece.moves)
+            .any(|atom| atom.en_passant || (atom.initial_only && atom.lame))
+    }
+
     /// The definition as pretty RON, the dump format of `variant check --dump`. Nesting deeper
     /// than a move atom's fields (its steps, a zone's squares) is written on one line.
     pub fn to_ron(&self) -> String {

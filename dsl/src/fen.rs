@@ -6,6 +6,9 @@
 //! lower-case for the second; pieces in hand in `[...]` right after the board; then the side
 //! to move ([`SideDef::fen_letter`]), castling rights ([`CastlingDef::fen_letter`] or `-`), the
 //! en-passant square or `-`, and the optional halfmove clock and move number (default `0 1`).
+//! Other engines' forms are read too: Fairy-Stockfish leaves out the castling field of a game
+//! without castling and the en-passant field of a game without en passant (shogi's `... w 0
+//! 1`), and writes an empty hand `[-]`. Positions are always written in the full form.
 //!
 //! The same parser serves the `setup` statement (its [`FenError`] becomes a diagnostic inside
 //! the string) and the command line's `--fen`. It also refuses what the game could not play
@@ -103,6 +106,49 @@ pub fn parse_fen(def: &Definition, text: &str) -> Result<Setup, FenError> {
     Ok(setup)
 }
 
+/// The castling and en-passant fields among the fields after the side to move, and the move
+/// counters after them. Fairy-Stockfish leaves out the fields a game lacks (shogi's `...[-] w 0
+/// 1`): a game without castling may leave out the castling field, one without en passant
+/// ([`Definition::has_en_passant`]) the en-passant field. Neither field is ever a number, so
+/// the fields before the first number say which were left out.
+type StateFields<'a, 'f> = (Option<Field<'a>>, Option<Field<'a>>, &'f [Field<'a>]);
+
+fn state_fields<'a, 'f>(
+    def: &Definition,
+    rest: &'f [Field<'a>],
+    text: &str,
+) -> Result<StateFields<'a, 'f>, FenError> {
+    let is_counter = |field: &Field<'_>| field.text.bytes().all(|b| b.is_ascii_digit());
+    let given = rest.iter().take(2).take_while(|f| !is_counter(f)).count();
+    let castles = !def.castling.is_empty();
+    let passes = def.has_en_passant();
+    let expected = |what: &str| match rest.get(given) {
+        Some(found) => error(
+            found.offset,
+            found.text.len(),
+            format!(
+                "expected {what} before the move counters, found `{}`",
+                found.text
+            ),
+        ),
+        None => error(
+            text.trim_end().len(),
+            0,
+            format!("the FEN ends here: expected {what}"),
+        ),
+    };
+    let (castling, en_passant) = match given {
+        2 => (Some(rest[0]), Some(rest[1])),
+        1 if !castles => (None, Some(rest[0])),
+        1 if !passes => (Some(rest[0]), None),
+        1 => return Err(expected("the en-passant square or `-`")),
+        _ if !castles && !passes => (None, None),
+        _ if castles => return Err(expected("the castling rights or `-`")),
+        _ => return Err(expected("the en-passant square or `-`")),
+    };
+    Ok((castling, en_passant, &rest[given..]))
+}
+
 /// The byte range of the side-to-move field of a FEN, if it has one.
 pub(crate) fn side_to_move_range(text: &str) -> Option<std::ops::Range<usize>> {
     fields(text)
@@ -116,7 +162,7 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
     let mut positional = Vec::new();
     let mut extensions = Vec::new();
     for (index, field) in fields(text).into_iter().enumerate() {
-        if index >= 4 && field.text.contains(':') {
+        if index >= 2 && field.text.contains(':') {
             extensions.push(field);
         } else {
             positional.push(field);
@@ -138,30 +184,27 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
         def,
         *fields.get(1).ok_or_else(|| missing("the side to move"))?,
     )?;
-    let castling = parse_castling(
-        def,
-        &board,
-        *fields
-            .get(2)
-            .ok_or_else(|| missing("the castling rights or `-`"))?,
-    )?;
-    let en_passant = parse_en_passant(
-        def,
-        *fields
-            .get(3)
-            .ok_or_else(|| missing("the en-passant square or `-`"))?,
-    )?;
-    let halfmove_clock = fields
-        .get(4)
+    let rest = &fields[2..];
+    let (castling_field, en_passant_field, counters) = state_fields(def, rest, text)?;
+    let castling = match castling_field {
+        Some(field) => parse_castling(def, &board, field)?,
+        None => Vec::new(),
+    };
+    let en_passant = match en_passant_field {
+        Some(field) => parse_en_passant(def, field)?,
+        None => None,
+    };
+    let halfmove_clock = counters
+        .first()
         .map(|field| parse_counter(*field, "the halfmove clock", 0))
         .transpose()?
         .unwrap_or(0);
-    let fullmove_number = fields
-        .get(5)
+    let fullmove_number = counters
+        .get(1)
         .map(|field| parse_counter(*field, "the move number", 1))
         .transpose()?
         .unwrap_or(1);
-    if let Some(extra) = fields.get(6) {
+    if let Some(extra) = counters.get(2) {
         return Err(error(
             extra.offset,
             text.len() - extra.offset,

@@ -61,6 +61,7 @@ pub use position::Position;
 pub use rules::{CompileError, Rules};
 pub use san::InputError;
 pub use session::{
-    open, Game, MoveReport, PieceReport, PolicyReport, Session, SessionError, TurnReport,
+    open, open_position, Game, MoveReport, Opened, PieceReport, PolicyReport, Reachability,
+    Session, SessionError, TurnReport,
 };
 pub use view::{BoardView, Cell, Hand};

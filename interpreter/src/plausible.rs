@@ -1,18 +1,25 @@
-//! Positions that cannot arise in a game, refused when a game is opened from its setup or a FEN.
+//! Positions that cannot arise in a game: refused when the rules cannot be played from them,
+//! reported when only the game's setup cannot reach them.
 //!
-//! A FEN can describe a board that no sequence of legal moves reaches, and play on from it gives
-//! answers that make no sense: a side to move that could capture a king, a pawn that can never
-//! move, nine queens. What the game file makes decidable is refused here with a plain message:
+//! A FEN can describe a board that no sequence of legal moves reaches. Some such positions make
+//! play meaningless, and are refused with a plain message ([`unplayable`]):
 //!
 //! - in a game with `check`, every side has a royal piece, and the side that just moved has none
-//!   attacked;
-//! - no piece stands where its type can never stand ([`reachable_squares`]: the squares a piece
-//!   type reaches from its setup squares by its own moves, ignoring every other piece, plus those
-//!   where promotions put it; a piece never stays on a square where it must promote);
-//! - no side has more pieces than the setup gave it, counting promotions: each piece beyond the
-//!   setup's count of a promotion choice needs a promoting piece missing from the board.
+//!   attacked (else the side to move could capture a king);
+//! - pieces in hand in a game where nothing ever fills a hand;
+//! - more pieces than the engine counts: where captured pieces come back to a hand, at most
+//!   [`MAX_RETURNING`] pieces in all, so that no hand outgrows its 255 pieces of a type.
 //!
-//! - no side holds more pieces in hand than the setup gave it (no rule adds to a hand yet).
+//! Others are only unreachable from the game's setup, and play from them is well defined:
+//! players and other engines write such test positions (Fairy-Stockfish plays them). They are
+//! accepted, and what makes them unreachable is said ([`unreachable`]; `--strict` refuses them):
+//!
+//! - a piece where its type can never stand ([`reachable_squares`]: the squares a piece type
+//!   reaches from its setup squares by its own moves, ignoring every other piece, plus those
+//!   where promotions put it; a piece never stays on a square where it must promote);
+//! - a side with more pieces than the setup gave it, counting promotions: each piece beyond the
+//!   setup's count of a promotion choice needs a promoting piece missing from the board; and
+//!   more pieces in hand than the setup gave where no rule adds to a hand.
 //!
 //! Games that drop pieces from the hand put them on squares their constraints decide, so only
 //! the piece counts apply to them.
@@ -111,11 +118,89 @@ fn converts<B: Bitboard>(rules: &Rules<B>) -> bool {
     })
 }
 
-/// Why `position` cannot arise in this game, or `None` when nothing says it cannot.
+/// The most pieces (board, hands and prisons together) of a game where captured pieces come
+/// back to a hand: all of them in one hand must still fit a hand's count of a type.
+pub const MAX_RETURNING: u32 = 255;
+
+/// Why `position` cannot arise in this game, or `None` when nothing says it cannot: why the
+/// rules cannot be played from it ([`unplayable`]), else the first reason the setup cannot
+/// reach it ([`unreachable`]).
 pub fn impossibility<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
+    unplayable(rules, position).or_else(|| unreachable(rules, position).into_iter().next())
+}
+
+/// Why the rules cannot be played from `position`, or `None`: a side without the royal piece
+/// `check` needs, the side that just moved with a royal piece attacked, pieces in hand in a
+/// game where nothing fills a hand, more pieces than the engine counts.
+pub fn unplayable<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
     royal_problem(rules, position)
-        .or_else(|| unreachable_piece(rules, position))
-        .or_else(|| too_many_pieces(rules, position))
+        .or_else(|| hand_without_hands(rules, position))
+        .or_else(|| past_limits(rules, position))
+}
+
+/// What makes `position`, which the rules can be played from, unreachable from the game's
+/// setup: the first piece on a square its type never reaches, and the first piece count beyond
+/// what the setup and promotions give; empty when neither is found.
+pub fn unreachable<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<String> {
+    unreachable_piece(rules, position)
+        .into_iter()
+        .chain(too_many_pieces(rules, position))
+        .collect()
+}
+
+/// Pieces in hand in a game where no setup hand and no capture ever fills one.
+fn hand_without_hands<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
+    if rules.definition.uses_hands() {
+        return None;
+    }
+    for side in 0..rules.sides {
+        for piece in 0..rules.pieces {
+            let held = position.hand(side, piece);
+            if held > 0 {
+                return Some(format!(
+                    "{} holds {held} {} in hand, but nothing in this game puts pieces in a hand",
+                    side_name(rules, side),
+                    piece_name(rules, piece),
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// More pieces than [`MAX_RETURNING`] in a game where captured pieces come back to a hand.
+fn past_limits<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
+    if !rules.pieces_return {
+        return None;
+    }
+    let have = total_pieces(rules, position);
+    (have > MAX_RETURNING).then(|| {
+        format!(
+            "{have} pieces on the board, in hand and in prison: captured pieces come back to a \
+             hand here, and the engine counts at most {MAX_RETURNING} of them"
+        )
+    })
+}
+
+/// The pieces on the board, in hand and in prison.
+fn total_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> u32 {
+    position.occupied().count()
+        + (0..rules.sides)
+            .flat_map(|side| {
+                (0..rules.pieces).map(move |piece| {
+                    u32::from(position.hand(side, piece)) + u32::from(position.prison(side, piece))
+                })
+            })
+            .sum::<u32>()
+}
+
+/// `count name`, with the name in the plural when the count is not one.
+fn counted(count: u32, name: &str) -> String {
+    if count == 1 {
+        format!("1 {name}")
+    } else {
+        format!("{count} {name}s")
+    }
 }
 
 fn side_name<B: Bitboard>(rules: &Rules<B>, side: usize) -> &str {
@@ -126,13 +211,16 @@ fn piece_name<B: Bitboard>(rules: &Rules<B>, piece: usize) -> &str {
     &rules.definition.pieces[piece].name
 }
 
-/// In a game with `check`: a side without a royal piece, or the side that just moved with one
-/// attacked.
+/// In a game with `check`: a side without a royal piece (unless `royal captured` ends the game
+/// then), or the side that just moved with one attacked.
 fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
-    if !rules.definition.end.check || rules.royal.is_empty() {
+    let end = &rules.definition.end;
+    if !end.check || rules.royal.is_empty() {
         return None;
     }
-    for side in 0..rules.sides {
+    // A game lost by its royal piece's capture (atomic chess) is over without it, not broken.
+    let lost_is_an_end = end.royal_captured.is_some();
+    for side in (0..rules.sides).filter(|_| !lost_is_an_end) {
         let in_hand = rules
             .royal
             .iter()
@@ -182,20 +270,32 @@ fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> O
     if rules.reachable.is_empty() {
         return None;
     }
-    for square in position.occupied().squares() {
-        let occupant = position.at(square)?;
-        if !rules.reachable[occupant.side * rules.pieces + occupant.piece].has(square) {
-            return Some(format!(
-                "{}'s {} on {}: no {} of {} can ever stand there in this game",
-                side_name(rules, occupant.side),
-                piece_name(rules, occupant.piece),
-                rules.geometry.square(square),
-                piece_name(rules, occupant.piece),
-                side_name(rules, occupant.side),
-            ));
-        }
+    let mut stranded = position.occupied().squares().filter(|&square| {
+        position.at(square).is_some_and(|occupant| {
+            !rules.reachable[occupant.side * rules.pieces + occupant.piece].has(square)
+        })
+    });
+    let first = stranded.next()?;
+    let occupant = position.at(first)?;
+    let more = stranded.count();
+    let (side, piece) = (
+        side_name(rules, occupant.side),
+        piece_name(rules, occupant.piece),
+    );
+    let mut text = format!(
+        "{side}'s {piece} on {}: no {piece} of {side} can ever stand there in this game",
+        rules.geometry.square(first),
+    );
+    if more > 0 {
+        text.push_str(&format!(
+            " (nor can {} more piece{} where {} stand{})",
+            more,
+            if more == 1 { "" } else { "s" },
+            if more == 1 { "it" } else { "they" },
+            if more == 1 { "s" } else { "" },
+        ));
     }
-    None
+    Some(text)
 }
 
 /// More pieces of a side (board and hand) than its setup and its promotions can give it. In a
@@ -208,15 +308,7 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
         let given = setup.board.len() as u32
             + setup.hands.iter().map(|&(_, _, n)| n).sum::<u32>()
             + setup.prisons.iter().map(|&(_, _, n)| n).sum::<u32>();
-        let have = position.occupied().count()
-            + (0..rules.sides)
-                .flat_map(|side| {
-                    (0..rules.pieces).map(move |piece| {
-                        u32::from(position.hand(side, piece))
-                            + u32::from(position.prison(side, piece))
-                    })
-                })
-                .sum::<u32>();
+        let have = total_pieces(rules, position);
         return (have > given).then(|| {
             format!("{have} pieces on the board, in hand and in prison, but the game has {given}")
         });
@@ -296,8 +388,8 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
             }
             if !is_choice(piece) {
                 return Some(format!(
-                    "{owner} has {have} {}s, but the game gives it {had} and no move makes more",
-                    piece_name(rules, piece),
+                    "{owner} has {}, but the game gives it {had} and no move makes more",
+                    counted(have, piece_name(rules, piece)),
                 ));
             }
             promoted += have - had;

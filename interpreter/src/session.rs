@@ -197,18 +197,59 @@ pub struct MoveReport {
     pub converted: Vec<PieceReport>,
 }
 
-/// Opens a session on a definition, from its setup or from a FEN.
+/// Opens a session on a definition, from its setup or from a FEN. A position the game's setup
+/// cannot reach, but the rules can be played from, is accepted (see [`open_position`]).
 pub fn open(
     definition: &Definition,
     fen_text: Option<&str>,
 ) -> Result<Box<dyn Session>, SessionError> {
+    open_position(definition, fen_text, Reachability::Warn).map(|opened| opened.session)
+}
+
+/// How a position that the game's setup cannot reach is taken, when the rules can be played
+/// from it (pieces where their type never stands, more pieces than the setup gives; see
+/// [`crate::plausible`]). A position the rules cannot be played from is refused either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reachability {
+    /// Accepted; what makes it unreachable is returned as warnings. Hand-made test positions
+    /// and other engines' positions are of this kind.
+    #[default]
+    Warn,
+    /// Refused ([`SessionError::Impossible`]), as `--strict` asks.
+    Strict,
+}
+
+/// A session just opened, with what makes its start unreachable from the game's setup.
+pub struct Opened {
+    /// The session.
+    pub session: Box<dyn Session>,
+    /// One sentence per reason the setup cannot reach the start (a piece where its type never
+    /// stands, a piece count beyond the setup's); empty for a reachable start.
+    pub warnings: Vec<String>,
+}
+
+/// Opens a session on a definition, from its setup or from a FEN, taking a position the setup
+/// cannot reach as `reachability` says.
+pub fn open_position(
+    definition: &Definition,
+    fen_text: Option<&str>,
+    reachability: Reachability,
+) -> Result<Opened, SessionError> {
+    fn boxed<B: Bitboard>(
+        (game, warnings): (Game<B>, Vec<String>),
+    ) -> Result<Opened, SessionError> {
+        Ok(Opened {
+            session: Box::new(game),
+            warnings,
+        })
+    }
     let squares = definition.board.files as usize * definition.board.ranks as usize;
     if squares <= 64 {
-        Ok(Box::new(Game::<u64>::new(definition, fen_text)?))
+        boxed(Game::<u64>::open(definition, fen_text, reachability)?)
     } else if squares <= 128 {
-        Ok(Box::new(Game::<u128>::new(definition, fen_text)?))
+        boxed(Game::<u128>::open(definition, fen_text, reachability)?)
     } else {
-        Ok(Box::new(Game::<Wide256>::new(definition, fen_text)?))
+        boxed(Game::<Wide256>::open(definition, fen_text, reachability)?)
     }
 }
 
@@ -290,8 +331,20 @@ impl<B: Bitboard> Game<B> {
         })
     }
 
-    /// Compiles the definition and sets up the start (or the FEN).
+    /// Compiles the definition and sets up the start (or the FEN), accepting a start the setup
+    /// cannot reach where the rules can be played from it ([`Reachability::Warn`]).
     pub fn new(definition: &Definition, fen_text: Option<&str>) -> Result<Self, SessionError> {
+        Self::open(definition, fen_text, Reachability::Warn).map(|(game, _)| game)
+    }
+
+    /// Compiles the definition and sets up the start (or the FEN); returns the game and what
+    /// makes its start unreachable from the setup (refused instead with
+    /// [`Reachability::Strict`]).
+    pub fn open(
+        definition: &Definition,
+        fen_text: Option<&str>,
+        reachability: Reachability,
+    ) -> Result<(Self, Vec<String>), SessionError> {
         let rules = Rules::<B>::compile(definition).map_err(SessionError::Compile)?;
         let setup = match fen_text {
             Some(text) => {
@@ -300,15 +353,20 @@ impl<B: Bitboard> Game<B> {
             None => definition.setup.clone(),
         };
         let position = Position::from_setup(&rules, &setup).map_err(SessionError::Fen)?;
-        if let Some(why) = crate::plausible::impossibility(&rules, &position) {
+        if let Some(why) = crate::plausible::unplayable(&rules, &position) {
             return Err(SessionError::Impossible(why));
         }
-        Ok(Game {
+        let warnings = crate::plausible::unreachable(&rules, &position);
+        if reachability == Reachability::Strict && !warnings.is_empty() {
+            return Err(SessionError::Impossible(warnings.join("; ")));
+        }
+        let game = Game {
             rules: Arc::new(rules),
             positions: vec![position],
             moves: Vec::new(),
             dice: Vec::new(),
-        })
+        };
+        Ok((game, warnings))
     }
 
     /// The compiled rules.
