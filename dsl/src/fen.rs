@@ -1205,6 +1205,47 @@ mod tests {
     }
 
     #[test]
+    fn fields_a_game_lacks_may_be_left_out() {
+        let mut def = chess();
+        // Chess has castling and en passant: neither field may be left out.
+        assert_eq!(
+            fen_error(&def, "4k3/8/8/8/8/8/8/4K3 w 0 1"),
+            (
+                "expected the castling rights or `-` before the move counters, found `0`".into(),
+                "0"
+            )
+        );
+        assert_eq!(
+            fen_error(&def, "4k3/8/8/8/8/8/8/4K3 w - 0 1"),
+            (
+                "expected the en-passant square or `-` before the move counters, found `0`".into(),
+                "0"
+            )
+        );
+        // Without castling, the en-passant field may stand alone.
+        def.castling.clear();
+        let setup = parse_fen(&def, "4k3/8/8/8/4P3/8/8/4K3 b e3 0 1").expect("no castling field");
+        assert_eq!(setup.en_passant, Square::parse("e3"));
+        assert_eq!(write_fen(&def, &setup), "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1");
+        // Without en passant either, both may be left out, with or without the counters.
+        assert!(def.has_en_passant());
+        for piece in &mut def.pieces {
+            for atom in &mut piece.moves {
+                atom.en_passant = false;
+                atom.initial_only = false;
+            }
+        }
+        assert!(!def.has_en_passant());
+        let setup = parse_fen(&def, "4k3/8/8/8/8/8/8/4K3[-] w 3 9").expect("shogi's form");
+        assert_eq!((setup.halfmove_clock, setup.fullmove_number), (3, 9));
+        assert_eq!(write_fen(&def, &setup), "4k3/8/8/8/8/8/8/4K3 w - - 3 9");
+        assert!(parse_fen(&def, "4k3/8/8/8/8/8/8/4K3 b").is_ok());
+        assert!(parse_fen(&def, "4k3/8/8/8/8/8/8/4K3 w -").is_ok());
+        assert_eq!(fen_error(&def, "4k3/8/8/8/8/8/8/4K3 w 3 9 9").1, "9");
+        assert_eq!(fen_error(&def, "4k3/8/8/8/8/8/8/4K3 w K 0 1").1, "K");
+    }
+
+    #[test]
     fn holes_must_be_written_as_stars() {
         let mut def = chess();
         def.board.holes = vec![Square::new(0, 0)];
