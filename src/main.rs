@@ -50,9 +50,7 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
-        /// Refuse a --fen position that the game's setup cannot reach (pieces where their type
-        /// never stands, more pieces than the setup gives), which is otherwise played from with
-        /// a warning.
+        /// Refuse a --fen position the game's setup cannot reach (else played with a warning).
         #[arg(long)]
         strict: bool,
         /// Draw without colour (also when NO_COLOR is set, or stdout is not a terminal).
