@@ -314,3 +314,30 @@ fn fairy_stockfish_fen_forms_read_back_for_every_game() {
     assert!(without_en_passant >= 10, "{without_en_passant}");
     assert!(dashed_hands >= 3, "{dashed_hands}");
 }
+
+/// A side without its royal piece is refused where `check` needs one, but not where the end
+/// rules say what its loss means (`royal captured`): there the position is a finished game,
+/// such as the last position of an atomic game whose King exploded.
+#[test]
+fn a_lost_royal_piece_is_a_finished_game_where_the_end_rules_say_so() {
+    let exploded = "8/8/8/8/8/8/8/4K3 b - - 0 1";
+    for strict in [false, true] {
+        let mut args = vec!["tests/variants/atomic.variant", "--fen", exploded];
+        if strict {
+            args.push("--strict");
+        }
+        let value = show_json(&args);
+        assert_eq!(
+            value["result"]["description"],
+            "white wins by capture of the royal piece"
+        );
+        assert_eq!(value["legal_moves"], serde_json::json!([]));
+    }
+    let output = variant(&["show", "chess", "--fen", exploded]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("black has no King on the board"),
+        "{}",
+        stderr(&output)
+    );
+}
