@@ -149,6 +149,10 @@ mod tests {
             Some("my-variant")
         );
         assert_eq!(
+            scan_game(&args("--strict my-variant --fen x")).as_deref(),
+            Some("my-variant")
+        );
+        assert_eq!(
             scan_game(&args("--seed=3 shogi.variant")).as_deref(),
             Some("shogi.variant")
         );
