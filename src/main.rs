@@ -6,6 +6,7 @@
 
 mod board;
 mod catalog;
+mod input;
 mod play;
 mod record;
 mod replay;
@@ -39,14 +40,19 @@ enum Command {
         game: Option<String>,
         /// Seed of the computer players' random choices (same seed and counted budgets, same
         /// game); by default from the clock.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true, value_parser = non_negative::<u64>)]
         seed: Option<u64>,
         /// Resume the game saved in this record.
         #[arg(long, value_name = "FILE")]
         load: Option<PathBuf>,
-        /// Keep the game's record in this file, rewritten after every move.
+        /// Keep the game's record in this file, written when the game starts and after every
+        /// move. An existing file is replaced only if it is a record of the same game.
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
+        /// Let --record and `save` replace an existing file that is not a record of this game
+        /// (never the game file itself).
+        #[arg(long)]
+        force: bool,
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
@@ -57,7 +63,7 @@ enum Command {
         #[arg(long)]
         no_color: bool,
         /// Threads for each computer player (root-parallel MCTS).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
         /// The player that answers `hint`.
         #[arg(long, value_name = "PLAYER", default_value = "mcts:1000")]
@@ -90,16 +96,16 @@ enum Command {
         /// Player B.
         b: String,
         /// Number of games.
-        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         games: u32,
         /// Seed of the match (each game gets its own from it).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = non_negative::<u64>)]
         seed: u64,
         /// Games played at once, on that many threads.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u16).range(1..=256))]
         jobs: u16,
         /// Threads for each computer player.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
         /// Print one JSON object: games, a, b, wins, draws, losses, games_per_second, score,
         /// score_low, score_high, by_side.
@@ -122,9 +128,9 @@ enum Command {
     Perft {
         /// A `.variant` file, or the name of a game in `games/` (e.g. `chess`).
         game: String,
-        /// Depth in plies.
-        #[arg(long, short)]
-        depth: u32,
+        /// Depth in plies, at most 64.
+        #[arg(long, short, allow_negative_numbers = true, value_parser = non_negative::<u64>)]
+        depth: u64,
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
@@ -168,10 +174,10 @@ enum Command {
         #[arg(long)]
         play: Option<String>,
         /// Dice already rolled, consumed in the order the rules read them: `3,5,2`.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         dice: Option<String>,
         /// Roll the dice (those not given) and pick the action with this seed.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true, value_parser = non_negative::<u64>)]
         seed: Option<u64>,
         /// Print one JSON object `{"side", "rule", "dice", "candidates", "chosen"}`.
         #[arg(long)]
@@ -193,9 +199,10 @@ enum Command {
         /// Print one JSON object instead of a drawing.
         #[arg(long)]
         json: bool,
-        /// The dice a policy rolled for the last move of `--play` (`3,5,2`): `--json` then
-        /// reports the rule that produced it.
-        #[arg(long)]
+        /// The dice a policy rolled for the last move of `--play` (`3,5,2`): the rule that
+        /// produced that move is then reported (`policy` in `--json`, a `Policy:` line in the
+        /// drawing); refused when no policy chose the last move.
+        #[arg(long, allow_hyphen_values = true)]
         dice: Option<String>,
     },
     /// Say why a move is illegal here, or what a legal move does.
@@ -215,6 +222,9 @@ enum Command {
         #[arg(long)]
         play: Option<String>,
     },
+    /// List the games known by name (in the games folders and built in), with their
+    /// descriptions.
+    List,
     /// Print the validated definition of a game as RON, or its compiled tables described.
     Dump {
         /// A `.variant` file, or the name of a game in `games/`.
@@ -256,8 +266,7 @@ impl From<SessionError> for Failure {
 }
 
 fn main() -> ExitCode {
-    let (cli, side_players) = sides::parse_command_line();
-    match run(cli, side_players) {
+    match sides::parse_command_line().and_then(|(cli, side_players)| run(cli, side_players)) {
         Ok(code) => code,
         Err(Failure::Diagnostics(text)) => {
             eprint!("{text}");
@@ -283,6 +292,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             no_color,
             threads,
             hint,
+            force,
         } => play::play(play::PlayArgs {
             game,
             players: side_players,
@@ -294,6 +304,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             color: board::use_color(no_color),
             threads: threads as usize,
             hint,
+            force,
         }),
         Command::Replay {
             file,
@@ -329,12 +340,15 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             play,
             divide,
         } => {
-            if depth > variant_interpreter::perft::MAX_DEPTH {
-                return Err(Failure::Message(format!(
-                    "depth {depth} is too deep: perft counts at most {} plies",
-                    variant_interpreter::perft::MAX_DEPTH
-                )));
-            }
+            let max = variant_interpreter::perft::MAX_DEPTH;
+            let depth = u32::try_from(depth)
+                .ok()
+                .filter(|&d| d <= max)
+                .ok_or_else(|| {
+                    Failure::Message(format!(
+                        "depth {depth} is too deep: perft counts at most {max} plies"
+                    ))
+                })?;
             let session = open(&game, fen.as_deref(), strict, play.as_deref())?;
             report_finished(session.as_ref());
             perft(session.as_ref(), depth, divide)?;
@@ -397,13 +411,16 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             dice,
         } => {
             let mut session = open(&game, fen.as_deref(), strict, play.as_deref())?;
-            if let Some(dice) = dice {
-                session.note_dice(parse_dice(&dice)?);
-            }
+            let policy = match dice {
+                Some(dice) => Some(policy_of_last_move(session.as_mut(), parse_dice(&dice)?)?),
+                None => None,
+            };
             if json {
                 emit(&format!("{}\n", show_json(session.as_ref())))?;
             } else {
-                emit(&show_text(session.as_ref()))?;
+                let mut text = show_text(session.as_ref());
+                text.push_str(&policy.map_or_else(String::new, |line| format!("{line}\n")));
+                emit(&text)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -415,10 +432,15 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             play,
         } => {
             let session = open(&game, fen.as_deref(), strict, play.as_deref())?;
-            emit(&format!(
-                "{}\n",
-                play::explain_typed(session.as_ref(), &mv).join("\n")
-            ))?;
+            let lines = play::explain_typed(session.as_ref(), &mv);
+            if is_malformed(session.as_ref(), &mv) {
+                return Err(Failure::Message(lines.join("\n")));
+            }
+            emit(&format!("{}\n", lines.join("\n")))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::List => {
+            emit(&catalog::list())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Dump { game, compiled } => {
@@ -610,13 +632,66 @@ fn result_json(session: &dyn Session) -> serde_json::Value {
 fn parse_dice(text: &str) -> Result<Vec<u32>, Failure> {
     text.split(',')
         .map(|die| {
-            die.trim().parse::<u32>().map_err(|_| {
+            non_negative::<u32>(die.trim()).map_err(|why| {
                 Failure::Message(format!(
-                    "`{die}` is not a die: write the dice as numbers separated by commas (`3,5,2`)"
+                    "--dice: {why}; write the dice as numbers separated by commas (`3,5,2`)"
                 ))
             })
         })
         .collect()
+}
+
+/// A whole number of 0 or more, for flags: `-1` is out of range, not a flag (clap is told to
+/// let such values through with `allow_negative_numbers`, so that they reach this message).
+fn non_negative<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+    if let Some(magnitude) = text.strip_prefix('-') {
+        if !magnitude.is_empty() && magnitude.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "`{text}` is out of range: the value must be 0 or more"
+            ));
+        }
+    }
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("`{text}` is not a whole number"));
+    }
+    text.parse::<T>()
+        .map_err(|_| format!("`{text}` is out of range: the value is too large"))
+}
+
+/// `show --dice`: gives the dice to the last move and returns the line that says which rule of
+/// its side's policy chose it; an error when no policy chose the last move.
+fn policy_of_last_move(session: &mut dyn Session, dice: Vec<u32>) -> Result<String, Failure> {
+    session.note_dice(dice);
+    let report = session.last_policy().ok_or_else(|| {
+        Failure::Message(
+            "--dice: the dice go with the last move of --play, and no side's policy chooses \
+             that move with these dice (`variant policy GAME --play MOVES --dice D` before that \
+             move says what the policy chooses)"
+                .into(),
+        )
+    })?;
+    let mut line = format!("Policy: {} played by rule {}", report.side, report.rule);
+    if !report.dice.is_empty() {
+        let dice: Vec<String> = report.dice.iter().map(u32::to_string).collect();
+        line.push_str(&format!(" (dice {})", dice.join(", ")));
+    }
+    Ok(line)
+}
+
+/// Whether `text` is no move at all (neither the game's notation, nor algebraic, nor a policy's
+/// action), as opposed to a move that is illegal here: the former is an error, the latter what
+/// `explain` explains.
+fn is_malformed(session: &dyn Session, text: &str) -> bool {
+    let unreadable = session
+        .explain(text)
+        .lines
+        .first()
+        .is_some_and(|line| line.starts_with(&format!("`{text}` is not a move")));
+    unreadable
+        && matches!(
+            session.resolve(text),
+            Err(variant_interpreter::InputError::NotAMove(_))
+        )
 }
 
 fn show_json(session: &dyn Session) -> String {

@@ -7,6 +7,7 @@
 //! board the game is played to its end and its moves and result printed.
 
 use crate::board;
+use crate::input::{self, Line};
 use crate::record::{self, Ending, Meta, Record};
 use crate::{catalog, emit, Failure};
 use std::io::BufRead;
@@ -33,6 +34,8 @@ pub struct PlayArgs {
     pub color: bool,
     pub threads: usize,
     pub hint: String,
+    /// Replace an existing file that is not a record of this game (`--record`, `save`).
+    pub force: bool,
 }
 
 /// A fresh seed from the clock, when none is given.
@@ -47,11 +50,20 @@ pub fn side_seed(seed: u64, side: usize) -> u64 {
     seed ^ (side as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// The game a record names in its `GameFile` tag, as a name the catalog finds.
-pub fn game_of_record(record: &Record) -> Option<String> {
-    record
-        .tag(record::GAME_FILE_TAG)
-        .map(|file| file.strip_suffix(".variant").unwrap_or(file).to_string())
+/// The game a record (read from `path`) names in its `GameFile` tag, as the catalog finds it.
+/// A path that leads nowhere from here (`games/chess.variant`, recorded in another directory)
+/// falls back to the game of that name, if there is one: the definition hash still decides.
+pub fn game_of_record(record: &Record, path: &Path) -> Option<String> {
+    let game = record::game_of(record, path)?;
+    if catalog::resolve(&game).is_ok() {
+        return Some(game);
+    }
+    let stem = Path::new(&game).file_stem()?.to_string_lossy().into_owned();
+    Some(if catalog::resolve(&stem).is_ok() {
+        stem
+    } else {
+        game
+    })
 }
 
 /// Refuses a record made for another game file, or another version of it.
@@ -63,20 +75,28 @@ pub fn check_record(
 ) -> Result<(), Failure> {
     let shown = path.display();
     if let Some(file) = record.tag(record::GAME_FILE_TAG) {
-        if file != game_file {
+        // The same file may be reached by other paths: the names must agree, the hash decides.
+        if Path::new(file).file_name() != Path::new(game_file).file_name() {
             return Err(Failure::Message(format!(
                 "`{shown}` is a record of `{file}`, not of `{game_file}`"
             )));
         }
     }
     let expected = record::definition_hash(definition);
+    // A game by name is dumped by its name; a game from a path, by that path.
+    let name = Path::new(game_file)
+        .file_name()
+        .map_or(game_file.into(), |name| name.to_string_lossy());
+    let dump = match name.strip_suffix(".variant") {
+        Some(stem) if name == game_file => stem,
+        _ => game_file,
+    };
     match record.tag(record::HASH_TAG) {
         Some(hash) if hash == expected => Ok(()),
         Some(hash) => Err(Failure::Message(format!(
-            "`{shown}` was recorded with a different version of `{game_file}`: its definition \
+            "`{shown}` was recorded with a different version of `{name}`: its definition \
              hash is {hash}, the file's is now {expected} (the rules changed since the game was \
-             played; `variant dump {}` shows the rules as they are now)",
-            game_file.strip_suffix(".variant").unwrap_or(game_file)
+             played; `variant dump {dump}` shows the rules as they are now)"
         ))),
         None => Err(Failure::Message(format!(
             "`{shown}` has no {} tag: it was not recorded by `variant play`, so it cannot be \
@@ -245,6 +265,10 @@ struct Table {
     color: bool,
     /// The side that resigned, once one has.
     resigned: Option<String>,
+    /// The game files played, the top one first (a record never replaces them), and whether
+    /// `--force` was given.
+    game_paths: Vec<PathBuf>,
+    force: bool,
 }
 
 /// What a person's turn came to.
@@ -260,6 +284,8 @@ enum Turn {
 /// (from the setup, a FEN, or a record's moves).
 struct Opened {
     definition: Definition,
+    /// Every file the game was loaded from, the game file first.
+    game_paths: Vec<PathBuf>,
     game_file: String,
     game: String,
     session: Box<dyn Session>,
@@ -274,15 +300,22 @@ fn open_game(args: &PlayArgs, loaded_record: Option<&Record>) -> Result<Opened, 
     let game = args
         .game
         .clone()
-        .or_else(|| loaded_record.and_then(game_of_record))
+        .or_else(|| {
+            let record = loaded_record?;
+            game_of_record(record, args.load.as_deref()?)
+        })
         .ok_or_else(|| {
             Failure::Message("give a GAME (or --load a record that names its game file)".into())
         })?;
     let path = catalog::resolve(&game)?;
-    let definition = catalog::load(&game)?.definition;
-    let game_file = path
-        .file_name()
-        .map_or_else(|| game.clone(), |f| f.to_string_lossy().into_owned());
+    let loaded = catalog::load(&game)?;
+    let game_paths = loaded
+        .sources
+        .files()
+        .map(|(_, file)| PathBuf::from(&file.name))
+        .collect();
+    let definition = loaded.definition;
+    let game_file = record::game_file_tag(&game, &path);
     let session = match (loaded_record, &args.load) {
         (Some(record), Some(file)) => {
             check_record(record, file, &definition, &game_file)?;
@@ -297,6 +330,7 @@ fn open_game(args: &PlayArgs, loaded_record: Option<&Record>) -> Result<Opened, 
     }
     Ok(Opened {
         definition,
+        game_paths,
         game_file,
         game,
         session,
@@ -371,6 +405,10 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         None => None,
     };
     let opened = open_game(&args, loaded_record.as_ref())?;
+    if let Some(target) = &args.record {
+        record::may_write(target, &opened.game_paths, &opened.definition, args.force)
+            .map_err(|why| Failure::Message(format!("--record: {why}")))?;
+    }
     let specs = players(&opened.definition, &args.players, loaded_record.as_ref())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let hint_spec: PlayerSpec = args
@@ -396,7 +434,11 @@ pub fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         record_failure: None,
         color: args.color,
         resigned: None,
+        game_paths: opened.game_paths,
+        force: args.force,
     };
+    // Written at once: a game interrupted during the first move still leaves its record.
+    table.persist(&Ending::of(table.session.as_ref()))?;
     if table.specs.iter().any(PlayerSpec::is_human) {
         table.interactive()
     } else {
@@ -805,7 +847,15 @@ impl Table {
     }
 
     fn save(&mut self, file: &str) -> String {
+        let (force, file) = match file.strip_prefix("--force") {
+            Some(rest) if rest.starts_with(char::is_whitespace) => (true, rest.trim()),
+            _ => (self.force, file),
+        };
         let path = PathBuf::from(file);
+        let definition = self.session.definition();
+        if let Err(why) = record::may_write(&path, &self.game_paths, definition, force) {
+            return format!("not saved: {why}\n");
+        }
         let text = self.record_text(&self.ending());
         match record::save(&path, &text) {
             Ok(()) => {
@@ -827,17 +877,18 @@ impl Table {
 /// Shows the prompt and reads one line, trimmed (echoed when the input is not a terminal, so
 /// that a transcript reads like a session); `None` at the end of the input.
 fn read_line(input: &mut impl BufRead, prompt: &str) -> Result<Option<String>, Failure> {
-    emit(prompt)?;
-    let mut bytes = Vec::new();
-    match input.read_until(b'\n', &mut bytes) {
-        Ok(0) => return Ok(None),
-        Ok(_) => {}
-        Err(error) => {
-            emit(&format!("\ncannot read the input ({error})\n"))?;
-            return Ok(None);
+    let line = loop {
+        emit(prompt)?;
+        match input::read_line(input) {
+            Ok(Line::Text(line)) => break line,
+            Ok(Line::TooLong) => emit(&input::too_long_message())?,
+            Ok(Line::End) => return Ok(None),
+            Err(error) => {
+                emit(&format!("\ncannot read the input ({error})\n"))?;
+                return Ok(None);
+            }
         }
-    }
-    let line = String::from_utf8_lossy(&bytes).trim().to_string();
+    };
     if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         emit(&format!("{line}\n"))?;
     }

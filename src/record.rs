@@ -128,7 +128,8 @@ impl Ending {
 
 /// What a record says besides the moves.
 pub struct Meta<'a> {
-    /// The game file's name (`chess.variant`).
+    /// The game file: its name for a game by name (`chess.variant`), else its path as given
+    /// (see [`game_file_tag`]).
     pub game_file: &'a str,
     /// Each side's player, in side order.
     pub players: &'a [String],
@@ -292,26 +293,124 @@ impl Record {
     }
 }
 
-/// Reads a record file.
+/// Reads a record file: at most [`MAX_RECORD_BYTES`] of it, whatever it is (a device or a pipe
+/// has no size to check beforehand, so the bound is on the reading).
 pub fn read(path: &Path) -> Result<Record, String> {
+    use std::io::Read as _;
     let shown = path.display();
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read the record `{shown}`: {e}"))?
-        .len();
-    if size > MAX_RECORD_BYTES {
+    let cannot = |e: std::io::Error| format!("cannot read the record `{shown}`: {e}");
+    if std::fs::metadata(path).map_err(cannot)?.is_dir() {
+        return Err(format!("`{shown}` is a directory, not a game record"));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_RECORD_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
         return Err(format!(
-            "`{shown}` is {size} bytes: too large to be a game record"
+            "`{shown}` is larger than {} MiB: too large to be a game record",
+            MAX_RECORD_BYTES >> 20
         ));
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read the record `{shown}`: {e}"))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| format!("`{shown}` is not a game record: it is not UTF-8 text"))?;
     parse(&text).map_err(|e| format!("`{shown}` is not a valid game record: {e}"))
 }
 
+/// The game a record names in its `GameFile` tag, as `GAME` for the catalog. A plain file name
+/// (`chess.variant`) is a game by name, as `play chess` records it; a path (`./my.variant`,
+/// `variants/atomic.variant`) is looked for beside the record, then from the current
+/// directory, as given.
+pub fn game_of(record: &Record, record_path: &Path) -> Option<String> {
+    let file = record.tag(GAME_FILE_TAG)?;
+    let stored = Path::new(file);
+    let has_folder = stored
+        .parent()
+        .is_some_and(|folder| !folder.as_os_str().is_empty());
+    if !has_folder {
+        return Some(file.strip_suffix(".variant").unwrap_or(file).to_string());
+    }
+    let beside = record_path.parent().map(|folder| folder.join(stored));
+    let found = beside.filter(|path| path.is_file());
+    Some(found.map_or_else(|| file.to_string(), |path| path.display().to_string()))
+}
+
+/// What a record's `GameFile` tag holds for a game given as `game` that resolved to `path`: the
+/// file name for a game by name (`chess.variant`), the path as given for a file (with `./`
+/// when it names no folder, so that it reads back as a path and not as a name).
+pub fn game_file_tag(game: &str, path: &Path) -> String {
+    if Path::new(game) != path {
+        return path
+            .file_name()
+            .map_or_else(|| game.to_string(), |f| f.to_string_lossy().into_owned());
+    }
+    let has_folder = path
+        .parent()
+        .is_some_and(|folder| !folder.as_os_str().is_empty());
+    if has_folder || path.is_absolute() {
+        game.to_string()
+    } else {
+        format!("./{game}")
+    }
+}
+
+/// Whether the game may be recorded in `target`: never over a file the game was loaded from
+/// (`game_files`: the game file, then the files it extends), nor over what is not a regular
+/// file; over an existing file only if it is empty or a record of the same game (`GameName`),
+/// unless `force`.
+pub fn may_write(
+    target: &Path,
+    game_files: &[PathBuf],
+    definition: &Definition,
+    force: bool,
+) -> Result<(), String> {
+    let shown = target.display();
+    let Ok(metadata) = std::fs::metadata(target) else {
+        return Ok(());
+    };
+    let identity = std::fs::canonicalize(target).ok();
+    let read_from = game_files
+        .iter()
+        .position(|file| identity.is_some() && std::fs::canonicalize(file).ok() == identity);
+    match read_from {
+        Some(0) => {
+            return Err(format!(
+                "`{shown}` is the game file being played: a record never replaces it; choose another file"
+            ))
+        }
+        Some(_) => {
+            return Err(format!(
+                "`{shown}` is a game file that the game being played extends: a record never \
+                 replaces it; choose another file"
+            ))
+        }
+        None => {}
+    }
+    if !metadata.is_file() {
+        return Err(format!(
+            "`{shown}` is not a regular file: a record cannot replace it; choose another file"
+        ));
+    }
+    if force || metadata.len() == 0 {
+        return Ok(());
+    }
+    let what = match read(target) {
+        Ok(record) if record.tag("GameName") == Some(definition.name.as_str()) => return Ok(()),
+        Ok(record) => match record.tag("GameName") {
+            Some(name) => format!("a record of another game ({name})"),
+            None => "a record of an unknown game".to_string(),
+        },
+        Err(_) => "not a game record".to_string(),
+    };
+    Err(format!(
+        "`{shown}` exists and is {what}: it is replaced only by --force (or `save --force FILE` at the prompt)"
+    ))
+}
+
 /// Parses a record's text.
 pub fn parse(text: &str) -> Result<Record, String> {
+    // A byte-order mark, as some editors write, is not part of the first tag.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut tags = Vec::new();
     let mut movetext = String::new();
     let mut in_moves = false;
@@ -478,6 +577,13 @@ mod tests {
             assert!(parse(broken).is_err(), "{broken:?}");
         }
         assert!(parse_tag("[Na-me \"x\"]").is_err());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let record = parse("\u{feff}[Event \"x\"]\n\n1. e4 *\n").expect("parses");
+        assert_eq!(record.tag("Event"), Some("x"));
+        assert_eq!(record.moves, ["e4"]);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! checked first, as `play --load` checks it: the game file it names, its definition hash, every
 //! move.
 
+use crate::input::{self, Line};
 use crate::play::{check_record, game_of_record, replay_record};
 use crate::record::{self, Ending};
 use crate::{board, catalog, emit, Failure};
@@ -22,7 +23,7 @@ pub fn replay(
     let record = record::read(file).map_err(Failure::Message)?;
     let game = match game {
         Some(game) => game.to_string(),
-        None => game_of_record(&record).ok_or_else(|| {
+        None => game_of_record(&record, file).ok_or_else(|| {
             Failure::Message(format!(
                 "`{}` names no game file (no {} tag): give it with --game",
                 file.display(),
@@ -32,9 +33,7 @@ pub fn replay(
     };
     let path = catalog::resolve(&game)?;
     let definition = catalog::load(&game)?.definition;
-    let game_file = path
-        .file_name()
-        .map_or_else(|| game.clone(), |f| f.to_string_lossy().into_owned());
+    let game_file = record::game_file_tag(&game, &path);
     check_record(&record, file, &definition, &game_file)?;
     let finished = replay_record(&record, file, &definition)?;
     let moves = finished.history();
@@ -132,15 +131,18 @@ impl Stepper<'_> {
         self.show(ply)?;
         loop {
             emit("[Enter] next, b back, f first, l last, N go to move N, q quit> ")?;
-            let mut line = String::new();
-            match input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
+            let line = match input::read_line(input) {
+                Ok(Line::Text(line)) => line,
+                Ok(Line::TooLong) => {
+                    emit(&input::too_long_message())?;
+                    continue;
+                }
+                Ok(Line::End) | Err(_) => {
                     emit("\n")?;
                     return Ok(());
                 }
-                Ok(_) => {}
-            }
-            let wanted = match line.trim() {
+            };
+            let wanted = match line.as_str() {
                 "" | "n" | "next" => (ply < last).then_some(ply + 1),
                 "b" | "back" => ply.checked_sub(1),
                 "f" | "first" => Some(0),

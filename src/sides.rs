@@ -6,7 +6,7 @@
 //! `--load`); its side names become flags added to the command with clap's builder API, so that
 //! they parse, check and show in `variant play GAME --help` like any other flag.
 
-use crate::{catalog, play, record, Cli};
+use crate::{catalog, play, record, Cli, Failure};
 use clap::{Arg, ArgMatches, CommandFactory, FromArgMatches};
 
 pub const PLAY_AFTER_HELP: &str = "\
@@ -17,10 +17,13 @@ PLAYER: human, random, mcts[:PLAYOUTS|:SECONDSs], search[:DEPTH|:SECONDSs], or p
 game file's own controller for a side that has one).";
 
 /// Flags of `play` itself: no side may take their names.
-const RESERVED: [&str; 11] = [
+const RESERVED: [&str; 12] = [
     "seed", "load", "record", "fen", "threads", "hint", "no-color", "help", "game", "version",
-    "strict",
+    "strict", "force",
 ];
+
+/// Flags of `play` that take no value.
+const SWITCHES: [&str; 4] = ["--no-color", "--help", "--force", "--strict"];
 
 /// The game `play`'s arguments name: the first argument that is not a flag or a flag's value,
 /// else the game of the record given with `--load`.
@@ -35,12 +38,7 @@ fn scan_game(args: &[String]) -> Option<String> {
         } else if let Some(value) = arg.strip_prefix("--load=") {
             load = Some(value.to_string());
         }
-        if arg.starts_with("--")
-            && !arg.contains('=')
-            && arg != "--no-color"
-            && arg != "--help"
-            && arg != "--strict"
-        {
+        if arg.starts_with("--") && !arg.contains('=') && !SWITCHES.contains(&arg.as_str()) {
             // Every other flag of play, the side flags included, takes a value.
             index += 2;
             continue;
@@ -51,43 +49,29 @@ fn scan_game(args: &[String]) -> Option<String> {
         index += 1;
     }
     positional.or_else(|| {
-        let record = record::read(std::path::Path::new(&load?)).ok()?;
-        play::game_of_record(&record)
+        let load = load?;
+        let path = std::path::Path::new(&load);
+        play::game_of_record(&record::read(path).ok()?, path)
     })
 }
 
-/// The side names of the game `play` names, when it loads.
-fn side_names(args: &[String]) -> Vec<String> {
-    let Some(game) = scan_game(args) else {
-        return Vec::new();
-    };
-    let Ok(path) = catalog::resolve(&game) else {
-        return Vec::new();
-    };
-    // With the catalog's search path, as the command loads it: a file elsewhere may extend a
-    // game of `games/` by name.
-    match variant_dsl::load_file_with(&path, &catalog::load_options()) {
-        Ok(loaded) => loaded
-            .definition
-            .sides
-            .iter()
-            .map(|s| s.name.clone())
-            .collect(),
-        Err(_) => Vec::new(),
-    }
-}
-
 /// Parses the command line, with a flag per side for `play`; returns the side players given.
-pub fn parse_command_line() -> (Cli, Vec<(String, String)>) {
+/// A side flag given for a game that does not load is not "unexpected": the game's own error
+/// is the failure.
+pub fn parse_command_line() -> Result<(Cli, Vec<(String, String)>), Failure> {
     // Lossy: an argument that is not Unicode cannot name a game here; clap reports it below.
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let play_at = args.iter().skip(1).position(|a| a == "play").map(|i| i + 1);
-    let sides: Vec<String> = match play_at {
-        Some(at) if args[1..at].iter().all(|a| a.starts_with('-')) => side_names(&args[at + 1..]),
-        _ => Vec::new(),
+    let game = match play_at {
+        Some(at) if args[1..at].iter().all(|a| a.starts_with('-')) => scan_game(&args[at + 1..]),
+        _ => None,
     };
+    let definition = game.as_deref().and_then(catalog::definition_quietly);
+    let sides: Vec<String> = definition
+        .map(|definition| definition.sides.into_iter().map(|s| s.name).collect())
+        .unwrap_or_default();
     let usable: Vec<&'static str> = sides
         .iter()
         .filter(|name| {
@@ -107,10 +91,18 @@ pub fn parse_command_line() -> (Cli, Vec<(String, String)>) {
             )))
         })
     });
-    let matches = command.get_matches();
+    let matches = match command.try_get_matches() {
+        Ok(matches) => matches,
+        Err(error) => match (&game, error.kind()) {
+            (Some(game), clap::error::ErrorKind::UnknownArgument) if sides.is_empty() => {
+                return Err(catalog::load(game).err().unwrap_or_else(|| error.exit()));
+            }
+            _ => error.exit(),
+        },
+    };
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let players = side_players(&matches, &usable);
-    (cli, players)
+    Ok((cli, players))
 }
 
 fn side_players(matches: &ArgMatches, sides: &[&'static str]) -> Vec<(String, String)> {
@@ -155,6 +147,10 @@ mod tests {
         assert_eq!(
             scan_game(&args("--seed=3 shogi.variant")).as_deref(),
             Some("shogi.variant")
+        );
+        assert_eq!(
+            scan_game(&args("--force chess --record x.pgn")).as_deref(),
+            Some("chess")
         );
         assert_eq!(scan_game(&args("--black random")), None);
     }

@@ -225,7 +225,7 @@ fn wrong_players_are_refused_with_a_reason() {
         ),
         (
             vec!["play", "chess", "--black", "search:999"],
-            "search depth is at most",
+            "the search depth must be between 1 and 64",
         ),
         (
             vec!["play", "chess", "--black", "robot"],

@@ -62,6 +62,7 @@ pub use expression::{Comparison, Field, Number, SideRef, SquareConstant, Squares
 pub use fen::{parse_fen, write_fen, FenError};
 pub use load::{
     load_file, load_file_with, load_source, load_source_with, Failure, LoadOptions, Loaded,
-    MAX_EXTENDS_DEPTH,
+    BUILTIN_FOLDER, MAX_EXTENDS_DEPTH,
 };
 pub use span::{FileId, SourceMap, Span, Spanned};
+pub use suggestion::did_you_mean;

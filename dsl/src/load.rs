@@ -14,6 +14,11 @@
 //! NAME` deletes the parent's piece (a removal that finds no inherited piece is kept, for
 //! validation to report).
 //!
+//! A program may also carry game files built into it ([`LoadOptions::builtin`]): they live in a
+//! folder of their own, [`BUILTIN_FOLDER`], which is looked at last for a plain name, and which
+//! a path like `<built-in>/chess.variant` names directly. A built-in file's own `extends` finds
+//! its siblings there first, as a file on disk finds the files beside it.
+//!
 //! Only regular files are read, whatever names them: a FIFO or a device would block or never
 //! end, so the metadata is checked before the file is opened.
 
@@ -80,14 +85,48 @@ pub struct LoadOptions {
     /// `NAME.variant` is not beside the extending file. Empty by default: only the extending
     /// file's own directory.
     pub search_path: Vec<PathBuf>,
+    /// Game files built into the program, as (file name, text): `chess.variant`. They are the
+    /// folder [`BUILTIN_FOLDER`], searched after `search_path`. Empty by default.
+    pub builtin: Vec<(String, String)>,
 }
+
+/// The name of the folder of built-in game files in paths and diagnostics
+/// (`<built-in>/chess.variant`); it names no folder on disk.
+pub const BUILTIN_FOLDER: &str = "<built-in>";
 
 impl LoadOptions {
     /// Options that look for parents in `folders` after the extending file's directory.
     pub fn with_search_path(folders: impl IntoIterator<Item = PathBuf>) -> Self {
         LoadOptions {
             search_path: folders.into_iter().collect(),
+            builtin: Vec::new(),
         }
+    }
+
+    /// These options with `files` (file name, text) built in.
+    pub fn with_builtin(mut self, files: impl IntoIterator<Item = (String, String)>) -> Self {
+        self.builtin = files.into_iter().collect();
+        self
+    }
+
+    /// The path of a built-in file (`<built-in>/chess.variant`), if there is one of that name.
+    pub fn builtin_path(&self, file_name: &str) -> Option<PathBuf> {
+        self.builtin
+            .iter()
+            .any(|(name, _)| name == file_name)
+            .then(|| Path::new(BUILTIN_FOLDER).join(file_name))
+    }
+
+    /// The text of the built-in file a path names, if it names one.
+    pub fn builtin_text(&self, path: &Path) -> Option<&str> {
+        if path.parent() != Some(Path::new(BUILTIN_FOLDER)) {
+            return None;
+        }
+        let file_name = path.file_name()?;
+        self.builtin
+            .iter()
+            .find(|(name, _)| file_name == name.as_str())
+            .map(|(_, text)| text.as_str())
     }
 }
 
@@ -130,8 +169,9 @@ struct LoadedFile {
 }
 
 struct Loader {
-    /// The folders searched for parents after the extending file's directory.
-    search_path: Vec<PathBuf>,
+    /// The folders searched for parents after the extending file's directory, and the built-in
+    /// files.
+    options: LoadOptions,
     sources: SourceMap,
     diagnostics: Diagnostics,
     /// The files of the extends chain, as nodes of `graph`: identity (canonical path) and the
@@ -146,7 +186,7 @@ struct Loader {
 impl Loader {
     fn new(options: &LoadOptions) -> Self {
         Loader {
-            search_path: options.search_path.clone(),
+            options: options.clone(),
             sources: SourceMap::new(),
             diagnostics: Diagnostics::new(),
             nodes: Vec::new(),
@@ -216,7 +256,11 @@ impl Loader {
 
     /// Reads and parses one file; `via` is the `extends` string that named it.
     fn read(&mut self, path: &Path, via: Option<&Spanned<StringLit>>) -> Option<LoadedFile> {
-        let bytes = match read_bounded(path) {
+        let read = match self.options.builtin_text(path) {
+            Some(text) => Ok(text.as_bytes().to_vec()),
+            None => read_bounded(path),
+        };
+        let bytes = match read {
             Ok(bytes) => bytes,
             Err(problem) => {
                 let name = path.display().to_string();
@@ -299,11 +343,14 @@ impl Loader {
     /// The file `extends` names: the first candidate that exists (see [`candidates`]), or
     /// `None` after reporting every place looked at.
     fn locate(&mut self, directory: &Path, extends: &Spanned<StringLit>) -> Option<PathBuf> {
-        let candidates = candidates(directory, &extends.node.value, &self.search_path);
+        let candidates = candidates(directory, &extends.node.value, &self.options);
         // Anything there, even unreadable, is the file meant: reading it says what is wrong.
-        let exists = |candidate: &&PathBuf| match std::fs::metadata(candidate) {
-            Ok(_) => true,
-            Err(error) => error.kind() != io::ErrorKind::NotFound,
+        let exists = |candidate: &&PathBuf| {
+            self.options.builtin_text(candidate).is_some()
+                || match std::fs::metadata(candidate) {
+                    Ok(_) => true,
+                    Err(error) => error.kind() != io::ErrorKind::NotFound,
+                }
         };
         if let Some(found) = candidates.iter().find(exists) {
             return Some(found.clone());
@@ -466,18 +513,24 @@ fn with_extension(name: &str) -> String {
 
 /// Where `extends "NAME"` may be: `<directory>/NAME.variant` (or `<directory>/NAME` if it
 /// already ends in `.variant`), then, for a plain name (no folder in it), the same file name in
-/// each search folder. Folders that are the same directory are tried once.
-fn candidates(directory: &Path, name: &str, search_path: &[PathBuf]) -> Vec<PathBuf> {
+/// each search folder, then among the built-in files. Folders that are the same directory are
+/// tried once.
+fn candidates(directory: &Path, name: &str, options: &LoadOptions) -> Vec<PathBuf> {
     let file_name = with_extension(name);
     let mut candidates = vec![directory.join(&file_name)];
     let plain = !name.contains(['/', '\\']) && !Path::new(name).is_absolute();
     if plain {
         let mut seen = vec![folder_identity(directory)];
-        for folder in search_path {
+        for folder in &options.search_path {
             let identity = folder_identity(folder);
             if !seen.contains(&identity) {
                 seen.push(identity);
                 candidates.push(folder.join(&file_name));
+            }
+        }
+        if let Some(builtin) = options.builtin_path(&file_name) {
+            if !candidates.contains(&builtin) {
+                candidates.push(builtin);
             }
         }
     }
@@ -635,6 +688,30 @@ mod tests {
             .unwrap_or_else(|failure| panic!("{}", failure.render()));
         assert_eq!(loaded.definition.pieces.len(), 6);
         assert!(loaded.warnings.is_empty(), "{}", loaded.render());
+    }
+
+    #[test]
+    fn built_in_files_are_found_by_path_and_by_extends_from_any_directory() {
+        let dir = temp_dir("builtin");
+        let child = "extends \"chess\"\ngame \"Mine\"\n";
+        fs::write(dir.join("mine.variant"), child).unwrap();
+        let builtin = vec![
+            ("chess.variant".to_string(), CHESS.to_string()),
+            ("sub.variant".to_string(), child.replace("Mine", "Sub")),
+        ];
+        let without = load_file(&dir.join("mine.variant"));
+        assert!(without.is_err(), "no chess beside it and nothing built in");
+        let options = LoadOptions::default().with_builtin(builtin);
+        let mine = load_file_with(&dir.join("mine.variant"), &options)
+            .unwrap_or_else(|failure| panic!("{}", failure.render()));
+        assert_eq!(mine.definition.name, "Mine");
+        assert_eq!(mine.definition.pieces.len(), 6);
+        let path = options.builtin_path("sub.variant").expect("built in");
+        assert_eq!(path, Path::new("<built-in>/sub.variant"));
+        let sub = load_file_with(&path, &options)
+            .unwrap_or_else(|failure| panic!("{}", failure.render()));
+        assert_eq!(sub.definition.name, "Sub");
+        assert!(options.builtin_path("nothing.variant").is_none());
     }
 
     #[test]

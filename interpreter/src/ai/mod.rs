@@ -95,7 +95,9 @@ impl fmt::Display for PlayerSpec {
     }
 }
 
-fn parse_budget(text: &str, default: Budget) -> Result<Budget, String> {
+/// A budget: a time (`2s`), or a count from 1 to `max_count` of `what` (`playouts`, `plies of
+/// depth`), named in the message when out of range.
+fn parse_budget(text: &str, default: Budget, what: &str, max_count: u64) -> Result<Budget, String> {
     if text.is_empty() {
         return Ok(default);
     }
@@ -113,9 +115,9 @@ fn parse_budget(text: &str, default: Budget) -> Result<Budget, String> {
     let count: u64 = text
         .parse()
         .map_err(|_| format!("`{text}` is neither a count (`500`) nor a time (`2s`)"))?;
-    if count == 0 || count > MAX_COUNT {
+    if count == 0 || count > max_count {
         return Err(format!(
-            "`{text}`: the count must be between 1 and {MAX_COUNT}"
+            "`{text}`: the {what} must be between 1 and {max_count}"
         ));
     }
     Ok(Budget::Count(count))
@@ -145,19 +147,15 @@ impl FromStr for PlayerSpec {
             "mcts" => Ok(PlayerSpec::Mcts(parse_budget(
                 budget.unwrap_or(""),
                 DEFAULT_MCTS,
+                "number of playouts",
+                MAX_COUNT,
             )?)),
-            "search" => {
-                let budget = parse_budget(budget.unwrap_or(""), DEFAULT_SEARCH)?;
-                if let Budget::Count(depth) = budget {
-                    if depth > search::MAX_DEPTH as u64 {
-                        return Err(format!(
-                            "`{text}`: search depth is at most {}",
-                            search::MAX_DEPTH
-                        ));
-                    }
-                }
-                Ok(PlayerSpec::Search(budget))
-            }
+            "search" => Ok(PlayerSpec::Search(parse_budget(
+                budget.unwrap_or(""),
+                DEFAULT_SEARCH,
+                "search depth",
+                u64::from(search::MAX_DEPTH),
+            )?)),
             _ => Err(format!(
                 "`{text}` is not a player: write {}",
                 PlayerSpec::FORMS
