@@ -115,10 +115,7 @@ pub fn list() -> String {
                 Some(description) => format!("{}: {description}", loaded.definition.name),
                 None => loaded.definition.name,
             },
-            Err(_) => format!(
-                "(does not load: `variant check {}` says why)",
-                path.display()
-            ),
+            Err(_) => format!("(does not load: `variant check {name}` says why)"),
         };
         out.push_str(&format!("{name:<width$}  {about}\n"));
     }

@@ -498,10 +498,15 @@ fn list_prints_every_game_with_its_description() {
     let (binary, work) = moved_binary("files-list");
     std::fs::create_dir_all(work.join("games")).unwrap();
     std::fs::write(work.join("games").join("squire.variant"), SQUIRE).unwrap();
+    std::fs::write(work.join("games").join("broken.variant"), "game {").unwrap();
     let output = run_with(&binary, &work, &["list"], b"");
     assert!(output.status.success(), "{}", stderr(&output));
     let listing = stdout(&output);
-    assert_eq!(listing.lines().count(), games().len() + 1, "{listing}");
+    assert_eq!(listing.lines().count(), games().len() + 2, "{listing}");
+    assert!(
+        listing.contains("(does not load: `variant check broken` says why)"),
+        "{listing}"
+    );
     assert!(listing.contains("squire "), "{listing}");
     assert!(listing.contains("Squire Chess"), "{listing}");
 }
