@@ -4,13 +4,16 @@
 //! `variant-interpreter` compiles and runs it. Every command goes `main → run → ExitCode`;
 //! errors are printed once, here, and give exit code 1.
 
+mod analysis;
 mod board;
 mod catalog;
 mod input;
 mod play;
+mod plot;
 mod record;
 mod replay;
 mod sides;
+mod sprt;
 mod tournament;
 
 use clap::{Parser, Subcommand};
@@ -108,9 +111,37 @@ enum Command {
         #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
         /// Print one JSON object: games, a, b, wins, draws, losses, games_per_second, score,
-        /// score_low, score_high, by_side.
+        /// score_low, score_high, by_side (and sprt with --sprt).
         #[arg(long)]
         json: bool,
+        /// Stop when a sequential probability ratio test decides between ELO0 and ELO1 (A's Elo
+        /// over B), counting game pairs; ALPHA and BETA default to 0.05. --games is the limit.
+        #[arg(
+            long,
+            value_name = "ELO0,ELO1[,ALPHA,BETA]",
+            allow_hyphen_values = true
+        )]
+        sprt: Option<sprt::Sprt>,
+    },
+    /// Analyse a game by self-play: balance, decisiveness, length, branching, piece values.
+    ///
+    /// Plays N seeded games and reports each side's score and the first mover's advantage,
+    /// draws and decided games and how games ended, their length in plies and turns, the legal
+    /// actions per position, and with --piece-values a value per piece type. The figures are
+    /// named after Ludii's metrics (Balance, AdvantageP1, Drawishness, Completion, Timeouts).
+    Analyze(analysis::AnalyzeArgs),
+    /// Add up the --json results of `variant analyze --shard K/N` runs into the figures of the
+    /// whole run.
+    Merge {
+        /// Files written by `variant analyze ... --shard K/N --json`.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print one JSON object, as `variant analyze --json` does.
+        #[arg(long)]
+        json: bool,
+        /// Write an SVG picture of the length distribution and the score over games.
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
     },
     /// Validate game files; prints `ok: FILE` for each valid one.
     ///
@@ -321,6 +352,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             jobs,
             threads,
             json,
+            sprt,
         } => tournament::run(tournament::MatchArgs {
             game,
             a,
@@ -330,7 +362,10 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             jobs: jobs as usize,
             threads: threads as usize,
             json,
+            sprt,
         }),
+        Command::Analyze(args) => analysis::run(args),
+        Command::Merge { files, json, plot } => analysis::merge(&files, json, plot.as_deref()),
         Command::Check { files } => check(&files),
         Command::Perft {
             game,

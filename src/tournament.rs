@@ -10,8 +10,10 @@
 //! match seed and `g`, so a match with counted budgets is reproducible whatever `--jobs` is.
 
 use crate::play::{side_seed, MAX_PLIES};
+use crate::sprt::{Pentanomial, Sprt, Verdict};
 use crate::{catalog, emit, Failure};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -30,6 +32,8 @@ pub struct MatchArgs {
     pub jobs: usize,
     pub threads: usize,
     pub json: bool,
+    /// `--sprt`: stop when the test decides, `--games` being the limit.
+    pub sprt: Option<Sprt>,
 }
 
 /// One game's result for A.
@@ -207,6 +211,12 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
     let mut by_side: Vec<Tally> = vec![[0; 3]; definition.sides.len()];
     let mut tally: Tally = [0; 3];
     let mut failure = None;
+    let mut sprt_state = SprtState {
+        test: args.sprt,
+        pairs: [0; 5],
+        first_of_pair: None,
+        verdict: Verdict::Undecided,
+    };
     std::thread::scope(|scope| {
         for _ in 0..args.jobs.max(1).min(args.games.max(1)) {
             let sender = sender.clone();
@@ -219,23 +229,40 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
                 }
                 let result = one_game(definition, a, b, index, args.seed, args.threads);
                 let failed = result.is_err();
-                if sender.send(result).is_err() || failed {
+                if sender.send((index, result)).is_err() || failed {
                     return;
                 }
             });
         }
         drop(sender);
-        for result in receiver {
-            match result {
-                Ok((side, score)) => {
-                    tally[score as usize] += 1;
-                    by_side[side][score as usize] += 1;
-                    progress.inc(1);
-                    progress.set_message(format!("A: +{} ={} -{}", tally[0], tally[1], tally[2]));
-                }
-                Err(message) => {
-                    failure.get_or_insert(message);
-                    next.store(usize::MAX / 2, Ordering::Relaxed);
+        // Games are counted in their order, whatever thread finished first, so that the SPRT
+        // stops at the same pair with any --jobs.
+        let mut waiting = BTreeMap::new();
+        let mut counted = 0;
+        for (index, result) in receiver {
+            waiting.insert(index, result);
+            while let Some(result) = waiting.remove(&counted) {
+                counted += 1;
+                match result {
+                    Ok((side, score)) if sprt_state.verdict == Verdict::Undecided => {
+                        tally[score as usize] += 1;
+                        by_side[side][score as usize] += 1;
+                        progress.inc(1);
+                        let decided = sprt_state.count(score);
+                        let mut message = format!("A: +{} ={} -{}", tally[0], tally[1], tally[2]);
+                        if let Some(test) = &args.sprt {
+                            message.push_str(&format!(", LLR {:.2}", test.llr(&sprt_state.pairs)));
+                        }
+                        progress.set_message(message);
+                        if decided {
+                            next.store(usize::MAX / 2, Ordering::Relaxed);
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(message) => {
+                        failure.get_or_insert(message);
+                        next.store(usize::MAX / 2, Ordering::Relaxed);
+                    }
                 }
             }
         }
@@ -276,9 +303,7 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
                 )
             })
             .collect();
-        emit(&format!(
-            "{}\n",
-            serde_json::json!({
+        let mut value = serde_json::json!({
                 "games": games,
                 "a": a.to_string(),
                 "b": b.to_string(),
@@ -290,8 +315,11 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
                 "score_low": low,
                 "score_high": high,
                 "by_side": per_side,
-            })
-        ))?;
+        });
+        if let Some(sprt) = sprt_state.json() {
+            value["sprt"] = sprt;
+        }
+        emit(&format!("{value}\n"))?;
     } else {
         let mut text = format!(
             "{}: A = {a}, B = {b}, {games} games (seed {})\n\
@@ -317,10 +345,80 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
                 high * 100.0
             ));
         }
+        if let Some(line) = sprt_state.words() {
+            text.push_str(&line);
+        }
         text.push_str(&format!("{per_second:.2} games per second\n"));
         emit(&text)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The SPRT's count of game pairs while a match runs.
+struct SprtState {
+    test: Option<Sprt>,
+    pairs: Pentanomial,
+    /// A's half points in the first game of the pair under way.
+    first_of_pair: Option<usize>,
+    verdict: Verdict,
+}
+
+impl SprtState {
+    /// Counts a game, in game order; true when the test has just decided.
+    fn count(&mut self, score: Score) -> bool {
+        let Some(test) = self.test else {
+            return false;
+        };
+        let half_points = 2 - score as usize;
+        match self.first_of_pair.take() {
+            None => self.first_of_pair = Some(half_points),
+            Some(first) => {
+                self.pairs[first + half_points] += 1;
+                self.verdict = test.verdict(&self.pairs);
+            }
+        }
+        self.verdict != Verdict::Undecided
+    }
+
+    /// `SPRT (0, 10, α 0.05, β 0.05): LLR 3.02 (bounds -2.94, 2.94), 7 pairs [0, 0, 0, 1, 6]: H1 accepted`.
+    fn words(&self) -> Option<String> {
+        let test = self.test?;
+        let (lower, upper) = test.bounds();
+        let verdict = match self.verdict {
+            Verdict::H0 => "H0 accepted (elo0)".to_string(),
+            Verdict::H1 => "H1 accepted (elo1)".to_string(),
+            Verdict::Undecided => "undecided at the game limit".to_string(),
+        };
+        Some(format!(
+            "SPRT elo0 {}, elo1 {}, alpha {}, beta {}: LLR {:.2} (bounds {:.2}, {:.2}), {} pairs {:?}: {verdict}\n",
+            test.elo0,
+            test.elo1,
+            test.alpha,
+            test.beta,
+            test.llr(&self.pairs),
+            lower,
+            upper,
+            self.pairs.iter().sum::<u64>(),
+            self.pairs,
+        ))
+    }
+
+    fn json(&self) -> Option<serde_json::Value> {
+        let test = self.test?;
+        let (lower, upper) = test.bounds();
+        Some(serde_json::json!({
+            "elo0": test.elo0,
+            "elo1": test.elo1,
+            "alpha": test.alpha,
+            "beta": test.beta,
+            "llr": test.llr(&self.pairs),
+            "lower": lower,
+            "upper": upper,
+            "pairs": self.pairs.iter().sum::<u64>(),
+            "pentanomial": self.pairs,
+            "result": self.verdict.to_string(),
+        }))
+    }
 }
 
 #[cfg(test)]
