@@ -340,7 +340,7 @@ fn play_one(setup: &Setup, index: usize) -> Result<Played, String> {
     let mut legal: Vec<u64> = Vec::new();
     let mut branching = Branching::default();
     let mut regression = setup.features.as_ref().map(Features::empty);
-    let mut feature_sum = vec![0i64; definition.pieces.len()];
+    let mut feature_sum = vec![0i64; definition.pieces.len() + 1];
     let mut movers: Vec<String> = Vec::new();
     while session.outcome().is_none() && session.history().len() < setup.max_plies {
         let to_move = session.side_to_move();
@@ -448,16 +448,19 @@ impl Features {
         }
     }
 
+    /// The sums of no position: one column per piece type, and a last one, always 1, for the
+    /// first mover's advantage at equal material (the intercept).
     fn empty(&self) -> Regression {
         Regression {
-            xtx: vec![vec![0; self.pieces]; self.pieces],
-            xty: vec![0; self.pieces],
+            xtx: vec![vec![0; self.pieces + 1]; self.pieces + 1],
+            xty: vec![0; self.pieces + 1],
             positions: 0,
         }
     }
 
     fn difference(&self, session: &dyn Session) -> Vec<i64> {
-        let mut x = vec![0i64; self.pieces];
+        let mut x = vec![0i64; self.pieces + 1];
+        x[self.pieces] = 1;
         let sign = |side: usize| {
             if self.ours.get(side).copied().unwrap_or(false) {
                 1
@@ -658,7 +661,7 @@ pub struct PieceValue {
     pub piece: String,
     pub file_value: i32,
     /// The first mover's expected score gained per extra piece of this type (0.5 = a win
-    /// instead of a draw); `None` when the material never differed in this piece.
+    /// instead of a draw); `None` when its material difference never varied.
     pub score_per_piece: Option<f64>,
     /// The same in the file's units: scaled so that the estimated pieces' values add up to
     /// theirs in the file.
@@ -820,8 +823,11 @@ fn piece_values(definition: &Definition, regression: &Regression) -> Vec<PieceVa
         })
         .collect();
     let beta = solve(&mut matrix);
-    let estimable: Vec<bool> = (0..n).map(|i| regression.xtx[i][i] > 0).collect();
     let pieces = &definition.pieces;
+    // A piece type whose count never differed has no column to speak of; one whose difference
+    // never changed is the intercept in disguise.
+    let estimable: Vec<bool> = (0..pieces.len()).map(|i| varies(regression, i)).collect();
+    let n = pieces.len();
     let counted = |i: &usize| estimable[*i] && !pieces[*i].royal && pieces[*i].value > 0;
     let file_sum: f64 = (0..n).filter(counted).map(|i| pieces[i].value as f64).sum();
     let beta_sum: f64 = (0..n).filter(counted).map(|i| beta[i]).sum();
@@ -834,6 +840,16 @@ fn piece_values(definition: &Definition, regression: &Regression) -> Vec<PieceVa
             estimate: estimable[i].then_some(()).and(scale).map(|s| beta[i] * s),
         })
         .collect()
+}
+
+/// Whether piece `i`'s material difference took more than one value over the positions: its
+/// variance `Σx²/N - (Σx/N)²` is not zero (the last column of `XᵀX` holds `Σx`).
+fn varies(regression: &Regression, i: usize) -> bool {
+    let last = regression.xty.len() - 1;
+    let positions = regression.positions as i128;
+    let squares = regression.xtx[i][i] as i128;
+    let sum = regression.xtx[i][last] as i128;
+    positions * squares != sum * sum
 }
 
 /// Gaussian elimination with partial pivoting of an augmented matrix `[A | b]`.
@@ -989,7 +1005,7 @@ fn figures_words(figures: &Figures) -> String {
             let estimate = match (value.estimate, value.score_per_piece) {
                 (Some(e), Some(s)) => format!("estimate {e:.2} ({:+.3} score per piece)", s),
                 (None, Some(s)) => format!("{:+.3} score per piece", s),
-                _ => "not estimated (the material never differed in it)".into(),
+                _ => "not estimated (its material difference never varied)".into(),
             };
             text.push_str(&format!(
                 "  {}: file {}, {estimate}\n",
