@@ -229,6 +229,7 @@ fn play_all(
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
     let mut played: Vec<Played> = Vec::new();
+    let mut running = Running::default();
     let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1).min(indices.len().max(1)) {
@@ -249,9 +250,10 @@ fn play_all(
         for result in receiver {
             match result {
                 Ok(game) => {
+                    running.add(setup.definition, &game.record);
                     played.push(game);
                     progress.inc(1);
-                    progress.set_message(running_words(setup.definition, &played));
+                    progress.set_message(running.words());
                 }
                 Err(message) => {
                     failure.get_or_insert(message);
@@ -294,22 +296,34 @@ fn progress_bar(games: usize, json: bool) -> ProgressBar {
     }
 }
 
-/// The running figures beside the progress bar: the first mover's score, draws, mean length.
-fn running_words(definition: &Definition, played: &[Played]) -> String {
-    let first = sides_in_turn_order(definition)[0];
-    let n = played.len().max(1) as f64;
-    let first_points: usize = played.iter().map(|g| g.record.points[first] as usize).sum();
-    let draws = played
-        .iter()
-        .filter(|g| g.record.reason.is_some() && g.record.points.iter().all(|&p| p == 1))
-        .count();
-    let plies: usize = played.iter().map(|g| g.record.plies).sum();
-    format!(
-        "first mover {:.1}%, draws {:.1}%, {:.1} plies",
-        first_points as f64 / 2.0 / n * 100.0,
-        draws as f64 / n * 100.0,
-        plies as f64 / n
-    )
+/// The running figures beside the progress bar: the first mover's score, draws, mean length;
+/// kept as sums, so that a long run does not recount its games after each one.
+#[derive(Default)]
+struct Running {
+    games: usize,
+    first_points: usize,
+    draws: usize,
+    plies: usize,
+}
+
+impl Running {
+    fn add(&mut self, definition: &Definition, record: &GameRecord) {
+        let first = sides_in_turn_order(definition)[0];
+        self.games += 1;
+        self.first_points += record.points[first] as usize;
+        self.draws += usize::from(record.reason.is_some() && record.points.iter().all(|&p| p == 1));
+        self.plies += record.plies;
+    }
+
+    fn words(&self) -> String {
+        let n = self.games.max(1) as f64;
+        format!(
+            "first mover {:.1}%, draws {:.1}%, {:.1} plies",
+            self.first_points as f64 / 2.0 / n * 100.0,
+            self.draws as f64 / n * 100.0,
+            self.plies as f64 / n
+        )
+    }
 }
 
 /// Plays game number `index`: the players take the free sides (those without a policy in the
