@@ -258,11 +258,12 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
                             next.store(usize::MAX / 2, Ordering::Relaxed);
                         }
                     }
-                    Ok(_) => {}
-                    Err(message) => {
+                    Err(message) if sprt_state.verdict == Verdict::Undecided => {
                         failure.get_or_insert(message);
                         next.store(usize::MAX / 2, Ordering::Relaxed);
                     }
+                    // Games still in play when the SPRT decided are not counted.
+                    _ => {}
                 }
             }
         }
