@@ -14,6 +14,7 @@ mod record;
 mod replay;
 mod sides;
 mod sprt;
+mod svg;
 mod tournament;
 
 use clap::{Parser, Subcommand};
@@ -85,6 +86,10 @@ enum Command {
         /// Step through the positions at the reader's pace (Enter, b, f, l, a move number, q).
         #[arg(long)]
         step: bool,
+        /// Also write one SVG picture per position into DIR: `000.svg` (the start), `001.svg`
+        /// (after the first move), ...
+        #[arg(long, value_name = "DIR", conflicts_with = "step")]
+        svg: Option<PathBuf>,
     },
     /// Play many games between two computer players and report A's results.
     ///
@@ -235,6 +240,16 @@ enum Command {
         /// drawing); refused when no policy chose the last move.
         #[arg(long, allow_hyphen_values = true)]
         dice: Option<String>,
+        /// Write the board as an SVG picture to FILE instead (squares, pieces, hands and
+        /// prisons, the last move's arrow, the side to move or the result).
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        /// With --svg: mark each side's controlled squares (games that keep a score).
+        #[arg(long, requires = "svg")]
+        control: bool,
+        /// With --svg: draw the board from the other side (top rank at the bottom).
+        #[arg(long, requires = "svg")]
+        flip: bool,
     },
     /// Say why a move is illegal here, or what a legal move does.
     Explain {
@@ -342,7 +357,14 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             game,
             no_color,
             step,
-        } => replay::replay(&file, game.as_deref(), board::use_color(no_color), step),
+            svg,
+        } => replay::replay(
+            &file,
+            game.as_deref(),
+            board::use_color(no_color),
+            step,
+            svg.as_deref(),
+        ),
         Command::Match {
             game,
             a,
@@ -444,13 +466,22 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             play,
             json,
             dice,
+            svg,
+            control,
+            flip,
         } => {
             let mut session = open(&game, fen.as_deref(), strict, play.as_deref())?;
             let policy = match dice {
                 Some(dice) => Some(policy_of_last_move(session.as_mut(), parse_dice(&dice)?)?),
                 None => None,
             };
-            if json {
+            if let Some(file) = svg {
+                let options = svg::Options {
+                    flipped: flip,
+                    control,
+                };
+                svg::write(&file, &svg::render(session.as_ref(), options))?;
+            } else if json {
                 emit(&format!("{}\n", show_json(session.as_ref())))?;
             } else {
                 let mut text = show_text(session.as_ref());

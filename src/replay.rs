@@ -10,7 +10,7 @@
 use crate::input::{self, Line};
 use crate::play::{check_record, game_of_record, replay_record};
 use crate::record::{self, Ending};
-use crate::{board, catalog, emit, Failure};
+use crate::{board, catalog, emit, svg, Failure};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -19,6 +19,7 @@ pub fn replay(
     game: Option<&str>,
     color: bool,
     step: bool,
+    pictures: Option<&Path>,
 ) -> Result<ExitCode, Failure> {
     let record = record::read(file).map_err(Failure::Message)?;
     let game = match game {
@@ -70,13 +71,21 @@ pub fn replay(
         emit(&format!("Result: {ending}\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
+    let pictures = pictures.map(Pictures::new).transpose()?;
+    let picture = |session: &dyn variant_interpreter::Session, ply: usize| {
+        pictures
+            .as_ref()
+            .map_or(Ok(()), |pictures| pictures.write(session, ply))
+    };
     emit(&format!(
         "\nStart:\n{}",
         board::picture(session.as_ref(), color)
     ))?;
+    picture(session.as_ref(), 0)?;
     for (index, (uci, san)) in moves.iter().zip(&sans).enumerate() {
         let side = session.side_to_move();
         session.play(uci)?;
+        picture(session.as_ref(), index + 1)?;
         emit(&format!(
             "\n{}. {side} {san} ({uci})\n{}",
             index + 1,
@@ -88,7 +97,36 @@ pub fn replay(
         _ => Ending::of(session.as_ref()).description(&definition),
     };
     emit(&format!("\nFEN: {}\nResult: {ending}\n", session.fen()))?;
+    if let Some(pictures) = &pictures {
+        emit(&format!(
+            "Pictures: {} SVG files in {}\n",
+            moves.len() + 1,
+            pictures.dir.display()
+        ))?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `replay --svg DIR`: one picture per position, named by its ply (`000.svg` is the start).
+struct Pictures {
+    dir: std::path::PathBuf,
+}
+
+impl Pictures {
+    /// Creates the folder if needed.
+    fn new(dir: &Path) -> Result<Self, Failure> {
+        std::fs::create_dir_all(dir).map_err(|error| {
+            Failure::Message(format!("cannot create `{}`: {error}", dir.display()))
+        })?;
+        Ok(Pictures {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    fn write(&self, session: &dyn variant_interpreter::Session, ply: usize) -> Result<(), Failure> {
+        let picture = svg::render(session, svg::Options::default());
+        svg::write(&self.dir.join(format!("{ply:03}.svg")), &picture)
+    }
 }
 
 /// `replay --step`: one position at a time, moving as the reader asks.
