@@ -12,9 +12,11 @@ mod play;
 mod plot;
 mod record;
 mod replay;
+mod server;
 mod sides;
 mod sprt;
 mod svg;
+mod table;
 mod tournament;
 
 use clap::{Parser, Subcommand};
@@ -279,6 +281,31 @@ enum Command {
         #[arg(long)]
         compiled: bool,
     },
+    /// Serve the games on a local web server with a JSON API (prints the address).
+    ///
+    /// `GET /api/games`; `POST /api/sessions` with `{"game", "players", "seed", "fen"}`;
+    /// `GET /api/sessions/ID` (the fields of `show --json`, and `players`);
+    /// `GET /api/sessions/ID/board.svg`; `POST /api/sessions/ID/moves` with `{"move"}`.
+    Serve {
+        /// Port to listen on; 0 lets the system pick one.
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to bind: only this machine by default.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Offer the games of this folder instead of the usual games folders.
+        #[arg(long, value_name = "DIR")]
+        games: Option<PathBuf>,
+        /// Open the address in the system's browser.
+        #[arg(long)]
+        open: bool,
+        /// Most games under way at once.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        max_sessions: u32,
+        /// A game that no request touched for this many seconds is forgotten.
+        #[arg(long, default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..=604_800))]
+        idle_seconds: u64,
+    },
 }
 
 /// An error that ends the command.
@@ -509,6 +536,21 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             emit(&catalog::list())?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Serve {
+            port,
+            host,
+            games,
+            open,
+            max_sessions,
+            idle_seconds,
+        } => server::serve(server::ServeArgs {
+            host,
+            port,
+            games,
+            open,
+            max_sessions: max_sessions as usize,
+            idle: std::time::Duration::from_secs(idle_seconds),
+        }),
         Command::Dump { game, compiled } => {
             let loaded = catalog::load(&game)?;
             if compiled {
@@ -578,7 +620,7 @@ fn open(
 /// Plays a move written as at the prompt: in short algebraic notation (`Nf3`, `O-O`) or in the
 /// game's notation. A move that cannot be played gets the game's notation's error, or, for
 /// algebraic text, the same reason its move in the game's notation gets.
-fn play_typed(session: &mut dyn Session, text: &str) -> Result<(), String> {
+pub(crate) fn play_typed(session: &mut dyn Session, text: &str) -> Result<(), String> {
     let error = match session.resolve(text) {
         Ok(uci) => return session.play(&uci).map_err(|e| e.to_string()),
         Err(error) => error,
@@ -761,6 +803,11 @@ fn is_malformed(session: &dyn Session, text: &str) -> bool {
 }
 
 fn show_json(session: &dyn Session) -> String {
+    show_value(session).to_string()
+}
+
+/// The object of `show --json` (also what the server's `GET /api/sessions/ID` answers).
+pub(crate) fn show_value(session: &dyn Session) -> serde_json::Value {
     let mut value = serde_json::json!({
         "game": session.definition().name,
         "fen": session.fen(),
@@ -793,7 +840,7 @@ fn show_json(session: &dyn Session) -> String {
             value[key] = entry;
         }
     }
-    value.to_string()
+    value
 }
 
 /// For games that keep a score: each side's controlled squares; else null.

@@ -1,0 +1,266 @@
+//! A game being played in the server: its session, the player of each side, and the thread
+//! that owns them.
+//!
+//! Why a thread per game: a session is not `Send` (it may keep caches of its own), and a
+//! computer player may think for seconds; a game that lives on its own thread and answers the
+//! requests sent to it lets two browsers play two games at once, one game's thinking never
+//! holding up the other's requests. The thread ends when no request came for the idle time,
+//! which is how sessions expire.
+
+use crate::play::side_seed;
+use crate::{play_typed, show_value, svg};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Duration;
+use variant_dsl::Definition;
+use variant_interpreter::{Agent, AgentOptions, Budget, PlayerSpec, Session};
+
+/// The most computer moves played in answer to one request: a game between computers alone
+/// is played on in steps, never in one endless request.
+const MAX_COMPUTER_PLIES: usize = 400;
+/// The longest a computer player may think per move in the server, and the largest counted
+/// budgets: a request is answered in seconds.
+const MAX_SECONDS: f64 = 10.0;
+const MAX_PLAYOUTS: u64 = 200_000;
+const MAX_DEPTH: u64 = 8;
+
+/// What a request asks of a game.
+pub enum Ask {
+    /// The state, as `show --json` gives it, with the players.
+    State,
+    /// Play a person's move (game notation or SAN), then the computers' replies.
+    Move(String),
+    /// The board as SVG.
+    Picture(svg::Options),
+}
+
+/// A reply: HTTP status and body, JSON unless it is a picture.
+pub struct Reply {
+    /// HTTP status code.
+    pub status: u16,
+    /// The body.
+    pub body: String,
+    /// Whether the body is SVG.
+    pub svg: bool,
+}
+
+impl Reply {
+    /// A JSON reply.
+    pub fn json(status: u16, value: &serde_json::Value) -> Self {
+        Reply {
+            status,
+            body: value.to_string(),
+            svg: false,
+        }
+    }
+
+    /// `{"error": message}` with a status.
+    pub fn error(status: u16, message: impl Into<String>) -> Self {
+        Reply::json(status, &serde_json::json!({ "error": message.into() }))
+    }
+}
+
+impl Reply {
+    /// Sends the reply; a client that went away is no error.
+    pub fn send(self, request: tiny_http::Request) {
+        let kind: &[u8] = if self.svg {
+            b"image/svg+xml"
+        } else {
+            b"application/json"
+        };
+        let mut response =
+            tiny_http::Response::from_string(self.body).with_status_code(self.status);
+        if let Ok(header) = tiny_http::Header::from_bytes(&b"Content-Type"[..], kind) {
+            response = response.with_header(header);
+        }
+        let _ = request.respond(response);
+    }
+}
+
+/// One request for a game, answered by the game's thread.
+pub struct Letter {
+    /// What is asked.
+    pub ask: Ask,
+    /// The request to answer.
+    pub request: tiny_http::Request,
+}
+
+/// How a new game is set up.
+pub struct Setup {
+    /// The validated game.
+    pub definition: Definition,
+    /// The start position, if not the game's setup.
+    pub fen: Option<String>,
+    /// The player of each side, in side order.
+    pub players: Vec<PlayerSpec>,
+    /// Seed of the computer players.
+    pub seed: u64,
+}
+
+/// Checks that a player's budget fits a request's time.
+pub fn check_budget(spec: PlayerSpec) -> Result<(), String> {
+    let within = match spec {
+        PlayerSpec::Mcts(Budget::Count(n)) => n <= MAX_PLAYOUTS,
+        PlayerSpec::Search(Budget::Count(n)) => n <= MAX_DEPTH,
+        PlayerSpec::Mcts(Budget::Time(t)) | PlayerSpec::Search(Budget::Time(t)) => {
+            t.as_secs_f64() <= MAX_SECONDS
+        }
+        _ => true,
+    };
+    if within {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{spec}` thinks too long for the server: at most {MAX_SECONDS}s a move, \
+             {MAX_PLAYOUTS} playouts or depth {MAX_DEPTH}"
+        ))
+    }
+}
+
+/// A game and its players, owned by one thread.
+struct Table {
+    session: Box<dyn Session>,
+    players: Vec<PlayerSpec>,
+    agents: Vec<Option<Box<dyn Agent>>>,
+}
+
+/// Opens the game; on success, the computer players make their first moves. The error is the
+/// reply to the request that asked for the game.
+fn open(setup: Setup) -> Result<Table, Reply> {
+    let session = variant_interpreter::open(&setup.definition, setup.fen.as_deref())
+        .map_err(|error| Reply::error(422, error.to_string()))?;
+    let agents = setup
+        .players
+        .iter()
+        .enumerate()
+        .map(|(index, spec)| {
+            if spec.is_human() {
+                return Ok(None);
+            }
+            let options = AgentOptions {
+                seed: side_seed(setup.seed, index),
+                threads: 1,
+            };
+            session.agent(*spec, options).map(Some).map_err(|error| {
+                let side = &setup.definition.sides[index].name;
+                Reply::error(422, format!("{side}: {error}"))
+            })
+        })
+        .collect::<Result<Vec<_>, Reply>>()?;
+    let mut table = Table {
+        session,
+        players: setup.players,
+        agents,
+    };
+    table.computers_play();
+    Ok(table)
+}
+
+/// Runs a game: opens it, answers `first` (the request that created it) with `created`'s
+/// JSON, then every request sent until none came for `idle`.
+pub fn run(
+    setup: Setup,
+    created: serde_json::Value,
+    first: tiny_http::Request,
+    letters: Receiver<Letter>,
+    idle: Duration,
+) {
+    let mut table = match open(setup) {
+        Ok(table) => {
+            Reply::json(201, &created).send(first);
+            table
+        }
+        Err(reply) => {
+            reply.send(first);
+            return;
+        }
+    };
+    loop {
+        match letters.recv_timeout(idle) {
+            Ok(letter) => {
+                table.answer(letter.ask).send(letter.request);
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return,
+        }
+    }
+}
+
+impl Table {
+    fn answer(&mut self, ask: Ask) -> Reply {
+        match ask {
+            Ask::State => Reply::json(200, &self.state()),
+            Ask::Picture(options) => Reply {
+                status: 200,
+                body: svg::render(self.session.as_ref(), options),
+                svg: true,
+            },
+            Ask::Move(text) => self.person_moves(&text),
+        }
+    }
+
+    /// `show --json`'s fields, and `players`: each side's player.
+    fn state(&self) -> serde_json::Value {
+        let mut value = show_value(self.session.as_ref());
+        let players: serde_json::Map<String, serde_json::Value> = self
+            .session
+            .definition()
+            .sides
+            .iter()
+            .zip(&self.players)
+            .map(|(side, spec)| (side.name.clone(), spec.to_string().into()))
+            .collect();
+        value["players"] = players.into();
+        value
+    }
+
+    fn side_index(&self) -> usize {
+        let side = self.session.side_to_move();
+        let sides = &self.session.definition().sides;
+        sides.iter().position(|s| s.name == side).unwrap_or(0)
+    }
+
+    /// A person's move: refused when the game is over or a computer is to move, or when it is
+    /// not legal (with the reason); else played, then the computers reply.
+    fn person_moves(&mut self, text: &str) -> Reply {
+        if let Some(outcome) = self.session.outcome() {
+            return Reply::error(409, format!("the game is over: {}", outcome.description()));
+        }
+        let side = self.side_index();
+        if !self.players[side].is_human() {
+            return Reply::error(
+                409,
+                format!(
+                    "{} is played by {}",
+                    self.session.side_to_move(),
+                    self.players[side]
+                ),
+            );
+        }
+        if let Err(message) = play_typed(self.session.as_mut(), text) {
+            return Reply::error(422, message);
+        }
+        self.computers_play();
+        Reply::json(200, &self.state())
+    }
+
+    /// The computer players move until a person is to move or the game is over.
+    fn computers_play(&mut self) {
+        for _ in 0..MAX_COMPUTER_PLIES {
+            if self.session.outcome().is_some() {
+                return;
+            }
+            let side = self.side_index();
+            let Some(agent) = self.agents[side].as_mut() else {
+                return;
+            };
+            let Some(choice) = agent.choose(self.session.as_ref()) else {
+                return;
+            };
+            if self.session.play(&choice.mv).is_err() {
+                return;
+            }
+            if let Some(dice) = choice.dice {
+                self.session.note_dice(dice);
+            }
+        }
+    }
+}

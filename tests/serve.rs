@@ -1,0 +1,342 @@
+//! `variant serve` through the real binary: the server is started on 127.0.0.1 with a port the
+//! system picks (`--port 0`, the address read from its first line), and its JSON API is asked
+//! over plain HTTP, without a browser.
+
+mod common;
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running server, stopped (by its process id) when dropped.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_variant"))
+            .args(["serve", "--port", "0"])
+            .args(extra)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the address line");
+        let address = line
+            .trim()
+            .strip_prefix("Listening on http://")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+            .to_string();
+        assert!(address.starts_with("127.0.0.1:"), "{address}");
+        Server { child, address }
+    }
+
+    /// One request; the status and the body.
+    fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.address).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("timeout");
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.address,
+            body.len()
+        )
+        .expect("sends");
+        let mut response = String::new();
+        stream.read_to_string(&mut response).expect("reads");
+        let (head, body) = response.split_once("\r\n\r\n").expect("head and body");
+        let status = head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .expect("a status");
+        (status, body.to_string())
+    }
+
+    /// A request whose reply is JSON.
+    fn json(&self, method: &str, path: &str, body: &str) -> (u16, Value) {
+        let (status, text) = self.request(method, path, body);
+        let value = serde_json::from_str(&text)
+            .unwrap_or_else(|error| panic!("{method} {path}: not JSON ({error}): {text}"));
+        (status, value)
+    }
+
+    /// A new game, which must be created; its id.
+    fn create(&self, body: Value) -> String {
+        let (status, reply) = self.json("POST", "/api/sessions", &body.to_string());
+        assert_eq!(status, 201, "{reply}");
+        reply["id"].as_str().expect("an id").to_string()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The message of a JSON error reply, which must have one.
+fn error_of(reply: &Value) -> &str {
+    reply["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {reply}"))
+}
+
+#[test]
+fn the_games_are_listed_with_their_boards() {
+    let server = Server::start(&[]);
+    let (status, games) = server.json("GET", "/api/games", "");
+    assert_eq!(status, 200);
+    let games = games.as_array().expect("a list");
+    let names: Vec<&str> = games.iter().filter_map(|g| g["name"].as_str()).collect();
+    assert_eq!(names, common::games());
+    let find = |name: &str| games.iter().find(|g| g["name"] == name).expect("listed");
+    assert_eq!(
+        find("chess")["board"],
+        json!({"files": 8, "ranks": 8, "squares": 64})
+    );
+    assert_eq!(find("takeover-chess")["board"]["squares"], 41);
+    assert_eq!(
+        find("cooperative-chess")["sides"],
+        json!(["white", "black", "red"])
+    );
+    assert!(find("chess")["description"].as_str().is_some());
+}
+
+#[test]
+fn a_game_against_random_answers_with_the_fields_of_show_json() {
+    let server = Server::start(&[]);
+    let id = server.create(
+        json!({"game": "chess", "players": {"white": "human", "black": "random"}, "seed": 1}),
+    );
+    let (status, state) = server.json(
+        "POST",
+        &format!("/api/sessions/{id}/moves"),
+        r#"{"move": "e4"}"#,
+    );
+    assert_eq!(status, 200, "{state}");
+    let history: Vec<&str> = state["history"]
+        .as_array()
+        .expect("history")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(history.len(), 2, "random replied: {history:?}");
+    assert_eq!(history[0], "e2e4");
+    assert_eq!(state["side_to_move"], "white");
+    assert_eq!(
+        state["players"],
+        json!({"white": "human", "black": "random"})
+    );
+
+    // The same position through the CLI: the same fields.
+    let mut expected = common::show_json(&["chess", "--play", &history.join(" ")]);
+    let (status, mut fetched) = server.json("GET", &format!("/api/sessions/{id}"), "");
+    assert_eq!(status, 200);
+    fetched.as_object_mut().expect("object").remove("players");
+    expected.as_object_mut().expect("object");
+    assert_eq!(fetched, expected);
+
+    // A move in the game's notation works too.
+    let (status, state) = server.json(
+        "POST",
+        &format!("/api/sessions/{id}/moves"),
+        r#"{"move": "g1f3"}"#,
+    );
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["history"][2], "g1f3");
+    assert_eq!(state["history"].as_array().map(Vec::len), Some(4));
+}
+
+#[test]
+fn bad_requests_get_4xx_json_errors() {
+    let server = Server::start(&[]);
+    let (status, reply) = server.json("POST", "/api/sessions", "{not json");
+    assert_eq!(status, 400);
+    assert!(error_of(&reply).contains("bad JSON"));
+
+    let (status, reply) = server.json("POST", "/api/sessions", r#"{"game": "no-such-game"}"#);
+    assert_eq!(status, 404);
+    assert!(error_of(&reply).contains("no game `no-such-game`"));
+
+    // A name is never a path.
+    let (status, _) = server.json("POST", "/api/sessions", r#"{"game": "../games/chess"}"#);
+    assert_eq!(status, 404);
+
+    let (status, reply) = server.json(
+        "POST",
+        "/api/sessions",
+        r#"{"game": "chess", "players": {"green": "random"}}"#,
+    );
+    assert_eq!(status, 400);
+    assert!(error_of(&reply).contains("no side `green`"), "{reply}");
+
+    let (status, reply) = server.json(
+        "POST",
+        "/api/sessions",
+        r#"{"game": "chess", "players": {"black": "genius"}}"#,
+    );
+    assert_eq!(status, 400, "{reply}");
+
+    let (status, reply) = server.json(
+        "POST",
+        "/api/sessions",
+        r#"{"game": "chess", "players": {"black": "mcts:3600s"}}"#,
+    );
+    assert_eq!(status, 400);
+    assert!(error_of(&reply).contains("too long"), "{reply}");
+
+    let (status, reply) = server.json(
+        "POST",
+        "/api/sessions",
+        r#"{"game": "chess", "fen": "not a fen"}"#,
+    );
+    assert_eq!(status, 422, "{reply}");
+
+    let (status, _) = server.json("GET", "/api/sessions/0123456789abcdef", "");
+    assert_eq!(status, 404);
+    let (status, _) = server.json("DELETE", "/api/games", "");
+    assert_eq!(status, 405);
+    let (status, _) = server.json("GET", "/nowhere", "");
+    assert_eq!(status, 404);
+
+    let id = server.create(json!({"game": "chess"}));
+    let path = format!("/api/sessions/{id}/moves");
+    let (status, reply) = server.json("POST", &path, r#"{"move": "e2e5"}"#);
+    assert_eq!(status, 422);
+    assert!(error_of(&reply).contains("not a legal move"), "{reply}");
+    let (status, _) = server.json("POST", &path, r#"{"mv": "e2e4"}"#);
+    assert_eq!(status, 400);
+    let (status, reply) = server.json(
+        "POST",
+        &path,
+        &format!("{{\"move\": \"{}\"}}", "x".repeat(70_000)),
+    );
+    assert_eq!(status, 413, "{reply}");
+    // Nothing was played by the refused moves.
+    let (_, state) = server.json("GET", &format!("/api/sessions/{id}"), "");
+    assert_eq!(state["history"], json!([]));
+}
+
+#[test]
+fn a_finished_game_refuses_moves() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"game": "chess", "fen": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"}));
+    let path = format!("/api/sessions/{id}/moves");
+    let (status, state) = server.json("POST", &path, r#"{"move": "Ra8#"}"#);
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["result"]["description"], "white wins by checkmate");
+    let (status, reply) = server.json("POST", &path, r#"{"move": "g8h8"}"#);
+    assert_eq!(status, 409);
+    assert!(error_of(&reply).contains("the game is over"), "{reply}");
+}
+
+#[test]
+fn a_computer_side_does_not_take_a_persons_move() {
+    let server = Server::start(&[]);
+    // Red's policy moves by itself; White and Black are people.
+    let id = server.create(json!({"game": "cooperative-chess", "seed": 4}));
+    let (_, state) = server.json("GET", &format!("/api/sessions/{id}"), "");
+    assert_eq!(state["players"]["red"], "policy");
+    let path = format!("/api/sessions/{id}/moves");
+    // Red moves after each of the others: White, Red, Black, Red.
+    let (status, state) = server.json("POST", &path, r#"{"move": "a2a3"}"#);
+    assert_eq!(status, 200);
+    assert_eq!(state["side_to_move"], "black", "{state}");
+    let (status, state) = server.json("POST", &path, r#"{"move": "h2h3"}"#);
+    assert_eq!(status, 200, "{state}");
+    let history = state["history"].as_array().expect("history");
+    assert_eq!(history.len(), 4, "{state}");
+    assert_eq!((&history[0], &history[2]), (&json!("a2a3"), &json!("h2h3")));
+    assert_eq!(state["side_to_move"], "white");
+    assert!(state["policy"]["rule"].is_string(), "{state}");
+
+    // A side played by a computer: a move sent for it is refused.
+    let id = server.create(
+        json!({"game": "chess", "players": {"white": "random", "black": "random"}, "seed": 2}),
+    );
+    let (_, state) = server.json("GET", &format!("/api/sessions/{id}"), "");
+    assert!(
+        state["result"].is_object() || state["history"].as_array().is_some_and(|h| h.len() >= 400)
+    );
+    let (status, _) = server.json(
+        "POST",
+        &format!("/api/sessions/{id}/moves"),
+        r#"{"move": "e2e4"}"#,
+    );
+    assert_eq!(status, 409);
+}
+
+#[test]
+fn two_games_at_once_keep_apart_and_one_thinking_does_not_hold_up_the_other() {
+    let server = Server::start(&[]);
+    let slow = server.create(json!({"game": "chess", "players": {"black": "mcts:2s"}, "seed": 1}));
+    let quick = server.create(json!({"game": "takeover-chess"}));
+    std::thread::scope(|scope| {
+        let thinking = scope.spawn(|| {
+            server.json(
+                "POST",
+                &format!("/api/sessions/{slow}/moves"),
+                r#"{"move": "d4"}"#,
+            )
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        let started = Instant::now();
+        let (status, state) = server.json("GET", &format!("/api/sessions/{quick}"), "");
+        assert_eq!(status, 200);
+        assert!(
+            started.elapsed() < Duration::from_millis(1500),
+            "the other game waited {:?}",
+            started.elapsed()
+        );
+        assert_eq!(state["game"], "Takeover Chess");
+        assert_eq!(state["history"], json!([]));
+        let (status, state) = thinking.join().expect("the thinking request");
+        assert_eq!(status, 200, "{state}");
+        assert_eq!(state["history"][0], "d2d4");
+        assert_eq!(state["history"].as_array().map(Vec::len), Some(2));
+    });
+}
+
+#[test]
+fn the_board_picture_is_served() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"game": "takeover-chess"}));
+    let (status, text) = server.request("GET", &format!("/api/sessions/{id}/board.svg?flip=1"), "");
+    assert_eq!(status, 200);
+    let document = roxmltree::Document::parse(&text).expect("XML");
+    let squares = document
+        .descendants()
+        .filter(|n| n.attribute("data-square").is_some())
+        .count();
+    assert_eq!(squares, 41);
+}
+
+#[test]
+fn sessions_are_bounded_in_number_and_expire_when_idle() {
+    let server = Server::start(&["--max-sessions", "1", "--idle-seconds", "1"]);
+    let id = server.create(json!({"game": "chess"}));
+    let (status, reply) = server.json("POST", "/api/sessions", r#"{"game": "chess"}"#);
+    assert_eq!(status, 503);
+    assert!(
+        error_of(&reply).contains("1 games are under way"),
+        "{reply}"
+    );
+    std::thread::sleep(Duration::from_millis(2500));
+    let (status, _) = server.json("GET", &format!("/api/sessions/{id}"), "");
+    assert_eq!(status, 404);
+    // The expired game's place is free again.
+    server.create(json!({"game": "chess"}));
+}
