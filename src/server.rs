@@ -7,7 +7,8 @@
 //! worker threads read requests and route them; each game lives on its own thread
 //! ([`crate::table`]), which answers that game's requests, so two games are played at once.
 //!
-//! Routes: `GET /api/games`, `POST /api/sessions`, `GET /api/sessions/ID`,
+//! Routes: `GET /` (the game picker), `GET /play/GAME[?SIDE=PLAYER...]` (the page of a new
+//! game), `GET /api/games`, `POST /api/sessions`, `GET /api/sessions/ID`,
 //! `GET /api/sessions/ID/board.svg[?flip=1&control=1]`, `POST /api/sessions/ID/moves`. Every
 //! error is a 4xx or 5xx with `{"error": "..."}`.
 
@@ -22,6 +23,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use variant_interpreter::PlayerSpec;
+
+/// The pages, embedded in the binary: no file to install, no internet.
+const INDEX_PAGE: &str = include_str!("web/index.html");
+const PLAY_PAGE: &str = include_str!("web/play.html");
 
 /// The largest request body read.
 const MAX_BODY: u64 = 64 * 1024;
@@ -116,6 +121,11 @@ fn route(shared: &Shared, mut request: tiny_http::Request) {
     let method = request.method().clone();
     use tiny_http::Method::{Get, Post};
     match (&method, segments.as_slice()) {
+        (Get, [""]) => page(INDEX_PAGE).send(request),
+        (Get, ["play", name]) => match load(shared, name) {
+            Ok(_) => page(PLAY_PAGE).send(request),
+            Err(reply) => reply.send(request),
+        },
         (Get, ["api", "games"]) => Reply::json(200, &games(shared)).send(request),
         (Post, ["api", "sessions"]) => match body(&mut request) {
             Ok(body) => create(shared, request, &body),
@@ -140,6 +150,15 @@ fn route(shared: &Shared, mut request: tiny_http::Request) {
             Reply::error(405, format!("{method} is not allowed on {path}")).send(request)
         }
         _ => Reply::error(404, format!("no such page: {path}")).send(request),
+    }
+}
+
+/// An HTML page.
+fn page(html: &str) -> Reply {
+    Reply {
+        status: 200,
+        body: html.to_string(),
+        media_type: "text/html; charset=utf-8",
     }
 }
 

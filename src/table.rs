@@ -33,14 +33,14 @@ pub enum Ask {
     Picture(svg::Options),
 }
 
-/// A reply: HTTP status and body, JSON unless it is a picture.
+/// A reply: HTTP status, body and its media type.
 pub struct Reply {
     /// HTTP status code.
     pub status: u16,
     /// The body.
     pub body: String,
-    /// Whether the body is SVG.
-    pub svg: bool,
+    /// Its `Content-Type`.
+    pub media_type: &'static str,
 }
 
 impl Reply {
@@ -49,7 +49,7 @@ impl Reply {
         Reply {
             status,
             body: value.to_string(),
-            svg: false,
+            media_type: "application/json",
         }
     }
 
@@ -62,11 +62,7 @@ impl Reply {
 impl Reply {
     /// Sends the reply; a client that went away is no error.
     pub fn send(self, request: tiny_http::Request) {
-        let kind: &[u8] = if self.svg {
-            b"image/svg+xml"
-        } else {
-            b"application/json"
-        };
+        let kind = self.media_type.as_bytes();
         let mut response =
             tiny_http::Response::from_string(self.body).with_status_code(self.status);
         if let Ok(header) = tiny_http::Header::from_bytes(&b"Content-Type"[..], kind) {
@@ -186,12 +182,14 @@ pub fn run(
 
 impl Table {
     fn answer(&mut self, ask: Ask) -> Reply {
+        // A game between computers that stopped at a request's limit goes on.
+        self.computers_play();
         match ask {
             Ask::State => Reply::json(200, &self.state()),
             Ask::Picture(options) => Reply {
                 status: 200,
                 body: svg::render(self.session.as_ref(), options),
-                svg: true,
+                media_type: "image/svg+xml",
             },
             Ask::Move(text) => self.person_moves(&text),
         }

@@ -340,3 +340,37 @@ fn sessions_are_bounded_in_number_and_expire_when_idle() {
     // The expired game's place is free again.
     server.create(json!({"game": "chess"}));
 }
+
+#[test]
+fn the_pages_are_served_from_the_binary() {
+    let server = Server::start(&[]);
+    let (status, index) = server.request("GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(
+        index.contains("/api/games"),
+        "the picker lists the games from the API"
+    );
+    let (status, page) = server.request("GET", "/play/chess?black=random", "");
+    assert_eq!(status, 200);
+    assert!(page.contains("/api/sessions") && page.contains("data-square"));
+    let (status, reply) = server.json("GET", "/play/no-such-game", "");
+    assert_eq!(status, 404);
+    assert!(error_of(&reply).contains("no game"));
+}
+
+#[test]
+fn a_game_between_computers_goes_on_at_each_request() {
+    let server = Server::start(&[]);
+    let id = server.create(
+        json!({"game": "chess", "players": {"white": "random", "black": "random"}, "seed": 9}),
+    );
+    let (_, first) = server.json("GET", &format!("/api/sessions/{id}"), "");
+    let (_, second) = server.json("GET", &format!("/api/sessions/{id}"), "");
+    let plies = |state: &Value| state["history"].as_array().map_or(0, Vec::len);
+    match first["result"].is_null() {
+        // Not over after 800 random moves: the second request played more.
+        true => assert!(plies(&second) > plies(&first)),
+        false => assert_eq!(plies(&second), plies(&first)),
+    }
+    assert!(plies(&first) > 0);
+}
