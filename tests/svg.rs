@@ -242,3 +242,42 @@ fn an_unwritable_svg_file_is_a_clear_error() {
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("cannot write `/nonexistent-dir/board.svg`"));
 }
+
+/// The pictures in the README, with the arguments of `show` that draw each.
+const DOC_PICTURES: [(&str, &[&str]); 5] = [
+    ("chess.svg", &["chess", "--play", "e4 e5 Nf3"]),
+    ("takeover-chess.svg", &["takeover-chess"]),
+    (
+        "cooperative-chess.svg",
+        &["cooperative-chess", "--play", "a2a3"],
+    ),
+    (
+        "kingdrops.svg",
+        &["kingdrops", "--play", "K@e1 Q@d1 R@a1 G@d2"],
+    ),
+    (
+        "cheversi.svg",
+        &["cheversi", "--play", "K@e4 Q@e5 Q@d4 N@f6", "--control"],
+    ),
+];
+
+/// The README's pictures are what the renderer draws now; `UPDATE_PICTURES=1` redraws them.
+#[test]
+fn the_readme_pictures_are_up_to_date() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/pictures");
+    let update = std::env::var_os("UPDATE_PICTURES").is_some();
+    for (file, args) in DOC_PICTURES {
+        let fresh = picture(&format!("doc-{file}"), args);
+        let path = folder.join(file);
+        if update {
+            std::fs::create_dir_all(&folder).expect("docs/pictures");
+            std::fs::write(&path, &fresh).expect("written");
+        }
+        let kept = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            kept == fresh,
+            "{file} is not what `variant show {}` draws: rerun with UPDATE_PICTURES=1",
+            args.join(" ")
+        );
+    }
+}
