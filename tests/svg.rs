@@ -281,3 +281,31 @@ fn the_readme_pictures_are_up_to_date() {
         );
     }
 }
+
+#[test]
+fn a_16x16_board_has_256_squares_named_up_to_p16() {
+    let dir = scratch("big");
+    let game = dir.join("big.variant");
+    std::fs::write(
+        &game,
+        r#"game "Big"
+board 16x16
+side white { forward up }
+side black { forward down }
+piece King { letter K; royal; moves "K" }
+setup "k15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/15K w - - 0 1"
+end { check; checkmate loses; stalemate draws }
+"#,
+    )
+    .expect("game written");
+    let text = picture("big-picture", &[game.to_str().expect("utf-8")]);
+    let document = roxmltree::Document::parse(&text).expect("XML");
+    let squares = squares(&document);
+    assert_eq!(squares.len(), 256);
+    assert!(squares.iter().any(|s| s == "p16"));
+    let expected = vec![
+        ("a16".to_string(), "k".to_string(), "black".to_string()),
+        ("p1".to_string(), "K".to_string(), "white".to_string()),
+    ];
+    assert_eq!(pieces_on_board(&document), expected);
+}
