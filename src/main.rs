@@ -5,6 +5,7 @@
 //! errors are printed once, here, and give exit code 1.
 
 mod analysis;
+mod analyse;
 mod board;
 mod catalog;
 mod input;
@@ -18,6 +19,8 @@ mod sprt;
 mod svg;
 mod table;
 mod tournament;
+mod uci;
+mod variants;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -273,6 +276,38 @@ enum Command {
     /// List the games known by name (in the games folders and built in), with their
     /// descriptions.
     List,
+    /// Speak the Universal Chess Interface on standard input and output, as Fairy-Stockfish
+    /// does, for every two-sided game of the library (the UCI_Variant option).
+    Uci {
+        /// Also offer this `.variant` file, or every one in this folder (as setting the
+        /// VariantPath option before `uci`); may be repeated.
+        #[arg(long, value_name = "PATH")]
+        variant_path: Vec<PathBuf>,
+    },
+    /// The search's evaluation and best lines for a position, printed as it deepens, in short
+    /// algebraic notation and in the game's notation.
+    Analyse {
+        /// A `.variant` file, or the name of a game in `games/`.
+        game: String,
+        /// Start from this position instead of the game's setup.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Space-separated moves to play first.
+        #[arg(long)]
+        play: Option<String>,
+        /// Search to this depth in plies.
+        #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+        /// Search for this many seconds (default 1 when no depth is given).
+        #[arg(long)]
+        time: Option<f64>,
+        /// Report this many best lines.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=500))]
+        multipv: u16,
+        /// Print one JSON object per completed depth, then one for the best move.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the validated definition of a game as RON, or its compiled tables described.
     Dump {
         /// A `.variant` file, or the name of a game in `games/`.
@@ -550,6 +585,23 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             open,
             max_sessions: max_sessions as usize,
             idle: std::time::Duration::from_secs(idle_seconds),
+        Command::Uci { variant_path } => uci::run(&variant_path),
+        Command::Analyse {
+            game,
+            fen,
+            play,
+            depth,
+            time,
+            multipv,
+            json,
+        } => analyse::analyse(analyse::AnalyseArgs {
+            game,
+            fen,
+            play,
+            depth,
+            time,
+            lines: multipv as usize,
+            json,
         }),
         Command::Dump { game, compiled } => {
             let loaded = catalog::load(&game)?;

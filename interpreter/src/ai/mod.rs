@@ -9,11 +9,14 @@
 //! - [`mcts`]: UCT Monte Carlo tree search with random playouts; the tree is kept between moves.
 //! - [`search`]: alpha-beta with iterative deepening and a transposition table, on the
 //!   evaluation of [`eval`].
+//! - [`analysis`]: the same search from a position detached from its session, reporting as it
+//!   deepens (the engine protocols, `variant analyse`), and the weaker play of a skill level.
 //!
 //! A [`PlayerSpec`] (`mcts:2s`, `search:4`, ...) names a player; [`Session::agent`] builds an
 //! [`Agent`] for a game, seeded so that a game with counted budgets is reproducible: all
 //! randomness comes from one seeded ChaCha generator per agent.
 
+pub mod analysis;
 pub mod eval;
 pub mod mcts;
 pub mod policy;

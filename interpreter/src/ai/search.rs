@@ -8,6 +8,11 @@
 //! agent plays the same side. Moves are ordered: the table's best move, then captures of the
 //! most valuable piece, then promotions, then the rest. Quiescence follows captures and
 //! promotions only, so that no evaluation is taken in the middle of an exchange.
+//!
+//! The same iterative deepening ([`deepen`]) serves the players, `variant analyse` and the engine
+//! protocols: it is bounded by [`Limits`] (depth, nodes, several best lines) and by a shared
+//! [`Control`] that another thread may stop or give a deadline, and it hands a [`Report`] (depth,
+//! score, nodes, principal variations) to a callback after every completed depth.
 
 use super::eval::evaluate;
 use super::tree::{status, wins, Status};
@@ -17,7 +22,9 @@ use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::session::Session;
+use std::fmt;
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The deepest search a spec may ask for.
@@ -27,8 +34,10 @@ pub const MATE: i32 = 1_000_000;
 const INFINITY: i32 = MATE + 1;
 /// Quiescence looks at most this many captures deep.
 const QUIESCENCE_DEPTH: u32 = 6;
-/// Entries of the transposition table (a power of two).
+/// Entries of the players' transposition table (a power of two).
 const TABLE_SIZE: usize = 1 << 18;
+/// The largest table [`TranspositionTable::with_megabytes`] builds.
+const MAX_TABLE_ENTRIES: usize = 1 << 26;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -53,20 +62,246 @@ struct Table {
 
 impl Table {
     fn new() -> Self {
+        Table::with_entries(TABLE_SIZE)
+    }
+
+    /// A table of `entries` slots (a power of two).
+    fn with_entries(entries: usize) -> Self {
+        debug_assert!(entries.is_power_of_two());
         Table {
-            entries: vec![None; TABLE_SIZE],
+            entries: vec![None; entries],
         }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        key as usize & (self.entries.len() - 1)
     }
 
     fn probe(&self, key: u64) -> Option<Entry> {
-        self.entries[key as usize & (TABLE_SIZE - 1)].filter(|e| e.key == key)
+        self.entries[self.slot(key)].filter(|e| e.key == key)
     }
 
     fn store(&mut self, entry: Entry) {
-        let slot = &mut self.entries[entry.key as usize & (TABLE_SIZE - 1)];
+        let slot = self.slot(entry.key);
+        let slot = &mut self.entries[slot];
         if slot.is_none_or(|old| old.key != entry.key || old.depth <= entry.depth) {
             *slot = Some(entry);
         }
+    }
+
+    /// Per mille of the first thousand slots in use (UCI's `hashfull`).
+    fn per_mille_full(&self) -> u32 {
+        let sample = self.entries.len().min(1000);
+        let used = self.entries[..sample]
+            .iter()
+            .filter(|e| e.is_some())
+            .count();
+        (used * 1000 / sample) as u32
+    }
+}
+
+/// A transposition table kept between searches (by an engine protocol, between moves).
+///
+/// Its values are seen from the side that searched, so it forgets everything when asked to
+/// search for another side.
+pub struct TranspositionTable {
+    table: Table,
+    side: Option<usize>,
+}
+
+impl TranspositionTable {
+    /// About `megabytes` of table (at least one slot, at most 2^26).
+    pub fn with_megabytes(megabytes: usize) -> Self {
+        let bytes = megabytes.saturating_mul(1 << 20);
+        let fitting = (bytes / std::mem::size_of::<Option<Entry>>()).clamp(1, MAX_TABLE_ENTRIES);
+        // The largest power of two that fits.
+        let entries = 1usize << (usize::BITS - 1 - fitting.leading_zeros());
+        TranspositionTable {
+            table: Table::with_entries(entries),
+            side: None,
+        }
+    }
+
+    /// Forgets every entry (a new game).
+    pub fn clear(&mut self) {
+        self.table.entries.fill(None);
+        self.side = None;
+    }
+
+    /// The table for a search by `side`, emptied if it was filled for another side.
+    fn for_side(&mut self, side: usize) -> &mut Table {
+        if self.side != Some(side) {
+            self.table.entries.fill(None);
+            self.side = Some(side);
+        }
+        &mut self.table
+    }
+}
+
+/// When a search must end, shared with the thread that may end it: a stop flag, and deadlines
+/// counted from the search's start that may be set while it runs (UCI's `ponderhit`).
+#[derive(Debug)]
+pub struct Control {
+    start: Instant,
+    stop: AtomicBool,
+    /// Milliseconds after the start at which the search stops (`u64::MAX`: never).
+    hard_ms: AtomicU64,
+    /// Milliseconds after the start after which no new depth is begun (`u64::MAX`: never).
+    soft_ms: AtomicU64,
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control::new()
+    }
+}
+
+impl Control {
+    /// A search without a deadline, starting now.
+    pub fn new() -> Self {
+        Control {
+            start: Instant::now(),
+            stop: AtomicBool::new(false),
+            hard_ms: AtomicU64::new(u64::MAX),
+            soft_ms: AtomicU64::new(u64::MAX),
+        }
+    }
+
+    /// Stops the search: it returns the best move of the last completed depth.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Control::stop`] was called.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Sets the deadlines, counted from the start: past `soft` no new depth is begun, at `hard`
+    /// the search stops. `None` removes a deadline.
+    pub fn set_deadlines(&self, soft: Option<Duration>, hard: Option<Duration>) {
+        let ms = |d: Option<Duration>| d.map_or(u64::MAX, |d| d.as_millis() as u64);
+        self.soft_ms.store(ms(soft), Ordering::Relaxed);
+        self.hard_ms.store(ms(hard), Ordering::Relaxed);
+    }
+
+    /// The time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Whether the search must stop now.
+    fn must_stop(&self) -> bool {
+        self.is_stopped() || self.elapsed_ms() >= self.hard_ms.load(Ordering::Relaxed)
+    }
+
+    /// Whether a new depth may begin.
+    fn may_deepen(&self) -> bool {
+        !self.is_stopped() && self.elapsed_ms() < self.soft_ms.load(Ordering::Relaxed)
+    }
+}
+
+/// What bounds one search besides its [`Control`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The deepest iteration, in plies (at most [`MAX_DEPTH`]).
+    pub depth: u32,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// How many best lines to report (1: only the best).
+    pub lines: usize,
+    /// Whether to stop at the first depth that finds a forced win or loss (the players do).
+    pub stop_at_mate: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            depth: MAX_DEPTH,
+            nodes: None,
+            lines: 1,
+            stop_at_mate: true,
+        }
+    }
+}
+
+/// A line's value for the side to move at the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// In hundredths of a unit of piece value (a chess pawn is 100).
+    Centipawns(i32),
+    /// A forced win in so many moves of the side to move (negative: a forced loss).
+    Mate(i32),
+}
+
+impl Score {
+    fn of(value: i32) -> Score {
+        if value > MATE / 2 {
+            Score::Mate((MATE - value + 1) / 2)
+        } else if value < -MATE / 2 {
+            Score::Mate(-((MATE + value + 1) / 2))
+        } else {
+            Score::Centipawns(value)
+        }
+    }
+
+    /// A number that orders scores (mates beyond every evaluation).
+    pub fn rank(&self) -> i64 {
+        match *self {
+            Score::Centipawns(cp) => i64::from(cp),
+            Score::Mate(moves) if moves > 0 => i64::from(MATE) - i64::from(moves),
+            Score::Mate(moves) => -i64::from(MATE) - i64::from(moves),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// `+0.35` in units of piece value, `mate in 3` or `mated in 2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Score::Centipawns(cp) => write!(f, "{:+.2}", f64::from(cp) / 100.0),
+            Score::Mate(moves) if moves > 0 => write!(f, "mate in {moves}"),
+            Score::Mate(moves) => write!(f, "mated in {}", -moves),
+        }
+    }
+}
+
+/// One of the best lines found: its value and its moves in the game's notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The value of the line for the side to move.
+    pub score: Score,
+    /// The principal variation, its first move the root move (read from the table, so it
+    /// may be shorter than the depth).
+    pub moves: Vec<String>,
+}
+
+/// What a search knows after a completed depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The depth completed, in plies.
+    pub depth: u32,
+    /// The deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub time: Duration,
+    /// Per mille of the transposition table in use.
+    pub hashfull: u32,
+    /// The best lines, best first (as many as [`Limits::lines`] asks, fewer if there are fewer
+    /// legal moves).
+    pub lines: Vec<Line>,
+}
+
+impl Report {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-6)) as u64
     }
 }
 
@@ -100,14 +335,18 @@ struct Searcher<'a, B: Bitboard> {
     /// Hashes of the positions before the current node (for repetition).
     path: Vec<u64>,
     nodes: u64,
-    deadline: Option<Instant>,
+    /// The node count at which the search stops.
+    node_limit: u64,
+    /// The deepest ply reached.
+    seldepth: u32,
+    control: &'a Control,
     stopped: bool,
 }
 
 impl<B: Bitboard> Searcher<'_, B> {
     fn out_of_time(&mut self) -> bool {
-        if !self.stopped && self.nodes & 1023 == 0 {
-            self.stopped = self.deadline.is_some_and(|d| Instant::now() >= d);
+        if !self.stopped && (self.nodes >= self.node_limit || self.nodes & 1023 == 0) {
+            self.stopped = self.nodes >= self.node_limit || self.control.must_stop();
         }
         self.stopped
     }
@@ -173,6 +412,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         mut beta: i32,
     ) -> i32 {
         self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
         if self.out_of_time() {
             return 0;
         }
@@ -267,6 +507,7 @@ impl<B: Bitboard> Searcher<'_, B> {
             .collect();
         for mv in self.ordered(position, tactical, None) {
             self.nodes += 1;
+            self.seldepth = self.seldepth.max(ply + 1);
             if self.out_of_time() {
                 return 0;
             }
@@ -296,31 +537,166 @@ impl<B: Bitboard> Searcher<'_, B> {
     }
 
     /// Searches every root move to `depth`, the previous best first; `None` if time ran out.
-    fn root(&mut self, position: &Position<B>, moves: &[Move], depth: u32) -> Option<(Move, i32)> {
-        let mut alpha = -INFINITY;
-        let mut best: Option<(Move, i32)> = None;
+    /// Returns the best `lines` moves with their values, best first (a move found later
+    /// replaces an earlier one only when strictly better): below the `lines`-th best value a
+    /// move is only shown to be worse, which is all the ranking needs.
+    fn root(
+        &mut self,
+        position: &Position<B>,
+        moves: &[Move],
+        depth: u32,
+        lines: usize,
+    ) -> Option<Vec<(Move, i32)>> {
+        let mut best: Vec<(Move, i32)> = Vec::with_capacity(lines + 1);
         for &mv in moves {
+            let alpha = if best.len() >= lines {
+                best[lines - 1].1
+            } else {
+                -INFINITY
+            };
             let next = self.child(position, mv);
             let value = self.alpha_beta(&next, depth - 1, 1, alpha, INFINITY);
             self.path.pop();
             if self.stopped {
                 return None;
             }
-            if best.is_none_or(|(_, b)| value > b) {
-                best = Some((mv, value));
-                alpha = alpha.max(value);
+            if best.len() < lines || value > alpha {
+                let at = best.partition_point(|&(_, b)| b >= value);
+                best.insert(at, (mv, value));
+                best.truncate(lines);
             }
         }
-        best
+        Some(best)
     }
+
+    /// The line the table remembers after `first`: each position's best move while it is legal
+    /// there, at most `length` moves, and no position twice.
+    fn principal_variation(&self, position: &Position<B>, first: Move, length: u32) -> Vec<Move> {
+        let mut line = vec![first];
+        let mut seen = vec![position.hash()];
+        let mut current = *position;
+        current.play_unchecked(self.rules, first);
+        while (line.len() as u32) < length.max(1) && !seen.contains(&current.hash()) {
+            let Some(mv) = self.table.probe(current.hash()).and_then(|e| e.best) else {
+                break;
+            };
+            if !crate::movegen::legal_moves(self.rules, &current).contains(&mv) {
+                break;
+            }
+            seen.push(current.hash());
+            current.play_unchecked(self.rules, mv);
+            line.push(mv);
+        }
+        line
+    }
+}
+
+/// The end of a search: the best move and what was known of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished {
+    /// The best move in the game's notation.
+    pub best: String,
+    /// The reply expected, when the table knows one.
+    pub ponder: Option<String>,
+    /// The deepest depth completed (0 if none was).
+    pub depth: u32,
+    /// The best move's value (0 if no depth was completed).
+    pub score: Score,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The last report, if a depth was completed.
+    pub report: Option<Report>,
+    /// The best move's value as searched (for the players' summaries).
+    value: i32,
+}
+
+/// Iterative deepening from `position` (the positions before it hashed in `history`) for the
+/// side to move, within `limits` and `control`; `report` is called after each completed depth
+/// when given. `None` when the game is over there.
+pub(crate) fn deepen<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    table: &mut TranspositionTable,
+    limits: &Limits,
+    control: &Control,
+    mut report: Option<&mut dyn FnMut(&Report)>,
+) -> Option<Finished> {
+    let Status::Moves(moves) = status(rules, position, history) else {
+        return None;
+    };
+    let root = position.side_to_move(rules);
+    let lines = limits.lines.clamp(1, moves.len());
+    let mut searcher = Searcher {
+        rules,
+        table: table.for_side(root),
+        root,
+        path: history.to_vec(),
+        nodes: 0,
+        node_limit: limits.nodes.unwrap_or(u64::MAX),
+        seldepth: 0,
+        control,
+        stopped: false,
+    };
+    let mut ordered = searcher.ordered(position, moves, None);
+    let mut best = (ordered[0], 0, 0);
+    let mut last_report = None;
+    for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
+        let Some(found) = searcher.root(position, &ordered, depth, lines) else {
+            break;
+        };
+        let (mv, value) = found[0];
+        best = (mv, value, depth);
+        // The best lines first, in their order; the other moves keep theirs.
+        for (i, &(line_move, _)) in found.iter().enumerate() {
+            if let Some(at) = ordered.iter().position(|&m| m == line_move) {
+                let chosen = ordered.remove(at);
+                ordered.insert(i, chosen);
+            }
+        }
+        if let Some(report) = report.as_mut() {
+            let line = |&(mv, value): &(Move, i32)| Line {
+                score: Score::of(value),
+                moves: searcher
+                    .principal_variation(position, mv, depth)
+                    .iter()
+                    .map(|m| m.uci(rules))
+                    .collect(),
+            };
+            let made = Report {
+                depth,
+                seldepth: searcher.seldepth.max(depth),
+                nodes: searcher.nodes,
+                time: control.elapsed(),
+                hashfull: searcher.table.per_mille_full(),
+                lines: found.iter().map(line).collect(),
+            };
+            report(&made);
+            last_report = Some(made);
+        }
+        if (limits.stop_at_mate && value.abs() > MATE / 2) || !control.may_deepen() {
+            break;
+        }
+    }
+    let ponder = searcher
+        .principal_variation(position, best.0, 2)
+        .get(1)
+        .map(|m| m.uci(rules));
+    Some(Finished {
+        best: best.0.uci(rules),
+        ponder,
+        depth: best.2,
+        score: Score::of(best.1),
+        nodes: searcher.nodes,
+        report: last_report,
+        value: best.1,
+    })
 }
 
 /// The alpha-beta player.
 pub struct SearchAgent<B> {
     budget: Budget,
-    table: Option<Table>,
-    /// The side the table's values were computed for.
-    side: Option<usize>,
+    table: Option<TranspositionTable>,
     width: PhantomData<fn() -> B>,
 }
 
@@ -330,7 +706,6 @@ impl<B: Bitboard> SearchAgent<B> {
         SearchAgent {
             budget,
             table: None,
-            side: None,
             width: PhantomData,
         }
     }
@@ -363,53 +738,37 @@ impl<B: Bitboard> Agent for SearchAgent<B> {
                 dice: None,
             });
         }
-        let root = snapshot.position.side_to_move(rules);
-        if self.side != Some(root) {
-            self.table = None;
-            self.side = Some(root);
+        let table = self.table.get_or_insert_with(|| TranspositionTable {
+            table: Table::new(),
+            side: None,
+        });
+        let control = Control::new();
+        let mut limits = Limits::default();
+        match self.budget {
+            Budget::Count(depth) => limits.depth = depth.min(MAX_DEPTH as u64) as u32,
+            // Past half the time, the next depth would not end in time.
+            Budget::Time(t) => control.set_deadlines(Some(t / 2), Some(t)),
         }
-        let table = self.table.get_or_insert_with(Table::new);
-        let start = Instant::now();
-        let (max_depth, time) = match self.budget {
-            Budget::Count(depth) => (depth.min(MAX_DEPTH as u64) as u32, None),
-            Budget::Time(t) => (MAX_DEPTH, Some(t)),
-        };
-        let mut searcher = Searcher {
+        let finished = deepen(
             rules,
+            &snapshot.position,
+            &snapshot.history,
             table,
-            root,
-            path: snapshot.history.clone(),
-            nodes: 0,
-            deadline: time.map(|t| start + t),
-            stopped: false,
-        };
-        let mut ordered = searcher.ordered(&snapshot.position, moves, None);
-        let mut best = (ordered[0], 0, 0);
-        for depth in 1..=max_depth {
-            let Some((mv, value)) = searcher.root(&snapshot.position, &ordered, depth) else {
-                break;
-            };
-            best = (mv, value, depth);
-            if let Some(i) = ordered.iter().position(|&m| m == mv) {
-                let chosen = ordered.remove(i);
-                ordered.insert(0, chosen);
-            }
-            let half_spent = time.is_some_and(|t| start.elapsed() > t / 2);
-            if value.abs() > MATE / 2 || half_spent {
-                break;
-            }
-        }
-        let elapsed = start.elapsed().max(Duration::from_micros(1));
+            &limits,
+            &control,
+            None,
+        )?;
+        let elapsed = control.elapsed().max(Duration::from_micros(1));
         Some(Choice {
-            mv: best.0.uci(rules),
+            mv: finished.best,
             summary: format!(
                 "depth {}, {}, {} nodes ({:.0}k nodes/s)",
-                best.2,
-                describe_value(best.1),
-                searcher.nodes,
-                searcher.nodes as f64 / elapsed.as_secs_f64() / 1000.0
+                finished.depth,
+                describe_value(finished.value),
+                finished.nodes,
+                finished.nodes as f64 / elapsed.as_secs_f64() / 1000.0
             ),
-            work: searcher.nodes,
+            work: finished.nodes,
             dice: None,
         })
     }
