@@ -87,6 +87,9 @@ struct Running {
     hold: Arc<AtomicBool>,
     /// The deadlines to start at `ponderhit`.
     on_ponderhit: (Option<Duration>, Option<Duration>),
+    /// Set just before the `bestmove` is printed: a client may send its next `go` as soon as it
+    /// reads it.
+    reported: Arc<AtomicBool>,
     thread: JoinHandle<TranspositionTable>,
 }
 
@@ -245,7 +248,7 @@ impl Engine {
         if self
             .running
             .as_ref()
-            .is_some_and(|running| running.thread.is_finished())
+            .is_some_and(|running| running.reported.load(Ordering::Acquire))
         {
             self.finish_search();
         }
@@ -504,20 +507,28 @@ impl Engine {
         let root = Root::of(session);
         let seed = session.history().len() as u64 ^ u64::from(std::process::id());
         let shown = self.options.multipv;
-        let (thread_control, thread_hold) = (Arc::clone(&control), Arc::clone(&hold));
+        let reported = Arc::new(AtomicBool::new(false));
+        let (thread_control, thread_hold, thread_reported) = (
+            Arc::clone(&control),
+            Arc::clone(&hold),
+            Arc::clone(&reported),
+        );
         let thread = std::thread::spawn(move || {
             let mut print = |report: &Report| print_report(report, shown);
             let finished = root.search(&mut table, &limits, &thread_control, Some(&mut print));
             while thread_hold.load(Ordering::Relaxed) && !thread_control.is_stopped() {
                 std::thread::sleep(Duration::from_millis(2));
             }
-            say(&bestmove(finished.as_ref(), skill, seed));
+            let line = bestmove(finished.as_ref(), skill, seed);
+            thread_reported.store(true, Ordering::Release);
+            say(&line);
             table
         });
         self.running = Some(Running {
             control,
             hold,
             on_ponderhit: deadlines,
+            reported,
             thread,
         });
     }

@@ -148,12 +148,19 @@ fn load_folder(folder: &Path) -> Vec<(String, Offer)> {
     found
 }
 
+/// Whether pieces are ever dropped from a hand: the game drops, and a hand can hold something
+/// (captures go to hand or to a prison that sends them back, or the setup fills a hand).
+fn has_hands(definition: &Definition) -> bool {
+    let stored = definition.capture.stores.iter().any(Option::is_some);
+    definition.actions.drops && (stored || !definition.setup.hands.is_empty())
+}
+
 /// Fairy-Stockfish's line on selecting a variant: `info string variant NAME files F ranks R
 /// pocket P template T startpos FEN`. The pocket is the number of piece types when the game
-/// drops pieces (0 otherwise); the template is `crazyhouse` for a game whose captures go to hand
-/// and `fairy` for any other.
+/// drops pieces from hands (0 otherwise); the template is `crazyhouse` for a game whose
+/// captures go to hand and `fairy` for any other.
 pub fn selection_line(name: &str, definition: &Definition) -> String {
-    let pocket = if definition.actions.drops {
+    let pocket = if has_hands(definition) {
         definition.pieces.len()
     } else {
         0
@@ -162,7 +169,7 @@ pub fn selection_line(name: &str, definition: &Definition) -> String {
         .capture
         .stores
         .contains(&Some(variant_dsl::Store::Hand));
-    let template = if definition.actions.drops && to_hand {
+    let template = if has_hands(definition) && to_hand {
         "crazyhouse"
     } else {
         "fairy"

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Drive `variant uci` with python-chess's `chess.engine`, a real UCI client.
+
+For chess and for each variant python-chess knows that we have as a game file (crazyhouse and
+atomic, from tests/variants/, offered with `--variant-path`), python-chess sets `UCI_Variant`,
+sends the positions and reads the engine's moves:
+- whole games of the engine against seeded random moves, under a clock, a depth, a node count
+  and a move time in turn; every move the engine plays must be legal by python-chess's rules, and
+  the game must end (by python-chess's rules) within the ply limit;
+- in chess, a game of the engine against itself to the ply limit or the end;
+- `analyse` at a few positions of each game: a score and a principal variation of legal moves,
+  and with `multipv` as many lines as asked.
+Prints one summary line and exits 0; on the first failure prints it and exits 1.
+
+Usage: scripts/uci_python_chess.py --binary PATH [--seed S] [--plies N]
+"""
+import argparse
+import random
+import sys
+
+import chess
+import chess.engine
+import chess.variant
+
+
+class Failure(Exception):
+    pass
+
+
+def check_pv(board, pv, what):
+    replay = board.copy()
+    for move in pv:
+        if move not in replay.legal_moves:
+            raise Failure(f"{what}: pv move {move} is illegal in {replay.fen()}")
+        replay.push(move)
+
+
+def check_analysis(engine, board, what):
+    info = engine.analyse(board, chess.engine.Limit(depth=3))
+    if "score" not in info or not info.get("pv"):
+        raise Failure(f"{what}: analyse gave no score or no pv: {info}")
+    check_pv(board, info["pv"], what)
+    lines = engine.analyse(board, chess.engine.Limit(depth=2), multipv=3)
+    expected = min(3, board.legal_moves.count())
+    if len(lines) != expected or any("score" not in l or not l.get("pv") for l in lines):
+        raise Failure(f"{what}: multipv 3 gave {lines}")
+    for line in lines:
+        check_pv(board, line["pv"], what)
+
+
+def limits(ply, board):
+    """A different kind of limit move by move: clock, depth, nodes, move time."""
+    kind = ply % 4
+    if kind == 0:
+        return chess.engine.Limit(white_clock=5, black_clock=5, white_inc=0.05, black_inc=0.05)
+    if kind == 1:
+        return chess.engine.Limit(depth=2)
+    if kind == 2:
+        return chess.engine.Limit(nodes=3000)
+    return chess.engine.Limit(time=0.05)
+
+
+def over(board):
+    # Our chess ends at threefold repetition and at the 50-move rule by itself, where
+    # python-chess lets a player claim the draw.
+    return board.is_game_over(claim_draw=True)
+
+
+def play(engine, board, rng, plies, engine_sides, what):
+    analysed = 0
+    while not over(board) and board.ply() < plies:
+        if board.turn in engine_sides:
+            result = engine.play(board, limits(board.ply(), board))
+            move = result.move
+            if move is None:
+                raise Failure(f"{what}: no move from the engine in {board.fen()} (not over)")
+            if move not in board.legal_moves:
+                raise Failure(f"{what}: illegal move {move} in {board.fen()}")
+        else:
+            move = rng.choice(list(board.legal_moves))
+        if board.ply() % 20 == 5 and analysed < 3:
+            check_analysis(engine, board, f"{what} at ply {board.ply()}")
+            analysed += 1
+        board.push(move)
+    return board
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--plies", type=int, default=300)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    command = [args.binary, "uci", "--variant-path", "tests/variants/crazyhouse.variant",
+               "--variant-path", "tests/variants/atomic.variant"]
+    games = [
+        ("chess", chess.Board, {chess.WHITE}),
+        ("chess", chess.Board, {chess.BLACK}),
+        ("crazyhouse", chess.variant.CrazyhouseBoard, {chess.WHITE}),
+        ("atomic", chess.variant.AtomicBoard, {chess.BLACK}),
+    ]
+    summary = []
+    try:
+        with chess.engine.SimpleEngine.popen_uci(command) as engine:
+            for name, board_type, sides in games:
+                board = play(engine, board_type(), rng, args.plies, sides, name)
+                if not over(board):
+                    raise Failure(f"{name}: the engine did not end the game against random "
+                                  f"moves in {args.plies} plies: {board.fen()}")
+                summary.append(f"{name} {board.result(claim_draw=True)} in {board.ply()} plies")
+            # The engine against itself, to the end or a shorter ply limit.
+            board = play(engine, chess.Board(), rng, 80, {chess.WHITE, chess.BLACK}, "self-play")
+            summary.append(f"self-play {board.ply()} plies")
+    except (Failure, chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
+        print(f"FAILED: {e}")
+        return 1
+    print(f"python-chess {chess.__version__} played `variant uci`: " + ", ".join(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

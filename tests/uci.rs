@@ -1,0 +1,531 @@
+//! `variant uci`: the raw protocol, line by line with timeouts (the engine must answer while it
+//! searches, and never hang or crash on bad input), and a real client, python-chess's
+//! `chess.engine`, driving whole games through `scripts/uci_python_chess.py`.
+//!
+//! Without python3 or python-chess the client test prints a `SKIPPED` line and passes, except in
+//! CI (`CI` set), where `.ci/run` installs python-chess and its absence fails the test.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// A running `variant uci` and the lines it has printed.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+const PATIENCE: Duration = Duration::from_secs(20);
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_variant"))
+            .arg("uci")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary runs");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("the engine reads its input");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The lines printed up to and including the first for which `done` holds; panics with
+    /// what was printed if none comes within `within`.
+    fn until(&mut self, within: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let finished = done(&line);
+                    seen.push(line);
+                    if finished {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no awaited line within {within:?}; the engine printed {seen:#?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the engine ended; it printed {seen:#?}")
+                }
+            }
+        }
+    }
+
+    /// Sends `isready` and waits for `readyok`; returns the lines before it.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until(PATIENCE, |l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Sends `quit` and checks that the engine ends with success.
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                assert!(status.success(), "{status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "the engine did not quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn bestmove(lines: &[String]) -> String {
+    let last = lines.last().expect("a line");
+    let mut words = last.split_whitespace();
+    assert_eq!(words.next(), Some("bestmove"), "{lines:#?}");
+    words.next().expect("a move").to_string()
+}
+
+fn legal_moves(game: &str, play: &str) -> Vec<String> {
+    let output = common::variant(&["moves", game, "--play", play]);
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    common::stdout(&output)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn uci_lists_the_options_and_the_two_sided_games() {
+    let mut engine = Engine::start(&[]);
+    engine.send("uci");
+    let lines = engine.until(PATIENCE, |l| l == "uciok");
+    assert!(lines[0].starts_with("id name variant"), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for option in [
+        "option name Hash type spin default 16 min 1",
+        "option name Threads type spin default 1",
+        "option name MultiPV type spin default 1 min 1 max 500",
+        "option name Move Overhead type spin default 10",
+        "option name Skill Level type spin default 20",
+        "option name UCI_AnalyseMode type check default false",
+        "option name VariantPath type string default <empty>",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(option)),
+            "{option}: {lines:#?}"
+        );
+    }
+    let variants = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant type combo default chess "))
+        .expect("the variant combo");
+    let offered: Vec<&str> = variants.split(" var ").skip(1).collect();
+    for game in ["chess", "takeover-chess", "cheversi"] {
+        assert!(offered.contains(&game), "{game}: {variants}");
+    }
+    // Three sides, and three actions a turn: not for a two-player protocol.
+    for game in ["cooperative-chess", "kingdrops"] {
+        assert!(!offered.contains(&game), "{game}: {variants}");
+    }
+    assert!(engine.sync().is_empty());
+    engine.quit();
+}
+
+#[test]
+fn go_depth_reports_each_depth_and_a_legal_bestmove() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.send("go depth 3");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3, "{lines:#?}");
+    for (depth, info) in infos.iter().enumerate() {
+        let words: Vec<&str> = info.split_whitespace().collect();
+        assert_eq!(words[2], (depth + 1).to_string(), "{info}");
+        for key in [
+            "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv",
+        ] {
+            assert!(words.contains(&key), "{key} missing: {info}");
+        }
+        assert!(
+            info.contains(" score cp ") || info.contains(" score mate "),
+            "{info}"
+        );
+    }
+    let best = bestmove(&lines);
+    assert!(legal_moves("chess", "e2e4 e7e5").contains(&best), "{best}");
+    // The principal variation starts with the best move.
+    let pv = infos.last().unwrap().split(" pv ").nth(1).unwrap();
+    assert_eq!(pv.split_whitespace().next(), Some(best.as_str()));
+    engine.quit();
+}
+
+#[test]
+fn the_engine_answers_isready_while_searching_and_stops_promptly() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    engine.sync();
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        asked.elapsed()
+    );
+    // An infinite search never ends by itself...
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(engine.lines.try_iter().all(|l| !l.starts_with("bestmove")));
+    // ...and `stop` ends it at once with a legal move.
+    let stopped = Instant::now();
+    engine.send("stop");
+    let lines = engine.until(Duration::from_secs(2), |l| l.starts_with("bestmove"));
+    assert!(stopped.elapsed() < Duration::from_secs(2));
+    assert!(legal_moves("chess", "").contains(&bestmove(&lines)));
+    engine.quit();
+}
+
+#[test]
+fn a_clock_and_a_move_time_are_kept() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos moves d2d4");
+    let started = Instant::now();
+    engine.send("go wtime 2000 btime 2000 winc 0 binc 0");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    // Black's share of two seconds, far from all of it.
+    assert!(
+        started.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(legal_moves("chess", "d2d4").contains(&bestmove(&lines)));
+    let started = Instant::now();
+    engine.send("go movetime 300");
+    engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    let spent = started.elapsed();
+    assert!(spent < Duration::from_millis(1000), "{spent:?}");
+    engine.send("go nodes 500");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    assert!(legal_moves("chess", "d2d4").contains(&bestmove(&lines)));
+    engine.quit();
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos moves e2e4");
+    engine.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(engine.lines.try_iter().all(|l| !l.starts_with("bestmove")));
+    engine.send("ponderhit");
+    let lines = engine.until(Duration::from_secs(3), |l| l.starts_with("bestmove"));
+    assert!(legal_moves("chess", "e2e4").contains(&bestmove(&lines)));
+    engine.quit();
+}
+
+#[test]
+fn multipv_reports_as_many_lines() {
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 2 ") && l.contains(&format!(" multipv {k} "))),
+            "{lines:#?}"
+        );
+    }
+    engine.quit();
+}
+
+#[test]
+fn mate_is_found_and_reported_in_moves() {
+    let mut engine = Engine::start(&[]);
+    // White mates in one: Qh5xf7.
+    engine.send("position fen r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    engine.send("go mate 1");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    assert_eq!(bestmove(&lines), "h5f7", "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:#?}"
+    );
+    // The game is over: no move, said so.
+    engine.send(
+        "position fen r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 moves h5f7",
+    );
+    engine.send("go depth 2");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l == "info depth 0 score mate 0"),
+        "{lines:#?}"
+    );
+    engine.quit();
+}
+
+#[test]
+fn bad_input_gets_an_info_string_and_the_engine_goes_on() {
+    let mut engine = Engine::start(&[]);
+    let cases = [
+        ("flurb", "unknown command `flurb`"),
+        (
+            "setoption name Nonsense value 3",
+            "unknown option `Nonsense`",
+        ),
+        (
+            "setoption name Hash value lots",
+            "option Hash takes a whole number",
+        ),
+        (
+            "setoption value 3",
+            "write `setoption name NAME value VALUE`",
+        ),
+        ("position", "write `position startpos"),
+        ("position fen not/a/fen w - - 0 1", "invalid FEN"),
+        (
+            "position startpos moves e2e4 e7e4",
+            "move 2 of the position: `e7e4` is not a legal move",
+        ),
+        (
+            "position startpos moves e2e4 zz",
+            "move 2 of the position: `zz` is not a move",
+        ),
+        (
+            "setoption name UCI_Variant value nosuchgame",
+            "no variant `nosuchgame`",
+        ),
+        ("ponderhit", "`ponderhit` without a search"),
+    ];
+    for (command, message) in cases {
+        engine.send(command);
+        let lines = engine.sync();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: ") && l.contains(message)),
+            "{command}: {lines:#?}"
+        );
+    }
+    // The position is the one before the illegal move: after e2e4, black to move.
+    engine.send("position startpos moves e2e4 e7e4");
+    engine.send("go depth 1");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    assert!(legal_moves("chess", "e2e4").contains(&bestmove(&lines)));
+    // A bad parameter of go is left out, and go still ends with a move.
+    engine.send("go depth x movetime 200");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("`go depth` takes a whole number")));
+    // An overlong line is skipped.
+    engine.send(&"x".repeat(2 << 20));
+    let lines = engine.sync();
+    assert!(
+        lines.iter().any(|l| l.contains("was skipped")),
+        "{lines:#?}"
+    );
+    engine.quit();
+}
+
+#[test]
+fn games_for_more_than_two_players_or_several_actions_are_refused() {
+    let mut engine = Engine::start(&[]);
+    for (game, why) in [
+        ("cooperative-chess", "it has 3 sides"),
+        ("kingdrops", "a turn has up to 3 actions"),
+    ] {
+        engine.send(&format!("setoption name UCI_Variant value {game}"));
+        let lines = engine.sync();
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error: ")
+                && l.contains(&format!("variant {game} cannot be played"))
+                && l.contains(why)),
+            "{game}: {lines:#?}"
+        );
+    }
+    // The variant is still chess.
+    engine.send("position startpos");
+    engine.send("go depth 1");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    assert!(legal_moves("chess", "").contains(&bestmove(&lines)));
+    engine.quit();
+}
+
+#[test]
+fn selecting_a_variant_prints_its_setup_and_plays_it() {
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name UCI_Variant value takeover-chess");
+    let lines = engine.sync();
+    let setup = common::show_json(&["takeover-chess"])["fen"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        lines,
+        [format!(
+            "info string variant takeover-chess files 7 ranks 7 pocket 0 template fairy startpos {setup}"
+        )]
+    );
+    engine.send("setoption name UCI_Variant value chess");
+    let lines = engine.sync();
+    assert_eq!(
+        lines,
+        ["info string variant chess files 8 ranks 8 pocket 0 template fairy startpos rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]
+    );
+    engine.send("setoption name UCI_Variant value takeover-chess");
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    assert!(legal_moves("takeover-chess", "").contains(&bestmove(&lines)));
+    engine.quit();
+}
+
+#[test]
+fn variant_path_rebuilds_the_combo() {
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name UCI_Variant value crazyhouse");
+    assert!(engine.sync()[0].contains("no variant `crazyhouse`"));
+    engine.send("setoption name VariantPath value tests/variants/crazyhouse.variant");
+    let lines = engine.sync();
+    assert!(
+        lines[0].starts_with("info string loaded crazyhouse"),
+        "{lines:#?}"
+    );
+    engine.send("uci");
+    let lines = engine.until(PATIENCE, |l| l == "uciok");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name UCI_Variant") && l.contains(" var crazyhouse")));
+    engine.send("setoption name UCI_Variant value crazyhouse");
+    let lines = engine.sync();
+    assert_eq!(
+        lines,
+        ["info string variant crazyhouse files 8 ranks 8 pocket 6 template crazyhouse startpos rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"]
+    );
+    // Drops, as Fairy-Stockfish writes them.
+    engine.send("position startpos moves e2e4 d7d5 e4d5 d8d5 b1c3 d5a5");
+    engine.send("go depth 2");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    let best = bestmove(&lines);
+    let output = common::variant(&[
+        "moves",
+        "tests/variants/crazyhouse.variant",
+        "--play",
+        "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5",
+    ]);
+    assert!(common::stdout(&output).lines().any(|m| m == best), "{best}");
+    engine.send("setoption name VariantPath value tests/no-such-folder");
+    assert!(engine.sync()[0].contains("neither a file nor a folder"));
+    engine.quit();
+}
+
+#[test]
+fn a_weaker_skill_level_still_plays_legal_moves() {
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name Skill Level value 0");
+    engine.send("position startpos moves g1f3");
+    engine.send("go movetime 500");
+    let started = Instant::now();
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    // Depth 1 at level 0: well within the move time.
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info depth 2 ")),
+        "{lines:#?}"
+    );
+    assert!(started.elapsed() < Duration::from_millis(500));
+    assert!(legal_moves("chess", "g1f3").contains(&bestmove(&lines)));
+    engine.quit();
+}
+
+/// Why the python-chess client cannot run here, if it cannot.
+fn missing_python_chess() -> Option<String> {
+    let python = Command::new("python3")
+        .args(["-c", "import chess.engine; print(chess.__version__)"])
+        .output();
+    match python {
+        Err(e) => Some(format!("python3 cannot be run ({e})")),
+        Ok(output) if !output.status.success() => Some(format!(
+            "python-chess is not installed (pip install chess): {}",
+            String::from_utf8_lossy(&output.stderr)
+                .lines()
+                .last()
+                .unwrap_or_default()
+        )),
+        Ok(_) => None,
+    }
+}
+
+#[test]
+fn python_chess_plays_whole_games_through_uci() {
+    if let Some(reason) = missing_python_chess() {
+        eprintln!("SKIPPED python_chess_plays_whole_games_through_uci: {reason}");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set, so python-chess must be installed (.ci/run installs it): {reason}"
+        );
+        return;
+    }
+    let output = Command::new("python3")
+        .args([
+            "scripts/uci_python_chess.py",
+            "--binary",
+            env!("CARGO_BIN_EXE_variant"),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for game in [
+        "chess 1-0",
+        "chess 0-1",
+        "crazyhouse ",
+        "atomic ",
+        "self-play ",
+    ] {
+        assert!(stdout.contains(game), "{game}: {stdout}");
+    }
+}
