@@ -14,6 +14,7 @@
 use crate::variants::{self, Library};
 use crate::Failure;
 use std::io::{BufRead, Read, Write};
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -515,7 +516,14 @@ impl Engine {
         );
         let thread = std::thread::spawn(move || {
             let mut print = |report: &Report| print_report(report, shown);
-            let finished = root.search(&mut table, &limits, &thread_control, Some(&mut print));
+            // A failure of the search must still end in a `bestmove`: the client waits for one.
+            let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                root.search(&mut table, &limits, &thread_control, Some(&mut print))
+            }));
+            let finished = searched.unwrap_or_else(|_| {
+                error("the search failed in this position");
+                None
+            });
             while thread_hold.load(Ordering::Relaxed) && !thread_control.is_stopped() {
                 std::thread::sleep(Duration::from_millis(2));
             }

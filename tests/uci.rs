@@ -529,3 +529,30 @@ fn python_chess_plays_whole_games_through_uci() {
         assert!(stdout.contains(game), "{game}: {stdout}");
     }
 }
+
+#[test]
+fn hash_clear_hash_and_new_games_keep_the_engine_playing() {
+    let mut engine = Engine::start(&[]);
+    for command in [
+        "setoption name Hash value 1",
+        "setoption name Clear Hash",
+        "setoption name Threads value 2",
+        "setoption name Move Overhead value 50",
+        "setoption name UCI_AnalyseMode value true",
+        "setoption name Ponder value false",
+        "ucinewgame",
+    ] {
+        engine.send(command);
+        assert!(engine.sync().is_empty(), "{command}");
+    }
+    engine.send("position startpos moves e2e4");
+    engine.send("go depth 3");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    assert!(legal_moves("chess", "e2e4").contains(&bestmove(&lines)));
+    engine.send("ucinewgame");
+    engine.send("position startpos moves d2d4");
+    engine.send("go depth 3");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    assert!(legal_moves("chess", "d2d4").contains(&bestmove(&lines)));
+    engine.quit();
+}

@@ -117,3 +117,105 @@ pub fn weaker_choice(lines: &[Line], level: u32, seed: u64) -> usize {
     }
     chosen.0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::search::{Score, MATE};
+
+    fn chess(fen: Option<&str>) -> Box<dyn Session> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/chess.variant");
+        let loaded = variant_dsl::load_file(&path).expect("chess loads");
+        crate::session::open(&loaded.definition, fen).expect("a position")
+    }
+
+    fn search(session: &dyn Session, limits: Limits, control: &Control) -> Finished {
+        let mut table = TranspositionTable::with_megabytes(1);
+        let mut reports = Vec::new();
+        let mut keep = |report: &Report| reports.push(report.clone());
+        let finished = Root::of(session)
+            .search(&mut table, &limits, control, Some(&mut keep))
+            .expect("the game goes on");
+        assert_eq!(reports.len() as u32, finished.depth);
+        finished
+    }
+
+    #[test]
+    fn a_node_limit_is_kept_and_a_stopped_search_still_moves() {
+        let session = chess(None);
+        let limits = Limits {
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        let finished = search(session.as_ref(), limits, &Control::new());
+        assert!(finished.nodes <= 1000, "{}", finished.nodes);
+        assert!(finished.depth >= 1);
+        let stopped = Control::new();
+        stopped.stop();
+        let finished = search(session.as_ref(), Limits::default(), &stopped);
+        assert_eq!(finished.depth, 0);
+        assert!(session.legal_moves().contains(&finished.best));
+    }
+
+    #[test]
+    fn several_lines_are_ranked_and_the_first_is_the_single_best() {
+        let session = chess(Some(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3",
+        ));
+        let depth = |lines| Limits {
+            depth: 3,
+            lines,
+            ..Limits::default()
+        };
+        let one = search(session.as_ref(), depth(1), &Control::new());
+        let three = search(session.as_ref(), depth(3), &Control::new());
+        let lines = three.report.expect("a report").lines;
+        assert_eq!(lines.len(), 3);
+        assert!(lines
+            .windows(2)
+            .all(|w| w[0].score.rank() >= w[1].score.rank()));
+        assert_eq!(lines[0].score, one.score);
+        // Qxf7 is mate: the best line, scored as a mate in one.
+        assert_eq!(one.best, "f3f7");
+        assert_eq!(one.score, Score::Mate(1));
+    }
+
+    #[test]
+    fn mates_are_counted_in_moves_of_the_side_to_move() {
+        let of = Score::of;
+        assert_eq!(of(MATE - 1), Score::Mate(1));
+        assert_eq!(of(MATE - 3), Score::Mate(2));
+        assert_eq!(of(-(MATE - 2)), Score::Mate(-1));
+        assert_eq!(of(-(MATE - 4)), Score::Mate(-2));
+        assert_eq!(of(35), Score::Centipawns(35));
+        assert!(Score::Mate(1).rank() > Score::Mate(2).rank());
+        assert!(Score::Mate(2).rank() > Score::Centipawns(MATE / 2).rank());
+        assert!(Score::Mate(-1).rank() < Score::Mate(-2).rank());
+        assert!(Score::Mate(-2).rank() < Score::Centipawns(-MATE / 2).rank());
+    }
+
+    #[test]
+    fn a_weaker_level_picks_among_close_lines_by_its_seed() {
+        let line = |cp| Line {
+            score: Score::Centipawns(cp),
+            moves: vec![format!("{cp}")],
+        };
+        let lines = [line(50), line(40), line(30), line(-900)];
+        let picks = |level| -> Vec<usize> {
+            (0..64)
+                .map(|seed| weaker_choice(&lines, level, seed))
+                .collect()
+        };
+        let weakest = picks(0);
+        assert!(
+            weakest.iter().any(|&i| i != 0),
+            "not always the best: {weakest:?}"
+        );
+        let strongest = picks(MAX_SKILL - 1);
+        assert!(
+            strongest.iter().all(|&i| i < 3),
+            "never the blunder: {strongest:?}"
+        );
+        assert_eq!(weaker_choice(&lines, 0, 7), weaker_choice(&lines, 0, 7));
+    }
+}

@@ -73,6 +73,19 @@ impl Table {
         }
     }
 
+    /// A table of at most `entries` slots (a power of two): half as many each time the memory
+    /// cannot be had, rather than an abort.
+    fn at_most(mut entries: usize) -> Self {
+        loop {
+            let mut slots = Vec::new();
+            if entries == 1 || slots.try_reserve_exact(entries).is_ok() {
+                slots.resize(entries, None);
+                return Table { entries: slots };
+            }
+            entries /= 2;
+        }
+    }
+
     fn slot(&self, key: u64) -> usize {
         key as usize & (self.entries.len() - 1)
     }
@@ -110,14 +123,15 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// About `megabytes` of table (at least one slot, at most 2^26).
+    /// About `megabytes` of table (at least one slot, at most 2^26; less when the memory cannot
+    /// be had).
     pub fn with_megabytes(megabytes: usize) -> Self {
         let bytes = megabytes.saturating_mul(1 << 20);
         let fitting = (bytes / std::mem::size_of::<Option<Entry>>()).clamp(1, MAX_TABLE_ENTRIES);
         // The largest power of two that fits.
         let entries = 1usize << (usize::BITS - 1 - fitting.leading_zeros());
         TranspositionTable {
-            table: Table::with_entries(entries),
+            table: Table::at_most(entries),
             side: None,
         }
     }
@@ -239,7 +253,8 @@ pub enum Score {
 }
 
 impl Score {
-    fn of(value: i32) -> Score {
+    /// The score of a searched value.
+    pub(crate) fn of(value: i32) -> Score {
         if value > MATE / 2 {
             Score::Mate((MATE - value + 1) / 2)
         } else if value < -MATE / 2 {
@@ -642,6 +657,9 @@ pub(crate) fn deepen<B: Bitboard>(
     let mut best = (ordered[0], 0, 0);
     let mut last_report = None;
     for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
+        if control.is_stopped() {
+            break;
+        }
         let Some(found) = searcher.root(position, &ordered, depth, lines) else {
             break;
         };
