@@ -18,6 +18,7 @@ mod sides;
 mod sprt;
 mod svg;
 mod table;
+mod thinking;
 mod tournament;
 mod uci;
 mod variants;

@@ -3,28 +3,25 @@
 //!
 //! Why two threads: a client may ask `isready` or send `stop` while the engine thinks, and must
 //! get an answer at once. The reader (this module's loop) owns the game and the options; `go`
-//! hands a detached copy of the position ([`Root`]) and the transposition table to a search
-//! thread, which prints `info` lines as it deepens and the `bestmove` when it ends; the reader
-//! stops it (`stop`, `quit`, or a new command that needs the position) and takes the table back.
+//! starts a search on its own thread ([`Thinking`]), which prints `info` lines as it deepens and
+//! the `bestmove` when it ends; the reader stops it (`stop`, `quit`, or a new command that needs
+//! the position) and takes the transposition table back.
 //!
 //! Moves and FENs are the game's own notation, which is Fairy-Stockfish's for the games it
 //! knows (`e1g1` castling, `P@e4` drops). Bad input never ends the engine: it is answered by an
 //! `info string error: ...` line.
 
+use crate::thinking::{Deadlines, Thinking};
 use crate::variants::{self, Library};
 use crate::Failure;
 use std::io::{BufRead, Read, Write};
-use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
 use variant_dsl::Definition;
 use variant_interpreter::ai::analysis::{weaker_choice, Root, MAX_SKILL};
 use variant_interpreter::ai::search::{
-    Control, Finished, Limits, Report, Score, TranspositionTable, MAX_DEPTH,
+    Finished, Limits, Report, Score, TranspositionTable, MAX_DEPTH,
 };
 use variant_interpreter::Session;
 
@@ -81,19 +78,6 @@ struct Game {
     moves: Vec<String>,
 }
 
-/// A search under way on its own thread.
-struct Running {
-    control: Arc<Control>,
-    /// While set, the finished search waits before its `bestmove` (`go infinite`, `go ponder`).
-    hold: Arc<AtomicBool>,
-    /// The deadlines to start at `ponderhit`.
-    on_ponderhit: (Option<Duration>, Option<Duration>),
-    /// Set just before the `bestmove` is printed: a client may send its next `go` as soon as it
-    /// reads it.
-    reported: Arc<AtomicBool>,
-    thread: JoinHandle<TranspositionTable>,
-}
-
 /// The engine: what the reader owns.
 struct Engine {
     library: Library,
@@ -103,7 +87,9 @@ struct Engine {
     options: Options,
     /// `None` while lent to a search.
     table: Option<TranspositionTable>,
-    running: Option<Running>,
+    running: Option<Thinking>,
+    /// The deadlines a `go ponder` starts at `ponderhit`.
+    on_ponderhit: Deadlines,
 }
 
 /// Runs the protocol on standard input and output until `quit` or the end of the input;
@@ -130,6 +116,7 @@ pub fn run(variant_paths: &[PathBuf]) -> Result<ExitCode, Failure> {
         options: Options::default(),
         table: None,
         running: None,
+        on_ponderhit: (None, None),
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -246,11 +233,7 @@ impl Engine {
 
     /// Whether a search is under way (one that has printed its `bestmove` is reaped here).
     fn searching(&mut self) -> bool {
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|running| running.reported.load(Ordering::Acquire))
-        {
+        if self.running.as_ref().is_some_and(Thinking::has_reported) {
             self.finish_search();
         }
         self.running.is_some()
@@ -259,25 +242,15 @@ impl Engine {
     /// Stops the search, if one runs, and waits for its `bestmove`.
     fn finish_search(&mut self) {
         if let Some(running) = self.running.take() {
-            running.control.stop();
-            running.hold.store(false, Ordering::Relaxed);
-            match running.thread.join() {
-                Ok(table) => self.table = Some(table),
-                Err(_) => error("the search failed; its table is lost"),
-            }
+            self.table = running.join(true);
         }
     }
 
     fn ponderhit(&mut self) {
-        let Some(running) = &self.running else {
-            return error("`ponderhit` without a search under way");
-        };
-        let now = running.control.elapsed();
-        let (soft, hard) = running.on_ponderhit;
-        running
-            .control
-            .set_deadlines(soft.map(|d| now + d), hard.map(|d| now + d));
-        running.hold.store(false, Ordering::Relaxed);
+        match &self.running {
+            Some(running) => running.release(self.on_ponderhit),
+            None => error("`ponderhit` without a search under way"),
+        }
     }
 
     /// `setoption name NAME [value VALUE]`: both may have spaces.
@@ -495,50 +468,27 @@ impl Engine {
             limits.lines = limits.lines.max(4);
         }
         let deadlines = go.deadlines(mover, self.options.move_overhead);
-        let mut table = self
+        let table = self
             .table
             .take()
             .unwrap_or_else(|| TranspositionTable::with_megabytes(self.options.hash_mb));
-        let control = Arc::new(Control::new());
-        let pondering = go.ponder;
-        if !pondering {
-            control.set_deadlines(deadlines.0, deadlines.1);
-        }
-        let hold = Arc::new(AtomicBool::new(go.infinite || pondering));
-        let root = Root::of(session);
         let seed = session.history().len() as u64 ^ u64::from(std::process::id());
         let shown = self.options.multipv;
-        let reported = Arc::new(AtomicBool::new(false));
-        let (thread_control, thread_hold, thread_reported) = (
-            Arc::clone(&control),
-            Arc::clone(&hold),
-            Arc::clone(&reported),
-        );
-        let thread = std::thread::spawn(move || {
-            let mut print = |report: &Report| print_report(report, shown);
-            // A failure of the search must still end in a `bestmove`: the client waits for one.
-            let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                root.search(&mut table, &limits, &thread_control, Some(&mut print))
-            }));
-            let finished = searched.unwrap_or_else(|_| {
-                error("the search failed in this position");
-                None
-            });
-            while thread_hold.load(Ordering::Relaxed) && !thread_control.is_stopped() {
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            let line = bestmove(finished.as_ref(), skill, seed);
-            thread_reported.store(true, Ordering::Release);
-            say(&line);
-            table
-        });
-        self.running = Some(Running {
-            control,
-            hold,
-            on_ponderhit: deadlines,
-            reported,
-            thread,
-        });
+        self.on_ponderhit = deadlines;
+        self.running = Some(Thinking::start(
+            Root::of(session),
+            table,
+            limits,
+            deadlines,
+            go.infinite || go.ponder,
+            move |report| print_report(report, shown),
+            move |finished| {
+                if finished.is_none() {
+                    error("the search failed in this position");
+                }
+                say(&bestmove(finished.as_ref(), skill, seed));
+            },
+        ));
     }
 }
 
@@ -643,7 +593,7 @@ impl Go {
     /// remaining time over the moves to go (30 if not given) plus most of the increment,
     /// deepening until half of it is spent and stopping at twice it, never past half the clock
     /// (most of it when one move is left).
-    fn deadlines(&self, mover: usize, overhead: Duration) -> (Option<Duration>, Option<Duration>) {
+    fn deadlines(&self, mover: usize, overhead: Duration) -> Deadlines {
         let floor = Duration::from_millis(1);
         if let Some(time) = self.move_time {
             let time = time.saturating_sub(overhead).max(floor);
