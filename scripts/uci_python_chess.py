@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Drive `variant uci` with python-chess's `chess.engine`, a real UCI client.
+"""Drive `variant uci` (or `variant xboard`) with python-chess's `chess.engine`, a real client.
 
 For chess and for each variant python-chess knows that we have as a game file (crazyhouse and
 atomic, from tests/variants/, offered with `--variant-path`), python-chess sets `UCI_Variant`,
@@ -10,9 +10,11 @@ sends the positions and reads the engine's moves:
 - in chess, a game of the engine against itself to the ply limit or the end;
 - `analyse` at a few positions of each game: a score and a principal variation of legal moves,
   and with `multipv` as many lines as asked.
+With `--protocol xboard` the same games are played over CECP (`variant xboard`), whose clients
+give no node limits: a move time stands in for them, and `multipv` is not asked of analyses.
 Prints one summary line and exits 0; on the first failure prints it and exits 1.
 
-Usage: scripts/uci_python_chess.py --binary PATH [--seed S] [--plies N]
+Usage: scripts/uci_python_chess.py --binary PATH [--protocol uci|xboard] [--seed S] [--plies N]
 """
 import argparse
 import random
@@ -35,11 +37,13 @@ def check_pv(board, pv, what):
         replay.push(move)
 
 
-def check_analysis(engine, board, what):
+def check_analysis(engine, board, what, xboard):
     info = engine.analyse(board, chess.engine.Limit(depth=3))
     if "score" not in info or not info.get("pv"):
         raise Failure(f"{what}: analyse gave no score or no pv: {info}")
     check_pv(board, info["pv"], what)
+    if xboard:
+        return
     lines = engine.analyse(board, chess.engine.Limit(depth=2), multipv=3)
     expected = min(3, board.legal_moves.count())
     if len(lines) != expected or any("score" not in l or not l.get("pv") for l in lines):
@@ -48,9 +52,11 @@ def check_analysis(engine, board, what):
         check_pv(board, line["pv"], what)
 
 
-def limits(ply, board):
+def limits(ply, xboard):
     """A different kind of limit move by move: clock, depth, nodes, move time."""
     kind = ply % 4
+    if xboard and kind == 2:
+        kind = 3
     if kind == 0:
         return chess.engine.Limit(white_clock=5, black_clock=5, white_inc=0.05, black_inc=0.05)
     if kind == 1:
@@ -66,11 +72,11 @@ def over(board):
     return board.is_game_over(claim_draw=True)
 
 
-def play(engine, board, rng, plies, engine_sides, what):
+def play(engine, board, rng, plies, engine_sides, what, xboard):
     analysed = 0
     while not over(board) and board.ply() < plies:
         if board.turn in engine_sides:
-            result = engine.play(board, limits(board.ply(), board))
+            result = engine.play(board, limits(board.ply(), xboard))
             move = result.move
             if move is None:
                 raise Failure(f"{what}: no move from the engine in {board.fen()} (not over)")
@@ -79,7 +85,7 @@ def play(engine, board, rng, plies, engine_sides, what):
         else:
             move = rng.choice(list(board.legal_moves))
         if board.ply() % 20 == 5 and analysed < 3:
-            check_analysis(engine, board, f"{what} at ply {board.ply()}")
+            check_analysis(engine, board, f"{what} at ply {board.ply()}", xboard)
             analysed += 1
         board.push(move)
     return board
@@ -90,9 +96,11 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--plies", type=int, default=300)
+    parser.add_argument("--protocol", choices=["uci", "xboard"], default="uci")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    command = [args.binary, "uci", "--variant-path", "tests/variants/crazyhouse.variant",
+    xboard = args.protocol == "xboard"
+    command = [args.binary, args.protocol, "--variant-path", "tests/variants/crazyhouse.variant",
                "--variant-path", "tests/variants/atomic.variant"]
     games = [
         ("chess", chess.Board, {chess.WHITE}),
@@ -102,20 +110,22 @@ def main():
     ]
     summary = []
     try:
-        with chess.engine.SimpleEngine.popen_uci(command) as engine:
+        popen = chess.engine.SimpleEngine.popen_xboard if xboard else chess.engine.SimpleEngine.popen_uci
+        with popen(command) as engine:
             for name, board_type, sides in games:
-                board = play(engine, board_type(), rng, args.plies, sides, name)
+                board = play(engine, board_type(), rng, args.plies, sides, name, xboard)
                 if not over(board):
                     raise Failure(f"{name}: the engine did not end the game against random "
                                   f"moves in {args.plies} plies: {board.fen()}")
                 summary.append(f"{name} {board.result(claim_draw=True)} in {board.ply()} plies")
             # The engine against itself, to the end or a shorter ply limit.
-            board = play(engine, chess.Board(), rng, 80, {chess.WHITE, chess.BLACK}, "self-play")
+            board = play(engine, chess.Board(), rng, 80, {chess.WHITE, chess.BLACK}, "self-play",
+                         xboard)
             summary.append(f"self-play {board.ply()} plies")
     except (Failure, chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
         print(f"FAILED: {e}")
         return 1
-    print(f"python-chess {chess.__version__} played `variant uci`: " + ", ".join(summary))
+    print(f"python-chess {chess.__version__} played `variant {args.protocol}`: " + ", ".join(summary))
     return 0
 
 

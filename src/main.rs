@@ -22,6 +22,7 @@ mod thinking;
 mod tournament;
 mod uci;
 mod variants;
+mod xboard;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -282,6 +283,13 @@ enum Command {
     Uci {
         /// Also offer this `.variant` file, or every one in this folder (as setting the
         /// VariantPath option before `uci`); may be repeated.
+        #[arg(long, value_name = "PATH")]
+        variant_path: Vec<PathBuf>,
+    },
+    /// Speak the Chess Engine Communication Protocol (CECP v2) of XBoard and WinBoard on
+    /// standard input and output, for every two-sided game of the library.
+    Xboard {
+        /// Also offer this `.variant` file, or every one in this folder; may be repeated.
         #[arg(long, value_name = "PATH")]
         variant_path: Vec<PathBuf>,
     },
@@ -587,6 +595,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             max_sessions: max_sessions as usize,
             idle: std::time::Duration::from_secs(idle_seconds),
         Command::Uci { variant_path } => uci::run(&variant_path),
+        Command::Xboard { variant_path } => xboard::run(&variant_path),
         Command::Analyse {
             game,
             fen,

@@ -26,7 +26,15 @@ pub struct Thinking {
     /// Set just before the end is reported: a client may send its next command as soon as it
     /// reads it.
     reported: Arc<AtomicBool>,
-    thread: JoinHandle<TranspositionTable>,
+    thread: JoinHandle<Ended>,
+}
+
+/// What a search gives back when joined.
+pub struct Ended {
+    /// The transposition table, for the next search.
+    pub table: TranspositionTable,
+    /// The result (`None` when the game was over or the search failed).
+    pub finished: Option<Finished>,
 }
 
 impl Thinking {
@@ -40,7 +48,7 @@ impl Thinking {
         deadlines: Deadlines,
         held: bool,
         mut report: impl FnMut(&Report) + Send + 'static,
-        end: impl FnOnce(Option<Finished>) + Send + 'static,
+        end: impl FnOnce(Option<&Finished>) + Send + 'static,
     ) -> Thinking {
         let control = Arc::new(Control::new());
         if !held {
@@ -61,9 +69,10 @@ impl Thinking {
             while thread_hold.load(Ordering::Relaxed) && !thread_control.is_stopped() {
                 std::thread::sleep(Duration::from_millis(2));
             }
+            let finished = searched.ok().flatten();
             thread_reported.store(true, Ordering::Release);
-            end(searched.ok().flatten());
-            table
+            end(finished.as_ref());
+            Ended { table, finished }
         });
         Thinking {
             control,
@@ -92,9 +101,9 @@ impl Thinking {
         self.hold.store(false, Ordering::Relaxed);
     }
 
-    /// Waits for the search to end and report (stopping it first when `stop`); the table back,
-    /// unless the thread failed.
-    pub fn join(self, stop: bool) -> Option<TranspositionTable> {
+    /// Waits for the search to end and report (stopping it first when `stop`); the table and
+    /// the result back, unless the thread failed.
+    pub fn join(self, stop: bool) -> Option<Ended> {
         if stop {
             self.stop();
         }

@@ -33,7 +33,7 @@ const DEFAULT_VARIANT: &str = "chess";
 const MAX_HASH_MB: i64 = 4096;
 
 /// Prints one line to the client at once (the search thread prints too: a line is never split).
-fn say(line: &str) {
+pub(crate) fn say(line: &str) {
     let mut out = std::io::stdout().lock();
     // A client that went away is noticed by the reader, at the end of its input.
     let _ = writeln!(out, "{line}").and_then(|()| out.flush());
@@ -130,7 +130,7 @@ pub fn run(variant_paths: &[PathBuf]) -> Result<ExitCode, Failure> {
 }
 
 /// The next line, without its end; `None` at the end of the input.
-fn read_line(input: &mut impl BufRead) -> Option<String> {
+pub(crate) fn read_line(input: &mut impl BufRead) -> Option<String> {
     let mut bytes = Vec::new();
     let read = Read::take(&mut *input, MAX_LINE)
         .read_until(b'\n', &mut bytes)
@@ -242,7 +242,7 @@ impl Engine {
     /// Stops the search, if one runs, and waits for its `bestmove`.
     fn finish_search(&mut self) {
         if let Some(running) = self.running.take() {
-            self.table = running.join(true);
+            self.table = running.join(true).map(|ended| ended.table);
         }
     }
 
@@ -486,7 +486,7 @@ impl Engine {
                 if finished.is_none() {
                     error("the search failed in this position");
                 }
-                say(&bestmove(finished.as_ref(), skill, seed));
+                say(&bestmove(finished, skill, seed));
             },
         ));
     }

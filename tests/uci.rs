@@ -7,108 +7,9 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use common::engine::{Engine, PATIENCE};
+use std::process::Command;
 use std::time::{Duration, Instant};
-
-/// A running `variant uci` and the lines it has printed.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-const PATIENCE: Duration = Duration::from_secs(20);
-
-impl Engine {
-    fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_variant"))
-            .arg("uci")
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the binary runs");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("the engine reads its input");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// The lines printed up to and including the first for which `done` holds; panics with
-    /// what was printed if none comes within `within`.
-    fn until(&mut self, within: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + within;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let finished = done(&line);
-                    seen.push(line);
-                    if finished {
-                        return seen;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("no awaited line within {within:?}; the engine printed {seen:#?}")
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("the engine ended; it printed {seen:#?}")
-                }
-            }
-        }
-    }
-
-    /// Sends `isready` and waits for `readyok`; returns the lines before it.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until(PATIENCE, |l| l == "readyok");
-        lines.pop();
-        lines
-    }
-
-    /// Sends `quit` and checks that the engine ends with success.
-    fn quit(mut self) {
-        self.send("quit");
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                assert!(status.success(), "{status}");
-                return;
-            }
-            assert!(Instant::now() < deadline, "the engine did not quit");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn bestmove(lines: &[String]) -> String {
     let last = lines.last().expect("a line");
@@ -128,7 +29,7 @@ fn legal_moves(game: &str, play: &str) -> Vec<String> {
 
 #[test]
 fn uci_lists_the_options_and_the_two_sided_games() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     engine.send("uci");
     let lines = engine.until(PATIENCE, |l| l == "uciok");
     assert!(lines[0].starts_with("id name variant"), "{lines:#?}");
@@ -165,7 +66,7 @@ fn uci_lists_the_options_and_the_two_sided_games() {
 
 #[test]
 fn go_depth_reports_each_depth_and_a_legal_bestmove() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     engine.send("position startpos moves e2e4 e7e5");
     engine.send("go depth 3");
     let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
@@ -197,7 +98,7 @@ fn go_depth_reports_each_depth_and_a_legal_bestmove() {
 
 #[test]
 fn the_engine_answers_isready_while_searching_and_stops_promptly() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     engine.send("position startpos");
     engine.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
@@ -222,7 +123,7 @@ fn the_engine_answers_isready_while_searching_and_stops_promptly() {
 
 #[test]
 fn a_clock_and_a_move_time_are_kept() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     engine.send("position startpos moves d2d4");
     let started = Instant::now();
     engine.send("go wtime 2000 btime 2000 winc 0 binc 0");
@@ -247,7 +148,7 @@ fn a_clock_and_a_move_time_are_kept() {
 
 #[test]
 fn ponder_waits_for_ponderhit() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     engine.send("position startpos moves e2e4");
     engine.send("go ponder wtime 1000 btime 1000");
     std::thread::sleep(Duration::from_millis(1500));
@@ -260,7 +161,7 @@ fn ponder_waits_for_ponderhit() {
 
 #[test]
 fn multipv_reports_as_many_lines() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     engine.send("setoption name MultiPV value 3");
     engine.send("position startpos");
     engine.send("go depth 2");
@@ -278,7 +179,7 @@ fn multipv_reports_as_many_lines() {
 
 #[test]
 fn mate_is_found_and_reported_in_moves() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     // White mates in one: Qh5xf7.
     engine.send("position fen r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
     engine.send("go mate 1");
@@ -304,7 +205,7 @@ fn mate_is_found_and_reported_in_moves() {
 
 #[test]
 fn bad_input_gets_an_info_string_and_the_engine_goes_on() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     let cases = [
         ("flurb", "unknown command `flurb`"),
         (
@@ -368,7 +269,7 @@ fn bad_input_gets_an_info_string_and_the_engine_goes_on() {
 
 #[test]
 fn games_for_more_than_two_players_or_several_actions_are_refused() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     for (game, why) in [
         ("cooperative-chess", "it has 3 sides"),
         ("kingdrops", "a turn has up to 3 actions"),
@@ -392,7 +293,7 @@ fn games_for_more_than_two_players_or_several_actions_are_refused() {
 
 #[test]
 fn selecting_a_variant_prints_its_setup_and_plays_it() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     engine.send("setoption name UCI_Variant value takeover-chess");
     let lines = engine.sync();
     let setup = common::show_json(&["takeover-chess"])["fen"]
@@ -421,7 +322,7 @@ fn selecting_a_variant_prints_its_setup_and_plays_it() {
 
 #[test]
 fn variant_path_rebuilds_the_combo() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     engine.send("setoption name UCI_Variant value crazyhouse");
     assert!(engine.sync()[0].contains("no variant `crazyhouse`"));
     engine.send("setoption name VariantPath value tests/variants/crazyhouse.variant");
@@ -460,7 +361,7 @@ fn variant_path_rebuilds_the_combo() {
 
 #[test]
 fn a_weaker_skill_level_still_plays_legal_moves() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     engine.send("setoption name Skill Level value 0");
     engine.send("position startpos moves g1f3");
     engine.send("go movetime 500");
@@ -532,7 +433,7 @@ fn python_chess_plays_whole_games_through_uci() {
 
 #[test]
 fn hash_clear_hash_and_new_games_keep_the_engine_playing() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["uci"]);
     for command in [
         "setoption name Hash value 1",
         "setoption name Clear Hash",

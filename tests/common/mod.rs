@@ -1,6 +1,8 @@
 //! Running the real `variant` binary from integration tests (golden runs of the CLI).
 #![allow(dead_code)] // each test file uses its own part
 
+pub mod engine;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -1,0 +1,500 @@
+//! `variant xboard`: the Chess Engine Communication Protocol (CECP, version 2) that XBoard,
+//! WinBoard and python-chess's `chess.engine` speak, for every two-sided game of the library.
+//!
+//! Like `variant uci`, the reader owns the game and a search runs on its own thread
+//! ([`Thinking`]), so that `?` (move now), `force`, `exit` and `ping` are read while the engine
+//! thinks. The engine's move is printed by the search thread (`move e2e4`) and played on the
+//! reader's game when the reader next looks (at its next command), before that command. A search
+//! that the client cancels (`force`, `new`, `setboard`, `exit`, `undo`) prints nothing.
+//!
+//! Not done yet (issue 29): `lift`/`put` with `highlight`, and `setup`/`piece` for games XBoard
+//! does not know; node limits (`nps`) are declined.
+
+use crate::thinking::{Deadlines, Thinking};
+use crate::variants::Library;
+use crate::Failure;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use variant_dsl::Definition;
+use variant_interpreter::ai::analysis::Root;
+use variant_interpreter::ai::search::{Limits, Report, Score, TranspositionTable, MAX_DEPTH};
+use variant_interpreter::Session;
+
+/// XBoard's name for chess.
+const NORMAL: &str = "normal";
+/// The library's name for it.
+const CHESS: &str = "chess";
+/// The time per move when the client gave no time control and no depth.
+const DEFAULT_MOVE_TIME: Deadlines = (
+    Some(Duration::from_millis(500)),
+    Some(Duration::from_secs(1)),
+);
+/// The transposition table's size, in megabytes (until `memory` says otherwise).
+const DEFAULT_HASH_MB: usize = 16;
+
+fn say(line: &str) {
+    crate::uci::say(line);
+}
+
+/// The time control: `level`, `st`, `sd` and the clocks from `time`/`otim`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Clock {
+    /// Moves per session (0: the whole game).
+    moves_per_session: u32,
+    increment: Duration,
+    /// `st`: exactly this long per move.
+    per_move: Option<Duration>,
+    /// `sd`: at most this depth.
+    depth: Option<u32>,
+    /// `time`: the engine's clock.
+    own: Option<Duration>,
+}
+
+impl Clock {
+    /// The deadlines of the engine's next move, `moves_played` full moves into the game.
+    fn deadlines(&self, moves_played: u32) -> Deadlines {
+        if let Some(time) = self.per_move {
+            return (Some(time), Some(time));
+        }
+        let Some(left) = self.own else {
+            return (None, None);
+        };
+        let to_go = if self.moves_per_session > 0 {
+            self.moves_per_session - moves_played % self.moves_per_session
+        } else {
+            30
+        }
+        .clamp(1, 50);
+        let share = left / to_go + self.increment * 3 / 4;
+        let cap = if to_go == 1 { left * 4 / 5 } else { left / 2 };
+        let hard = (share * 2).min(cap).max(Duration::from_millis(1));
+        (Some((share / 2).min(hard)), Some(hard))
+    }
+}
+
+/// What the engine is doing with its search thread.
+struct Search {
+    thinking: Thinking,
+    /// Set to keep a cancelled search from printing its move.
+    cancelled: Arc<AtomicBool>,
+    /// Whether it searches for a move to play (else it analyses).
+    plays: bool,
+}
+
+struct Engine {
+    library: Library,
+    definition: Definition,
+    session: Box<dyn Session>,
+    /// The side the engine plays (by index); `None` in force mode.
+    engine_side: Option<usize>,
+    post: bool,
+    analysing: bool,
+    clock: Clock,
+    hash_mb: usize,
+    table: Option<TranspositionTable>,
+    search: Option<Search>,
+}
+
+/// Runs the protocol on standard input and output until `quit` or the end of the input.
+pub fn run(variant_paths: &[PathBuf]) -> Result<ExitCode, Failure> {
+    let mut library = Library::from_games_folders();
+    for path in variant_paths {
+        library.add_path(path).map_err(Failure::Message)?;
+    }
+    let definition = library
+        .select(CHESS)
+        .map(|(_, definition)| definition.clone())
+        .map_err(Failure::Message)?;
+    let session = variant_interpreter::open(&definition, None)?;
+    let mut engine = Engine {
+        library,
+        definition,
+        session,
+        engine_side: Some(1),
+        post: false,
+        analysing: false,
+        clock: Clock::default(),
+        hash_mb: DEFAULT_HASH_MB,
+        table: None,
+        search: None,
+    };
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    while let Some(line) = crate::uci::read_line(&mut input) {
+        if !engine.command(&line) {
+            break;
+        }
+    }
+    engine.cancel();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `Error (WHY): COMMAND`, as CECP writes errors.
+fn error(why: &str, command: &str) {
+    say(&format!("Error ({why}): {command}"));
+}
+
+impl Engine {
+    /// Answers one command; `false` to quit.
+    fn command(&mut self, line: &str) -> bool {
+        self.reap();
+        let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        match command {
+            "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "easy" | "hard" | "draw" | "bk" | "white" | "black" | "cores" | "otim"
+            | "." | "nps" => {}
+            "protover" => self.features(),
+            "quit" => return false,
+            "new" => self.new_game(),
+            "variant" => self.variant(rest, line),
+            "force" => {
+                self.cancel();
+                self.engine_side = None;
+            }
+            "go" => {
+                self.cancel();
+                self.engine_side = Some(self.mover());
+                self.think();
+            }
+            "playother" => {
+                self.cancel();
+                self.engine_side = Some(1 - self.mover().min(1));
+            }
+            "usermove" => self.user_move(rest),
+            "setboard" => self.set_board(rest, line),
+            "time" => match rest.parse::<u64>() {
+                Ok(cs) => self.clock.own = Some(Duration::from_millis(cs * 10)),
+                Err(_) => error("time takes centiseconds", line),
+            },
+            "level" => self.level(rest, line),
+            "st" => match rest.parse::<f64>() {
+                Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => {
+                    self.clock.per_move = Some(Duration::from_secs_f64(seconds))
+                }
+                _ => error("st takes seconds", line),
+            },
+            "sd" => match rest.parse::<u32>() {
+                Ok(depth) if depth >= 1 => self.clock.depth = Some(depth.min(MAX_DEPTH)),
+                _ => error("sd takes a depth", line),
+            },
+            "memory" => match rest.parse::<usize>() {
+                Ok(mb) if mb >= 1 => {
+                    self.hash_mb = mb.min(4096);
+                    self.table = None;
+                }
+                _ => error("memory takes megabytes", line),
+            },
+            "?" => {
+                if let Some(search) = self.search.as_ref().filter(|s| s.plays) {
+                    search.thinking.stop();
+                }
+            }
+            "ping" => say(&format!("pong {rest}")),
+            "result" => {
+                self.cancel();
+                self.engine_side = None;
+            }
+            "undo" => self.take_back(1),
+            "remove" => self.take_back(2),
+            "hint" => self.hint(),
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "analyze" => {
+                self.cancel();
+                self.analysing = true;
+                self.engine_side = None;
+                self.think();
+            }
+            "exit" => {
+                self.cancel();
+                self.analysing = false;
+            }
+            _ => error("unknown command", line),
+        }
+        true
+    }
+
+    fn features(&self) {
+        let variants: Vec<&str> = self
+            .library
+            .playable()
+            .map(|name| if name == CHESS { NORMAL } else { name })
+            .collect();
+        say(&format!(
+            "feature myname=\"variant {}\" variants=\"{}\" setboard=1 usermove=1 san=0 ping=1 memory=1 smp=1 sigint=0 colors=0 analyze=1 reuse=1 nps=0 done=1",
+            env!("CARGO_PKG_VERSION"),
+            variants.join(",")
+        ));
+    }
+
+    /// The index of the side to move.
+    fn mover(&self) -> usize {
+        let name = self.session.side_to_move();
+        self.definition
+            .sides
+            .iter()
+            .position(|side| side.name == name)
+            .unwrap_or(0)
+    }
+
+    /// Plays the move of a search that has printed it (before the command that follows it).
+    fn reap(&mut self) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|search| search.thinking.has_reported())
+        {
+            self.finish(false);
+        }
+    }
+
+    /// Stops a search without its move being printed or played.
+    fn cancel(&mut self) {
+        if let Some(search) = &self.search {
+            search.cancelled.store(true, Ordering::Relaxed);
+        }
+        self.finish(true);
+    }
+
+    /// Waits for the search (stopped first when `stop`) and plays the move it printed.
+    fn finish(&mut self, stop: bool) {
+        let Some(search) = self.search.take() else {
+            return;
+        };
+        let cancelled = search.cancelled.load(Ordering::Relaxed);
+        let Some(ended) = search.thinking.join(stop) else {
+            return;
+        };
+        self.table = Some(ended.table);
+        if let (true, false, Some(finished)) = (search.plays, cancelled, ended.finished) {
+            if self.session.play(&finished.best).is_ok() {
+                self.announce_result();
+            }
+        }
+    }
+
+    /// `1-0 {white wins by checkmate}` when the game is over.
+    fn announce_result(&self) {
+        let Some(outcome) = self.session.outcome() else {
+            return;
+        };
+        let first = &self.definition.sides[0].name;
+        let score = if outcome.is_draw() {
+            "1/2-1/2"
+        } else if outcome.winners.contains(first) {
+            "1-0"
+        } else {
+            "0-1"
+        };
+        say(&format!("{score} {{{}}}", outcome.description()));
+    }
+
+    fn new_game(&mut self) {
+        self.cancel();
+        if let Ok((_, definition)) = self.library.select(CHESS) {
+            self.definition = definition.clone();
+        }
+        self.reset(None);
+        self.engine_side = Some(1);
+        self.clock.depth = None;
+        self.clock.per_move = None;
+        if let Some(table) = self.table.as_mut() {
+            table.clear();
+        }
+    }
+
+    /// The game's setup, or a FEN; `false` (and the game unchanged) if the FEN does not fit.
+    fn reset(&mut self, fen: Option<&str>) -> bool {
+        match variant_interpreter::open(&self.definition, fen) {
+            Ok(session) => {
+                self.session = session;
+                true
+            }
+            Err(e) => {
+                say(&format!("tellusererror Illegal position: {e}"));
+                false
+            }
+        }
+    }
+
+    fn variant(&mut self, name: &str, line: &str) {
+        self.cancel();
+        let name = if name == NORMAL { CHESS } else { name };
+        match self.library.select(name) {
+            Ok((_, definition)) => {
+                self.definition = definition.clone();
+                self.reset(None);
+                self.table = None;
+            }
+            Err(why) => error(&why, line),
+        }
+    }
+
+    fn user_move(&mut self, mv: &str) {
+        if self.search.as_ref().is_some_and(|s| s.plays) {
+            // A move while the engine thinks: it was not the engine's turn after all.
+            self.cancel();
+        }
+        if let Err(e) = self.session.play(mv) {
+            say(&format!("Illegal move ({e}): {mv}"));
+            return;
+        }
+        self.announce_result();
+        self.after_change();
+    }
+
+    /// After the position changed: the engine moves if it is its turn, an analysis restarts.
+    fn after_change(&mut self) {
+        if self.analysing {
+            self.cancel();
+            self.think();
+        } else if self.engine_side == Some(self.mover()) {
+            self.think();
+        }
+    }
+
+    fn set_board(&mut self, fen: &str, line: &str) {
+        self.cancel();
+        if !self.reset(Some(fen)) {
+            return error("illegal position", line);
+        }
+        if self.analysing {
+            self.think();
+        }
+    }
+
+    fn take_back(&mut self, moves: usize) {
+        self.cancel();
+        for _ in 0..moves {
+            self.session.undo();
+        }
+        if self.analysing {
+            self.think();
+        }
+    }
+
+    /// `level MPS BASE INC`: BASE in minutes or `minutes:seconds`, INC in seconds.
+    fn level(&mut self, rest: &str, line: &str) {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let parsed = match words[..] {
+            [moves, _base, increment] => moves.parse::<u32>().ok().zip(
+                increment
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|i| *i >= 0.0 && *i < 86_400.0),
+            ),
+            _ => None,
+        };
+        match parsed {
+            Some((moves, increment)) => {
+                self.clock.moves_per_session = moves;
+                self.clock.increment = Duration::from_secs_f64(increment);
+                self.clock.per_move = None;
+            }
+            None => error("write level MOVES MINUTES[:SECONDS] INCREMENT", line),
+        }
+    }
+
+    /// `Hint: MOVE`: the best move of a short search.
+    fn hint(&mut self) {
+        if self.session.outcome().is_some() || self.search.is_some() {
+            return;
+        }
+        let mut table = TranspositionTable::with_megabytes(1);
+        let control = variant_interpreter::ai::search::Control::new();
+        control.set_deadlines(
+            Some(Duration::from_millis(200)),
+            Some(Duration::from_secs(1)),
+        );
+        let limits = Limits {
+            depth: 4,
+            ..Limits::default()
+        };
+        if let Some(finished) =
+            Root::of(self.session.as_ref()).search(&mut table, &limits, &control, None)
+        {
+            say(&format!("Hint: {}", finished.best));
+        }
+    }
+
+    /// Starts a search: for a move (the engine's turn) or an analysis.
+    fn think(&mut self) {
+        if self.session.outcome().is_some() {
+            return;
+        }
+        let plays = !self.analysing;
+        let moves_played = (self.session.history().len() / 2) as u32;
+        let deadlines = match (plays, self.clock.deadlines(moves_played)) {
+            (false, _) => (None, None),
+            // Neither a clock nor a depth: a second a move rather than a search without end.
+            (true, (None, None)) if self.clock.depth.is_none() => DEFAULT_MOVE_TIME,
+            (true, deadlines) => deadlines,
+        };
+        let limits = Limits {
+            depth: if plays {
+                self.clock.depth.unwrap_or(MAX_DEPTH)
+            } else {
+                MAX_DEPTH
+            },
+            stop_at_mate: plays,
+            ..Limits::default()
+        };
+        let table = self
+            .table
+            .take()
+            .unwrap_or_else(|| TranspositionTable::with_megabytes(self.hash_mb));
+        let cancelled = Arc::new(AtomicBool::new(false));
+        let silent = Arc::clone(&cancelled);
+        let post = self.post || !plays;
+        let thinking = Thinking::start(
+            Root::of(self.session.as_ref()),
+            table,
+            limits,
+            deadlines,
+            !plays,
+            move |report| {
+                if post {
+                    print_thinking(report);
+                }
+            },
+            move |finished| {
+                if let (true, Some(finished)) = (plays, finished) {
+                    if !silent.load(Ordering::Relaxed) {
+                        say(&format!("move {}", finished.best));
+                    }
+                }
+            },
+        );
+        self.search = Some(Search {
+            thinking,
+            cancelled,
+            plays,
+        });
+    }
+}
+
+/// A thinking line: `depth score time nodes seldepth nps pv`, the time in centiseconds and a
+/// mate as 100000 plus the moves to it (negative when mated), as XBoard reads them.
+fn print_thinking(report: &Report) {
+    let Some(line) = report.lines.first() else {
+        return;
+    };
+    let score = match line.score {
+        Score::Centipawns(cp) => i64::from(cp),
+        Score::Mate(moves) if moves > 0 => 100_000 + i64::from(moves),
+        Score::Mate(moves) => -100_000 + i64::from(moves),
+    };
+    say(&format!(
+        "{} {score} {} {} {} {} {}",
+        report.depth,
+        report.time.as_millis() / 10,
+        report.nodes,
+        report.seldepth,
+        report.nps(),
+        line.moves.join(" ")
+    ));
+}
