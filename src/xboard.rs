@@ -7,8 +7,8 @@
 //! reader's game when the reader next looks (at its next command), before that command. A search
 //! that the client cancels (`force`, `new`, `setboard`, `exit`, `undo`) prints nothing.
 //!
-//! Not done yet (issue 29): `lift`/`put` with `highlight`, and `setup`/`piece` for games XBoard
-//! does not know; node limits (`nps`) are declined.
+//! Not done yet (issue 29): `setup`/`piece` for games XBoard does not know; node limits
+//! (`nps`) are declined.
 
 use crate::thinking::{Deadlines, Thinking};
 use crate::variants::Library;
@@ -188,6 +188,8 @@ impl Engine {
                 }
                 _ => error("memory takes megabytes", line),
             },
+            "lift" => say(&format!("highlight {}", self.highlight(rest))),
+            "put" | "hover" => {}
             "?" => {
                 if let Some(search) = self.search.as_ref().filter(|s| s.plays) {
                     search.thinking.stop();
@@ -218,6 +220,62 @@ impl Engine {
         true
     }
 
+    /// The targets of the piece on `square`, as XBoard's `highlight` board: a FEN-like board
+    /// with `Y` on a quiet move's target, `R` on a capture's and `M` on a promotion's, as
+    /// Fairy-Stockfish marks them.
+    fn highlight(&self, square: &str) -> String {
+        let mut marks = std::collections::HashMap::new();
+        for mv in self.session.legal_moves() {
+            let Some((from, to, rest)) = split_move(&mv) else {
+                continue;
+            };
+            if from != square {
+                continue;
+            }
+            let san = self.session.san(&mv).unwrap_or_default();
+            let mark = if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphabetic()) {
+                'M'
+            } else if san.contains('x') {
+                'R'
+            } else {
+                'Y'
+            };
+            let strongest = marks.get(to).map_or(mark, |&old: &char| {
+                if old == 'M' || mark == 'M' {
+                    'M'
+                } else if old == 'R' || mark == 'R' {
+                    'R'
+                } else {
+                    'Y'
+                }
+            });
+            marks.insert(to.to_string(), strongest);
+        }
+        let board = &self.definition.board;
+        let mut ranks = Vec::new();
+        for rank in (0..board.ranks).rev() {
+            let (mut text, mut empty) = (String::new(), 0);
+            for file in 0..board.files {
+                let name = format!("{}{}", (b'a' + file) as char, rank + 1);
+                match marks.get(&name) {
+                    Some(mark) => {
+                        if empty > 0 {
+                            text.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        text.push(*mark);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+            }
+            ranks.push(text);
+        }
+        ranks.join("/")
+    }
+
     fn features(&self) {
         let variants: Vec<&str> = self
             .library
@@ -225,7 +283,7 @@ impl Engine {
             .map(|name| if name == CHESS { NORMAL } else { name })
             .collect();
         say(&format!(
-            "feature myname=\"variant {}\" variants=\"{}\" setboard=1 usermove=1 san=0 ping=1 memory=1 smp=1 sigint=0 colors=0 analyze=1 reuse=1 nps=0 done=1",
+            "feature myname=\"variant {}\" variants=\"{}\" setboard=1 usermove=1 san=0 ping=1 memory=1 smp=1 sigint=0 colors=0 highlight=1 analyze=1 reuse=1 nps=0 done=1",
             env!("CARGO_PKG_VERSION"),
             variants.join(",")
         ));
@@ -475,6 +533,21 @@ impl Engine {
             plays,
         });
     }
+}
+
+/// A move's from-square, to-square and the rest (`e7e8q` → `e7`, `e8`, `q`); `None` for a
+/// move that starts from no square (a drop, `N@c3`).
+fn split_move(mv: &str) -> Option<(&str, &str, &str)> {
+    let square_end = |text: &str| -> Option<usize> {
+        let letters = text.find(|c: char| !c.is_ascii_lowercase())?;
+        let digits = text[letters..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(text.len() - letters);
+        (letters > 0 && digits > 0).then_some(letters + digits)
+    };
+    let from = square_end(mv)?;
+    let to = square_end(&mv[from..])? + from;
+    Some((&mv[..from], &mv[from..to], &mv[to..]))
 }
 
 /// A thinking line: `depth score time nodes seldepth nps pv`, the time in centiseconds and a

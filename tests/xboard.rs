@@ -41,6 +41,7 @@ fn protover_declares_the_features_and_the_variants() {
         " ping=1",
         " memory=1",
         " analyze=1",
+        " highlight=1",
     ] {
         assert!(features.contains(feature), "{feature}: {features}");
     }
@@ -218,4 +219,29 @@ fn python_chess_plays_whole_games_through_xboard() {
     ] {
         assert!(stdout.contains(game), "{game}: {stdout}");
     }
+}
+
+#[test]
+fn lift_highlights_the_targets_of_a_piece() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("new");
+    engine.send("force");
+    engine.send("setboard r3k2r/1P6/8/3p4/4P3/8/8/R3K2R w KQkq - 0 1");
+    for (square, board) in [
+        // The king: steps, and castling on both sides as the king's move.
+        ("e1", "8/8/8/8/8/8/3YYY2/2YY1YY1"),
+        // The pawn: a push and a capture.
+        ("e4", "8/8/8/3RY3/8/8/8/8"),
+        // Promotions, one of them by capture.
+        ("b7", "MM6/8/8/8/8/8/8/8"),
+        // No piece of the side to move there.
+        ("d5", "8/8/8/8/8/8/8/8"),
+    ] {
+        engine.send(&format!("lift {square}"));
+        let lines = engine.ping();
+        assert_eq!(lines, [format!("highlight {board}")], "{square}");
+    }
+    engine.send("put e4");
+    assert!(engine.ping().is_empty());
+    engine.quit();
 }
