@@ -46,6 +46,7 @@ fn error(message: &str) {
 /// The options a client may set, with their values.
 struct Options {
     hash_mb: usize,
+    /// Accepted for the clients that set it; the search uses one thread.
     threads: usize,
     multipv: usize,
     move_overhead: Duration,
@@ -99,8 +100,15 @@ pub fn run(variant_paths: &[PathBuf]) -> Result<ExitCode, Failure> {
     for path in variant_paths {
         library.add_path(path).map_err(Failure::Message)?;
     }
+    // Chess, or the first game when the games folders have no chess.
+    let first = library
+        .playable()
+        .next()
+        .unwrap_or(DEFAULT_VARIANT)
+        .to_string();
     let (variant, definition) = library
         .select(DEFAULT_VARIANT)
+        .or_else(|_| library.select(&first))
         .map(|(name, definition)| (name.to_string(), definition.clone()))
         .map_err(Failure::Message)?;
     let session = variant_interpreter::open(&definition, None)?;
