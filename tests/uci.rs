@@ -457,3 +457,64 @@ fn hash_clear_hash_and_new_games_keep_the_engine_playing() {
     assert!(legal_moves("chess", "d2d4").contains(&bestmove(&lines)));
     engine.quit();
 }
+
+/// Fairy-Stockfish's binary: `FAIRY_STOCKFISH`, else where `build-fairy-stockfish.sh` puts it,
+/// else `fairy-stockfish` on the path.
+fn fairy_stockfish() -> Option<String> {
+    if let Some(path) = std::env::var_os("FAIRY_STOCKFISH") {
+        return Some(path.to_string_lossy().into_owned());
+    }
+    let built = "/tmp/fairy-stockfish/fairy-stockfish";
+    if std::path::Path::new(built).is_file() {
+        return Some(built.into());
+    }
+    let on_path = Command::new("fairy-stockfish")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .map(|mut child| child.kill());
+    on_path.is_ok().then(|| "fairy-stockfish".into())
+}
+
+/// Games against Fairy-Stockfish in chess, crazyhouse and atomic, refereed by pyffish. It runs
+/// where Fairy-Stockfish is found (see [`fairy_stockfish`]) and pyffish is installed; it is
+/// skipped elsewhere, also in CI, which builds no Fairy-Stockfish, unless `FAIRY_STOCKFISH` is
+/// set, which makes it required.
+#[test]
+fn games_against_fairy_stockfish_reach_a_result() {
+    let pyffish = Command::new("python3")
+        .args(["-c", "import pyffish"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    let Some(fairy) = fairy_stockfish().filter(|_| pyffish) else {
+        assert!(
+            std::env::var_os("FAIRY_STOCKFISH").is_none(),
+            "FAIRY_STOCKFISH is set, so pyffish must be installed"
+        );
+        eprintln!(
+            "SKIPPED games_against_fairy_stockfish_reach_a_result: no Fairy-Stockfish (../shared/tools/build-fairy-stockfish.sh, or FAIRY_STOCKFISH) or no pyffish"
+        );
+        return;
+    };
+    let output = Command::new("python3")
+        .args([
+            "scripts/fairy_match.py",
+            "--binary",
+            env!("CARGO_BIN_EXE_variant"),
+            "--fairy",
+            &fairy,
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("6 games against Fairy-Stockfish"),
+        "{stdout}"
+    );
+}
