@@ -21,6 +21,7 @@ const TABLE_MB: usize = 64;
 pub struct AnalyseArgs {
     pub game: String,
     pub fen: Option<String>,
+    pub strict: bool,
     pub play: Option<String>,
     pub depth: Option<u32>,
     pub time: Option<f64>,
@@ -30,7 +31,12 @@ pub struct AnalyseArgs {
 
 /// Runs the search and prints a report per completed depth, then the best move.
 pub fn analyse(args: AnalyseArgs) -> Result<ExitCode, Failure> {
-    let mut session = crate::open(&args.game, args.fen.as_deref(), args.play.as_deref())?;
+    let mut session = crate::open(
+        &args.game,
+        args.fen.as_deref(),
+        args.strict,
+        args.play.as_deref(),
+    )?;
     if let Some(result) = session.outcome() {
         return Err(Failure::Message(format!(
             "the game is over ({}): there is nothing to analyse",

@@ -301,6 +301,9 @@ enum Command {
         /// Start from this position instead of the game's setup.
         #[arg(long)]
         fen: Option<String>,
+        /// Refuse a --fen position the game's setup cannot reach (else played with a warning).
+        #[arg(long)]
+        strict: bool,
         /// Space-separated moves to play first.
         #[arg(long)]
         play: Option<String>,
@@ -599,6 +602,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
         Command::Analyse {
             game,
             fen,
+            strict,
             play,
             depth,
             time,
@@ -607,6 +611,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
         } => analyse::analyse(analyse::AnalyseArgs {
             game,
             fen,
+            strict,
             play,
             depth,
             time,
