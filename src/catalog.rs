@@ -14,7 +14,7 @@ use variant_dsl::{LoadOptions, Loaded};
 include!(concat!(env!("OUT_DIR"), "/builtin_games.rs"));
 
 /// The folders searched for games by name, in order (the built-in files come after them).
-pub(crate) fn game_folders() -> Vec<PathBuf> {
+fn game_folders() -> Vec<PathBuf> {
     let mut folders = Vec::new();
     if let Some(dir) = std::env::var_os("VARIANT_GAMES") {
         folders.push(PathBuf::from(dir));

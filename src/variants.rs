@@ -1,7 +1,7 @@
 //! The games an engine protocol offers: UCI's `UCI_Variant` combo.
 //!
-//! Every game file of the games folders (the same folders that find a game by name, see
-//! [`crate::catalog`]) is offered under its file name (`chess`, `takeover-chess`), as
+//! Every game known by name (the games folders' files and the built-in games, as
+//! [`crate::catalog`] finds them) is offered under its file name (`chess`, `takeover-chess`), as
 //! Fairy-Stockfish offers its built-in variants; `VariantPath` adds the files of a `.variant`
 //! file or of a folder, and a file of the same name replaces the one offered before, as
 //! Fairy-Stockfish's `VariantPath` does with its `variants.ini` sections.
@@ -47,17 +47,14 @@ fn misfit(definition: &Definition) -> Option<String> {
 }
 
 impl Library {
-    /// Every game file of the games folders; the first folder that has a name wins.
+    /// Every game known by name: the games folders' files, then the games built into the
+    /// binary (as [`catalog::names`] finds them); a file that does not load is left out.
     pub fn from_games_folders() -> Library {
-        let mut library = Library {
-            games: BTreeMap::new(),
-        };
-        for folder in catalog::game_folders() {
-            for (name, offer) in load_folder(&folder) {
-                library.games.entry(name).or_insert(offer);
-            }
-        }
-        library
+        let games = catalog::names()
+            .into_iter()
+            .filter_map(|(name, path)| Some((name.to_lowercase(), load(&path).ok()?)))
+            .collect();
+        Library { games }
     }
 
     /// Adds a `.variant` file or every `.variant` file of a folder, replacing games of the same
