@@ -4,8 +4,8 @@
 //! `variant-interpreter` compiles and runs it. Every command goes `main → run → ExitCode`;
 //! errors are printed once, here, and give exit code 1.
 
-mod analysis;
 mod analyse;
+mod analysis;
 mod board;
 mod catalog;
 mod input;
