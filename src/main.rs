@@ -597,6 +597,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             open,
             max_sessions: max_sessions as usize,
             idle: std::time::Duration::from_secs(idle_seconds),
+        }),
         Command::Uci { variant_path } => uci::run(&variant_path),
         Command::Xboard { variant_path } => xboard::run(&variant_path),
         Command::Analyse {
