@@ -406,12 +406,7 @@ fn play_one(setup: &Setup, index: usize) -> Result<Played, String> {
             *total += y * sum;
         }
     }
-    let reason = outcome.map(|o| {
-        serde_json::to_value(o.reason)
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_else(|| o.reason.words().to_string())
-    });
+    let reason = outcome.map(|o| end_reason(definition, &o));
     let turns =
         movers.windows(2).filter(|w| w[0] != w[1]).count() + usize::from(!movers.is_empty());
     Ok(Played {
@@ -425,6 +420,26 @@ fn play_one(setup: &Setup, index: usize) -> Result<Played, String> {
         branching,
         regression,
     })
+}
+
+/// The name of a game's end in the report: the reason (`checkmate`, `repetition`, ...), and for
+/// an end condition of the file, which one, by its text and line, so that each end rule of the
+/// file is counted on its own (`condition `loses when ...` (line 12)`).
+fn end_reason(definition: &Definition, outcome: &Outcome) -> String {
+    let kind = serde_json::to_value(outcome.reason)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_else(|| outcome.reason.words().to_string());
+    match outcome
+        .rule
+        .and_then(|rule| definition.end.conditions.get(rule))
+    {
+        Some(written) => format!(
+            "{kind} `{}` (line {})",
+            written.origin.text, written.origin.line
+        ),
+        None => kind,
+    }
 }
 
 /// The material difference of a position: per piece type, the pieces (on the board and in hand)

@@ -51,8 +51,14 @@ fn cheversi_games_are_always_sixteen_placements() {
     assert_eq!(plies["sd"], 0.0);
     // One side places at a time: as many turns as plies.
     assert_eq!(count(&run["figures"]["turns"]["max"]), 16);
-    // Every game ends by the score, none at the ply limit.
-    assert_eq!(count(&run["figures"]["ends"]["score"]), 12);
+    // Every game ends by the score, none at the ply limit: by the file's one end rule, named by
+    // its text and line.
+    assert_eq!(
+        count(&run["figures"]["ends"]["score `by score when hands empty` (line 64)"]),
+        12,
+        "{}",
+        run["figures"]["ends"]
+    );
     assert_eq!(run["figures"]["completion"]["value"], 1.0);
     assert_eq!(run["figures"]["timeouts"]["value"], 0.0);
 }

@@ -49,6 +49,11 @@ pub struct Outcome {
     /// and JSON give the scores where they give positions.
     #[serde(skip)]
     pub scores: Option<Vec<i64>>,
+    /// The end condition that decided ([`Reason::Condition`], or [`Reason::Score`] where a
+    /// `by score` condition held): its index in the definition's `end.conditions`, so that a
+    /// report can tell a file's end rules apart. Not serialised: the JSON result names the reason.
+    #[serde(skip)]
+    pub rule: Option<usize>,
 }
 
 impl Outcome {
@@ -104,6 +109,7 @@ fn verdict_outcome<B: Bitboard>(
         winners,
         reason,
         scores: None,
+        rule: None,
     }
 }
 
@@ -252,6 +258,7 @@ fn ended<B: Bitboard>(
         winners: Vec::new(),
         reason: Reason::Stalemate,
         scores: None,
+        rule: None,
     })
 }
 
@@ -351,23 +358,27 @@ fn end_condition<B: Bitboard>(
     actions: Option<&[Move]>,
     select: impl Fn(&EndCheck<B>) -> bool,
 ) -> Option<Outcome> {
-    let (side, verdict) = fired_end_condition(rules, position, actions, select)?;
-    Some(match verdict {
+    let (rule, side, verdict) = fired_end_condition(rules, position, actions, select)?;
+    let outcome = match verdict {
         Some(verdict) => verdict_outcome(rules, side, verdict, Reason::Condition),
         None => by_score(rules, position),
+    };
+    Some(Outcome {
+        rule: Some(rule),
+        ..outcome
     })
 }
 
-/// The first end condition (among those `select` keeps) that holds: the side it holds for
-/// (the side to move, or with `each side` the first such side from the one that acted last)
-/// and its verdict (`None`: by score). Nothing is scored here, so that "is the game over" costs
+/// The first end condition (among those `select` keeps) that holds: its index, the side it
+/// holds for (the side to move, or with `each side` the first such side from the one that
+/// acted last) and its verdict (`None`: by score). Nothing is scored here, so that "is the game over" costs
 /// no more than the conditions.
 pub(crate) fn fired_end_condition<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     actions: Option<&[Move]>,
     select: impl Fn(&EndCheck<B>) -> bool,
-) -> Option<(usize, Option<Verdict>)> {
+) -> Option<(usize, usize, Option<Verdict>)> {
     let mut judge = Judge::new(rules, position, position.side_to_move(rules));
     if let Some(actions) = actions {
         judge = judge.with_actions(actions);
@@ -382,13 +393,14 @@ fn fired_end_condition_by<B: Bitboard>(
     position: &Position<B>,
     mut judge: Judge<'_, B>,
     select: impl Fn(&EndCheck<B>) -> bool,
-) -> Option<(usize, Option<Verdict>)> {
+) -> Option<(usize, usize, Option<Verdict>)> {
     let to_move = position.side_to_move(rules);
-    for (check, written) in rules
+    for (rule, (check, written)) in rules
         .expressions
         .end
         .iter()
         .zip(&rules.definition.end.conditions)
+        .enumerate()
     {
         if !select(check) {
             continue;
@@ -407,7 +419,7 @@ fn fired_end_condition_by<B: Bitboard>(
             judge.holds(&check.condition).then_some(to_move)
         };
         if let Some(side) = side {
-            return Some((side, written.verdict));
+            return Some((rule, side, written.verdict));
         }
     }
     None
@@ -527,5 +539,6 @@ fn by_score<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Outcome {
         winners,
         reason: Reason::Score,
         scores: Some(scores),
+        rule: None,
     }
 }
