@@ -53,8 +53,11 @@ def check(driver, url, shots):
     targets = sorted(e.get_attribute("data-square") for e in wait_for(driver, "#board g.target", 2))
     assert targets == ["e3", "e4"], targets
     driver.find_element(By.CSS_SELECTOR, '#board [data-square="e4"]').click()
-    moves = [e.text for e in wait_for(driver, "#moves li", 2)]
+    items = wait_for(driver, "#moves li", 2)
+    # The list shows SAN; each item's title is the move in the game's notation.
+    moves = [e.get_attribute("title") for e in items]
     assert moves[0] == "e2e4" and len(moves) == 2, moves
+    assert items[0].text == "e4", items[0].text
     driver.save_screenshot(f"{shots}/chess.png")
 
     driver.get(f"{url}play/takeover-chess")

@@ -9,14 +9,17 @@
 //!
 //! Routes: `GET /` (the game picker), `GET /play/GAME[?SIDE=PLAYER...]` (the page of a new
 //! game), `GET /api/games`, `POST /api/sessions`, `GET /api/sessions/ID`,
-//! `GET /api/sessions/ID/board.svg[?flip=1&control=1]`, `POST /api/sessions/ID/moves`. Every
-//! error is a 4xx or 5xx with `{"error": "..."}`.
+//! `GET /api/sessions/ID/board.svg[?flip=1&control=1]`, `POST /api/sessions/ID/moves`,
+//! `POST /api/sessions/ID/undo`, `GET /api/sessions/ID/record` (the PGN record `save` writes;
+//! `POST /api/sessions` with `{"record": "..."}` loads one back). Every error is a 4xx or 5xx
+//! with `{"error": "..."}`.
 
+use crate::record::Record;
 use crate::table::{self, Ask, Letter, Reply, Setup};
 use crate::{catalog, svg, Failure};
 use std::collections::HashMap;
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex};
@@ -139,6 +142,8 @@ fn route(shared: &Shared, mut request: tiny_http::Request) {
             };
             deliver(shared, id, Ask::Picture(options), request)
         }
+        (Post, ["api", "sessions", id, "undo"]) => deliver(shared, id, Ask::Undo, request),
+        (Get, ["api", "sessions", id, "record"]) => deliver(shared, id, Ask::Record, request),
         (Post, ["api", "sessions", id, "moves"]) => {
             let id = id.to_string();
             match body(&mut request).and_then(|body| move_text(&body)) {
@@ -265,12 +270,18 @@ fn games(shared: &Shared) -> serde_json::Value {
 
 /// Loads a game by the name it is offered under (never a path).
 fn load(shared: &Shared, name: &str) -> Result<variant_dsl::Loaded, Reply> {
+    load_with_path(shared, name).map(|(_, loaded)| loaded)
+}
+
+/// [`load`], with the file the game was loaded from.
+fn load_with_path(shared: &Shared, name: &str) -> Result<(PathBuf, variant_dsl::Loaded), Reply> {
     let (_, path) = known(shared)
         .into_iter()
         .find(|(known, _)| known == name)
         .ok_or_else(|| Reply::error(404, format!("no game `{name}`")))?;
-    variant_dsl::load_file_with(&path, &catalog::load_options())
-        .map_err(|failure| Reply::error(422, failure.render()))
+    let loaded = variant_dsl::load_file_with(&path, &catalog::load_options())
+        .map_err(|failure| Reply::error(422, failure.render()))?;
+    Ok((path, loaded))
 }
 
 /// `POST /api/sessions`: a new game on its own thread, which answers `{"id": ...}` once the
@@ -310,11 +321,31 @@ fn new_id(salt: usize) -> String {
 /// Reads `{"game", "players", "seed", "fen"}`: the game by name, a player per side (a side
 /// not named: its policy if it has one, else a person).
 fn setup(shared: &Shared, body: &serde_json::Value) -> Result<Setup, Reply> {
-    let name = body
-        .get("game")
-        .and_then(serde_json::Value::as_str)
-        .ok_or_else(|| Reply::error(400, r#"name the game: {"game": "chess"}"#))?;
-    let definition = load(shared, name)?.definition;
+    let record = record_of(body)?;
+    let name = match (
+        body.get("game").and_then(serde_json::Value::as_str),
+        &record,
+    ) {
+        (Some(name), _) => name.to_string(),
+        (None, Some(record)) => record_game(record)?,
+        (None, None) => {
+            return Err(Reply::error(400, r#"name the game: {"game": "chess"}"#));
+        }
+    };
+    let name = name.as_str();
+    let (path, loaded) = load_with_path(shared, name)?;
+    let definition = loaded.definition;
+    let game_file = crate::record::game_file_tag(name, &path);
+    if let Some(record) = &record {
+        if body.get("fen").is_some_and(|fen| !fen.is_null()) {
+            return Err(Reply::error(
+                400,
+                "a record gives its own start: send no fen with it",
+            ));
+        }
+        crate::play::check_record(record, Path::new("the record"), &definition, &game_file)
+            .map_err(|failure| Reply::error(422, table::failure_text(failure)))?;
+    }
     let named = match body.get("players") {
         None | Some(serde_json::Value::Null) => serde_json::Map::new(),
         Some(serde_json::Value::Object(map)) => map.clone(),
@@ -347,9 +378,14 @@ fn setup(shared: &Shared, body: &serde_json::Value) -> Result<Setup, Reply> {
                 .policies
                 .iter()
                 .any(|p| p.side.0 as usize == index);
+            let recorded = record
+                .as_ref()
+                .and_then(|r| r.tag(&crate::record::side_tag(&side.name)))
+                .and_then(|text| text.parse::<PlayerSpec>().ok())
+                .filter(|spec| *spec != PlayerSpec::Policy || has_policy);
             let spec = match named.get(&side.name) {
-                None if has_policy => PlayerSpec::Policy,
-                None => PlayerSpec::Human,
+                None if has_policy => recorded.unwrap_or(PlayerSpec::Policy),
+                None => recorded.unwrap_or(PlayerSpec::Human),
                 Some(serde_json::Value::String(text)) => text
                     .parse::<PlayerSpec>()
                     .map_err(|error| Reply::error(400, format!("{}: {error}", side.name)))?,
@@ -364,8 +400,14 @@ fn setup(shared: &Shared, body: &serde_json::Value) -> Result<Setup, Reply> {
             Ok(spec)
         })
         .collect::<Result<Vec<_>, Reply>>()?;
+    let recorded_seed = record
+        .as_ref()
+        .and_then(|r| r.tag("Seed"))
+        .and_then(|seed| seed.parse().ok());
     let seed = match body.get("seed") {
-        None | Some(serde_json::Value::Null) => crate::play::clock_seed(),
+        None | Some(serde_json::Value::Null) => {
+            recorded_seed.unwrap_or_else(crate::play::clock_seed)
+        }
         Some(value) => value
             .as_u64()
             .ok_or_else(|| Reply::error(400, "the seed is a whole number from 0"))?,
@@ -380,5 +422,44 @@ fn setup(shared: &Shared, body: &serde_json::Value) -> Result<Setup, Reply> {
         fen,
         players,
         seed,
+        game_file,
+        record,
     })
+}
+
+/// `{"record": "..."}`'s record, parsed, if the body has one.
+fn record_of(body: &serde_json::Value) -> Result<Option<Record>, Reply> {
+    match body.get("record") {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(serde_json::Value::String(text)) => crate::record::parse(text)
+            .map(Some)
+            .map_err(|error| Reply::error(422, format!("not a valid game record: {error}"))),
+        Some(_) => Err(Reply::error(
+            400,
+            "the record is a string: the text of a PGN record",
+        )),
+    }
+}
+
+/// The game a record names in its `GameFile` tag, by its file name: a record never makes the
+/// server read a path it names.
+fn record_game(record: &Record) -> Result<String, Reply> {
+    let file = record.tag(crate::record::GAME_FILE_TAG).ok_or_else(|| {
+        Reply::error(
+            422,
+            format!(
+                "the record has no {} tag: name the game, {{\"game\": \"chess\", \"record\": ...}}",
+                crate::record::GAME_FILE_TAG
+            ),
+        )
+    })?;
+    Path::new(file)
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .ok_or_else(|| {
+            Reply::error(
+                422,
+                format!("the record's game file `{file}` names no game"),
+            )
+        })
 }

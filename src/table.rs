@@ -8,7 +8,9 @@
 //! which is how sessions expire.
 
 use crate::play::side_seed;
-use crate::{play_typed, show_value, svg};
+use crate::record::{self, Ending, Meta, Record};
+use crate::{play_typed, show_value, svg, Failure};
+use std::path::Path;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 use variant_dsl::Definition;
@@ -31,6 +33,10 @@ pub enum Ask {
     Move(String),
     /// The board as SVG.
     Picture(svg::Options),
+    /// Take back the last person's move and the computers' replies after it.
+    Undo,
+    /// The game's record, as the CLI's `save` writes it.
+    Record,
 }
 
 /// A reply: HTTP status, body and its media type.
@@ -90,6 +96,18 @@ pub struct Setup {
     pub players: Vec<PlayerSpec>,
     /// Seed of the computer players.
     pub seed: u64,
+    /// What a record's `GameFile` tag holds for this game (`chess.variant`).
+    pub game_file: String,
+    /// A record whose moves are played from the start (already checked against the game).
+    pub record: Option<Record>,
+}
+
+/// A failure's message, for a reply.
+pub fn failure_text(failure: Failure) -> String {
+    match failure {
+        Failure::Message(text) | Failure::Diagnostics(text) => text,
+        Failure::ClosedOutput => "the output was closed".into(),
+    }
 }
 
 /// Checks that a player's budget fits a request's time.
@@ -117,13 +135,21 @@ struct Table {
     session: Box<dyn Session>,
     players: Vec<PlayerSpec>,
     agents: Vec<Option<Box<dyn Agent>>>,
+    seed: u64,
+    game_file: String,
 }
 
 /// Opens the game; on success, the computer players make their first moves. The error is the
 /// reply to the request that asked for the game.
 fn open(setup: Setup) -> Result<Table, Reply> {
-    let session = variant_interpreter::open(&setup.definition, setup.fen.as_deref())
-        .map_err(|error| Reply::error(422, error.to_string()))?;
+    let session = match &setup.record {
+        Some(record) => {
+            crate::play::replay_record(record, Path::new("the record"), &setup.definition)
+                .map_err(|failure| Reply::error(422, failure_text(failure)))?
+        }
+        None => variant_interpreter::open(&setup.definition, setup.fen.as_deref())
+            .map_err(|error| Reply::error(422, error.to_string()))?,
+    };
     let agents = setup
         .players
         .iter()
@@ -146,6 +172,8 @@ fn open(setup: Setup) -> Result<Table, Reply> {
         session,
         players: setup.players,
         agents,
+        seed: setup.seed,
+        game_file: setup.game_file,
     };
     table.computers_play();
     Ok(table)
@@ -192,10 +220,53 @@ impl Table {
                 media_type: "image/svg+xml",
             },
             Ask::Move(text) => self.person_moves(&text),
+            Ask::Undo => self.undo(),
+            Ask::Record => Reply {
+                status: 200,
+                body: self.record_text(),
+                media_type: "application/x-chess-pgn; charset=utf-8",
+            },
         }
     }
 
-    /// `show --json`'s fields, and `players`: each side's player.
+    /// The record `save` would write: the same tags and moves.
+    fn record_text(&self) -> String {
+        let players: Vec<String> = self.players.iter().map(ToString::to_string).collect();
+        record::write(
+            self.session.as_ref(),
+            &Meta {
+                game_file: &self.game_file,
+                players: &players,
+                seed: self.seed,
+                ending: &Ending::of(self.session.as_ref()),
+                sans: &self.session.history_san(),
+            },
+        )
+    }
+
+    /// Takes back the last move a person made and the computers' moves after it, as the
+    /// CLI's `undo` does: moves are taken back until a person is to move. A game no person
+    /// plays, or one with no move yet, has nothing to take back.
+    fn undo(&mut self) -> Reply {
+        if !self.players.iter().any(PlayerSpec::is_human) {
+            return Reply::error(409, "no side is played by a person: nothing to take back");
+        }
+        let mut taken = 0;
+        while self.session.undo().is_some() {
+            taken += 1;
+            if self.players[self.side_index()].is_human() {
+                break;
+            }
+        }
+        if taken == 0 {
+            return Reply::error(409, "nothing to take back: no move has been played");
+        }
+        // Back at the start with a computer to move: it moves again.
+        self.computers_play();
+        Reply::json(200, &self.state())
+    }
+
+    /// `show --json`'s fields, `players` (each side's player) and `san` (the moves in SAN).
     fn state(&self) -> serde_json::Value {
         let mut value = show_value(self.session.as_ref());
         let players: serde_json::Map<String, serde_json::Value> = self
@@ -207,6 +278,7 @@ impl Table {
             .map(|(side, spec)| (side.name.clone(), spec.to_string().into()))
             .collect();
         value["players"] = players.into();
+        value["san"] = self.session.history_san().into();
         value
     }
 

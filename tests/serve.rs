@@ -145,7 +145,10 @@ fn a_game_against_random_answers_with_the_fields_of_show_json() {
     let mut expected = common::show_json(&["chess", "--play", &history.join(" ")]);
     let (status, mut fetched) = server.json("GET", &format!("/api/sessions/{id}"), "");
     assert_eq!(status, 200);
-    fetched.as_object_mut().expect("object").remove("players");
+    let fetched_object = fetched.as_object_mut().expect("object");
+    fetched_object.remove("players");
+    // `san` is the server's addition to show --json's fields (tested below).
+    fetched_object.remove("san");
     expected.as_object_mut().expect("object");
     assert_eq!(fetched, expected);
 
@@ -373,4 +376,194 @@ fn a_game_between_computers_goes_on_at_each_request() {
         false => assert_eq!(plies(&second), plies(&first)),
     }
     assert!(plies(&first) > 0);
+}
+
+/// The moves of a state, in the game's notation.
+fn history_of(state: &Value) -> Vec<&str> {
+    state["history"]
+        .as_array()
+        .expect("history")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+#[test]
+fn the_moves_are_listed_in_san_beside_the_history() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"game": "chess", "players": {"black": "random"}, "seed": 3}));
+    let path = format!("/api/sessions/{id}/moves");
+    server.json("POST", &path, r#"{"move": "e2e4"}"#);
+    let (status, state) = server.json("POST", &path, r#"{"move": "Nf3"}"#);
+    assert_eq!(status, 200, "{state}");
+    let san = state["san"].as_array().expect("a san list");
+    assert_eq!(san.len(), 4, "{state}");
+    assert_eq!((&san[0], &san[2]), (&json!("e4"), &json!("Nf3")));
+    // Black's replies in SAN are the same moves as in the history.
+    let history = history_of(&state);
+    let expected = common::show_json(&["chess", "--play", &history.join(" ")]);
+    assert_eq!(state["fen"], expected["fen"]);
+    assert!(san[1].as_str().is_some_and(|m| !m.contains(history[1])));
+}
+
+#[test]
+fn undo_takes_back_the_persons_move_and_the_computers_reply() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"game": "chess", "players": {"black": "random"}, "seed": 1}));
+    let undo = format!("/api/sessions/{id}/undo");
+    let (status, reply) = server.json("POST", &undo, "");
+    assert_eq!(status, 409, "nothing played yet");
+    assert!(error_of(&reply).contains("nothing to take back"), "{reply}");
+    let moves = format!("/api/sessions/{id}/moves");
+    server.json("POST", &moves, r#"{"move": "e4"}"#);
+    let (_, state) = server.json("POST", &moves, r#"{"move": "d4"}"#);
+    assert_eq!(history_of(&state).len(), 4);
+    let (status, state) = server.json("POST", &undo, "");
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(
+        history_of(&state),
+        vec!["e2e4", state["history"][1].as_str().unwrap()]
+    );
+    assert_eq!(state["side_to_move"], "white");
+    assert_eq!(state["san"].as_array().map(Vec::len), Some(2));
+    let (_, state) = server.json("POST", &undo, "");
+    assert_eq!(state["history"], json!([]));
+    assert_eq!(state["fen"], common::show_json(&["chess"])["fen"]);
+
+    // Two people: one move back at a time.
+    let id = server.create(json!({"game": "chess"}));
+    let moves = format!("/api/sessions/{id}/moves");
+    server.json("POST", &moves, r#"{"move": "e4"}"#);
+    server.json("POST", &moves, r#"{"move": "e5"}"#);
+    let (_, state) = server.json("POST", &format!("/api/sessions/{id}/undo"), "");
+    assert_eq!(state["history"], json!(["e2e4"]));
+    assert_eq!(state["side_to_move"], "black");
+
+    // Red's policy moves after White: undoing White's move takes Red's back too.
+    let id = server.create(json!({"game": "cooperative-chess", "seed": 4}));
+    let (_, state) = server.json(
+        "POST",
+        &format!("/api/sessions/{id}/moves"),
+        r#"{"move": "a2a3"}"#,
+    );
+    assert_eq!(history_of(&state).len(), 2, "{state}");
+    let (status, state) = server.json("POST", &format!("/api/sessions/{id}/undo"), "");
+    assert_eq!(status, 200);
+    assert_eq!(state["history"], json!([]));
+    assert_eq!(state["side_to_move"], "white");
+
+    // Computers alone: nothing a person could take back.
+    let id = server.create(
+        json!({"game": "chess", "players": {"white": "random", "black": "random"}, "seed": 2}),
+    );
+    let (status, reply) = server.json("POST", &format!("/api/sessions/{id}/undo"), "");
+    assert_eq!(status, 409);
+    assert!(error_of(&reply).contains("no side is played by a person"));
+    let (status, _) = server.json("GET", &format!("/api/sessions/{id}/undo"), "");
+    assert_eq!(status, 405);
+}
+
+#[test]
+fn the_record_is_the_one_save_writes_and_loads_back() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"game": "chess", "seed": 7}));
+    let moves = format!("/api/sessions/{id}/moves");
+    for mv in ["e4", "e5", "g1f3"] {
+        let (status, state) = server.json("POST", &moves, &json!({"move": mv}).to_string());
+        assert_eq!(status, 200, "{state}");
+    }
+    let (status, record) = server.request("GET", &format!("/api/sessions/{id}/record"), "");
+    assert_eq!(status, 200);
+
+    // The CLI's `save` of the same game writes the same text.
+    let dir = common::temporary_dir("serve-record");
+    let output = common::run_in(
+        &dir,
+        &[
+            "play", "chess", "--white", "human", "--black", "human", "--seed", "7",
+        ],
+        "e4\ne5\ng1f3\nsave game.pgn\nquit\n",
+    );
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    let saved = std::fs::read_to_string(dir.join("game.pgn")).expect("saved");
+    assert_eq!(record, saved);
+    assert!(record.contains("1. e4 e5 2. Nf3"), "{record}");
+
+    // Loaded back: the same moves, players and seed, and the same record again.
+    let loaded = server.create(json!({"record": record}));
+    let (_, state) = server.json("GET", &format!("/api/sessions/{loaded}"), "");
+    assert_eq!(state["history"], json!(["e2e4", "e7e5", "g1f3"]));
+    assert_eq!(state["side_to_move"], "black");
+    assert_eq!(
+        state["players"],
+        json!({"white": "human", "black": "human"})
+    );
+    let (_, again) = server.request("GET", &format!("/api/sessions/{loaded}/record"), "");
+    assert_eq!(again, record);
+
+    // Checked as --load checks it: another version of the game, a wrong move, not a record.
+    let other_version = record.replace("DefinitionHash \"", "DefinitionHash \"0");
+    let (status, reply) = server.json(
+        "POST",
+        "/api/sessions",
+        &json!({"record": other_version}).to_string(),
+    );
+    assert_eq!(status, 422);
+    assert!(error_of(&reply).contains("different version"), "{reply}");
+    let wrong_move = record.replace("2. Nf3", "2. Nf6");
+    let (status, reply) = server.json(
+        "POST",
+        "/api/sessions",
+        &json!({"record": wrong_move}).to_string(),
+    );
+    assert_eq!(status, 422);
+    assert!(error_of(&reply).contains("move 3 (`Nf6`)"), "{reply}");
+    let (status, reply) = server.json(
+        "POST",
+        "/api/sessions",
+        &json!({"game": "takeover-chess", "record": record}).to_string(),
+    );
+    assert_eq!(status, 422);
+    assert!(
+        error_of(&reply).contains("not of `takeover-chess.variant`"),
+        "{reply}"
+    );
+    let (status, _) = server.json("POST", "/api/sessions", r#"{"record": 5}"#);
+    assert_eq!(status, 400);
+    let (status, reply) = server.json("POST", "/api/sessions", r#"{"record": "1. e4 e5 *"}"#);
+    assert_eq!(status, 422);
+    assert!(error_of(&reply).contains("no tags"), "{reply}");
+    let (status, reply) = server.json(
+        "POST",
+        "/api/sessions",
+        r#"{"record": "[Event \"x\"]\n\n1. e4 e5 *"}"#,
+    );
+    assert_eq!(status, 422);
+    assert!(error_of(&reply).contains("GameFile"), "{reply}");
+}
+
+#[test]
+fn the_pages_offer_a_new_game_form_undo_and_records() {
+    let server = Server::start(&[]);
+    let (_, index) = server.request("GET", "/", "");
+    for part in [
+        r#"<form id="new">"#,
+        r#"id="seed""#,
+        r#"id="fen""#,
+        "/play/${encodeURIComponent(game)}?${query}",
+        r#"JSON.stringify({record})"#,
+    ] {
+        assert!(index.contains(part), "the index lacks {part}");
+    }
+    let (_, page) = server.request("GET", "/play/chess", "");
+    for part in [
+        "/undo`",
+        "/record`",
+        "state.san",
+        "state.policy",
+        "state.turn_actions",
+        r#"query.has("session")"#,
+    ] {
+        assert!(page.contains(part), "the play page lacks {part}");
+    }
 }
