@@ -1504,7 +1504,7 @@ fn fen_everywhere(
     let legal: Vec<String> = moves.stdout.lines().map(str::to_string).collect();
     // A listed move must be explained; any other text must not crash `explain`.
     let (text, listed) = match legal.first() {
-        Some(first) if seed % 2 == 0 => (first.clone(), true),
+        Some(first) if seed.is_multiple_of(2) => (first.clone(), true),
         _ => {
             let text = arg(&resolve(attempt, &legal));
             let listed = legal.contains(&text);
@@ -1533,7 +1533,7 @@ fn fen_everywhere(
 }
 
 proptest! {
-    #![proptest_config(config(128, 1))]
+    #![proptest_config(config(256, 1))]
 
     /// The longer fuzz of FENs through the binary (`--ignored`; scale with `PROPTEST_CASES`):
     /// [`fen_everywhere`] without `--strict`, then with it (which accepts no more than without).
@@ -1729,7 +1729,7 @@ fn step_input() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(config(128, 1))]
+    #![proptest_config(config(256, 1))]
 
     /// The longer fuzz of saved records (`--ignored`; scale with `PROPTEST_CASES`): a mutated
     /// record given to `replay`, `replay --step` and `play --load` (random players) is refused
@@ -1853,7 +1853,7 @@ fn prompt_bytes(line: &PromptLine, legal: &[(String, String)]) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(config(128, 1))]
+    #![proptest_config(config(256, 1))]
 
     /// The longer fuzz of prompt input (`--ignored`; scale with `PROPTEST_CASES`): random lines
     /// (moves legal and not, commands, garbage, very long lines, bytes that are not UTF-8) typed
