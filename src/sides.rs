@@ -28,6 +28,17 @@ const SWITCHES: [&str; 4] = ["--no-color", "--help", "--force", "--strict"];
 /// The game `play`'s arguments name: the first argument that is not a flag or a flag's value,
 /// else the game of the record given with `--load`.
 fn scan_game(args: &[String]) -> Option<String> {
+    let (positional, load) = scan(args);
+    positional.or_else(|| {
+        let load = load?;
+        let path = std::path::Path::new(&load);
+        play::game_of_record(&record::read(path).ok()?, path)
+    })
+}
+
+/// `play`'s arguments scanned: the first argument that is not a flag or a flag's value, and the
+/// record given with `--load`.
+fn scan(args: &[String]) -> (Option<String>, Option<String>) {
     let mut load = None;
     let mut positional = None;
     let mut index = 0;
@@ -48,11 +59,22 @@ fn scan_game(args: &[String]) -> Option<String> {
         }
         index += 1;
     }
-    positional.or_else(|| {
-        let load = load?;
-        let path = std::path::Path::new(&load);
-        play::game_of_record(&record::read(path).ok()?, path)
-    })
+    (positional, load)
+}
+
+/// Why side flags found no game when the game was to come from the record given with `--load`
+/// (it cannot be read, or names no game file), as `play` itself would say it; `None` without
+/// `--load` or with a GAME.
+fn unloadable_record(args: &[String]) -> Option<Failure> {
+    let (None, Some(load)) = scan(args) else {
+        return None;
+    };
+    Some(Failure::Message(
+        match record::read(std::path::Path::new(&load)) {
+            Err(why) => why,
+            Ok(_) => "give a GAME (or --load a record that names its game file)".into(),
+        },
+    ))
 }
 
 /// Parses the command line, with a flag per side for `play`; returns the side players given.
@@ -64,10 +86,11 @@ pub fn parse_command_line() -> Result<(Cli, Vec<(String, String)>), Failure> {
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let play_at = args.iter().skip(1).position(|a| a == "play").map(|i| i + 1);
-    let game = match play_at {
-        Some(at) if args[1..at].iter().all(|a| a.starts_with('-')) => scan_game(&args[at + 1..]),
-        _ => None,
+    let play_args: &[String] = match play_at {
+        Some(at) if args[1..at].iter().all(|a| a.starts_with('-')) => &args[at + 1..],
+        _ => &[],
     };
+    let game = scan_game(play_args);
     let definition = game.as_deref().and_then(catalog::definition_quietly);
     let sides: Vec<String> = definition
         .map(|definition| definition.sides.into_iter().map(|s| s.name).collect())
@@ -96,6 +119,10 @@ pub fn parse_command_line() -> Result<(Cli, Vec<(String, String)>), Failure> {
         Err(error) => match (&game, error.kind()) {
             (Some(game), clap::error::ErrorKind::UnknownArgument) if sides.is_empty() => {
                 return Err(catalog::load(game).err().unwrap_or_else(|| error.exit()));
+            }
+            // `play --load broken.pgn --white random`: the record is the failure.
+            (None, clap::error::ErrorKind::UnknownArgument) => {
+                return Err(unloadable_record(play_args).unwrap_or_else(|| error.exit()));
             }
             _ => error.exit(),
         },

@@ -18,6 +18,14 @@
 //! command; `--ignored` adds a longer mutation fuzz of game files, each run of the binary bounded
 //! in time and memory.
 //!
+//! `--ignored` also runs the longer fuzz through the binary of what else comes from outside, each
+//! run bounded the same way: mutated FENs in every command that takes one (`show`, `moves`,
+//! `perft`, `explain`, `play` between random players; with `--strict` and without), where a FEN
+//! `show` accepts must work everywhere; mutated records of real random games (bytes, lines, tags,
+//! moves) given to `replay`, `replay --step` and `play --load`; and random prompt input (moves
+//! legal and not, commands, garbage, very long lines, bytes that are not UTF-8) typed against a
+//! random player, which must end with exit code 0 when the input does.
+//!
 //! A modest number of cases by default; `PROPTEST_CASES=N` runs N of every in-process property
 //! and N/8 binary runs, `PROPTEST_RNG_SEED=S` explores other inputs (`scripts/fuzz.sh` does
 //! both).
@@ -892,13 +900,52 @@ fn run_limited(args: &[String]) -> Run {
 
 /// Runs `command` (a run of the binary with `args`), killing it after [`BINARY_TIMEOUT`].
 fn run_command(mut command: Command, args: &[String], close_stdout: bool) -> Run {
+    command.current_dir(root());
+    run_command_with(command, args, close_stdout, None)
+}
+
+/// Runs `variant ARGS` in `dir` like [`run_limited`] (bounded in time and memory), with `input`
+/// on its standard input and the games found by name in `games/`.
+fn run_limited_in(dir: &Path, args: &[String], input: &[u8]) -> Run {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {MEMORY_LIMIT_KIB} && exec \"$0\" \"$@\""
+        ))
+        .arg(env!("CARGO_BIN_EXE_variant"))
+        .args(args)
+        .current_dir(dir)
+        .env("VARIANT_GAMES", root().join("games"))
+        .env("NO_COLOR", "1");
+    run_command_with(command, args, false, Some(input.to_vec()))
+}
+
+/// Runs `command` (its folder set), with `input` on its standard input (else none), killing it
+/// after [`BINARY_TIMEOUT`].
+fn run_command_with(
+    mut command: Command,
+    args: &[String],
+    close_stdout: bool,
+    input: Option<Vec<u8>>,
+) -> Run {
     let mut child = command
-        .current_dir(root())
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
+    // Written from a thread, so that a binary busy writing its output cannot block us; it may
+    // stop reading early (end of game, `quit`): a closed pipe is no error here.
+    let writer = child.stdin.take().zip(input).map(|(mut stdin, bytes)| {
+        std::thread::spawn(move || {
+            let _ = std::io::Write::write_all(&mut stdin, &bytes);
+        })
+    });
     let stdout = child.stdout.take().expect("piped");
     let out_reader = if close_stdout {
         drop(stdout);
@@ -932,6 +979,9 @@ fn run_command(mut command: Command, args: &[String], close_stdout: bool) -> Run
         }
         std::thread::sleep(Duration::from_millis(5));
     };
+    if let Some(writer) = writer {
+        let _ = writer.join();
+    }
     Run {
         code: status.code(),
         signal: std::os::unix::process::ExitStatusExt::signal(&status),
@@ -1366,5 +1416,494 @@ proptest! {
         }
         let dir = scratch("long");
         checked_then_used(&dir, name, &text, true);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The longer fuzz through the binary: FENs, records and prompt input (ignored)
+// ---------------------------------------------------------------------------------------------
+
+/// The index in the corpus of the game called `name`.
+fn game_index(name: &str) -> usize {
+    corpus()
+        .games
+        .iter()
+        .position(|g| g.0 == name)
+        .unwrap_or_else(|| panic!("{name} is in games/"))
+}
+
+/// `--SIDE PLAYER` flags: the first side `first`, every other side `rest` (a side with a policy
+/// keeps it when `rest` is `None`).
+fn side_flags(game: usize, first: &str, rest: Option<&str>) -> Vec<String> {
+    let definition = &corpus().games[game].2;
+    let mut flags = Vec::new();
+    for (i, side) in definition.sides.iter().enumerate() {
+        let player = match (i, rest) {
+            (0, _) => first,
+            (_, Some(rest)) => rest,
+            (_, None) if i == 1 => "random",
+            (_, None) => continue,
+        };
+        flags.push(format!("--{}", side.name));
+        flags.push(player.to_string());
+    }
+    flags
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| a.to_string()).collect()
+}
+
+/// Runs `args` bounded (see [`run_limited_in`]) and checks it ended cleanly.
+fn clean_run(dir: &Path, args: &[String], input: &[u8]) -> Run {
+    let run = run_limited_in(dir, args, input);
+    assert_clean(args, &run);
+    run
+}
+
+/// A mutated FEN through every command that takes one, with or without `--strict`: no panic,
+/// abort or hang; `moves` and `perft` accept exactly what `show` accepts, and a FEN `show`
+/// accepts also works in `explain` (of a listed move) and `play` between random players.
+/// Returns whether `show` accepted it.
+fn fen_everywhere(
+    dir: &Path,
+    game: usize,
+    fen: &str,
+    strict: bool,
+    attempt: &MoveText,
+    seed: u64,
+) -> bool {
+    let name = corpus().games[game].0.clone();
+    let with = |command: &[&str]| {
+        let mut args = strings(command);
+        args.push(format!("--fen={}", arg(fen)));
+        if strict {
+            args.push("--strict".to_string());
+        }
+        args
+    };
+    let show = clean_run(dir, &with(&["show", &name]), b"");
+    let accepted = show.code == Some(0);
+    let agrees = |args: &[String], run: &Run| {
+        assert_eq!(
+            run.code == Some(0),
+            accepted,
+            "`show` {} the FEN, `variant {}` did not: {}{}",
+            if accepted { "accepted" } else { "refused" },
+            quoted(args),
+            run.stderr,
+            show.stderr
+        );
+    };
+    let moves_args = with(&["moves", &name]);
+    let moves = clean_run(dir, &moves_args, b"");
+    agrees(&moves_args, &moves);
+    let perft_args = with(&["perft", &name, "--depth", "2"]);
+    let perft = clean_run(dir, &perft_args, b"");
+    agrees(&perft_args, &perft);
+    let legal: Vec<String> = moves.stdout.lines().map(str::to_string).collect();
+    // A listed move must be explained; any other text must not crash `explain`.
+    let (text, listed) = match legal.first() {
+        Some(first) if seed.is_multiple_of(2) => (first.clone(), true),
+        _ => {
+            let text = arg(&resolve(attempt, &legal));
+            let listed = legal.contains(&text);
+            (text, listed)
+        }
+    };
+    let mut explain_args = with(&["explain", &name]);
+    explain_args.extend(["--".to_string(), text]);
+    let explained = clean_run(dir, &explain_args, b"");
+    if accepted && listed {
+        assert_eq!(explained.code, Some(0), "{}", explained.stderr);
+    }
+    let mut play_args = with(&["play", &name, "--seed", &seed.to_string()]);
+    play_args.extend(side_flags(game, "random", Some("random")));
+    let played = clean_run(dir, &play_args, b"");
+    if accepted {
+        assert_eq!(
+            played.code,
+            Some(0),
+            "`show` accepted the FEN, `variant {}` failed: {}",
+            quoted(&play_args),
+            played.stderr
+        );
+    }
+    accepted
+}
+
+proptest! {
+    #![proptest_config(config(256, 1))]
+
+    /// The longer fuzz of FENs through the binary (`--ignored`; scale with `PROPTEST_CASES`):
+    /// [`fen_everywhere`] without `--strict`, then with it (which accepts no more than without).
+    #[test]
+    #[ignore = "minutes: the longer fuzz of FENs through the binary"]
+    fn mutated_fens_are_refused_or_work_in_every_command(
+        (game, fen) in mutated_fen(),
+        attempt in move_text(),
+        seed in 0u64..1_000,
+    ) {
+        let dir = scratch("fens");
+        let loose = fen_everywhere(&dir, game, &fen, false, &attempt, seed);
+        let strict = fen_everywhere(&dir, game, &fen, true, &attempt, seed + 1);
+        prop_assert!(loose || !strict, "{fen} is accepted with --strict only");
+    }
+}
+
+/// The games whose records are mutated, and the seeds they are played with.
+const RECORDED: &[(&str, u64)] = &[
+    ("chess", 3),
+    ("chess", 11),
+    ("kingdrops", 4),
+    ("cheversi", 5),
+    ("coverage", 6),
+    ("cooperative-chess", 7),
+    ("takeover-chess", 8),
+];
+
+/// Real records of random games (see [`RECORDED`]): (game index, the record's text).
+fn records() -> &'static [(usize, String)] {
+    static RECORDS: OnceLock<Vec<(usize, String)>> = OnceLock::new();
+    RECORDS.get_or_init(|| {
+        let dir = scratch("records-made");
+        RECORDED
+            .iter()
+            .map(|&(name, seed)| {
+                let game = game_index(name);
+                let file = format!("{name}-{seed}.pgn");
+                let mut args = strings(&["play", name, "--seed", &seed.to_string()]);
+                args.extend(side_flags(game, "random", Some("random")));
+                args.extend(["--record".to_string(), file.clone()]);
+                let run = clean_run(&dir, &args, b"");
+                assert_eq!(run.code, Some(0), "{}", run.stderr);
+                let text = std::fs::read_to_string(dir.join(&file)).expect("the record");
+                (game, text)
+            })
+            .collect()
+    })
+}
+
+/// An edit of a record: of its text, its lines, a tag's value, a move, or a raw byte.
+#[derive(Clone, Debug)]
+enum RecordEdit {
+    /// Text edits, numbers, lines deleted and duplicated.
+    Game(GameEdit),
+    /// Replaces the value of the `nth` tag.
+    Tag { nth: usize, value: String },
+    /// Replaces the `nth` word of the moves (move numbers and the result included).
+    Word { nth: usize, value: MoveText },
+    /// Swaps two words of the moves.
+    SwapWords { a: usize, b: usize },
+    /// Sets one byte (after every other edit): not UTF-8, or a NUL.
+    Byte { at: usize, value: u8 },
+}
+
+fn tag_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "",
+            "chess.variant",
+            "kingdrops.variant",
+            "cheversi.variant",
+            "games/chess.variant",
+            "../chess.variant",
+            "/dev/null",
+            "/dev/zero",
+            "/",
+            "games",
+            "human",
+            "random",
+            "mcts:1s",
+            "search:99",
+            "1-0",
+            "0-1",
+            "1/2-1/2",
+            "*",
+            "0000000000000000",
+            "ffffffffffffffff",
+            "?",
+            "\\\"",
+            "\"",
+        ])
+        .prop_map(str::to_string),
+        nasty(),
+        "[a-z0-9:./-]{0,20}",
+        (1usize..100_000).prop_map(|n| "x".repeat(n)),
+    ]
+}
+
+fn record_edit() -> impl Strategy<Value = RecordEdit> {
+    prop_oneof![
+        3 => game_edit().prop_map(RecordEdit::Game),
+        2 => (any::<usize>(), tag_value()).prop_map(|(nth, value)| RecordEdit::Tag { nth, value }),
+        2 => (any::<usize>(), move_text()).prop_map(|(nth, value)| RecordEdit::Word { nth, value }),
+        1 => (any::<usize>(), any::<usize>()).prop_map(|(a, b)| RecordEdit::SwapWords { a, b }),
+        1 => (any::<usize>(), prop::sample::select(vec![0xFFu8, 0xC3, 0x80, 0, b'\r', b'[', b'"']))
+            .prop_map(|(at, value)| RecordEdit::Byte { at, value }),
+    ]
+}
+
+/// `record` edited by `edit` (a [`RecordEdit::Byte`] is applied later, by [`mutated_record`]).
+fn apply_record_edit(record: &str, edit: &RecordEdit) -> String {
+    let split = record.find("\n\n").map_or(record.len(), |i| i + 2);
+    let (tags, moves) = record.split_at(split);
+    match edit {
+        RecordEdit::Game(edit) => apply_game_edit(record, edit),
+        RecordEdit::Tag { nth, value } => {
+            let quotes: Vec<usize> = tags.match_indices(" \"").map(|(i, _)| i + 2).collect();
+            let Some(&start) = quotes.get(nth % quotes.len().max(1)) else {
+                return record.to_string();
+            };
+            let end = tags[start..].find("\"]").map_or(start, |len| start + len);
+            format!("{}{value}{}", &tags[..start], &record[end..])
+        }
+        RecordEdit::Word { .. } | RecordEdit::SwapWords { .. } => {
+            let mut words: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
+            if words.is_empty() {
+                return record.to_string();
+            }
+            let len = words.len();
+            match edit {
+                RecordEdit::Word { nth, value } => {
+                    let legal: Vec<String> = words.clone();
+                    words[nth % len] = resolve(value, &legal);
+                }
+                RecordEdit::SwapWords { a, b } => words.swap(a % len, b % len),
+                _ => {}
+            }
+            format!("{tags}{}\n", words.join(" "))
+        }
+        RecordEdit::Byte { .. } => record.to_string(),
+    }
+}
+
+/// A mutated record: (game index, the record's bytes).
+fn mutated_record() -> impl Strategy<Value = (usize, Vec<u8>)> {
+    (
+        0..RECORDED.len(),
+        prop::collection::vec(record_edit(), 1..4),
+    )
+        .prop_map(|(which, edits)| {
+            let (game, record) = &records()[which];
+            let text = edits
+                .iter()
+                .fold(record.clone(), |t, e| apply_record_edit(&t, e));
+            let mut bytes = text.into_bytes();
+            for edit in &edits {
+                if let RecordEdit::Byte { at, value } = edit {
+                    if !bytes.is_empty() {
+                        let at = at % bytes.len();
+                        bytes[at] = *value;
+                    }
+                }
+            }
+            (*game, bytes)
+        })
+}
+
+/// What a reader types at `replay --step`.
+fn step_input() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            prop::sample::select(vec![
+                "",
+                "b",
+                "f",
+                "l",
+                "q",
+                "0",
+                "1",
+                "3",
+                "-1",
+                "999999999999999999999",
+                "back",
+                " ",
+            ])
+            .prop_map(str::to_string),
+            "\\PC{0,12}",
+        ],
+        0..12,
+    )
+    .prop_map(|lines| lines.join("\n"))
+}
+
+proptest! {
+    #![proptest_config(config(256, 1))]
+
+    /// The longer fuzz of saved records (`--ignored`; scale with `PROPTEST_CASES`): a mutated
+    /// record given to `replay`, `replay --step` and `play --load` (random players) is refused
+    /// with a message or played, never a panic, an abort or a hang; a record `replay` accepts is
+    /// also stepped through and loaded.
+    #[test]
+    #[ignore = "minutes: the longer fuzz of records through the binary"]
+    fn mutated_records_are_refused_or_replayed(
+        (game, bytes) in mutated_record(),
+        steps in step_input(),
+        seed in 0u64..1_000,
+    ) {
+        let dir = scratch("records");
+        std::fs::write(dir.join("r.pgn"), &bytes).expect("writes");
+        let replay = clean_run(&dir, &strings(&["replay", "r.pgn"]), b"");
+        let step = clean_run(&dir, &strings(&["replay", "r.pgn", "--step"]), steps.as_bytes());
+        let mut load = strings(&["play", "--load", "r.pgn", "--seed", &seed.to_string()]);
+        load.extend(side_flags(game, "random", Some("random")));
+        let loaded = run_limited_in(&dir, &load, b"");
+        // A record edited to name another game may lack a side the flags name: a usage error.
+        let other_sides = loaded.code == Some(2)
+            && replay.code == Some(1)
+            && loaded.stderr.starts_with("error: unexpected argument '--");
+        if !other_sides {
+            assert_clean(&load, &loaded);
+        }
+        if replay.code == Some(0) {
+            prop_assert_eq!(step.code, Some(0), "replayed, not stepped: {}", step.stderr);
+            prop_assert_eq!(loaded.code, Some(0), "replayed, not loaded: {}", loaded.stderr);
+        } else {
+            prop_assert_eq!(step.code, Some(1), "refused by replay, stepped: {}", replay.stderr);
+        }
+    }
+}
+
+/// The games whose prompt is fuzzed.
+const PROMPTED: &[&str] = &[
+    "chess",
+    "kingdrops",
+    "cooperative-chess",
+    "cheversi",
+    "takeover-chess",
+];
+
+/// A line typed at the prompt, as bytes (it may not be UTF-8).
+#[derive(Clone, Debug)]
+enum PromptLine {
+    Text(String),
+    /// A legal move of the start position, in UCI or (`san`) short algebraic notation.
+    Legal {
+        choice: usize,
+        san: bool,
+    },
+    Bytes(Vec<u8>),
+}
+
+fn prompt_line() -> impl Strategy<Value = PromptLine> {
+    let command = prop::sample::select(vec![
+        "help",
+        "moves",
+        "hint",
+        "undo",
+        "undo",
+        "board",
+        "control",
+        "rules",
+        "resign",
+        "explain",
+        "save",
+        "save s.pgn",
+        "save --force s.pgn",
+        "save /dev/full",
+        "save no/such/dir/x.pgn",
+        "save r.pgn",
+        "",
+        " ",
+        "\t",
+        "quit",
+    ])
+    .prop_map(str::to_string);
+    let moves = prop_oneof![
+        "[KQRBNP]?[a-i]?[0-9]?x?[a-i][0-9]{1,2}(=[QRBN])?[+#]?",
+        "[KQRBNPGSA]@[a-i][0-9]",
+        "[a-h][1-8][a-h][1-8][qrbn]?",
+        "(O-O|0-0|O-O-O)",
+    ];
+    prop_oneof![
+        4 => command.prop_map(PromptLine::Text),
+        4 => (any::<usize>(), any::<bool>()).prop_map(|(choice, san)| PromptLine::Legal { choice, san }),
+        3 => moves.prop_map(PromptLine::Text),
+        2 => "explain [A-Za-z0-9@=+#x-]{0,8}".prop_map(PromptLine::Text),
+        1 => "\\PC{0,40}".prop_map(PromptLine::Text),
+        1 => prop::collection::vec(any::<u8>(), 1..16).prop_map(|mut b| { b.retain(|&c| c != b'\n'); PromptLine::Bytes(b) }),
+        1 => (1usize..100_000, "[a-z0-9 ]").prop_map(|(n, s)| PromptLine::Text(s.repeat(n))),
+    ]
+}
+
+/// The legal moves of `game`'s start position: (UCI, short algebraic).
+fn start_moves(game: usize) -> Vec<(String, String)> {
+    let session =
+        variant_interpreter::open(&corpus().games[game].2, None).expect("a shipped game opens");
+    session
+        .legal_moves()
+        .into_iter()
+        .map(|uci| {
+            let san = session.san(&uci).unwrap_or_else(|| uci.clone());
+            (uci, san)
+        })
+        .collect()
+}
+
+fn prompt_bytes(line: &PromptLine, legal: &[(String, String)]) -> Vec<u8> {
+    match line {
+        PromptLine::Text(text) => text.clone().into_bytes(),
+        PromptLine::Legal { choice, san } => match legal.get(choice % legal.len().max(1)) {
+            Some((uci, written)) => if *san { written } else { uci }.clone().into_bytes(),
+            None => b"e4".to_vec(),
+        },
+        PromptLine::Bytes(bytes) => bytes.clone(),
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256, 1))]
+
+    /// The longer fuzz of prompt input (`--ignored`; scale with `PROPTEST_CASES`): random lines
+    /// (moves legal and not, commands, garbage, very long lines, bytes that are not UTF-8) typed
+    /// to a person's side against a random player: no panic, abort or hang, and exit code 0 when
+    /// the input ends.
+    #[test]
+    #[ignore = "minutes: the longer fuzz of prompt input"]
+    fn random_prompt_input_never_crashes_a_game(
+        which in 0..PROMPTED.len(),
+        lines in prop::collection::vec(prompt_line(), 0..30),
+        final_newline in any::<bool>(),
+        hint in prop::sample::select(vec!["random", "mcts:50", "search:1"]),
+        seed in 0u64..1_000,
+    ) {
+        let name = PROMPTED[which];
+        let game = game_index(name);
+        let legal = start_moves(game);
+        let mut input = lines
+            .iter()
+            .map(|line| prompt_bytes(line, &legal))
+            .collect::<Vec<_>>()
+            .join(&b'\n');
+        if final_newline {
+            input.push(b'\n');
+        }
+        let dir = scratch("prompt");
+        let mut args = strings(&["play", name, "--seed", &seed.to_string(), "--hint", hint]);
+        args.extend(side_flags(game, "human", None));
+        let run = clean_run(&dir, &args, &input);
+        prop_assert_eq!(run.code, Some(0), "{}", run.stderr);
+    }
+}
+
+/// Found by the longer fuzz of records: side flags given with a record that cannot be read were
+/// refused as unexpected arguments (clap's usage error, exit 2), hiding what is wrong with the
+/// record.
+#[test]
+fn side_flags_with_an_unreadable_record_get_the_records_error() {
+    let dir = scratch("unreadable-record");
+    std::fs::write(dir.join("empty.pgn"), "").expect("writes");
+    std::fs::write(dir.join("binary.pgn"), [b'[', 0xFF, 0xFE, b']']).expect("writes");
+    for (file, expected) in [
+        ("empty.pgn", "has no tags"),
+        ("binary.pgn", "not UTF-8"),
+        ("missing.pgn", "cannot read the record `missing.pgn`"),
+    ] {
+        let args = strings(&["play", "--load", file, "--white", "random"]);
+        let run = run_limited_in(&dir, &args, b"");
+        assert_clean(&args, &run);
+        assert_eq!(run.code, Some(1), "{file}: {}", run.stderr);
+        assert!(run.stderr.contains(expected), "{file}: {}", run.stderr);
     }
 }
