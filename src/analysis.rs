@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 use variant_dsl::Definition;
-use variant_interpreter::{AgentOptions, Cell, PlayerSpec, Session};
+use variant_interpreter::{AgentOptions, Cell, Outcome, PlayerSpec, Session};
 
 /// The players when none are given: a small counted budget, so runs are quick and reproducible.
 const DEFAULT_PLAYERS: &str = "mcts:100";
