@@ -6,36 +6,17 @@
 //! in CI (the `CI` environment variable set), where `.ci/run` installs python-chess and its
 //! absence fails the test.
 
-use std::process::Command;
+mod common;
 
-/// Why the cross-check cannot run here, if it cannot.
-fn missing_prerequisite() -> Option<String> {
-    let python = Command::new("python3")
-        .args(["-c", "import chess; print(chess.__version__)"])
-        .output();
-    match python {
-        Err(e) => Some(format!("python3 cannot be run ({e})")),
-        Ok(output) if !output.status.success() => Some(format!(
-            "python-chess is not installed (pip install chess): {}",
-            String::from_utf8_lossy(&output.stderr)
-                .lines()
-                .last()
-                .unwrap_or_default()
-        )),
-        Ok(_) => None,
-    }
-}
+use std::process::Command;
 
 #[test]
 fn random_games_agree_with_python_chess() {
-    if let Some(reason) = missing_prerequisite() {
-        eprintln!(
-            "SKIPPED random_games_agree_with_python_chess: {reason}; the cross-check with python-chess did NOT run"
-        );
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set, so python-chess must be installed (.ci/run installs it): {reason}"
-        );
+    if !common::python_module_or_skip(
+        "random_games_agree_with_python_chess",
+        "chess.engine",
+        "chess",
+    ) {
         return;
     }
     let output = Command::new("python3")

@@ -377,32 +377,13 @@ fn a_weaker_skill_level_still_plays_legal_moves() {
     engine.quit();
 }
 
-/// Why the python-chess client cannot run here, if it cannot.
-fn missing_python_chess() -> Option<String> {
-    let python = Command::new("python3")
-        .args(["-c", "import chess.engine; print(chess.__version__)"])
-        .output();
-    match python {
-        Err(e) => Some(format!("python3 cannot be run ({e})")),
-        Ok(output) if !output.status.success() => Some(format!(
-            "python-chess is not installed (pip install chess): {}",
-            String::from_utf8_lossy(&output.stderr)
-                .lines()
-                .last()
-                .unwrap_or_default()
-        )),
-        Ok(_) => None,
-    }
-}
-
 #[test]
 fn python_chess_plays_whole_games_through_uci() {
-    if let Some(reason) = missing_python_chess() {
-        eprintln!("SKIPPED python_chess_plays_whole_games_through_uci: {reason}");
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set, so python-chess must be installed (.ci/run installs it): {reason}"
-        );
+    if !common::python_module_or_skip(
+        "python_chess_plays_whole_games_through_uci",
+        "chess.engine",
+        "chess",
+    ) {
         return;
     }
     let output = Command::new("python3")

@@ -187,3 +187,29 @@ pub fn python_missing() -> Option<String> {
         Err(e) => Some(format!("python3 cannot be run ({e})")),
     }
 }
+
+/// Whether python3 can import `module` (`chess.engine`, `pyffish`); when it cannot, the test
+/// `test` prints that it was SKIPPED with the reason, which is allowed only outside CI
+/// (`.ci/run` installs the oracles), and gets `false`.
+pub fn python_module_or_skip(test: &str, module: &str, package: &str) -> bool {
+    let output = Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .output();
+    let reason = match output {
+        Err(e) => format!("python3 cannot be run ({e})"),
+        Ok(output) if !output.status.success() => format!(
+            "{package} is not installed (pip install {package}): {}",
+            String::from_utf8_lossy(&output.stderr)
+                .lines()
+                .last()
+                .unwrap_or_default()
+        ),
+        Ok(_) => return true,
+    };
+    eprintln!("SKIPPED {test}: {reason}; the check with {package} did NOT run");
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set, so {package} must be installed (.ci/run installs it): {reason}"
+    );
+    false
+}
