@@ -13,7 +13,7 @@
 //! budgets is reproducible whatever `--jobs` and however it is sharded.
 
 use crate::play::{side_seed, MAX_PLIES};
-use crate::tournament::wilson_interval;
+use crate::tournament::{play_agent_move, wilson_interval};
 use crate::{catalog, emit, plot, Failure};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -357,7 +357,6 @@ fn play_one(setup: &Setup, index: usize) -> Result<Played, String> {
     let mut feature_sum = vec![0i64; definition.pieces.len() + 1];
     let mut movers: Vec<String> = Vec::new();
     while session.outcome().is_none() && session.history().len() < setup.max_plies {
-        let to_move = session.side_to_move();
         let actions = session.legal_moves().len() as u64;
         legal.push(actions);
         if !definition.phases.is_empty() {
@@ -373,16 +372,7 @@ fn play_one(setup: &Setup, index: usize) -> Result<Played, String> {
                 *sum += value;
             }
         }
-        let side = definition
-            .sides
-            .iter()
-            .position(|s| s.name == to_move)
-            .unwrap_or(0);
-        let choice = agents[side]
-            .choose(session.as_ref())
-            .ok_or_else(|| format!("{} found no move", agents[side].spec()))?;
-        session.play(&choice.mv).map_err(|e| e.to_string())?;
-        movers.push(to_move);
+        movers.push(play_agent_move(definition, session.as_mut(), &mut agents)?);
     }
     let plies = legal.len();
     for (ply, &actions) in legal.iter().enumerate() {

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 use variant_dsl::Definition;
-use variant_interpreter::{AgentOptions, PlayerSpec};
+use variant_interpreter::{Agent, AgentOptions, PlayerSpec, Session};
 
 /// What `variant match` was asked.
 pub struct MatchArgs {
@@ -84,16 +84,7 @@ fn one_game(
         agents.push(session.agent(spec, options).map_err(|e| e.to_string())?);
     }
     while session.outcome().is_none() && session.history().len() < MAX_PLIES {
-        let to_move = session.side_to_move();
-        let side = definition
-            .sides
-            .iter()
-            .position(|s| s.name == to_move)
-            .unwrap_or(0);
-        let choice = agents[side]
-            .choose(session.as_ref())
-            .ok_or_else(|| format!("{} found no move", agents[side].spec()))?;
-        session.play(&choice.mv).map_err(|e| e.to_string())?;
+        play_agent_move(definition, session.as_mut(), &mut agents)?;
     }
     let score = match session.outcome() {
         Some(outcome) if outcome.is_draw() => Score::Draw,
@@ -420,6 +411,26 @@ impl SprtState {
             "result": self.verdict.to_string(),
         }))
     }
+}
+
+/// Plays the move that the agent of the side to move chooses (`agents` in the definition's side
+/// order); the side that moved, by name.
+pub(crate) fn play_agent_move(
+    definition: &Definition,
+    session: &mut dyn Session,
+    agents: &mut [Box<dyn Agent>],
+) -> Result<String, String> {
+    let to_move = session.side_to_move();
+    let side = definition
+        .sides
+        .iter()
+        .position(|s| s.name == to_move)
+        .unwrap_or(0);
+    let choice = agents[side]
+        .choose(session)
+        .ok_or_else(|| format!("{} found no move", agents[side].spec()))?;
+    session.play(&choice.mv).map_err(|e| e.to_string())?;
+    Ok(to_move)
 }
 
 #[cfg(test)]
