@@ -8,8 +8,6 @@
 
 mod common;
 
-use std::process::Command;
-
 #[test]
 fn random_games_agree_with_python_chess() {
     if !common::python_module_or_skip(
@@ -19,23 +17,7 @@ fn random_games_agree_with_python_chess() {
     ) {
         return;
     }
-    let output = Command::new("python3")
-        .args([
-            "scripts/crosscheck_python_chess.py",
-            "--games",
-            "6",
-            "--binary",
-            env!("CARGO_BIN_EXE_variant"),
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = common::run_python_script("scripts/crosscheck_python_chess.py", &["--games", "6"]);
     // The script's summary line: it really compared positions.
     assert!(
         stdout.contains("positions in 6 random games agree"),

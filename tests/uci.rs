@@ -386,21 +386,7 @@ fn python_chess_plays_whole_games_through_uci() {
     ) {
         return;
     }
-    let output = Command::new("python3")
-        .args([
-            "scripts/uci_python_chess.py",
-            "--binary",
-            env!("CARGO_BIN_EXE_variant"),
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = common::run_python_script("scripts/uci_python_chess.py", &[]);
     for game in [
         "chess 1-0",
         "chess 0-1",
@@ -477,23 +463,7 @@ fn games_against_fairy_stockfish_reach_a_result() {
         );
         return;
     };
-    let output = Command::new("python3")
-        .args([
-            "scripts/fairy_match.py",
-            "--binary",
-            env!("CARGO_BIN_EXE_variant"),
-            "--fairy",
-            &fairy,
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = common::run_python_script("scripts/fairy_match.py", &["--fairy", &fairy]);
     assert!(
         stdout.contains("6 games against Fairy-Stockfish"),
         "{stdout}"

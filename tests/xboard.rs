@@ -7,7 +7,6 @@
 mod common;
 
 use common::engine::{Engine, PATIENCE};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn engine_move(lines: &[String]) -> String {
@@ -173,23 +172,8 @@ fn python_chess_plays_whole_games_through_xboard() {
     ) {
         return;
     }
-    let output = Command::new("python3")
-        .args([
-            "scripts/uci_python_chess.py",
-            "--protocol",
-            "xboard",
-            "--binary",
-            env!("CARGO_BIN_EXE_variant"),
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout =
+        common::run_python_script("scripts/uci_python_chess.py", &["--protocol", "xboard"]);
     assert!(stdout.contains("played `variant xboard`"), "{stdout}");
     for game in [
         "chess 1-0",

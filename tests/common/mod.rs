@@ -213,3 +213,18 @@ pub fn python_module_or_skip(test: &str, module: &str, package: &str) -> bool {
     );
     false
 }
+
+/// Runs `python3 SCRIPT ARGS... --binary <our binary>` from the repository root, requires it to
+/// succeed (its output shown otherwise), and returns its standard output.
+pub fn run_python_script(script: &str, args: &[&str]) -> String {
+    let output = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .args(["--binary", env!("CARGO_BIN_EXE_variant")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 runs");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}{}", stderr(&output));
+    text
+}
