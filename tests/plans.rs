@@ -1,4 +1,4 @@
-//! Folded plans (`interpreter/src/plan.rs`) against the unfolded drop rules.
+//! Folded plans (`interpreter/src/rules/plan.rs`) against the unfolded drop rules.
 //!
 //! A plan evaluates once the parts of the drop rules that read no square, for one scalar state
 //! (hands, turn, last drop types), and compiles the rest into closures; the unfolded rules

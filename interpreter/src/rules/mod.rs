@@ -1,0 +1,18 @@
+//! The rules layer: what a game's text says, compiled.
+//!
+//! [`Rules`] (the compiled game), the expressions over sets, numbers and conditions with the
+//! plans and register programs that evaluate them fast, drop plans, turns of several actions,
+//! outcomes and scores, and the checks that a position can be played from. It builds on
+//! [`crate::core`]; [`crate::play`] builds on it.
+
+pub(crate) mod after_drop;
+mod compiled;
+pub mod expression;
+pub mod outcome;
+pub mod plan;
+pub mod plausible;
+pub(crate) mod program;
+pub mod score;
+pub mod turn;
+
+pub use compiled::*;
