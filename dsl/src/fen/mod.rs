@@ -1013,7 +1013,7 @@ mod tests {
     use super::*;
 
     fn chess() -> Definition {
-        crate::load_source("chess.variant", include_str!("../../games/chess.variant"))
+        crate::load_source("chess.variant", include_str!("../../../games/chess.variant"))
             .unwrap_or_else(|failure| panic!("{}", failure.render()))
             .definition
     }

@@ -2181,7 +2181,7 @@ mod tests {
 
     #[test]
     fn chess_parses_with_spans() {
-        let text = include_str!("../../games/chess.variant");
+        let text = include_str!("../../../games/chess.variant");
         let game = parse(FileId(0), text).expect("chess parses");
         assert_eq!(game.statements.len(), 16);
         let Statement::Piece(king) = &game.statements[7].node else {

@@ -2523,7 +2523,7 @@ mod tests {
     use super::*;
     use crate::parse;
 
-    const CHESS: &str = include_str!("../../games/chess.variant");
+    const CHESS: &str = include_str!("../../../games/chess.variant");
 
     fn check(text: &str) -> Result<(Definition, Diagnostics), Diagnostics> {
         let mut sources = SourceMap::new();
