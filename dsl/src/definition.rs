@@ -10,74 +10,12 @@
 //! interpreter turns them into absolute board steps per side when it compiles the game.
 
 use crate::expression::Comparison;
+pub use crate::id::{PieceId, SideId, Square};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The largest number of files or ranks a board may have.
 pub const MAX_BOARD_EDGE: u8 = 16;
-
-/// Index of a side in [`Definition::sides`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct SideId(pub u8);
-
-/// Index of a piece type in [`Definition::pieces`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct PieceId(pub u8);
-
-/// A square named by its file and rank, both counted from 0 (`a1` is file 0, rank 0).
-///
-/// It serialises as its name (`"e4"`, `"p16"`), so RON dumps stay readable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square {
-    /// File, 0 = `a`.
-    pub file: u8,
-    /// Rank, 0 = `1`.
-    pub rank: u8,
-}
-
-impl Square {
-    /// Builds a square from zero-based file and rank.
-    pub const fn new(file: u8, rank: u8) -> Self {
-        Square { file, rank }
-    }
-
-    /// Parses a square name such as `e4` or `p16`; no board bounds are checked.
-    pub fn parse(text: &str) -> Option<Square> {
-        let mut chars = text.chars();
-        let file_char = chars.next()?;
-        if !file_char.is_ascii_lowercase() {
-            return None;
-        }
-        let digits = chars.as_str();
-        if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        if digits.starts_with('0') {
-            return None;
-        }
-        let rank: u8 = digits.parse().ok()?;
-        Some(Square::new(file_char as u8 - b'a', rank - 1))
-    }
-}
-
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file) as char, self.rank as u32 + 1)
-    }
-}
-
-impl Serialize for Square {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Square {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        Square::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("bad square `{text}`")))
-    }
-}
 
 /// A whole game, validated.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -19,7 +19,7 @@
 //! the side whose score is counted, the side to move for an end condition — and `own` means that
 //! side.
 
-use crate::definition::{PieceId, SideId, Square};
+use crate::id::{PieceId, SideId, Square};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

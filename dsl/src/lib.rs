@@ -40,6 +40,7 @@ pub mod definition;
 pub mod diagnostic;
 pub mod expression;
 pub mod fen;
+mod id;
 mod load;
 pub mod nesting;
 pub mod parse;

@@ -1013,9 +1013,12 @@ mod tests {
     use super::*;
 
     fn chess() -> Definition {
-        crate::load_source("chess.variant", include_str!("../../../games/chess.variant"))
-            .unwrap_or_else(|failure| panic!("{}", failure.render()))
-            .definition
+        crate::load_source(
+            "chess.variant",
+            include_str!("../../../games/chess.variant"),
+        )
+        .unwrap_or_else(|failure| panic!("{}", failure.render()))
+        .definition
     }
 
     fn round_trip(def: &Definition, fen: &str) {

@@ -1,0 +1,173 @@
+//! Castling: the `castling` statement, its rights and what each castle moves.
+
+use crate::ast::*;
+use crate::definition::*;
+use crate::diagnostic::{code, Diagnostic};
+use crate::span::Span;
+use crate::validate::names::Context;
+use crate::validate::validator::Validator;
+
+/// The most castling rights a game may declare: a position keeps them in 32 bits.
+pub const MAX_CASTLING_RIGHTS: usize = 32;
+
+impl<'s> Validator<'s> {
+    pub(super) fn castling(
+        &mut self,
+        castling: &CastlingStatement,
+        context: &Context<'_>,
+    ) -> Vec<CastlingDef> {
+        let mut rights: Vec<(CastlingDef, Span)> = Vec::new();
+        for castle in &castling.castles {
+            let castle = &castle.node;
+            let side = self.side_id(&castle.side, context.sides, "`castling`");
+            let squares = [
+                &castle.king_from,
+                &castle.king_to,
+                &castle.rook_from,
+                &castle.rook_to,
+            ]
+            .map(|name| context.board.and_then(|board| self.square_on(name, board)));
+            let Some(side) = side else { continue };
+            let letter = castle.letter.node;
+            let own_letters = &context.sides[side.0 as usize].node.letters;
+            if !own_letters.is_empty() {
+                if !own_letters.contains(&letter) {
+                    let written: String = own_letters.iter().collect();
+                    self.error(
+                        Diagnostic::error(
+                            code::CASTLING_LETTER,
+                            format!(
+                                "the castling right `{letter}` of `{}` is not one of its letters",
+                                castle.side.node
+                            ),
+                            castle.letter.span,
+                            "not one of the side's piece letters",
+                        )
+                        .with_help(format!(
+                            "use one of `{written}` (usually its King's or Queen's)"
+                        )),
+                    );
+                    continue;
+                }
+            } else if letter
+                != if side.0 == 0 {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter.to_ascii_lowercase()
+                }
+            {
+                let expected = if side.0 == 0 {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter.to_ascii_lowercase()
+                };
+                let case = if side.0 == 0 { "upper" } else { "lower" };
+                self.error(
+                    Diagnostic::error(
+                        code::CASTLING_LETTER,
+                        format!(
+                            "the castling right `{letter}` of `{}` must be {case} case",
+                            castle.side.node
+                        ),
+                        castle.letter.span,
+                        format!("{case} case like the side's pieces in FEN"),
+                    )
+                    .with_help(format!("write `{expected}`")),
+                );
+                continue;
+            }
+            if let Some((_, first)) = rights.iter().find(|(right, _)| right.fen_letter == letter) {
+                self.error(
+                    Diagnostic::error(
+                        code::CASTLING_LETTER,
+                        format!("the castling right `{letter}` is declared twice"),
+                        castle.letter.span,
+                        "declared again here",
+                    )
+                    .with_secondary(*first, "first declared here"),
+                );
+                continue;
+            }
+            if let [Some(king_from), Some(king_to), Some(rook_from), Some(rook_to)] = squares {
+                let right = CastlingDef {
+                    side,
+                    fen_letter: letter,
+                    king_from,
+                    king_to,
+                    rook_from,
+                    rook_to,
+                };
+                if self.castle_moves_both(&right, castle) {
+                    rights.push((right, castle.letter.span));
+                }
+            }
+        }
+        if let Some((_, span)) = rights.get(MAX_CASTLING_RIGHTS) {
+            self.error(
+                Diagnostic::error(
+                    code::CASTLING_LIMIT,
+                    format!(
+                        "a game has at most {MAX_CASTLING_RIGHTS} castling rights, this is number {}",
+                        MAX_CASTLING_RIGHTS + 1
+                    ),
+                    *span,
+                    format!("{} rights are declared", rights.len()),
+                )
+                .with_help("remove some castling moves"),
+            );
+        }
+        rights.into_iter().map(|(right, _)| right).collect()
+    }
+
+    /// A castling move must move the king and the rook, and never put both on one square;
+    /// reports the first way `right` fails that.
+    pub(super) fn castle_moves_both(&mut self, right: &CastlingDef, castle: &Castle) -> bool {
+        let (message, label, span, king_span) = if right.king_from == right.king_to {
+            let path = castle.king_from.span.to(castle.king_to.span);
+            (
+                "the king does not move",
+                "from and to the same square",
+                path,
+                None,
+            )
+        } else if right.rook_from == right.rook_to {
+            let path = castle.rook_from.span.to(castle.rook_to.span);
+            (
+                "the rook does not move",
+                "from and to the same square",
+                path,
+                None,
+            )
+        } else if right.king_from == right.rook_from {
+            let king = Some(castle.king_from.span);
+            (
+                "the king and the rook start on the same square",
+                "the rook's",
+                castle.rook_from.span,
+                king,
+            )
+        } else if right.king_to == right.rook_to {
+            let king = Some(castle.king_to.span);
+            (
+                "the king and the rook end on the same square",
+                "the rook's",
+                castle.rook_to.span,
+                king,
+            )
+        } else {
+            return true;
+        };
+        let mut diagnostic = Diagnostic::error(
+            code::CASTLING_PATH,
+            format!("castling right `{}`: {message}", right.fen_letter),
+            span,
+            label,
+        )
+        .with_help("in a castling move the king and the rook each go from one square to another");
+        if let Some(king_span) = king_span {
+            diagnostic = diagnostic.with_secondary(king_span, "the king's");
+        }
+        self.error(diagnostic);
+        false
+    }
+}
