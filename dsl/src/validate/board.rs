@@ -43,7 +43,7 @@ impl<'s> Validator<'s> {
         })
     }
 
-    pub(super) fn board_edge(&mut self, digits: &Spanned<String>, what: &str) -> Option<u8> {
+    fn board_edge(&mut self, digits: &Spanned<String>, what: &str) -> Option<u8> {
         let edge = MAX_BOARD_EDGE as u64;
         let value = self.number(digits, 0, i64::MAX)?;
         if (1..=edge as i64).contains(&value) {
@@ -161,12 +161,7 @@ impl<'s> Validator<'s> {
     }
 
     /// The squares of ranks `first..=last` counted from each side's first rank, holes left out.
-    pub(super) fn ranks_per_side(
-        &self,
-        first: u8,
-        last: u8,
-        context: &Context<'_>,
-    ) -> Vec<Vec<Square>> {
+    fn ranks_per_side(&self, first: u8, last: u8, context: &Context<'_>) -> Vec<Vec<Square>> {
         let Some(board) = context.board else {
             return Vec::new();
         };

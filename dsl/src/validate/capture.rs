@@ -50,7 +50,7 @@ impl<'s> Validator<'s> {
     }
 
     /// `PIECES to hand|prison`: each piece type named once across the block.
-    pub(super) fn capture_store(
+    fn capture_store(
         &mut self,
         item: &Spanned<CaptureItem>,
         context: &Context<'_>,

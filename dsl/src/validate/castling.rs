@@ -121,7 +121,7 @@ impl<'s> Validator<'s> {
 
     /// A castling move must move the king and the rook, and never put both on one square;
     /// reports the first way `right` fails that.
-    pub(super) fn castle_moves_both(&mut self, right: &CastlingDef, castle: &Castle) -> bool {
+    fn castle_moves_both(&mut self, right: &CastlingDef, castle: &Castle) -> bool {
         let (message, label, span, king_span) = if right.king_from == right.king_to {
             let path = castle.king_from.span.to(castle.king_to.span);
             (

@@ -103,7 +103,7 @@ impl<'s> Validator<'s> {
     /// `checkmate` needs `check`: without it a move may leave the royal piece attacked, so a
     /// side always has moves and is never checkmated (easy to miss when an `end` block replaces
     /// an inherited one whole).
-    pub(super) fn warn_checkmate_without_check(&mut self, end: &EndStatement, rules: &EndRules) {
+    fn warn_checkmate_without_check(&mut self, end: &EndStatement, rules: &EndRules) {
         if rules.check {
             return;
         }
@@ -175,7 +175,7 @@ impl<'s> Validator<'s> {
     }
 
     /// Reads a count of at least `minimum`, reporting a smaller one under `code`.
-    pub(super) fn count_with(
+    fn count_with(
         &mut self,
         code: &'static str,
         digits: &Spanned<String>,

@@ -234,7 +234,7 @@ impl<'s> Validator<'s> {
     }
 
     /// One leg; with it, whether its steps are one square (so that `outward` may follow).
-    pub(super) fn leg(
+    fn leg(
         &mut self,
         leg: &LegSyntax,
         span: Span,
@@ -373,7 +373,7 @@ impl<'s> Validator<'s> {
     }
 
     /// The steps of a leg's Betza atom: one leaper atom, modifiers for direction only.
-    pub(super) fn leg_steps(&mut self, atom: &str, span: Span) -> Option<Vec<Offset>> {
+    fn leg_steps(&mut self, atom: &str, span: Span) -> Option<Vec<Offset>> {
         let decoded = match betza::decode(atom) {
             Ok(decoded) => decoded,
             Err(errors) => {
@@ -453,7 +453,7 @@ impl<'s> Validator<'s> {
     }
 }
 
-pub(super) fn piece_letter(statement: &PieceStatement) -> (char, Span) {
+fn piece_letter(statement: &PieceStatement) -> (char, Span) {
     for item in &statement.items {
         if let PieceItem::Letter(letter) = &item.node {
             return (letter.node.to_ascii_uppercase(), letter.span);
@@ -467,7 +467,7 @@ pub(super) fn piece_letter(statement: &PieceStatement) -> (char, Span) {
 }
 
 /// A leg written back in its canonical form: `straight enemy not royal convert`.
-pub(super) fn leg_text(leg: &LegSyntax) -> String {
+fn leg_text(leg: &LegSyntax) -> String {
     let mut words = vec![format!(
         "{}{}",
         leg.direction.node,

@@ -75,7 +75,7 @@ impl<'s> Validator<'s> {
         policies
     }
 
-    pub(super) fn dice(&mut self, dice: &DiceSyntax) -> Option<Dice> {
+    fn dice(&mut self, dice: &DiceSyntax) -> Option<Dice> {
         let count = self.number(&dice.count, 1, 16)? as u8;
         let faces = self.number(&dice.faces, 1, 100)? as u8;
         Some(Dice {
@@ -86,7 +86,7 @@ impl<'s> Validator<'s> {
     }
 
     /// Reports a name used before a `roll` or `let` defines it.
-    pub(super) fn defined(&mut self, name: &Spanned<String>, names: &[String]) -> Option<()> {
+    fn defined(&mut self, name: &Spanned<String>, names: &[String]) -> Option<()> {
         if names.contains(&name.node) {
             return Some(());
         }
@@ -103,7 +103,7 @@ impl<'s> Validator<'s> {
         None
     }
 
-    pub(super) fn policy_step(
+    fn policy_step(
         &mut self,
         step: &Spanned<PolicyStepSyntax>,
         context: &Context<'_>,
@@ -168,7 +168,7 @@ impl<'s> Validator<'s> {
         })
     }
 
-    pub(super) fn action_condition(
+    fn action_condition(
         &mut self,
         condition: &Spanned<ActionConditionSyntax>,
         context: &Context<'_>,
@@ -214,7 +214,7 @@ impl<'s> Validator<'s> {
         })
     }
 
-    pub(super) fn action_number(
+    fn action_number(
         &mut self,
         number: &Spanned<ActionNumberSyntax>,
         context: &Context<'_>,

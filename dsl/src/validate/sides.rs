@@ -147,7 +147,7 @@ impl<'s> Validator<'s> {
     }
 
     /// `numbers a7-h7 a8-h8`: the squares in order, each range along a rank or a file.
-    pub(super) fn numbered_squares(
+    fn numbered_squares(
         &mut self,
         ranges: &[(Spanned<String>, Spanned<String>)],
         board: &BoardDef,
@@ -367,7 +367,7 @@ impl<'s> Validator<'s> {
 }
 
 /// What `forward` may say, with the ranks of this board.
-pub(super) fn forward_help(board: Option<&BoardDef>) -> String {
+fn forward_help(board: Option<&BoardDef>) -> String {
     let last = board.map_or("the last rank".to_string(), |board| {
         format!("rank {}, the last rank of this board", board.ranks)
     });

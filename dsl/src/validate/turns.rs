@@ -56,7 +56,7 @@ impl<'s> Validator<'s> {
     }
 
     /// One `must` statement; `None` if any of its names or types is wrong (each is reported).
-    pub(super) fn drop_constraint(
+    fn drop_constraint(
         &mut self,
         must: &MustStatement,
         span: Span,
@@ -188,7 +188,7 @@ impl<'s> Validator<'s> {
 
 /// The text of a statement without strings (a `must` statement) as one line: comments
 /// removed, line continuations and runs of whitespace written as one space, trimmed.
-pub(super) fn statement_text(source: &str) -> String {
+fn statement_text(source: &str) -> String {
     let mut text = String::with_capacity(source.len());
     let mut rest = source;
     while !rest.is_empty() {
