@@ -1,0 +1,557 @@
+//! Building the AST of statements: one function per statement of the grammar, from `board` to
+//! `end` (policies are in [`crate::parse::policy`], expressions and zones in
+//! [`crate::parse::expressions`]).
+
+use crate::ast::*;
+use crate::definition::{Store, Tiebreak, Verdict};
+use crate::parse::expressions::{expression, zone};
+use crate::parse::grammar::Rule;
+use crate::parse::pairs::{block_items, child, letter_of, span_of, string_of, text_of};
+use crate::parse::policy::policy_statement;
+use crate::span::{FileId, Span, Spanned};
+use pest::iterators::{Pair, Pairs};
+
+pub(super) fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Statement> {
+    let span = span_of(file, &pair);
+    let rule = pair.as_rule();
+    let mut inner = pair.into_inner();
+    let statement = match rule {
+        Rule::game_statement => Statement::Game(text_statement(file, &mut inner)),
+        Rule::extends_statement => Statement::Extends(text_statement(file, &mut inner)),
+        Rule::description_statement => Statement::Description(text_statement(file, &mut inner)),
+        Rule::credits_statement => Statement::Credits(text_statement(file, &mut inner)),
+        Rule::setup_statement => Statement::Setup(text_statement(file, &mut inner)),
+        Rule::board_statement => Statement::Board(board_statement(file, &mut inner)),
+        Rule::side_statement => Statement::Side(side_statement(file, &mut inner)),
+        Rule::turns_statement => Statement::Turns(turns_statement(file, &mut inner)),
+        Rule::policy_statement => Statement::Policy(policy_statement(file, &mut inner)),
+        Rule::team_statement => {
+            let keyword = span_of(file, &child(&mut inner));
+            Statement::Team(TeamStatement {
+                keyword,
+                sides: inner.map(|side| text_of(file, &side)).collect(),
+            })
+        }
+        Rule::piece_statement => Statement::Piece(piece_statement(file, &mut inner)),
+        Rule::remove_statement => Statement::Remove(RemoveStatement {
+            keyword: span_of(file, &child(&mut inner)),
+            piece: text_of(file, &inner.nth(1).expect("the piece's name")),
+        }),
+        Rule::castling_statement => Statement::Castling(castling_statement(file, &mut inner)),
+        Rule::actions_statement => Statement::Actions(actions_statement(file, &mut inner)),
+        Rule::drops_statement => Statement::Drops(drops_statement(file, &mut inner)),
+        Rule::move_rules_statement => Statement::MoveRules(drops_statement(file, &mut inner)),
+        Rule::phase_statement => Statement::Phase(phase_statement(file, &mut inner)),
+        Rule::turn_statement => Statement::Turn(turn_statement(file, &mut inner)),
+        Rule::control_statement => Statement::Control(control_statement(file, &mut inner)),
+        Rule::capture_statement => Statement::Capture(capture_statement(file, &mut inner)),
+        Rule::score_statement => Statement::Score(score_statement(file, &mut inner)),
+        Rule::end_statement => Statement::End(end_statement(file, &mut inner)),
+        _ => Statement::Future(future_statement(file, &mut inner)),
+    };
+    Spanned::new(statement, span)
+}
+
+fn text_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> TextStatement {
+    let keyword = span_of(file, &child(inner));
+    TextStatement {
+        keyword,
+        text: string_of(file, child(inner)),
+    }
+}
+
+pub(super) fn future_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> FutureStatement {
+    FutureStatement {
+        keyword: text_of(file, &child(inner)),
+    }
+}
+
+pub(super) fn board_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> BoardStatement {
+    let keyword = span_of(file, &child(inner));
+    let mut size = child(inner).into_inner();
+    let files = text_of(file, &child(&mut size));
+    let ranks = text_of(file, &child(&mut size));
+    let items = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let mut parts = pair.into_inner();
+            let item = match rule {
+                Rule::holes_statement => {
+                    BoardItem::Holes(parts.skip(1).map(|square| text_of(file, &square)).collect())
+                }
+                _ => BoardItem::Future(future_statement(file, &mut parts)),
+            };
+            Spanned::new(item, span)
+        })
+        .collect();
+    BoardStatement {
+        keyword,
+        files,
+        ranks,
+        items,
+    }
+}
+
+pub(super) fn side_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> SideStatement {
+    let keyword = span_of(file, &child(inner));
+    let name = text_of(file, &child(inner));
+    let items = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let mut parts = pair.into_inner();
+            let item = match rule {
+                Rule::forward_statement => {
+                    SideItem::Forward(text_of(file, &parts.nth(1).expect("direction")))
+                }
+                Rule::fen_letter_statement => {
+                    SideItem::FenLetter(letter_of(file, &parts.nth(1).expect("letter")))
+                }
+                Rule::piece_letters_statement => {
+                    parts.next();
+                    let mut pairs = Vec::new();
+                    while let (Some(name), Some(letter)) = (parts.next(), parts.next()) {
+                        pairs.push((text_of(file, &name), letter_of(file, &letter)));
+                    }
+                    SideItem::Letters(pairs)
+                }
+                Rule::numbers_statement => {
+                    parts.next();
+                    SideItem::Numbers(
+                        parts
+                            .map(|part| match part.as_rule() {
+                                Rule::square_path => square_path(file, part),
+                                _ => (text_of(file, &part), text_of(file, &part)),
+                            })
+                            .collect(),
+                    )
+                }
+                _ => SideItem::Future(future_statement(file, &mut parts)),
+            };
+            Spanned::new(item, span)
+        })
+        .collect();
+    SideStatement {
+        keyword,
+        name,
+        items,
+    }
+}
+
+pub(super) fn turns_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> TurnsStatement {
+    let keyword = span_of(file, &child(inner));
+    TurnsStatement {
+        keyword,
+        sides: inner.map(|side| text_of(file, &side)).collect(),
+    }
+}
+
+pub(super) fn piece_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> PieceStatement {
+    let keyword = span_of(file, &child(inner));
+    let name = text_of(file, &child(inner));
+    let items = block_items(inner.clone())
+        .map(|pair| piece_item(file, pair))
+        .collect();
+    PieceStatement {
+        keyword,
+        name,
+        items,
+    }
+}
+
+pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceItem> {
+    let span = span_of(file, &pair);
+    let rule = pair.as_rule();
+    let mut parts = pair.into_inner();
+    let item = match rule {
+        Rule::letter_statement => {
+            PieceItem::Letter(letter_of(file, &parts.nth(1).expect("letter")))
+        }
+        Rule::value_statement => PieceItem::Value(text_of(file, &parts.nth(1).expect("value"))),
+        Rule::royal_statement => PieceItem::Royal,
+        Rule::moves_statement => PieceItem::Moves(string_of(file, parts.nth(1).expect("moves"))),
+        Rule::initial_statement => PieceItem::Initial(zone(file, parts.nth(1).expect("zone"))),
+        Rule::promotes_statement => {
+            parts.next();
+            let mut next = parts.next().expect("`for` or `on`");
+            let side = (next.as_rule() == Rule::kw_for).then(|| {
+                let side = text_of(file, &parts.next().expect("side"));
+                next = parts.next().expect("on");
+                side
+            });
+            let _ = next;
+            let zone = zone(file, parts.next().expect("zone"));
+            let choices = parts.skip(1).map(|name| text_of(file, &name)).collect();
+            PieceItem::Promotes {
+                side,
+                zone,
+                choices,
+            }
+        }
+        Rule::irreversible_statement => PieceItem::Irreversible,
+        Rule::uncapturable_statement => PieceItem::Uncapturable,
+        Rule::path_statement => PieceItem::Path(path(file, parts)),
+        _ => PieceItem::Future(future_statement(file, &mut parts)),
+    };
+    Spanned::new(item, span)
+}
+
+/// The legs of a `path` statement (its pairs after the keyword; `then` keywords skipped).
+pub(super) fn path(file: FileId, parts: Pairs<'_, Rule>) -> Vec<Spanned<LegSyntax>> {
+    parts
+        .filter(|pair| pair.as_rule() == Rule::leg)
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let mut leg = LegSyntax {
+                direction: Spanned::new(String::new(), span),
+                count: None,
+                holds: Vec::new(),
+                not_royal: false,
+                undefended: false,
+                convert: false,
+            };
+            for part in pair.into_inner() {
+                match part.as_rule() {
+                    Rule::leg_head => {
+                        for head in part.into_inner() {
+                            match head.as_rule() {
+                                Rule::leg_direction => leg.direction = text_of(file, &head),
+                                _ => leg.count = head.as_str().chars().next(),
+                            }
+                        }
+                    }
+                    Rule::square_test => {
+                        for test in part.into_inner() {
+                            match test.as_rule() {
+                                Rule::square_kind => leg.holds.push(text_of(file, &test)),
+                                Rule::not_royal => leg.not_royal = true,
+                                _ => leg.undefended = true,
+                            }
+                        }
+                    }
+                    _ => leg.convert = true,
+                }
+            }
+            Spanned::new(leg, span)
+        })
+        .collect()
+}
+
+pub(super) fn castling_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> CastlingStatement {
+    let keyword = span_of(file, &child(inner));
+    let castles = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let mut parts = pair.into_inner();
+            let side = text_of(file, &child(&mut parts));
+            let letter = letter_of(file, &child(&mut parts));
+            let (king_from, king_to) = square_path(file, parts.nth(1).expect("king path"));
+            let (rook_from, rook_to) = square_path(file, parts.nth(1).expect("rook path"));
+            Spanned::new(
+                Castle {
+                    side,
+                    letter,
+                    king_from,
+                    king_to,
+                    rook_from,
+                    rook_to,
+                },
+                span,
+            )
+        })
+        .collect();
+    CastlingStatement { keyword, castles }
+}
+
+pub(super) fn square_path(
+    file: FileId,
+    pair: Pair<'_, Rule>,
+) -> (Spanned<String>, Spanned<String>) {
+    let mut squares = pair.into_inner();
+    let from = text_of(file, &child(&mut squares));
+    let to = text_of(file, &child(&mut squares));
+    (from, to)
+}
+
+pub(super) fn actions_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> ActionsStatement {
+    let keyword = span_of(file, &child(inner));
+    let kinds = inner
+        .map(|kind| {
+            let span = span_of(file, &kind);
+            let action = match kind.into_inner().next().map(|word| word.as_rule()) {
+                Some(Rule::kw_moves) => ActionKind::Moves,
+                _ => ActionKind::Drops,
+            };
+            Spanned::new(action, span)
+        })
+        .collect();
+    ActionsStatement { keyword, kinds }
+}
+
+pub(super) fn drops_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> DropsStatement {
+    let keyword = span_of(file, &child(inner));
+    let items = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let mut parts = pair.into_inner();
+            let item = match rule {
+                Rule::drop_constraint | Rule::move_constraint => {
+                    DropsItem::Must(Box::new(must_statement(file, parts)))
+                }
+                _ => DropsItem::Future(future_statement(file, &mut parts)),
+            };
+            Spanned::new(item, span)
+        })
+        .collect();
+    DropsStatement { keyword, items }
+}
+
+pub(super) fn phase_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> PhaseStatement {
+    let keyword = span_of(file, &child(inner));
+    let name = text_of(file, &child(inner));
+    let mut order = None;
+    let mut rules = Vec::new();
+    for pair in block_items(inner.clone()) {
+        let span = span_of(file, &pair);
+        let rule = pair.as_rule();
+        let mut parts = pair.into_inner();
+        match rule {
+            Rule::order_statement => {
+                let sides = parts
+                    .filter(|p| p.as_rule() == Rule::identifier)
+                    .map(|p| text_of(file, &p))
+                    .collect();
+                order = Some(Spanned::new(sides, span));
+            }
+            Rule::drop_constraint => rules.push(Spanned::new(
+                DropsItem::Must(Box::new(must_statement(file, parts))),
+                span,
+            )),
+            _ => rules.push(Spanned::new(
+                DropsItem::Future(future_statement(file, &mut parts)),
+                span,
+            )),
+        }
+    }
+    PhaseStatement {
+        keyword,
+        name,
+        order,
+        rules,
+    }
+}
+
+pub(super) fn turn_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> TurnStatement {
+    let keyword = span_of(file, &child(inner));
+    let items = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let mut parts = pair.into_inner();
+            let item = match rule {
+                Rule::turn_length_rule => {
+                    TurnItem::Length(text_of(file, &parts.nth(2).expect("a number")))
+                }
+                Rule::maximal_rule => TurnItem::Maximal,
+                Rule::pass_rule => TurnItem::Pass,
+                Rule::exchange_rule => TurnItem::ExchangePrisoners,
+                _ => TurnItem::Future(future_statement(file, &mut parts)),
+            };
+            Spanned::new(item, span)
+        })
+        .collect();
+    TurnStatement { keyword, items }
+}
+
+/// `[side] must EXPRESSION [when EXPRESSION]`: the keywords `must` and `when` are skipped.
+fn must_statement(file: FileId, parts: Pairs<'_, Rule>) -> MustStatement {
+    let mut side = None;
+    let mut expressions = Vec::new();
+    for part in parts {
+        match part.as_rule() {
+            Rule::identifier => side = Some(text_of(file, &part)),
+            Rule::expression => expressions.push(expression(file, part)),
+            _ => {}
+        }
+    }
+    let mut expressions = expressions.into_iter();
+    MustStatement {
+        side,
+        requirement: expressions
+            .next()
+            .expect("the grammar requires a requirement"),
+        condition: expressions.next(),
+    }
+}
+
+pub(super) fn control_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> ControlStatement {
+    let keyword = span_of(file, &child(inner));
+    let items = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let mut parts = pair.into_inner();
+            let item = match rule {
+                Rule::en_passant_standing_rule => ControlItem::EnPassantStanding,
+                _ => ControlItem::Future(future_statement(file, &mut parts)),
+            };
+            Spanned::new(item, span)
+        })
+        .collect();
+    ControlStatement { keyword, items }
+}
+
+pub(super) fn capture_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> CaptureStatement {
+    let keyword = span_of(file, &child(inner));
+    let items = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let mut parts = pair.into_inner();
+            let item = match rule {
+                Rule::remove_capturer_rule => CaptureItem::RemoveCapturer,
+                Rule::capture_store_rule => {
+                    let mut pieces = Vec::new();
+                    let mut store = Store::Hand;
+                    for part in parts {
+                        match part.as_rule() {
+                            Rule::identifier => pieces.push(text_of(file, &part)),
+                            Rule::kw_prison => store = Store::Prison,
+                            _ => {}
+                        }
+                    }
+                    CaptureItem::Store(pieces, store)
+                }
+                Rule::remove_around_rule => CaptureItem::RemoveAround(
+                    parts
+                        .filter(|p| p.as_rule() == Rule::identifier)
+                        .map(|p| text_of(file, &p))
+                        .collect(),
+                ),
+                _ => CaptureItem::Future(future_statement(file, &mut parts)),
+            };
+            Spanned::new(item, span)
+        })
+        .collect();
+    CaptureStatement { keyword, items }
+}
+
+pub(super) fn score_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> ScoreStatement {
+    let keyword = span_of(file, &child(inner));
+    ScoreStatement {
+        keyword,
+        expression: expression(file, child(inner)),
+    }
+}
+
+pub(super) fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndStatement {
+    let keyword = span_of(file, &child(inner));
+    let rules = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let mut parts = pair.into_inner();
+            let end_rule = match rule {
+                Rule::check_rule => EndRule::Check,
+                Rule::checkmate_rule => {
+                    EndRule::Checkmate(verdict(file, parts.nth(1).expect("verdict")))
+                }
+                Rule::stalemate_rule => {
+                    EndRule::Stalemate(verdict(file, parts.nth(1).expect("verdict")))
+                }
+                Rule::repetition_rule => {
+                    let count = text_of(file, &parts.nth(1).expect("count"));
+                    EndRule::Repetition {
+                        count,
+                        verdict: verdict(file, child(&mut parts)),
+                    }
+                }
+                Rule::move_limit_rule => {
+                    let moves = text_of(file, &parts.nth(1).expect("moves"));
+                    let mut next = child(&mut parts);
+                    let plies = next.as_rule() == Rule::kw_plies;
+                    if plies {
+                        next = child(&mut parts);
+                    }
+                    EndRule::MoveLimit {
+                        moves,
+                        plies,
+                        verdict: verdict(file, next),
+                    }
+                }
+                Rule::condition_rule => {
+                    let mut first = child(&mut parts);
+                    let each_side = first.as_rule() == Rule::each_side;
+                    if each_side {
+                        first = child(&mut parts);
+                    }
+                    let result = first.into_inner().next().expect("a result");
+                    let verdict =
+                        (result.as_rule() == Rule::verdict).then(|| verdict(file, result));
+                    EndRule::Condition {
+                        each_side,
+                        verdict,
+                        condition: expression(file, parts.nth(1).expect("a condition")),
+                    }
+                }
+                Rule::material_rule => EndRule::Material(material_statement(file, parts)),
+                Rule::royal_captured_rule => {
+                    EndRule::RoyalCaptured(verdict(file, parts.nth(2).expect("verdict")))
+                }
+                Rule::tiebreak_rule => {
+                    let tiebreak = parts.nth(1).expect("tiebreak");
+                    EndRule::Tiebreak(Spanned::new(
+                        Tiebreak::FewestInHand,
+                        span_of(file, &tiebreak),
+                    ))
+                }
+                _ => EndRule::Future(future_statement(file, &mut parts)),
+            };
+            Spanned::new(end_rule, span)
+        })
+        .collect();
+    EndStatement { keyword, rules }
+}
+
+/// `material TERM... [on one colour] VERDICT`; the keyword `material` is skipped.
+fn material_statement(file: FileId, parts: Pairs<'_, Rule>) -> MaterialStatement {
+    let mut pieces = Vec::new();
+    let mut one_colour = None;
+    let mut verdict_found = None;
+    for part in parts {
+        match part.as_rule() {
+            Rule::material_term => {
+                let span = span_of(file, &part);
+                let text = part.as_str();
+                let (name, quantifier) = match text.as_bytes().last() {
+                    Some(b'*') => (&text[..text.len() - 1], Quantifier::AnyNumber),
+                    Some(b'+') => (&text[..text.len() - 1], Quantifier::OneOrMore),
+                    _ => (text, Quantifier::One),
+                };
+                let name_span = Span::new(file, span.start, span.start + name.len());
+                let piece = Spanned::new(name.to_string(), name_span);
+                pieces.push(Spanned::new(MaterialTerm { piece, quantifier }, span));
+            }
+            Rule::one_colour => one_colour = Some(span_of(file, &part)),
+            Rule::verdict => verdict_found = Some(verdict(file, part)),
+            _ => {}
+        }
+    }
+    MaterialStatement {
+        pieces,
+        one_colour,
+        verdict: verdict_found.expect("the grammar requires a verdict"),
+    }
+}
+
+pub(super) fn verdict(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Verdict> {
+    let span = span_of(file, &pair);
+    let verdict = match pair.as_str() {
+        "wins" => Verdict::Win,
+        "draws" => Verdict::Draw,
+        _ => Verdict::Loss,
+    };
+    Spanned::new(verdict, span)
+}
