@@ -1,0 +1,296 @@
+//! Reading a FEN: the fields in order (board and hands through [`crate::fen::board`], the `name:value`
+//! fields through [`crate::fen::extensions`]), the side to move, castling rights, the en-passant
+//! square and the move counters, including the short forms other engines write.
+
+use crate::definition::{CastlingDef, Definition, Placement, Setup, SideId, Square};
+use crate::fen::board::parse_board_and_hands;
+use crate::fen::error::{describe_square, error, side_name, FenError};
+use crate::fen::extensions::{parse_extension, resolve_numbers, resolve_turn};
+use crate::fen::fields::{fields, Field};
+
+/// Parses a FEN for the game `def`.
+pub fn parse_fen(def: &Definition, text: &str) -> Result<Setup, FenError> {
+    let setup = parse_position(def, text)?;
+    if !def.turn_order.contains(&setup.side_to_move) {
+        let field = fields(text)
+            .get(1)
+            .copied()
+            .unwrap_or(Field { text, offset: 0 });
+        let side = side_name(def, setup.side_to_move);
+        let order: Vec<&str> = def
+            .turn_order
+            .iter()
+            .map(|&turn| side_name(def, turn))
+            .collect();
+        return Err(error(
+            field.offset,
+            field.text.len(),
+            format!(
+                "{side} is to move, but the turn order (`turns {}`) never gives {side} a turn",
+                order.join(" ")
+            ),
+        ));
+    }
+    Ok(setup)
+}
+
+/// The castling and en-passant fields among the fields after the side to move, and the move
+/// counters after them. Fairy-Stockfish leaves out the fields a game lacks (shogi's `...[-] w 0
+/// 1`): a game without castling may leave out the castling field, one without en passant
+/// ([`Definition::has_en_passant`]) the en-passant field. Neither field is ever a number, so
+/// the fields before the first number say which were left out.
+type StateFields<'a, 'f> = (Option<Field<'a>>, Option<Field<'a>>, &'f [Field<'a>]);
+
+fn state_fields<'a, 'f>(
+    def: &Definition,
+    rest: &'f [Field<'a>],
+    text: &str,
+) -> Result<StateFields<'a, 'f>, FenError> {
+    let is_counter = |field: &Field<'_>| field.text.bytes().all(|b| b.is_ascii_digit());
+    let given = rest.iter().take(2).take_while(|f| !is_counter(f)).count();
+    let castles = !def.castling.is_empty();
+    let passes = def.has_en_passant();
+    let expected = |what: &str| match rest.get(given) {
+        Some(found) => error(
+            found.offset,
+            found.text.len(),
+            format!(
+                "expected {what} before the move counters, found `{}`",
+                found.text
+            ),
+        ),
+        None => error(
+            text.trim_end().len(),
+            0,
+            format!("the FEN ends here: expected {what}"),
+        ),
+    };
+    let (castling, en_passant) = match given {
+        2 => (Some(rest[0]), Some(rest[1])),
+        1 if !castles => (None, Some(rest[0])),
+        1 if !passes => (Some(rest[0]), None),
+        1 => return Err(expected("the en-passant square or `-`")),
+        _ if !castles && !passes => (None, None),
+        _ if castles => return Err(expected("the castling rights or `-`")),
+        _ => return Err(expected("the en-passant square or `-`")),
+    };
+    Ok((castling, en_passant, &rest[given..]))
+}
+
+/// The byte range of the side-to-move field of a FEN, if it has one.
+pub(crate) fn side_to_move_range(text: &str) -> Option<std::ops::Range<usize>> {
+    fields(text)
+        .get(1)
+        .map(|field| field.offset..field.offset + field.text.len())
+}
+
+/// Parses a FEN for the game `def`, without checking that its side to move has a turn: the
+/// `setup` statement reports that against the `turns` statement.
+pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenError> {
+    let mut positional = Vec::new();
+    let mut extensions = Vec::new();
+    for (index, field) in fields(text).into_iter().enumerate() {
+        if index >= 2 && field.text.contains(':') {
+            extensions.push(field);
+        } else {
+            positional.push(field);
+        }
+    }
+    let fields = positional;
+    let missing = |what: &str| {
+        error(
+            text.trim_end().len(),
+            0,
+            format!("the FEN ends here: expected {what}"),
+        )
+    };
+    let Some(board_field) = fields.first().copied() else {
+        return Err(error(0, text.len(), "the FEN is empty"));
+    };
+    let (board, hands, promoted) = parse_board_and_hands(def, board_field)?;
+    let side_to_move = parse_side_to_move(
+        def,
+        *fields.get(1).ok_or_else(|| missing("the side to move"))?,
+    )?;
+    let rest = &fields[2..];
+    let (castling_field, en_passant_field, counters) = state_fields(def, rest, text)?;
+    let castling = match castling_field {
+        Some(field) => parse_castling(def, &board, field)?,
+        None => Vec::new(),
+    };
+    let en_passant = match en_passant_field {
+        Some(field) => parse_en_passant(def, field)?,
+        None => None,
+    };
+    let halfmove_clock = counters
+        .first()
+        .map(|field| parse_counter(*field, "the halfmove clock", 0))
+        .transpose()?
+        .unwrap_or(0);
+    let fullmove_number = counters
+        .get(1)
+        .map(|field| parse_counter(*field, "the move number", 1))
+        .transpose()?
+        .unwrap_or(1);
+    if let Some(extra) = counters.get(2) {
+        return Err(error(
+            extra.offset,
+            text.len() - extra.offset,
+            "unexpected text after the move number (extra fields are written `name:value`)",
+        ));
+    }
+    let mut setup = Setup {
+        board,
+        hands,
+        side_to_move,
+        castling,
+        en_passant,
+        halfmove_clock,
+        fullmove_number,
+        prisons: Vec::new(),
+        promoted,
+        phase: None,
+        progress: Default::default(),
+        last_drops: Vec::new(),
+        turn: None,
+        numbers: Vec::new(),
+    };
+    for field in extensions {
+        parse_extension(def, field, &mut setup)?;
+    }
+    resolve_turn(def, &mut setup, text)?;
+    resolve_numbers(def, &mut setup, text)?;
+    Ok(setup)
+}
+
+fn parse_side_to_move(def: &Definition, field: Field<'_>) -> Result<SideId, FenError> {
+    let mut chars = field.text.chars();
+    let side = match (chars.next(), chars.next()) {
+        (Some(letter), None) => def.sides.iter().position(|side| side.fen_letter == letter),
+        _ => None,
+    };
+    side.map(|index| SideId(index as u8)).ok_or_else(|| {
+        let letters: Vec<String> = def
+            .sides
+            .iter()
+            .map(|side| format!("`{}`", side.fen_letter))
+            .collect();
+        error(
+            field.offset,
+            field.text.len(),
+            format!(
+                "`{}` is not a side to move: expected {}",
+                field.text,
+                letters.join(" or ")
+            ),
+        )
+    })
+}
+
+fn parse_castling(
+    def: &Definition,
+    board: &[Placement],
+    field: Field<'_>,
+) -> Result<Vec<usize>, FenError> {
+    if field.text == "-" {
+        return Ok(Vec::new());
+    }
+    let mut rights = Vec::new();
+    for (index, letter) in field.text.char_indices() {
+        let offset = field.offset + index;
+        let Some(right) = def
+            .castling
+            .iter()
+            .position(|castle| castle.fen_letter == letter)
+        else {
+            return Err(error(
+                offset,
+                letter.len_utf8(),
+                format!("`{letter}` is not a castling right of this game"),
+            ));
+        };
+        if rights.contains(&right) {
+            return Err(error(
+                offset,
+                1,
+                format!("the castling right `{letter}` is given twice"),
+            ));
+        }
+        check_castling_pieces(def, board, &def.castling[right], offset)?;
+        rights.push(right);
+    }
+    rights.sort_unstable();
+    Ok(rights)
+}
+
+/// A castling right needs its side's royal piece on the king's square and one of its pieces on
+/// the rook's square.
+fn check_castling_pieces(
+    def: &Definition,
+    board: &[Placement],
+    castle: &CastlingDef,
+    offset: usize,
+) -> Result<(), FenError> {
+    let side = side_name(def, castle.side);
+    let at = |square: Square| board.iter().find(|placement| placement.square == square);
+    let king = at(castle.king_from);
+    if !king.is_some_and(|p| p.side == castle.side && def.pieces[p.piece.0 as usize].royal) {
+        return Err(error(
+            offset,
+            1,
+            format!(
+                "castling right `{}` needs a {side} royal piece on {}, but {}",
+                castle.fen_letter,
+                castle.king_from,
+                describe_square(def, castle.king_from, king)
+            ),
+        ));
+    }
+    let rook = at(castle.rook_from);
+    if rook.is_none_or(|p| p.side != castle.side) {
+        return Err(error(
+            offset,
+            1,
+            format!(
+                "castling right `{}` needs a {side} piece on {} to castle with, but {}",
+                castle.fen_letter,
+                castle.rook_from,
+                describe_square(def, castle.rook_from, rook)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn parse_en_passant(def: &Definition, field: Field<'_>) -> Result<Option<Square>, FenError> {
+    if field.text == "-" {
+        return Ok(None);
+    }
+    match Square::parse(field.text) {
+        Some(square) if def.board.contains(square) => Ok(Some(square)),
+        _ => Err(error(
+            field.offset,
+            field.text.len(),
+            format!(
+                "`{}` is not a square of the board: expected the en-passant square or `-`",
+                field.text
+            ),
+        )),
+    }
+}
+
+fn parse_counter(field: Field<'_>, what: &str, minimum: u32) -> Result<u32, FenError> {
+    match field.text.parse::<u32>() {
+        Ok(value) if value >= minimum => Ok(value),
+        Ok(_) => Err(error(
+            field.offset,
+            field.text.len(),
+            format!("{what} starts at {minimum}"),
+        )),
+        Err(_) => Err(error(
+            field.offset,
+            field.text.len(),
+            format!("{what} must be a whole number, not `{}`", field.text),
+        )),
+    }
+}

@@ -1,0 +1,92 @@
+//! Writing a position as a FEN, always in the full form; [`write_fen`] is the inverse of
+//! [`crate::fen::parse_fen`].
+
+use crate::definition::{BoardDef, Definition, Placement, Setup, Square};
+use crate::fen::extensions::extensions;
+use crate::fen::letters::letter_for;
+
+/// Writes a position as a FEN; `parse_fen(def, &write_fen(def, setup))` gives `setup` back.
+pub fn write_fen(def: &Definition, setup: &Setup) -> String {
+    let mut fen = write_board(def, &setup.board, &setup.promoted);
+    // As Fairy-Stockfish writes it: a game played with hands always shows them, `[]` when empty.
+    if !setup.hands.is_empty() || def.uses_hands() {
+        fen.push('[');
+        for &(side, piece, count) in &setup.hands {
+            let letter = letter_for(def, side, piece);
+            fen.extend(std::iter::repeat_n(letter, count as usize));
+        }
+        fen.push(']');
+    }
+    let side_letter = def
+        .sides
+        .get(setup.side_to_move.0 as usize)
+        .map_or('?', |side| side.fen_letter);
+    let castling: String = setup
+        .castling
+        .iter()
+        .filter_map(|&right| def.castling.get(right))
+        .map(|castle| castle.fen_letter)
+        .collect();
+    let castling = if castling.is_empty() {
+        "-".to_string()
+    } else {
+        castling
+    };
+    let en_passant = setup
+        .en_passant
+        .map_or("-".to_string(), |square| square.to_string());
+    let mut text = format!(
+        "{fen} {side_letter} {castling} {en_passant} {} {}",
+        setup.halfmove_clock, setup.fullmove_number
+    );
+    for extension in extensions(def, setup) {
+        text.push(' ');
+        text.push_str(&extension);
+    }
+    text
+}
+
+fn write_board(def: &Definition, board: &[Placement], promoted: &[Square]) -> String {
+    board_field(&def.board, |square| {
+        board.iter().find(|p| p.square == square).map(|p| {
+            let letter = letter_for(def, p.side, p.piece).to_string();
+            if promoted.contains(&square) {
+                letter + "~"
+            } else {
+                letter
+            }
+        })
+    })
+}
+
+/// The board field of a FEN: `piece_at` gives the letter on a square (holes are always `*`).
+pub(crate) fn board_field(board: &BoardDef, piece_at: impl Fn(Square) -> Option<String>) -> String {
+    let mut ranks = Vec::with_capacity(board.ranks as usize);
+    for rank in (0..board.ranks).rev() {
+        let mut text = String::new();
+        let mut empty = 0;
+        for file in 0..board.files {
+            let square = Square::new(file, rank);
+            let symbol = if board.holes.contains(&square) {
+                Some("*".to_string())
+            } else {
+                piece_at(square)
+            };
+            match symbol {
+                Some(symbol) => {
+                    if empty > 0 {
+                        text.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    text.push_str(&symbol);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            text.push_str(&empty.to_string());
+        }
+        ranks.push(text);
+    }
+    ranks.join("/")
+}
