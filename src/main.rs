@@ -4,6 +4,8 @@
 //! `variant-interpreter` compiles and runs it. Every command goes `main → run → ExitCode`;
 //! errors are printed once, here, and give exit code 1.
 
+#![forbid(unsafe_code)]
+
 mod analyse;
 mod analysis;
 mod board;

@@ -32,6 +32,7 @@
 //! let failure = variant_dsl::load_source("kings.variant", &broken).unwrap_err();
 //! assert!(failure.render().starts_with("error[E0502]: `Y` is not a Betza atom"));
 //! ```
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod ast;
