@@ -8,7 +8,7 @@ use crate::span::Spanned;
 use crate::validate::names::Context;
 use crate::validate::validator::{not_supported, Validator};
 
-impl<'s> Validator<'s> {
+impl Validator<'_> {
     pub(super) fn board(&mut self, board: &BoardStatement) -> Option<BoardDef> {
         let files = self.board_edge(&board.files, "files");
         let ranks = self.board_edge(&board.ranks, "ranks");

@@ -9,7 +9,7 @@ use crate::validate::names::Context;
 use crate::validate::validator::{duplicate, not_supported, Validator};
 use std::collections::HashMap;
 
-impl<'s> Validator<'s> {
+impl Validator<'_> {
     pub(super) fn capture_rules(
         &mut self,
         statement: &CaptureStatement,

@@ -10,7 +10,7 @@ use crate::validate::validator::Validator;
 /// The most castling rights a game may declare: a position keeps them in 32 bits.
 pub const MAX_CASTLING_RIGHTS: usize = 32;
 
-impl<'s> Validator<'s> {
+impl Validator<'_> {
     pub(super) fn castling(
         &mut self,
         castling: &CastlingStatement,

@@ -10,7 +10,7 @@ use crate::validate::names::{Context, PieceName, Resolver};
 use crate::validate::validator::{duplicate, not_supported, Validator};
 use std::collections::HashMap;
 
-impl<'s> Validator<'s> {
+impl Validator<'_> {
     pub(super) fn end_rules(&mut self, end: &EndStatement, context: &Context<'_>) -> EndRules {
         let mut rules = EndRules::default();
         let mut seen: HashMap<String, Span> = HashMap::new();

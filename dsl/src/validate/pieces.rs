@@ -11,7 +11,7 @@ use crate::validate::names::{Context, PieceName};
 use crate::validate::validator::{duplicate, not_supported, Validator};
 use std::collections::HashMap;
 
-impl<'s> Validator<'s> {
+impl Validator<'_> {
     /// Names and letters of all pieces; a piece's letter defaults to the first letter of its
     /// name. Duplicated pieces are reported and left out.
     pub(super) fn piece_names<'a>(

@@ -10,7 +10,7 @@ use crate::typing::{self, Place};
 use crate::validate::names::{Context, Resolver};
 use crate::validate::validator::{duplicate, Validator};
 
-impl<'s> Validator<'s> {
+impl Validator<'_> {
     /// `policy red { ... }`: one per side; names are defined (by `roll` and `let`) before use.
     pub(super) fn policies(
         &mut self,

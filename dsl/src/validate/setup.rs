@@ -10,7 +10,7 @@ use crate::span::Spanned;
 use crate::validate::names::PieceName;
 use crate::validate::validator::Validator;
 
-impl<'s> Validator<'s> {
+impl Validator<'_> {
     /// The setup's side to move must have a turn: the `turns` statement (the only way it could
     /// lack one) is reported, pointing at the FEN's side too.
     pub(super) fn check_turn_order(

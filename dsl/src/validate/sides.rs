@@ -13,7 +13,7 @@ use std::collections::HashMap;
 /// The most sides a game may have in this version: FEN letter case can name only two.
 pub const MAX_SIDES: usize = 4;
 
-impl<'s> Validator<'s> {
+impl Validator<'_> {
     pub(super) fn sides(
         &mut self,
         statements: &[&SideStatement],

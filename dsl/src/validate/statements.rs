@@ -36,7 +36,7 @@ pub(super) struct Statements<'a> {
     pub(super) removals: Vec<&'a RemoveStatement>,
 }
 
-impl<'s> Validator<'s> {
+impl Validator<'_> {
     pub(super) fn sort_statements<'a>(&mut self, game: &'a GameFile) -> Statements<'a> {
         let mut statements = Statements::default();
         let mut first_seen: HashMap<String, Span> = HashMap::new();

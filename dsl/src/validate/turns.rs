@@ -14,7 +14,7 @@ use std::collections::HashMap;
 /// The most actions one turn may have (`up to N actions`).
 pub const MAX_TURN_ACTIONS: u8 = 8;
 
-impl<'s> Validator<'s> {
+impl Validator<'_> {
     pub(super) fn actions(&mut self, statement: &ActionsStatement) -> Actions {
         let mut actions = Actions {
             moves: false,

@@ -7,6 +7,7 @@ use crate::diagnostic::{code, Diagnostic, Diagnostics};
 use crate::span::{SourceMap, Span};
 use std::collections::HashSet;
 
+/// One validation in progress: the diagnostics so far. Each part of validation adds methods.
 pub(super) struct Validator<'s> {
     /// The files of the game, for the origins of statements the engine may quote.
     pub(super) sources: &'s SourceMap,
