@@ -102,7 +102,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<ExitCode, Failure> {
 }
 
 /// The moves of a line in SAN, played from the session's position and taken back.
-fn san_line(session: &mut dyn Session, moves: &[String]) -> Vec<String> {
+pub(crate) fn san_line(session: &mut dyn Session, moves: &[String]) -> Vec<String> {
     let mut san = Vec::with_capacity(moves.len());
     for mv in moves {
         let Some(text) = session.san(mv) else { break };
@@ -152,7 +152,7 @@ fn report_text(session: &mut dyn Session, report: &Report) -> String {
     text
 }
 
-fn score_json(score: Score) -> serde_json::Value {
+pub(crate) fn score_json(score: Score) -> serde_json::Value {
     match score {
         Score::Centipawns(cp) => serde_json::json!({ "cp": cp }),
         Score::Mate(moves) => serde_json::json!({ "mate": moves }),

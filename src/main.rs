@@ -18,6 +18,7 @@ mod replay;
 mod server;
 mod sides;
 mod sprt;
+mod stream;
 mod svg;
 mod table;
 mod thinking;

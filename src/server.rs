@@ -12,9 +12,13 @@
 //! `GET /api/sessions/ID/board.svg[?flip=1&control=1]`, `POST /api/sessions/ID/moves`,
 //! `POST /api/sessions/ID/undo`, `GET /api/sessions/ID/record` (the PGN record `save` writes;
 //! `POST /api/sessions` with `{"record": "..."}` loads one back). Every error is a 4xx or 5xx
-//! with `{"error": "..."}`.
+//! with `{"error": "..."}`. A game made with `"stream": true` moves its computers only when
+//! `GET /api/sessions/ID/events` asks, which streams their moves and their search's progress
+//! as server-sent events ([`crate::stream`]); `POST /api/sessions/ID/stop` makes the search
+//! under way move now.
 
 use crate::record::Record;
+use crate::stream::{self, StopSlot};
 use crate::table::{self, Ask, Letter, Reply, Setup};
 use crate::{catalog, svg, Failure};
 use std::collections::HashMap;
@@ -56,6 +60,8 @@ pub struct ServeArgs {
 struct Entry {
     mailbox: Sender<Letter>,
     thread: JoinHandle<()>,
+    /// The control of its streamed search under way, reached without its busy thread.
+    stop: StopSlot,
 }
 
 /// What the workers share.
@@ -144,6 +150,8 @@ fn route(shared: &Shared, mut request: tiny_http::Request) {
         }
         (Post, ["api", "sessions", id, "undo"]) => deliver(shared, id, Ask::Undo, request),
         (Get, ["api", "sessions", id, "record"]) => deliver(shared, id, Ask::Record, request),
+        (Get, ["api", "sessions", id, "events"]) => deliver(shared, id, Ask::Events, request),
+        (Post, ["api", "sessions", id, "stop"]) => stop_search(shared, id).send(request),
         (Post, ["api", "sessions", id, "moves"]) => {
             let id = id.to_string();
             match body(&mut request).and_then(|body| move_text(&body)) {
@@ -211,6 +219,18 @@ fn deliver(shared: &Shared, id: &str, ask: Ask, request: tiny_http::Request) {
     if let Err(mpsc::SendError(letter)) = mailbox.send(Letter { ask, request }) {
         lock(shared).remove(id);
         Reply::error(404, format!("session `{id}` expired")).send(letter.request);
+    }
+}
+
+/// `POST /api/sessions/ID/stop`: the streamed search under way moves now;
+/// `{"stopped": false}` when none was under way.
+fn stop_search(shared: &Shared, id: &str) -> Reply {
+    let slot = lock(shared)
+        .get(id)
+        .map(|entry| StopSlot::clone(&entry.stop));
+    match slot {
+        Some(slot) => Reply::json(200, &serde_json::json!({ "stopped": stream::stop(&slot) })),
+        None => Reply::error(404, format!("no session `{id}` (unknown, or expired)")),
     }
 }
 
@@ -305,8 +325,16 @@ fn create(shared: &Shared, request: tiny_http::Request, body: &serde_json::Value
     let (mailbox, letters) = mpsc::channel();
     let idle = shared.idle;
     let created = serde_json::json!({ "id": id });
+    let stop = StopSlot::clone(&setup.stop);
     let thread = std::thread::spawn(move || table::run(setup, created, request, letters, idle));
-    sessions.insert(id, Entry { mailbox, thread });
+    sessions.insert(
+        id,
+        Entry {
+            mailbox,
+            thread,
+            stop,
+        },
+    );
 }
 
 /// A session id no one guesses by counting.
@@ -318,8 +346,8 @@ fn new_id(salt: usize) -> String {
     format!("{:016x}", hasher.finish())
 }
 
-/// Reads `{"game", "players", "seed", "fen"}`: the game by name, a player per side (a side
-/// not named: its policy if it has one, else a person).
+/// Reads `{"game", "players", "seed", "fen", "stream"}`: the game by name, a player per side
+/// (a side not named: its policy if it has one, else a person).
 fn setup(shared: &Shared, body: &serde_json::Value) -> Result<Setup, Reply> {
     let record = record_of(body)?;
     let name = match (
@@ -417,6 +445,11 @@ fn setup(shared: &Shared, body: &serde_json::Value) -> Result<Setup, Reply> {
         Some(serde_json::Value::String(fen)) => Some(fen.clone()),
         Some(_) => return Err(Reply::error(400, "the fen is a string")),
     };
+    let streamed = match body.get("stream") {
+        None | Some(serde_json::Value::Null) => false,
+        Some(serde_json::Value::Bool(streamed)) => *streamed,
+        Some(_) => return Err(Reply::error(400, "stream is true or false")),
+    };
     Ok(Setup {
         definition,
         fen,
@@ -424,6 +457,8 @@ fn setup(shared: &Shared, body: &serde_json::Value) -> Result<Setup, Reply> {
         seed,
         game_file,
         record,
+        streamed,
+        stop: StopSlot::default(),
     })
 }
 

@@ -9,6 +9,7 @@
 
 use crate::play::side_seed;
 use crate::record::{self, Ending, Meta, Record};
+use crate::stream::{self, Events, StopSlot};
 use crate::{play_typed, show_value, svg, Failure};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -37,6 +38,8 @@ pub enum Ask {
     Undo,
     /// The game's record, as the CLI's `save` writes it.
     Record,
+    /// The computers' moves, played now and streamed as server-sent events ([`stream`]).
+    Events,
 }
 
 /// A reply: HTTP status, body and its media type.
@@ -100,6 +103,11 @@ pub struct Setup {
     pub game_file: String,
     /// A record whose moves are played from the start (already checked against the game).
     pub record: Option<Record>,
+    /// Whether the computers move only when asked for their moves' event stream
+    /// ([`Ask::Events`]), instead of at once in answer to each request.
+    pub streamed: bool,
+    /// Where a streamed search leaves its control, for the server's stop.
+    pub stop: StopSlot,
 }
 
 /// A failure's message, for a reply.
@@ -137,6 +145,8 @@ struct Table {
     agents: Vec<Option<Box<dyn Agent>>>,
     seed: u64,
     game_file: String,
+    streamed: bool,
+    stop: StopSlot,
 }
 
 /// Opens the game; on success, the computer players make their first moves. The error is the
@@ -174,6 +184,8 @@ fn open(setup: Setup) -> Result<Table, Reply> {
         agents,
         seed: setup.seed,
         game_file: setup.game_file,
+        streamed: setup.streamed,
+        stop: setup.stop,
     };
     table.computers_play();
     Ok(table)
@@ -200,9 +212,11 @@ pub fn run(
     };
     loop {
         match letters.recv_timeout(idle) {
-            Ok(letter) => {
-                table.answer(letter.ask).send(letter.request);
-            }
+            Ok(Letter {
+                ask: Ask::Events,
+                request,
+            }) => table.stream_computers(request),
+            Ok(letter) => table.answer(letter.ask).send(letter.request),
             Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return,
         }
     }
@@ -226,6 +240,8 @@ impl Table {
                 body: self.record_text(),
                 media_type: "application/x-chess-pgn; charset=utf-8",
             },
+            // Answered by `run` with a stream, never by one reply.
+            Ask::Events => Reply::error(500, "an event stream is not a reply"),
         }
     }
 
@@ -312,8 +328,12 @@ impl Table {
         Reply::json(200, &self.state())
     }
 
-    /// The computer players move until a person is to move or the game is over.
+    /// The computer players move until a person is to move or the game is over (in a
+    /// streamed game, only when their events are asked for).
     fn computers_play(&mut self) {
+        if self.streamed {
+            return;
+        }
         for _ in 0..MAX_COMPUTER_PLIES {
             if self.session.outcome().is_some() {
                 return;
@@ -332,5 +352,85 @@ impl Table {
                 self.session.note_dice(dice);
             }
         }
+    }
+}
+
+/// A computer's move with what it said of it and the dice it read.
+struct Chosen {
+    mv: String,
+    summary: String,
+    dice: Option<Vec<u32>>,
+}
+
+impl Table {
+    /// Answers an event stream: the computers move until a person is to move, the game is
+    /// over or the client hangs up, each move announced (`thinking`), its search's progress
+    /// sent (`progress`, for `search:` players) and the move sent with the state after it
+    /// (`move`); `done` ends the stream with the state.
+    fn stream_computers(&mut self, request: tiny_http::Request) {
+        let mut events = Events::start(request);
+        for _ in 0..MAX_COMPUTER_PLIES {
+            if self.session.outcome().is_some() {
+                break;
+            }
+            let index = self.side_index();
+            let spec = self.players[index];
+            if spec.is_human() {
+                break;
+            }
+            let side = self.session.side_to_move();
+            let thinking = serde_json::json!({ "side": side, "player": spec.to_string() });
+            if !events.send("thinking", &thinking) {
+                return;
+            }
+            let Some(chosen) = self.choose_streamed(index, spec, &mut events) else {
+                break;
+            };
+            let san = self.session.san(&chosen.mv);
+            if self.session.play(&chosen.mv).is_err() {
+                break;
+            }
+            if let Some(dice) = chosen.dice {
+                self.session.note_dice(dice);
+            }
+            let moved = serde_json::json!({
+                "side": side,
+                "move": chosen.mv,
+                "san": san,
+                "summary": chosen.summary,
+                "state": self.state(),
+            });
+            if !events.send("move", &moved) {
+                return;
+            }
+        }
+        events.send("done", &self.state());
+    }
+
+    /// The move of the computer playing side `index`: a `search:` player searches on its
+    /// own thread, reporting each depth and stoppable; the others choose as usual.
+    fn choose_streamed(
+        &mut self,
+        index: usize,
+        spec: PlayerSpec,
+        events: &mut Events,
+    ) -> Option<Chosen> {
+        if let PlayerSpec::Search(budget) = spec {
+            let finished = stream::search(self.session.as_mut(), budget, &self.stop, events)?;
+            return Some(Chosen {
+                summary: format!(
+                    "depth {}, {}, {} nodes",
+                    finished.depth, finished.score, finished.nodes
+                ),
+                mv: finished.best,
+                dice: None,
+            });
+        }
+        let choice = self.agents[index].as_mut()?.choose(self.session.as_ref())?;
+        Some(Chosen {
+            mv: choice.mv,
+            summary: choice.summary,
+            dice: choice.dice,
+        })
     }
 }

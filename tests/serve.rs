@@ -567,3 +567,168 @@ fn the_pages_offer_a_new_game_form_undo_and_records() {
         assert!(page.contains(part), "the play page lacks {part}");
     }
 }
+
+/// The events of a server-sent event stream: `(name, data)` of each `event:`/`data:` block.
+fn parse_events(text: &str) -> Vec<(String, Value)> {
+    text.split("\n\n")
+        .filter_map(|block| {
+            let name = block.lines().find_map(|l| l.strip_prefix("event: "))?;
+            let data = block.lines().find_map(|l| l.strip_prefix("data: "))?;
+            let data = serde_json::from_str(data).unwrap_or_else(|e| panic!("{e}: {data}"));
+            Some((name.to_string(), data))
+        })
+        .collect()
+}
+
+/// Opens `GET path` and returns the connection after the response's head (which must be an
+/// event stream), for reading the events as they come.
+fn open_events(server: &Server, path: &str) -> BufReader<TcpStream> {
+    let mut stream = TcpStream::connect(&server.address).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.address
+    )
+    .expect("sends");
+    let mut reader = BufReader::new(stream);
+    let mut head = String::new();
+    while !head.ends_with("\r\n\r\n") {
+        let read = reader.read_line(&mut head).expect("reads the head");
+        assert!(read > 0, "the stream closed in its head: {head}");
+    }
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(head.contains("Content-Type: text/event-stream"), "{head}");
+    reader
+}
+
+/// The next event of an open stream.
+fn next_event(reader: &mut BufReader<TcpStream>) -> (String, Value) {
+    let mut block = String::new();
+    loop {
+        let mut line = String::new();
+        let read = reader.read_line(&mut line).expect("reads an event");
+        assert!(read > 0, "the stream ended before an event: {block}");
+        if line == "\n" && !block.is_empty() {
+            break;
+        }
+        block.push_str(&line);
+    }
+    parse_events(&block).pop().expect("an event")
+}
+
+#[test]
+fn a_streamed_game_sends_the_search_progress_and_then_the_move() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({
+        "game": "chess", "players": {"white": "human", "black": "search:3"}, "stream": true
+    }));
+    // The person's move is answered at once, without the computer's reply.
+    let (status, state) = server.json(
+        "POST",
+        &format!("/api/sessions/{id}/moves"),
+        r#"{"move": "e4"}"#,
+    );
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(history_of(&state), ["e2e4"]);
+    assert_eq!(state["side_to_move"], "black");
+    let (status, text) = server.request("GET", &format!("/api/sessions/{id}/events"), "");
+    assert_eq!(status, 200);
+    let events = parse_events(&text);
+    let names: Vec<&str> = events.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["thinking", "progress", "progress", "progress", "move", "done"],
+        "{text}"
+    );
+    assert_eq!(events[0].1, json!({"side": "black", "player": "search:3"}));
+    for (depth, (_, progress)) in events[1..4].iter().enumerate() {
+        assert_eq!(progress["depth"], depth + 1, "{progress}");
+        assert_eq!(progress["side"], "black");
+        let pv = progress["pv"].as_array().expect("a best line");
+        assert!(!pv.is_empty(), "{progress}");
+        assert_eq!(progress["san"].as_array().map(Vec::len), Some(pv.len()));
+        assert!(progress["eval"].as_str().is_some(), "{progress}");
+        assert!(progress["score"]["cp"].is_i64(), "{progress}");
+    }
+    let moved = &events[4].1;
+    let best = events[3].1["pv"][0].clone();
+    assert_eq!(moved["move"], best, "the move is the deepest line's first");
+    assert_eq!(moved["side"], "black");
+    assert_eq!(history_of(&moved["state"]).len(), 2);
+    assert_eq!(events[5].1["side_to_move"], "white");
+    // The game keeps the move; a stream with a person to move only says it is done.
+    let (_, state) = server.json("GET", &format!("/api/sessions/{id}"), "");
+    assert_eq!(history_of(&state).len(), 2);
+    let (_, text) = server.request("GET", &format!("/api/sessions/{id}/events"), "");
+    let events = parse_events(&text);
+    assert_eq!(events.len(), 1, "{text}");
+    assert_eq!(events[0].0, "done");
+}
+
+#[test]
+fn a_streamed_policy_move_carries_its_rule_and_dice() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"game": "cooperative-chess", "stream": true}));
+    let (status, state) = server.json(
+        "POST",
+        &format!("/api/sessions/{id}/moves"),
+        r#"{"move": "a2a3"}"#,
+    );
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["side_to_move"], "red", "Red waits for the stream");
+    let (_, text) = server.request("GET", &format!("/api/sessions/{id}/events"), "");
+    let events = parse_events(&text);
+    let (name, moved) = &events[1];
+    assert_eq!(name, "move", "{text}");
+    assert_eq!(moved["side"], "red");
+    assert!(
+        moved["state"]["policy"]["rule"].is_string(),
+        "{}",
+        moved["state"]
+    );
+    assert_eq!(events.last().expect("done").0, "done");
+}
+
+#[test]
+fn stop_makes_the_search_move_now() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({
+        "game": "chess", "players": {"white": "human", "black": "search:10s"}, "stream": true
+    }));
+    let (status, reply) = server.json("POST", &format!("/api/sessions/{id}/stop"), "");
+    assert_eq!(status, 200);
+    assert_eq!(reply, json!({"stopped": false}), "no search under way yet");
+    server.json(
+        "POST",
+        &format!("/api/sessions/{id}/moves"),
+        r#"{"move": "e4"}"#,
+    );
+    let mut events = open_events(&server, &format!("/api/sessions/{id}/events"));
+    assert_eq!(next_event(&mut events).0, "thinking");
+    assert_eq!(next_event(&mut events).0, "progress");
+    let asked = Instant::now();
+    let (status, reply) = server.json("POST", &format!("/api/sessions/{id}/stop"), "");
+    assert_eq!(status, 200);
+    assert_eq!(reply, json!({"stopped": true}));
+    let moved = loop {
+        let (name, data) = next_event(&mut events);
+        match name.as_str() {
+            "progress" => continue,
+            "move" => break data,
+            other => panic!("unexpected {other}: {data}"),
+        }
+    };
+    // Ten seconds' budget, half of it before no new depth begins: stopped, it moves now.
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert_eq!(moved["side"], "black");
+    assert_eq!(next_event(&mut events).0, "done");
+    let (status, _) = server.json("POST", "/api/sessions/nosuchgame/stop", "");
+    assert_eq!(status, 404);
+}
