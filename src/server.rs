@@ -13,7 +13,7 @@
 //! `POST /api/sessions/ID/undo`, `GET /api/sessions/ID/record` (the PGN record `save` writes;
 //! `POST /api/sessions` with `{"record": "..."}` loads one back). Every error is a 4xx or 5xx
 //! with `{"error": "..."}`. A game made with `"stream": true` moves its computers only when
-//! `GET /api/sessions/ID/events` asks, which streams their moves and their search's progress
+//! `GET /api/sessions/ID/events[?flip=1&control=1]` asks, which streams their moves and their search's progress
 //! as server-sent events ([`crate::stream`]); `POST /api/sessions/ID/stop` makes the search
 //! under way move now.
 
@@ -142,15 +142,13 @@ fn route(shared: &Shared, mut request: tiny_http::Request) {
         },
         (Get, ["api", "sessions", id]) => deliver(shared, id, Ask::State, request),
         (Get, ["api", "sessions", id, "board.svg"]) => {
-            let options = svg::Options {
-                flipped: flag(query, "flip"),
-                control: flag(query, "control"),
-            };
-            deliver(shared, id, Ask::Picture(options), request)
+            deliver(shared, id, Ask::Picture(picture_options(query)), request)
         }
         (Post, ["api", "sessions", id, "undo"]) => deliver(shared, id, Ask::Undo, request),
         (Get, ["api", "sessions", id, "record"]) => deliver(shared, id, Ask::Record, request),
-        (Get, ["api", "sessions", id, "events"]) => deliver(shared, id, Ask::Events, request),
+        (Get, ["api", "sessions", id, "events"]) => {
+            deliver(shared, id, Ask::Events(picture_options(query)), request)
+        }
         (Post, ["api", "sessions", id, "stop"]) => stop_search(shared, id).send(request),
         (Post, ["api", "sessions", id, "moves"]) => {
             let id = id.to_string();
@@ -172,6 +170,14 @@ fn page(html: &str) -> Reply {
         status: 200,
         body: html.to_string(),
         media_type: "text/html; charset=utf-8",
+    }
+}
+
+/// How the query asks the board to be drawn: `flip=1`, `control=1`.
+fn picture_options(query: &str) -> svg::Options {
+    svg::Options {
+        flipped: flag(query, "flip"),
+        control: flag(query, "control"),
     }
 }
 

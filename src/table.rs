@@ -38,8 +38,9 @@ pub enum Ask {
     Undo,
     /// The game's record, as the CLI's `save` writes it.
     Record,
-    /// The computers' moves, played now and streamed as server-sent events ([`stream`]).
-    Events,
+    /// The computers' moves, played now and streamed as server-sent events ([`stream`]), each
+    /// with the board drawn so.
+    Events(svg::Options),
 }
 
 /// A reply: HTTP status, body and its media type.
@@ -213,9 +214,9 @@ pub fn run(
     loop {
         match letters.recv_timeout(idle) {
             Ok(Letter {
-                ask: Ask::Events,
+                ask: Ask::Events(options),
                 request,
-            }) => table.stream_computers(request),
+            }) => table.stream_computers(request, options),
             Ok(letter) => table.answer(letter.ask).send(letter.request),
             Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return,
         }
@@ -241,7 +242,7 @@ impl Table {
                 media_type: "application/x-chess-pgn; charset=utf-8",
             },
             // Answered by `run` with a stream, never by one reply.
-            Ask::Events => Reply::error(500, "an event stream is not a reply"),
+            Ask::Events(_) => Reply::error(500, "an event stream is not a reply"),
         }
     }
 
@@ -366,8 +367,9 @@ impl Table {
     /// Answers an event stream: the computers move until a person is to move, the game is
     /// over or the client hangs up, each move announced (`thinking`), its search's progress
     /// sent (`progress`, for `search:` players) and the move sent with the state after it
-    /// (`move`); `done` ends the stream with the state.
-    fn stream_computers(&mut self, request: tiny_http::Request) {
+    /// (`move`, with the board drawn with `options`, since the game's thread is busy with the
+    /// stream until it ends); `done` ends the stream with the state.
+    fn stream_computers(&mut self, request: tiny_http::Request, options: svg::Options) {
         let mut events = Events::start(request);
         for _ in 0..MAX_COMPUTER_PLIES {
             if self.session.outcome().is_some() {
@@ -399,6 +401,7 @@ impl Table {
                 "san": san,
                 "summary": chosen.summary,
                 "state": self.state(),
+                "svg": svg::render(self.session.as_ref(), options),
             });
             if !events.send("move", &moved) {
                 return;

@@ -634,7 +634,7 @@ fn a_streamed_game_sends_the_search_progress_and_then_the_move() {
     assert_eq!(status, 200, "{state}");
     assert_eq!(history_of(&state), ["e2e4"]);
     assert_eq!(state["side_to_move"], "black");
-    let (status, text) = server.request("GET", &format!("/api/sessions/{id}/events"), "");
+    let (status, text) = server.request("GET", &format!("/api/sessions/{id}/events?flip=1"), "");
     assert_eq!(status, 200);
     let events = parse_events(&text);
     let names: Vec<&str> = events.iter().map(|(name, _)| name.as_str()).collect();
@@ -658,6 +658,18 @@ fn a_streamed_game_sends_the_search_progress_and_then_the_move() {
     assert_eq!(moved["move"], best, "the move is the deepest line's first");
     assert_eq!(moved["side"], "black");
     assert_eq!(history_of(&moved["state"]).len(), 2);
+    // The board after the move, drawn as asked (the game's thread is busy until the end).
+    let picture = moved["svg"].as_str().expect("the board");
+    let document = roxmltree::Document::parse(picture).expect("XML");
+    let e4 = document
+        .descendants()
+        .find(|n| n.attribute("data-square") == Some("e4"))
+        .expect("e4");
+    assert!(
+        e4.descendants()
+            .any(|n| n.attribute("data-piece") == Some("P")),
+        "the person's pawn is on e4"
+    );
     assert_eq!(events[5].1["side_to_move"], "white");
     // The game keeps the move; a stream with a person to move only says it is done.
     let (_, state) = server.json("GET", &format!("/api/sessions/{id}"), "");
