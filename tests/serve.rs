@@ -551,7 +551,7 @@ fn the_pages_offer_a_new_game_form_undo_and_records() {
         r#"id="seed""#,
         r#"id="fen""#,
         "/play/${encodeURIComponent(game)}?${query}",
-        r#"JSON.stringify({record})"#,
+        r#"JSON.stringify({record, stream: true})"#,
     ] {
         assert!(index.contains(part), "the index lacks {part}");
     }
@@ -563,6 +563,10 @@ fn the_pages_offer_a_new_game_form_undo_and_records() {
         "state.policy",
         "state.turn_actions",
         r#"query.has("session")"#,
+        "stream: true",
+        "/events?",
+        "/stop`",
+        "pointerdown",
     ] {
         assert!(page.contains(part), "the play page lacks {part}");
     }
