@@ -13,6 +13,7 @@ mod catalog;
 mod input;
 mod play;
 mod plot;
+mod raster;
 mod record;
 mod replay;
 mod server;
@@ -100,6 +101,9 @@ enum Command {
         /// (after the first move), ...
         #[arg(long, value_name = "DIR", conflicts_with = "step")]
         svg: Option<PathBuf>,
+        /// Also write one PNG picture per position into DIR: `000.png`, `001.png`, ...
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["step", "svg"])]
+        png: Option<PathBuf>,
     },
     /// Play many games between two computer players and report A's results.
     ///
@@ -252,13 +256,16 @@ enum Command {
         dice: Option<String>,
         /// Write the board as an SVG picture to FILE instead (squares, pieces, hands and
         /// prisons, the last move's arrow, the side to move or the result).
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", group = "picture")]
         svg: Option<PathBuf>,
-        /// With --svg: mark each side's controlled squares (games that keep a score).
-        #[arg(long, requires = "svg")]
+        /// Write the same picture as a PNG image to FILE instead (one pixel per SVG unit).
+        #[arg(long, value_name = "FILE", group = "picture")]
+        png: Option<PathBuf>,
+        /// With --svg or --png: mark each side's controlled squares (games that keep a score).
+        #[arg(long, requires = "picture")]
         control: bool,
-        /// With --svg: draw the board from the other side (top rank at the bottom).
-        #[arg(long, requires = "svg")]
+        /// With --svg or --png: draw the board from the other side (top rank at the bottom).
+        #[arg(long, requires = "picture")]
         flip: bool,
     },
     /// Say why a move is illegal here, or what a legal move does.
@@ -435,13 +442,21 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             no_color,
             step,
             svg,
-        } => replay::replay(
-            &file,
-            game.as_deref(),
-            board::use_color(no_color),
-            step,
-            svg.as_deref(),
-        ),
+            png,
+        } => {
+            let pictures = match (&svg, &png) {
+                (Some(dir), _) => Some((dir.as_path(), replay::Format::Svg)),
+                (None, Some(dir)) => Some((dir.as_path(), replay::Format::Png)),
+                (None, None) => None,
+            };
+            replay::replay(
+                &file,
+                game.as_deref(),
+                board::use_color(no_color),
+                step,
+                pictures,
+            )
+        }
         Command::Match {
             game,
             a,
@@ -544,6 +559,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             json,
             dice,
             svg,
+            png,
             control,
             flip,
         } => {
@@ -552,12 +568,15 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
                 Some(dice) => Some(policy_of_last_move(session.as_mut(), parse_dice(&dice)?)?),
                 None => None,
             };
+            let options = svg::Options {
+                flipped: flip,
+                control,
+            };
             if let Some(file) = svg {
-                let options = svg::Options {
-                    flipped: flip,
-                    control,
-                };
                 svg::write(&file, &svg::render(session.as_ref(), options))?;
+            } else if let Some(file) = png {
+                let picture = svg::render(session.as_ref(), options);
+                raster::Rasteriser::new().write(&file, &picture)?;
             } else if json {
                 emit(&format!("{}\n", show_json(session.as_ref())))?;
             } else {

@@ -9,6 +9,7 @@
 
 use crate::input::{self, Line};
 use crate::play::{check_record, game_of_record, replay_record};
+use crate::raster::Rasteriser;
 use crate::record::{self, Ending};
 use crate::{board, catalog, emit, svg, Failure};
 use std::path::Path;
@@ -19,7 +20,7 @@ pub fn replay(
     game: Option<&str>,
     color: bool,
     step: bool,
-    pictures: Option<&Path>,
+    pictures: Option<(&Path, Format)>,
 ) -> Result<ExitCode, Failure> {
     let record = record::read(file).map_err(Failure::Message)?;
     let game = match game {
@@ -71,7 +72,9 @@ pub fn replay(
         emit(&format!("Result: {ending}\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let pictures = pictures.map(Pictures::new).transpose()?;
+    let pictures = pictures
+        .map(|(dir, format)| Pictures::new(dir, format))
+        .transpose()?;
     let picture = |session: &dyn variant_interpreter::Session, ply: usize| {
         pictures
             .as_ref()
@@ -99,33 +102,54 @@ pub fn replay(
     emit(&format!("\nFEN: {}\nResult: {ending}\n", session.fen()))?;
     if let Some(pictures) = &pictures {
         emit(&format!(
-            "Pictures: {} SVG files in {}\n",
+            "Pictures: {} {} files in {}\n",
             moves.len() + 1,
+            if pictures.raster.is_some() {
+                "PNG"
+            } else {
+                "SVG"
+            },
             pictures.dir.display()
         ))?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// `replay --svg DIR`: one picture per position, named by its ply (`000.svg` is the start).
+/// The kind of picture `replay` writes per position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `--svg DIR`: `000.svg`, ...
+    Svg,
+    /// `--png DIR`: `000.png`, ...
+    Png,
+}
+
+/// `replay --svg DIR` or `--png DIR`: one picture per position, named by its ply (`000.svg`
+/// is the start).
 struct Pictures {
     dir: std::path::PathBuf,
+    /// For PNG pictures: the rasteriser, its fonts read once for every position.
+    raster: Option<Rasteriser>,
 }
 
 impl Pictures {
     /// Creates the folder if needed.
-    fn new(dir: &Path) -> Result<Self, Failure> {
+    fn new(dir: &Path, format: Format) -> Result<Self, Failure> {
         std::fs::create_dir_all(dir).map_err(|error| {
             Failure::Message(format!("cannot create `{}`: {error}", dir.display()))
         })?;
         Ok(Pictures {
             dir: dir.to_path_buf(),
+            raster: (format == Format::Png).then(Rasteriser::new),
         })
     }
 
     fn write(&self, session: &dyn variant_interpreter::Session, ply: usize) -> Result<(), Failure> {
         let picture = svg::render(session, svg::Options::default());
-        svg::write(&self.dir.join(format!("{ply:03}.svg")), &picture)
+        match &self.raster {
+            Some(raster) => raster.write(&self.dir.join(format!("{ply:03}.png")), &picture),
+            None => svg::write(&self.dir.join(format!("{ply:03}.svg")), &picture),
+        }
     }
 }
 
