@@ -233,6 +233,7 @@ fn deliver(shared: &Shared, id: &str, ask: Ask, request: tiny_http::Request) {
 fn stop_search(shared: &Shared, id: &str) -> Reply {
     let slot = lock(shared)
         .get(id)
+        .filter(|entry| !entry.thread.is_finished())
         .map(|entry| StopSlot::clone(&entry.stop));
     match slot {
         Some(slot) => Reply::json(200, &serde_json::json!({ "stopped": stream::stop(&slot) })),

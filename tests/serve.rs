@@ -338,6 +338,10 @@ fn sessions_are_bounded_in_number_and_expire_when_idle() {
         "{reply}"
     );
     std::thread::sleep(Duration::from_millis(2500));
+    let (status, _) = server.json("POST", &format!("/api/sessions/{id}/stop"), "");
+    assert_eq!(status, 404, "an expired game has no search to stop");
+    let (status, _) = server.json("GET", &format!("/api/sessions/{id}/events"), "");
+    assert_eq!(status, 404);
     let (status, _) = server.json("GET", &format!("/api/sessions/{id}"), "");
     assert_eq!(status, 404);
     // The expired game's place is free again.
