@@ -4,7 +4,9 @@
 //! Why server-sent events: the stream is one-way (the server reports, the page listens), every
 //! browser reads it with `EventSource` and a script reads it line by line, and it is a plain HTTP
 //! response, which tiny_http lets us write straight to the connection (`into_writer`), flushed
-//! after each event so that each depth is seen when it completes. A WebSocket would need a
+//! after each event so that each depth is seen when it completes. It is sent in chunks, one per
+//! event, and ends with the last chunk, so a client knows where it ends (`curl` returns) and
+//! the connection may serve the next request. A WebSocket would need a
 //! framing crate for nothing the page sends back: the stop is an ordinary request.
 //!
 //! Why a search thread and a [`StopSlot`]: a `search:` player's search runs on its own thread
@@ -42,7 +44,8 @@ pub fn stop(slot: &StopSlot) -> bool {
     }
 }
 
-/// An open event stream: the connection of the request that asked for it.
+/// An open event stream: the connection of the request that asked for it. Dropping it ends
+/// the stream.
 pub struct Events {
     out: Box<dyn Write + Send>,
     /// False once a write failed (the client went away).
@@ -50,23 +53,39 @@ pub struct Events {
 }
 
 impl Events {
-    /// Answers `request` with the head of an event stream; the connection closes when the
-    /// stream is dropped and the client hangs up.
+    /// Answers `request` with the head of an event stream, sent in chunks.
     pub fn start(request: tiny_http::Request) -> Events {
         let mut out = request.into_writer();
         let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\
-                    Cache-Control: no-cache\r\nConnection: close\r\n\r\n";
+                    Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n";
         let open = out.write_all(head.as_bytes()).is_ok() && out.flush().is_ok();
         Events { out, open }
     }
 
-    /// Sends one event (`event: NAME`, `data: JSON`); whether the client still listens.
+    /// Sends one event (`event: NAME`, `data: JSON`) as one chunk; whether the client still
+    /// listens.
     pub fn send(&mut self, name: &str, data: &serde_json::Value) -> bool {
+        let text = format!("event: {name}\ndata: {data}\n\n");
+        self.chunk(text.as_bytes())
+    }
+
+    /// Writes one chunk (the empty one ends the response) and flushes it.
+    fn chunk(&mut self, bytes: &[u8]) -> bool {
         if self.open {
-            let text = format!("event: {name}\ndata: {data}\n\n");
-            self.open = self.out.write_all(text.as_bytes()).is_ok() && self.out.flush().is_ok();
+            let head = format!("{:x}\r\n", bytes.len());
+            self.open = self.out.write_all(head.as_bytes()).is_ok()
+                && self.out.write_all(bytes).is_ok()
+                && self.out.write_all(b"\r\n").is_ok()
+                && self.out.flush().is_ok();
         }
         self.open
+    }
+}
+
+impl Drop for Events {
+    /// Ends the stream with the last, empty chunk.
+    fn drop(&mut self) {
+        self.chunk(b"");
     }
 }
 

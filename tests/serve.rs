@@ -589,7 +589,8 @@ fn parse_events(text: &str) -> Vec<(String, Value)> {
 }
 
 /// Opens `GET path` and returns the connection after the response's head (which must be an
-/// event stream), for reading the events as they come.
+/// event stream in chunks), for reading the events as they come. The connection is kept
+/// alive: the stream's end is its last chunk, not the connection closing.
 fn open_events(server: &Server, path: &str) -> BufReader<TcpStream> {
     let mut stream = TcpStream::connect(&server.address).expect("connects");
     stream
@@ -597,7 +598,7 @@ fn open_events(server: &Server, path: &str) -> BufReader<TcpStream> {
         .expect("timeout");
     write!(
         stream,
-        "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        "GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n",
         server.address
     )
     .expect("sends");
@@ -609,22 +610,37 @@ fn open_events(server: &Server, path: &str) -> BufReader<TcpStream> {
     }
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
     assert!(head.contains("Content-Type: text/event-stream"), "{head}");
+    assert!(head.contains("Transfer-Encoding: chunked"), "{head}");
     reader
 }
 
-/// The next event of an open stream.
-fn next_event(reader: &mut BufReader<TcpStream>) -> (String, Value) {
-    let mut block = String::new();
-    loop {
-        let mut line = String::new();
-        let read = reader.read_line(&mut line).expect("reads an event");
-        assert!(read > 0, "the stream ended before an event: {block}");
-        if line == "\n" && !block.is_empty() {
-            break;
-        }
-        block.push_str(&line);
+/// The next event of an open stream (one chunk each), or `None` at its last chunk.
+fn read_event(reader: &mut BufReader<TcpStream>) -> Option<(String, Value)> {
+    let mut size = String::new();
+    reader.read_line(&mut size).expect("a chunk's size");
+    let size = usize::from_str_radix(size.trim_end(), 16)
+        .unwrap_or_else(|e| panic!("a chunk's size in hex, not {size:?}: {e}"));
+    let mut chunk = vec![0; size + 2];
+    reader.read_exact(&mut chunk).expect("the chunk");
+    assert!(chunk.ends_with(b"\r\n"), "a chunk ends with CRLF");
+    if size == 0 {
+        return None;
     }
-    parse_events(&block).pop().expect("an event")
+    let text = String::from_utf8(chunk[..size].to_vec()).expect("UTF-8");
+    let mut events = parse_events(&text);
+    assert_eq!(events.len(), 1, "one event per chunk: {text}");
+    events.pop()
+}
+
+/// The next event of an open stream, which must not have ended.
+fn next_event(reader: &mut BufReader<TcpStream>) -> (String, Value) {
+    read_event(reader).expect("an event before the stream's end")
+}
+
+/// Every event of `GET path`, to the stream's end.
+fn all_events(server: &Server, path: &str) -> Vec<(String, Value)> {
+    let mut reader = open_events(server, path);
+    std::iter::from_fn(|| read_event(&mut reader)).collect()
 }
 
 #[test]
@@ -642,14 +658,12 @@ fn a_streamed_game_sends_the_search_progress_and_then_the_move() {
     assert_eq!(status, 200, "{state}");
     assert_eq!(history_of(&state), ["e2e4"]);
     assert_eq!(state["side_to_move"], "black");
-    let (status, text) = server.request("GET", &format!("/api/sessions/{id}/events?flip=1"), "");
-    assert_eq!(status, 200);
-    let events = parse_events(&text);
+    let events = all_events(&server, &format!("/api/sessions/{id}/events?flip=1"));
     let names: Vec<&str> = events.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(
         names,
         ["thinking", "progress", "progress", "progress", "move", "done"],
-        "{text}"
+        "{events:?}"
     );
     assert_eq!(events[0].1, json!({"side": "black", "player": "search:3"}));
     for (depth, (_, progress)) in events[1..4].iter().enumerate() {
@@ -682,9 +696,8 @@ fn a_streamed_game_sends_the_search_progress_and_then_the_move() {
     // The game keeps the move; a stream with a person to move only says it is done.
     let (_, state) = server.json("GET", &format!("/api/sessions/{id}"), "");
     assert_eq!(history_of(&state).len(), 2);
-    let (_, text) = server.request("GET", &format!("/api/sessions/{id}/events"), "");
-    let events = parse_events(&text);
-    assert_eq!(events.len(), 1, "{text}");
+    let events = all_events(&server, &format!("/api/sessions/{id}/events"));
+    assert_eq!(events.len(), 1, "{events:?}");
     assert_eq!(events[0].0, "done");
 }
 
@@ -699,10 +712,9 @@ fn a_streamed_policy_move_carries_its_rule_and_dice() {
     );
     assert_eq!(status, 200, "{state}");
     assert_eq!(state["side_to_move"], "red", "Red waits for the stream");
-    let (_, text) = server.request("GET", &format!("/api/sessions/{id}/events"), "");
-    let events = parse_events(&text);
+    let events = all_events(&server, &format!("/api/sessions/{id}/events"));
     let (name, moved) = &events[1];
-    assert_eq!(name, "move", "{text}");
+    assert_eq!(name, "move", "{events:?}");
     assert_eq!(moved["side"], "red");
     assert!(
         moved["state"]["policy"]["rule"].is_string(),
@@ -749,6 +761,7 @@ fn stop_makes_the_search_move_now() {
     );
     assert_eq!(moved["side"], "black");
     assert_eq!(next_event(&mut events).0, "done");
+    assert!(read_event(&mut events).is_none(), "done is the last event");
     let (status, _) = server.json("POST", "/api/sessions/nosuchgame/stop", "");
     assert_eq!(status, 404);
 }
