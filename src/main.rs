@@ -342,7 +342,9 @@ enum Command {
     ///
     /// `GET /api/games`; `POST /api/sessions` with `{"game", "players", "seed", "fen"}`;
     /// `GET /api/sessions/ID` (the fields of `show --json`, and `players`);
-    /// `GET /api/sessions/ID/board.svg`; `POST /api/sessions/ID/moves` with `{"move"}`.
+    /// `GET /api/sessions/ID/board.svg`; `POST /api/sessions/ID/moves` with `{"move"}`;
+    /// for a game made with `"stream": true`, `GET /api/sessions/ID/events` (the computers'
+    /// moves and their search's progress as server-sent events) and `POST .../stop`.
     Serve {
         /// Port to listen on; 0 lets the system pick one.
         #[arg(long, default_value_t = 8080)]
