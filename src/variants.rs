@@ -152,11 +152,10 @@ fn has_hands(definition: &Definition) -> bool {
     definition.actions.drops && (stored || !definition.setup.hands.is_empty())
 }
 
-/// Fairy-Stockfish's line on selecting a variant: `info string variant NAME files F ranks R
-/// pocket P template T startpos FEN`. The pocket is the number of piece types when the game
-/// drops pieces from hands (0 otherwise); the template is `crazyhouse` for a game whose
-/// captures go to hand and `fairy` for any other.
-pub fn selection_line(name: &str, definition: &Definition) -> String {
+/// The pocket (the number of piece types when the game drops pieces from hands, else 0) and
+/// the template (`crazyhouse` when captures go to hand, else `fairy`), as Fairy-Stockfish
+/// reports them over UCI and XBoard reads them as `setup`'s holdings size and parent variant.
+pub fn pocket_and_template(definition: &Definition) -> (usize, &'static str) {
     let pocket = if has_hands(definition) {
         definition.pieces.len()
     } else {
@@ -171,6 +170,15 @@ pub fn selection_line(name: &str, definition: &Definition) -> String {
     } else {
         "fairy"
     };
+    (pocket, template)
+}
+
+/// Fairy-Stockfish's line on selecting a variant: `info string variant NAME files F ranks R
+/// pocket P template T startpos FEN`. The pocket is the number of piece types when the game
+/// drops pieces from hands (0 otherwise); the template is `crazyhouse` for a game whose
+/// captures go to hand and `fairy` for any other.
+pub fn selection_line(name: &str, definition: &Definition) -> String {
+    let (pocket, template) = pocket_and_template(definition);
     format!(
         "info string variant {name} files {} ranks {} pocket {pocket} template {template} startpos {}",
         definition.board.files,

@@ -7,8 +7,16 @@
 //! reader's game when the reader next looks (at its next command), before that command. A search
 //! that the client cancels (`force`, `new`, `setboard`, `exit`, `undo`) prints nothing.
 //!
-//! Not done yet (issue 29): `setup`/`piece` for games XBoard does not know; node limits
-//! (`nps`) are declined.
+//! For a game XBoard does not know by name, the answer to `variant` tells it the game: a
+//! `setup` line (piece-to-char table, board size with holdings, parent `fairy` or
+//! `crazyhouse`, the start FEN with holes as `*`) and a `piece` line in XBetza for each piece
+//! that has an exact equivalent ([`xbetza`]); a piece without one gets a `#` comment saying
+//! why, and XBoard keeps its slot's own moves for it, so such a game is played in XBoard with
+//! its legality testing off.
+//!
+//! Not done yet (issue 29): node limits (`nps`) are declined.
+
+mod xbetza;
 
 use crate::thinking::{Deadlines, Thinking};
 use crate::variants::Library;
@@ -18,7 +26,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use variant_dsl::Definition;
+use variant_dsl::{Definition, PieceId, SideId};
 use variant_interpreter::ai::analysis::Root;
 use variant_interpreter::ai::search::{Limits, Report, Score, TranspositionTable, MAX_DEPTH};
 use variant_interpreter::Session;
@@ -32,6 +40,46 @@ const DEFAULT_MOVE_TIME: Deadlines = (
     Some(Duration::from_millis(500)),
     Some(Duration::from_secs(1)),
 );
+/// XBoard's piece types in the order of its piece-to-char table (22 a side, the king last).
+const SLOTS: &[u8; 22] = b"PNBRQFEACWMOHIJGDVLSUK";
+/// The variants XBoard knows by name: it gets no `setup` for them, as from Fairy-Stockfish.
+const KNOWN_TO_XBOARD: &[&str] = &[
+    "normal",
+    "wildcastle",
+    "nocastle",
+    "fischerandom",
+    "bughouse",
+    "crazyhouse",
+    "losers",
+    "suicide",
+    "giveaway",
+    "twokings",
+    "kriegspiel",
+    "atomic",
+    "3check",
+    "shatranj",
+    "xiangqi",
+    "shogi",
+    "capablanca",
+    "gothic",
+    "janus",
+    "caparandom",
+    "knightmate",
+    "berolina",
+    "cylinder",
+    "falcon",
+    "courier",
+    "superchess",
+    "great",
+    "makruk",
+    "spartan",
+    "seirawan",
+    "asean",
+    "lion",
+    "chu",
+    "fairy",
+    "grand",
+];
 /// The transposition table's size, in megabytes (until `memory` says otherwise).
 const DEFAULT_HASH_MB: usize = 16;
 
@@ -383,7 +431,12 @@ impl Engine {
         self.cancel();
         let name = if name == NORMAL { CHESS } else { name };
         match self.library.select(name) {
-            Ok((_, definition)) => {
+            Ok((offered, definition)) => {
+                if !KNOWN_TO_XBOARD.contains(&offered) && offered != CHESS {
+                    for line in describe_for_gui(definition) {
+                        say(&line);
+                    }
+                }
                 self.definition = definition.clone();
                 self.reset(None);
                 self.table = None;
@@ -397,12 +450,35 @@ impl Engine {
             // A move while the engine thinks: it was not the engine's turn after all.
             self.cancel();
         }
-        if let Err(e) = self.session.play(mv) {
+        let mv = &self.gui_move(mv);
+        let played = match self.session.resolve(mv) {
+            Ok(uci) => self.session.play(&uci).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(e) = played {
             say(&format!("Illegal move ({e}): {mv}"));
             return;
         }
         self.announce_result();
         self.after_change();
+    }
+
+    /// The legal move XBoard means by `mv`. XBoard passes a move on as far as it reads it: a
+    /// takeover `e5g3^f4` comes as `e5g3`, which stands for the one legal move that adds a
+    /// `^` mark to it, unless `e5g3` is itself legal.
+    fn gui_move(&self, mv: &str) -> String {
+        let legal = self.session.legal_moves();
+        if legal.iter().any(|m| m == mv) {
+            return mv.to_string();
+        }
+        let marked: Vec<&String> = legal
+            .iter()
+            .filter(|m| m.strip_prefix(mv).is_some_and(|rest| rest.starts_with('^')))
+            .collect();
+        match marked[..] {
+            [only] => only.clone(),
+            _ => mv.to_string(),
+        }
     }
 
     /// After the position changed: the engine moves if it is its turn, an analysis restarts.
@@ -533,6 +609,98 @@ impl Engine {
             plays,
         });
     }
+}
+
+/// The lines that tell XBoard a game it does not know: `setup (PIECETOCHAR) WxH+S_PARENT
+/// FEN`, then per piece a `piece L& XBETZA` line or a `#` comment saying why there is none.
+fn describe_for_gui(definition: &Definition) -> Vec<String> {
+    let slots = match assign_slots(definition) {
+        Ok(slots) => slots,
+        Err(why) => return vec![format!("# no setup for XBoard: {why}")],
+    };
+    let table = piece_to_char(definition, &slots);
+    let (pocket, template) = crate::variants::pocket_and_template(definition);
+    let mut lines = vec![format!(
+        "setup ({table}) {}x{}+{pocket}_{template} {}",
+        definition.board.files,
+        definition.board.ranks,
+        variant_dsl::write_fen(definition, &definition.setup)
+    )];
+    for (index, piece) in definition.pieces.iter().enumerate() {
+        let id = PieceId(index as u8);
+        let white = definition.piece_letter(SideId(0), id);
+        let black = definition.piece_letter(SideId(1), id);
+        if white.to_ascii_lowercase() != black || !white.is_ascii_uppercase() {
+            lines.push(format!(
+                "# piece {white}: no piece line (the sides' letters are not one letter in two cases)"
+            ));
+            continue;
+        }
+        lines.push(match xbetza::write(definition, id) {
+            Ok(betza) => format!("piece {white}& {betza}"),
+            Err(why) => format!(
+                "# piece {white} ({}): no exact XBetza equivalent: {why}",
+                piece.name
+            ),
+        });
+    }
+    lines
+}
+
+/// XBoard's slot (an index into [`SLOTS`]) for each piece type: the first royal piece in the
+/// king's, the first promoting piece in the pawn's, a piece whose letter names a free slot in
+/// it, the others in the first free slots between; or why the table cannot hold the game.
+fn assign_slots(definition: &Definition) -> Result<Vec<usize>, String> {
+    let king = SLOTS.len() - 1;
+    let mut taken = [false; 22];
+    let mut slots: Vec<Option<usize>> = vec![None; definition.pieces.len()];
+    let mut place = |index: usize, slot: usize, taken: &mut [bool; 22]| {
+        if !taken[slot] && slots[index].is_none() {
+            taken[slot] = true;
+            slots[index] = Some(slot);
+        }
+    };
+    if let Some(royal) = definition.pieces.iter().position(|p| p.royal) {
+        place(royal, king, &mut taken);
+    }
+    if let Some(pawn) = definition.pieces.iter().position(|p| p.promotion.is_some()) {
+        place(pawn, 0, &mut taken);
+    }
+    for (index, piece) in definition.pieces.iter().enumerate() {
+        if let Some(slot) = SLOTS.iter().position(|&s| char::from(s) == piece.letter) {
+            place(index, slot, &mut taken);
+        }
+    }
+    for index in 0..definition.pieces.len() {
+        if let Some(slot) = (1..king).find(|&slot| !taken[slot]) {
+            place(index, slot, &mut taken);
+        }
+    }
+    slots
+        .into_iter()
+        .collect::<Option<Vec<usize>>>()
+        .ok_or_else(|| {
+            format!(
+                "{} piece types, and XBoard's table has {} places besides the pawn's and the king's",
+                definition.pieces.len(),
+                king - 1
+            )
+        })
+}
+
+/// The piece-to-char table: the first side's letters in XBoard's slot order, then the
+/// second's, `.` for an unused slot.
+fn piece_to_char(definition: &Definition, slots: &[usize]) -> String {
+    let mut table = String::new();
+    for side in [SideId(0), SideId(1)] {
+        for slot in 0..SLOTS.len() {
+            match slots.iter().position(|&s| s == slot) {
+                Some(piece) => table.push(definition.piece_letter(side, PieceId(piece as u8))),
+                None => table.push('.'),
+            }
+        }
+    }
+    table
 }
 
 /// A move's from-square, to-square and the rest (`e7e8q` → `e7`, `e8`, `q`); `None` for a

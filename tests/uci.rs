@@ -425,26 +425,8 @@ fn hash_clear_hash_and_new_games_keep_the_engine_playing() {
     engine.quit();
 }
 
-/// Fairy-Stockfish's binary: `FAIRY_STOCKFISH`, else where `build-fairy-stockfish.sh` puts it,
-/// else `fairy-stockfish` on the path.
-fn fairy_stockfish() -> Option<String> {
-    if let Some(path) = std::env::var_os("FAIRY_STOCKFISH") {
-        return Some(path.to_string_lossy().into_owned());
-    }
-    let built = "/tmp/fairy-stockfish/fairy-stockfish";
-    if std::path::Path::new(built).is_file() {
-        return Some(built.into());
-    }
-    let on_path = Command::new("fairy-stockfish")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .map(|mut child| child.kill());
-    on_path.is_ok().then(|| "fairy-stockfish".into())
-}
-
 /// Games against Fairy-Stockfish in chess, crazyhouse and atomic, refereed by pyffish. It runs
-/// where Fairy-Stockfish is found (see [`fairy_stockfish`]) and pyffish is installed; it is
+/// where Fairy-Stockfish is found (see [`common::fairy_stockfish`]) and pyffish is installed; it is
 /// skipped elsewhere, also in CI, which builds no Fairy-Stockfish, unless `FAIRY_STOCKFISH` is
 /// set, which makes it required.
 #[test]
@@ -453,7 +435,7 @@ fn games_against_fairy_stockfish_reach_a_result() {
         .args(["-c", "import pyffish"])
         .output()
         .is_ok_and(|output| output.status.success());
-    let Some(fairy) = fairy_stockfish().filter(|_| pyffish) else {
+    let Some(fairy) = common::fairy_stockfish().filter(|_| pyffish) else {
         assert!(
             std::env::var_os("FAIRY_STOCKFISH").is_none(),
             "FAIRY_STOCKFISH is set, so pyffish must be installed"

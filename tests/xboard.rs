@@ -210,3 +210,100 @@ fn lift_highlights_the_targets_of_a_piece() {
     assert!(engine.ping().is_empty());
     engine.quit();
 }
+
+#[test]
+fn a_game_xboard_does_not_know_is_sent_as_setup_and_comments() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("protover 2");
+    engine.until(PATIENCE, |l| l.contains("done=1"));
+    // Chess is XBoard's own `normal`: nothing to tell it.
+    engine.send("variant normal");
+    assert!(engine.ping().is_empty());
+    engine.send("variant takeover-chess");
+    let lines = engine.ping();
+    // The king in XBoard's king slot, the pawn in its pawn slot, the mirror knight in the
+    // slot named by its letter; the holes as `*` in the FEN.
+    assert_eq!(
+        lines[0],
+        "setup (PNBRQ.....M..........Kpnbrq.....m..........k) 7x7+0_fairy \
+         *rbkqb*/*pmpnp*/2p1p2/7/2P1P2/*PMPNP*/*RBKQB* w - - 0 1"
+    );
+    // Every piece takes pieces over along paths: no piece line, a comment for each.
+    assert_eq!(lines.len(), 8, "{lines:#?}");
+    for (line, letter) in lines[1..].iter().zip("KQRBNMP".chars()) {
+        assert!(
+            line.starts_with(&format!("# piece {letter} (")) && line.contains("along paths"),
+            "{line}"
+        );
+    }
+    engine.quit();
+}
+
+#[test]
+fn pieces_with_an_xbetza_equivalent_get_piece_lines() {
+    let dir = common::temporary_dir("xboard-pieces");
+    let game = dir.join("pieces-test.variant");
+    std::fs::write(
+        &game,
+        r#"game "Pieces"
+board 8x8
+side white { forward up }
+side black { forward down }
+piece King { letter K; royal; moves "K" }
+piece Rook { letter R; moves "R" }
+piece Archbishop { letter A; moves "BN" }
+piece Shogi { letter S; moves "ffN" }
+piece Leaper { letter X; moves "flN" }
+piece Pawn { letter P; moves "mfW cfeF imfnD"; initial rank 2; promotes on last rank to Archbishop }
+castling {
+    white K king e1-g1 rook h1-f1
+    white Q king e1-c1 rook a1-d1
+    black k king e8-g8 rook h8-f8
+    black q king e8-c8 rook a8-d8
+}
+setup "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
+end { check; checkmate loses }
+"#,
+    )
+    .expect("the game file is written");
+    let mut engine = Engine::start(&["xboard", "--variant-path", game.to_str().unwrap()]);
+    engine.send("variant pieces-test");
+    let lines = engine.ping();
+    assert_eq!(
+        lines,
+        [
+            // Letters naming an XBoard slot keep it (R, A, S); X names none and takes the
+            // first free one, the knight's.
+            "setup (PX.R...A...........S.Kpx.r...a...........s.k) 8x8+0_fairy \
+             r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+            "piece K& KO2",
+            "piece R& R",
+            "piece A& BN",
+            "piece S& ffN",
+            "# piece X (Leaper): no exact XBetza equivalent: its N directions are not a union \
+             of XBetza's ff/bb/fs/bs pairs",
+            "piece P& mfWcefFimnfD",
+        ]
+    );
+    engine.quit();
+}
+
+#[test]
+fn a_takeover_without_its_mark_is_the_takeover_it_stands_for() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("variant takeover-chess");
+    engine.send("force");
+    engine.ping();
+    // XBoard passes `e5g3^f4` on as `e5g3`: the one legal move it stands for.
+    engine.send("usermove f2f4");
+    engine.send("usermove e5g3");
+    assert!(engine.ping().is_empty());
+    // The pawn on f4 is Red's now: White's pawn on e3 may capture it.
+    engine.send("usermove e3f4");
+    assert!(engine.ping().is_empty());
+    // A move that stands for no legal move is still refused.
+    engine.send("usermove c6c4");
+    let lines = engine.ping();
+    assert!(lines[0].starts_with("Illegal move ("), "{lines:#?}");
+    engine.quit();
+}

@@ -228,3 +228,21 @@ pub fn run_python_script(script: &str, args: &[&str]) -> String {
     assert!(output.status.success(), "{text}{}", stderr(&output));
     text
 }
+
+/// Fairy-Stockfish's binary: `FAIRY_STOCKFISH`, else where `build-fairy-stockfish.sh` puts it,
+/// else `fairy-stockfish` on the path.
+pub fn fairy_stockfish() -> Option<String> {
+    if let Some(path) = std::env::var_os("FAIRY_STOCKFISH") {
+        return Some(path.to_string_lossy().into_owned());
+    }
+    let built = "/tmp/fairy-stockfish/fairy-stockfish";
+    if std::path::Path::new(built).is_file() {
+        return Some(built.into());
+    }
+    let on_path = Command::new("fairy-stockfish")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .map(|mut child| child.kill());
+    on_path.is_ok().then(|| "fairy-stockfish".into())
+}

@@ -1,0 +1,364 @@
+//! XBoard itself (Debian's `xboard`, headless under `xvfb-run` with `-noGUI`) plays one game
+//! with `variant xboard` as an engine, saves it as PGN, and `variant replay` reads every move:
+//! against Fairy-Stockfish in chess and crazyhouse (variants both GUI and opponent know), and
+//! against itself in Takeover Chess, which neither XBoard nor Fairy-Stockfish knows: XBoard
+//! learns its board (7x7 with holes) and start position from the engine's `setup` line and plays
+//! it with its legality testing off, since no piece of the game has an XBetza equivalent.
+//!
+//! The game of Takeover Chess is deterministic (both engines search to depth 3 on a clock that
+//! never runs short); the games against Fairy-Stockfish are played at about half a second a
+//! move (see [`AGAINST_FAIRY`]). XBoard ends a game still going after 40 moves as a draw
+//! (`-adjudicateDrawMoves`); such a record is replayed as unfinished, since the rules did not
+//! end it. XBoard's PGN names no game file, so the test adds the `GameFile` and
+//! `DefinitionHash` tags that `variant replay` requires (the hash of `variant dump GAME`).
+//!
+//! Without `xboard`, `xvfb-run` or Fairy-Stockfish each test prints a `SKIPPED` line and passes,
+//! except in CI (`CI` set), where `.ci/run` installs them and their absence fails the test.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long one game may take, XBoard's start and end included.
+const GAME_TIME: Duration = Duration::from_secs(180);
+/// The pace of the games against Fairy-Stockfish: 40 moves in 20 seconds, about half a second
+/// a move. Not a fixed depth: Fairy-Stockfish's xboard mode refuses a legal reply that comes
+/// within milliseconds of its own move (`Illegal move: d1h5` after `1. e3 e6` in crazyhouse),
+/// as if its own move were not yet on its board.
+const AGAINST_FAIRY: &[&str] = &["-mps", "40", "-tc", "0:20"];
+/// The moves after which XBoard adjudicates a draw.
+const MOVE_CAP: u32 = 40;
+
+fn root() -> &'static str {
+    env!("CARGO_MANIFEST_DIR")
+}
+
+/// XBoard's binary: `xboard` on the path or Debian's `/usr/games/xboard`.
+fn xboard() -> Option<PathBuf> {
+    let on_path = std::env::var_os("PATH").into_iter().flat_map(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join("xboard"))
+            .collect::<Vec<_>>()
+    });
+    on_path
+        .chain([PathBuf::from("/usr/games/xboard")])
+        .find(|path| path.is_file())
+}
+
+/// Whether `xvfb-run` runs.
+fn xvfb_run() -> bool {
+    Command::new("xvfb-run")
+        .arg("--help")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
+}
+
+/// The tools a test needs, or `None` after printing why it is skipped (failing under CI).
+fn tools_or_skip(test: &str, needs_fairy: bool) -> Option<(PathBuf, Option<String>)> {
+    let xboard = xboard();
+    let fairy = common::fairy_stockfish();
+    let missing: Vec<&str> = [
+        (xboard.is_none(), "xboard (apt-get install xboard)"),
+        (!xvfb_run(), "xvfb-run (apt-get install xvfb)"),
+        (
+            needs_fairy && fairy.is_none(),
+            "Fairy-Stockfish (FAIRY_STOCKFISH or ../shared/tools/build-fairy-stockfish.sh)",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(absent, what)| absent.then_some(what))
+    .collect();
+    if missing.is_empty() {
+        return Some((xboard?, fairy));
+    }
+    eprintln!(
+        "SKIPPED {test}: missing {}; the game in XBoard did NOT run",
+        missing.join(", ")
+    );
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set, so .ci/run must have installed {}",
+        missing.join(", ")
+    );
+    None
+}
+
+/// A finished XBoard game: the PGN and XBoard's debug log (for failure messages).
+struct Played {
+    pgn: String,
+    log: String,
+}
+
+/// Plays one game in XBoard between `first` (White) and `second`, in `variant` when given, at
+/// the time control or depth of `pace` (XBoard's options).
+fn play(
+    dir: &Path,
+    xboard: &Path,
+    players: [&str; 2],
+    variant: Option<&str>,
+    pace: &[&str],
+) -> Played {
+    let [first, second] = players;
+    let pgn = dir.join("game.pgn");
+    let log = dir.join("xboard.log");
+    let mut args: Vec<String> = vec![
+        "-a".into(),
+        xboard.display().to_string(),
+        "-fcp".into(),
+        first.into(),
+        "-fd".into(),
+        root().into(),
+        "-scp".into(),
+        second.into(),
+        "-sd".into(),
+        root().into(),
+    ];
+    if let Some(variant) = variant {
+        args.extend(["-variant".into(), variant.into()]);
+    }
+    for arg in ["-mg", "1", "-xponder", "-xexit", "-noGUI"] {
+        args.push(arg.into());
+    }
+    args.extend(pace.iter().map(|arg| arg.to_string()));
+    args.extend([
+        "-adjudicateDrawMoves".into(),
+        MOVE_CAP.to_string(),
+        "-saveSettingsOnExit".into(),
+        "false".into(),
+        "-saveGameFile".into(),
+        pgn.display().to_string(),
+        "-debug".into(),
+        "-nameOfDebugFile".into(),
+        log.display().to_string(),
+    ]);
+    if variant == Some("takeover-chess") {
+        args.extend(["-testLegality".into(), "false".into()]);
+    }
+    let mut child = Command::new("xvfb-run")
+        .args(&args)
+        .current_dir(dir)
+        // XBoard reads and writes its settings in the home folder: a fresh one per test.
+        .env("HOME", dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("xvfb-run starts");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("xvfb-run is waited for") {
+            break Some(status);
+        }
+        if started.elapsed() > GAME_TIME {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_default();
+    let played = Played {
+        pgn: read(&pgn),
+        log: read(&log),
+    };
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "XBoard did not end the game within {GAME_TIME:?} ({status:?}); its log ends:\n{}",
+        tail(&played.log)
+    );
+    played
+}
+
+/// The last lines of a log.
+fn tail(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().collect();
+    lines[lines.len().saturating_sub(40)..].join("\n")
+}
+
+/// The moves of a PGN's movetext: comments, move numbers and the result left out.
+fn pgn_moves(pgn: &str) -> Vec<String> {
+    let mut movetext = String::new();
+    let mut depth = 0;
+    for line in pgn.lines().filter(|line| !line.starts_with('[')) {
+        for c in line.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ if depth == 0 => movetext.push(c),
+                _ => {}
+            }
+        }
+        movetext.push(' ');
+    }
+    movetext
+        .split_whitespace()
+        .filter(|token| !token.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(token))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `fnv1a64:...` of `variant dump GAME`: the `DefinitionHash` a record of the game carries.
+fn definition_hash(game: &str) -> String {
+    let output = common::variant(&["dump", game]);
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in output.stdout {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("fnv1a64:{hash:016x}")
+}
+
+/// Checks an XBoard game: both engines moved, no move was refused, and `variant replay` plays
+/// every move of the PGN in `game` (a name or a path) to the result XBoard gave, unless XBoard
+/// adjudicated a long game as a draw. Returns the replay's output.
+fn check_game(dir: &Path, played: &Played, game: &str) -> String {
+    let moves = pgn_moves(&played.pgn);
+    assert!(
+        moves.len() >= 10,
+        "too short a game: {}\nXBoard's log ends:\n{}",
+        played.pgn,
+        tail(&played.log)
+    );
+    for refusal in ["Illegal move", "illegal-move"] {
+        assert!(
+            !played.log.contains(refusal) && !played.pgn.contains(refusal),
+            "`{refusal}` in the game:\n{}\nXBoard's log ends:\n{}",
+            played.pgn,
+            tail(&played.log)
+        );
+    }
+    let file_name = Path::new(game)
+        .file_name()
+        .map_or(game.to_string(), |name| name.to_string_lossy().into_owned());
+    let file_name = if file_name.ends_with(".variant") {
+        file_name
+    } else {
+        format!("{file_name}.variant")
+    };
+    let mut record = played.pgn.replacen(
+        "[Result ",
+        &format!(
+            "[GameFile \"{file_name}\"]\n[DefinitionHash \"{}\"]\n[Result ",
+            definition_hash(game)
+        ),
+        1,
+    );
+    let adjudicated = played.pgn.contains("adjudication: long game");
+    if adjudicated {
+        for result in ["\"1/2-1/2\"]", "\"1-0\"]", "\"0-1\"]"] {
+            record = record.replace(&format!("[Result {result}"), "[Result \"*\"]");
+        }
+    }
+    let path = dir.join("tagged.pgn");
+    std::fs::write(&path, &record).expect("the record is written");
+    let output = common::variant(&[
+        "replay",
+        path.to_str().expect("a UTF-8 path"),
+        "--game",
+        game,
+        "--no-color",
+    ]);
+    let text = common::stdout(&output);
+    assert!(
+        output.status.success(),
+        "replay failed: {}\n{record}",
+        common::stderr(&output)
+    );
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.ends_with(&format!("({} moves)", moves.len())),
+        "{first}: the PGN has {} moves",
+        moves.len()
+    );
+    let result = text
+        .lines()
+        .rev()
+        .find(|line| line.starts_with("Result: "))
+        .unwrap_or_default();
+    if adjudicated {
+        assert_eq!(result, "Result: unfinished", "{text}");
+    } else {
+        assert_ne!(result, "Result: unfinished", "{text}");
+    }
+    text
+}
+
+fn ours(extra: &str) -> String {
+    format!("{} xboard{extra}", env!("CARGO_BIN_EXE_variant"))
+}
+
+#[test]
+fn xboard_plays_chess_between_variant_and_fairy_stockfish() {
+    let Some((xboard, Some(fairy))) = tools_or_skip("xboard_plays_chess", true) else {
+        return;
+    };
+    let dir = common::temporary_dir("xboard-chess");
+    let played = play(&dir, &xboard, [&ours(""), &fairy], None, AGAINST_FAIRY);
+    assert!(played.pgn.contains("[White \"variant "), "{}", played.pgn);
+    assert!(
+        played.pgn.contains("[Black \"Fairy-Stockfish"),
+        "{}",
+        played.pgn
+    );
+    check_game(&dir, &played, "chess");
+}
+
+#[test]
+fn xboard_plays_crazyhouse_between_variant_and_fairy_stockfish() {
+    let Some((xboard, Some(fairy))) = tools_or_skip("xboard_plays_crazyhouse", true) else {
+        return;
+    };
+    let dir = common::temporary_dir("xboard-crazyhouse");
+    let engine = ours(" --variant-path tests/variants/crazyhouse.variant");
+    let played = play(
+        &dir,
+        &xboard,
+        [&engine, &fairy],
+        Some("crazyhouse"),
+        AGAINST_FAIRY,
+    );
+    assert!(
+        played.pgn.contains("[Variant \"crazyhouse\"]"),
+        "{}",
+        played.pgn
+    );
+    check_game(&dir, &played, "tests/variants/crazyhouse.variant");
+}
+
+#[test]
+fn xboard_learns_takeover_chess_from_the_engine_and_plays_it() {
+    let Some((xboard, _)) = tools_or_skip("xboard_learns_takeover_chess", false) else {
+        return;
+    };
+    let dir = common::temporary_dir("xboard-takeover");
+    let played = play(
+        &dir,
+        &xboard,
+        [&ours(""), &ours("")],
+        Some("takeover-chess"),
+        &["-tc", "5", "-depth", "3"],
+    );
+    // XBoard took the board and the start position from the engine's `setup` line.
+    assert!(
+        played
+            .log
+            .contains("setup (PNBRQ.....M..........Kpnbrq.....m..........k) 7x7+0_fairy *rbkqb*/"),
+        "{}",
+        tail(&played.log)
+    );
+    assert!(
+        played
+            .pgn
+            .contains("[FEN \"*rbkqb*/*pmpnp*/2p1p2/7/2P1P2/*PMPNP*/*RBKQB* w - - 0 1\"]"),
+        "{}",
+        played.pgn
+    );
+    let replayed = check_game(&dir, &played, "takeover-chess");
+    // The game had takeovers, which XBoard passed on without their `^` mark.
+    assert!(replayed.contains('^'), "{replayed}");
+}
