@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""How strong `variant uci` is against real engines: an Elo estimate with its error.
+
+Two harnesses (issue 29), both through python-chess's `chess.engine`, which referees every game
+by its own rules (chess, and its crazyhouse and atomic boards):
+
+  stockfish  `variant uci` against Stockfish (Debian `stockfish`) with `UCI_LimitStrength` at a
+             ladder of `UCI_Elo` values, both at `--movetime` seconds a move (0.5 by default).
+             Prints each rung's score and a maximum-likelihood Elo estimate over all games with
+             its standard error and 95% interval (the logistic Elo model; Stockfish's `UCI_Elo`
+             is calibrated against CCRL 40/4 ratings, so the estimate is on that scale, roughly).
+  fairy      `variant uci` at `--movetime` a move against Fairy-Stockfish at a ladder of node
+             limits, in every two-sided game both know (chess from games/, crazyhouse and atomic
+             from tests/variants/): per game and rung the score, and the node budget at which
+             the two are even (interpolated in log(nodes) between the rungs where our score
+             crosses one half): the gap to the strongest variant engine.
+
+Colours alternate; the first `--random-plies` plies of each pair of games are seeded random
+moves, so that games differ. A game still going after `--max-plies` plies is scored a draw.
+These are harnesses, not results: run them on a quiet machine (each engine its own core) with a
+release build. Prints one line per rung and the estimate; exits 0.
+
+Usage:
+  scripts/strength.py stockfish --binary PATH [--stockfish PATH] [--elos 1350,1600,...]
+                                [--games N] [--movetime S] [--max-plies P] [--seed S]
+  scripts/strength.py fairy --binary PATH --fairy PATH [--nodes 100,300,...] [--games N] ...
+"""
+import argparse
+import math
+import random
+import shutil
+import sys
+
+import chess
+import chess.engine
+import chess.variant
+
+LN10_400 = math.log(10) / 400
+
+
+def expected(diff):
+    """The expected score of a player `diff` Elo above its opponent."""
+    return 1 / (1 + 10 ** (-diff / 400))
+
+
+def elo_estimate(results):
+    """Maximum-likelihood rating from (opponent rating, score) pairs, score 1, 0.5 or 0, with
+    its standard error from the Fisher information; None when all scores are equal (a perfect
+    or a zero score has no finite estimate)."""
+    scores = {score for _, score in results}
+    if not results or scores in ({1.0}, {0.0}):
+        return None
+    rating = sum(opponent for opponent, _ in results) / len(results)
+    for _ in range(100):
+        gradient = sum(score - expected(rating - opponent) for opponent, score in results)
+        information = sum(expected(rating - o) * (1 - expected(rating - o))
+                          for o, _ in results) * LN10_400
+        step = gradient / information
+        rating += max(-400, min(400, step))
+        if abs(step) < 0.01:
+            break
+    information = sum(expected(rating - o) * (1 - expected(rating - o))
+                      for o, _ in results) * LN10_400 ** 2
+    return rating, 1 / math.sqrt(information)
+
+
+def play_game(board, white, black, limits, max_plies, opening):
+    """Plays one game from `board` after the `opening` moves; the score of White (1, 0.5, 0)."""
+    for move in opening:
+        board.push(move)
+    engines = {chess.WHITE: (white, limits[0]), chess.BLACK: (black, limits[1])}
+    while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
+        engine, limit = engines[board.turn]
+        move = engine.play(board, limit).move
+        if move is None or move not in board.legal_moves:
+            raise RuntimeError(f"illegal or no move {move} in {board.fen()}")
+        board.push(move)
+    result = board.result(claim_draw=True)
+    return {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+
+
+def random_opening(board, rng, plies):
+    board = board.copy()
+    moves = []
+    for _ in range(plies):
+        legal = list(board.legal_moves)
+        if not legal or board.is_game_over():
+            break
+        move = rng.choice(legal)
+        moves.append(move)
+        board.push(move)
+    return moves
+
+
+def match(ours, theirs, board_type, games, limits, args, rng):
+    """Games with alternating colours, each pair from one random opening: our score in each.
+    `limits` is (ours, theirs)."""
+    scores = []
+    opening = []
+    for game in range(games):
+        if game % 2 == 0:
+            opening = random_opening(board_type(), rng, args.random_plies)
+            score = play_game(board_type(), ours, theirs, limits, args.max_plies, opening)
+        else:
+            score = 1 - play_game(board_type(), theirs, ours, limits[::-1], args.max_plies,
+                                  opening)
+        scores.append(score)
+    return scores
+
+
+def ladder(text):
+    return [int(value) for value in text.split(",") if value]
+
+
+def against_stockfish(args, rng):
+    limit = chess.engine.Limit(time=args.movetime)
+    results = []
+    with chess.engine.SimpleEngine.popen_uci([args.binary, "uci"]) as ours, \
+            chess.engine.SimpleEngine.popen_uci(args.stockfish) as stockfish:
+        for elo in ladder(args.elos):
+            stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": elo})
+            scores = match(ours, stockfish, chess.Board, args.games, (limit, limit), args, rng)
+            results.extend((elo, score) for score in scores)
+            wins, draws = scores.count(1.0), scores.count(0.5)
+            losses = len(scores) - wins - draws
+            print(f"UCI_Elo {elo}: +{wins} ={draws} -{losses}, "
+                  f"{sum(scores)}/{len(scores)} ({100 * sum(scores) / len(scores):.0f}%)",
+                  flush=True)
+    estimate = elo_estimate(results)
+    if estimate is None:
+        print(f"Elo estimate: none (every game {'won' if results[0][1] else 'lost'}): "
+              "extend the ladder")
+    else:
+        rating, error = estimate
+        print(f"Elo estimate: {rating:.0f} ± {error:.0f} (95%: {rating - 1.96 * error:.0f} to "
+              f"{rating + 1.96 * error:.0f}) over {len(results)} games at {args.movetime} s a "
+              "move, on Stockfish's UCI_Elo scale")
+
+
+FAIRY_GAMES = [
+    ("chess", chess.Board),
+    ("crazyhouse", chess.variant.CrazyhouseBoard),
+    ("atomic", chess.variant.AtomicBoard),
+]
+
+
+def even_budget(rungs):
+    """The node count at which our score crosses one half, interpolated in log(nodes) between
+    rungs ((nodes, score) sorted by nodes); a bound when it never crosses."""
+    for (low, low_score), (high, high_score) in zip(rungs, rungs[1:]):
+        if low_score >= 0.5 >= high_score and low_score != high_score:
+            share = (low_score - 0.5) / (low_score - high_score)
+            return f"about {math.exp(math.log(low) + share * (math.log(high) - math.log(low))):.0f}"
+    if rungs and rungs[0][1] < 0.5:
+        return f"below {rungs[0][0]}"
+    return f"above {rungs[-1][0]}" if rungs else "unknown"
+
+
+def against_fairy(args, rng):
+    command = [args.binary, "uci", "--variant-path", "tests/variants/crazyhouse.variant",
+               "--variant-path", "tests/variants/atomic.variant"]
+    our_limit = chess.engine.Limit(time=args.movetime)
+    for name, board_type in FAIRY_GAMES:
+        rungs = []
+        with chess.engine.SimpleEngine.popen_uci(command) as ours, \
+                chess.engine.SimpleEngine.popen_uci(args.fairy) as fairy:
+            for nodes in ladder(args.nodes):
+                their_limit = chess.engine.Limit(nodes=nodes)
+                score = sum(match(ours, fairy, board_type, args.games, (our_limit, their_limit),
+                                  args, rng))
+                rungs.append((nodes, score / args.games))
+                print(f"{name}: Fairy-Stockfish at {nodes} nodes a move: {score}/{args.games} "
+                      f"for us ({100 * score / args.games:.0f}%)", flush=True)
+        print(f"{name}: even at {even_budget(rungs)} Fairy-Stockfish nodes a move "
+              f"(ours {args.movetime} s a move)", flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("opponent", choices=["stockfish", "fairy"])
+    parser.add_argument("--binary", required=True, help="the `variant` binary")
+    parser.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish",
+                        help="the Stockfish binary (Debian puts it in /usr/games)")
+    parser.add_argument("--fairy", help="the Fairy-Stockfish binary (for `fairy`)")
+    parser.add_argument("--elos", default="1350,1600,1800,2000,2200")
+    parser.add_argument("--nodes", default="100,300,1000,3000,10000,30000")
+    parser.add_argument("--games", type=int, default=10, help="games per rung")
+    parser.add_argument("--movetime", type=float, default=0.5, help="seconds a move")
+    parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--random-plies", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=29)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    if args.opponent == "stockfish":
+        against_stockfish(args, rng)
+    else:
+        if not args.fairy:
+            parser.error("`fairy` needs --fairy PATH")
+        against_fairy(args, rng)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
