@@ -282,7 +282,7 @@ end { check; checkmate loses }
             "piece S& ffN",
             "# piece X (Leaper): no exact XBetza equivalent: its N directions are not a union \
              of XBetza's ff/bb/fs/bs pairs",
-            "piece P& mfWcefFimnfD",
+            "piece P& fmWfceFifmnD",
         ]
     );
     engine.quit();

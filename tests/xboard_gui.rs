@@ -5,6 +5,11 @@
 //! learns its board (7x7 with holes) and start position from the engine's `setup` line and plays
 //! it with its legality testing off, since no piece of the game has an XBetza equivalent.
 //!
+//! A last game checks the `piece` lines: a game file written here, chess with archbishops (`BN`)
+//! and forward-only knights (`ffNfsN`), played by `variant xboard` against itself with XBoard's
+//! legality testing on, so that XBoard judges every move by the XBetza it was sent (a move it
+//! reads otherwise is forfeited: "invalid move").
+//!
 //! The game of Takeover Chess is deterministic (both engines search to depth 3 on a clock that
 //! never runs short); the games against Fairy-Stockfish are played at about half a second a
 //! move (see [`AGAINST_FAIRY`]). XBoard ends a game still going after 40 moves as a draw
@@ -224,7 +229,7 @@ fn check_game(dir: &Path, played: &Played, game: &str) -> String {
         played.pgn,
         tail(&played.log)
     );
-    for refusal in ["Illegal move", "illegal-move"] {
+    for refusal in ["Illegal move", "illegal-move", "invalid move"] {
         assert!(
             !played.log.contains(refusal) && !played.pgn.contains(refusal),
             "`{refusal}` in the game:\n{}\nXBoard's log ends:\n{}",
@@ -361,4 +366,64 @@ fn xboard_learns_takeover_chess_from_the_engine_and_plays_it() {
     let replayed = check_game(&dir, &played, "takeover-chess");
     // The game had takeovers, which XBoard passed on without their `^` mark.
     assert!(replayed.contains('^'), "{replayed}");
+}
+
+/// Chess with archbishops and forward-only knights: every piece has an XBetza equivalent.
+const ARCHBISHOPS: &str = r#"game "Archbishops"
+board 8x8
+side white { forward up }
+side black { forward down }
+turns white black
+piece King { letter K; value 0; royal; moves "K" }
+piece Archbishop { letter A; value 7; moves "BN" }
+piece Rook { letter R; value 5; moves "R" }
+piece Bishop { letter B; value 3; moves "B" }
+piece Keima { letter S; value 2; moves "ffN fsN" }
+piece Pawn { letter P; value 1; moves "mfW cfeF imfnD"; initial rank 2; promotes on last rank to Archbishop Rook Bishop Keima; irreversible }
+castling {
+    white K king e1-g1 rook h1-f1
+    white Q king e1-c1 rook a1-d1
+    black k king e8-g8 rook h8-f8
+    black q king e8-c8 rook a8-d8
+}
+setup "rsbakbsr/pppppppp/8/8/8/8/PPPPPPPP/RSBAKBSR w KQkq - 0 1"
+end { check; checkmate loses; stalemate draws; repetition 3 draws; move-limit 50 draws }
+"#;
+
+#[test]
+fn xboard_checks_every_move_by_the_piece_lines_it_was_sent() {
+    let Some((xboard, _)) = tools_or_skip("xboard_checks_every_move_by_the_piece_lines", false)
+    else {
+        return;
+    };
+    let dir = common::temporary_dir("xboard-archbishops");
+    let game = dir.join("archbishops.variant");
+    std::fs::write(&game, ARCHBISHOPS).expect("the game file is written");
+    let game = game.to_str().expect("a UTF-8 path");
+    let engine = ours(&format!(" --variant-path {game}"));
+    let played = play(
+        &dir,
+        &xboard,
+        [&engine, &engine],
+        Some("archbishops"),
+        &["-tc", "5", "-depth", "3"],
+    );
+    for line in [
+        "setup (P.BR...A...........S.Kp.br...a...........s.k) 8x8+0_fairy rsbakbsr/",
+        "piece K& KO2",
+        "piece A& BN",
+        "piece S& ffNfsN",
+        "piece P& fmWfceFifmnD",
+    ] {
+        assert!(played.log.contains(line), "{line}: {}", tail(&played.log));
+    }
+    // Both sides moved archbishops and knights, which XBoard judged by the lines above.
+    let moves = pgn_moves(&played.pgn);
+    for piece in ['A', 'S'] {
+        assert!(
+            moves.iter().filter(|m| m.starts_with(piece)).count() >= 2,
+            "{piece}: {moves:?}"
+        );
+    }
+    check_game(&dir, &played, game);
 }

@@ -103,11 +103,17 @@ pub fn write(definition: &Definition, id: PieceId) -> Result<String, Inexpressib
 }
 
 impl fmt::Display for Term {
+    /// `i`, the direction, the mode and `n`, in Fairy-Stockfish's order (`ifmnD`, `fceF`),
+    /// which XBoard reads as meant.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (initial, rest) = match self.modifiers.strip_prefix('i') {
+            Some(rest) => ("i", rest),
+            None => ("", self.modifiers.as_str()),
+        };
         write!(
             f,
-            "{}{}{}{}",
-            self.modifiers, self.direction, self.atom, self.range
+            "{initial}{}{rest}{}{}",
+            self.direction, self.atom, self.range
         )
     }
 }
@@ -171,7 +177,8 @@ fn atom_terms(atom: &MoveAtom) -> Result<Vec<Term>, Inexpressible> {
     Ok(terms)
 }
 
-/// `i`, the mode (`m`, `c`, `e`, `mce`, `ce`) and `n`, in that order.
+/// `i`, the mode (`m`, `c`, `e`, `mce`, `ce`) and `n`, in that order (the direction goes after
+/// the `i` when written).
 fn modifiers(atom: &MoveAtom) -> String {
     let mut text = String::new();
     if atom.initial_only {
@@ -402,7 +409,7 @@ mod tests {
             ('R', "R"),
             ('B', "B"),
             ('N', "N"),
-            ('P', "mfWcefFimnfD"),
+            ('P', "fmWfceFifmnD"),
         ] {
             assert_eq!(written(&definition, letter).as_deref(), Ok(expected));
         }
