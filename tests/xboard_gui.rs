@@ -22,6 +22,7 @@
 
 mod common;
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -151,6 +152,9 @@ fn play(
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
+        // A group of its own, so that a game that hangs is ended with Xvfb, XBoard and the
+        // engines, not only the xvfb-run script.
+        .process_group(0)
         .spawn()
         .expect("xvfb-run starts");
     let started = Instant::now();
@@ -159,6 +163,9 @@ fn play(
             break Some(status);
         }
         if started.elapsed() > GAME_TIME {
+            let _ = Command::new("kill")
+                .args(["-KILL", &format!("-{}", child.id())])
+                .status();
             let _ = child.kill();
             let _ = child.wait();
             break None;
