@@ -23,12 +23,23 @@
 //! is data: `benches/suite-games.txt`, compiled in. Every count is checked on every run before
 //! any time is printed; a wrong count is reported as an error for that measurement, the others
 //! still run, and the suite exits non-zero. Each measurement is the best of several runs (the
-//! least disturbed by the other work on the machine).
+//! least disturbed by the other work on the machine), timed by the thread's CPU time rather
+//! than the wall clock (see [`cpu_time`]).
 //!
 //! The suite uses only the interpreter's most stable public API (`variant_dsl::load_file_with`,
 //! `variant_interpreter::open` and the `Session` trait's `perft`, `legal_moves`, `play`, `undo`
 //! and `outcome`), because `scripts/bench-compare.sh` copies this file and its data into a
 //! checkout of an older commit and builds it there: the same instrument measures both commits.
+//!
+//! `scripts/bench-compare.sh BASE [HEAD]` (HEAD defaults to the working tree) is how the rule
+//! is decided: it builds this suite at both commits, runs the two alternately several rounds
+//! (`--json`), and `scripts/bench_compare.py` prints per game and measure the speed ratio
+//! HEAD/BASE of the best figures with the spread of the rounds, flags a measure more than 5%
+//! slower (Cheversi's perft: below 15% of the hand-written speed in HEAD's runs) and exits
+//! non-zero if any is. Playouts go through the session's string moves rather than the
+//! interpreter's internal loop (`benches/playouts.rs`), which the refactoring will change: they
+//! include the session's own work (move text, the end checked before each move), the same at
+//! both commits.
 //!
 //! Run with `cargo bench --bench suite`. Options, after `--`:
 //!
@@ -40,7 +51,7 @@
 //!   error (an older commit may not have it);
 //! - `--list`: the games and their workloads, without measuring;
 //! - `--calibrate`: for each game (listed with any numbers), the perft depth and the number of
-//!   playouts whose run takes about a quarter of a second here, with their counts, as lines
+//!   playouts whose run takes about a quarter of a second of CPU time, with their counts, as lines
 //!   for the table (the counts are then the engine's: check them against `tests/perft/`).
 
 #[path = "reference/cheversi.rs"]
@@ -52,7 +63,7 @@ use std::fmt;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use variant_interpreter::Session;
 
 /// The table of games, one per line.
@@ -264,7 +275,7 @@ impl Report {
         if !self.json {
             println!("Best of {runs} runs per measurement.");
             println!();
-            println!("| game | measure | work | best time | speed | compared |");
+            println!("| game | measure | work | best CPU time | speed | compared |");
             println!("|---|---|---|---|---|---|");
         }
     }
@@ -384,15 +395,24 @@ fn human_rate(rate: f64) -> String {
     }
 }
 
+/// The CPU time this thread has used so far. Every time in the suite is CPU time: on a
+/// machine shared with other work the wall clock also counts the time the thread waits for a
+/// core, which varied several-fold between runs here (2 cores, load average above 10), while
+/// the CPU time varies with what the machine does only through caches and clock speed.
+fn cpu_time() -> Duration {
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
+}
+
 /// One timed run of `run`, whose result must be `expected`.
 fn timed(
     run: &mut impl FnMut() -> Result<u64, SuiteError>,
     what: &str,
     expected: u64,
 ) -> Result<Duration, SuiteError> {
-    let start = Instant::now();
+    let start = cpu_time();
     let found = black_box(run()?);
-    let elapsed = start.elapsed();
+    let elapsed = cpu_time().saturating_sub(start);
     if found != expected {
         return Err(SuiteError::Count {
             what: what.to_string(),
@@ -720,9 +740,9 @@ fn calibrate(root: &Path, games: &[Entry]) -> Result<usize, SuiteError> {
         let mut session = open(root, entry)?;
         let (mut depth, mut nodes, mut time) = (0, 1u64, Duration::ZERO);
         while time < CALIBRATION_TARGET && depth < 12 {
-            let start = Instant::now();
+            let start = cpu_time();
             let next = session.perft(depth + 1);
-            let elapsed = start.elapsed();
+            let elapsed = cpu_time().saturating_sub(start);
             let growth = next as f64 / nodes.max(1) as f64;
             (depth, nodes, time) = (depth + 1, next, elapsed);
             if time.mul_f64(growth.max(1.0)) > CALIBRATION_LIMIT {
@@ -732,9 +752,9 @@ fn calibrate(root: &Path, games: &[Entry]) -> Result<usize, SuiteError> {
         let (mut games, mut plies, mut playout_time) = (1, 0, Duration::ZERO);
         while playout_time < CALIBRATION_TARGET {
             games *= 2;
-            let start = Instant::now();
+            let start = cpu_time();
             plies = playouts(&mut *session, &entry.name, games, entry.max_plies)?;
-            playout_time = start.elapsed();
+            playout_time = cpu_time().saturating_sub(start);
         }
         println!(
             "{:<48} {depth:>2} {nodes:>12} {games:>6} {:>5} {plies:>8}  # {} perft, {} playouts",

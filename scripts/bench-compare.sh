@@ -7,9 +7,10 @@
 # working tree is checked out in a temporary git worktree, and the working tree's
 # benches/suite.rs, benches/suite-games.txt and benches/reference/cheversi.rs are copied into it
 # (with the suite's [[bench]] entry added to its Cargo.toml if missing), so that the same
-# instrument measures both commits. Both suites are built (`cargo bench --no-run`), then run
-# alternately, N rounds (default 3; BASE first in odd rounds, HEAD first in even ones), each run
-# the best of --runs runs per measurement (default 3). scripts/bench_compare.py then prints, per
+# instrument measures both commits (rustix, the suite's clock, is added to its dev-dependencies
+# if missing). Both suites are built (`cargo bench --no-run`), then run alternately game by
+# game, N rounds (default 3): each game at BASE and at HEAD back to back, BASE first in every
+# other pair, each run the best of --runs runs per measurement (default 3). scripts/bench_compare.py then prints, per
 # game and measure, the speed ratio HEAD/BASE with its spread over the rounds, flags anything
 # more than 5% slower (Cheversi perft: at least 15% of the hand-written speed instead), and
 # sets the exit status: 0 all within limits, 1 a measure over its limit (or a run failed), 2 bad
@@ -85,7 +86,7 @@ if [ ! -d "$cache/release" ] && [ -d "$root/target/release" ]; then
     cp -a "$root/target/release" "$cache/release"
 fi
 mkdir -p "$cache/last"
-rm -f "$cache"/last/*.jsonl
+rm -f "$cache"/last/*.jsonl "$cache"/last/*.stderr
 
 # Checks COMMIT out in DIR with the working tree's suite copied in.
 prepare() {
@@ -97,6 +98,11 @@ prepare() {
     cp benches/reference/cheversi.rs "$dir/benches/reference/"
     if ! grep -q '^name = "suite"' "$dir/Cargo.toml"; then
         printf '\n[[bench]]\nname = "suite"\nharness = false\n' >>"$dir/Cargo.toml"
+    fi
+    # The suite's clock (the thread's CPU time) comes from rustix, a dev-dependency since the
+    # suite: added as a table of its own, valid after the [dev-dependencies] table.
+    if ! grep -q '^rustix' "$dir/Cargo.toml"; then
+        printf '\n[dev-dependencies.rustix]\nversion = "1.1.6"\nfeatures = ["time"]\n' >>"$dir/Cargo.toml"
     fi
 }
 
@@ -141,20 +147,34 @@ base_label=$(git rev-parse --short "$base")
 
 # Runs one suite; a failing run (a wrong count) is kept: its errors are in its JSON lines.
 run_suite() {
-    local bin=$1 out=$2
-    "$bin" --json --skip-missing --runs "$runs" "${suite_args[@]}" >"$out" 2>"$out.stderr" ||
+    local bin=$1 out=$2 game=$3
+    "$bin" --json --skip-missing --runs "$runs" --game "$game" >"$out" 2>"$out.stderr" ||
         echo "warning: $(basename "$out") exited with an error (see $out.stderr)" >&2
 }
 
+# The games, from HEAD's table (--game as given); each is run at BASE and at HEAD back to
+# back, so that the two runs of a pair see the machine in the same state.
+games=$("$head_bin" --list "${suite_args[@]}" | awk -F'|' 'NR > 2 { gsub(/ /, "", $2); print $2 }' |
+    sed 's|.*/||; s|\.variant$||')
+[ -n "$games" ] || fail "no games to measure"
 for round in $(seq 1 "$rounds"); do
     echo "round $round of $rounds ..." >&2
-    if [ $((round % 2)) -eq 1 ]; then
-        run_suite "$base_bin" "$cache/last/base-$round.jsonl"
-        run_suite "$head_bin" "$cache/last/head-$round.jsonl"
-    else
-        run_suite "$head_bin" "$cache/last/head-$round.jsonl"
-        run_suite "$base_bin" "$cache/last/base-$round.jsonl"
-    fi
+    pair=0
+    for game in $games; do
+        pair=$((pair + 1))
+        base_out="$cache/last/base-$round-$game.jsonl"
+        head_out="$cache/last/head-$round-$game.jsonl"
+        # BASE first in every other pair, HEAD first in the others.
+        if [ $(((round + pair) % 2)) -eq 0 ]; then
+            run_suite "$base_bin" "$base_out" "$game"
+            run_suite "$head_bin" "$head_out" "$game"
+        else
+            run_suite "$head_bin" "$head_out" "$game"
+            run_suite "$base_bin" "$base_out" "$game"
+        fi
+        cat "$base_out" >>"$cache/last/base-$round.jsonl"
+        cat "$head_out" >>"$cache/last/head-$round.jsonl"
+    done
 done
 
 base_files=()
