@@ -54,6 +54,8 @@
 //!   playouts whose run takes about a quarter of a second of CPU time, with their counts, as lines
 //!   for the table (the counts are then the engine's: check them against `tests/perft/`).
 
+#![forbid(unsafe_code)]
+
 #[path = "reference/cheversi.rs"]
 mod cheversi;
 
