@@ -33,11 +33,18 @@ pub mod rules;
 // The modules keep their paths from before the layers were folders (`crate::position`,
 // `variant_interpreter::movegen`, ...): the CLI and the tests name them so.
 pub use crate::core::{
-    action_set, bitboard, control, geometry, movegen, moves, path, position, zobrist,
+    action_set, bitboard, control, geometry, moves, path, position, tables, zobrist,
 };
 pub use play::{ai, describe, explain, perft, policy, san, session, view};
 use rules::{after_drop, program};
-pub use rules::{expression, outcome, plan, plausible, score, turn};
+pub use rules::{expression, legal, outcome, plan, plausible, score, turn};
+
+/// The move generator as the CLI and the tests name it: the board moves and the sinks of the
+/// core ([`core::movegen`]) and the legal moves of a turn ([`rules::legal`]).
+pub mod movegen {
+    pub use crate::core::movegen::*;
+    pub use crate::rules::legal::*;
+}
 
 pub use ai::{Agent, AgentError, AgentOptions, Budget, Choice, PlayerSpec};
 pub use bitboard::{Bitboard, Wide256};

@@ -10,9 +10,9 @@
 //! list.
 
 use crate::bitboard::Bitboard;
+use crate::core::tables::PromotionRule;
 use crate::movegen::{promotion_moves, Sink};
 use crate::moves::Move;
-use crate::rules::PromotionRule;
 
 /// Actions of one kind, with their targets.
 #[derive(Clone, Copy, Debug)]

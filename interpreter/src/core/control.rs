@@ -7,13 +7,12 @@
 //! piece standing where its initial lame move lands, if that square is empty.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::targets;
+use crate::core::tables::{targets, PieceMoves, Tables};
 use crate::position::Position;
-use crate::rules::{PieceMoves, Rules};
 
 /// The squares one piece of `side` on `from` controls.
 pub fn piece_control<B: Bitboard>(
-    rules: &Rules<B>,
+    rules: &Tables<B>,
     position: &Position<B>,
     side: usize,
     piece: usize,
@@ -37,7 +36,7 @@ struct Board<B> {
 
 impl<B: Bitboard> Board<B> {
     #[inline]
-    fn of(rules: &Rules<B>, position: &Position<B>, side: usize) -> Self {
+    fn of(rules: &Tables<B>, position: &Position<B>, side: usize) -> Self {
         let own = position.friends(rules, side);
         let occupied = position.occupied();
         Board {
@@ -52,7 +51,7 @@ impl<B: Bitboard> Board<B> {
     #[inline]
     fn control_by(
         &self,
-        rules: &Rules<B>,
+        rules: &Tables<B>,
         position: &Position<B>,
         side: usize,
         moves: &PieceMoves<B>,
@@ -68,10 +67,10 @@ impl<B: Bitboard> Board<B> {
 
 /// The squares an `e` capture controls beside its ordinary ones (`en-passant standing`).
 fn standing_en_passant<B: Bitboard>(
-    rules: &Rules<B>,
+    rules: &Tables<B>,
     position: &Position<B>,
     side: usize,
-    moves: &crate::rules::PieceMoves<B>,
+    moves: &crate::core::tables::PieceMoves<B>,
     from: usize,
     occupied: B,
 ) -> B {
@@ -97,7 +96,7 @@ fn standing_en_passant<B: Bitboard>(
 
 /// Per piece of `side` on the board: (square, piece type, controlled squares).
 pub fn controls<B: Bitboard>(
-    rules: &Rules<B>,
+    rules: &Tables<B>,
     position: &Position<B>,
     side: usize,
 ) -> Vec<(usize, usize, B)> {
@@ -112,7 +111,7 @@ pub fn controls<B: Bitboard>(
 /// `side` on the board (a score sums them at every game's end).
 #[inline]
 pub fn each_control<B: Bitboard>(
-    rules: &Rules<B>,
+    rules: &Tables<B>,
     position: &Position<B>,
     side: usize,
     mut visit: impl FnMut(usize, usize, B),
@@ -132,14 +131,14 @@ pub fn each_control<B: Bitboard>(
 }
 
 /// Every square `side` controls.
-pub fn side_control<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> B {
+pub fn side_control<B: Bitboard>(rules: &Tables<B>, position: &Position<B>, side: usize) -> B {
     let mut all = B::EMPTY;
     each_control(rules, position, side, |_, _, control| all |= control);
     all
 }
 
 /// Every square controlled by some side other than `side`.
-pub fn opponents_control<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> B {
+pub fn opponents_control<B: Bitboard>(rules: &Tables<B>, position: &Position<B>, side: usize) -> B {
     (0..rules.sides)
         .filter(|&s| rules.is_enemy(side, s))
         .fold(B::EMPTY, |acc, s| acc | side_control(rules, position, s))

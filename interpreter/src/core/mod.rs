@@ -13,4 +13,6 @@ pub mod movegen;
 pub mod moves;
 pub mod path;
 pub mod position;
+pub mod route;
+pub mod tables;
 pub mod zobrist;

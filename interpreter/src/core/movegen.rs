@@ -1,4 +1,4 @@
-//! Legal move generation, table-driven and flat.
+//! Move generation on the board, table-driven and flat.
 //!
 //! For each piece of the side to move, the generator ORs together the target sets of its leap
 //! tables, lame leaps and rides into one bitboard and hands it to a [`Sink`] with its origin: a
@@ -7,13 +7,18 @@
 //! is exact: a piece that is not pinned, while the king is not in check, cannot expose it; a king
 //! step is legal when its target is not attacked. Everything else (evasions, pinned pieces,
 //! en passant, several royal pieces) is played on a copy and tested.
+//!
+//! This is the core's part: the moves of the pieces standing on the board (their targets,
+//! en passant, castling) and whether they leave the mover's king safe, given the squares the
+//! rules let move ([`Movable`]). The legal moves of a turn (drops under the drop rules, turns of
+//! several actions, passes) are the rules layer's: [`crate::rules::legal`], which calls these.
 
 use crate::bitboard::Bitboard;
-use crate::expression::{drop_squares, drop_squares_of, reply_certain_after, Judge};
+pub(crate) use crate::core::tables::targets;
+use crate::core::tables::{PromotionRule, Tables};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::rules::{PieceMoves, PromotionRule, Rules};
-use variant_dsl::{MoveMode, PieceId};
+use variant_dsl::PieceId;
 
 /// Receives generated moves.
 pub trait Sink<B: Bitboard> {
@@ -34,52 +39,6 @@ pub trait Sink<B: Bitboard> {
     /// Whether one move is enough: drops are then judged one piece type at a time, stopping at
     /// the first that has a square, instead of every type at once.
     const ONE_IS_ENOUGH: bool = false;
-    /// The plan of the position's scalar state, where the caller has looked it up already
-    /// (`Some`, holding what [`crate::plan::plan`] gave): drop generation then takes it rather
-    /// than look it up again. Given by [`WithPlan`]; taken once.
-    fn known_plan(&mut self) -> KnownPlan<B> {
-        None
-    }
-}
-
-/// A plan looked up already, or not (see [`Sink::known_plan`]).
-pub type KnownPlan<B> = Option<Option<std::rc::Rc<crate::plan::Plan<B>>>>;
-
-/// A sink with the plan of the position to generate from (a separate type, so that the
-/// generation of every other sink, a moving game's included, is compiled as it was).
-struct WithPlan<'a, B: Bitboard, S> {
-    sink: &'a mut S,
-    plan: KnownPlan<B>,
-}
-
-impl<'a, B: Bitboard, S: Sink<B>> WithPlan<'a, B, S> {
-    fn new(sink: &'a mut S, plan: KnownPlan<B>) -> Self {
-        WithPlan { sink, plan }
-    }
-}
-
-impl<B: Bitboard, S: Sink<B>> Sink<B> for WithPlan<'_, B, S> {
-    #[inline]
-    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
-        self.sink.batch(from, targets, promotion);
-    }
-    #[inline]
-    fn single(&mut self, mv: Move) {
-        self.sink.single(mv);
-    }
-    #[inline]
-    fn drops(&mut self, piece: usize, targets: B) {
-        self.sink.drops(piece, targets);
-    }
-    #[inline]
-    fn satisfied(&self) -> bool {
-        self.sink.satisfied()
-    }
-    const ONE_IS_ENOUGH: bool = S::ONE_IS_ENOUGH;
-    #[inline]
-    fn known_plan(&mut self) -> KnownPlan<B> {
-        self.plan.take()
-    }
 }
 
 /// Records whether any legal move exists, and stops generation at the first.
@@ -217,190 +176,21 @@ pub(crate) fn promotion_moves<B: Bitboard>(
     }
 }
 
-/// All legal moves.
-pub fn legal_moves<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
-    let mut moves = Vec::new();
-    legal_moves_into(rules, position, &mut moves);
-    moves
-}
-
-/// All legal moves, into `moves` (cleared first): a loop that generates at every ply can keep
-/// one list instead of allocating one per ply. Returns the squares of the drops among them.
-pub fn legal_moves_into<B: Bitboard>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    moves: &mut Vec<Move>,
-) -> B {
-    moves.clear();
-    // Room for a typical position's moves at once, instead of growing the vector step by step,
-    // within a kilobyte: allocators serve small blocks from a per-thread cache (glibc's up to
-    // 1032 bytes), several times faster than larger ones.
-    if moves.capacity() == 0 {
-        moves.reserve_exact(1024 / std::mem::size_of::<Move>().max(1));
-    }
-    let mut collector = Collector {
-        moves: std::mem::take(moves),
-        drop_squares: B::EMPTY,
-    };
-    generate(rules, position, &mut collector);
-    *moves = collector.moves;
-    collector.drop_squares
-}
-
-/// The number of legal moves.
-pub fn count_legal<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> u64 {
-    let mut counter = Counter::default();
-    generate(rules, position, &mut counter);
-    counter.count
-}
-
-/// The number of legal moves, or zero where an end rule that reads no action has ended the
-/// game ([`crate::outcome::ends_before_actions`]; `history`: the hashes of the positions
-/// before, for repetition): perft's last ply. The plan of the position's scalar state, where
-/// drops may be generated from one, is looked up once for both questions: it settles the end
-/// conditions that read no square ([`crate::plan::Plan::ends`]).
-#[inline]
-pub fn count_legal_unless_ended<B: Bitboard>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    history: &[u64],
-) -> u64 {
-    count_legal_unless_ended_with(rules, position, history, None).0
-}
-
-/// [`count_legal_unless_ended`] given the plan of the position's scalar state where the caller
-/// knows it (`known`: what an earlier call returned for a position of the same plan key, see
-/// [`crate::plan::same_key_after`]); returns the count and the plan it used (for the next
-/// such call).
-#[inline(always)]
-pub fn count_legal_unless_ended_with<B: Bitboard>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    history: &[u64],
-    known: KnownPlan<B>,
-) -> (u64, KnownPlan<B>) {
-    let us = position.side_to_move(rules);
-    let plan = known.or_else(|| {
-        (rules.plan_key.active && position.hand_total(us) > 0)
-            .then(|| crate::plan::plan(rules, position, us))
-    });
-    let settled = plan.as_ref().and_then(|plan| plan.as_ref()?.ends());
-    if crate::outcome::ends_before_actions_settled(rules, position, history, settled) {
-        return (0, plan);
-    }
-    if let Some(Some(found)) = &plan {
-        if drops_alone(rules, position) {
-            let mut judge = Judge::new(rules, position, us);
-            let pieces = position.held_types(us);
-            if let Some(count) = found.count_drops(&mut judge, pieces, rules.lookahead_pruning) {
-                return (count, plan);
-            }
-        }
-    }
-    let mut counter = Counter::default();
-    generate(
-        rules,
-        position,
-        &mut WithPlan::new(&mut counter, plan.clone()),
-    );
-    (counter.count, plan)
-}
-
-/// Whether the legal actions of `position` are its drops alone, each judged by the drop rules
-/// alone: a single action per turn, no pass, no move in this phase, no king to keep safe.
-#[inline]
-fn drops_alone<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    let definition = &rules.definition;
-    let moves_now = definition.actions.moves && position.phase().is_none();
-    let other_actions = moves_now || rules.multi_action || definition.turn.pass;
-    definition.actions.drops && !other_actions && !definition.end.check
-}
-
 /// What the legality test needs to know about the side to move.
-struct Safety<B> {
+pub(crate) struct Safety<B> {
     /// Legality matters at all (`check` rule).
-    enforced: bool,
+    pub(crate) enforced: bool,
     /// The side to move is in check.
-    in_check: bool,
+    pub(crate) in_check: bool,
     /// Pieces pinned against the king (only meaningful with a single king, not in check).
     pinned: B,
     /// Whether the fast path is exact.
-    fast: bool,
-}
-
-/// Generates every legal move of the side to move into `sink`.
-pub fn generate<B: Bitboard, S: Sink<B>>(rules: &Rules<B>, position: &Position<B>, sink: &mut S) {
-    if rules.multi_action && position.phase().is_none() {
-        for mv in crate::turn::legal_actions(rules, position) {
-            sink.single(mv);
-        }
-        return;
-    }
-    if rules.definition.turn.pass {
-        // Generated once: the actions, or `pass` when there is none and no end rule judges a
-        // side without actions (`checkmate`, `stalemate`).
-        let actions = single_actions(rules, position);
-        if actions.is_empty() && crate::turn::passes(rules, position) {
-            sink.single(Move::pass());
-        }
-        for mv in actions {
-            sink.single(mv);
-        }
-        return;
-    }
-    generate_actions(rules, position, sink, true);
-}
-
-/// The actions each legal on its own (the turn's other rules, such as `maximal`, not applied):
-/// what a turn of several actions is built from.
-pub(crate) fn single_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
-    let mut collector = Collector {
-        moves: Vec::with_capacity(64),
-        drop_squares: B::EMPTY,
-    };
-    generate_actions(rules, position, &mut collector, true);
-    collector.moves
-}
-
-/// Generates the legal actions; `lookahead` applies the drop rules' lookahead (off when the
-/// lookahead itself asks whether a reply exists).
-fn generate_actions<B: Bitboard, S: Sink<B>>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    sink: &mut S,
-    lookahead: bool,
-) {
-    let us = position.side_to_move(rules);
-    let own = position.side_pieces(us);
-    let occupied = position.occupied();
-    let safety = safety(rules, position, us, occupied);
-    let in_phase = position.phase().is_some();
-    if rules.multi_action && position.progress().actions >= rules.definition.turn.actions {
-        return;
-    }
-    if rules.definition.actions.moves && !in_phase {
-        let movable = (!rules.expressions.moves.is_empty())
-            .then(|| crate::expression::movable_squares(rules, position));
-        let movable = Movable(movable.as_ref());
-        piece_moves(rules, position, us, &safety, movable, sink);
-        if sink.satisfied() {
-            return;
-        }
-        en_passant(rules, position, us, own, &safety, movable, sink);
-        castling(rules, position, us, occupied, &safety, movable, sink);
-    }
-    if rules.definition.actions.drops {
-        // Whether each drop is tested for the king's safety: a drop cannot expose a king that
-        // is not in check where pins decide legality. (A flag rather than the safety itself:
-        // a reference to it kept the move loops' safety in memory, for chess too.)
-        let king_to_keep = safety.enforced && !safety.fast;
-        drops(rules, position, us, king_to_keep, sink, lookahead);
-    }
+    pub(crate) fast: bool,
 }
 
 /// Per piece type, the squares its pieces may move from under the move rules (`None`: all).
 #[derive(Clone, Copy)]
-struct Movable<'a, B>(Option<&'a [B; crate::rules::MAX_PIECE_TYPES]>);
+pub(crate) struct Movable<'a, B>(pub(crate) Option<&'a [B; crate::core::tables::MAX_PIECE_TYPES]>);
 
 impl<B: Bitboard> Movable<'_, B> {
     #[inline]
@@ -412,8 +202,10 @@ impl<B: Bitboard> Movable<'_, B> {
     }
 }
 
-fn piece_moves<B: Bitboard, S: Sink<B>>(
-    rules: &Rules<B>,
+/// The moves of the pieces of `us` on the board (not en passant, castling): their targets'
+/// squares, legal ones only, to the sink per piece.
+pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
+    rules: &Tables<B>,
     position: &Position<B>,
     us: usize,
     safety: &Safety<B>,
@@ -453,7 +245,7 @@ fn piece_moves<B: Bitboard, S: Sink<B>>(
 
 /// The pieces a move of `us` may not land on: its team's, and uncapturable ones.
 #[cold]
-fn blockers<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, us: usize) -> B {
+fn blockers<B: Bitboard>(rules: &Tables<B>, position: &Position<B>, us: usize) -> B {
     let mut own = position.friends(rules, us);
     for &piece in &rules.uncapturable {
         own |= position.typed(piece);
@@ -463,7 +255,7 @@ fn blockers<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, us: usize) ->
 
 /// The compound moves of the piece on `from`, each tested by playing it on a copy.
 fn route_moves<B: Bitboard, S: Sink<B>>(
-    rules: &Rules<B>,
+    rules: &Tables<B>,
     position: &Position<B>,
     us: usize,
     from: usize,
@@ -474,7 +266,7 @@ fn route_moves<B: Bitboard, S: Sink<B>>(
         return;
     };
     let mut found = Vec::new();
-    crate::path::walk(
+    crate::core::route::walk(
         rules,
         position,
         us,
@@ -495,9 +287,10 @@ fn route_moves<B: Bitboard, S: Sink<B>>(
     }
 }
 
+/// What the legality of a move of `us` needs to know, found once per position.
 #[inline(always)]
-fn safety<B: Bitboard>(
-    rules: &Rules<B>,
+pub(crate) fn safety<B: Bitboard>(
+    rules: &Tables<B>,
     position: &Position<B>,
     us: usize,
     occupied: B,
@@ -515,7 +308,7 @@ fn safety<B: Bitboard>(
 
 /// [`safety`] in a game with the `check` rule.
 fn checked_safety<B: Bitboard>(
-    rules: &Rules<B>,
+    rules: &Tables<B>,
     position: &Position<B>,
     us: usize,
     occupied: B,
@@ -539,7 +332,7 @@ fn checked_safety<B: Bitboard>(
 
 /// Pieces of `us` standing alone between the king and an enemy rider that would attack it.
 fn pinned<B: Bitboard>(
-    rules: &Rules<B>,
+    rules: &Tables<B>,
     position: &Position<B>,
     us: usize,
     king: usize,
@@ -580,66 +373,11 @@ fn pinned<B: Bitboard>(
     pinned
 }
 
-/// Pseudo-legal targets of one piece.
-#[inline]
-pub(crate) fn targets<B: Bitboard>(
-    rules: &Rules<B>,
-    moves: &PieceMoves<B>,
-    from: usize,
-    own: B,
-    enemy: B,
-    occupied: B,
-) -> B {
-    if moves.simple {
-        let mut targets = moves
-            .leaps
-            .first()
-            .map_or(B::EMPTY, |table| table.targets[from]);
-        for ride in &moves.rides {
-            let ray = &rules.rays[ride.ray];
-            targets |= ray.slide(ray.beyond[from], occupied);
-        }
-        return targets & !own;
-    }
-    let initial = moves.initial_zone.has(from);
-    let allowed = |mode: MoveMode| match mode {
-        MoveMode::Both => !own,
-        MoveMode::MoveOnly => !occupied,
-        MoveMode::CaptureOnly => enemy,
-    };
-    let mut targets = B::EMPTY;
-    for table in &moves.leaps {
-        if !table.initial_only || initial {
-            targets |= table.targets[from] & allowed(table.mode);
-        }
-    }
-    for leap in &moves.lame[from] {
-        if (!leap.initial_only || initial)
-            && (leap.path & occupied).is_empty()
-            && allowed(leap.mode).has(leap.to)
-        {
-            targets |= B::single(leap.to);
-        }
-    }
-    for ride in &moves.rides {
-        if ride.initial_only && !initial {
-            continue;
-        }
-        let ray = &rules.rays[ride.ray];
-        let reach = match &ride.reach {
-            Some(reach) => reach[from],
-            None => ray.beyond[from],
-        };
-        targets |= ray.slide(reach, occupied) & allowed(ride.mode);
-    }
-    targets
-}
-
 /// Keeps the targets whose move leaves the mover's royal pieces safe.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn filter_legal<B: Bitboard>(
-    rules: &Rules<B>,
+    rules: &Tables<B>,
     position: &Position<B>,
     safety: &Safety<B>,
     royal: bool,
@@ -675,16 +413,17 @@ fn filter_legal<B: Bitboard>(
     legal
 }
 
-/// Plays the move on a copy and tests the mover's royal pieces.
+/// Plays the move on a copy and tests the mover's royal pieces (the board alone decides: the
+/// turn is not ended on the copy).
 #[inline]
-fn leaves_king_safe<B: Bitboard>(
-    rules: &Rules<B>,
+pub(crate) fn leaves_king_safe<B: Bitboard>(
+    rules: &Tables<B>,
     position: &Position<B>,
     mv: Move,
     us: usize,
 ) -> bool {
     let mut next = *position;
-    next.play_unchecked(rules, mv);
+    next.act(rules, mv);
     if rules.capture_effects {
         // A move that destroys one's own royal piece is illegal; one that destroys every royal
         // piece of an opponent wins, whatever else it leaves.
@@ -703,8 +442,9 @@ fn leaves_king_safe<B: Bitboard>(
     !next.in_check(rules, us)
 }
 
-fn en_passant<B: Bitboard, S: Sink<B>>(
-    rules: &Rules<B>,
+/// The en-passant captures of `us`.
+pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
+    rules: &Tables<B>,
     position: &Position<B>,
     us: usize,
     own: B,
@@ -743,8 +483,9 @@ fn en_passant<B: Bitboard, S: Sink<B>>(
     }
 }
 
-fn castling<B: Bitboard, S: Sink<B>>(
-    rules: &Rules<B>,
+/// The castling moves of `us`.
+pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
+    rules: &Tables<B>,
     position: &Position<B>,
     us: usize,
     occupied: B,
@@ -788,178 +529,4 @@ fn castling<B: Bitboard, S: Sink<B>>(
         }
         sink.single(mv);
     }
-}
-
-fn drops<B: Bitboard, S: Sink<B>>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    us: usize,
-    king_to_keep: bool,
-    sink: &mut S,
-    lookahead: bool,
-) {
-    if position.hand_total(us) == 0 {
-        return;
-    }
-    let mut judge = Judge::new(rules, position, us);
-    // The rules folded for this position's scalar state, where this thread keeps a plan.
-    let plan = sink
-        .known_plan()
-        .unwrap_or_else(|| crate::plan::plan(rules, position, us));
-    let in_hand = position.held_types(us);
-    // Every type at once: from the plan, or from the rules (unless one drop is enough).
-    let mut allowed_of = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
-    let mut looked_ahead_of = [B::EMPTY; crate::rules::MAX_PIECE_TYPES];
-    let prepared = match &plan {
-        Some(plan) => {
-            plan.drop_squares(
-                &mut judge,
-                in_hand,
-                lookahead,
-                &mut allowed_of,
-                &mut looked_ahead_of,
-            );
-            true
-        }
-        None if !S::ONE_IS_ENOUGH => {
-            drop_squares_of(
-                &mut judge,
-                in_hand,
-                lookahead,
-                &mut allowed_of,
-                &mut looked_ahead_of,
-            );
-            true
-        }
-        None => false,
-    };
-    let proved_after = |drops: B| {
-        rules.lookahead_pruning
-            && match &plan {
-                Some(plan) => plan.reply_certain(rules, position, drops),
-                None => reply_certain_after(rules, position, drops),
-            }
-    };
-    let empty = rules.geometry.board & !position.occupied();
-    // Proved once per position, the lookahead then costs nothing per drop.
-    let mut reply_proved = None;
-    if prepared && !king_to_keep {
-        // Every type's squares at hand and no king to keep safe: where the lookahead binds
-        // no drop (or is proved for all at once), the squares go to the sink as they are.
-        let mut ahead = B::EMPTY;
-        let mut rest = in_hand;
-        while rest != 0 {
-            let piece = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            ahead |= looked_ahead_of[piece] & allowed_of[piece];
-        }
-        let proved = !lookahead || ahead.is_empty() || proved_after(empty);
-        if proved {
-            let mut rest = in_hand;
-            while rest != 0 {
-                let piece = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                sink.drops(piece, allowed_of[piece]);
-                if sink.satisfied() {
-                    return;
-                }
-            }
-            return;
-        }
-        reply_proved = Some(false);
-    }
-    // Otherwise proved square by square (whatever the type dropped), or tested drop by drop.
-    let (mut square_tried, mut square_proved) = (B::EMPTY, B::EMPTY);
-    for piece in 0..rules.pieces {
-        if in_hand >> piece & 1 == 0 {
-            continue;
-        }
-        let (mut allowed, looked_ahead) = if prepared {
-            (allowed_of[piece], looked_ahead_of[piece])
-        } else {
-            drop_squares(&mut judge, piece, lookahead)
-        };
-        if king_to_keep {
-            for to in allowed.squares() {
-                if !leaves_king_safe(rules, position, Move::drop(piece, to), us) {
-                    allowed &= !B::single(to);
-                }
-            }
-        }
-        if lookahead && (looked_ahead & allowed).any() {
-            let proved = *reply_proved.get_or_insert_with(|| proved_after(empty));
-            if !proved {
-                for to in (looked_ahead & allowed).squares() {
-                    let square = B::single(to);
-                    if (square_tried & square).is_empty() {
-                        square_tried |= square;
-                        if proved_after(square) {
-                            square_proved |= square;
-                        }
-                    }
-                    if (square_proved & square).is_empty()
-                        && !leaves_a_reply(rules, position, Move::drop(piece, to))
-                    {
-                        allowed &= !square;
-                    }
-                }
-            }
-        }
-        sink.drops(piece, allowed);
-        if sink.satisfied() {
-            return;
-        }
-    }
-}
-
-/// The drop rules that bind the side to move when it drops `piece` on `to`, in source order,
-/// each with whether the drop meets it (for explanations; generation uses the same masks).
-pub fn binding_drop_constraints<'r, B: Bitboard>(
-    rules: &'r Rules<B>,
-    position: &Position<B>,
-    piece: usize,
-    to: usize,
-) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
-    let written = match position.phase() {
-        Some(phase) => &rules.definition.phases[phase].drops.constraints,
-        None => &rules.definition.drops.constraints,
-    };
-    crate::expression::binding_rules(rules, position, piece, to)
-        .into_iter()
-        .map(|(index, met)| (&written[index], met))
-        .collect()
-}
-
-/// The move rules that bind the side to move when it moves `piece` from `from`, in source
-/// order, each with whether the move meets it (for explanations).
-pub fn binding_move_constraints<'r, B: Bitboard>(
-    rules: &'r Rules<B>,
-    position: &Position<B>,
-    piece: usize,
-    from: usize,
-) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
-    crate::expression::binding_move_rules(rules, position, piece, from)
-        .into_iter()
-        .map(|(index, met)| (&rules.definition.move_rules.constraints[index], met))
-        .collect()
-}
-
-/// Whether, after `mv`, the next side has a legal action (its own lookahead not applied).
-pub(crate) fn leaves_a_reply<B: Bitboard>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    mv: Move,
-) -> bool {
-    let mut next = *position;
-    next.play_unchecked(rules, mv);
-    let mut exists = Exists::default();
-    generate_actions(rules, &next, &mut exists, false);
-    exists.0
-}
-
-/// Whether the side to move has a legal action; generation stops at the first.
-pub fn any_legal<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    let mut exists = Exists::default();
-    generate(rules, position, &mut exists);
-    exists.0
 }

@@ -7,7 +7,7 @@
 //! square (`c1e3^d2`).
 
 use crate::bitboard::Bitboard;
-use crate::rules::Rules;
+use crate::core::tables::Tables;
 use variant_dsl::PieceId;
 
 /// What kind of move.
@@ -96,7 +96,7 @@ impl Move {
 
     /// The move in UCI notation, then `^` and the square of a piece taken over, if any
     /// (`c1e3^d2`, `b5d7m^c6`).
-    pub fn uci<B: Bitboard>(&self, rules: &Rules<B>) -> String {
+    pub fn uci<B: Bitboard>(&self, rules: &Tables<B>) -> String {
         let square = |index: u16| rules.geometry.square(index as usize).to_string();
         let mut text = self.plain_uci(rules);
         if let Some(converted) = self.converts {
@@ -106,7 +106,7 @@ impl Move {
         text
     }
 
-    fn plain_uci<B: Bitboard>(&self, rules: &Rules<B>) -> String {
+    fn plain_uci<B: Bitboard>(&self, rules: &Tables<B>) -> String {
         let square = |index: u16| rules.geometry.square(index as usize).to_string();
         match self.kind {
             MoveKind::Pass => "pass".to_string(),

@@ -4,18 +4,20 @@
 //! leap with conditions on its intermediate squares: "on the board" for `any`, "empty" for
 //! `empty`. Those compile into the ordinary leap tables and lame leaps, so they keep the
 //! bitboard fast path and count as attacks for check. Every other path — one that slides, or
-//! converts the piece it passes — becomes a [`Route`], walked square by square by [`walk`]: a
-//! compound move, rare and checked for legality by playing it on a copy.
+//! converts the piece it passes — becomes a [`Route`], walked square by square by
+//! [`crate::core::route::walk`]: a compound move, rare and checked for legality by playing it on
+//! a copy.
+//!
+//! Compiling paths adds to a piece's tables ([`PieceMoves`]), and the tables hold the compiled
+//! routes: this file and [`crate::core::tables`] import each other, one concept in two files.
 //!
 //! Attacks for check come from the ordinary moves and the leap paths only: a compound path that
 //! lands with a capture must share its landing geometry with one of them (as the takeover knight
 //! shares the plain knight's), which the designer writes anyway.
 
 use crate::bitboard::Bitboard;
+use crate::core::tables::{absolute, LameLeap, PieceMoves};
 use crate::geometry::Geometry;
-use crate::moves::{Move, MoveKind};
-use crate::position::Position;
-use crate::rules::{absolute, LameLeap, PieceMoves, Rules};
 use variant_dsl::{Forward, LegCount, LegDirection, LegEffect, MoveMode, PathDef, SquareTest};
 
 /// One leg of a route, in absolute steps for one side.
@@ -159,157 +161,6 @@ fn add_leap<B: Bitboard>(geometry: &Geometry<B>, moves: &mut PieceMoves<B>, legs
                 initial_only: false,
                 passed: None,
             });
-        }
-    }
-}
-
-/// Walks the routes of the piece on `from` and hands each compound move to `emit` (pseudo-legal:
-/// the caller tests the mover's royal pieces).
-pub fn walk<B: Bitboard>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    us: usize,
-    from: usize,
-    moves: &PieceMoves<B>,
-    emit: &mut dyn FnMut(Move),
-) {
-    for route in &moves.routes {
-        let mut walker = Walker {
-            rules,
-            position,
-            us,
-            from,
-            route,
-            emit: &mut *emit,
-            promotion: moves.promotion.as_ref(),
-        };
-        walker.leg(0, from, None);
-    }
-}
-
-struct Walker<'a, 'e, B: Bitboard> {
-    rules: &'a Rules<B>,
-    position: &'a Position<B>,
-    us: usize,
-    from: usize,
-    route: &'a Route,
-    emit: &'e mut dyn FnMut(Move),
-    promotion: Option<&'a crate::rules::PromotionRule<B>>,
-}
-
-impl<B: Bitboard> Walker<'_, '_, B> {
-    fn leg(&mut self, index: usize, at: usize, converted: Option<u16>) {
-        let leg = self.route.legs[index];
-        let last = index + 1 == self.route.legs.len();
-        let geometry = &self.rules.geometry;
-        match leg.count {
-            LegCount::One => {
-                let Some(next) = geometry.step(at, leg.dx, leg.dy) else {
-                    return;
-                };
-                if last {
-                    if self.may_land(next, leg.holds) {
-                        self.land(next, converted);
-                    }
-                    return;
-                }
-                if !self.holds(next, leg.holds) {
-                    return;
-                }
-                let converted = match leg.effect {
-                    LegEffect::Convert => Some(next as u16),
-                    LegEffect::None => converted,
-                };
-                self.leg(index + 1, next, converted);
-            }
-            LegCount::AnyEmpty | LegCount::SomeEmpty => {
-                let mut current = at;
-                let mut steps = 0;
-                loop {
-                    if steps > 0 || leg.count == LegCount::AnyEmpty {
-                        if last {
-                            if steps > 0 {
-                                self.land(current, converted);
-                            }
-                        } else {
-                            self.leg(index + 1, current, converted);
-                        }
-                    }
-                    match geometry.step(current, leg.dx, leg.dy) {
-                        Some(next) if self.is_free(next) => {
-                            current = next;
-                            steps += 1;
-                        }
-                        _ => break,
-                    }
-                }
-            }
-        }
-    }
-
-    /// Empty, or the mover's own square (which it has left).
-    fn is_free(&self, square: usize) -> bool {
-        square == self.from || self.position.at(square).is_none()
-    }
-
-    /// Whether a square passed on the way holds what the leg allows.
-    fn holds(&self, square: usize, test: SquareTest) -> bool {
-        let Some(occupant) = self.position.at(square).filter(|_| square != self.from) else {
-            return test.empty;
-        };
-        let friendly = occupant.side == self.us;
-        if (friendly && !test.friend) || (!friendly && !test.enemy) {
-            return false;
-        }
-        let royal = self
-            .rules
-            .royal
-            .iter()
-            .any(|p| p.0 as usize == occupant.piece);
-        if test.not_royal && royal {
-            return false;
-        }
-        if test.undefended {
-            let occupied = self.position.occupied();
-            if self
-                .position
-                .attacked_by(self.rules, square, occupant.side, occupied)
-            {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Whether the piece may land here: as [`Self::holds`], never on its own side's piece.
-    fn may_land(&self, square: usize, test: SquareTest) -> bool {
-        let own = self
-            .position
-            .at(square)
-            .is_some_and(|o| o.side == self.us && square != self.from);
-        !own && self.holds(square, test)
-    }
-
-    fn land(&mut self, to: usize, converted: Option<u16>) {
-        if to == self.from {
-            return;
-        }
-        let base = Move {
-            from: self.from as u16,
-            to: to as u16,
-            kind: MoveKind::Normal,
-            converts: converted,
-        };
-        match self.promotion {
-            Some(rule) if rule.zone.has(to) => {
-                for &choice in &rule.choices {
-                    (self.emit)(Move {
-                        kind: MoveKind::Promote(choice),
-                        ..base
-                    });
-                }
-            }
-            _ => (self.emit)(base),
         }
     }
 }

@@ -6,15 +6,13 @@
 //! every change and can be checked against [`Position::fresh_hash`].
 
 use crate::bitboard::Bitboard;
+pub use crate::core::tables::MAX_NUMBERED;
+use crate::core::tables::{Tables, MAX_PIECE_TYPES, MAX_SIDES};
 use crate::moves::{JumpOutcome, Move, MoveKind};
-use crate::rules::{Rules, MAX_PIECE_TYPES, MAX_SIDES};
 use variant_dsl::{MoveMode, PieceId, Placement, Setup, SideId};
 
 /// The largest grid the mailbox holds (16 x 16).
 pub const MAX_SQUARES: usize = 256;
-
-/// The most numbered pieces (`numbers`) of all sides together.
-pub const MAX_NUMBERED: usize = 32;
 
 /// The square of a numbered piece that is gone.
 const NO_SQUARE: u8 = u8::MAX;
@@ -162,8 +160,13 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
-    /// Builds a position from a validated setup.
-    pub fn from_setup(rules: &Rules<B>, setup: &Setup) -> Result<Self, String> {
+    /// Builds a position from a validated setup, and whether its turn is still to begin (what
+    /// the start of a turn computes is then the caller's: [`Position::set_turn_start`]). The
+    /// rules layer's `Position::from_setup` does both.
+    pub(crate) fn from_setup_unstarted(
+        rules: &Tables<B>,
+        setup: &Setup,
+    ) -> Result<(Self, bool), String> {
         let mut position = Self::empty();
         for placement in &setup.board {
             let square = rules.geometry.index(placement.square);
@@ -272,17 +275,17 @@ impl<B: Bitboard> Position<B> {
         }
         position.halfmove_clock = setup.halfmove_clock;
         position.fullmove_number = setup.fullmove_number.max(1);
-        position.restore_progress(rules, &setup.progress)?;
-        Ok(position)
+        let unstarted = position.restore_progress(rules, &setup.progress)?;
+        Ok((position, unstarted))
     }
 
-    /// Sets the turn's progress from a FEN: what the start of a turn computes is computed when
-    /// the FEN is at the start of a turn, and must be given in the middle of one.
+    /// Sets the turn's progress from a FEN: what the start of a turn computes must be given in
+    /// the middle of one, and is left to compute (`true`) at the start of a turn.
     fn restore_progress(
         &mut self,
-        rules: &Rules<B>,
+        rules: &Tables<B>,
         progress: &variant_dsl::TurnProgress,
-    ) -> Result<(), String> {
+    ) -> Result<bool, String> {
         let multi = rules.multi_action && self.phase == 0;
         if !multi && (progress.actions > 0 || progress.drops > 0 || !progress.acted.is_empty()) {
             return Err("this game's turns are single actions: no turn progress".to_string());
@@ -310,7 +313,7 @@ impl<B: Bitboard> Position<B> {
             acted |= B::single(index);
         }
         if progress.actions == 0 {
-            self.begin_turn(rules);
+            return Ok(true);
         } else {
             let maximal = rules.definition.turn.maximal;
             let Some(longest) = progress.longest.or((!maximal).then_some(0)) else {
@@ -332,11 +335,11 @@ impl<B: Bitboard> Position<B> {
                 },
             );
         }
-        Ok(())
+        Ok(false)
     }
 
     /// The setup describing this position (for FEN output).
-    pub fn to_setup(&self, rules: &Rules<B>) -> Setup {
+    pub fn to_setup(&self, rules: &Tables<B>) -> Setup {
         let mut board = Vec::new();
         for square in rules.geometry.board.squares() {
             if let Some(occupant) = self.at(square) {
@@ -459,7 +462,7 @@ impl<B: Bitboard> Position<B> {
 
     /// The side to move.
     #[inline]
-    pub fn side_to_move(&self, _rules: &Rules<B>) -> usize {
+    pub fn side_to_move(&self, _rules: &Tables<B>) -> usize {
         self.side as usize
     }
 
@@ -545,12 +548,12 @@ impl<B: Bitboard> Position<B> {
 
     /// The side that moved last, in the turn order.
     #[inline]
-    pub fn previous_side(&self, _rules: &Rules<B>) -> usize {
+    pub fn previous_side(&self, _rules: &Tables<B>) -> usize {
         self.mover as usize
     }
 
     /// The side before the side to move in the turn order (for a position from a FEN).
-    fn turn_order_previous(&self, rules: &Rules<B>) -> usize {
+    fn turn_order_previous(&self, rules: &Tables<B>) -> usize {
         if self.progress.actions > 0 {
             return self.side as usize;
         }
@@ -573,7 +576,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// The number of the piece on `square` (games that number pieces), if it has one.
-    pub fn number(&self, rules: &Rules<B>, square: usize) -> Option<u8> {
+    pub fn number(&self, rules: &Tables<B>, square: usize) -> Option<u8> {
         let side = self.at(square)?.side;
         let base = rules.number_base[side] as usize;
         let count = rules.definition.sides[side].numbers.len();
@@ -583,7 +586,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// The square of a side's piece with this number, if it is on the board.
-    pub fn numbered(&self, rules: &Rules<B>, side: usize, number: u8) -> Option<usize> {
+    pub fn numbered(&self, rules: &Tables<B>, side: usize, number: u8) -> Option<usize> {
         let slot = rules.number_slot(side, number)?;
         let square = self.numbers[slot];
         (square != NO_SQUARE).then_some(square as usize)
@@ -596,7 +599,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// The hash computed from scratch, to check the incremental one.
-    pub fn fresh_hash(&self, rules: &Rules<B>) -> u64 {
+    pub fn fresh_hash(&self, rules: &Tables<B>) -> u64 {
         let z = &rules.zobrist;
         let mut hash = z.side(self.side_to_move(rules)) ^ z.castling(self.castling);
         for square in self.occupied().squares() {
@@ -628,13 +631,13 @@ impl<B: Bitboard> Position<B> {
         hash ^ z.phase(self.phase()) ^ progress_key(rules, &self.progress)
     }
 
-    fn set_progress(&mut self, rules: &Rules<B>, progress: Progress<B>) {
+    fn set_progress(&mut self, rules: &Tables<B>, progress: Progress<B>) {
         self.hash ^= progress_key(rules, &self.progress) ^ progress_key(rules, &progress);
         self.progress = progress;
     }
 
     #[inline(always)]
-    fn set_last_drop(&mut self, rules: &Rules<B>, side: usize, drop: Option<(u8, u16)>) {
+    fn set_last_drop(&mut self, rules: &Tables<B>, side: usize, drop: Option<(u8, u16)>) {
         if rules.reads_last_drop {
             self.hash ^= last_drop_key(rules, side, self.last_drop[side].get())
                 ^ last_drop_key(rules, side, drop);
@@ -642,7 +645,7 @@ impl<B: Bitboard> Position<B> {
         self.last_drop[side] = LastDrop::of(drop);
     }
 
-    fn set_prison(&mut self, rules: &Rules<B>, side: usize, piece: usize, count: u8) {
+    fn set_prison(&mut self, rules: &Tables<B>, side: usize, piece: usize, count: u8) {
         let z = &rules.zobrist;
         self.hash ^= z.prison(side, piece, self.prisons[side][piece] as u32);
         self.prisons[side][piece] = count;
@@ -650,7 +653,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     #[inline(always)]
-    fn put(&mut self, rules: &Rules<B>, side: usize, piece: usize, square: usize) {
+    fn put(&mut self, rules: &Tables<B>, side: usize, piece: usize, square: usize) {
         let bit = B::single(square);
         self.by_side[side] |= bit;
         self.by_piece[piece] |= bit;
@@ -659,7 +662,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     #[inline(always)]
-    fn remove(&mut self, rules: &Rules<B>, square: usize) -> Option<Occupant> {
+    fn remove(&mut self, rules: &Tables<B>, square: usize) -> Option<Occupant> {
         let occupant = self.at(square)?;
         let bit = B::single(square);
         self.by_side[occupant.side] ^= bit;
@@ -674,7 +677,7 @@ impl<B: Bitboard> Position<B> {
 
     /// The promoted and acted marks of a square whose piece leaves it.
     #[cold]
-    fn clear_marks(&mut self, rules: &Rules<B>, square: usize) {
+    fn clear_marks(&mut self, rules: &Tables<B>, square: usize) {
         let bit = B::single(square);
         if (self.promoted & bit).any() {
             self.promoted ^= bit;
@@ -687,7 +690,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Marks the piece on `square` as promoted.
-    fn mark_promoted(&mut self, rules: &Rules<B>, square: usize) {
+    fn mark_promoted(&mut self, rules: &Tables<B>, square: usize) {
         let bit = B::single(square);
         if (self.promoted & bit).is_empty() {
             self.promoted |= bit;
@@ -696,7 +699,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Marks the piece on `square` as having acted this turn.
-    fn mark_acted(&mut self, rules: &Rules<B>, square: usize) {
+    fn mark_acted(&mut self, rules: &Tables<B>, square: usize) {
         let bit = B::single(square);
         if (self.progress.acted & bit).is_empty() {
             self.progress.acted |= bit;
@@ -708,7 +711,7 @@ impl<B: Bitboard> Position<B> {
     /// the piece it promoted from, if promoted), its owner's prison, or out of the game.
     fn store_captured(
         &mut self,
-        rules: &Rules<B>,
+        rules: &Tables<B>,
         captor: usize,
         victim: Occupant,
         promoted: bool,
@@ -732,7 +735,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     #[inline(always)]
-    fn set_hand(&mut self, rules: &Rules<B>, side: usize, piece: usize, count: u8) {
+    fn set_hand(&mut self, rules: &Tables<B>, side: usize, piece: usize, count: u8) {
         self.hash ^= rules
             .zobrist
             .hand(side, piece, self.hands[side][piece] as u32);
@@ -748,7 +751,7 @@ impl<B: Bitboard> Position<B> {
         self.hash ^= rules.zobrist.hand(side, piece, count as u32);
     }
 
-    fn set_en_passant(&mut self, rules: &Rules<B>, value: Option<EnPassant>) {
+    fn set_en_passant(&mut self, rules: &Tables<B>, value: Option<EnPassant>) {
         if let Some(old) = self.en_passant {
             self.hash ^= rules.zobrist.en_passant(old.target as usize);
         }
@@ -758,36 +761,29 @@ impl<B: Bitboard> Position<B> {
         self.en_passant = value;
     }
 
-    /// Plays a move that the move generator produced. Nothing is checked. The turn passes to
-    /// the next side unless it goes on (a turn of several actions, see [`crate::turn`]).
-    #[inline]
-    pub fn play_unchecked(&mut self, rules: &Rules<B>, mv: Move) {
-        self.play_inlined(rules, mv);
-    }
-
-    /// [`Position::play_unchecked`], inlined where it is called: after a copy of a position,
-    /// the compiler can then read what the move reads from the original rather than from the
-    /// copy just written (a load that waits for the copy's stores).
+    /// Plays one action or a pass on the board, the hands and the turn's progress, without
+    /// ending the turn; whether it was an action (not a pass). The rules layer decides whether
+    /// the turn goes on (`Position::play_unchecked`, in [`crate::rules`]).
     #[inline(always)]
-    pub(crate) fn play_inlined(&mut self, rules: &Rules<B>, mv: Move) {
+    pub(crate) fn act(&mut self, rules: &Tables<B>, mv: Move) -> bool {
         self.mover = self.side;
         if mv.kind == MoveKind::Pass {
             // A pass is a ply: the clock runs, an en-passant chance lapses.
             self.halfmove_clock = self.halfmove_clock.saturating_add(1);
             self.set_en_passant(rules, None);
+            false
         } else {
             self.apply_action(rules, mv);
-            if rules.multi_action && self.phase == 0 && crate::turn::continues(rules, self) {
-                return;
-            }
+            true
         }
-        self.end_turn(rules);
     }
 
-    /// Ends the turn: end-of-turn effects, the next side (or phase), and what the start of its
-    /// turn computes.
+    /// Ends the turn: end-of-turn effects and the next side (or phase). Returns whether the
+    /// position keeps a turn's progress: what the start of the next turn computes is then the
+    /// caller's to set ([`Position::set_turn_start`]).
     #[inline(always)]
-    pub(crate) fn end_turn(&mut self, rules: &Rules<B>) {
+    #[must_use]
+    pub(crate) fn end_turn(&mut self, rules: &Tables<B>) -> bool {
         if rules.exchanges_prisoners {
             self.exchange_prisoners(rules);
         }
@@ -826,14 +822,12 @@ impl<B: Bitboard> Position<B> {
             self.side = order[self.turn as usize].0;
         }
         self.hash ^= rules.zobrist.side(self.side as usize);
-        if tracked {
-            self.begin_turn(rules);
-        }
+        tracked
     }
 
     /// In a placement phase: the first side of the phase's order that still holds pieces, or
     /// the next phase, or play.
-    fn next_placer(&mut self, rules: &Rules<B>) {
+    fn next_placer(&mut self, rules: &Tables<B>) {
         let phases = &rules.definition.phases;
         self.hash ^= rules.zobrist.phase(self.phase());
         let mut phase = self.phase as usize - 1;
@@ -858,21 +852,23 @@ impl<B: Bitboard> Position<B> {
         self.hash ^= rules.zobrist.phase(self.phase());
     }
 
-    /// What the start of a turn computes: the `at turn start` conditions, and with `maximal`
-    /// the length of the longest turn.
-    pub(crate) fn begin_turn(&mut self, rules: &Rules<B>) {
+    /// Sets what the start of a turn computed: the `at turn start` condition bits.
+    pub(crate) fn set_turn_start(&mut self, rules: &Tables<B>, start: u32) {
         let mut progress = self.progress;
-        progress.start = crate::expression::turn_start_bits(rules, self);
+        progress.start = start;
         self.set_progress(rules, progress);
-        if rules.multi_action && self.phase == 0 && rules.definition.turn.maximal {
-            progress.longest = crate::turn::longest(rules, self, rules.definition.turn.actions);
-            self.set_progress(rules, progress);
-        }
+    }
+
+    /// Sets the length of the longest turn (`maximal`), computed at its start.
+    pub(crate) fn set_longest_turn(&mut self, rules: &Tables<B>, longest: u8) {
+        let mut progress = self.progress;
+        progress.longest = longest;
+        self.set_progress(rules, progress);
     }
 
     /// `exchange prisoners`: for each type held in every side's prison, as many as every side
     /// holds go back to their owners' hands.
-    fn exchange_prisoners(&mut self, rules: &Rules<B>) {
+    fn exchange_prisoners(&mut self, rules: &Tables<B>) {
         for piece in 0..rules.pieces {
             let pairs = (0..rules.sides)
                 .map(|side| self.prisons[side][piece])
@@ -891,7 +887,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Plays one action on the board, hands and the turn's progress, without ending the turn.
     #[inline(always)]
-    pub(crate) fn apply_action(&mut self, rules: &Rules<B>, mv: Move) {
+    pub(crate) fn apply_action(&mut self, rules: &Tables<B>, mv: Move) {
         let us = self.side_to_move(rules);
         let from = mv.from as usize;
         let to = mv.to as usize;
@@ -1055,7 +1051,7 @@ impl<B: Bitboard> Position<B> {
     /// Numbers follow their pieces: the mover's to its destination (the castling rook's too),
     /// and the squares left empty lose theirs.
     #[cold]
-    fn carry_numbers(&mut self, rules: &Rules<B>, mv: Move) {
+    fn carry_numbers(&mut self, rules: &Tables<B>, mv: Move) {
         let (from, to) = (mv.from as u8, mv.to as u8);
         let moved: [Option<(u8, u8)>; 2] = match mv.kind {
             MoveKind::Normal
@@ -1102,7 +1098,7 @@ impl<B: Bitboard> Position<B> {
     /// The game's capture effects around a capture that landed on `square`: the capturer and
     /// the pieces around removed as the `capture` rules say. Returns the castling rights lost
     /// with the squares emptied.
-    fn capture_effects(&mut self, rules: &Rules<B>, square: usize) -> u32 {
+    fn capture_effects(&mut self, rules: &Tables<B>, square: usize) -> u32 {
         let effects = &rules.definition.capture;
         let mut lost = 0;
         if effects.remove_capturer {
@@ -1125,7 +1121,7 @@ impl<B: Bitboard> Position<B> {
     /// Whether `square` is attacked by `attacker` with the board occupied as `occupied`.
     pub fn attacked_by(
         &self,
-        rules: &Rules<B>,
+        rules: &Tables<B>,
         square: usize,
         attacker: usize,
         occupied: B,
@@ -1172,7 +1168,7 @@ impl<B: Bitboard> Position<B> {
 
     /// The squares of the pieces of every opponent of `side` that could capture on `square`, with
     /// the board occupied as `occupied` (for messages; [`Position::attacked`] is the fast test).
-    pub fn attackers(&self, rules: &Rules<B>, square: usize, side: usize, occupied: B) -> B {
+    pub fn attackers(&self, rules: &Tables<B>, square: usize, side: usize, occupied: B) -> B {
         let mut found = B::EMPTY;
         for other in (0..rules.sides).filter(|&other| rules.is_enemy(side, other)) {
             let theirs = self.by_side[other] & occupied;
@@ -1181,7 +1177,7 @@ impl<B: Bitboard> Position<B> {
                     continue;
                 };
                 let moves = rules.moves_of(other, occupant.piece);
-                let reach = crate::movegen::targets(
+                let reach = crate::core::tables::targets(
                     rules,
                     moves,
                     from,
@@ -1199,7 +1195,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Whether any opponent of `side` attacks `square`.
     #[inline]
-    pub fn attacked(&self, rules: &Rules<B>, square: usize, side: usize, occupied: B) -> bool {
+    pub fn attacked(&self, rules: &Tables<B>, square: usize, side: usize, occupied: B) -> bool {
         (0..rules.sides).any(|other| {
             rules.is_enemy(side, other) && self.attacked_by(rules, square, other, occupied)
         })
@@ -1207,7 +1203,7 @@ impl<B: Bitboard> Position<B> {
 
     /// The royal pieces of a side.
     #[inline]
-    pub fn royals(&self, rules: &Rules<B>, side: usize) -> B {
+    pub fn royals(&self, rules: &Tables<B>, side: usize) -> B {
         rules
             .royal
             .iter()
@@ -1217,7 +1213,7 @@ impl<B: Bitboard> Position<B> {
 
     /// The pieces of a side and its allies.
     #[inline(always)]
-    pub fn friends(&self, rules: &Rules<B>, side: usize) -> B {
+    pub fn friends(&self, rules: &Tables<B>, side: usize) -> B {
         if !rules.teams {
             return self.by_side[side];
         }
@@ -1225,7 +1221,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     #[cold]
-    fn team_pieces(&self, rules: &Rules<B>, side: usize) -> B {
+    fn team_pieces(&self, rules: &Tables<B>, side: usize) -> B {
         (0..rules.sides)
             .filter(|&other| !rules.is_enemy(side, other))
             .fold(B::EMPTY, |acc, other| acc | self.by_side[other])
@@ -1233,7 +1229,7 @@ impl<B: Bitboard> Position<B> {
 
     /// The royal pieces of a side's team (the side's own where it has no ally).
     #[inline(always)]
-    pub fn team_royals(&self, rules: &Rules<B>, side: usize) -> B {
+    pub fn team_royals(&self, rules: &Tables<B>, side: usize) -> B {
         if !rules.teams {
             return self.royals(rules, side);
         }
@@ -1245,7 +1241,7 @@ impl<B: Bitboard> Position<B> {
     /// Whether any royal piece of `side` is attacked. Where captures have effects (`capture`
     /// rules), an attack counts only if the capture would not remove one of the attacker's own
     /// royal pieces: a capture that destroys its own King is no threat.
-    pub fn in_check(&self, rules: &Rules<B>, side: usize) -> bool {
+    pub fn in_check(&self, rules: &Tables<B>, side: usize) -> bool {
         let occupied = self.occupied();
         if rules.capture_effects {
             return self
@@ -1261,7 +1257,7 @@ impl<B: Bitboard> Position<B> {
     /// The pieces that give check to `side`'s piece on `square`: the attackers whose capture
     /// there would not remove one of their own royal pieces (all attackers in a game without
     /// capture effects). For messages and for check under capture effects.
-    pub fn checkers(&self, rules: &Rules<B>, square: usize, side: usize) -> B {
+    pub fn checkers(&self, rules: &Tables<B>, square: usize, side: usize) -> B {
         let attackers = self.attackers(rules, square, side, self.occupied());
         if !rules.capture_effects {
             return attackers;
@@ -1274,7 +1270,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Whether the piece on `attacker`, capturing on `target`, would remove a royal piece of its
     /// own side by the capture effects.
-    fn capture_hurts_own_royal(&self, rules: &Rules<B>, attacker: usize, target: usize) -> bool {
+    fn capture_hurts_own_royal(&self, rules: &Tables<B>, attacker: usize, target: usize) -> bool {
         let Some(owner) = self.at(attacker).map(|o| o.side) else {
             return false;
         };
@@ -1290,7 +1286,7 @@ impl<B: Bitboard> Position<B> {
 }
 
 /// The hash key of a side's last drop, in games whose rules read it.
-fn last_drop_key<B: Bitboard>(rules: &Rules<B>, side: usize, drop: Option<(u8, u16)>) -> u64 {
+fn last_drop_key<B: Bitboard>(rules: &Tables<B>, side: usize, drop: Option<(u8, u16)>) -> u64 {
     match drop {
         Some((piece, square)) if rules.reads_last_drop => {
             rules
@@ -1302,7 +1298,7 @@ fn last_drop_key<B: Bitboard>(rules: &Rules<B>, side: usize, drop: Option<(u8, u
 }
 
 /// The hash key of a turn's progress.
-fn progress_key<B: Bitboard>(rules: &Rules<B>, progress: &Progress<B>) -> u64 {
+fn progress_key<B: Bitboard>(rules: &Tables<B>, progress: &Progress<B>) -> u64 {
     let z = &rules.zobrist;
     let mut key = z.progress(0, progress.actions)
         ^ z.progress(1, progress.drops)
@@ -1316,7 +1312,7 @@ fn progress_key<B: Bitboard>(rules: &Rules<B>, progress: &Progress<B>) -> u64 {
 
 /// The en-passant opportunity a move creates: an initial lame move that passed over a square.
 fn created_en_passant<B: Bitboard>(
-    rules: &Rules<B>,
+    rules: &Tables<B>,
     side: usize,
     piece: usize,
     from: usize,
@@ -1338,7 +1334,7 @@ fn created_en_passant<B: Bitboard>(
 
 /// For a FEN's en-passant square: the piece of the side that moved last standing just beyond it.
 fn en_passant_victim<B: Bitboard>(
-    rules: &Rules<B>,
+    rules: &Tables<B>,
     position: &Position<B>,
     target: usize,
 ) -> Option<usize> {

@@ -8,8 +8,9 @@
 //! the definition, never a game's name. It is not on any hot path, so it favours plain code.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::{
-    binding_drop_constraints, binding_move_constraints, leaves_a_reply, legal_moves, targets,
+use crate::core::tables::targets;
+use crate::legal::{
+    binding_drop_constraints, binding_move_constraints, leaves_a_reply, legal_moves,
 };
 use crate::moves::{Move, MoveKind};
 use crate::outcome::outcome;
@@ -91,7 +92,7 @@ pub fn explain<B: Bitboard>(
         });
     }
     if rules.multi_action && position.phase().is_none() {
-        let alone = crate::movegen::single_actions(rules, position);
+        let alone = crate::legal::single_actions(rules, position);
         if alone.iter().any(|mv| mv.uci(rules) == text) {
             return Explanation::illegal(format!(
                 "after it the turn could not be completed: its longest has {} actions, and no \
@@ -620,7 +621,7 @@ impl<B: Bitboard> Words<'_, B> {
     fn why_not_route(&self, mover: Occupant, from: usize, text: &str) -> Option<Explanation> {
         let rules = self.rules;
         let mut found = None;
-        crate::path::walk(
+        crate::core::route::walk(
             rules,
             self.position,
             mover.side,

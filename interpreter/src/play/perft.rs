@@ -8,7 +8,7 @@
 //! their clocks and depths never reach a draw rule.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::{
+use crate::legal::{
     count_legal_unless_ended, count_legal_unless_ended_with, legal_moves, KnownPlan,
 };
 use crate::moves::Move;

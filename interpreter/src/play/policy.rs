@@ -9,8 +9,9 @@
 
 use crate::bitboard::Bitboard;
 use crate::control::piece_control;
+use crate::core::tables::targets;
 use crate::expression::{compile_set, Judge};
-use crate::movegen::{legal_moves, targets};
+use crate::legal::legal_moves;
 use crate::moves::{JumpOutcome, Move, MoveKind};
 use crate::position::Position;
 use crate::rules::Rules;

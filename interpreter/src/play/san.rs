@@ -14,7 +14,7 @@
 //! fits what was written.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::legal_moves;
+use crate::legal::legal_moves;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -427,9 +427,10 @@ fn reaches<B: Bitboard>(
     let moves = rules.moves_of(mover.side, mover.piece);
     let occupied = position.occupied();
     let everywhere = !B::EMPTY;
-    crate::movegen::targets(rules, moves, from, B::EMPTY, occupied, occupied).has(to)
+    crate::core::tables::targets(rules, moves, from, B::EMPTY, occupied, occupied).has(to)
         || (blocked_too
-            && crate::movegen::targets(rules, moves, from, B::EMPTY, everywhere, B::EMPTY).has(to))
+            && crate::core::tables::targets(rules, moves, from, B::EMPTY, everywhere, B::EMPTY)
+                .has(to))
         || position
             .en_passant()
             .is_some_and(|ep| ep.target as usize == to && moves.en_passant[from].has(to))

@@ -4,10 +4,9 @@
 //! [`open`] picks the width from the board's size and returns a `Box<dyn Session>`, so the CLI
 //! and the tests never name a width. Moves cross this boundary as UCI text.
 
-use crate::ai::{Agent, AgentError, AgentOptions, PlayerSpec};
 use crate::bitboard::{Bitboard, Wide256};
 use crate::explain::Explanation;
-use crate::movegen::legal_moves;
+use crate::legal::legal_moves;
 use crate::moves::{Move, MoveKind};
 use crate::outcome::{outcome, Outcome};
 use crate::perft;
@@ -15,6 +14,8 @@ use crate::position::Position;
 use crate::rules::{CompileError, Rules};
 use crate::san::InputError;
 use crate::view::{BoardView, Hand};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::fmt;
 use std::sync::Arc;
 use variant_dsl::{fen, Definition};
@@ -127,8 +128,6 @@ pub trait Session {
     fn san(&self, uci: &str) -> Option<String>;
     /// The one legal move meant by typed text (UCI or short algebraic), in UCI.
     fn resolve(&self, text: &str) -> Result<String, InputError>;
-    /// A computer player for this game (see [`crate::ai`]).
-    fn agent(&self, spec: PlayerSpec, options: AgentOptions) -> Result<Box<dyn Agent>, AgentError>;
     /// The state of the turn and the stores, for games that have them.
     fn turn_report(&self) -> TurnReport;
     /// For each move played: the index of the side that played it and the move number then.
@@ -441,7 +440,10 @@ impl<B: Bitboard> Session for Game<B> {
         if let Some(result) = self.outcome() {
             return Err(format!("the game is over: {}", result.description()));
         }
-        let mut rng = crate::ai::generator(seed.unwrap_or(0), 7);
+        // The dice of a seeded decision: the seed's stream 7, as the players' generators are
+        // made (`crate::ai::generator`).
+        let mut rng = ChaCha8Rng::seed_from_u64(seed.unwrap_or(0));
+        rng.set_stream(7);
         let decision = match dice {
             Some(dice) => decide(&self.rules, position, policy, &mut GivenDice::new(dice)),
             None if seed.is_some() => {
@@ -816,15 +818,6 @@ impl<B: Bitboard> Session for Game<B> {
             }
         }
         crate::san::resolve(&self.rules, self.position(), text).map(|mv| mv.uci(&self.rules))
-    }
-
-    fn agent(&self, spec: PlayerSpec, options: AgentOptions) -> Result<Box<dyn Agent>, AgentError> {
-        if spec == PlayerSpec::Policy && self.rules.definition.policies.is_empty() {
-            return Err(AgentError(
-                "`policy`: this game file defines no scripted policy for any side".into(),
-            ));
-        }
-        crate::ai::agent::<B>(spec, options)
     }
 }
 

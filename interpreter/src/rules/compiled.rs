@@ -1,296 +1,33 @@
-//! The compiled game: a [`Definition`] turned into flat tables, built once when a game is loaded.
+//! The compiled game: the core's [`Tables`] plus what the rules layer compiles from a
+//! [`Definition`] (the drop, move and end expressions, the key of their plans, the squares each
+//! piece can reach).
 //!
-//! Every Betza atom of every piece, for every side, becomes either a leap table (one bitboard of
-//! targets per square), a lame-leap list (target plus the path that must be empty), or a ride
-//! (an index into the shared [`Ray`] tables plus an optional range-limited reach). Attacks are
-//! answered backwards: for each attacking side the same atoms are inverted once, so "is this
-//! square attacked?" is a handful of table lookups, grouped by direction so that a queen and a
-//! rook sharing a direction cost one ray walk.
+//! [`Rules`] dereferences to its [`Tables`], so code of any layer reads `rules.geometry` or
+//! `rules.castles` as before, and a function of the core that takes `&Tables<B>` is called with
+//! `&rules`. The core itself never sees a `Rules`.
 
-use crate::bitboard::Bitboard;
-use crate::geometry::{limited_ray, Geometry, Ray};
-use crate::zobrist::Zobrist;
-use std::fmt;
-use variant_dsl::{Definition, Forward, MoveAtom, MoveMode, PieceId, SideId};
-
-/// The most sides a game may have.
-pub const MAX_SIDES: usize = 4;
-/// The most piece types a game may have.
-pub const MAX_PIECE_TYPES: usize = 20;
-
-/// Why a definition cannot be compiled (limits of this engine, not mistakes in the file).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CompileError(pub String);
-
-impl fmt::Display for CompileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for CompileError {}
-
-/// Targets of non-lame leaps sharing a mode and an initial-only flag, per square.
-#[derive(Clone, Debug)]
-pub struct LeapTable<B> {
-    /// Move, capture or both.
-    pub mode: MoveMode,
-    /// Only from the piece's initial zone.
-    pub initial_only: bool,
-    /// Per square, the targets.
-    pub targets: Vec<B>,
-}
-
-/// One lame leap from one square: its target and the squares that must be empty on the way.
-#[derive(Clone, Copy, Debug)]
-pub struct LameLeap<B> {
-    /// Target square.
-    pub to: usize,
-    /// Squares that must be empty.
-    pub path: B,
-    /// Move, capture or both.
-    pub mode: MoveMode,
-    /// Only from the initial zone.
-    pub initial_only: bool,
-    /// The first square passed, which becomes an en-passant target after an initial move.
-    pub passed: Option<usize>,
-}
-
-/// One rider direction of a piece.
-#[derive(Clone, Debug)]
-pub struct Ride<B> {
-    /// Index into [`Rules::rays`].
-    pub ray: usize,
-    /// For a limited range, the reach per square; `None` means the whole ray.
-    pub reach: Option<Vec<B>>,
-    /// The range, `None` when unlimited.
-    pub range: Option<u8>,
-    /// Move, capture or both.
-    pub mode: MoveMode,
-    /// Only from the initial zone.
-    pub initial_only: bool,
-}
-
-/// How one piece type of one side moves.
-#[derive(Clone, Debug)]
-pub struct PieceMoves<B> {
-    /// Leaps grouped by mode.
-    pub leaps: Vec<LeapTable<B>>,
-    /// Lame leaps, per square.
-    pub lame: Vec<Vec<LameLeap<B>>>,
-    /// Rider directions.
-    pub rides: Vec<Ride<B>>,
-    /// Per square, the squares from which an en-passant capture lands (targets of `e` atoms).
-    pub en_passant: Vec<B>,
-    /// Where `i` moves are allowed.
-    pub initial_zone: B,
-    /// Promotion zone and choices.
-    pub promotion: Option<PromotionRule<B>>,
-    /// Compound paths (slides, conversions on the way), walked by [`crate::path::walk`].
-    pub routes: Vec<crate::path::Route>,
-    /// Whether every leap and ride moves or captures alike, from any square, the rides without
-    /// a range limit, and no leap is lame: the piece's targets are then one table lookup and
-    /// its rides' slides ([`crate::movegen::targets`]), as most pieces' are.
-    pub simple: bool,
-    /// Whether the piece has an en-passant capture (`e`): some square of
-    /// [`PieceMoves::en_passant`].
-    pub takes_en_passant: bool,
-}
-
-impl<B: Bitboard> PieceMoves<B> {
-    /// Whether the moves are [`PieceMoves::simple`].
-    fn are_simple(&self) -> bool {
-        self.lame.iter().all(Vec::is_empty)
-            && self.leaps.len() <= 1
-            && self
-                .leaps
-                .iter()
-                .all(|table| table.mode == MoveMode::Both && !table.initial_only)
-            && self.rides.iter().all(|ride| {
-                ride.reach.is_none() && ride.mode == MoveMode::Both && !ride.initial_only
-            })
-    }
-}
-
-impl<B: Bitboard> PieceMoves<B> {
-    /// The leap table of a mode, created empty if the piece has none yet.
-    pub fn leap_table(
-        &mut self,
-        mode: MoveMode,
-        initial_only: bool,
-        size: usize,
-    ) -> &mut LeapTable<B> {
-        let found = self
-            .leaps
-            .iter()
-            .position(|t| t.mode == mode && t.initial_only == initial_only);
-        let index = found.unwrap_or_else(|| {
-            self.leaps.push(LeapTable {
-                mode,
-                initial_only,
-                targets: vec![B::EMPTY; size],
-            });
-            self.leaps.len() - 1
-        });
-        &mut self.leaps[index]
-    }
-}
-
-/// Where a piece promotes and to what.
-#[derive(Clone, Debug)]
-pub struct PromotionRule<B> {
-    /// The zone.
-    pub zone: B,
-    /// The choices.
-    pub choices: Vec<PieceId>,
-}
-
-/// Leap attacks of one piece type, inverted: per target square, the squares attacking it.
-#[derive(Clone, Debug)]
-pub struct LeapAttack<B> {
-    /// The attacking piece type.
-    pub piece: PieceId,
-    /// Per attacked square, the squares an attacker would stand on.
-    pub sources: Vec<B>,
-    /// Attackers must stand here (initial-only captures), else the whole board.
-    pub zone: B,
-}
-
-/// Rider attacks along one direction, shared by every piece type that rides it.
-#[derive(Clone, Debug)]
-pub struct RideAttack<B> {
-    /// The ray pointing from the attacked square towards the attackers.
-    pub ray: usize,
-    /// Range-limited reach, per square.
-    pub reach: Option<Vec<B>>,
-    /// The piece types riding this way (towards the attacked square).
-    pub pieces: Vec<PieceId>,
-}
-
-/// Lame-leap attacks of one piece type, inverted.
-#[derive(Clone, Debug)]
-pub struct LameAttack<B> {
-    /// The attacking piece type.
-    pub piece: PieceId,
-    /// Per attacked square, (attacker square, path that must be empty).
-    pub sources: Vec<Vec<(usize, B)>>,
-}
-
-/// Everything one side attacks with, inverted.
-#[derive(Clone, Debug, Default)]
-pub struct Attacks<B> {
-    /// Leap attacks.
-    pub leaps: Vec<LeapAttack<B>>,
-    /// Rider attacks.
-    pub rides: Vec<RideAttack<B>>,
-    /// Lame attacks.
-    pub lame: Vec<LameAttack<B>>,
-}
-
-/// A castling move, compiled.
-#[derive(Clone, Debug)]
-pub struct Castle<B> {
-    /// The side.
-    pub side: SideId,
-    /// King from.
-    pub king_from: usize,
-    /// King to.
-    pub king_to: usize,
-    /// Rook from.
-    pub rook_from: usize,
-    /// Rook to.
-    pub rook_to: usize,
-    /// Squares that must be empty (besides the king and the rook themselves).
-    pub empty: B,
-    /// Squares the king stands on, crosses or reaches: none may be attacked.
-    pub king_path: Vec<usize>,
-}
+use crate::core::bitboard::Bitboard;
+use crate::core::tables::Tables;
+pub use crate::core::tables::{CompileError, MAX_PIECE_TYPES, MAX_SIDES};
+use std::ops::Deref;
+use variant_dsl::Definition;
 
 /// The compiled game.
 #[derive(Clone, Debug)]
 pub struct Rules<B> {
-    /// The definition it was compiled from.
-    pub definition: Definition,
-    /// The board.
-    pub geometry: Geometry<B>,
-    /// Number of sides.
-    pub sides: usize,
-    /// Number of piece types.
-    pub pieces: usize,
-    /// Shared ray tables.
-    pub rays: Vec<Ray<B>>,
-    /// Movement per (side, piece): index `side * pieces + piece`.
-    pub movement: Vec<PieceMoves<B>>,
-    /// Attacks per attacking side.
-    pub attacks: Vec<Attacks<B>>,
-    /// Castling moves, in definition order.
-    pub castles: Vec<Castle<B>>,
-    /// Per square, the castling rights lost when a move starts or ends there.
-    pub castle_loss: Vec<u32>,
-    /// Royal piece types.
-    pub royal: Vec<PieceId>,
-    /// Piece types no action captures (`uncapturable`).
-    pub uncapturable: Vec<usize>,
-    /// Irreversible piece types (reset the move-limit counter).
-    pub irreversible: Vec<bool>,
-    /// Whether pins and checks computed from leaps and rides decide legality exactly (no lame
-    /// attackers whose path a move could open).
-    pub pins_suffice: bool,
-    /// Hash keys.
-    pub zobrist: Zobrist,
-    /// Per square, its (up to 8) neighbours: "touching".
-    pub neighbours: Vec<B>,
-    /// The neighbours of many squares at once: per King step, the squares it stays on the
-    /// board from and how far it moves a square's index, up (the first four) or down.
-    pub neighbour_steps: [(B, u32); 8],
-    /// The squares next to some square of the board: the squares around the whole board.
-    pub around_board: B,
+    /// The core's tables: geometry, rays, movement, attacks, castling, hash keys.
+    pub tables: Tables<B>,
     /// Per side, how many pieces its hand holds in the game's setup: drops made so far are
     /// counted against it.
     pub setup_hand: Vec<u32>,
-    /// Per side whose piece would be the victim, per passed square: the (landing square, piece
-    /// type) of initial lame moves passing it, for `en-passant standing` control.
-    pub standing_en_passant: Vec<Vec<Vec<(usize, usize)>>>,
     /// Per `side * pieces + piece`, the squares that piece can ever stand on (empty in games
     /// with drops); see [`crate::plausible`].
     pub reachable: Vec<B>,
     /// Piece types that no `material` rule allows on the board: one of them present rules
     /// every material end out at once (pawns in chess).
     pub material_excluded: Vec<usize>,
-    /// Whether captures have effects (`capture` rules): check and legality then take them in.
-    pub capture_effects: bool,
     /// The drop rules, score and end conditions, compiled.
     pub expressions: crate::expression::Compiled<B>,
-    /// Whether a turn may have several actions (`turn { up to N actions }`, N > 1).
-    pub multi_action: bool,
-    /// Per piece type, where its captured pieces go (`capture { ... to hand }`).
-    pub stores: Vec<Option<variant_dsl::Store>>,
-    /// Per piece type, the type a promoted piece of it goes back to when captured into a hand:
-    /// the first piece type that promotes to it (itself when none does).
-    pub unpromoted: Vec<usize>,
-    /// Whether promoted pieces are marked (some captures go to the hand).
-    pub tracks_promotion: bool,
-    /// Whether captured pieces can come back (into a hand or a prison): repetition then looks
-    /// back over the whole game, not only since the last capture.
-    pub pieces_return: bool,
-    /// Whether positions keep a turn's progress: turns of several actions or `at turn start`.
-    pub tracks_turns: bool,
-    /// `exchange prisoners` at the end of every turn.
-    pub exchanges_prisoners: bool,
-    /// Whether some rule reads the sides' last drops: they are then hashed.
-    pub reads_last_drop: bool,
-    /// Whether some side numbers its pieces (`numbers`): positions then carry the numbers.
-    pub numbered: bool,
-    /// Per side, where its numbered pieces start in a position's table of numbers.
-    pub number_base: [u8; MAX_SIDES],
-    /// Whether the turn order names a side more than once: the place in it is then hashed.
-    pub cycle_repeats: bool,
-    /// Per side, its allies as a bit mask (itself included): `team` statements.
-    pub allies: [u8; MAX_SIDES],
-    /// Whether any side has an ally: royal pieces are then judged per team.
-    pub teams: bool,
-    /// No teams and no uncapturable pieces: a side's moves are blocked by its own pieces only.
-    pub plain_sides: bool,
     /// Whether the lookahead may be proved unnecessary once per position
     /// ([`crate::expression::reply_certain`]); off only to test that proof against drop-by-drop
     /// testing.
@@ -301,159 +38,26 @@ pub struct Rules<B> {
     pub plan_key: crate::plan::KeySpec,
 }
 
-impl<B> Rules<B> {
-    /// The slot of a side's piece number in a position's table of numbers.
-    #[inline]
-    pub fn number_slot(&self, side: usize, number: u8) -> Option<usize> {
-        let count = self.definition.sides.get(side)?.numbers.len();
-        (number >= 1 && usize::from(number) <= count)
-            .then(|| self.number_base[side] as usize + usize::from(number) - 1)
-    }
+impl<B> Deref for Rules<B> {
+    type Target = Tables<B>;
 
-    /// Whether `other` is an enemy of `side` (not on its team).
     #[inline(always)]
-    pub fn is_enemy(&self, side: usize, other: usize) -> bool {
-        self.allies[side] >> other & 1 == 0
+    fn deref(&self) -> &Tables<B> {
+        &self.tables
     }
 }
 
 impl<B: Bitboard> Rules<B> {
     /// Compiles a definition whose board fits this bitboard width.
     pub fn compile(definition: &Definition) -> Result<Self, CompileError> {
-        let sides = definition.sides.len();
-        let pieces = definition.pieces.len();
-        if sides > MAX_SIDES {
-            return Err(CompileError(format!(
-                "at most {MAX_SIDES} sides are supported"
-            )));
-        }
-        if pieces > MAX_PIECE_TYPES {
-            return Err(CompileError(format!(
-                "at most {MAX_PIECE_TYPES} piece types are supported"
-            )));
-        }
-        let numbered: usize = definition.sides.iter().map(|side| side.numbers.len()).sum();
-        if numbered > crate::position::MAX_NUMBERED {
-            return Err(CompileError(format!(
-                "{numbered} numbered pieces: at most {} are supported",
-                crate::position::MAX_NUMBERED
-            )));
-        }
-        let geometry = Geometry::<B>::new(&definition.board);
-        if numbered > 0 && geometry.grid_size() > 255 {
-            return Err(CompileError(
-                "numbered pieces need a board of at most 255 squares".into(),
-            ));
-        }
-        if geometry.grid_size() > B::CAPACITY {
-            return Err(CompileError(
-                "board too large for this bitboard width".into(),
-            ));
-        }
-        let mut builder = Builder {
-            geometry: &geometry,
-            rays: Vec::new(),
-        };
-        let mut movement = Vec::with_capacity(sides * pieces);
-        for side in 0..sides {
-            for piece in &definition.pieces {
-                movement.push(builder.piece_moves(definition, side, piece));
-            }
-        }
-        let attacks = (0..sides)
-            .map(|side| builder.attacks(&movement[side * pieces..(side + 1) * pieces]))
-            .collect();
-        let castles = compile_castles(definition, &geometry);
-        if castles.len() > 32 {
-            return Err(CompileError(format!(
-                "{} castling moves: at most 32 are supported",
-                castles.len()
-            )));
-        }
-        let mut castle_loss = vec![0u32; geometry.grid_size()];
-        for (index, castle) in castles.iter().enumerate() {
-            castle_loss[castle.king_from] |= 1 << index;
-            castle_loss[castle.rook_from] |= 1 << index;
-        }
-        let royal = definition
-            .pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.royal)
-            .map(|(i, _)| PieceId(i as u8))
-            .collect();
-        // Capture effects can remove the mover's own royal piece with any capture: every move is
-        // then tested by playing it.
-        let pins_suffice = !definition.capture.any()
-            && movement.iter().all(|m: &PieceMoves<B>| {
-                m.lame
-                    .iter()
-                    .flatten()
-                    .all(|leap| leap.mode == MoveMode::MoveOnly)
-            });
-        let zobrist = Zobrist::new(sides, pieces, geometry.grid_size(), castles.len());
-        let neighbours: Vec<B> = (0..geometry.grid_size())
-            .map(|square| {
-                let mut around = B::EMPTY;
-                for (dx, dy) in crate::geometry::KING_STEPS {
-                    if let Some(next) = geometry.step(square, dx, dy) {
-                        around |= B::single(next);
-                    }
-                }
-                around
-            })
-            .collect();
-        let mut steps = crate::geometry::KING_STEPS.map(|(dx, dy)| {
-            let shift = dy * geometry.files as i32 + dx;
-            let from = (0..geometry.grid_size())
-                .filter(|&square| geometry.step(square, dx, dy).is_some())
-                .fold(B::EMPTY, |acc, square| acc | B::single(square));
-            (from, shift)
-        });
-        // Four steps move up, four down (opposite steps): the up ones first.
-        steps.sort_by_key(|&(_, shift)| std::cmp::Reverse(shift));
-        let neighbour_steps = steps.map(|(from, shift)| (from, shift.unsigned_abs()));
-        let around_board = geometry
-            .board
-            .squares()
-            .fold(B::EMPTY, |acc, square| acc | neighbours[square]);
-        let setup_hand = (0..sides)
-            .map(|side| {
-                definition
-                    .setup
-                    .hands
-                    .iter()
-                    .filter(|(s, _, _)| s.0 as usize == side)
-                    .map(|(_, _, count)| count)
-                    .sum()
-            })
-            .collect();
-        let standing_en_passant = (0..sides)
-            .map(|side| {
-                standing_en_passant(&geometry, &movement[side * pieces..(side + 1) * pieces])
-            })
-            .collect();
-        let expressions = crate::expression::Compiled::new(definition, &geometry);
+        let mut tables = Tables::compile(definition)?;
+        let pieces = tables.pieces;
+        let expressions = crate::expression::Compiled::new(definition, &tables.geometry);
+        tables.tracks_turns = tables.multi_action || !expressions.turn_start.is_empty();
         let plan_key = crate::plan::KeySpec::new(&expressions);
         let mut rules = Rules {
-            definition: definition.clone(),
-            rays: builder.rays,
-            geometry,
-            sides,
-            pieces,
-            movement,
-            attacks,
-            castles,
-            castle_loss,
-            royal,
-            irreversible: definition.pieces.iter().map(|p| p.irreversible).collect(),
-            pins_suffice,
-            zobrist,
-            around_board,
-            neighbours,
-            neighbour_steps,
-            setup_hand,
-            standing_en_passant,
+            tables,
+            setup_hand: setup_hand(definition),
             reachable: Vec::new(),
             material_excluded: (0..pieces)
                 .filter(|&piece| {
@@ -464,388 +68,26 @@ impl<B: Bitboard> Rules<B> {
                     })
                 })
                 .collect(),
-            capture_effects: definition.capture.any(),
             expressions,
             lookahead_pruning: true,
             plan_key,
-            multi_action: definition.turn.actions > 1,
-            stores: (0..pieces)
-                .map(|piece| definition.capture.store(PieceId(piece as u8)))
-                .collect(),
-            unpromoted: (0..pieces)
-                .map(|piece| {
-                    definition
-                        .pieces
-                        .iter()
-                        .position(|p| {
-                            p.promotion
-                                .as_ref()
-                                .is_some_and(|rule| rule.may_become(PieceId(piece as u8)))
-                        })
-                        .unwrap_or(piece)
-                })
-                .collect(),
-            tracks_promotion: definition
-                .capture
-                .stores
-                .contains(&Some(variant_dsl::Store::Hand)),
-            pieces_return: definition.capture.stores.iter().any(Option::is_some),
-            tracks_turns: false,
-            exchanges_prisoners: definition.turn.exchange_prisoners,
-            reads_last_drop: definition.reads_last_drop(),
-            uncapturable: (0..pieces)
-                .filter(|&p| definition.pieces[p].uncapturable)
-                .collect(),
-            number_base: {
-                let mut base = [0u8; MAX_SIDES];
-                let mut next = 0usize;
-                for (side, def) in definition.sides.iter().enumerate() {
-                    base[side] = next as u8;
-                    next += def.numbers.len();
-                }
-                base
-            },
-            numbered: definition.sides.iter().any(|side| !side.numbers.is_empty()),
-            cycle_repeats: {
-                let order = &definition.turn_order;
-                (0..order.len()).any(|i| order[..i].contains(&order[i]))
-            },
-            allies: {
-                let mut allies = [0u8; MAX_SIDES];
-                for (side, mask) in allies.iter_mut().enumerate().take(sides) {
-                    for other in 0..sides {
-                        if definition.allied(SideId(side as u8), SideId(other as u8)) {
-                            *mask |= 1 << other;
-                        }
-                    }
-                }
-                allies
-            },
-            teams: !definition.teams.is_empty(),
-            plain_sides: definition.teams.is_empty()
-                && !definition.pieces.iter().any(|piece| piece.uncapturable),
         };
-        rules.tracks_turns = rules.multi_action || !rules.expressions.turn_start.is_empty();
         rules.reachable = crate::plausible::reachable_squares(&rules);
         Ok(rules)
     }
-
-    /// Movement of one piece type for one side.
-    #[inline]
-    pub fn moves_of(&self, side: usize, piece: usize) -> &PieceMoves<B> {
-        &self.movement[side * self.pieces + piece]
-    }
 }
 
-struct Builder<'g, B> {
-    geometry: &'g Geometry<B>,
-    rays: Vec<Ray<B>>,
-}
-
-/// The absolute step of a relative offset for a side.
-pub fn absolute(forward: Forward, right: i8, ahead: i8) -> (i32, i32) {
-    match forward {
-        Forward::Up => (right as i32, ahead as i32),
-        Forward::Down => (right as i32, -(ahead as i32)),
-    }
-}
-
-impl<B: Bitboard> Builder<'_, B> {
-    fn ray_index(&mut self, dx: i32, dy: i32) -> usize {
-        if let Some(found) = self.rays.iter().position(|r| r.dx == dx && r.dy == dy) {
-            return found;
-        }
-        self.rays.push(Ray::new(self.geometry, dx, dy));
-        self.rays.len() - 1
-    }
-
-    fn piece_moves(
-        &mut self,
-        def: &Definition,
-        side: usize,
-        piece: &variant_dsl::PieceDef,
-    ) -> PieceMoves<B> {
-        let forward = def.sides[side].forward;
-        let size = self.geometry.grid_size();
-        let mut moves = PieceMoves {
-            leaps: Vec::new(),
-            lame: vec![Vec::new(); size],
-            rides: Vec::new(),
-            en_passant: vec![B::EMPTY; size],
-            initial_zone: piece
-                .initial_zone
-                .get(side)
-                .map_or(B::EMPTY, |zone| self.geometry.mask(zone)),
-            promotion: piece.promotion.as_ref().map(|promotion| PromotionRule {
-                zone: promotion
-                    .zone
-                    .get(side)
-                    .map_or(B::EMPTY, |z| self.geometry.mask(z)),
-                choices: promotion.choices_for(SideId(side as u8)).to_vec(),
-            }),
-            routes: Vec::new(),
-            simple: false,
-            takes_en_passant: false,
-        };
-        for atom in &piece.moves {
-            for step in &atom.steps {
-                let (dx, dy) = absolute(forward, step.right, step.forward);
-                self.add_atom(&mut moves, atom, dx, dy);
-            }
-        }
-        crate::path::compile_paths(self.geometry, &mut moves, &piece.paths, forward);
-        moves.simple = moves.are_simple();
-        moves.takes_en_passant = moves.en_passant.iter().any(|squares| squares.any());
-        moves
-    }
-
-    fn add_atom(&mut self, moves: &mut PieceMoves<B>, atom: &MoveAtom, dx: i32, dy: i32) {
-        let geometry = self.geometry;
-        if atom.en_passant {
-            for (from, targets) in moves.en_passant.iter_mut().enumerate() {
-                if let Some(to) = geometry.step(from, dx, dy) {
-                    *targets |= B::single(to);
-                }
-            }
-        }
-        if atom.range == Some(1) && atom.lame {
-            for from in 0..geometry.grid_size() {
-                if let Some(leap) = lame_leap(geometry, from, dx, dy, atom) {
-                    moves.lame[from].push(leap);
-                }
-            }
-        } else if atom.range == Some(1) {
-            let table = moves.leap_table(atom.mode, atom.initial_only, geometry.grid_size());
-            for (from, targets) in table.targets.iter_mut().enumerate() {
-                if let Some(to) = geometry.step(from, dx, dy) {
-                    if leap_crosses_board(geometry, from, dx, dy) {
-                        *targets |= B::single(to);
-                    }
-                }
-            }
-        } else {
-            let ray = self.ray_index(dx, dy);
-            let reach = atom.range.map(|range| {
-                (0..geometry.grid_size())
-                    .map(|from| limited_ray(geometry, from, dx, dy, range as usize))
-                    .collect()
-            });
-            moves.rides.push(Ride {
-                ray,
-                reach,
-                range: atom.range,
-                mode: atom.mode,
-                initial_only: atom.initial_only,
-            });
-        }
-    }
-
-    fn attacks(&mut self, movement: &[PieceMoves<B>]) -> Attacks<B> {
-        let size = self.geometry.grid_size();
-        let mut attacks = Attacks::default();
-        for (piece_index, moves) in movement.iter().enumerate() {
-            let piece = PieceId(piece_index as u8);
-            for table in moves.leaps.iter().filter(|t| t.mode != MoveMode::MoveOnly) {
-                let mut sources = vec![B::EMPTY; size];
-                for (from, targets) in table.targets.iter().enumerate() {
-                    for to in targets.squares() {
-                        sources[to] |= B::single(from);
-                    }
-                }
-                let zone = if table.initial_only {
-                    moves.initial_zone
-                } else {
-                    self.geometry.board
-                };
-                attacks.leaps.push(LeapAttack {
-                    piece,
-                    sources,
-                    zone,
-                });
-            }
-            let mut lame_sources = vec![Vec::new(); size];
-            for (from, leaps) in moves.lame.iter().enumerate() {
-                for leap in leaps
-                    .iter()
-                    .filter(|l| l.mode != MoveMode::MoveOnly && !l.initial_only)
-                {
-                    lame_sources[leap.to].push((from, leap.path));
-                }
-            }
-            if lame_sources.iter().any(|s| !s.is_empty()) {
-                attacks.lame.push(LameAttack {
-                    piece,
-                    sources: lame_sources,
-                });
-            }
-            for ride in moves
-                .rides
+/// Per side, how many pieces its hand holds in the game's setup.
+fn setup_hand(definition: &Definition) -> Vec<u32> {
+    (0..definition.sides.len())
+        .map(|side| {
+            definition
+                .setup
+                .hands
                 .iter()
-                .filter(|r| r.mode != MoveMode::MoveOnly && !r.initial_only)
-            {
-                let (dx, dy) = (self.rays[ride.ray].dx, self.rays[ride.ray].dy);
-                let back = self.ray_index(-dx, -dy);
-                let reach = ride.range.map(|range| {
-                    (0..size)
-                        .map(|at| limited_ray(self.geometry, at, -dx, -dy, range as usize))
-                        .collect::<Vec<B>>()
-                });
-                match attacks
-                    .rides
-                    .iter_mut()
-                    .find(|a| a.ray == back && a.reach.is_none() && reach.is_none())
-                {
-                    Some(shared) if !shared.pieces.contains(&piece) => shared.pieces.push(piece),
-                    Some(_) => {}
-                    None => attacks.rides.push(RideAttack {
-                        ray: back,
-                        reach,
-                        pieces: vec![piece],
-                    }),
-                }
-            }
-        }
-        attacks
-    }
-}
-
-/// Per passed square, the initial lame moves of one side that pass it: (landing, piece type).
-fn standing_en_passant<B: Bitboard>(
-    geometry: &Geometry<B>,
-    movement: &[PieceMoves<B>],
-) -> Vec<Vec<(usize, usize)>> {
-    let mut passing = vec![Vec::new(); geometry.grid_size()];
-    for (piece, moves) in movement.iter().enumerate() {
-        for (from, leaps) in moves.lame.iter().enumerate() {
-            if !moves.initial_zone.has(from) {
-                continue;
-            }
-            for leap in leaps
-                .iter()
-                .filter(|l| l.initial_only && l.mode != MoveMode::CaptureOnly)
-            {
-                if let Some(passed) = leap.passed {
-                    passing[passed].push((leap.to, piece));
-                }
-            }
-        }
-    }
-    passing
-}
-
-/// Whether a straight (orthogonal or diagonal) leap from `from` crosses only board squares: no
-/// piece jumps over a hole. Oblique leaps cross no square and always qualify.
-fn leap_crosses_board<B: Bitboard>(geometry: &Geometry<B>, from: usize, dx: i32, dy: i32) -> bool {
-    let straight = dx == 0 || dy == 0 || dx.abs() == dy.abs();
-    if !straight {
-        return true;
-    }
-    let steps = dx.abs().max(dy.abs());
-    (1..steps).all(|k| {
-        geometry
-            .step(from, k * dx.signum(), k * dy.signum())
-            .is_some()
-    })
-}
-
-/// A lame leap: the path runs along the longer component first (straight for orthogonal and
-/// diagonal atoms; for oblique atoms an orthogonal step then diagonal steps, as the Xiangqi horse).
-fn lame_leap<B: Bitboard>(
-    geometry: &Geometry<B>,
-    from: usize,
-    dx: i32,
-    dy: i32,
-    atom: &MoveAtom,
-) -> Option<LameLeap<B>> {
-    if !geometry.on_board(from) {
-        return None;
-    }
-    let to = geometry.step(from, dx, dy)?;
-    let mut path = B::EMPTY;
-    let mut passed = None;
-    let (mut x, mut y) = (0, 0);
-    loop {
-        // Step towards the target, orthogonally along the longer axis while it leads, then
-        // diagonally.
-        let (rx, ry) = (dx - x, dy - y);
-        let (sx, sy) = if rx.abs() > ry.abs() {
-            (
-                rx.signum(),
-                if ry.abs() == rx.abs() { ry.signum() } else { 0 },
-            )
-        } else if ry.abs() > rx.abs() {
-            (0, ry.signum())
-        } else {
-            (rx.signum(), ry.signum())
-        };
-        x += sx;
-        y += sy;
-        if (x, y) == (dx, dy) {
-            break;
-        }
-        let square = geometry.step(from, x, y)?;
-        passed.get_or_insert(square);
-        path |= B::single(square);
-    }
-    Some(LameLeap {
-        to,
-        path,
-        mode: atom.mode,
-        initial_only: atom.initial_only,
-        passed,
-    })
-}
-
-fn compile_castles<B: Bitboard>(definition: &Definition, geometry: &Geometry<B>) -> Vec<Castle<B>> {
-    definition
-        .castling
-        .iter()
-        .map(|castle| {
-            let king_from = geometry.index(castle.king_from);
-            let king_to = geometry.index(castle.king_to);
-            let rook_from = geometry.index(castle.rook_from);
-            let rook_to = geometry.index(castle.rook_to);
-            let king_path = line(geometry, king_from, king_to);
-            let mut empty = B::EMPTY;
-            for square in king_path
-                .iter()
-                .chain(line(geometry, rook_from, rook_to).iter())
-            {
-                empty |= B::single(*square);
-            }
-            empty &= !(B::single(king_from) | B::single(rook_from));
-            Castle {
-                side: castle.side,
-                king_from,
-                king_to,
-                rook_from,
-                rook_to,
-                empty,
-                king_path,
-            }
-        })
-        .collect()
-}
-
-/// The squares from `from` to `to` inclusive along a straight line (just the two ends when they
-/// are not aligned).
-fn line<B: Bitboard>(geometry: &Geometry<B>, from: usize, to: usize) -> Vec<usize> {
-    let (fx, fy) = (
-        (from % geometry.files) as i32,
-        (from / geometry.files) as i32,
-    );
-    let (tx, ty) = ((to % geometry.files) as i32, (to / geometry.files) as i32);
-    let (dx, dy) = (tx - fx, ty - fy);
-    let aligned = dx == 0 || dy == 0 || dx.abs() == dy.abs();
-    if !aligned {
-        return vec![from, to];
-    }
-    let steps = dx.abs().max(dy.abs());
-    (0..=steps)
-        .map(|k| {
-            let x = fx + k * dx.signum();
-            let y = fy + k * dy.signum();
-            y as usize * geometry.files + x as usize
+                .filter(|(s, _, _)| s.0 as usize == side)
+                .map(|(_, _, count)| count)
+                .sum()
         })
         .collect()
 }

@@ -592,7 +592,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                 (Some(squares), _) => squares,
                 (None, Some(actions)) => drop_targets(actions),
                 (None, None) => {
-                    let actions = crate::movegen::legal_moves(rules, position);
+                    let actions = crate::legal::legal_moves(rules, position);
                     drop_targets(&actions)
                 }
             },
@@ -743,7 +743,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
             Cond::CanAct => match (self.can_act, self.actions) {
                 (Some(can_act), _) => can_act,
                 (None, Some(actions)) => !actions.is_empty(),
-                (None, None) => crate::movegen::any_legal(self.rules, self.position),
+                (None, None) => crate::legal::any_legal(self.rules, self.position),
             },
             Cond::Compare(a, op, b) => {
                 let (a, b) = (self.number(a), self.number(b));

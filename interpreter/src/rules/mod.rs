@@ -8,6 +8,8 @@
 pub(crate) mod after_drop;
 mod compiled;
 pub mod expression;
+mod game;
+pub mod legal;
 pub mod outcome;
 pub mod plan;
 pub mod plausible;
@@ -16,3 +18,9 @@ pub mod score;
 pub mod turn;
 
 pub use compiled::*;
+// The table types kept their paths from before the tables were the core's
+// (`variant_interpreter::rules::PieceMoves`, ...).
+pub use crate::core::tables::{
+    absolute, Attacks, Castle, LameAttack, LameLeap, LeapAttack, LeapTable, PieceMoves,
+    PromotionRule, Ride, RideAttack, Tables,
+};

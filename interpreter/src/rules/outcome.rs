@@ -6,7 +6,7 @@
 use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
 use crate::expression::{EndCheck, Judge};
-use crate::movegen::{any_legal, legal_moves, legal_moves_into};
+use crate::legal::{any_legal, legal_moves, legal_moves_into};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -276,7 +276,7 @@ pub fn status_into_set<B: Bitboard>(
     if ends_before_actions(rules, position, history) {
         return Some(finished(None));
     }
-    crate::movegen::generate(rules, position, actions);
+    crate::legal::generate(rules, position, actions);
     if actions.is_empty() {
         return Some(finished(Some(&[])));
     }

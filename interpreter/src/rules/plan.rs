@@ -1549,7 +1549,7 @@ mod tests {
     //! bound directions, along random games of the game files with drop rules and of the test
     //! variant written to use every expression term.
     use super::*;
-    use crate::movegen::legal_moves;
+    use crate::legal::legal_moves;
     use crate::outcome::outcome;
 
     /// Every game file and test variant with drop rules whose board fits 64 bits.
@@ -1828,7 +1828,7 @@ mod tests {
             for to in allowed.squares() {
                 let drop = Move::drop(piece, to);
                 assert!(
-                    crate::movegen::leaves_a_reply(rules, position, drop),
+                    crate::legal::leaves_a_reply(rules, position, drop),
                     "{at}: {drop:?} leaves no reply"
                 );
             }

@@ -25,7 +25,7 @@
 //! the piece counts apply to them.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::targets;
+use crate::core::tables::targets;
 use crate::position::Position;
 use crate::rules::Rules;
 

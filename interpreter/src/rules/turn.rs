@@ -13,7 +13,7 @@
 //! action, and the legality of an action first asks the cheaper question.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::single_actions;
+use crate::legal::single_actions;
 use crate::moves::Move;
 use crate::outcome::ends_by_action;
 use crate::position::Position;

@@ -16,6 +16,10 @@ use crate::position::Position;
 use crate::rules::{Rules, MAX_SIDES};
 use crate::score::scores;
 
+/// A won game is worth this, less the plies to reach it (the search's scores): evaluations
+/// stay within half of it, so that no evaluation reads as a mate.
+pub const MATE: i32 = 1_000_000;
+
 /// Hundredths per unit of piece value.
 pub const VALUE_SCALE: i64 = 100;
 /// Per point of the game's score.
@@ -52,8 +56,5 @@ pub fn evaluate<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usi
         .map(|s| totals[s])
         .max()
         .unwrap_or(0);
-    (totals[side] - best_other).clamp(
-        -(super::search::MATE as i64 / 2),
-        super::search::MATE as i64 / 2,
-    ) as i32
+    (totals[side] - best_other).clamp(-(MATE as i64 / 2), MATE as i64 / 2) as i32
 }

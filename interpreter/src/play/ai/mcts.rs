@@ -345,7 +345,7 @@ fn policy_move<B: Bitboard>(
     match decision {
         Some(decision) => decision.candidates[rng.random_range(0..decision.candidates.len())],
         None => {
-            let moves = crate::movegen::legal_moves(rules, position);
+            let moves = crate::legal::legal_moves(rules, position);
             moves[rng.random_range(0..moves.len())]
         }
     }

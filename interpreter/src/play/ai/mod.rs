@@ -24,7 +24,7 @@ pub mod random;
 pub mod search;
 mod tree;
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Wide256};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::session::{Game, Session};
@@ -225,6 +225,30 @@ pub fn generator(seed: u64, stream: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(stream);
     rng
+}
+
+impl dyn Session + '_ {
+    /// A computer player for this game (see [`crate::ai`]). Written here rather than in the
+    /// [`Session`] trait, so that the session knows nothing of its players.
+    pub fn agent(
+        &self,
+        spec: PlayerSpec,
+        options: AgentOptions,
+    ) -> Result<Box<dyn Agent>, AgentError> {
+        if spec == PlayerSpec::Policy && self.definition().policies.is_empty() {
+            return Err(AgentError(
+                "`policy`: this game file defines no scripted policy for any side".into(),
+            ));
+        }
+        // The widths `crate::session::open` chooses from.
+        if typed::<u64>(self).is_some() {
+            agent::<u64>(spec, options)
+        } else if typed::<u128>(self).is_some() {
+            agent::<u128>(spec, options)
+        } else {
+            agent::<Wide256>(spec, options)
+        }
+    }
 }
 
 /// Builds an agent for a game of width `B` (called by [`Session::agent`]).

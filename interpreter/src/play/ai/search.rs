@@ -29,8 +29,7 @@ use std::time::{Duration, Instant};
 
 /// The deepest search a spec may ask for.
 pub const MAX_DEPTH: u32 = 64;
-/// A won game is worth this, less the plies to reach it.
-pub const MATE: i32 = 1_000_000;
+pub use super::eval::MATE;
 const INFINITY: i32 = MATE + 1;
 /// Quiescence looks at most this many captures deep.
 const QUIESCENCE_DEPTH: u32 = 6;
@@ -595,7 +594,7 @@ impl<B: Bitboard> Searcher<'_, B> {
             let Some(mv) = self.table.probe(current.hash()).and_then(|e| e.best) else {
                 break;
             };
-            if !crate::movegen::legal_moves(self.rules, &current).contains(&mv) {
+            if !crate::legal::legal_moves(self.rules, &current).contains(&mv) {
                 break;
             }
             seen.push(current.hash());

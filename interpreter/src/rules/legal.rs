@@ -1,0 +1,426 @@
+//! The legal moves of a turn: the core's board moves, the drops the rules allow, turns of
+//! several actions and passes.
+//!
+//! The core ([`crate::core::movegen`]) generates the moves of the pieces on the board and
+//! tests them for the king's safety; this module adds what the game's rules decide: which
+//! pieces the move rules let move, which drops the drop rules allow (through the folded plans
+//! of [`crate::plan`] and the lookahead), the actions of a turn of several, and the pass. Its
+//! sinks are the core's, with one more question ([`DropSink::known_plan`]).
+
+use crate::core::action_set::ActionSet;
+use crate::core::bitboard::Bitboard;
+use crate::core::movegen::{
+    castling, en_passant, leaves_king_safe, piece_moves, safety, Collector, Counter, Exists,
+    Movable, Sink,
+};
+use crate::core::moves::Move;
+use crate::core::position::Position;
+use crate::core::tables::PromotionRule;
+use crate::expression::{drop_squares, drop_squares_of, reply_certain_after, Judge};
+use crate::rules::{Rules, MAX_PIECE_TYPES};
+
+/// A sink of the legal moves of a turn: a core [`Sink`] that may also carry the plan of the
+/// position's scalar state.
+pub trait DropSink<B: Bitboard>: Sink<B> {
+    /// The plan of the position's scalar state, where the caller has looked it up already
+    /// (`Some`, holding what [`crate::plan::plan`] gave): drop generation then takes it rather
+    /// than look it up again. Given by [`WithPlan`]; taken once.
+    fn known_plan(&mut self) -> KnownPlan<B> {
+        None
+    }
+}
+
+impl<B: Bitboard> DropSink<B> for Exists {}
+impl<B: Bitboard> DropSink<B> for Counter<B> {}
+impl<B: Bitboard> DropSink<B> for Collector<B> {}
+impl<B: Bitboard> DropSink<B> for ActionSet<B> {}
+
+/// A plan looked up already, or not (see [`Sink::known_plan`]).
+pub type KnownPlan<B> = Option<Option<std::rc::Rc<crate::plan::Plan<B>>>>;
+
+/// A sink with the plan of the position to generate from (a separate type, so that the
+/// generation of every other sink, a moving game's included, is compiled as it was).
+struct WithPlan<'a, B: Bitboard, S> {
+    sink: &'a mut S,
+    plan: KnownPlan<B>,
+}
+
+impl<'a, B: Bitboard, S: DropSink<B>> WithPlan<'a, B, S> {
+    fn new(sink: &'a mut S, plan: KnownPlan<B>) -> Self {
+        WithPlan { sink, plan }
+    }
+}
+
+impl<B: Bitboard, S: DropSink<B>> Sink<B> for WithPlan<'_, B, S> {
+    #[inline]
+    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+        self.sink.batch(from, targets, promotion);
+    }
+    #[inline]
+    fn single(&mut self, mv: Move) {
+        self.sink.single(mv);
+    }
+    #[inline]
+    fn drops(&mut self, piece: usize, targets: B) {
+        self.sink.drops(piece, targets);
+    }
+    #[inline]
+    fn satisfied(&self) -> bool {
+        self.sink.satisfied()
+    }
+    const ONE_IS_ENOUGH: bool = S::ONE_IS_ENOUGH;
+}
+
+impl<B: Bitboard, S: DropSink<B>> DropSink<B> for WithPlan<'_, B, S> {
+    #[inline]
+    fn known_plan(&mut self) -> KnownPlan<B> {
+        self.plan.take()
+    }
+}
+
+/// All legal moves.
+pub fn legal_moves<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
+    let mut moves = Vec::new();
+    legal_moves_into(rules, position, &mut moves);
+    moves
+}
+
+/// All legal moves, into `moves` (cleared first): a loop that generates at every ply can keep
+/// one list instead of allocating one per ply. Returns the squares of the drops among them.
+pub fn legal_moves_into<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    moves: &mut Vec<Move>,
+) -> B {
+    moves.clear();
+    // Room for a typical position's moves at once, instead of growing the vector step by step,
+    // within a kilobyte: allocators serve small blocks from a per-thread cache (glibc's up to
+    // 1032 bytes), several times faster than larger ones.
+    if moves.capacity() == 0 {
+        moves.reserve_exact(1024 / std::mem::size_of::<Move>().max(1));
+    }
+    let mut collector = Collector {
+        moves: std::mem::take(moves),
+        drop_squares: B::EMPTY,
+    };
+    generate(rules, position, &mut collector);
+    *moves = collector.moves;
+    collector.drop_squares
+}
+
+/// The number of legal moves.
+pub fn count_legal<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> u64 {
+    let mut counter = Counter::default();
+    generate(rules, position, &mut counter);
+    counter.count
+}
+
+/// The number of legal moves, or zero where an end rule that reads no action has ended the
+/// game ([`crate::outcome::ends_before_actions`]; `history`: the hashes of the positions
+/// before, for repetition): perft's last ply. The plan of the position's scalar state, where
+/// drops may be generated from one, is looked up once for both questions: it settles the end
+/// conditions that read no square ([`crate::plan::Plan::ends`]).
+#[inline]
+pub fn count_legal_unless_ended<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+) -> u64 {
+    count_legal_unless_ended_with(rules, position, history, None).0
+}
+
+/// [`count_legal_unless_ended`] given the plan of the position's scalar state where the caller
+/// knows it (`known`: what an earlier call returned for a position of the same plan key, see
+/// [`crate::plan::same_key_after`]); returns the count and the plan it used (for the next
+/// such call).
+#[inline(always)]
+pub fn count_legal_unless_ended_with<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    known: KnownPlan<B>,
+) -> (u64, KnownPlan<B>) {
+    let us = position.side_to_move(rules);
+    let plan = known.or_else(|| {
+        (rules.plan_key.active && position.hand_total(us) > 0)
+            .then(|| crate::plan::plan(rules, position, us))
+    });
+    let settled = plan.as_ref().and_then(|plan| plan.as_ref()?.ends());
+    if crate::outcome::ends_before_actions_settled(rules, position, history, settled) {
+        return (0, plan);
+    }
+    if let Some(Some(found)) = &plan {
+        if drops_alone(rules, position) {
+            let mut judge = Judge::new(rules, position, us);
+            let pieces = position.held_types(us);
+            if let Some(count) = found.count_drops(&mut judge, pieces, rules.lookahead_pruning) {
+                return (count, plan);
+            }
+        }
+    }
+    let mut counter = Counter::default();
+    generate(
+        rules,
+        position,
+        &mut WithPlan::new(&mut counter, plan.clone()),
+    );
+    (counter.count, plan)
+}
+
+/// Whether the legal actions of `position` are its drops alone, each judged by the drop rules
+/// alone: a single action per turn, no pass, no move in this phase, no king to keep safe.
+#[inline]
+fn drops_alone<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    let definition = &rules.definition;
+    let moves_now = definition.actions.moves && position.phase().is_none();
+    let other_actions = moves_now || rules.multi_action || definition.turn.pass;
+    definition.actions.drops && !other_actions && !definition.end.check
+}
+
+/// Generates every legal move of the side to move into `sink`.
+pub fn generate<B: Bitboard, S: DropSink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    sink: &mut S,
+) {
+    if rules.multi_action && position.phase().is_none() {
+        for mv in crate::turn::legal_actions(rules, position) {
+            sink.single(mv);
+        }
+        return;
+    }
+    if rules.definition.turn.pass {
+        // Generated once: the actions, or `pass` when there is none and no end rule judges a
+        // side without actions (`checkmate`, `stalemate`).
+        let actions = single_actions(rules, position);
+        if actions.is_empty() && crate::turn::passes(rules, position) {
+            sink.single(Move::pass());
+        }
+        for mv in actions {
+            sink.single(mv);
+        }
+        return;
+    }
+    generate_actions(rules, position, sink, true);
+}
+
+/// The actions each legal on its own (the turn's other rules, such as `maximal`, not applied):
+/// what a turn of several actions is built from.
+pub(crate) fn single_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
+    let mut collector = Collector {
+        moves: Vec::with_capacity(64),
+        drop_squares: B::EMPTY,
+    };
+    generate_actions(rules, position, &mut collector, true);
+    collector.moves
+}
+
+/// Generates the legal actions; `lookahead` applies the drop rules' lookahead (off when the
+/// lookahead itself asks whether a reply exists).
+fn generate_actions<B: Bitboard, S: DropSink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    sink: &mut S,
+    lookahead: bool,
+) {
+    let us = position.side_to_move(rules);
+    let own = position.side_pieces(us);
+    let occupied = position.occupied();
+    let safety = safety(rules, position, us, occupied);
+    let in_phase = position.phase().is_some();
+    if rules.multi_action && position.progress().actions >= rules.definition.turn.actions {
+        return;
+    }
+    if rules.definition.actions.moves && !in_phase {
+        let movable = (!rules.expressions.moves.is_empty())
+            .then(|| crate::expression::movable_squares(rules, position));
+        let movable = Movable(movable.as_ref());
+        piece_moves(rules, position, us, &safety, movable, sink);
+        if sink.satisfied() {
+            return;
+        }
+        en_passant(rules, position, us, own, &safety, movable, sink);
+        castling(rules, position, us, occupied, &safety, movable, sink);
+    }
+    if rules.definition.actions.drops {
+        // Whether each drop is tested for the king's safety: a drop cannot expose a king that
+        // is not in check where pins decide legality. (A flag rather than the safety itself:
+        // a reference to it kept the move loops' safety in memory, for chess too.)
+        let king_to_keep = safety.enforced && !safety.fast;
+        drops(rules, position, us, king_to_keep, sink, lookahead);
+    }
+}
+
+fn drops<B: Bitboard, S: DropSink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    us: usize,
+    king_to_keep: bool,
+    sink: &mut S,
+    lookahead: bool,
+) {
+    if position.hand_total(us) == 0 {
+        return;
+    }
+    let mut judge = Judge::new(rules, position, us);
+    // The rules folded for this position's scalar state, where this thread keeps a plan.
+    let plan = sink
+        .known_plan()
+        .unwrap_or_else(|| crate::plan::plan(rules, position, us));
+    let in_hand = position.held_types(us);
+    // Every type at once: from the plan, or from the rules (unless one drop is enough).
+    let mut allowed_of = [B::EMPTY; MAX_PIECE_TYPES];
+    let mut looked_ahead_of = [B::EMPTY; MAX_PIECE_TYPES];
+    let prepared = match &plan {
+        Some(plan) => {
+            plan.drop_squares(
+                &mut judge,
+                in_hand,
+                lookahead,
+                &mut allowed_of,
+                &mut looked_ahead_of,
+            );
+            true
+        }
+        None if !S::ONE_IS_ENOUGH => {
+            drop_squares_of(
+                &mut judge,
+                in_hand,
+                lookahead,
+                &mut allowed_of,
+                &mut looked_ahead_of,
+            );
+            true
+        }
+        None => false,
+    };
+    let proved_after = |drops: B| {
+        rules.lookahead_pruning
+            && match &plan {
+                Some(plan) => plan.reply_certain(rules, position, drops),
+                None => reply_certain_after(rules, position, drops),
+            }
+    };
+    let empty = rules.geometry.board & !position.occupied();
+    // Proved once per position, the lookahead then costs nothing per drop.
+    let mut reply_proved = None;
+    if prepared && !king_to_keep {
+        // Every type's squares at hand and no king to keep safe: where the lookahead binds
+        // no drop (or is proved for all at once), the squares go to the sink as they are.
+        let mut ahead = B::EMPTY;
+        let mut rest = in_hand;
+        while rest != 0 {
+            let piece = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            ahead |= looked_ahead_of[piece] & allowed_of[piece];
+        }
+        let proved = !lookahead || ahead.is_empty() || proved_after(empty);
+        if proved {
+            let mut rest = in_hand;
+            while rest != 0 {
+                let piece = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                sink.drops(piece, allowed_of[piece]);
+                if sink.satisfied() {
+                    return;
+                }
+            }
+            return;
+        }
+        reply_proved = Some(false);
+    }
+    // Otherwise proved square by square (whatever the type dropped), or tested drop by drop.
+    let (mut square_tried, mut square_proved) = (B::EMPTY, B::EMPTY);
+    for piece in 0..rules.pieces {
+        if in_hand >> piece & 1 == 0 {
+            continue;
+        }
+        let (mut allowed, looked_ahead) = if prepared {
+            (allowed_of[piece], looked_ahead_of[piece])
+        } else {
+            drop_squares(&mut judge, piece, lookahead)
+        };
+        if king_to_keep {
+            for to in allowed.squares() {
+                if !leaves_king_safe(rules, position, Move::drop(piece, to), us) {
+                    allowed &= !B::single(to);
+                }
+            }
+        }
+        if lookahead && (looked_ahead & allowed).any() {
+            let proved = *reply_proved.get_or_insert_with(|| proved_after(empty));
+            if !proved {
+                for to in (looked_ahead & allowed).squares() {
+                    let square = B::single(to);
+                    if (square_tried & square).is_empty() {
+                        square_tried |= square;
+                        if proved_after(square) {
+                            square_proved |= square;
+                        }
+                    }
+                    if (square_proved & square).is_empty()
+                        && !leaves_a_reply(rules, position, Move::drop(piece, to))
+                    {
+                        allowed &= !square;
+                    }
+                }
+            }
+        }
+        sink.drops(piece, allowed);
+        if sink.satisfied() {
+            return;
+        }
+    }
+}
+
+/// The drop rules that bind the side to move when it drops `piece` on `to`, in source order,
+/// each with whether the drop meets it (for explanations; generation uses the same masks).
+pub fn binding_drop_constraints<'r, B: Bitboard>(
+    rules: &'r Rules<B>,
+    position: &Position<B>,
+    piece: usize,
+    to: usize,
+) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
+    let written = match position.phase() {
+        Some(phase) => &rules.definition.phases[phase].drops.constraints,
+        None => &rules.definition.drops.constraints,
+    };
+    crate::expression::binding_rules(rules, position, piece, to)
+        .into_iter()
+        .map(|(index, met)| (&written[index], met))
+        .collect()
+}
+
+/// The move rules that bind the side to move when it moves `piece` from `from`, in source
+/// order, each with whether the move meets it (for explanations).
+pub fn binding_move_constraints<'r, B: Bitboard>(
+    rules: &'r Rules<B>,
+    position: &Position<B>,
+    piece: usize,
+    from: usize,
+) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
+    crate::expression::binding_move_rules(rules, position, piece, from)
+        .into_iter()
+        .map(|(index, met)| (&rules.definition.move_rules.constraints[index], met))
+        .collect()
+}
+
+/// Whether, after `mv`, the next side has a legal action (its own lookahead not applied).
+pub(crate) fn leaves_a_reply<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    mv: Move,
+) -> bool {
+    let mut next = *position;
+    next.play_unchecked(rules, mv);
+    let mut exists = Exists::default();
+    generate_actions(rules, &next, &mut exists, false);
+    exists.0
+}
+
+/// Whether the side to move has a legal action; generation stops at the first.
+pub fn any_legal<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    let mut exists = Exists::default();
+    generate(rules, position, &mut exists);
+    exists.0
+}
