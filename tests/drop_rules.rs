@@ -141,7 +141,7 @@ impl Game {
 
     /// The engine's index of a square (the bit of its bitboards).
     fn index(&self, square: Square) -> usize {
-        self.rules.geometry.index(square)
+        self.rules.geometry().index(square)
     }
 
     /// The drop rules in force: the phase's during a placement phase.
@@ -338,7 +338,7 @@ impl<'a> Naive<'a> {
                 .sides(*reference)
                 .into_iter()
                 .filter_map(|side| self.position.last_drop(side))
-                .map(|(_, index)| game.rules.geometry.square(index))
+                .map(|(_, index)| game.rules.geometry().square(index))
                 .collect(),
             Squares::LegalDrops => panic!("`legal drops` cannot be used in a drop rule"),
             Squares::Acted => self.squares_of(self.position.progress().acted),

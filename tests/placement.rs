@@ -300,7 +300,7 @@ fn coverage_ends_when_every_placement_would_block_ones_own_lines() {
     for placement in &allowed {
         let square = game
             .rules()
-            .geometry
+            .geometry()
             .square(placement.to as usize)
             .to_string();
         assert!(

@@ -14,7 +14,8 @@ use variant_interpreter::expression::{drop_squares, reply_certain, reply_certain
 use variant_interpreter::movegen::{any_legal, legal_moves};
 use variant_interpreter::outcome::outcome;
 use variant_interpreter::perft::perft;
-use variant_interpreter::plan::{plan, KeySpec};
+use variant_interpreter::plan::plan;
+use variant_interpreter::rules::Options;
 use variant_interpreter::{Bitboard, Position, Rules};
 
 /// The game files and test variants whose drop rules a plan folds (their board fits 64 bits).
@@ -25,7 +26,7 @@ fn files_with_drop_rules() -> Vec<(PathBuf, Rules<u64>, Position<u64>)> {
         let Ok(rules) = Rules::<u64>::compile(&definition) else {
             continue;
         };
-        if !rules.plan_key.active {
+        if !rules.folds_drop_rules() {
             continue;
         }
         let position = Position::from_setup(&rules, &definition.setup).expect("the setup opens");
@@ -36,9 +37,11 @@ fn files_with_drop_rules() -> Vec<(PathBuf, Rules<u64>, Position<u64>)> {
 
 /// The same rules judged without plans.
 fn unfolded(rules: &Rules<u64>) -> Rules<u64> {
-    let mut plain = rules.clone();
-    plain.plan_key = KeySpec::default();
-    plain
+    let options = Options {
+        plans: false,
+        ..Options::default()
+    };
+    Rules::compile_with(rules.definition(), options).expect("compiles as before")
 }
 
 #[test]
@@ -77,7 +80,7 @@ fn plans_give_the_legal_actions_of_the_unfolded_rules() {
                     slow,
                     "{} at {}",
                     path.display(),
-                    variant_dsl::fen::write_fen(&folded.definition, &position.to_setup(folded))
+                    variant_dsl::fen::write_fen(folded.definition(), &position.to_setup(folded))
                 );
                 assert_eq!(any_legal(folded, &position), any_legal(&plain, &position));
                 planned += usize::from(same_masks_and_proof(folded, &position, path));
@@ -113,10 +116,10 @@ fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Pat
     // Every type at once, and each type alone (a group's squares do not depend on the others).
     const TYPES: usize = variant_interpreter::rules::MAX_PIECE_TYPES;
     let (mut all, mut all_ahead) = ([0; TYPES], [0; TYPES]);
-    let every = (1u32 << rules.pieces) - 1;
+    let every = (1u32 << rules.pieces()) - 1;
     let mut judge = Judge::new(rules, position, side);
     plan.drop_squares(&mut judge, every, true, &mut all, &mut all_ahead);
-    for piece in 0..rules.pieces {
+    for piece in 0..rules.pieces() {
         let mut judge = Judge::new(rules, position, side);
         let unfolded = drop_squares(&mut judge, piece, true);
         let (mut alone, mut alone_ahead) = ([0; TYPES], [0; TYPES]);
@@ -133,7 +136,7 @@ fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Pat
             "{at} piece {piece} alone"
         );
     }
-    let empty = rules.geometry.board & !position.occupied();
+    let empty = rules.geometry().board & !position.occupied();
     // The plan's proof keeps what moves with the unknown drop (the squares around it), which
     // the unfolded proof bounds away: it proves whatever that one proves, and more.
     let proved = plan.reply_certain(rules, position, empty);
@@ -167,7 +170,7 @@ fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Pat
             path.display()
         );
         if proved {
-            for piece in (0..rules.pieces).filter(|&p| position.hand(side, p) > 0) {
+            for piece in (0..rules.pieces()).filter(|&p| position.hand(side, p) > 0) {
                 assert!(
                     leaves_a_drop(rules, position, piece, square),
                     "{}: the proof holds on square {square} but dropping piece {piece} there \
@@ -191,7 +194,7 @@ fn leaves_a_drop(
     let mut next = *position;
     next.play_unchecked(rules, variant_interpreter::moves::Move::drop(piece, square));
     let side = next.side_to_move(rules);
-    (0..rules.pieces)
+    (0..rules.pieces())
         .filter(|&p| next.hand(side, p) > 0)
         .any(|p| drop_squares(&mut Judge::new(rules, &next, side), p, false).0 != 0)
 }
@@ -208,7 +211,7 @@ fn the_plan_proves_a_reply_around_a_drop_anywhere() {
         .expect("cheversi has drop rules");
     let side = start.side_to_move(&rules);
     let plan = plan(&rules, &start, side).expect("a plan");
-    let empty = rules.geometry.board & !start.occupied();
+    let empty = rules.geometry().board & !start.occupied();
     assert!(!reply_certain(&rules, &start), "{}", path.display());
     assert!(plan.reply_certain(&rules, &start, empty));
 }

@@ -217,80 +217,104 @@ pub struct Castle<B> {
 #[derive(Clone, Debug)]
 pub struct Tables<B> {
     /// The definition it was compiled from.
-    pub definition: Definition,
+    pub(crate) definition: Definition,
     /// The board.
-    pub geometry: Geometry<B>,
+    pub(crate) geometry: Geometry<B>,
     /// Number of sides.
-    pub sides: usize,
+    pub(crate) sides: usize,
     /// Number of piece types.
-    pub pieces: usize,
+    pub(crate) pieces: usize,
     /// Shared ray tables.
-    pub rays: Vec<Ray<B>>,
+    pub(crate) rays: Vec<Ray<B>>,
     /// Movement per (side, piece): index `side * pieces + piece`.
-    pub movement: Vec<PieceMoves<B>>,
+    pub(crate) movement: Vec<PieceMoves<B>>,
     /// Attacks per attacking side.
-    pub attacks: Vec<Attacks<B>>,
+    pub(crate) attacks: Vec<Attacks<B>>,
     /// Castling moves, in definition order.
-    pub castles: Vec<Castle<B>>,
+    pub(crate) castles: Vec<Castle<B>>,
     /// Per square, the castling rights lost when a move starts or ends there.
-    pub castle_loss: Vec<u32>,
+    pub(crate) castle_loss: Vec<u32>,
     /// Royal piece types.
-    pub royal: Vec<PieceId>,
+    pub(crate) royal: Vec<PieceId>,
     /// Piece types no action captures (`uncapturable`).
-    pub uncapturable: Vec<usize>,
+    pub(crate) uncapturable: Vec<usize>,
     /// Irreversible piece types (reset the move-limit counter).
-    pub irreversible: Vec<bool>,
+    pub(crate) irreversible: Vec<bool>,
     /// Whether pins and checks computed from leaps and rides decide legality exactly (no lame
     /// attackers whose path a move could open).
-    pub pins_suffice: bool,
+    pub(crate) pins_suffice: bool,
     /// Hash keys.
-    pub zobrist: Zobrist,
+    pub(crate) zobrist: Zobrist,
     /// Per square, its (up to 8) neighbours: "touching".
-    pub neighbours: Vec<B>,
+    pub(crate) neighbours: Vec<B>,
     /// The neighbours of many squares at once: per King step, the squares it stays on the
     /// board from and how far it moves a square's index, up (the first four) or down.
-    pub neighbour_steps: [(B, u32); 8],
+    pub(crate) neighbour_steps: [(B, u32); 8],
     /// The squares next to some square of the board: the squares around the whole board.
-    pub around_board: B,
+    pub(crate) around_board: B,
     /// Per side whose piece would be the victim, per passed square: the (landing square, piece
     /// type) of initial lame moves passing it, for `en-passant standing` control.
-    pub standing_en_passant: Vec<Vec<Vec<(usize, usize)>>>,
+    pub(crate) standing_en_passant: Vec<Vec<Vec<(usize, usize)>>>,
     /// Whether captures have effects (`capture` rules): check and legality then take them in.
-    pub capture_effects: bool,
+    pub(crate) capture_effects: bool,
     /// Whether a turn may have several actions (`turn { up to N actions }`, N > 1).
-    pub multi_action: bool,
+    pub(crate) multi_action: bool,
     /// Per piece type, where its captured pieces go (`capture { ... to hand }`).
-    pub stores: Vec<Option<variant_dsl::Store>>,
+    pub(crate) stores: Vec<Option<variant_dsl::Store>>,
     /// Per piece type, the type a promoted piece of it goes back to when captured into a hand:
     /// the first piece type that promotes to it (itself when none does).
-    pub unpromoted: Vec<usize>,
+    pub(crate) unpromoted: Vec<usize>,
     /// Whether promoted pieces are marked (some captures go to the hand).
-    pub tracks_promotion: bool,
+    pub(crate) tracks_promotion: bool,
     /// Whether captured pieces can come back (into a hand or a prison): repetition then looks
     /// back over the whole game, not only since the last capture.
-    pub pieces_return: bool,
+    pub(crate) pieces_return: bool,
     /// Whether positions keep a turn's progress: turns of several actions or `at turn start`
     /// (set by [`crate::rules::Rules::compile`], which knows the `at turn start` conditions).
-    pub tracks_turns: bool,
+    pub(crate) tracks_turns: bool,
     /// `exchange prisoners` at the end of every turn.
-    pub exchanges_prisoners: bool,
+    pub(crate) exchanges_prisoners: bool,
     /// Whether some rule reads the sides' last drops: they are then hashed.
-    pub reads_last_drop: bool,
+    pub(crate) reads_last_drop: bool,
     /// Whether some side numbers its pieces (`numbers`): positions then carry the numbers.
-    pub numbered: bool,
+    pub(crate) numbered: bool,
     /// Per side, where its numbered pieces start in a position's table of numbers.
-    pub number_base: [u8; MAX_SIDES],
+    pub(crate) number_base: [u8; MAX_SIDES],
     /// Whether the turn order names a side more than once: the place in it is then hashed.
-    pub cycle_repeats: bool,
+    pub(crate) cycle_repeats: bool,
     /// Per side, its allies as a bit mask (itself included): `team` statements.
-    pub allies: [u8; MAX_SIDES],
+    pub(crate) allies: [u8; MAX_SIDES],
     /// Whether any side has an ally: royal pieces are then judged per team.
-    pub teams: bool,
+    pub(crate) teams: bool,
     /// No teams and no uncapturable pieces: a side's moves are blocked by its own pieces only.
-    pub plain_sides: bool,
+    pub(crate) plain_sides: bool,
 }
 
 impl<B> Tables<B> {
+    /// The definition the tables were compiled from.
+    #[inline]
+    pub fn definition(&self) -> &Definition {
+        &self.definition
+    }
+
+    /// The board.
+    #[inline]
+    pub fn geometry(&self) -> &Geometry<B> {
+        &self.geometry
+    }
+
+    /// The number of sides.
+    #[inline]
+    pub fn sides(&self) -> usize {
+        self.sides
+    }
+
+    /// The number of piece types.
+    #[inline]
+    pub fn pieces(&self) -> usize {
+        self.pieces
+    }
+
     /// The slot of a side's piece number in a position's table of numbers.
     #[inline]
     pub fn number_slot(&self, side: usize, number: u8) -> Option<usize> {

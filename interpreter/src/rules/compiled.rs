@@ -12,30 +12,59 @@ pub use crate::core::tables::{CompileError, MAX_PIECE_TYPES, MAX_SIDES};
 use std::ops::Deref;
 use variant_dsl::Definition;
 
-/// The compiled game.
+/// What a test may switch off: the generator's shortcuts, to check each against the long way
+/// (each is exact), and the drop rules that look ahead, to see what they refuse. All on by
+/// default ([`Options::default`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Whether the drop rules' lookahead may be proved unnecessary once per position
+    /// ([`crate::expression::reply_certain`]) rather than tested drop by drop.
+    pub lookahead_pruning: bool,
+    /// Whether legality is decided from pins and checks where the tables say that is exact
+    /// (no lame attacker whose path a move could open), rather than by playing each move of a
+    /// pinned piece or a king on a copy.
+    pub pins: bool,
+    /// Whether the drop rules that look ahead (`must leave an action`) apply at all.
+    pub drop_lookahead: bool,
+    /// Whether the drop rules are folded per scalar state into plans ([`crate::plan`]), where
+    /// some rule reads a number or a condition, rather than judged rule by rule.
+    pub plans: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            lookahead_pruning: true,
+            pins: true,
+            drop_lookahead: true,
+            plans: true,
+        }
+    }
+}
+
+/// The compiled game: what other layers read of it are methods (and, through [`Deref`], the
+/// methods of its [`Tables`]).
 #[derive(Clone, Debug)]
 pub struct Rules<B> {
     /// The core's tables: geometry, rays, movement, attacks, castling, hash keys.
-    pub tables: Tables<B>,
+    pub(crate) tables: Tables<B>,
     /// Per side, how many pieces its hand holds in the game's setup: drops made so far are
     /// counted against it.
-    pub setup_hand: Vec<u32>,
+    pub(crate) setup_hand: Vec<u32>,
     /// Per `side * pieces + piece`, the squares that piece can ever stand on (empty in games
     /// with drops); see [`crate::plausible`].
-    pub reachable: Vec<B>,
+    pub(crate) reachable: Vec<B>,
     /// Piece types that no `material` rule allows on the board: one of them present rules
     /// every material end out at once (pawns in chess).
-    pub material_excluded: Vec<usize>,
+    pub(crate) material_excluded: Vec<usize>,
     /// The drop rules, score and end conditions, compiled.
-    pub expressions: crate::expression::Compiled<B>,
-    /// Whether the lookahead may be proved unnecessary once per position
-    /// ([`crate::expression::reply_certain`]); off only to test that proof against drop-by-drop
-    /// testing.
-    pub lookahead_pruning: bool,
+    pub(crate) expressions: crate::expression::Compiled<B>,
+    /// The shortcuts switched on (all, but in tests).
+    pub(crate) options: Options,
     /// What the scalar parts of the drop rules read: the key of their folded plans
     /// ([`crate::plan`]). A copy of the rules has its own plans, so a copy may have its
     /// expressions changed; rules already used must not.
-    pub plan_key: crate::plan::KeySpec,
+    pub(crate) plan_key: crate::plan::KeySpec,
 }
 
 impl<B> Deref for Rules<B> {
@@ -47,14 +76,42 @@ impl<B> Deref for Rules<B> {
     }
 }
 
+impl<B> Rules<B> {
+    /// The shortcuts this game was compiled with.
+    #[inline]
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Whether the drop rules are folded per scalar state into plans ([`crate::plan`]): some
+    /// drop rule reads a number or a condition that does not depend on the square.
+    #[inline]
+    pub fn folds_drop_rules(&self) -> bool {
+        self.plan_key.active
+    }
+}
+
 impl<B: Bitboard> Rules<B> {
     /// Compiles a definition whose board fits this bitboard width.
     pub fn compile(definition: &Definition) -> Result<Self, CompileError> {
+        Self::compile_with(definition, Options::default())
+    }
+
+    /// Compiles a definition with some shortcuts switched off (for tests).
+    pub fn compile_with(definition: &Definition, options: Options) -> Result<Self, CompileError> {
         let mut tables = Tables::compile(definition)?;
+        tables.pins_suffice &= options.pins;
         let pieces = tables.pieces;
-        let expressions = crate::expression::Compiled::new(definition, &tables.geometry);
+        let mut expressions = crate::expression::Compiled::new(definition, &tables.geometry);
+        if !options.drop_lookahead {
+            expressions.drops.retain(|rule| !rule.lookahead);
+        }
         tables.tracks_turns = tables.multi_action || !expressions.turn_start.is_empty();
-        let plan_key = crate::plan::KeySpec::new(&expressions);
+        let plan_key = if options.plans {
+            crate::plan::KeySpec::new(&expressions)
+        } else {
+            crate::plan::KeySpec::default()
+        };
         let mut rules = Rules {
             tables,
             setup_hand: setup_hand(definition),
@@ -69,7 +126,7 @@ impl<B: Bitboard> Rules<B> {
                 })
                 .collect(),
             expressions,
-            lookahead_pruning: true,
+            options,
             plan_key,
         };
         rules.reachable = crate::plausible::reachable_squares(&rules);
@@ -90,4 +147,31 @@ fn setup_hand(definition: &Definition) -> Vec<u32> {
                 .sum()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::position::Position;
+    use std::path::Path;
+
+    #[test]
+    fn legality_without_the_pin_shortcut_counts_the_same_moves() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/chess.variant");
+        let definition = variant_dsl::load_file(&path).expect("loads").definition;
+        // Kiwipete: pins, checks, castling and en passant within three plies.
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let setup = variant_dsl::fen::parse_fen(&definition, kiwipete).expect("a FEN");
+        let options = Options {
+            pins: false,
+            ..Options::default()
+        };
+        let slow = Rules::<u64>::compile_with(&definition, options).expect("compiles");
+        let fast = Rules::<u64>::compile(&definition).expect("compiles");
+        assert!(fast.pins_suffice && !slow.pins_suffice);
+        for rules in [&fast, &slow] {
+            let position = Position::from_setup(rules, &setup).expect("opens");
+            assert_eq!(crate::perft::perft(rules, &position, 3, &[]), 97_862);
+        }
+    }
 }

@@ -7,12 +7,32 @@
 //! ([`crate::turn::longest`]). [`Rules`] does: the methods here are the position's methods
 //! that need those answers, written in the rules layer (an `impl Position` outside the core,
 //! so that the core imports nothing from above), with the names they always had.
+//!
+//! [`Position::play`] is the checked door: it plays a move only if the generator makes it here.
+//! [`Position::play_unchecked`] trusts its caller (a move taken from the generator's list), as
+//! search, perft and the benchmarks do.
 
 use crate::core::bitboard::Bitboard;
 use crate::core::moves::Move;
 use crate::core::position::Position;
 use crate::rules::Rules;
+use std::fmt;
 use variant_dsl::Setup;
+
+/// A move that is not among the legal moves of the position it was played on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move, in UCI.
+    pub uci: String,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` is not a legal move here", self.uci)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
 
 impl<B: Bitboard> Position<B> {
     /// Builds a position from a validated setup; at the start of a turn, computes what the start
@@ -23,6 +43,17 @@ impl<B: Bitboard> Position<B> {
             position.begin_turn(rules);
         }
         Ok(position)
+    }
+
+    /// Plays `mv` if the move generator makes it in this position, else leaves the position
+    /// as it was. (Ends that need the game's history, such as repetition, are the session's to
+    /// judge: a position alone does not know them.)
+    pub fn play(&mut self, rules: &Rules<B>, mv: Move) -> Result<(), IllegalMove> {
+        if !crate::legal::legal_moves(rules, self).contains(&mv) {
+            return Err(IllegalMove { uci: mv.uci(rules) });
+        }
+        self.play_unchecked(rules, mv);
+        Ok(())
     }
 
     /// Plays a move that the move generator produced. Nothing is checked. The turn passes to
@@ -66,5 +97,45 @@ impl<B: Bitboard> Position<B> {
             let longest = crate::turn::longest(rules, self, rules.definition.turn.actions);
             self.set_longest_turn(rules, longest);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn chess() -> (Rules<u64>, Position<u64>) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/chess.variant");
+        let definition = variant_dsl::load_file(&path).expect("loads").definition;
+        let rules = Rules::compile(&definition).expect("compiles");
+        let position = Position::from_setup(&rules, &definition.setup).expect("opens");
+        (rules, position)
+    }
+
+    fn square(rules: &Rules<u64>, name: &str) -> usize {
+        rules
+            .geometry()
+            .index(variant_dsl::Square::parse(name).expect("a square"))
+    }
+
+    #[test]
+    fn play_takes_a_legal_move_and_refuses_another_leaving_the_position() {
+        let (rules, start) = chess();
+        let e2 = square(&rules, "e2");
+        let e4 = square(&rules, "e4");
+        let e5 = square(&rules, "e5");
+        let mut position = start;
+        let refused = position.play(&rules, Move::normal(e2, e5));
+        assert_eq!(
+            refused.map_err(|e| e.to_string()),
+            Err("`e2e5` is not a legal move here".into())
+        );
+        assert_eq!(position.hash(), start.hash());
+        position.play(&rules, Move::normal(e2, e4)).expect("legal");
+        let mut unchecked = start;
+        unchecked.play_unchecked(&rules, Move::normal(e2, e4));
+        assert_eq!(position.hash(), unchecked.hash());
+        assert_ne!(position.hash(), start.hash());
     }
 }

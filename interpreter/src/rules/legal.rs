@@ -153,7 +153,9 @@ pub fn count_legal_unless_ended_with<B: Bitboard>(
         if drops_alone(rules, position) {
             let mut judge = Judge::new(rules, position, us);
             let pieces = position.held_types(us);
-            if let Some(count) = found.count_drops(&mut judge, pieces, rules.lookahead_pruning) {
+            if let Some(count) =
+                found.count_drops(&mut judge, pieces, rules.options.lookahead_pruning)
+            {
                 return (count, plan);
             }
         }
@@ -295,7 +297,7 @@ fn drops<B: Bitboard, S: DropSink<B>>(
         None => false,
     };
     let proved_after = |drops: B| {
-        rules.lookahead_pruning
+        rules.options.lookahead_pruning
             && match &plan {
                 Some(plan) => plan.reply_certain(rules, position, drops),
                 None => reply_certain_after(rules, position, drops),

@@ -18,6 +18,7 @@ pub mod score;
 pub mod turn;
 
 pub use compiled::*;
+pub use game::IllegalMove;
 // The table types kept their paths from before the tables were the core's
 // (`variant_interpreter::rules::PieceMoves`, ...).
 pub use crate::core::tables::{
