@@ -34,9 +34,36 @@ for root, _, names in os.walk(src):
 
 
 def strip(text):
-    text = re.sub(r'//[^\n]*', '', text)
-    text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
-    text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
+    """The code of a file without comments, string and char literals (one left-to-right scan, so
+    that a quote inside a comment or a `{` inside a string does not count), nor unit tests."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith('//', i):
+            i = text.find('\n', i)
+            i = n if i < 0 else i
+        elif text.startswith('/*', i):
+            j = text.find('*/', i + 2)
+            i = n if j < 0 else j + 2
+        elif c == 'r' and re.match(r'r#*"', text[i:i + 8]) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == '_')):
+            hashes = re.match(r'r(#*)"', text[i:]).group(1)
+            j = text.find('"' + hashes, i + 2 + len(hashes))
+            out.append('""')
+            i = n if j < 0 else j + 1 + len(hashes)
+        elif c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == '\\' else 1
+            out.append('""')
+            i = j + 1
+        elif c == "'" and re.match(r"'(\\.|[^'\\])'", text[i:i + 4]):
+            j = text.find("'", i + 2 if text[i + 1] == '\\' else i + 1)
+            out.append("' '")
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    text = ''.join(out)
     # unit tests apart: from `#[cfg(test)] mod NAME {` to its closing brace
     out, i = [], 0
     for m in re.finditer(r'#\[cfg\(test\)\]\s*mod\s+\w+\s*\{', text):

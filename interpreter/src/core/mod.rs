@@ -1,9 +1,12 @@
 //! The core layer: the board and what stands on it.
 //!
-//! Bitboards and geometry (squares, directions, lines), the position's state and its primitive
-//! edits (move, remove, place, with the Zobrist key kept in step), moves as the generator makes
-//! them, paths, attacks and control. Nothing here knows what a rule expression, an end
-//! condition or a player is; the layers above ([`crate::rules`], [`crate::play`]) build on it.
+//! Bitboards and geometry (squares, directions, lines), the compiled tables ([`tables`]), the
+//! position's state and its primitive edits (move, remove, place, with the Zobrist key kept in
+//! step; one action, the end of a turn), moves and the board's move generation, paths, attacks
+//! and control. Nothing here knows what a rule expression, an end condition or a player is,
+//! and no file here imports from the layers above ([`crate::rules`], [`crate::play`]): where a
+//! turn needs the rules' answer, the rules layer asks it and calls the position's edits.
+//! `path.rs` and `tables.rs` import each other (paths compile into the tables, which hold them).
 
 pub mod action_set;
 pub mod bitboard;
