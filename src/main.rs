@@ -10,6 +10,7 @@ mod analyse;
 mod analysis;
 mod board;
 mod catalog;
+mod import;
 mod input;
 mod play;
 mod plot;
@@ -330,6 +331,22 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Turn a Fairy-Stockfish variant configuration (variants.ini) into `.variant` files.
+    ///
+    /// Each section `[name]` or `[name:parent]` becomes `DIR/name.variant` when every option it
+    /// and its parents use has an exact equivalent in the language; any other section is refused
+    /// with its file:line and the reason, and nothing is written for it. Exit 1 when a section
+    /// was refused. docs/fairy-stockfish.md lists the options.
+    Import {
+        /// The configuration file (Fairy-Stockfish's variants.ini format).
+        config: PathBuf,
+        /// The folder the `.variant` files are written to (created if needed).
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        out: PathBuf,
+        /// Replace existing `.variant` files.
+        #[arg(long)]
+        force: bool,
+    },
     /// Print the validated definition of a game as RON, or its compiled tables described.
     Dump {
         /// A `.variant` file, or the name of a game in `games/`.
@@ -643,6 +660,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             lines: multipv as usize,
             json,
         }),
+        Command::Import { config, out, force } => import::run(&config, &out, force),
         Command::Dump { game, compiled } => {
             let loaded = catalog::load(&game)?;
             if compiled {

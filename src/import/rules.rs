@@ -1,0 +1,630 @@
+//! The rules of one Fairy-Stockfish variant as import understands them: its template's rules
+//! with each section of its inheritance chain applied in turn, option by option, in the order
+//! Fairy-Stockfish's parser applies them (board size, then piece types, then the rest).
+//!
+//! Only options with an exact equivalent in the language change the rules; any other option,
+//! or a value the language cannot state, is a [`Refusal`] naming its line.
+
+use super::betza;
+use super::ini::{Section, Setting};
+use std::collections::BTreeSet;
+
+/// A square as (file, rank), both from 0.
+pub type Square = (u8, u8);
+
+/// Why a section cannot be imported exactly.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    pub line: usize,
+    pub reason: String,
+}
+
+/// The two sides, in Fairy-Stockfish's order.
+pub const WHITE: usize = 0;
+pub const BLACK: usize = 1;
+
+/// A game result for the side concerned, as Fairy-Stockfish's `Value` options give it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// One piece type of the variant.
+#[derive(Debug, Clone)]
+pub struct Piece {
+    /// Fairy-Stockfish's name for its slot: `pawn`, `knight`, `customPiece3`, `king`.
+    pub slot: String,
+    pub letter: char,
+    /// The movement in the language's Betza notation (not used for the pawn, which is built from
+    /// the double-step and en-passant options).
+    pub moves: String,
+}
+
+/// The rules of a variant.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub files: u8,
+    pub ranks: u8,
+    pub pieces: Vec<Piece>,
+    pub start_fen: String,
+    pub promotion_region: [BTreeSet<Square>; 2],
+    /// Promotion choices by letter, per side.
+    pub promotion_types: [Vec<char>; 2],
+    pub double_step: bool,
+    pub double_step_region: [BTreeSet<Square>; 2],
+    pub castling: bool,
+    pub castling_kingside_file: u8,
+    pub castling_queenside_file: u8,
+    pub castling_rank: u8,
+    pub castling_king_file: u8,
+    pub piece_drops: bool,
+    pub captures_to_hand: bool,
+    pub first_rank_pawn_drops: bool,
+    pub promotion_zone_pawn_drops: bool,
+    pub checkmate: Verdict,
+    pub stalemate: Verdict,
+    pub n_move_rule: u32,
+    pub n_fold_rule: u32,
+    pub n_fold_value: Verdict,
+    /// The flag piece's letter per side (`None`: `*`, none), and the flag regions.
+    pub flag_piece: [Option<char>; 2],
+    pub flag_region: [BTreeSet<Square>; 2],
+}
+
+/// Fairy-Stockfish's predefined piece types that import maps, with their Betza and the letter
+/// chess gives them.
+const PREDEFINED: [(&str, &str); 20] = [
+    ("pawn", "fmWfceF"),
+    ("knight", "N"),
+    ("bishop", "B"),
+    ("rook", "R"),
+    ("queen", "Q"),
+    ("fers", "F"),
+    ("alfil", "A"),
+    ("fersAlfil", "FA"),
+    ("silver", "FfW"),
+    ("aiwok", "RNF"),
+    ("bers", "RF"),
+    ("archbishop", "BN"),
+    ("chancellor", "RN"),
+    ("amazon", "QN"),
+    ("knibis", "mNcB"),
+    ("biskni", "mBcN"),
+    ("kniroo", "mNcR"),
+    ("rookni", "mRcN"),
+    ("shogiPawn", "fW"),
+    ("lance", "fR"),
+];
+
+/// More predefined types (kept apart to keep each table short).
+const PREDEFINED_MORE: [(&str, &str); 10] = [
+    ("shogiKnight", "fN"),
+    ("gold", "WfF"),
+    ("dragonHorse", "BW"),
+    ("wazir", "W"),
+    ("commoner", "K"),
+    ("centaur", "KN"),
+    ("horse", "nN"),
+    ("elephant", "nA"),
+    ("janggiElephant", "nZ"),
+    ("breakthrough", "fmWfF"),
+];
+
+/// Predefined types with no equivalent, and why.
+const UNMAPPED_PIECES: [(&str, &str); 6] = [
+    (
+        "cannon",
+        "a hopper (captures by jumping a piece): the language has no hoppers yet",
+    ),
+    ("janggiCannon", "a hopper: the language has no hoppers yet"),
+    ("banner", "a hopper: the language has no hoppers yet"),
+    (
+        "soldier",
+        "it changes its moves across the river: the language has no regions yet",
+    ),
+    ("clobber", "capture-only stones: not mapped"),
+    ("immobile", "an immobile piece: not mapped"),
+];
+
+/// Options that change nothing of the rules (engine evaluation and GUI hints): accepted, not
+/// written.
+const COSMETIC: [&str; 6] = [
+    "pieceValueMg",
+    "pieceValueEg",
+    "pieceToCharTable",
+    "pocketSize",
+    "variantTemplate",
+    "nnueAlias",
+];
+
+/// Options import accepts only at Fairy-Stockfish's default, which the language states.
+const DEFAULT_ONLY: [(&str, &str); 34] = [
+    ("chess960", "false"),
+    ("twoBoards", "false"),
+    ("checking", "true"),
+    ("dropChecks", "true"),
+    ("mustCapture", "false"),
+    ("mustDrop", "false"),
+    ("dropLoop", "false"),
+    ("blastOnCapture", "false"),
+    ("gating", "false"),
+    ("seirawanGating", "false"),
+    ("cambodianMoves", "false"),
+    ("pass", "false"),
+    ("passWhite", "false"),
+    ("passBlack", "false"),
+    ("passOnStalemate", "false"),
+    ("flyingGeneral", "false"),
+    ("immobilityIllegal", "false"),
+    ("shogiPawnDropMateIllegal", "false"),
+    ("checkCounting", "false"),
+    ("sittuyinPromotion", "false"),
+    ("piecePromotionOnCapture", "false"),
+    ("castlingDroppedPiece", "false"),
+    ("oppositeCastling", "false"),
+    ("dropPromoted", "false"),
+    ("perpetualCheckIllegal", "false"),
+    ("moveRepetitionIllegal", "false"),
+    ("bikjangRule", "false"),
+    ("makpongRule", "false"),
+    ("shatarMateRule", "false"),
+    ("dupleCheck", "false"),
+    ("mandatoryPawnPromotion", "true"),
+    ("mandatoryPiecePromotion", "false"),
+    ("pieceDemotion", "false"),
+    ("sittuyinRookDrop", "false"),
+];
+
+impl Rules {
+    /// Fairy-Stockfish's template for a section without a parent: chess's rules, no piece.
+    pub fn template() -> Rules {
+        let rank = |r: u8| (0..8).map(|f| (f, r)).collect::<BTreeSet<Square>>();
+        Rules {
+            files: 8,
+            ranks: 8,
+            pieces: Vec::new(),
+            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+            promotion_region: [rank(7), rank(0)],
+            promotion_types: [Vec::new(), Vec::new()],
+            double_step: true,
+            double_step_region: [rank(1), rank(6)],
+            castling: true,
+            castling_kingside_file: 6,
+            castling_queenside_file: 2,
+            castling_rank: 0,
+            castling_king_file: 4,
+            piece_drops: false,
+            captures_to_hand: false,
+            first_rank_pawn_drops: false,
+            promotion_zone_pawn_drops: false,
+            checkmate: Verdict::Loss,
+            stalemate: Verdict::Draw,
+            n_move_rule: 50,
+            n_fold_rule: 3,
+            n_fold_value: Verdict::Draw,
+            flag_piece: [None, None],
+            flag_region: [BTreeSet::new(), BTreeSet::new()],
+        }
+    }
+
+    /// Fairy-Stockfish's built-in `chess`.
+    pub fn chess() -> Rules {
+        let mut rules = Rules::template();
+        for (slot, letter) in [
+            ("pawn", 'p'),
+            ("knight", 'n'),
+            ("bishop", 'b'),
+            ("rook", 'r'),
+            ("queen", 'q'),
+            ("king", 'k'),
+        ] {
+            rules
+                .add_piece(slot, letter, predefined(slot).unwrap_or("K"), 0)
+                .expect("chess pieces convert");
+        }
+        rules.promotion_types = [vec!['q', 'r', 'b', 'n'], vec!['q', 'r', 'b', 'n']];
+        rules
+    }
+
+    /// The built-in Fairy-Stockfish variants import can start from.
+    pub fn builtin(name: &str) -> Option<Rules> {
+        match name {
+            "chess" => Some(Rules::chess()),
+            "crazyhouse" => {
+                let mut rules = Rules::chess();
+                rules.start_fen =
+                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1".into();
+                rules.piece_drops = true;
+                rules.captures_to_hand = true;
+                Some(rules)
+            }
+            _ => None,
+        }
+    }
+
+    /// The piece with this letter, if any.
+    pub fn piece(&self, letter: char) -> Option<&Piece> {
+        self.pieces.iter().find(|p| p.letter == letter)
+    }
+
+    /// Adds (or redefines) the piece of a slot, as Fairy-Stockfish's `add_piece` does: a letter
+    /// taken by another slot is taken away from it.
+    fn add_piece(
+        &mut self,
+        slot: &str,
+        letter: char,
+        fsf_betza: &str,
+        line: usize,
+    ) -> Result<(), Refusal> {
+        let moves = if slot == "pawn" {
+            String::new()
+        } else {
+            betza::convert(fsf_betza).map_err(|reason| Refusal {
+                line,
+                reason: format!("`{slot}`: {reason}"),
+            })?
+        };
+        self.pieces.retain(|p| p.letter != letter);
+        let piece = Piece {
+            slot: slot.to_string(),
+            letter,
+            moves,
+        };
+        match self.pieces.iter_mut().find(|p| p.slot == slot) {
+            Some(existing) => *existing = piece,
+            None => self.pieces.push(piece),
+        }
+        Ok(())
+    }
+
+    /// Removes a slot's piece (`king = -`), and takes it out of the promotion choices.
+    fn remove_piece(&mut self, slot: &str) {
+        if let Some(letter) = self
+            .pieces
+            .iter()
+            .find(|p| p.slot == slot)
+            .map(|p| p.letter)
+        {
+            for types in &mut self.promotion_types {
+                types.retain(|&c| c != letter);
+            }
+        }
+        self.pieces.retain(|p| p.slot != slot);
+    }
+
+    /// Applies one section's settings, in Fairy-Stockfish's order.
+    pub fn apply(&mut self, section: &Section) -> Result<(), Refusal> {
+        for key in ["maxRank", "maxFile"] {
+            if let Some(setting) = section.settings.iter().rev().find(|s| s.key == key) {
+                self.board_size(setting)?;
+            }
+        }
+        for setting in &section.settings {
+            if is_piece_slot(&setting.key) {
+                self.piece_setting(setting)?;
+            }
+        }
+        for setting in &section.settings {
+            if !is_piece_slot(&setting.key) && setting.key != "maxRank" && setting.key != "maxFile"
+            {
+                self.rule_setting(setting)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn board_size(&mut self, setting: &Setting) -> Result<(), Refusal> {
+        let limit = if setting.key == "maxRank" { 10 } else { 12 };
+        let value = if setting.key == "maxFile" {
+            parse_file(&setting.value)
+        } else {
+            setting
+                .value
+                .parse::<u8>()
+                .ok()
+                .filter(|&r| r >= 1)
+                .map(|r| r - 1)
+        };
+        let Some(index) = value.filter(|&v| v < limit) else {
+            return Err(refuse(
+                setting,
+                format!("`{}` is not a size from 1 to {limit}", setting.value),
+            ));
+        };
+        if setting.key == "maxRank" {
+            self.ranks = index + 1;
+        } else {
+            self.files = index + 1;
+        }
+        Ok(())
+    }
+
+    fn piece_setting(&mut self, setting: &Setting) -> Result<(), Refusal> {
+        let slot = setting.key.as_str();
+        let value = setting.value.as_str();
+        let Some(first) = value.chars().next() else {
+            return Ok(()); // Fairy-Stockfish ignores an empty value
+        };
+        if !first.is_ascii_alphabetic() {
+            self.remove_piece(slot);
+            return Ok(());
+        }
+        let letter = first.to_ascii_lowercase();
+        let fsf_betza = if slot.starts_with("customPiece") {
+            match value
+                .get(2..)
+                .filter(|b| value.as_bytes().get(1) == Some(&b':') && !b.is_empty())
+            {
+                Some(b) => b.to_string(),
+                None => return Err(refuse(setting, format!("`{slot}` needs `letter:BETZA`"))),
+            }
+        } else if slot == "king" {
+            match value.get(2..).filter(|b| !b.is_empty()) {
+                Some(b) => b.to_string(),
+                None => "K".to_string(),
+            }
+        } else if let Some((_, why)) = UNMAPPED_PIECES.iter().find(|(name, _)| *name == slot) {
+            return Err(refuse(setting, format!("the piece type `{slot}` is {why}")));
+        } else {
+            predefined(slot).unwrap_or_default().to_string()
+        };
+        self.add_piece(slot, letter, &fsf_betza, setting.line)
+    }
+
+    fn rule_setting(&mut self, setting: &Setting) -> Result<(), Refusal> {
+        let (key, value) = (setting.key.as_str(), setting.value.as_str());
+        if COSMETIC.contains(&key) {
+            return Ok(());
+        }
+        if let Some((_, default)) = DEFAULT_ONLY.iter().find(|(k, _)| *k == key) {
+            let given = parse_bool(value).map(|b| b.to_string());
+            return if given.as_deref() == Some(*default) {
+                Ok(())
+            } else {
+                Err(refuse(setting, format!("`{key} = {value}` has no exact equivalent in the language yet (only `{default}`, Fairy-Stockfish's default, is imported)")))
+            };
+        }
+        match key {
+            "startFen" => self.start_fen = value.to_string(),
+            "promotionRank" => {
+                let rank = self.rank_value(setting)?;
+                self.promotion_region = [
+                    self.region(|_, r| r >= rank),
+                    self.region(|_, r| self.ranks - 1 - r >= rank),
+                ];
+            }
+            "promotionRegionWhite" => self.promotion_region[WHITE] = self.bitboard(setting)?,
+            "promotionRegionBlack" => self.promotion_region[BLACK] = self.bitboard(setting)?,
+            "promotionPieceTypes" => {
+                let types = self.piece_set(setting)?;
+                self.promotion_types = [types.clone(), types];
+            }
+            "promotionPieceTypesWhite" => self.promotion_types[WHITE] = self.piece_set(setting)?,
+            "promotionPieceTypesBlack" => self.promotion_types[BLACK] = self.piece_set(setting)?,
+            "doubleStep" => self.double_step = boolean(setting)?,
+            "doubleStepRegionWhite" => self.double_step_region[WHITE] = self.bitboard(setting)?,
+            "doubleStepRegionBlack" => self.double_step_region[BLACK] = self.bitboard(setting)?,
+            "castling" => self.castling = boolean(setting)?,
+            "castlingKingsideFile" => self.castling_kingside_file = file_value(setting)?,
+            "castlingQueensideFile" => self.castling_queenside_file = file_value(setting)?,
+            "castlingKingFile" => self.castling_king_file = file_value(setting)?,
+            "castlingRank" => self.castling_rank = self.rank_value(setting)?,
+            "pieceDrops" => self.piece_drops = boolean(setting)?,
+            "capturesToHand" => self.captures_to_hand = boolean(setting)?,
+            "firstRankPawnDrops" => self.first_rank_pawn_drops = boolean(setting)?,
+            "promotionZonePawnDrops" => self.promotion_zone_pawn_drops = boolean(setting)?,
+            "checkmateValue" => self.checkmate = verdict(setting)?,
+            "stalemateValue" => self.stalemate = verdict(setting)?,
+            "nFoldValue" => self.n_fold_value = verdict(setting)?,
+            "nMoveRule" => self.n_move_rule = number(setting)?,
+            "nFoldRule" => self.n_fold_rule = number(setting)?,
+            "flagPiece" => {
+                let piece = self.flag_piece(setting)?;
+                self.flag_piece = [piece, piece];
+            }
+            "flagPieceWhite" => self.flag_piece[WHITE] = self.flag_piece(setting)?,
+            "flagPieceBlack" => self.flag_piece[BLACK] = self.flag_piece(setting)?,
+            "flagRegion" => {
+                let region = self.bitboard(setting)?;
+                self.flag_region = [region.clone(), region];
+            }
+            "flagRegionWhite" => self.flag_region[WHITE] = self.bitboard(setting)?,
+            "flagRegionBlack" => self.flag_region[BLACK] = self.bitboard(setting)?,
+            _ => {
+                return Err(refuse(setting, format!(
+                    "the option `{key}` has no exact equivalent in the language yet, or is not one import knows (docs/fairy-stockfish.md lists them)"
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// The board's squares for which `keep(file, rank)` holds.
+    fn region(&self, keep: impl Fn(u8, u8) -> bool) -> BTreeSet<Square> {
+        let mut set = BTreeSet::new();
+        for r in 0..self.ranks {
+            for f in 0..self.files {
+                if keep(f, r) {
+                    set.insert((f, r));
+                }
+            }
+        }
+        set
+    }
+
+    /// A rank number (1 = the first), as an index.
+    fn rank_value(&self, setting: &Setting) -> Result<u8, Refusal> {
+        setting
+            .value
+            .parse::<u8>()
+            .ok()
+            .filter(|&r| r >= 1 && r <= self.ranks)
+            .map(|r| r - 1)
+            .ok_or_else(|| {
+                refuse(
+                    setting,
+                    format!("`{}` is not a rank of this board", setting.value),
+                )
+            })
+    }
+
+    /// A Fairy-Stockfish `Bitboard` value: squares, `*N` ranks, `F*` files, `-` for none. Squares
+    /// off the board are dropped, as they are in Fairy-Stockfish's board mask.
+    fn bitboard(&self, setting: &Setting) -> Result<BTreeSet<Square>, Refusal> {
+        let mut set = BTreeSet::new();
+        for word in setting.value.split_whitespace() {
+            if word == "-" {
+                break;
+            }
+            let bad = || {
+                refuse(
+                    setting,
+                    format!("`{word}` is not a square, `*RANK` or `FILE*`"),
+                )
+            };
+            if let Some(rank) = word.strip_prefix('*') {
+                let rank: u8 = rank.parse().map_err(|_| bad())?;
+                set.extend(self.region(|_, r| r + 1 == rank));
+            } else if let Some(file) = word.strip_suffix('*') {
+                let file = parse_file(file).ok_or_else(bad)?;
+                set.extend(self.region(|f, _| f == file));
+            } else {
+                let mut chars = word.chars();
+                let file = chars
+                    .next()
+                    .filter(char::is_ascii_alphabetic)
+                    .ok_or_else(bad)?;
+                let rank: u8 = chars.as_str().parse().map_err(|_| bad())?;
+                let square = (file.to_ascii_lowercase() as u8 - b'a', rank.wrapping_sub(1));
+                if square.0 < self.files && square.1 < self.ranks {
+                    set.insert(square);
+                }
+            }
+        }
+        Ok(set)
+    }
+
+    /// A `PieceSet`: letters of the variant's pieces.
+    fn piece_set(&self, setting: &Setting) -> Result<Vec<char>, Refusal> {
+        let mut letters = Vec::new();
+        for c in setting.value.chars().filter(|c| !c.is_whitespace()) {
+            let c = c.to_ascii_lowercase();
+            if c == '-' {
+                continue;
+            }
+            if self.piece(c).is_none() {
+                return Err(refuse(
+                    setting,
+                    format!("`{c}` is not the letter of a piece of this variant"),
+                ));
+            }
+            if !letters.contains(&c) {
+                letters.push(c);
+            }
+        }
+        Ok(letters)
+    }
+
+    fn flag_piece(&self, setting: &Setting) -> Result<Option<char>, Refusal> {
+        match setting.value.as_str() {
+            "*" | "-" | "" => Ok(None),
+            text => {
+                let set = self.piece_set(setting)?;
+                match set.as_slice() {
+                    [one] => Ok(Some(*one)),
+                    _ => Err(refuse(setting, format!("`{text}` is not one piece letter"))),
+                }
+            }
+        }
+    }
+}
+
+/// Whether `key` names a piece slot (`pawn`, `customPiece7`, `king`, ...).
+fn is_piece_slot(key: &str) -> bool {
+    key == "king"
+        || predefined(key).is_some()
+        || UNMAPPED_PIECES.iter().any(|(name, _)| *name == key)
+        || key
+            .strip_prefix("customPiece")
+            .and_then(|n| n.parse::<u8>().ok())
+            .is_some_and(|n| (1..=25).contains(&n))
+}
+
+/// The Betza of a predefined piece type.
+fn predefined(slot: &str) -> Option<&'static str> {
+    PREDEFINED
+        .iter()
+        .chain(PREDEFINED_MORE.iter())
+        .find(|(name, _)| *name == slot)
+        .map(|(_, betza)| *betza)
+}
+
+fn refuse(setting: &Setting, reason: String) -> Refusal {
+    Refusal {
+        line: setting.line,
+        reason,
+    }
+}
+
+fn parse_bool(value: &str) -> Option<bool> {
+    match value {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+fn boolean(setting: &Setting) -> Result<bool, Refusal> {
+    parse_bool(&setting.value).ok_or_else(|| {
+        refuse(
+            setting,
+            format!("`{}` is not `true` or `false`", setting.value),
+        )
+    })
+}
+
+fn number(setting: &Setting) -> Result<u32, Refusal> {
+    setting
+        .value
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n <= 1_000_000)
+        .ok_or_else(|| {
+            refuse(
+                setting,
+                format!("`{}` is not a number from 0 to 1000000", setting.value),
+            )
+        })
+}
+
+fn verdict(setting: &Setting) -> Result<Verdict, Refusal> {
+    match setting.value.as_str() {
+        "win" => Ok(Verdict::Win),
+        "loss" => Ok(Verdict::Loss),
+        "draw" => Ok(Verdict::Draw),
+        other => Err(refuse(
+            setting,
+            format!("`{other}` is not `win`, `loss` or `draw`"),
+        )),
+    }
+}
+
+/// A file given as a letter (`g`) or a number from 1 (`7`), as an index.
+fn parse_file(text: &str) -> Option<u8> {
+    if let Ok(n) = text.parse::<u8>() {
+        return n.checked_sub(1);
+    }
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_lowercase() => Some(c as u8 - b'a'),
+        _ => None,
+    }
+}
+
+fn file_value(setting: &Setting) -> Result<u8, Refusal> {
+    parse_file(&setting.value)
+        .filter(|&f| f < 12)
+        .ok_or_else(|| refuse(setting, format!("`{}` is not a file", setting.value)))
+}
