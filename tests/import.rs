@@ -1,0 +1,256 @@
+//! `variant import` (Fairy-Stockfish variants.ini to `.variant` files), through the real binary.
+//!
+//! - A configuration with custom pieces, inheritance (from built-in `chess` and `crazyhouse`
+//!   and from a section above), drops, promotion, a 6x6 board and a flag rule
+//!   (`tests/inputs/import/variants.ini`) is imported, each file passes `variant check`, and
+//!   plays as pyffish plays the same configuration: legal moves, positions, check and results
+//!   at every position of seeded random games (`scripts/crosscheck_fairy.py --config`), and
+//!   perft to a small depth.
+//! - Sections with options that have no exact equivalent are refused with their line, and no
+//!   file is written for them.
+//! - Bad input gets a clear error: a missing file, garbage, an unknown parent, a section that
+//!   inherits itself, a 10 MB file; an existing file is kept without `--force`.
+
+mod common;
+
+use common::{python_module_or_skip, run_python_script, stderr, stdout, temporary_dir, variant};
+use std::path::Path;
+
+const CONFIG: &str = "tests/inputs/import/variants.ini";
+const SECTIONS: [&str; 5] = [
+    "squirechess",
+    "dropsquire",
+    "minifairy",
+    "minihouse",
+    "hill",
+];
+
+/// Imports `config` into a fresh folder named after `test`, returning the folder and the run.
+fn import(test: &str, config: &str) -> (std::path::PathBuf, std::process::Output) {
+    let dir = temporary_dir(test);
+    let output = variant(&["import", config, "--out", dir.to_str().unwrap()]);
+    (dir, output)
+}
+
+fn game(dir: &Path, name: &str) -> String {
+    dir.join(format!("{name}.variant"))
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn every_section_is_written_and_checks() {
+    let (dir, output) = import("import-all", CONFIG);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).ends_with("5 written, 0 refused\n"),
+        "{}",
+        stdout(&output)
+    );
+    for name in SECTIONS {
+        let check = variant(&["check", &game(&dir, name)]);
+        assert!(check.status.success(), "{name}: {}", stderr(&check));
+    }
+    // The custom pieces are converted, not copied: Fairy-Stockfish's `fN` is the two narrow
+    // forward leaps, the language's `ffN`.
+    let text = std::fs::read_to_string(dir.join("squirechess.variant")).unwrap();
+    assert!(text.contains("moves \"ffN bW\""), "{text}");
+}
+
+#[test]
+fn imported_games_play_as_pyffish_plays_the_configuration() {
+    if !python_module_or_skip("imported_games_play_as_pyffish", "pyffish", "pyffish") {
+        return;
+    }
+    let (dir, output) = import("import-oracle", CONFIG);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for name in SECTIONS {
+        let file = game(&dir, name);
+        let sparse = if name == "hill" { "0.9" } else { "0" };
+        let text = run_python_script(
+            "scripts/crosscheck_fairy.py",
+            &[
+                "--config",
+                CONFIG,
+                "--variant",
+                name,
+                "--game",
+                &file,
+                "--games",
+                "3",
+            ]
+            .into_iter()
+            .chain(["--plies", "60", "--seed", "7", "--sparse", sparse])
+            .collect::<Vec<_>>(),
+        );
+        assert!(
+            text.contains(&format!("random games agree with Fairy-Stockfish {name}")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn perft_equals_pyffish() {
+    if !python_module_or_skip("perft_equals_pyffish", "pyffish", "pyffish") {
+        return;
+    }
+    let (dir, output) = import("import-perft", CONFIG);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for (name, depth) in [
+        ("squirechess", 3),
+        ("dropsquire", 2),
+        ("minifairy", 3),
+        ("minihouse", 2),
+    ] {
+        let theirs = run_python_script(
+            "scripts/crosscheck_fairy.py",
+            &[
+                "--config",
+                CONFIG,
+                "--variant",
+                name,
+                "--perft",
+                &depth.to_string(),
+            ],
+        );
+        let nodes = theirs
+            .lines()
+            .last()
+            .unwrap()
+            .split(": ")
+            .nth(1)
+            .unwrap()
+            .trim()
+            .to_string();
+        let ours = variant(&["perft", &game(&dir, name), "--depth", &depth.to_string()]);
+        assert_eq!(
+            stdout(&ours).lines().last(),
+            Some(format!("Nodes searched: {nodes}").as_str()),
+            "{name} depth {depth}"
+        );
+    }
+}
+
+#[test]
+fn sections_without_an_exact_equivalent_are_refused_with_their_line() {
+    let (dir, output) = import("import-refused", "tests/inputs/import/refused.ini");
+    assert_eq!(output.status.code(), Some(1));
+    let errors = stderr(&output);
+    assert!(
+        errors.contains("refused.ini:6: [capturing] not imported: `mustCapture = true`"),
+        "{errors}"
+    );
+    assert!(errors.contains("refused.ini:9: [cannons] not imported: `customPiece2`: the Betza modifier `p` (a hopper)"), "{errors}");
+    assert!(
+        errors.contains("refused.ini:11: [child] not imported: its parent `capturing` was refused"),
+        "{errors}"
+    );
+    assert!(
+        stdout(&output).ends_with("1 written, 3 refused\n"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(dir.join("plain.variant").is_file());
+    for name in ["capturing", "cannons", "child"] {
+        assert!(
+            !dir.join(format!("{name}.variant")).exists(),
+            "{name} was written"
+        );
+    }
+}
+
+/// Imports `text` written to a file, expecting failure with `expected` in standard error.
+fn refused(test: &str, text: &[u8], expected: &str) {
+    let dir = temporary_dir(test);
+    let config = dir.join("v.ini");
+    std::fs::write(&config, text).unwrap();
+    let output = variant(&[
+        "import",
+        config.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(stderr(&output).contains(expected), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+}
+
+#[test]
+fn bad_input_gets_a_clear_error() {
+    let missing = variant(&["import", "tests/inputs/import/no-such.ini", "--out", "/tmp"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        stderr(&missing).contains("cannot read tests/inputs/import/no-such.ini"),
+        "{}",
+        stderr(&missing)
+    );
+    refused(
+        "import-garbage",
+        b"[a:chess]\n\x01\x02 garbage\n",
+        "v.ini:2: expected `key = value`",
+    );
+    refused(
+        "import-binary",
+        &[0xff, 0xfe, 0x00, 0x5b],
+        "is not UTF-8 text",
+    );
+    refused("import-empty", b"no sections here\n", "no `[section]`");
+    refused(
+        "import-unknown-parent",
+        b"[a:shogi]\n",
+        "v.ini:1: [a] not imported: unknown parent `shogi`",
+    );
+    refused(
+        "import-self",
+        b"[a:a]\n",
+        "v.ini:1: [a] not imported: `a` inherits from itself",
+    );
+    refused(
+        "import-builtin-name",
+        b"[chess]\n",
+        "`chess` is a built-in Fairy-Stockfish variant",
+    );
+    refused(
+        "import-later-parent",
+        b"[a:b]\n[b:chess]\n",
+        "unknown parent `b`",
+    );
+    let mut huge = b"[a:chess]\n".to_vec();
+    huge.resize(10 << 20, b'#');
+    refused(
+        "import-huge",
+        &huge,
+        "a variant configuration is at most 1048576 bytes",
+    );
+}
+
+#[test]
+fn an_existing_file_is_replaced_only_with_force() {
+    let dir = temporary_dir("import-force");
+    let config = dir.join("v.ini");
+    std::fs::write(&config, "[mine:chess]\n").unwrap();
+    std::fs::write(dir.join("mine.variant"), "keep me").unwrap();
+    let args = [
+        "import",
+        config.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ];
+    let output = variant(&args);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("exists: it is replaced only with --force"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("mine.variant")).unwrap(),
+        "keep me"
+    );
+    let forced = variant(&[&args[..], &["--force"]].concat());
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    assert!(std::fs::read_to_string(dir.join("mine.variant"))
+        .unwrap()
+        .contains("game \"mine\""));
+}
