@@ -140,7 +140,10 @@ const COSMETIC: [&str; 6] = [
 ];
 
 /// Options import accepts only at Fairy-Stockfish's default, which the language states.
-const DEFAULT_ONLY: [(&str, &str); 34] = [
+const DEFAULT_ONLY: [(&str, &str); 37] = [
+    ("flagMove", "false"),
+    ("flagPieceSafe", "false"),
+    ("flagPieceBlockedWin", "false"),
     ("chess960", "false"),
     ("twoBoards", "false"),
     ("checking", "true"),
