@@ -254,3 +254,74 @@ fn an_existing_file_is_replaced_only_with_force() {
         .unwrap()
         .contains("game \"mine\""));
 }
+
+/// `scripts/fsf_oracle_data.py` writes the same data twice, in the documented format, and an
+/// imported section agrees with it: the legal moves of every position, results and perft.
+#[test]
+fn oracle_data_is_deterministic_and_agrees_with_an_imported_section() {
+    if !python_module_or_skip("oracle_data", "pyffish", "pyffish") {
+        return;
+    }
+    let (dir, output) = import("import-oracle-data", CONFIG);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let data = || {
+        let output = std::process::Command::new("python3")
+            .args([
+                "scripts/fsf_oracle_data.py",
+                "minifairy",
+                "--config",
+                CONFIG,
+            ])
+            .args(["--seed", "3", "--games", "2", "--plies", "16"])
+            .args(["--perft-depth", "2", "--mid-depth", "2"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("python3 runs");
+        assert!(output.status.success(), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let text = data();
+    assert_eq!(text, data(), "the same arguments give the same data");
+    let file = game(&dir, "minifairy");
+    let (mut positions, mut perfts) = (0, 0);
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        match fields[0] {
+            "position" => {
+                positions += 1;
+                let shown = common::show_json(&[&file, "--fen", fields[1]]);
+                let mut ours: Vec<String> = shown["legal_moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.as_str().unwrap().to_string())
+                    .collect();
+                ours.sort();
+                let theirs: Vec<&str> = fields[2].split_whitespace().collect();
+                assert_eq!(ours, theirs, "at {}", fields[1]);
+                assert_eq!(
+                    shown["result"].is_null(),
+                    fields[3] == "-",
+                    "at {}",
+                    fields[1]
+                );
+            }
+            "perft" => {
+                perfts += 1;
+                let ours = variant(&["perft", &file, "--fen", fields[1], "--depth", fields[2]]);
+                let expected = format!("Nodes searched: {}", fields[3]);
+                assert_eq!(
+                    stdout(&ours).lines().last(),
+                    Some(expected.as_str()),
+                    "{line}"
+                );
+            }
+            "variant" | "start" | "game" => {}
+            other => panic!("unknown record `{other}`"),
+        }
+    }
+    assert!(
+        positions > 10 && perfts >= 4,
+        "{positions} positions, {perfts} perfts"
+    );
+}
