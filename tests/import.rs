@@ -216,6 +216,17 @@ fn bad_input_gets_a_clear_error() {
         b"[a:b]\n[b:chess]\n",
         "unknown parent `b`",
     );
+    // Values that would put a square off the board are refused, not a panic.
+    refused(
+        "import-castling-file",
+        b"[a:chess]\ncastlingKingsideFile = a\n",
+        "castlingRank or a castling file off the board",
+    );
+    refused(
+        "import-castling-rank",
+        b"[a:chess]\ncastlingRank = 8\n[b:a]\nmaxRank = 6\n",
+        "[b] not imported",
+    );
     let mut huge = b"[a:chess]\n".to_vec();
     huge.resize(10 << 20, b'#');
     refused(

@@ -183,7 +183,9 @@ const DEFAULT_ONLY: [(&str, &str); 37] = [
 impl Rules {
     /// Fairy-Stockfish's template for a section without a parent: chess's rules, no piece.
     pub fn template() -> Rules {
-        let rank = |r: u8| (0..8).map(|f| (f, r)).collect::<BTreeSet<Square>>();
+        // Fairy-Stockfish's defaults are whole ranks of its widest board, cut to the board when
+        // the file is written.
+        let rank = |r: u8| (0..12).map(|f| (f, r)).collect::<BTreeSet<Square>>();
         Rules {
             files: 8,
             ranks: 8,
@@ -395,7 +397,7 @@ impl Rules {
                 let rank = self.rank_value(setting)?;
                 self.promotion_region = [
                     self.region(|_, r| r >= rank),
-                    self.region(|_, r| self.ranks - 1 - r >= rank),
+                    self.region(|_, r| r < self.ranks && self.ranks - 1 - r >= rank),
                 ];
             }
             "promotionRegionWhite" => self.promotion_region[WHITE] = self.bitboard(setting)?,
@@ -444,11 +446,12 @@ impl Rules {
         Ok(())
     }
 
-    /// The board's squares for which `keep(file, rank)` holds.
+    /// The squares of Fairy-Stockfish's widest board (12 x 10) for which `keep(file, rank)`
+    /// holds; cut to the board when the file is written, as Fairy-Stockfish masks them.
     fn region(&self, keep: impl Fn(u8, u8) -> bool) -> BTreeSet<Square> {
         let mut set = BTreeSet::new();
-        for r in 0..self.ranks {
-            for f in 0..self.files {
+        for r in 0..10 {
+            for f in 0..12 {
                 if keep(f, r) {
                     set.insert((f, r));
                 }
@@ -501,7 +504,7 @@ impl Rules {
                     .ok_or_else(bad)?;
                 let rank: u8 = chars.as_str().parse().map_err(|_| bad())?;
                 let square = (file.to_ascii_lowercase() as u8 - b'a', rank.wrapping_sub(1));
-                if square.0 < self.files && square.1 < self.ranks {
+                if square.0 < 12 && square.1 < 10 {
                     set.insert(square);
                 }
             }

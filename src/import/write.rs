@@ -81,7 +81,8 @@ fn piece_block(piece: &Piece, rules: &Rules) -> Result<String, String> {
 fn pawn_items(rules: &Rules) -> Result<String, String> {
     let mut out = String::new();
     let [white, black] = &rules.double_step_region;
-    let double = rules.double_step && !(white.is_empty() && black.is_empty());
+    let double = rules.double_step
+        && !(on_board(white, rules).is_empty() && on_board(black, rules).is_empty());
     if double {
         let rank = whole_rank(white, rules)
             .filter(|&r| whole_rank(black, rules) == Some(rules.ranks - 1 - r));
@@ -116,7 +117,7 @@ fn promotion_items(rules: &Rules) -> Result<String, String> {
             .map(|v| v.join(" "))
     };
     for side in [WHITE, BLACK] {
-        let region = &rules.promotion_region[side];
+        let region = &on_board(&rules.promotion_region[side], rules);
         if region.is_empty() {
             continue;
         }
@@ -135,8 +136,18 @@ fn promotion_items(rules: &Rules) -> Result<String, String> {
     Ok(out)
 }
 
+/// The squares of `region` on the board (Fairy-Stockfish masks its regions with the board).
+fn on_board(region: &BTreeSet<Square>, rules: &Rules) -> BTreeSet<Square> {
+    region
+        .iter()
+        .copied()
+        .filter(|&(f, r)| f < rules.files && r < rules.ranks)
+        .collect()
+}
+
 /// The rank index when `region` is exactly one whole rank of the board.
 fn whole_rank(region: &BTreeSet<Square>, rules: &Rules) -> Option<u8> {
+    let region = &on_board(region, rules);
     let (_, rank) = *region.iter().next()?;
     let full: BTreeSet<Square> = (0..rules.files).map(|f| (f, rank)).collect();
     (*region == full).then_some(rank)
@@ -166,18 +177,28 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
             'q' => (BLACK, false),
             other => return Err(format!("the castling right `{other}` (Shredder or X-FEN letters) is not mapped: only KQkq with rooks in the corners")),
         };
+        let off_board = || "castlingRank or a castling file off the board".to_string();
         let rank = if side == WHITE {
-            rules.castling_rank
+            Some(rules.castling_rank).filter(|&r| r < rules.ranks)
         } else {
-            rules.ranks - 1 - rules.castling_rank
-        };
+            (rules.ranks - 1).checked_sub(rules.castling_rank)
+        }
+        .ok_or_else(off_board)?;
         let rook_file = if kingside { rules.files - 1 } else { 0 };
         let king_to = if kingside {
             rules.castling_kingside_file
         } else {
             rules.castling_queenside_file
         };
-        let rook_to = if kingside { king_to - 1 } else { king_to + 1 };
+        let rook_to = if kingside {
+            king_to.checked_sub(1)
+        } else {
+            Some(king_to + 1)
+        }
+        .filter(|&f| {
+            f < rules.files && king_to < rules.files && rules.castling_king_file < rules.files
+        })
+        .ok_or_else(off_board)?;
         let case = |c: char| {
             if side == WHITE {
                 c.to_ascii_uppercase()
@@ -241,7 +262,7 @@ fn board_squares(fen: &str) -> std::collections::BTreeMap<Square, char> {
                 digits.push(c);
                 continue;
             }
-            file += digits.parse::<u32>().unwrap_or(0);
+            file = file.saturating_add(digits.parse::<u32>().unwrap_or(0));
             digits.clear();
             if c.is_ascii_alphabetic() {
                 found.insert((file.min(255) as u8, rank), c);
@@ -285,7 +306,7 @@ fn pawn_drops(rules: &Rules) -> String {
     }
     if !rules.promotion_zone_pawn_drops {
         for (side, who) in [(WHITE, "white"), (BLACK, "black")] {
-            let region = &rules.promotion_region[side];
+            let region = &on_board(&rules.promotion_region[side], rules);
             if !region.is_empty() {
                 let squares: Vec<String> = region.iter().map(|&s| square_name(s)).collect();
                 let _ = writeln!(
@@ -344,7 +365,7 @@ fn end_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String> {
 fn flag_rule(rules: &Rules) -> Result<String, String> {
     let mut parts = Vec::new();
     for (side, who) in [(WHITE, "white"), (BLACK, "black")] {
-        let region = &rules.flag_region[side];
+        let region = &on_board(&rules.flag_region[side], rules);
         let Some(letter) = rules.flag_piece[side] else {
             if region.is_empty() {
                 continue;
