@@ -311,10 +311,28 @@ pub enum PolicyStepSyntax {
     },
     /// `roll 1d6 as r`
     Roll(DiceSyntax, Spanned<String>),
-    /// `escape with King`
-    Escape(Spanned<String>),
-    /// `jump number m to file c rank r`
-    Jump(Spanned<String>, Spanned<String>, Spanned<String>),
+    /// `then King slides "Q" until not attacked by opponent`
+    Slide {
+        /// The piece type that slides.
+        piece: Spanned<String>,
+        /// The lines, in Betza notation.
+        lines: Spanned<StringLit>,
+        /// Where the slide ends.
+        until: Spanned<Expression>,
+    },
+    /// `jump number m to file c rank r, lands when C, removed when C`
+    Jump {
+        /// The number of the piece.
+        number: Spanned<String>,
+        /// Its file.
+        file: Spanned<String>,
+        /// Its rank.
+        rank: Spanned<String>,
+        /// `lands when C`
+        lands: Option<Spanned<ActionConditionSyntax>>,
+        /// `removed when C`
+        removed: Option<Spanned<ActionConditionSyntax>>,
+    },
 }
 
 /// A condition on a candidate action.
@@ -359,6 +377,8 @@ pub enum ActionNumberSyntax {
     Integer(String),
     /// `candidates`
     Candidates,
+    /// `value of target`
+    TargetValue,
     /// `value of mover`
     MoverValue,
     /// `value of victim`

@@ -154,9 +154,20 @@ pub enum PolicyStep {
         /// The name their total is kept under.
         name: String,
     },
-    /// `escape with King`
-    Escape(PieceId),
-    /// `jump number m to file c rank r`
+    /// `then King slides "Q" until on (not attacked by opponent)`: each candidate is followed
+    /// by a slide of the side's piece of this type, along one of the lines, to the first
+    /// square of the set (judged after the slide); a piece already on the set stays, and the
+    /// candidate is kept as it is.
+    Slide {
+        /// The piece type that slides.
+        piece: PieceId,
+        /// The lines it may slide along: a step and how many steps at most (`None`: to the
+        /// edge), from the Betza text.
+        lines: Vec<SlideLine>,
+        /// Where the slide ends.
+        until: crate::expression::Squares,
+    },
+    /// `jump number m to file c rank r, lands when C, removed when C`
     Jump {
         /// The number of the piece.
         number: String,
@@ -164,7 +175,23 @@ pub enum PolicyStep {
         file: String,
         /// Its rank, 1 for the first.
         rank: String,
+        /// When the jumper lands on the square (taking what stood there); `None`: always.
+        #[serde(default)]
+        lands: Option<ActionCondition>,
+        /// When the jumper is removed instead; `None`: never. When both hold, both outcomes
+        /// are candidates; when neither does, nothing happens.
+        #[serde(default)]
+        removed: Option<ActionCondition>,
     },
+}
+
+/// One line of a slide: a direction and how far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SlideLine {
+    /// One step, relative to the side's forward direction.
+    pub step: Offset,
+    /// The most steps; `None`: as far as the board goes.
+    pub range: Option<u8>,
 }
 
 /// Groups that `highest` and `lowest` compare within.
@@ -218,6 +245,9 @@ pub enum ActionNumber {
     MoverValue,
     /// The value of the piece captured, 0 for none.
     VictimValue,
+    /// The value of the piece standing on the destination before the action, whatever its
+    /// side, 0 for none (`value of target`: a jump's contest).
+    TargetValue,
     /// King steps from start to end.
     Distance,
     /// Pieces of these sides attacking the destination, after the action.

@@ -33,9 +33,9 @@ pub mod rules;
 // The modules keep their paths from before the layers were folders (`crate::position`,
 // `variant_interpreter::movegen`, ...): the CLI and the tests name them so.
 pub use crate::core::{
-    action_set, bitboard, control, geometry, moves, path, position, tables, zobrist,
+    action_set, bitboard, control, edit, geometry, moves, path, position, tables, zobrist,
 };
-pub use play::{ai, describe, explain, perft, policy, san, session, view};
+pub use play::{action, ai, describe, explain, perft, policy, san, session, view};
 use rules::{after_drop, program};
 pub use rules::{expression, legal, outcome, plan, plausible, score, turn};
 

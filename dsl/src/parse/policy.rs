@@ -4,7 +4,7 @@
 use crate::ast::*;
 use crate::parse::expressions::{comparison_of, expression, side_reference};
 use crate::parse::grammar::Rule;
-use crate::parse::pairs::{block_items, child, span_of, text_of};
+use crate::parse::pairs::{block_items, child, span_of, string_of, text_of};
 use crate::span::{FileId, Spanned};
 use pest::iterators::{Pair, Pairs};
 
@@ -123,13 +123,36 @@ pub(super) fn policy_step(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PolicyS
             let (dice, name) = roll(file, parts);
             PolicyStepSyntax::Roll(dice, name)
         }
-        Rule::step_escape => PolicyStepSyntax::Escape(idents(parts).remove(0)),
+        Rule::step_slide => {
+            let piece = text_of(file, &parts.nth(1).expect("piece"));
+            let lines = string_of(file, parts.nth(1).expect("lines"));
+            let until = expression(file, parts.nth(1).expect("squares"));
+            PolicyStepSyntax::Slide {
+                piece,
+                lines,
+                until,
+            }
+        }
         _ => {
+            let clause = |rule: Rule, parts: &Pairs<'_, Rule>| {
+                parts
+                    .clone()
+                    .find(|p| p.as_rule() == rule)
+                    .map(|p| action_condition(file, p.into_inner().nth(2).expect("condition")))
+            };
+            let lands = clause(Rule::jump_lands, &parts);
+            let removed = clause(Rule::jump_removed, &parts);
             let mut names = idents(parts).into_iter();
             let number = names.next().expect("number");
             let column = names.next().expect("file");
             let row = names.next().expect("rank");
-            PolicyStepSyntax::Jump(number, column, row)
+            PolicyStepSyntax::Jump {
+                number,
+                file: column,
+                rank: row,
+                lands,
+                removed,
+            }
         }
     };
     Spanned::new(step, span)
@@ -200,13 +223,11 @@ pub(super) fn action_number(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Actio
     let node = match rule {
         Rule::n_integer => ActionNumberSyntax::Integer(text),
         Rule::n_candidates => ActionNumberSyntax::Candidates,
-        Rule::n_value => {
-            if parts.nth(2).is_some_and(|p| p.as_rule() == Rule::kw_mover) {
-                ActionNumberSyntax::MoverValue
-            } else {
-                ActionNumberSyntax::VictimValue
-            }
-        }
+        Rule::n_value => match parts.nth(2).map(|p| p.as_rule()) {
+            Some(Rule::kw_mover) => ActionNumberSyntax::MoverValue,
+            Some(Rule::kw_target) => ActionNumberSyntax::TargetValue,
+            _ => ActionNumberSyntax::VictimValue,
+        },
         Rule::n_distance => ActionNumberSyntax::Distance,
         Rule::n_attackers => {
             ActionNumberSyntax::Attackers(side_reference(file, parts.nth(4).expect("side")))

@@ -430,9 +430,11 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::step_best => {
             words("a policy step such as `moves`, `where capture` or `highest value of victim`")
         }
-        Rule::step_escape => {
+        Rule::step_slide => {
             words("a policy step such as `moves`, `where capture` or `highest value of victim`")
         }
+        Rule::jump_lands => words("`, lands when` and a condition"),
+        Rule::jump_removed => words("`, removed when` and a condition"),
         Rule::step_jump => {
             words("a policy step such as `moves`, `where capture` or `highest value of victim`")
         }
@@ -477,8 +479,10 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_lowest => words("`lowest`"),
         Rule::kw_per => words("`per`"),
         Rule::kw_direction => words("`direction`"),
-        Rule::kw_escape => words("`escape`"),
-        Rule::kw_with => words("`with`"),
+        Rule::kw_slides => words("`slides`"),
+        Rule::kw_until => words("`until`"),
+        Rule::kw_removed => words("`removed`"),
+        Rule::kw_target => words("`target`"),
         Rule::kw_jump => words("`jump`"),
         Rule::kw_file => words("`file`"),
         Rule::kw_checker => words("`checker`"),

@@ -2,6 +2,7 @@
 //! that choose an action.
 
 use crate::ast::*;
+use crate::betza;
 use crate::definition::*;
 use crate::diagnostic::{code, Diagnostic};
 use crate::span::Spanned;
@@ -152,20 +153,100 @@ impl Validator<'_> {
                     name: name.node.clone(),
                 }
             }
-            PolicyStepSyntax::Escape(piece) => {
-                PolicyStep::Escape(self.piece_id(piece, context.pieces, "`escape with`")?)
+            PolicyStepSyntax::Slide {
+                piece,
+                lines,
+                until,
+            } => {
+                let piece = self.piece_id(piece, context.pieces, "`then ... slides`");
+                let lines = self.slide_lines(lines);
+                let mut resolver = Resolver {
+                    validator: self,
+                    context,
+                };
+                let until = typing::squares(&mut resolver, until, Place::Policy);
+                PolicyStep::Slide {
+                    piece: piece?,
+                    lines: lines?,
+                    until: until?,
+                }
             }
-            PolicyStepSyntax::Jump(number, file, rank) => {
+            PolicyStepSyntax::Jump {
+                number,
+                file,
+                rank,
+                lands,
+                removed,
+            } => {
                 self.defined(number, names)?;
                 self.defined(file, names)?;
                 self.defined(rank, names)?;
+                let mut clause = |condition: &Option<Spanned<ActionConditionSyntax>>| {
+                    condition
+                        .as_ref()
+                        .map(|c| self.action_condition(c, context, names).ok_or(()))
+                        .transpose()
+                };
+                let lands = clause(lands);
+                let removed = clause(removed);
                 PolicyStep::Jump {
                     number: number.node.clone(),
                     file: file.node.clone(),
                     rank: rank.node.clone(),
+                    lands: lands.ok()?,
+                    removed: removed.ok()?,
                 }
             }
         })
+    }
+
+    /// The lines of `then PIECE slides "LINES"`: every step of each Betza atom, as far as the
+    /// atom goes. Modifiers other than directions mean nothing for a slide and are refused.
+    fn slide_lines(&mut self, text: &Spanned<StringLit>) -> Option<Vec<SlideLine>> {
+        if betza::decode(&text.node.value).is_err() {
+            // Reported where each Betza error is.
+            self.moves(text);
+            return None;
+        }
+        let atoms = self.moves(text);
+        if atoms.is_empty() {
+            self.error(Diagnostic::error(
+                code::POLICY,
+                "a slide needs lines to slide along",
+                text.span,
+                "no Betza atom here",
+            ));
+            return None;
+        }
+        let plain = |atom: &MoveAtom| {
+            atom.mode == MoveMode::Both && !atom.initial_only && !atom.lame && !atom.en_passant
+        };
+        if !atoms.iter().all(plain) {
+            self.error(
+                Diagnostic::error(
+                    code::POLICY,
+                    format!(
+                        "`{}` is not a set of lines: a slide takes atoms and directions only",
+                        text.node.value
+                    ),
+                    text.span,
+                    "`m`, `c`, `i`, `n` and `e` mean nothing for a slide",
+                )
+                .with_help("write the lines as a rider, such as \"Q\", \"R\" or \"fB\""),
+            );
+            return None;
+        }
+        Some(
+            atoms
+                .iter()
+                .flat_map(|atom| {
+                    atom.steps.iter().map(|&step| SlideLine {
+                        step,
+                        range: atom.range,
+                    })
+                })
+                .collect(),
+        )
     }
 
     fn action_condition(
@@ -229,6 +310,7 @@ impl Validator<'_> {
             ActionNumberSyntax::Candidates => ActionNumber::Candidates,
             ActionNumberSyntax::MoverValue => ActionNumber::MoverValue,
             ActionNumberSyntax::VictimValue => ActionNumber::VictimValue,
+            ActionNumberSyntax::TargetValue => ActionNumber::TargetValue,
             ActionNumberSyntax::Distance => ActionNumber::Distance,
             ActionNumberSyntax::Attackers(side) => {
                 let side = match &side.node {

@@ -11,6 +11,7 @@
 pub mod action_set;
 pub mod bitboard;
 pub mod control;
+pub mod edit;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;

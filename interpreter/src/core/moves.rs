@@ -25,28 +25,6 @@ pub enum MoveKind {
     Drop(PieceId),
     /// No action: a side without a legal action passes (`pass when no action`), written `pass`.
     Pass,
-    /// A capture (from, to) followed by the mover's royal piece sliding (a policy's
-    /// `escape with`), written `e7g5&e8d8`.
-    Escape {
-        /// Where the royal piece stands.
-        king_from: u8,
-        /// Where it slides to.
-        king_to: u8,
-    },
-    /// A policy's teleport from `from` to `to`, with what happened there.
-    Jump(JumpOutcome),
-}
-
-/// What a jump did (a policy's `jump`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum JumpOutcome {
-    /// The piece stands on the target, capturing what was there: `c8~e4`.
-    Lands,
-    /// The piece was removed (it jumped onto an enemy royal piece, or lost a contest with its
-    /// own side's piece): `c8~e4x`.
-    Removed,
-    /// Nothing happened (its own square, or a royal piece onto an enemy royal piece): `c8~e4-`.
-    Nothing,
 }
 
 /// One move.
@@ -113,23 +91,6 @@ impl Move {
             MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castle(_) => {
                 format!("{}{}", square(self.from), square(self.to))
             }
-            MoveKind::Escape { king_from, king_to } => format!(
-                "{}{}&{}{}",
-                square(self.from),
-                square(self.to),
-                square(u16::from(king_from)),
-                square(u16::from(king_to))
-            ),
-            MoveKind::Jump(outcome) => format!(
-                "{}~{}{}",
-                square(self.from),
-                square(self.to),
-                match outcome {
-                    JumpOutcome::Lands => "",
-                    JumpOutcome::Removed => "x",
-                    JumpOutcome::Nothing => "-",
-                }
-            ),
             MoveKind::Promote(piece) => format!(
                 "{}{}{}",
                 square(self.from),

@@ -8,7 +8,8 @@
 use crate::bitboard::Bitboard;
 pub use crate::core::tables::MAX_NUMBERED;
 use crate::core::tables::{Tables, MAX_PIECE_TYPES, MAX_SIDES};
-use crate::moves::{JumpOutcome, Move, MoveKind};
+use crate::edit::Edit;
+use crate::moves::{Move, MoveKind};
 use variant_dsl::{MoveMode, PieceId, Placement, Setup, SideId};
 
 /// The largest grid the mailbox holds (16 x 16).
@@ -964,51 +965,6 @@ impl<B: Bitboard> Position<B> {
                 dropped = true;
             }
             MoveKind::Pass => {}
-            MoveKind::Escape { king_from, king_to } => {
-                let mover = self.at(from).expect("a move starts on a piece");
-                let en_passant = self
-                    .en_passant
-                    .filter(|ep| ep.target as usize == to && self.at(to).is_none());
-                let victim_square = en_passant.map_or(to, |ep| ep.victim as usize);
-                captured = self.remove(rules, victim_square).is_some();
-                self.remove(rules, from);
-                let promotion = rules.moves_of(us, mover.piece).promotion.as_ref();
-                let piece = match promotion {
-                    Some(rule) if rule.zone.has(to) => rule.choices[0].0 as usize,
-                    _ => mover.piece,
-                };
-                self.put(rules, us, piece, to);
-                irreversible = true;
-                let king = self
-                    .remove(rules, king_from as usize)
-                    .expect("the royal piece");
-                self.remove(rules, king_to as usize);
-                self.put(rules, us, king.piece, king_to as usize);
-                let lost =
-                    rules.castle_loss[king_from as usize] | rules.castle_loss[king_to as usize];
-                if self.castling & lost != 0 {
-                    self.hash ^= rules.zobrist.castling(self.castling & lost);
-                    self.castling &= !lost;
-                }
-            }
-            MoveKind::Jump(outcome) => {
-                let victim = match outcome {
-                    JumpOutcome::Nothing => None,
-                    JumpOutcome::Lands => {
-                        let victim = self.remove(rules, to);
-                        let mover = self.remove(rules, from).expect("a jump starts on a piece");
-                        self.put(rules, us, mover.piece, to);
-                        victim
-                    }
-                    JumpOutcome::Removed => self.remove(rules, from),
-                };
-                let mover_piece = self.at(to).map(|o| o.piece);
-                captured = victim.is_some();
-                irreversible = captured
-                    || outcome == JumpOutcome::Removed
-                    || (outcome == JumpOutcome::Lands
-                        && mover_piece.is_some_and(|piece| rules.irreversible[piece]));
-            }
         }
         if rules.multi_action && self.phase == 0 {
             // The marks of pieces removed on the way are gone already.
@@ -1048,16 +1004,93 @@ impl<B: Bitboard> Position<B> {
         };
     }
 
+    /// The edits on the board, without ending the turn (to judge what they leave). A piece
+    /// that is removed or replaced resets the move-limit clock, and so does the move of an
+    /// `irreversible` piece; a square emptied or entered loses its castling rights; the
+    /// en-passant chance lapses. Edits of an empty square do nothing.
+    pub(crate) fn apply_edits(&mut self, rules: &Tables<B>, edits: &[Edit]) {
+        self.mover = self.side;
+        let us = self.side_to_move(rules);
+        self.set_last_drop(rules, us, None);
+        let mut irreversible = false;
+        let mut lost = 0;
+        for &edit in edits {
+            match edit {
+                Edit::Move { from, to } => {
+                    let (from, to) = (from as usize, to as usize);
+                    let Some(mover) = self.remove(rules, from) else {
+                        continue;
+                    };
+                    irreversible |= rules.irreversible[mover.piece];
+                    irreversible |= self.remove(rules, to).is_some();
+                    self.put(rules, mover.side, mover.piece, to);
+                    if rules.numbered {
+                        self.carry_number(from, to);
+                    }
+                    lost |= rules.castle_loss[from] | rules.castle_loss[to];
+                }
+                Edit::Remove(square) => {
+                    let square = square as usize;
+                    irreversible |= self.remove(rules, square).is_some();
+                    lost |= rules.castle_loss[square];
+                }
+                Edit::Place { square, piece } => {
+                    let square = square as usize;
+                    self.remove(rules, square);
+                    self.put(rules, us, piece.0 as usize, square);
+                    irreversible = true;
+                    lost |= rules.castle_loss[square];
+                }
+            }
+        }
+        if self.castling & lost != 0 {
+            self.hash ^= rules.zobrist.castling(self.castling & lost);
+            self.castling &= !lost;
+        }
+        if rules.numbered {
+            self.drop_lost_numbers();
+        }
+        self.set_en_passant(rules, None);
+        self.halfmove_clock = if irreversible {
+            0
+        } else {
+            self.halfmove_clock.saturating_add(1)
+        };
+    }
+
+    /// The number of the piece on `from` goes to `to`; the number of a piece taken there is
+    /// dropped.
+    fn carry_number(&mut self, from: usize, to: usize) {
+        let slot = self.numbers.iter().position(|&sq| sq as usize == from);
+        for square in self.numbers.iter_mut() {
+            if *square as usize == to {
+                *square = NO_SQUARE;
+            }
+        }
+        if let Some(slot) = slot {
+            self.numbers[slot] = to as u8;
+        }
+    }
+
+    /// Pieces no longer on the board lose their numbers.
+    fn drop_lost_numbers(&mut self) {
+        for index in 0..MAX_NUMBERED {
+            let square = self.numbers[index];
+            if square != NO_SQUARE && self.at(square as usize).is_none() {
+                self.numbers[index] = NO_SQUARE;
+            }
+        }
+    }
+
     /// Numbers follow their pieces: the mover's to its destination (the castling rook's too),
     /// and the squares left empty lose theirs.
     #[cold]
     fn carry_numbers(&mut self, rules: &Tables<B>, mv: Move) {
         let (from, to) = (mv.from as u8, mv.to as u8);
         let moved: [Option<(u8, u8)>; 2] = match mv.kind {
-            MoveKind::Normal
-            | MoveKind::Promote(_)
-            | MoveKind::EnPassant
-            | MoveKind::Jump(JumpOutcome::Lands) => [Some((from, to)), None],
+            MoveKind::Normal | MoveKind::Promote(_) | MoveKind::EnPassant => {
+                [Some((from, to)), None]
+            }
             MoveKind::Castle(index) => {
                 let castle = &rules.castles[index as usize];
                 [
@@ -1065,10 +1098,7 @@ impl<B: Bitboard> Position<B> {
                     Some((castle.rook_from as u8, castle.rook_to as u8)),
                 ]
             }
-            MoveKind::Escape { king_from, king_to } => {
-                [Some((from, to)), Some((king_from, king_to))]
-            }
-            MoveKind::Drop(_) | MoveKind::Jump(_) | MoveKind::Pass => [None, None],
+            MoveKind::Drop(_) | MoveKind::Pass => [None, None],
         };
         // The movers' slots, found before anything changes; then the pieces taken where they
         // land lose their numbers, and the movers take their new squares.
@@ -1086,13 +1116,8 @@ impl<B: Bitboard> Position<B> {
                 self.numbers[slot] = *to;
             }
         }
-        // Pieces removed otherwise (en passant, jumps, capture effects).
-        for index in 0..MAX_NUMBERED {
-            let square = self.numbers[index];
-            if square != NO_SQUARE && self.at(square as usize).is_none() {
-                self.numbers[index] = NO_SQUARE;
-            }
-        }
+        // Pieces removed otherwise (en passant, capture effects).
+        self.drop_lost_numbers();
     }
 
     /// The game's capture effects around a capture that landed on `square`: the capturer and

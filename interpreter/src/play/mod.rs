@@ -5,6 +5,7 @@
 //! the game's own), views for the CLI and the web page, and perft. It builds on
 //! [`crate::rules`] and [`crate::core`]; nothing below calls up into it.
 
+pub mod action;
 pub mod ai;
 pub mod describe;
 pub mod explain;

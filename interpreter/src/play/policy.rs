@@ -6,19 +6,29 @@
 //! [`DiceSource`]: given from outside (a person at a real board) or drawn from the game's seeded
 //! generator. A die is consumed only when a step reads it, in file order, so that the same dice
 //! give the same decision.
+//!
+//! A policy is compiled when the game loads ([`Policies::compile`]). Its candidates are
+//! [`Action`]s: the legal moves and captures its steps take from the move generator, and its
+//! own actions made of board edits, which the game file states (`then King slides ...`,
+//! `jump ... lands when ..., removed when ...`) and the core only applies.
 
+mod compiled;
+
+pub use compiled::{Policies, Policy};
+
+use crate::action::{move_edits, Action, Edited, Written};
 use crate::bitboard::Bitboard;
 use crate::control::piece_control;
 use crate::core::tables::targets;
-use crate::expression::{compile_set, Judge};
+use crate::edit::{Edit, Edits};
+use crate::expression::{Judge, Set};
 use crate::legal::legal_moves;
-use crate::moves::{JumpOutcome, Move, MoveKind};
+use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::Rules;
+use compiled::{Cond, Item, Num, Slot, Step};
 use std::collections::BTreeMap;
-use variant_dsl::{
-    ActionCondition, ActionNumber, Dice, Grouping, PolicyDef, PolicyItem, PolicyStep,
-};
+use variant_dsl::{Dice, Grouping};
 
 /// Where dice come from.
 pub trait DiceSource {
@@ -55,7 +65,7 @@ pub struct Decision {
     /// The dice read, in order.
     pub dice: Vec<u32>,
     /// The actions the rule chooses among, sorted by notation.
-    pub candidates: Vec<Move>,
+    pub candidates: Vec<Action>,
 }
 
 /// Why a policy could not decide.
@@ -89,54 +99,31 @@ impl std::fmt::Display for PolicyError {
     }
 }
 
-/// The policy of the side to move, if it has one.
-pub fn policy_of<B: Bitboard>(rules: &Rules<B>, side: usize) -> Option<&PolicyDef> {
-    rules
-        .definition
-        .policies
-        .iter()
-        .find(|policy| policy.side.0 as usize == side)
-}
-
-/// Runs a policy for the side to move.
+/// Runs a side's compiled policy for the side to move.
 pub fn decide<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
-    policy: &PolicyDef,
+    policy: &Policy<B>,
     dice: &mut dyn DiceSource,
 ) -> Result<Decision, PolicyError> {
-    let mut run = Run {
-        rules,
-        position,
-        side: position.side_to_move(rules),
-        variables: BTreeMap::new(),
-        dice,
-        rolled: Vec::new(),
-        legal: None,
-        compiled: std::cell::RefCell::new(Vec::new()),
-    };
+    let mut run = Run::new(rules, position, policy, dice);
     for item in &policy.items {
         match item {
-            PolicyItem::Roll { dice, name, rule } => {
-                let owner = rule.clone().unwrap_or_else(|| format!("rolling `{name}`"));
-                let total = run.roll(*dice, &owner)?;
-                run.variables.insert(name.clone(), total);
+            Item::Roll { dice, slot, owner } => {
+                run.numbers[*slot] = run.roll(*dice, owner)?;
             }
-            PolicyItem::Nearest {
-                name,
+            Item::Nearest {
+                slot,
                 to,
                 except,
                 lower_when_odd,
             } => {
-                let target = run.variable(to);
-                let left_out = run.variable(except);
-                let number = run.nearest(target, left_out, *lower_when_odd);
-                run.variables
-                    .insert(name.clone(), number.map_or(-1, i64::from));
+                let number = run.nearest(run.numbers[*to], run.numbers[*except], *lower_when_odd);
+                run.numbers[*slot] = number.map_or(-1, i64::from);
             }
-            PolicyItem::Rule { label, steps } => {
+            Item::Rule { label, steps } => {
                 if let Some(mut candidates) = run.rule(label, steps)? {
-                    candidates.sort_by_key(|mv| mv.uci(rules));
+                    candidates.sort_by_key(|action| action.notation(rules));
                     candidates.dedup();
                     return Ok(Decision {
                         rule: label.clone(),
@@ -155,17 +142,29 @@ struct Run<'a, B: Bitboard> {
     rules: &'a Rules<B>,
     position: &'a Position<B>,
     side: usize,
-    variables: BTreeMap<String, i64>,
+    /// The numbers rolled and chosen so far, by slot (0 until given).
+    numbers: Vec<i64>,
     dice: &'a mut dyn DiceSource,
     rolled: Vec<u32>,
     legal: Option<Vec<Move>>,
-    /// The sets of squares compiled so far, by their address in the policy.
-    compiled: std::cell::RefCell<Vec<(usize, crate::expression::Set<B>)>>,
 }
 
-impl<B: Bitboard> Run<'_, B> {
-    fn variable(&self, name: &str) -> i64 {
-        self.variables.get(name).copied().unwrap_or(0)
+impl<'a, B: Bitboard> Run<'a, B> {
+    fn new(
+        rules: &'a Rules<B>,
+        position: &'a Position<B>,
+        policy: &Policy<B>,
+        dice: &'a mut dyn DiceSource,
+    ) -> Self {
+        Run {
+            rules,
+            position,
+            side: position.side_to_move(rules),
+            numbers: vec![0; policy.slots],
+            dice,
+            rolled: Vec::new(),
+            legal: None,
+        }
     }
 
     fn roll(&mut self, dice: Dice, rule: &str) -> Result<i64, PolicyError> {
@@ -226,99 +225,16 @@ impl<B: Bitboard> Run<'_, B> {
     }
 
     /// A rule's candidates, or `None` when it has none.
-    fn rule(
-        &mut self,
-        label: &str,
-        steps: &[PolicyStep],
-    ) -> Result<Option<Vec<Move>>, PolicyError> {
-        let mut set: Vec<Move> = Vec::new();
+    fn rule(&mut self, label: &str, steps: &[Step<B>]) -> Result<Option<Vec<Action>>, PolicyError> {
+        let mut set: Vec<Action> = Vec::new();
         // Until a step builds the candidates there is nothing to lose: dice are rolled.
         let mut built = false;
         for step in steps {
-            match step {
-                PolicyStep::Moves(number) => {
-                    set = self.legal();
-                    if let Some(number) = number {
-                        match self.numbered(self.variable(number)) {
-                            // Castling is the King's move (CC15): it starts on the King's square.
-                            Some(square) => set.retain(|mv| mv.from as usize == square),
-                            None => set.clear(),
-                        }
-                    }
-                }
-                PolicyStep::Captures(number) => {
-                    // Known once, for `legal` conditions on these captures.
-                    let _ = self.legal();
-                    set = match self.numbered(self.variable(number)) {
-                        Some(square) => self.captures_from(square),
-                        None => Vec::new(),
-                    };
-                }
-                PolicyStep::Where(condition) => {
-                    let count = set.len() as i64;
-                    set.retain(|&mv| self.holds(condition, mv, count));
-                }
-                PolicyStep::Prefer(groups) => {
-                    let count = set.len() as i64;
-                    for group in groups {
-                        let kept: Vec<Move> = set
-                            .iter()
-                            .copied()
-                            .filter(|&mv| self.holds(group, mv, count))
-                            .collect();
-                        if !kept.is_empty() {
-                            set = kept;
-                            break;
-                        }
-                    }
-                }
-                PolicyStep::Best {
-                    highest,
-                    measure,
-                    per,
-                } => {
-                    let count = set.len() as i64;
-                    let scored: Vec<(Move, (i64, i64), i64)> = set
-                        .iter()
-                        .map(|&mv| (mv, self.group(mv, *per), self.number(measure, mv, count)))
-                        .collect();
-                    let mut best: BTreeMap<(i64, i64), i64> = BTreeMap::new();
-                    for &(_, group, value) in &scored {
-                        let entry = best.entry(group).or_insert(value);
-                        *entry = if *highest {
-                            (*entry).max(value)
-                        } else {
-                            (*entry).min(value)
-                        };
-                    }
-                    set = scored
-                        .into_iter()
-                        .filter(|(_, group, value)| best[group] == *value)
-                        .map(|(mv, _, _)| mv)
-                        .collect();
-                }
-                PolicyStep::Roll { dice, name } => {
-                    let total = self.roll(*dice, label)?;
-                    self.variables.insert(name.clone(), total);
-                    continue;
-                }
-                PolicyStep::Escape(royal) => {
-                    set = set
-                        .into_iter()
-                        .flat_map(|mv| self.escapes(mv, royal.0 as usize))
-                        .collect();
-                }
-                PolicyStep::Jump { number, file, rank } => {
-                    set = match self.numbered(self.variable(number)) {
-                        Some(from) => {
-                            let file = self.variable(file) - 1;
-                            let rank = self.variable(rank) - 1;
-                            self.jumps(from, file, rank)
-                        }
-                        None => Vec::new(),
-                    };
-                }
+            if let Step::Roll { dice, slot } = step {
+                self.numbers[*slot] = self.roll(*dice, label)?;
+                continue;
             }
+            set = self.step(step, set);
             built = true;
             if set.is_empty() {
                 return Ok(None);
@@ -327,8 +243,115 @@ impl<B: Bitboard> Run<'_, B> {
         Ok((built && !set.is_empty()).then_some(set))
     }
 
+    /// The candidates after one step that builds or narrows them.
+    fn step(&mut self, step: &Step<B>, mut set: Vec<Action>) -> Vec<Action> {
+        match step {
+            Step::Moves(number) => {
+                let mut moves = self.legal();
+                if let Some(number) = number {
+                    match self.numbered(self.numbers[*number]) {
+                        // Castling is the King's move (CC15): it starts on the King's square.
+                        Some(square) => moves.retain(|mv| mv.from as usize == square),
+                        None => moves.clear(),
+                    }
+                }
+                moves.into_iter().map(Action::Move).collect()
+            }
+            Step::Captures(number) => {
+                // Known once, for `legal` conditions on these captures.
+                let _ = self.legal();
+                match self.numbered(self.numbers[*number]) {
+                    Some(square) => self.captures_from(square),
+                    None => Vec::new(),
+                }
+            }
+            Step::Where(condition) => {
+                let count = set.len() as i64;
+                set.retain(|action| self.holds(condition, action, count));
+                set
+            }
+            Step::Prefer(groups) => {
+                let count = set.len() as i64;
+                for group in groups {
+                    let kept: Vec<Action> = set
+                        .iter()
+                        .copied()
+                        .filter(|action| self.holds(group, action, count))
+                        .collect();
+                    if !kept.is_empty() {
+                        return kept;
+                    }
+                }
+                set
+            }
+            Step::Best {
+                highest,
+                measure,
+                per,
+            } => self.best(set, *highest, *measure, *per),
+            Step::Roll { .. } => set,
+            Step::Slide {
+                piece,
+                lines,
+                until,
+            } => set
+                .into_iter()
+                .flat_map(|action| self.slides(action, *piece, lines, until))
+                .collect(),
+            Step::Jump {
+                number,
+                file,
+                rank,
+                lands,
+                removed,
+            } => match self.numbered(self.numbers[*number]) {
+                Some(from) => {
+                    let file = self.numbers[*file] - 1;
+                    let rank = self.numbers[*rank] - 1;
+                    self.jumps(from, file, rank, lands.as_ref(), removed.as_ref())
+                }
+                None => Vec::new(),
+            },
+        }
+    }
+
+    /// The candidates with the highest (lowest) measure, within each group.
+    fn best(
+        &self,
+        set: Vec<Action>,
+        highest: bool,
+        measure: Num,
+        per: Option<Grouping>,
+    ) -> Vec<Action> {
+        let count = set.len() as i64;
+        let scored: Vec<(Action, (i64, i64), i64)> = set
+            .iter()
+            .map(|action| {
+                (
+                    *action,
+                    self.group(action, per),
+                    self.number(measure, action, count),
+                )
+            })
+            .collect();
+        let mut best: BTreeMap<(i64, i64), i64> = BTreeMap::new();
+        for &(_, group, value) in &scored {
+            let entry = best.entry(group).or_insert(value);
+            *entry = if highest {
+                (*entry).max(value)
+            } else {
+                (*entry).min(value)
+            };
+        }
+        scored
+            .into_iter()
+            .filter(|(_, group, value)| best[group] == *value)
+            .map(|(action, _, _)| action)
+            .collect()
+    }
+
     /// The captures the movement of the piece on `from` allows, legal or not.
-    fn captures_from(&self, from: usize) -> Vec<Move> {
+    fn captures_from(&self, from: usize) -> Vec<Action> {
         let Some(occupant) = self.position.at(from) else {
             return Vec::new();
         };
@@ -340,7 +363,7 @@ impl<B: Bitboard> Run<'_, B> {
         }
         let moves = self.rules.moves_of(self.side, occupant.piece);
         let reach = targets(self.rules, moves, from, own, enemy, occupied) & enemy;
-        let mut found: Vec<Move> = reach
+        let mut found: Vec<Action> = reach
             .squares()
             .map(|to| match &moves.promotion {
                 Some(rule) if rule.zone.has(to) => Move {
@@ -351,6 +374,7 @@ impl<B: Bitboard> Run<'_, B> {
                 },
                 _ => Move::normal(from, to),
             })
+            .map(Action::Move)
             .collect();
         if let Some(ep) = self.position.en_passant() {
             let victim_ok = self
@@ -358,193 +382,216 @@ impl<B: Bitboard> Run<'_, B> {
                 .at(ep.victim as usize)
                 .is_some_and(|o| self.rules.is_enemy(self.side, o.side));
             if victim_ok && moves.en_passant[from].has(ep.target as usize) {
-                found.push(Move {
+                found.push(Action::Move(Move {
                     from: from as u16,
                     to: ep.target,
                     kind: MoveKind::EnPassant,
                     converts: None,
-                });
+                }));
             }
         }
         found
     }
 
-    /// The capture as it is when it leaves the royal piece safe; else the capture followed by
-    /// each slide of the royal piece to the first square, in one of the 8 directions, where it
-    /// is not attacked (a slide stops at the edge, at a piece of its side or an enemy royal
-    /// piece, or at an enemy piece it would stay attacked on).
-    fn escapes(&self, mv: Move, royal: usize) -> Vec<Move> {
-        let mut after = *self.position;
-        after.apply_action(self.rules, mv);
-        if !after.in_check(self.rules, self.side) {
-            return vec![mv];
-        }
-        let kings = after.side_pieces(self.side) & after.typed(royal);
-        let Some(king) = kings.squares().next() else {
-            return Vec::new();
-        };
-        let geometry = &self.rules.geometry;
-        let (file, rank) = geometry.coords(king);
+    /// `then PIECE slides LINES until on S`: the action as it is when the side's piece of that
+    /// type stands on S after it; else the action followed by each slide of the piece along a
+    /// line to the first square of S (judged after the slide). A slide cannot pass a piece: it
+    /// stops at the edge, at the end of its range, at a piece of its team or one that cannot be
+    /// taken (royal or `uncapturable`), or at an enemy piece it would not stand on S on; it may
+    /// take the enemy piece where it ends. An action that cannot be written as edits (castling,
+    /// a drop) is dropped.
+    fn slides(
+        &self,
+        action: Action,
+        piece: usize,
+        lines: &[((i32, i32), Option<u8>)],
+        until: &Set<B>,
+    ) -> Vec<Action> {
+        let after = action.after(self.rules, self.position);
+        let sliders = after.side_pieces(self.side) & after.typed(piece);
         let mut found = Vec::new();
-        for (df, dr) in crate::geometry::KING_STEPS {
-            let (mut f, mut r) = (file as i32, rank as i32);
-            loop {
-                f += df;
-                r += dr;
-                let Some(square) = geometry.index_of(f, r) else {
-                    break;
-                };
-                let occupant = after.at(square);
-                if let Some(o) = occupant {
-                    let royal_piece = self.rules.royal.iter().any(|p| p.0 as usize == o.piece);
-                    if !self.rules.is_enemy(self.side, o.side) || royal_piece {
-                        break;
-                    }
-                }
-                let mut slid = after;
-                let slide = Move::normal(king, square);
-                slid.apply_action(self.rules, slide);
-                if !slid.in_check(self.rules, self.side) {
-                    found.push(Move {
-                        kind: MoveKind::Escape {
-                            king_from: king as u8,
-                            king_to: square as u8,
-                        },
-                        ..mv
-                    });
-                    break;
-                }
-                if occupant.is_some() {
-                    break;
+        for slider in sliders.squares() {
+            if Judge::new(self.rules, &after, self.side)
+                .set(until)
+                .has(slider)
+            {
+                found.push(action);
+                continue;
+            }
+            for &(line, range) in lines {
+                if let Some(to) = self.slide_along(&after, slider, line, range, until) {
+                    found.extend(self.then_slide(action, slider, to));
                 }
             }
+        }
+        if sliders.is_empty() {
+            found.push(action);
         }
         found
     }
 
-    /// The jump of the piece on `from` to (file, rank), counted from 0: what it does there.
-    fn jumps(&self, from: usize, file: i64, rank: i64) -> Vec<Move> {
+    /// Where the piece on `from` stops on one line (see [`Run::slides`]), if it reaches S.
+    fn slide_along(
+        &self,
+        after: &Position<B>,
+        from: usize,
+        (df, dr): (i32, i32),
+        range: Option<u8>,
+        until: &Set<B>,
+    ) -> Option<usize> {
         let geometry = &self.rules.geometry;
+        let (file, rank) = geometry.coords(from);
+        let (mut f, mut r) = (file as i32, rank as i32);
+        let mut steps = 0u32;
+        loop {
+            if range.is_some_and(|most| steps >= u32::from(most)) {
+                return None;
+            }
+            steps += 1;
+            f += df;
+            r += dr;
+            let square = geometry.index_of(f, r)?;
+            let occupant = after.at(square);
+            if let Some(o) = occupant {
+                let untakable = self.rules.royal.iter().any(|p| p.0 as usize == o.piece)
+                    || self.rules.uncapturable.contains(&o.piece);
+                if !self.rules.is_enemy(self.side, o.side) || untakable {
+                    return None;
+                }
+            }
+            let mut slid = *after;
+            slid.apply_edits(
+                self.rules,
+                &[Edit::Move {
+                    from: from as u16,
+                    to: square as u16,
+                }],
+            );
+            if Judge::new(self.rules, &slid, self.side)
+                .set(until)
+                .has(square)
+            {
+                return Some(square);
+            }
+            if occupant.is_some() {
+                return None;
+            }
+        }
+    }
+
+    /// The action followed by the slide from `from` to `to`, as edits.
+    fn then_slide(&self, action: Action, from: usize, to: usize) -> Option<Action> {
+        let first = match action {
+            Action::Move(mv) => move_edits(self.position, mv)?,
+            Action::Edited(edited) => edited.edits,
+        };
+        let edits = first.then(Edit::Move {
+            from: from as u16,
+            to: to as u16,
+        })?;
+        Some(Action::Edited(Edited {
+            written: Written::Then {
+                from: action.from() as u16,
+                to: action.to() as u16,
+                slide_from: from as u16,
+                slide_to: to as u16,
+            },
+            edits,
+        }))
+    }
+
+    /// `jump number N to file F rank R, lands when C, removed when C`: the jump of the piece on
+    /// `from` to (file, rank), counted from 0. Onto its own square nothing happens; else it
+    /// lands where `lands` holds (always without it) and is removed where `removed` holds
+    /// (never without it), both being candidates when both hold; nothing happens when neither
+    /// does. The conditions are judged on the jump as a move from its square to the target.
+    fn jumps(
+        &self,
+        from: usize,
+        file: i64,
+        rank: i64,
+        lands: Option<&Cond<B>>,
+        removed: Option<&Cond<B>>,
+    ) -> Vec<Action> {
         let (Ok(file), Ok(rank)) = (i32::try_from(file), i32::try_from(rank)) else {
             return Vec::new();
         };
-        let Some(to) = geometry.index_of(file, rank) else {
+        let Some(to) = self.rules.geometry.index_of(file, rank) else {
             return Vec::new();
         };
-        let jump = |outcome| Move {
-            from: from as u16,
-            to: to as u16,
-            kind: MoveKind::Jump(outcome),
-            converts: None,
-        };
-        let mover = self
-            .position
-            .at(from)
-            .expect("a numbered piece stands there");
-        let is_royal = |piece: usize| self.rules.royal.iter().any(|p| p.0 as usize == piece);
-        let value = |piece: usize| {
-            if is_royal(piece) {
-                i64::MAX
-            } else {
-                i64::from(self.rules.definition.pieces[piece].value)
-            }
+        let jump = |edits: &[Edit]| {
+            Action::Edited(Edited {
+                written: Written::Jump {
+                    from: from as u16,
+                    to: to as u16,
+                },
+                edits: Edits::of(edits).expect("a jump is one edit"),
+            })
         };
         if to == from {
-            return vec![jump(JumpOutcome::Nothing)];
+            return vec![jump(&[])];
         }
-        match self.position.at(to) {
-            None => vec![jump(JumpOutcome::Lands)],
-            Some(there) if self.rules.is_enemy(self.side, there.side) => {
-                if !is_royal(there.piece) {
-                    vec![jump(JumpOutcome::Lands)]
-                } else if is_royal(mover.piece) {
-                    vec![jump(JumpOutcome::Nothing)]
-                } else {
-                    vec![jump(JumpOutcome::Removed)]
-                }
-            }
-            Some(there) => match value(mover.piece).cmp(&value(there.piece)) {
-                std::cmp::Ordering::Greater => vec![jump(JumpOutcome::Lands)],
-                std::cmp::Ordering::Less => vec![jump(JumpOutcome::Removed)],
-                std::cmp::Ordering::Equal => {
-                    vec![jump(JumpOutcome::Lands), jump(JumpOutcome::Removed)]
-                }
-            },
+        let probe = Action::Move(Move::normal(from, to));
+        let lands = lands.is_none_or(|c| self.holds(c, &probe, 1));
+        let removed = removed.is_some_and(|c| self.holds(c, &probe, 1));
+        let mut found = Vec::new();
+        if lands {
+            found.push(jump(&[Edit::Move {
+                from: from as u16,
+                to: to as u16,
+            }]));
         }
+        if removed {
+            found.push(jump(&[Edit::Remove(from as u16)]));
+        }
+        if found.is_empty() {
+            found.push(jump(&[]));
+        }
+        found
     }
 
     /// The group an action is compared within.
-    fn group(&self, mv: Move, per: Option<Grouping>) -> (i64, i64) {
+    fn group(&self, action: &Action, per: Option<Grouping>) -> (i64, i64) {
         match per {
             None => (0, 0),
-            Some(Grouping::Piece) => (i64::from(mv.from), 0),
+            Some(Grouping::Piece) => (action.from() as i64, 0),
             Some(Grouping::Direction) => {
-                let (df, dr) = self.delta(mv);
+                let (df, dr) = self.delta(action);
                 let divisor = gcd(df.abs(), dr.abs()).max(1);
                 (df / divisor, dr / divisor)
             }
         }
     }
 
-    fn delta(&self, mv: Move) -> (i64, i64) {
-        let (from_file, from_rank) = self.rules.geometry.coords(mv.from as usize);
-        let (to_file, to_rank) = self.rules.geometry.coords(mv.to as usize);
+    fn delta(&self, action: &Action) -> (i64, i64) {
+        let (from_file, from_rank) = self.rules.geometry.coords(action.from());
+        let (to_file, to_rank) = self.rules.geometry.coords(action.to());
         (
             to_file as i64 - from_file as i64,
             to_rank as i64 - from_rank as i64,
         )
     }
 
-    fn after(&self, mv: Move) -> Position<B> {
-        let mut after = *self.position;
-        after.apply_action(self.rules, mv);
-        after
+    fn victim(&self, action: &Action) -> Option<usize> {
+        action
+            .victim_square(self.rules, self.position)
+            .and_then(|square| self.position.at(square))
+            .map(|o| o.piece)
     }
 
-    fn victim(&self, mv: Move) -> Option<usize> {
-        match mv.kind {
-            MoveKind::EnPassant => self
-                .position
-                .en_passant()
-                .and_then(|ep| self.position.at(ep.victim as usize))
-                .map(|o| o.piece),
-            MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass => None,
-            _ => self
-                .position
-                .at(mv.to as usize)
-                .filter(|o| self.rules.is_enemy(self.side, o.side))
-                .map(|o| o.piece),
-        }
+    /// A compiled set of squares judged for the policy's side on `position`.
+    fn squares(&self, set: &Set<B>, position: &Position<B>) -> B {
+        Judge::new(self.rules, position, self.side).set(set)
     }
 
-    /// A set of squares judged for the policy's side on `position`; each set is compiled once
-    /// per decision.
-    fn squares(&self, set: &variant_dsl::Squares, position: &Position<B>) -> B {
-        let key = set as *const variant_dsl::Squares as usize;
-        let mut compiled = self.compiled.borrow_mut();
-        let index = match compiled.iter().position(|(k, _)| *k == key) {
-            Some(index) => index,
-            None => {
-                compiled.push((key, compile_set(&self.rules.geometry, set)));
-                compiled.len() - 1
-            }
-        };
-        Judge::new(self.rules, position, self.side).set(&compiled[index].1)
-    }
-
-    fn holds(&self, condition: &ActionCondition, mv: Move, count: i64) -> bool {
+    fn holds(&self, condition: &Cond<B>, action: &Action, count: i64) -> bool {
         match condition {
-            ActionCondition::And(parts) => parts.iter().all(|c| self.holds(c, mv, count)),
-            ActionCondition::Or(parts) => parts.iter().any(|c| self.holds(c, mv, count)),
-            ActionCondition::Not(inner) => !self.holds(inner, mv, count),
-            ActionCondition::Capture => self.victim(mv).is_some(),
-            ActionCondition::CaptureOfChecker => {
-                let victim_square = match mv.kind {
-                    MoveKind::EnPassant => self.position.en_passant().map(|ep| ep.victim as usize),
-                    _ => Some(mv.to as usize),
-                };
-                let Some(victim_square) = victim_square.filter(|_| self.victim(mv).is_some())
-                else {
+            Cond::And(parts) => parts.iter().all(|c| self.holds(c, action, count)),
+            Cond::Or(parts) => parts.iter().any(|c| self.holds(c, action, count)),
+            Cond::Not(inner) => !self.holds(inner, action, count),
+            Cond::Capture => self.victim(action).is_some(),
+            Cond::CaptureOfChecker => {
+                let Some(victim_square) = action.victim_square(self.rules, self.position) else {
                     return false;
                 };
                 self.position
@@ -556,60 +603,180 @@ impl<B: Bitboard> Run<'_, B> {
                             .has(victim_square)
                     })
             }
-            ActionCondition::InCheck => self.position.in_check(self.rules, self.side),
-            ActionCondition::Legal => match &self.legal {
-                Some(legal) => legal.contains(&mv),
-                None => legal_moves(self.rules, self.position).contains(&mv),
-            },
-            ActionCondition::Moving(piece) => self
-                .position
-                .at(mv.from as usize)
-                .is_some_and(|o| o.piece == piece.0 as usize),
-            ActionCondition::From(set) => self.squares(set, self.position).has(mv.from as usize),
-            ActionCondition::To(set) => self.squares(set, self.position).has(mv.to as usize),
-            ActionCondition::LandsOn(set) => {
-                let after = self.after(mv);
-                self.squares(set, &after).has(mv.to as usize)
+            Cond::InCheck => self.position.in_check(self.rules, self.side),
+            Cond::Legal => {
+                let Some(mv) = action.as_move() else {
+                    return false;
+                };
+                match &self.legal {
+                    Some(legal) => legal.contains(&mv),
+                    None => legal_moves(self.rules, self.position).contains(&mv),
+                }
             }
-            ActionCondition::ThenAttacks(set) => {
-                let after = self.after(mv);
-                let Some(moved) = after.at(mv.to as usize) else {
+            Cond::Moving(piece) => self
+                .position
+                .at(action.from())
+                .is_some_and(|o| o.piece == *piece),
+            Cond::From(set) => self.squares(set, self.position).has(action.from()),
+            Cond::To(set) => self.squares(set, self.position).has(action.to()),
+            Cond::LandsOn(set) => {
+                let after = action.after(self.rules, self.position);
+                self.squares(set, &after).has(action.to())
+            }
+            Cond::ThenAttacks(set) => {
+                let after = action.after(self.rules, self.position);
+                let Some(moved) = after.at(action.to()) else {
                     return false;
                 };
                 let attacked =
-                    piece_control(self.rules, &after, moved.side, moved.piece, mv.to as usize);
+                    piece_control(self.rules, &after, moved.side, moved.piece, action.to());
                 (attacked & self.squares(set, &after)).any()
             }
-            ActionCondition::Compare(left, comparison, right) => {
-                comparison.holds(self.number(left, mv, count), self.number(right, mv, count))
-            }
+            Cond::Compare(left, comparison, right) => comparison.holds(
+                self.number(*left, action, count),
+                self.number(*right, action, count),
+            ),
         }
     }
 
-    fn number(&self, number: &ActionNumber, mv: Move, count: i64) -> i64 {
+    fn number(&self, number: Num, action: &Action, count: i64) -> i64 {
         let value = |piece: usize| i64::from(self.rules.definition.pieces[piece].value);
         match number {
-            ActionNumber::Constant(n) => *n,
-            ActionNumber::Candidates => count,
-            ActionNumber::MoverValue => self
+            Num::Constant(n) => n,
+            Num::Candidates => count,
+            Num::MoverValue => self
                 .position
-                .at(mv.from as usize)
+                .at(action.from())
                 .map_or(0, |o| value(o.piece)),
-            ActionNumber::VictimValue => self.victim(mv).map_or(0, value),
-            ActionNumber::Distance => {
-                let (df, dr) = self.delta(mv);
+            Num::VictimValue => self.victim(action).map_or(0, value),
+            Num::TargetValue => self.position.at(action.to()).map_or(0, |o| value(o.piece)),
+            Num::Distance => {
+                let (df, dr) = self.delta(action);
                 df.abs().max(dr.abs())
             }
-            ActionNumber::Attackers(reference) => {
-                let after = self.after(mv);
-                let sides = crate::expression::sides_of(self.rules, &after, self.side, *reference);
+            Num::Attackers(reference) => {
+                let after = action.after(self.rules, self.position);
+                let sides = crate::expression::sides_of(self.rules, &after, self.side, reference);
                 (0..self.rules.sides)
                     .filter(|&s| sides >> s & 1 == 1)
-                    .map(|s| attackers_by(self.rules, &after, mv.to as usize, s))
+                    .map(|s| attackers_by(self.rules, &after, action.to(), s))
                     .sum()
             }
-            ActionNumber::Variable(name) => self.variable(name),
+            Num::Variable(slot) => self.numbers[slot],
         }
+    }
+}
+
+/// The policy's own actions (made of edits, not moves) that it could take here with some dice:
+/// every rule that slides or jumps is run with each value its numbers can take where they name
+/// a piece, a file or a rank (a rolled number within its dice, a chosen one among the side's
+/// numbers), its `where` conditions applied and its preferences left out. `play` and records
+/// accept these; the ordinary moves are the legal moves.
+pub fn possible_actions<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    policy: &Policy<B>,
+) -> Vec<Action> {
+    let mut dice = NoDice;
+    let mut run = Run::new(rules, position, policy, &mut dice);
+    let mut found = Vec::new();
+    for item in &policy.items {
+        let Item::Rule { steps, .. } = item else {
+            continue;
+        };
+        let edits = steps
+            .iter()
+            .any(|step| matches!(step, Step::Slide { .. } | Step::Jump { .. }));
+        if !edits {
+            continue;
+        }
+        let choices = run.choices(policy, steps);
+        let mut values: Vec<usize> = vec![0; choices.len()];
+        'assignments: loop {
+            for (&(slot, ref range), &index) in choices.iter().zip(&values) {
+                run.numbers[slot] = range[index];
+            }
+            found.extend(run.possible(steps));
+            // The next assignment, as an odometer.
+            for (position, value) in values.iter_mut().enumerate() {
+                *value += 1;
+                if *value < choices[position].1.len() {
+                    continue 'assignments;
+                }
+                *value = 0;
+            }
+            break;
+        }
+    }
+    found.retain(|action| matches!(action, Action::Edited(_)));
+    found.sort_by_key(|action| action.notation(rules));
+    found.dedup();
+    found
+}
+
+impl<B: Bitboard> Run<'_, B> {
+    /// The numbers a rule's building steps read, each with the values worth trying: those of its
+    /// dice (when rolled) within what its use allows (a piece's number, a file, a rank).
+    fn choices(&self, policy: &Policy<B>, steps: &[Step<B>]) -> Vec<(Slot, Vec<i64>)> {
+        let numbers: Vec<i64> = self
+            .position
+            .side_pieces(self.side)
+            .squares()
+            .filter_map(|square| self.position.number(self.rules, square))
+            .map(i64::from)
+            .collect();
+        let files = 1..=self.rules.geometry.files as i64;
+        let ranks = 1..=self.rules.geometry.ranks as i64;
+        let mut uses: Vec<(Slot, Vec<i64>)> = Vec::new();
+        let mut read = |slot: Slot, allowed: Vec<i64>| {
+            let within: Vec<i64> = match policy.rolled[slot] {
+                Some(dice) => {
+                    let low = i64::from(dice.count) + i64::from(dice.offset);
+                    let high =
+                        i64::from(dice.count) * i64::from(dice.faces) + i64::from(dice.offset);
+                    allowed
+                        .into_iter()
+                        .filter(|v| (low..=high).contains(v))
+                        .collect()
+                }
+                None => allowed,
+            };
+            match uses.iter_mut().find(|(s, _)| *s == slot) {
+                Some((_, values)) => values.retain(|v| within.contains(v)),
+                None => uses.push((slot, within)),
+            }
+        };
+        for step in steps {
+            match step {
+                Step::Moves(Some(slot)) | Step::Captures(slot) => read(*slot, numbers.clone()),
+                Step::Jump {
+                    number, file, rank, ..
+                } => {
+                    read(*number, numbers.clone());
+                    read(*file, files.clone().collect());
+                    read(*rank, ranks.clone().collect());
+                }
+                _ => {}
+            }
+        }
+        uses
+    }
+
+    /// A rule's candidates with its numbers given: the building steps and the `where`
+    /// conditions that read no number.
+    fn possible(&mut self, steps: &[Step<B>]) -> Vec<Action> {
+        let mut set = Vec::new();
+        for step in steps {
+            set = match step {
+                Step::Roll { .. } | Step::Prefer(_) | Step::Best { .. } => continue,
+                Step::Where(condition) if condition.reads_numbers() => continue,
+                _ => self.step(step, set),
+            };
+            if set.is_empty() {
+                break;
+            }
+        }
+        set
     }
 }
 
@@ -637,80 +804,6 @@ fn gcd(a: i64, b: i64) -> i64 {
     } else {
         gcd(b, a % b)
     }
-}
-
-/// The actions other than legal moves that the policy could produce with some dice: the
-/// escapes of every capture its pieces' movement allows (a royal piece's only when legal) and
-/// the jumps of every piece to every square its dice can name. `--play` and records accept them.
-pub fn possible_actions<B: Bitboard>(
-    rules: &Rules<B>,
-    position: &Position<B>,
-    policy: &PolicyDef,
-) -> Vec<Move> {
-    let mut dice = NoDice;
-    let run = Run {
-        rules,
-        position,
-        side: position.side_to_move(rules),
-        variables: BTreeMap::new(),
-        dice: &mut dice,
-        rolled: Vec::new(),
-        legal: None,
-        compiled: std::cell::RefCell::new(Vec::new()),
-    };
-    let mut ranges: BTreeMap<String, (i64, i64)> = BTreeMap::new();
-    let note = |ranges: &mut BTreeMap<String, (i64, i64)>, dice: &Dice, name: &str| {
-        let low = i64::from(dice.count) + i64::from(dice.offset);
-        let high = i64::from(dice.count) * i64::from(dice.faces) + i64::from(dice.offset);
-        ranges.insert(name.to_string(), (low, high));
-    };
-    let mut escapes = Vec::new();
-    let mut jumps = Vec::new();
-    for item in &policy.items {
-        match item {
-            PolicyItem::Roll { dice, name, .. } => note(&mut ranges, dice, name),
-            PolicyItem::Nearest { .. } => {}
-            PolicyItem::Rule { steps, .. } => {
-                for step in steps {
-                    match step {
-                        PolicyStep::Roll { dice, name } => note(&mut ranges, dice, name),
-                        PolicyStep::Escape(royal) => escapes.push(royal.0 as usize),
-                        PolicyStep::Jump { file, rank, .. } => {
-                            jumps.push((ranges.get(file).copied(), ranges.get(rank).copied()))
-                        }
-                        _ => {}
-                    }
-                }
-            }
-        }
-    }
-    let legal = legal_moves(rules, position);
-    let mut found = Vec::new();
-    for from in position.side_pieces(run.side).squares() {
-        let is_royal = position
-            .at(from)
-            .is_some_and(|o| rules.royal.iter().any(|p| p.0 as usize == o.piece));
-        for &royal in &escapes {
-            for capture in run.captures_from(from) {
-                if is_royal && !legal.contains(&capture) {
-                    continue;
-                }
-                found.extend(run.escapes(capture, royal));
-            }
-        }
-        for &(files, ranks) in &jumps {
-            let (Some((file_low, file_high)), Some((rank_low, rank_high))) = (files, ranks) else {
-                continue;
-            };
-            for file in file_low..=file_high {
-                for rank in rank_low..=rank_high {
-                    found.extend(run.jumps(from, file - 1, rank - 1));
-                }
-            }
-        }
-    }
-    found.retain(|mv| !legal.contains(mv));
-    found
 }
 
 /// Dice drawn from a seeded generator.

@@ -4,12 +4,14 @@
 //! [`open`] picks the width from the board's size and returns a `Box<dyn Session>`, so the CLI
 //! and the tests never name a width. Moves cross this boundary as UCI text.
 
+use crate::action::{Action, Edited, Written};
 use crate::bitboard::{Bitboard, Wide256};
 use crate::explain::Explanation;
 use crate::legal::legal_moves;
 use crate::moves::{Move, MoveKind};
 use crate::outcome::{outcome, Outcome};
 use crate::perft;
+use crate::policy::Policies;
 use crate::position::Position;
 use crate::rules::{CompileError, Rules};
 use crate::san::InputError;
@@ -255,34 +257,69 @@ pub fn open_position(
 /// A game of one bitboard width: the compiled rules, the positions so far and the moves.
 pub struct Game<B: Bitboard> {
     rules: Arc<Rules<B>>,
+    /// The sides' policies, compiled with the rules.
+    policies: Arc<Policies<B>>,
     positions: Vec<Position<B>>,
-    moves: Vec<Move>,
+    /// The actions played: moves, and policies' actions made of edits.
+    moves: Vec<Action>,
     /// Per move, the dice a policy rolled for it, when known.
     dice: Vec<Option<Vec<u32>>>,
 }
 
 impl<B: Bitboard> Game<B> {
+    /// The action written `text`: a legal move, or an action of the side to move's policy that
+    /// some dice give here; else why not.
+    fn action_of(&self, text: &str) -> Result<Action, SessionError> {
+        if !looks_like_move(text) && !Written::is_written_so(text) {
+            return Err(SessionError::MalformedMove(text.to_string()));
+        }
+        if let Some(result) = self.outcome() {
+            return Err(SessionError::GameOver {
+                text: text.to_string(),
+                result: result.description(),
+            });
+        }
+        let legal = legal_moves(&self.rules, self.position())
+            .into_iter()
+            .find(|m| m.uci(&self.rules) == text);
+        legal
+            .map(Action::Move)
+            .or_else(|| self.policy_action(text))
+            .ok_or_else(|| SessionError::IllegalMove {
+                text: text.to_string(),
+                fen: self.fen(),
+                reason: self.explain(text).reason(),
+            })
+    }
+
+    /// The policy's own action (made of edits) written `text` that the side to move's policy
+    /// could take here with some dice, if any.
+    fn policy_action(&self, text: &str) -> Option<Action> {
+        let position = self.position();
+        let policy = self.policies.of(position.side_to_move(&self.rules))?;
+        crate::policy::possible_actions(&self.rules, position, policy)
+            .into_iter()
+            .find(|action| action.notation(&self.rules) == text)
+    }
+
     /// A policy's own action (`e7g5&e8d8`, `c8~e4`): what it does, or why the policy cannot
-    /// produce it here; `None` for any other text.
+    /// produce it here; `None` for text not written as one.
     fn explain_policy_action(&self, text: &str) -> Option<Explanation> {
-        if !(text.contains('&') || text.contains('~')) {
+        if !Written::is_written_so(text) {
             return None;
         }
         let position = self.position();
         let side = position.side_to_move(&self.rules);
         let name = &self.rules.definition.sides[side].name;
-        let Some(policy) = crate::policy::policy_of(&self.rules, side) else {
+        if self.policies.of(side).is_none() {
             return Some(Explanation {
                 legal: false,
                 lines: vec![format!(
                     "`{text}` is a policy's action, and {name}, to move, has no policy"
                 )],
             });
-        };
-        let found = crate::policy::possible_actions(&self.rules, position, policy)
-            .into_iter()
-            .find(|mv| mv.uci(&self.rules) == text);
-        let Some(mv) = found else {
+        }
+        let Some(Action::Edited(edited)) = self.policy_action(text) else {
             return Some(Explanation {
                 legal: false,
                 lines: vec![format!(
@@ -290,44 +327,53 @@ impl<B: Bitboard> Game<B> {
                 )],
             });
         };
-        let square = |index: usize| self.rules.geometry.square(index).to_string();
-        let piece = |index: usize| {
-            position.at(index).map_or("piece".to_string(), |o| {
-                self.rules.definition.pieces[o.piece].name.clone()
-            })
-        };
-        let line = match mv.kind {
-            MoveKind::Escape { king_from, king_to } => format!(
-                "{name}'s policy may play it (`escape with`): the {} on {} captures on {}, then the {} slides from {} to {}, out of attack",
-                piece(mv.from as usize),
-                square(mv.from as usize),
-                square(mv.to as usize),
-                piece(king_from as usize),
-                square(king_from as usize),
-                square(king_to as usize)
-            ),
-            MoveKind::Jump(outcome) => format!(
-                "{name}'s policy may play it (`jump`): the {} on {} jumps to {}{}",
-                piece(mv.from as usize),
-                square(mv.from as usize),
-                square(mv.to as usize),
-                match (outcome, position.at(mv.to as usize)) {
-                    (crate::moves::JumpOutcome::Lands, Some(_)) =>
-                        format!(", removing the {} there", piece(mv.to as usize)),
-                    (crate::moves::JumpOutcome::Lands, None) => String::new(),
-                    (crate::moves::JumpOutcome::Removed, _) => format!(
-                        " and is removed by the {} there",
-                        piece(mv.to as usize)
-                    ),
-                    (crate::moves::JumpOutcome::Nothing, _) => ": nothing happens".to_string(),
-                }
-            ),
-            _ => return None,
-        };
         Some(Explanation {
             legal: true,
-            lines: vec![line],
+            lines: vec![self.describe_edited(edited)],
         })
+    }
+
+    /// What a policy's action made of edits does, in words.
+    fn describe_edited(&self, edited: Edited) -> String {
+        let position = self.position();
+        let name = &self.rules.definition.sides[position.side_to_move(&self.rules)].name;
+        let square = |index: u16| self.rules.geometry.square(index as usize).to_string();
+        let piece = |index: u16| {
+            position
+                .at(index as usize)
+                .map_or("piece".to_string(), |o| {
+                    self.rules.definition.pieces[o.piece].name.clone()
+                })
+        };
+        match edited.written {
+            Written::Then {
+                from,
+                to,
+                slide_from,
+                slide_to,
+            } => format!(
+                "{name}'s policy may play it (`then ... slides`): the {} on {} captures on {}, then the {} slides from {} to {}",
+                piece(from),
+                square(from),
+                square(to),
+                piece(slide_from),
+                square(slide_from),
+                square(slide_to)
+            ),
+            Written::Jump { from, to } => format!(
+                "{name}'s policy may play it (`jump`): the {} on {} jumps to {}{}",
+                piece(from),
+                square(from),
+                square(to),
+                match (edited.edits.as_slice().first(), position.at(to as usize)) {
+                    (Some(crate::edit::Edit::Move { .. }), Some(_)) =>
+                        format!(", removing the {} there", piece(to)),
+                    (Some(crate::edit::Edit::Move { .. }), None) => String::new(),
+                    (Some(_), _) => format!(" and is removed by the {} there", piece(to)),
+                    (None, _) => ": nothing happens".to_string(),
+                }
+            ),
+        }
     }
 
     /// Compiles the definition and sets up the start (or the FEN), accepting a start the setup
@@ -360,6 +406,7 @@ impl<B: Bitboard> Game<B> {
             return Err(SessionError::Impossible(warnings.join("; ")));
         }
         let game = Game {
+            policies: Arc::new(Policies::compile(&rules)),
             rules: Arc::new(rules),
             positions: vec![position],
             moves: Vec::new(),
@@ -383,9 +430,14 @@ impl<B: Bitboard> Game<B> {
         &self.positions
     }
 
-    /// The moves played so far.
-    pub fn moves(&self) -> &[Move] {
+    /// The actions played so far.
+    pub fn moves(&self) -> &[Action] {
         &self.moves
+    }
+
+    /// The sides' compiled policies, shared (for players).
+    pub fn shared_policies(&self) -> Arc<Policies<B>> {
+        Arc::clone(&self.policies)
     }
 
     /// The compiled rules, shared (for players that think on other threads).
@@ -430,11 +482,11 @@ impl<B: Bitboard> Session for Game<B> {
     }
 
     fn policy(&self, dice: Option<&[u32]>, seed: Option<u64>) -> Result<PolicyReport, String> {
-        use crate::policy::{decide, policy_of, GivenDice, SeededDice};
+        use crate::policy::{decide, GivenDice, SeededDice};
         let position = self.position();
         let side = position.side_to_move(&self.rules);
         let name = self.rules.definition.sides[side].name.clone();
-        let policy = policy_of(&self.rules, side).ok_or_else(|| {
+        let policy = self.policies.of(side).ok_or_else(|| {
             format!("{name} has no policy in this game: people or players move it")
         })?;
         if let Some(result) = self.outcome() {
@@ -455,7 +507,7 @@ impl<B: Bitboard> Session for Game<B> {
         let candidates: Vec<String> = decision
             .candidates
             .iter()
-            .map(|mv| mv.uci(&self.rules))
+            .map(|action| action.notation(&self.rules))
             .collect();
         let chosen = if seed.is_some() {
             use rand::RngExt;
@@ -483,11 +535,11 @@ impl<B: Bitboard> Session for Game<B> {
     }
 
     fn last_policy(&self) -> Option<PolicyReport> {
-        use crate::policy::{decide, policy_of, GivenDice};
+        use crate::policy::{decide, GivenDice};
         let mv = *self.moves.last()?;
         let before = &self.positions[self.positions.len() - 2];
         let side = before.side_to_move(&self.rules);
-        let policy = policy_of(&self.rules, side)?;
+        let policy = self.policies.of(side)?;
         let dice = self
             .dice
             .get(self.moves.len() - 1)
@@ -505,57 +557,21 @@ impl<B: Bitboard> Session for Game<B> {
             candidates: decision
                 .candidates
                 .iter()
-                .map(|mv| mv.uci(&self.rules))
+                .map(|action| action.notation(&self.rules))
                 .collect(),
-            chosen: Some(mv.uci(&self.rules)),
+            chosen: Some(mv.notation(&self.rules)),
         })
     }
 
     fn play(&mut self, text: &str) -> Result<(), SessionError> {
-        let side = self.position().side_to_move(&self.rules);
-        let policy_action = text.contains('&') || text.contains('~');
-        if let Some(result) = self.outcome().filter(|_| policy_action) {
-            return Err(SessionError::GameOver {
-                text: text.to_string(),
-                result: result.description(),
-            });
+        let action = self.action_of(text)?;
+        let mut next = *self.position();
+        match action {
+            Action::Move(mv) => next.play_unchecked(&self.rules, mv),
+            Action::Edited(edited) => next.play_edits(&self.rules, edited.edits.as_slice()),
         }
-        if let Some(policy) = crate::policy::policy_of(&self.rules, side) {
-            if policy_action {
-                let found = crate::policy::possible_actions(&self.rules, self.position(), policy)
-                    .into_iter()
-                    .find(|m| m.uci(&self.rules) == text);
-                if let Some(chosen) = found {
-                    let mut next = *self.position();
-                    next.play_unchecked(&self.rules, chosen);
-                    self.positions.push(next);
-                    self.moves.push(chosen);
-                    return Ok(());
-                }
-            }
-        }
-        if !looks_like_move(text) {
-            return Err(SessionError::MalformedMove(text.to_string()));
-        }
-        if let Some(result) = self.outcome() {
-            return Err(SessionError::GameOver {
-                text: text.to_string(),
-                result: result.description(),
-            });
-        }
-        let position = self.position();
-        let chosen = legal_moves(&self.rules, position)
-            .into_iter()
-            .find(|m| m.uci(&self.rules) == text)
-            .ok_or_else(|| SessionError::IllegalMove {
-                text: text.to_string(),
-                fen: self.fen(),
-                reason: self.explain(text).reason(),
-            })?;
-        let mut next = *position;
-        next.play_unchecked(&self.rules, chosen);
         self.positions.push(next);
-        self.moves.push(chosen);
+        self.moves.push(action);
         Ok(())
     }
 
@@ -601,7 +617,7 @@ impl<B: Bitboard> Session for Game<B> {
     }
 
     fn history(&self) -> Vec<String> {
-        self.moves.iter().map(|m| m.uci(&self.rules)).collect()
+        self.moves.iter().map(|m| m.notation(&self.rules)).collect()
     }
 
     fn last_move(&self) -> Option<MoveReport> {
@@ -619,26 +635,29 @@ impl<B: Bitboard> Session for Game<B> {
         // taken by replacement or en passant and whatever capture effects removed, the capturer
         // included. Castling and drops remove nothing.
         let after = self.position();
-        let converted = mv.converts.map(|square| square as usize);
+        let converted = mv
+            .as_move()
+            .and_then(|mv| mv.converts)
+            .map(|square| square as usize);
         let removed = |square: usize| match (before.at(square), after.at(square)) {
             (Some(_), None) => true,
             (Some(was), Some(is)) => was.side != is.side && Some(square) != converted,
             _ => false,
         };
-        let mut captured: Vec<PieceReport> = match mv.kind {
-            MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass => Vec::new(),
+        let mut captured: Vec<PieceReport> = match mv.as_move().map(|mv| mv.kind) {
+            Some(MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass) => Vec::new(),
             _ => before
                 .occupied()
                 .squares()
-                .filter(|&square| square != mv.from as usize && removed(square))
+                .filter(|&square| square != mv.from() && removed(square))
                 .filter_map(report)
                 .collect(),
         };
-        if rules.capture_effects && after.at(mv.to as usize).is_none() {
-            captured.extend(report(mv.from as usize));
+        if rules.capture_effects && after.at(mv.to()).is_none() {
+            captured.extend(report(mv.from()));
         }
         Some(MoveReport {
-            notation: mv.uci(rules),
+            notation: mv.notation(rules),
             captured,
             converted: converted.and_then(report).into_iter().collect(),
         })
@@ -707,11 +726,17 @@ impl<B: Bitboard> Session for Game<B> {
         let mv = self.moves.pop()?;
         self.positions.pop();
         self.dice.truncate(self.moves.len());
-        Some(mv.uci(&self.rules))
+        Some(mv.notation(&self.rules))
     }
 
     fn board(&self) -> BoardView {
-        crate::view::board(&self.rules, self.position(), self.moves.last().copied())
+        // A policy's action made of edits shows its squares as a move's.
+        let last = self.moves.last().map(|action| {
+            action
+                .as_move()
+                .unwrap_or_else(|| Move::normal(action.from(), action.to()))
+        });
+        crate::view::board(&self.rules, self.position(), last)
     }
 
     fn hands(&self) -> Vec<Hand> {
@@ -763,7 +788,7 @@ impl<B: Bitboard> Session for Game<B> {
             turn_actions: rules.multi_action.then(|| {
                 self.moves[self.moves.len() - taken.min(self.moves.len())..]
                     .iter()
-                    .map(|mv| mv.uci(rules))
+                    .map(|mv| mv.notation(rules))
                     .collect()
             }),
             reserves: definition
@@ -781,9 +806,13 @@ impl<B: Bitboard> Session for Game<B> {
         self.moves
             .iter()
             .zip(&self.positions)
-            .map(|(&mv, position)| {
-                let legal = legal_moves(&self.rules, position);
-                crate::san::san(&self.rules, position, mv, &legal)
+            .map(|(&action, position)| match action {
+                Action::Move(mv) => {
+                    let legal = legal_moves(&self.rules, position);
+                    crate::san::san(&self.rules, position, mv, &legal)
+                }
+                // A policy's action made of edits has one notation only.
+                Action::Edited(_) => action.notation(&self.rules),
             })
             .collect()
     }
@@ -804,17 +833,10 @@ impl<B: Bitboard> Session for Game<B> {
                 uci: None,
             });
         }
-        if text.contains('&') || text.contains('~') {
-            // A policy's own action (a capture with escape, a jump) is written one way only.
-            let side = self.position().side_to_move(&self.rules);
-            if let Some(policy) = crate::policy::policy_of(&self.rules, side) {
-                let found = crate::policy::possible_actions(&self.rules, self.position(), policy)
-                    .into_iter()
-                    .map(|mv| mv.uci(&self.rules))
-                    .find(|uci| uci == text);
-                if let Some(uci) = found {
-                    return Ok(uci);
-                }
+        if Written::is_written_so(text) {
+            // A policy's own action (a capture then a slide, a jump) is written one way only.
+            if let Some(action) = self.policy_action(text) {
+                return Ok(action.notation(&self.rules));
             }
         }
         crate::san::resolve(&self.rules, self.position(), text).map(|mv| mv.uci(&self.rules))

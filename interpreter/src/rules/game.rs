@@ -79,6 +79,13 @@ impl<B: Bitboard> Position<B> {
         self.finish_turn(rules);
     }
 
+    /// Plays an action made of primitive edits (a policy's own action, see [`crate::edit`]) as
+    /// one whole turn: the edits in order, then the turn passes.
+    pub fn play_edits(&mut self, rules: &Rules<B>, edits: &[crate::edit::Edit]) {
+        self.apply_edits(rules, edits);
+        self.finish_turn(rules);
+    }
+
     /// Ends the turn: end-of-turn effects, the next side (or phase), and what the start of its
     /// turn computes.
     #[inline(always)]

@@ -17,10 +17,12 @@
 
 use super::tree::{rewards, status, Rewards, Status};
 use super::{typed, Agent, AgentOptions, Budget, Choice, PlayerSpec, Snapshot};
+use crate::action::Action;
 use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::outcome::status_into_set;
+use crate::policy::Policies;
 use crate::position::Position;
 use crate::rules::{Rules, MAX_SIDES};
 use crate::session::Session;
@@ -44,7 +46,8 @@ const MAX_NODES: usize = 8_000_000;
 /// One node: the move that led to it, and the rewards seen below it.
 #[derive(Clone, Debug)]
 struct Node {
-    mv: Move,
+    /// A legal move, or a policy's action (a side moved by its policy is chance).
+    mv: Action,
     /// The side that played `mv`: rewards are counted for it.
     mover: u8,
     children: Vec<u32>,
@@ -56,7 +59,7 @@ struct Node {
 }
 
 impl Node {
-    fn new(mv: Move, mover: u8) -> Self {
+    fn new(mv: Action, mover: u8) -> Self {
         Node {
             mv,
             mover,
@@ -72,7 +75,7 @@ impl Node {
 /// One search tree, rooted after the game moves in `line`.
 struct Tree {
     nodes: Vec<Node>,
-    line: Vec<Move>,
+    line: Vec<Action>,
     rng: ChaCha8Rng,
     /// Per side, the evaluation of the root: rewards measure progress from it (see
     /// [`Baseline`]).
@@ -82,7 +85,7 @@ struct Tree {
 impl Tree {
     fn new(rng: ChaCha8Rng) -> Self {
         Tree {
-            nodes: vec![Node::new(Move::normal(0, 0), 0)],
+            nodes: vec![Node::new(Action::Move(Move::normal(0, 0)), 0)],
             line: Vec::new(),
             rng,
             baseline: Baseline::default(),
@@ -91,7 +94,7 @@ impl Tree {
 
     /// Moves the root to the position after the game moves `line`: keeps the subtree when the
     /// tree's root lies on that line and the moves since are in the tree, else starts afresh.
-    fn advance(&mut self, line: &[Move]) {
+    fn advance(&mut self, line: &[Action]) {
         let mut node = Some(0usize);
         if line.len() >= self.line.len() && line[..self.line.len()] == self.line[..] {
             for mv in &line[self.line.len()..] {
@@ -109,7 +112,7 @@ impl Tree {
         match node {
             Some(0) => {}
             Some(root) => self.reroot(root),
-            None => self.nodes = vec![Node::new(Move::normal(0, 0), 0)],
+            None => self.nodes = vec![Node::new(Action::Move(Move::normal(0, 0)), 0)],
         }
         self.line = line.to_vec();
     }
@@ -129,8 +132,10 @@ impl Tree {
         }
         let mut nodes = Vec::with_capacity(order.len());
         for &old in &order {
-            let mut node =
-                std::mem::replace(&mut self.nodes[old], Node::new(Move::normal(0, 0), 0));
+            let mut node = std::mem::replace(
+                &mut self.nodes[old],
+                Node::new(Action::Move(Move::normal(0, 0)), 0),
+            );
             for child in &mut node.children {
                 *child = renumber[*child as usize];
             }
@@ -143,6 +148,7 @@ impl Tree {
     fn run<B: Bitboard>(
         &mut self,
         rules: &Rules<B>,
+        policies: &Policies<B>,
         root: &Position<B>,
         history: &[u64],
         playouts: Option<u64>,
@@ -156,7 +162,7 @@ impl Tree {
             {
                 return done;
             }
-            self.iterate(rules, root, &mut path);
+            self.iterate(rules, policies, root, &mut path);
             path.truncate(history.len());
             done += 1;
         }
@@ -165,7 +171,13 @@ impl Tree {
     /// One playout: select down the tree, expand a leaf, play randomly to the end, back up.
     /// A side moved by a policy in the game file (other than the searching side) is part of
     /// the game's chance: its action is drawn from its policy, with random dice.
-    fn iterate<B: Bitboard>(&mut self, rules: &Rules<B>, root: &Position<B>, path: &mut Vec<u64>) {
+    fn iterate<B: Bitboard>(
+        &mut self,
+        rules: &Rules<B>,
+        policies: &Policies<B>,
+        root: &Position<B>,
+        path: &mut Vec<u64>,
+    ) {
         let root_side = root.side_to_move(rules);
         let mut position = *root;
         let mut visited = vec![0usize];
@@ -181,21 +193,21 @@ impl Tree {
                         self.nodes[node].terminal = Some(result.map(|r| r as f32));
                         break self.baseline.finished(result);
                     }
-                    Status::Moves(_) if scripted(rules, &position, root_side) => {
+                    Status::Moves(_) if scripted(rules, policies, &position, root_side) => {
                         self.nodes[node].expanded = true;
                     }
                     Status::Moves(moves) => {
                         if self.nodes.len() < MAX_NODES {
                             self.expand(node, moves, position.side_to_move(rules) as u8);
                         } else {
-                            break self.playout(rules, &mut position, path, Some(moves));
+                            break self.playout(rules, policies, &mut position, path, Some(moves));
                         }
                     }
                 }
             }
-            node = if scripted(rules, &position, root_side) {
+            node = if scripted(rules, policies, &position, root_side) {
                 let side = position.side_to_move(rules);
-                let mv = policy_move(rules, &position, &mut self.rng);
+                let mv = policy_move(rules, policies, &position, &mut self.rng);
                 match self.nodes[node]
                     .children
                     .iter()
@@ -209,16 +221,16 @@ impl Tree {
                         self.nodes[node].children.push(child as u32);
                         child
                     }
-                    None => break self.playout(rules, &mut position, path, None),
+                    None => break self.playout(rules, policies, &mut position, path, None),
                 }
             } else {
                 self.select(node)
             };
             visited.push(node);
             path.push(position.hash());
-            position.play_unchecked(rules, self.nodes[node].mv);
+            self.nodes[node].mv.play(rules, &mut position);
             if self.nodes[node].visits == 0 {
-                break self.playout(rules, &mut position, path, None);
+                break self.playout(rules, policies, &mut position, path, None);
             }
         };
         for &n in &visited {
@@ -233,11 +245,20 @@ impl Tree {
     fn playout<B: Bitboard>(
         &mut self,
         rules: &Rules<B>,
+        policies: &Policies<B>,
         position: &mut Position<B>,
         path: &mut Vec<u64>,
         first: Option<Vec<Move>>,
     ) -> Rewards {
-        playout(rules, position, path, &mut self.rng, &self.baseline, first)
+        playout(
+            rules,
+            policies,
+            position,
+            path,
+            &mut self.rng,
+            &self.baseline,
+            first,
+        )
     }
 
     /// Adds a child per legal move, in random order (so that unvisited children are tried in
@@ -248,8 +269,11 @@ impl Tree {
             moves.swap(i, j);
         }
         let first = self.nodes.len() as u32;
-        self.nodes
-            .extend(moves.into_iter().map(|mv| Node::new(mv, mover)));
+        self.nodes.extend(
+            moves
+                .into_iter()
+                .map(|mv| Node::new(Action::Move(mv), mover)),
+        );
         self.nodes[node].children = (first..self.nodes.len() as u32).collect();
         self.nodes[node].expanded = true;
     }
@@ -275,7 +299,7 @@ impl Tree {
     }
 
     /// Per root move: visits and total reward for the side to move.
-    fn root_statistics(&self) -> Vec<(Move, u32, f64)> {
+    fn root_statistics(&self) -> Vec<(Action, u32, f64)> {
         self.nodes[0]
             .children
             .iter()
@@ -291,6 +315,7 @@ impl Tree {
 /// already known), or for [`PLAYOUT_PLIES`] plies and then evaluates.
 fn playout<B: Bitboard>(
     rules: &Rules<B>,
+    policies: &Policies<B>,
     position: &mut Position<B>,
     path: &mut Vec<u64>,
     rng: &mut ChaCha8Rng,
@@ -310,43 +335,50 @@ fn playout<B: Bitboard>(
                 None => actions.len(),
             },
         };
-        let mv = if crate::policy::policy_of(rules, position.side_to_move(rules)).is_some() {
-            policy_move(rules, position, rng)
+        path.push(position.hash());
+        if policies.of(position.side_to_move(rules)).is_some() {
+            policy_move(rules, policies, position, rng).play(rules, position);
         } else {
             let index = rng.random_range(0..count);
-            match &listed {
+            let mv = match &listed {
                 Some(moves) => moves[index],
                 None => actions.get(index).expect("an index below the count"),
-            }
-        };
-        path.push(position.hash());
-        position.play_unchecked(rules, mv);
+            };
+            position.play_unchecked(rules, mv);
+        }
     }
     baseline.unfinished(rules, position)
 }
 
 /// Whether the side to move is moved by its policy, as chance (it is not the searching side).
-fn scripted<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, root_side: usize) -> bool {
+fn scripted<B: Bitboard>(
+    rules: &Rules<B>,
+    policies: &Policies<B>,
+    position: &Position<B>,
+    root_side: usize,
+) -> bool {
     let side = position.side_to_move(rules);
-    side != root_side && crate::policy::policy_of(rules, side).is_some()
+    side != root_side && policies.of(side).is_some()
 }
 
 /// An action of the side to move's policy with random dice (a random legal move if the policy
 /// has none to offer).
 fn policy_move<B: Bitboard>(
     rules: &Rules<B>,
+    policies: &Policies<B>,
     position: &Position<B>,
     rng: &mut ChaCha8Rng,
-) -> Move {
-    use crate::policy::{decide, policy_of, SeededDice};
+) -> Action {
+    use crate::policy::{decide, SeededDice};
     let side = position.side_to_move(rules);
-    let decision = policy_of(rules, side)
+    let decision = policies
+        .of(side)
         .and_then(|policy| decide(rules, position, policy, &mut SeededDice(&mut *rng)).ok());
     match decision {
         Some(decision) => decision.candidates[rng.random_range(0..decision.candidates.len())],
         None => {
             let moves = crate::legal::legal_moves(rules, position);
-            moves[rng.random_range(0..moves.len())]
+            Action::Move(moves[rng.random_range(0..moves.len())])
         }
     }
 }
@@ -443,7 +475,7 @@ impl<B: Bitboard> MctsAgent<B> {
     }
 
     /// Grows every tree within the budget; returns the playouts run.
-    fn think(&mut self, snapshot: &Snapshot<B>, line: &[Move]) -> u64 {
+    fn think(&mut self, snapshot: &Snapshot<B>, line: &[Action]) -> u64 {
         let threads = self.trees.len() as u64;
         let (playouts, deadline) = match self.budget {
             Budget::Count(n) => (Some(n.div_ceil(threads)), None),
@@ -453,9 +485,11 @@ impl<B: Bitboard> MctsAgent<B> {
             tree.advance(line);
         }
         let rules: &Rules<B> = &snapshot.rules;
+        let policies: &Policies<B> = &snapshot.policies;
         if self.trees.len() == 1 {
             return self.trees[0].run(
                 rules,
+                policies,
                 &snapshot.position,
                 &snapshot.history,
                 playouts,
@@ -470,6 +504,7 @@ impl<B: Bitboard> MctsAgent<B> {
                     scope.spawn(move || {
                         tree.run(
                             rules,
+                            policies,
                             &snapshot.position,
                             &snapshot.history,
                             playouts,
@@ -507,7 +542,7 @@ impl<B: Bitboard> Agent for MctsAgent<B> {
         let mut totals: Vec<(Move, u64, f64)> = moves.iter().map(|&mv| (mv, 0, 0.0)).collect();
         for tree in &self.trees {
             for (mv, visits, reward) in tree.root_statistics() {
-                if let Some(total) = totals.iter_mut().find(|t| t.0 == mv) {
+                if let Some(total) = totals.iter_mut().find(|t| Action::Move(t.0) == mv) {
                     total.1 += u64::from(visits);
                     total.2 += reward;
                 }

@@ -276,6 +276,8 @@ pub(crate) fn typed<B: Bitboard>(session: &dyn Session) -> Option<&Game<B>> {
 /// the positions before it (for repetition).
 pub(crate) struct Snapshot<B: Bitboard> {
     pub rules: Arc<Rules<B>>,
+    /// The sides' compiled policies.
+    pub policies: Arc<crate::policy::Policies<B>>,
     pub position: Position<B>,
     pub history: Vec<u64>,
 }
@@ -285,6 +287,7 @@ impl<B: Bitboard> Snapshot<B> {
         let positions = game.positions();
         Snapshot {
             rules: game.shared_rules(),
+            policies: game.shared_policies(),
             position: *game.position(),
             history: positions[..positions.len() - 1]
                 .iter()

@@ -4,7 +4,7 @@
 
 use super::{typed, Agent, AgentOptions, Choice, PlayerSpec};
 use crate::bitboard::Bitboard;
-use crate::policy::{decide, policy_of, SeededDice};
+use crate::policy::{decide, SeededDice};
 use crate::session::Session;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -37,7 +37,7 @@ impl<B: Bitboard> Agent for PolicyAgent<B> {
             return None;
         }
         let side = snapshot.position.side_to_move(&snapshot.rules);
-        let policy = policy_of(&snapshot.rules, side)?;
+        let policy = snapshot.policies.of(side)?;
         let decision = decide(
             &snapshot.rules,
             &snapshot.position,
@@ -56,7 +56,7 @@ impl<B: Bitboard> Agent for PolicyAgent<B> {
             decision.candidates.len()
         ));
         Some(Choice {
-            mv: mv.uci(&snapshot.rules),
+            mv: mv.notation(&snapshot.rules),
             summary,
             work: 0,
             dice: Some(decision.dice),
