@@ -81,9 +81,19 @@ fn policy_actions_are_played_as_their_edits() {
     let after = show(PINNED, "c5c2&e5a5");
     assert_eq!(after["fen"], "6/k5/6/6/2r3/K5 w - - 0 2 numbers:c2=3");
     assert_eq!(after["history"][0], "c5c2&e5a5");
+    // What it took: the knight and the rook, not the King that slid away from e5.
+    let taken: Vec<&str> = after["last_move"]["captured"]
+        .as_array()
+        .expect("captured")
+        .iter()
+        .map(|piece| piece["square"].as_str().expect("a square"))
+        .collect();
+    assert_eq!(taken, ["c2", "a5"]);
     // The rook is removed by the White rook b2; the knight d6 stays.
     let after = show(CONTEST, "c6~b2x");
     assert_eq!(after["fen"], "3n1k/6/6/6/1R2N1/K5 w - - 0 2");
+    assert_eq!(after["last_move"]["captured"][0]["square"], "c6");
+    assert_eq!(after["last_move"]["captured"][0]["side"], "black");
     // Nothing happens: the board is the same, the turn passes and the clock runs.
     let after = show(CONTEST, "c6~c6-");
     assert_eq!(after["fen"], "2rn1k/6/6/6/1R2N1/K5 w - - 1 2");

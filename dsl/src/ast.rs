@@ -318,7 +318,7 @@ pub enum PolicyStepSyntax {
         /// The lines, in Betza notation.
         lines: Spanned<StringLit>,
         /// Where the slide ends.
-        until: Spanned<Expression>,
+        until: Box<Spanned<Expression>>,
     },
     /// `jump number m to file c rank r, lands when C, removed when C`
     Jump {
@@ -329,9 +329,9 @@ pub enum PolicyStepSyntax {
         /// Its rank.
         rank: Spanned<String>,
         /// `lands when C`
-        lands: Option<Spanned<ActionConditionSyntax>>,
+        lands: Option<Box<Spanned<ActionConditionSyntax>>>,
         /// `removed when C`
-        removed: Option<Spanned<ActionConditionSyntax>>,
+        removed: Option<Box<Spanned<ActionConditionSyntax>>>,
     },
 }
 

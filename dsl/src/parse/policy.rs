@@ -126,7 +126,7 @@ pub(super) fn policy_step(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PolicyS
         Rule::step_slide => {
             let piece = text_of(file, &parts.nth(1).expect("piece"));
             let lines = string_of(file, parts.nth(1).expect("lines"));
-            let until = expression(file, parts.nth(1).expect("squares"));
+            let until = Box::new(expression(file, parts.nth(1).expect("squares")));
             PolicyStepSyntax::Slide {
                 piece,
                 lines,
@@ -135,10 +135,12 @@ pub(super) fn policy_step(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PolicyS
         }
         _ => {
             let clause = |rule: Rule, parts: &Pairs<'_, Rule>| {
-                parts
-                    .clone()
-                    .find(|p| p.as_rule() == rule)
-                    .map(|p| action_condition(file, p.into_inner().nth(2).expect("condition")))
+                parts.clone().find(|p| p.as_rule() == rule).map(|p| {
+                    Box::new(action_condition(
+                        file,
+                        p.into_inner().nth(2).expect("condition"),
+                    ))
+                })
             };
             let lands = clause(Rule::jump_lands, &parts);
             let removed = clause(Rule::jump_removed, &parts);

@@ -181,7 +181,7 @@ impl Validator<'_> {
                 self.defined(number, names)?;
                 self.defined(file, names)?;
                 self.defined(rank, names)?;
-                let mut clause = |condition: &Option<Spanned<ActionConditionSyntax>>| {
+                let mut clause = |condition: &Option<Box<Spanned<ActionConditionSyntax>>>| {
                     condition
                         .as_ref()
                         .map(|c| self.action_condition(c, context, names).ok_or(()))

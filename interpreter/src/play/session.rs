@@ -644,16 +644,29 @@ impl<B: Bitboard> Session for Game<B> {
             (Some(was), Some(is)) => was.side != is.side && Some(square) != converted,
             _ => false,
         };
+        // The squares a moving piece left (its own, not a capture).
+        let origins: Vec<usize> = match mv {
+            Action::Move(mv) => vec![mv.from as usize],
+            Action::Edited(edited) => edited
+                .edits
+                .as_slice()
+                .iter()
+                .filter_map(|edit| match *edit {
+                    crate::edit::Edit::Move { from, .. } => Some(from as usize),
+                    _ => None,
+                })
+                .collect(),
+        };
         let mut captured: Vec<PieceReport> = match mv.as_move().map(|mv| mv.kind) {
             Some(MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass) => Vec::new(),
             _ => before
                 .occupied()
                 .squares()
-                .filter(|&square| square != mv.from() && removed(square))
+                .filter(|&square| !origins.contains(&square) && removed(square))
                 .filter_map(report)
                 .collect(),
         };
-        if rules.capture_effects && after.at(mv.to()).is_none() {
+        if rules.capture_effects && mv.as_move().is_some() && after.at(mv.to()).is_none() {
             captured.extend(report(mv.from()));
         }
         Some(MoveReport {
