@@ -43,7 +43,7 @@ pub enum Inexpressible {
 impl fmt::Display for Inexpressible {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Inexpressible::Paths => write!(f, "it moves along paths (takeovers, conditions)"),
+            Inexpressible::Paths => write!(f, "it moves along paths (compound moves, conditions)"),
             Inexpressible::Uncapturable => write!(f, "it cannot be captured"),
             Inexpressible::Leap(right, forward) => {
                 write!(f, "its leap ({right},{forward}) has no XBetza atom")
