@@ -45,7 +45,7 @@ impl Default for Options {
 /// The compiled game: what other layers read of it are methods (and, through [`Deref`], the
 /// methods of its [`Tables`]).
 #[derive(Clone, Debug)]
-pub struct Rules<B> {
+pub struct Rules<B: Bitboard> {
     /// The core's tables: geometry, rays, movement, attacks, castling, hash keys.
     pub(crate) tables: Tables<B>,
     /// Per side, how many pieces its hand holds in the game's setup: drops made so far are
@@ -65,9 +65,11 @@ pub struct Rules<B> {
     /// ([`crate::plan`]). A copy of the rules has its own plans, so a copy may have its
     /// expressions changed; rules already used must not.
     pub(crate) plan_key: crate::plan::KeySpec,
+    /// The plans made so far, kept for as long as the rules ([`crate::plan::plan`]).
+    pub(crate) plans: crate::plan::PlanCache<B>,
 }
 
-impl<B> Deref for Rules<B> {
+impl<B: Bitboard> Deref for Rules<B> {
     type Target = Tables<B>;
 
     #[inline(always)]
@@ -76,7 +78,7 @@ impl<B> Deref for Rules<B> {
     }
 }
 
-impl<B> Rules<B> {
+impl<B: Bitboard> Rules<B> {
     /// The shortcuts this game was compiled with.
     #[inline]
     pub fn options(&self) -> Options {
@@ -128,6 +130,7 @@ impl<B: Bitboard> Rules<B> {
             expressions,
             options,
             plan_key,
+            plans: crate::plan::PlanCache::default(),
         };
         rules.reachable = crate::plausible::reachable_squares(&rules);
         Ok(rules)

@@ -5,9 +5,8 @@
 //! tests them for the king's safety; this module adds what the game's rules decide: which
 //! pieces the move rules let move, which drops the drop rules allow (through the folded plans
 //! of [`crate::plan`] and the lookahead), the actions of a turn of several, and the pass. Its
-//! sinks are the core's, with one more question ([`DropSink::known_plan`]).
+//! sinks are the core's; a plan looked up already is passed down beside them ([`KnownPlan`]).
 
-use crate::core::action_set::ActionSet;
 use crate::core::bitboard::Bitboard;
 use crate::core::movegen::{
     castling, en_passant, leaves_king_safe, piece_moves, safety, Collector, Counter, Exists,
@@ -15,68 +14,13 @@ use crate::core::movegen::{
 };
 use crate::core::moves::Move;
 use crate::core::position::Position;
-use crate::core::tables::PromotionRule;
 use crate::expression::{drop_squares, drop_squares_of, reply_certain_after, Judge};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
 
-/// A sink of the legal moves of a turn: a core [`Sink`] that may also carry the plan of the
-/// position's scalar state.
-pub trait DropSink<B: Bitboard>: Sink<B> {
-    /// The plan of the position's scalar state, where the caller has looked it up already
-    /// (`Some`, holding what [`crate::plan::plan`] gave): drop generation then takes it rather
-    /// than look it up again. Given by [`WithPlan`]; taken once.
-    fn known_plan(&mut self) -> KnownPlan<B> {
-        None
-    }
-}
-
-impl<B: Bitboard> DropSink<B> for Exists {}
-impl<B: Bitboard> DropSink<B> for Counter<B> {}
-impl<B: Bitboard> DropSink<B> for Collector<B> {}
-impl<B: Bitboard> DropSink<B> for ActionSet<B> {}
-
-/// A plan looked up already, or not (see [`Sink::known_plan`]).
-pub type KnownPlan<B> = Option<Option<std::rc::Rc<crate::plan::Plan<B>>>>;
-
-/// A sink with the plan of the position to generate from (a separate type, so that the
-/// generation of every other sink, a moving game's included, is compiled as it was).
-struct WithPlan<'a, B: Bitboard, S> {
-    sink: &'a mut S,
-    plan: KnownPlan<B>,
-}
-
-impl<'a, B: Bitboard, S: DropSink<B>> WithPlan<'a, B, S> {
-    fn new(sink: &'a mut S, plan: KnownPlan<B>) -> Self {
-        WithPlan { sink, plan }
-    }
-}
-
-impl<B: Bitboard, S: DropSink<B>> Sink<B> for WithPlan<'_, B, S> {
-    #[inline]
-    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
-        self.sink.batch(from, targets, promotion);
-    }
-    #[inline]
-    fn single(&mut self, mv: Move) {
-        self.sink.single(mv);
-    }
-    #[inline]
-    fn drops(&mut self, piece: usize, targets: B) {
-        self.sink.drops(piece, targets);
-    }
-    #[inline]
-    fn satisfied(&self) -> bool {
-        self.sink.satisfied()
-    }
-    const ONE_IS_ENOUGH: bool = S::ONE_IS_ENOUGH;
-}
-
-impl<B: Bitboard, S: DropSink<B>> DropSink<B> for WithPlan<'_, B, S> {
-    #[inline]
-    fn known_plan(&mut self) -> KnownPlan<B> {
-        self.plan.take()
-    }
-}
+/// The plan of a position's scalar state where the caller has looked it up already (`Some`,
+/// holding what [`crate::plan::plan`] gave, for drop generation to take rather than look it up
+/// again), or not (`None`).
+pub type KnownPlan<'r, B> = Option<Option<&'r crate::plan::Plan<B>>>;
 
 /// All legal moves.
 pub fn legal_moves<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
@@ -134,22 +78,22 @@ pub fn count_legal_unless_ended<B: Bitboard>(
 /// [`crate::plan::same_key_after`]); returns the count and the plan it used (for the next
 /// such call).
 #[inline(always)]
-pub fn count_legal_unless_ended_with<B: Bitboard>(
-    rules: &Rules<B>,
+pub fn count_legal_unless_ended_with<'r, B: Bitboard>(
+    rules: &'r Rules<B>,
     position: &Position<B>,
     history: &[u64],
-    known: KnownPlan<B>,
-) -> (u64, KnownPlan<B>) {
+    known: KnownPlan<'r, B>,
+) -> (u64, KnownPlan<'r, B>) {
     let us = position.side_to_move(rules);
     let plan = known.or_else(|| {
         (rules.plan_key.active && position.hand_total(us) > 0)
             .then(|| crate::plan::plan(rules, position, us))
     });
-    let settled = plan.as_ref().and_then(|plan| plan.as_ref()?.ends());
+    let settled = plan.and_then(|plan| plan?.ends());
     if crate::outcome::ends_before_actions_settled(rules, position, history, settled) {
         return (0, plan);
     }
-    if let Some(Some(found)) = &plan {
+    if let Some(Some(found)) = plan {
         if drops_alone(rules, position) {
             let mut judge = Judge::new(rules, position, us);
             let pieces = position.held_types(us);
@@ -161,11 +105,7 @@ pub fn count_legal_unless_ended_with<B: Bitboard>(
         }
     }
     let mut counter = Counter::default();
-    generate(
-        rules,
-        position,
-        &mut WithPlan::new(&mut counter, plan.clone()),
-    );
+    generate_with(rules, position, &mut counter, plan);
     (counter.count, plan)
 }
 
@@ -180,10 +120,17 @@ fn drops_alone<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
 }
 
 /// Generates every legal move of the side to move into `sink`.
-pub fn generate<B: Bitboard, S: DropSink<B>>(
+pub fn generate<B: Bitboard, S: Sink<B>>(rules: &Rules<B>, position: &Position<B>, sink: &mut S) {
+    generate_with(rules, position, sink, None);
+}
+
+/// [`generate`], given the plan of the position's scalar state where the caller knows it.
+#[inline(always)]
+fn generate_with<B: Bitboard, S: Sink<B>>(
     rules: &Rules<B>,
     position: &Position<B>,
     sink: &mut S,
+    known: KnownPlan<'_, B>,
 ) {
     if rules.multi_action && position.phase().is_none() {
         for mv in crate::turn::legal_actions(rules, position) {
@@ -203,7 +150,7 @@ pub fn generate<B: Bitboard, S: DropSink<B>>(
         }
         return;
     }
-    generate_actions(rules, position, sink, true);
+    generate_actions(rules, position, sink, true, known);
 }
 
 /// The actions each legal on its own (the turn's other rules, such as `maximal`, not applied):
@@ -213,17 +160,19 @@ pub(crate) fn single_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<
         moves: Vec::with_capacity(64),
         drop_squares: B::EMPTY,
     };
-    generate_actions(rules, position, &mut collector, true);
+    generate_actions(rules, position, &mut collector, true, None);
     collector.moves
 }
 
 /// Generates the legal actions; `lookahead` applies the drop rules' lookahead (off when the
-/// lookahead itself asks whether a reply exists).
-fn generate_actions<B: Bitboard, S: DropSink<B>>(
+/// lookahead itself asks whether a reply exists); `known`: the plan of the position's scalar
+/// state, where the caller has looked it up.
+fn generate_actions<B: Bitboard, S: Sink<B>>(
     rules: &Rules<B>,
     position: &Position<B>,
     sink: &mut S,
     lookahead: bool,
+    known: KnownPlan<'_, B>,
 ) {
     let us = position.side_to_move(rules);
     let own = position.side_pieces(us);
@@ -249,26 +198,24 @@ fn generate_actions<B: Bitboard, S: DropSink<B>>(
         // is not in check where pins decide legality. (A flag rather than the safety itself:
         // a reference to it kept the move loops' safety in memory, for chess too.)
         let king_to_keep = safety.enforced && !safety.fast;
-        drops(rules, position, us, king_to_keep, sink, lookahead);
+        drops(rules, position, us, king_to_keep, sink, (lookahead, known));
     }
 }
 
-fn drops<B: Bitboard, S: DropSink<B>>(
+fn drops<B: Bitboard, S: Sink<B>>(
     rules: &Rules<B>,
     position: &Position<B>,
     us: usize,
     king_to_keep: bool,
     sink: &mut S,
-    lookahead: bool,
+    (lookahead, known): (bool, KnownPlan<'_, B>),
 ) {
     if position.hand_total(us) == 0 {
         return;
     }
     let mut judge = Judge::new(rules, position, us);
-    // The rules folded for this position's scalar state, where this thread keeps a plan.
-    let plan = sink
-        .known_plan()
-        .unwrap_or_else(|| crate::plan::plan(rules, position, us));
+    // The rules folded for this position's scalar state, where the game keeps a plan.
+    let plan = known.unwrap_or_else(|| crate::plan::plan(rules, position, us));
     let in_hand = position.held_types(us);
     // Every type at once: from the plan, or from the rules (unless one drop is enough).
     let mut allowed_of = [B::EMPTY; MAX_PIECE_TYPES];
@@ -416,7 +363,7 @@ pub(crate) fn leaves_a_reply<B: Bitboard>(
     let mut next = *position;
     next.play_unchecked(rules, mv);
     let mut exists = Exists::default();
-    generate_actions(rules, &next, &mut exists, false);
+    generate_actions(rules, &next, &mut exists, false, None);
     exists.0
 }
 

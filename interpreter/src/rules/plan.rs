@@ -15,10 +15,11 @@
 //! side's rules folded over bounds (a part is folded only where its lower and upper bounds
 //! agree), compiled into closures.
 //!
-//! Plans are made on first use and kept per thread: the rules are shared between threads, and a
-//! lock taken at every position would cost more than a plan saves. A thread keeps the plans of
-//! a few rule sets, a bounded number each; past that bound, positions are judged from the full
-//! rules, with the same answers.
+//! Plans are made on first use and kept by the compiled game that they fold ([`PlanCache`], a
+//! field of [`Rules`]): the rules are shared between threads, so the cache is a table whose
+//! slots are filled once and then only read, without a lock (one taken at every position would
+//! cost more than a plan saves). A game keeps a bounded number of plans; past that bound,
+//! positions are judged from the full rules, with the same answers.
 
 use crate::after_drop::{After, Certain, Lower};
 use crate::bitboard::Bitboard;
@@ -29,12 +30,9 @@ use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::program::{holds_the_drop, FoldedRule, Program, Reg, ReplyRules};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
-use std::any::Any;
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
-use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 use variant_dsl::expression::SideRef;
 
 /// The most rule slots a plan holds (rules times the piece types they name); a game with more
@@ -42,12 +40,12 @@ use variant_dsl::expression::SideRef;
 const MAX_SLOTS: usize = 32;
 
 /// A bound (lower or upper) of a set of squares over the mover's unknown drop.
-type BoundFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> B>;
+type BoundFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> B + Send + Sync>;
 /// A bound of a condition over the mover's unknown drop (certainly, or possibly).
-type BoundHoldsFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> bool>;
+type BoundHoldsFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> bool + Send + Sync>;
 
 /// A lower bound, kept symbolic where it moves with the mover's drop ([`Lower`]).
-type LowerFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> Lower<B>>;
+type LowerFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> Lower<B> + Send + Sync>;
 
 /// The drop rules of one scalar state, folded: the mover's compiled into a program over
 /// bitboard registers, the next side's (for the lookahead's proof) into closures over bounds.
@@ -329,7 +327,7 @@ fn prove<B: Bitboard, C: Certain<B>, const N: usize>(
 /// What of a position the scalar parts of a game's drop rules can read, worked out once per
 /// game: the key of a plan holds these and nothing else, so that positions that differ only in
 /// what no rule reads share a plan.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct KeySpec {
     /// Whether the game has drop rules at all (no plan is needed otherwise).
     pub active: bool,
@@ -342,30 +340,12 @@ pub struct KeySpec {
     placed_types: u32,
     /// The turn's progress (`actions this turn`, `drops this turn`, `at turn start`).
     progress: bool,
-    /// A number telling this game's rules from every other's in the per-thread cache.
-    id: u64,
-}
-
-static NEXT_RULES_ID: AtomicU64 = AtomicU64::new(1);
-
-/// A copy of the rules gets its own plans: its fields are public, and a copy whose drop rules
-/// were then changed must not read the original's plans.
-impl Clone for KeySpec {
-    fn clone(&self) -> Self {
-        KeySpec {
-            id: NEXT_RULES_ID.fetch_add(1, Ordering::Relaxed),
-            ..*self
-        }
-    }
 }
 
 impl KeySpec {
     /// The key spec of a game's compiled drop rules.
     pub fn new<B: Bitboard>(expressions: &crate::expression::Compiled<B>) -> Self {
-        let mut spec = KeySpec {
-            id: NEXT_RULES_ID.fetch_add(1, Ordering::Relaxed),
-            ..KeySpec::default()
-        };
+        let mut spec = KeySpec::default();
         let all = expressions
             .drops
             .iter()
@@ -618,98 +598,128 @@ impl Hasher for WordHasher {
     }
 }
 
-/// A plan as the cache keeps it: `None` where the rules need more than a plan holds.
-type Kept<B> = Option<Rc<Plan<B>>>;
-
-/// The plans of one game kept by one thread.
-struct Plans<B: Bitboard> {
-    by_key: HashMap<Key, Kept<B>, BuildHasherDefault<WordHasher>>,
-    /// The plan found last, with its key when that is short ([`SMALL_KEY_BYTES`]): positions
-    /// judged one after the other mostly share their scalar state (the children of one
-    /// position that drop the same type, the positions of one search's line), and comparing
-    /// one key costs less than hashing it and probing the map.
-    recent: Option<((u64, u64, u8), Kept<B>)>,
+/// The plans of one compiled game, owned by its [`Rules`] and dropped with them: made on first
+/// use, kept for the game's lifetime, and shared by every thread that plays it.
+///
+/// An open-addressed table of slots that are each filled once and never emptied or changed,
+/// probed from the key's hash: a plan found is borrowed for as long as the rules are, with no
+/// lock, no reference count and no per-thread copy (a look-up is a hash and a load). Threads
+/// that make the same plan at once keep the first one written. Past [`MAX_PLANS`] plans, or
+/// where a key's probes find no room, positions are judged from the full rules, with the
+/// same answers.
+pub struct PlanCache<B: Bitboard> {
+    /// The slots, allocated on first use (a game without drop rules never needs them).
+    table: OnceLock<Box<[Slot<B>]>>,
+    /// How many slots are filled.
+    filled: AtomicUsize,
 }
 
-impl<B: Bitboard> Default for Plans<B> {
-    fn default() -> Self {
-        Plans {
-            by_key: HashMap::default(),
-            recent: None,
-        }
-    }
+/// A slot of a [`PlanCache`]: empty, or a kept plan for good.
+type Slot<B> = OnceLock<Box<Kept<B>>>;
+
+/// A plan as the cache keeps it, with its key: `None` where the rules need more than a plan
+/// holds.
+struct Kept<B: Bitboard> {
+    key: Key,
+    plan: Option<Plan<B>>,
 }
 
-impl<B: Bitboard> Plans<B> {
-    /// The plan found last, if `key` is its key.
-    #[inline(always)]
-    fn recent(&self, key: &Key) -> Option<Kept<B>> {
-        match &self.recent {
-            Some((recent, plan))
-                if usize::from(key.len) <= SMALL_KEY_BYTES
-                    && *recent == (key.low, key.high, key.len) =>
-            {
-                Some(plan.clone())
-            }
-            _ => None,
-        }
-    }
-
-    /// The plan of `key` from the map (kept as the plan found last): `Some(plan)` where known
-    /// (a plan, or `None` for rules too big or plans no longer kept), `None` where it is to be
-    /// made.
-    #[inline(never)]
-    fn find(&mut self, key: &Key) -> Option<Kept<B>> {
-        let short = usize::from(key.len) <= SMALL_KEY_BYTES;
-        match self.by_key.get(key) {
-            Some(plan) => {
-                if short {
-                    self.recent = Some(((key.low, key.high, key.len), plan.clone()));
-                }
-                Some(plan.clone())
-            }
-            // This thread keeps no more plans for the game: judged unfolded.
-            None if self.by_key.len() >= MAX_PLANS => Some(None),
-            None => None,
-        }
-    }
-}
-
-/// How many plans a thread keeps per game; further scalar states are judged unfolded.
+/// How many plans a game keeps; further scalar states are judged unfolded.
 const MAX_PLANS: usize = 1 << 13;
-/// How many games' plans a thread keeps per bitboard width; the oldest are dropped first.
-const MAX_GAMES: usize = 8;
+/// The slots of a cache's table: twice the plans it keeps, so that probes stay short.
+const SLOTS: usize = 2 * MAX_PLANS;
+/// How many slots a look-up probes before it gives up (and the position is judged unfolded).
+const MAX_PROBES: usize = 64;
 
-/// A thread's plans, per bitboard width, per game (by [`KeySpec::id`]), the game asked for
-/// last first. A list per width, rather than one of boxed `dyn Any`, finds a game's plans
-/// without a dynamic type check: the downcast below is of a field whose type the compiler
-/// knows, and folds to a constant.
-#[derive(Default)]
-struct Caches {
-    narrow: Vec<(u64, Plans<u64>)>,
-    medium: Vec<(u64, Plans<u128>)>,
-    wide: Vec<(u64, Plans<crate::bitboard::Wide256>)>,
-}
-
-impl Caches {
-    /// The list of the games of bitboard `B`.
-    #[inline(always)]
-    fn of<B: Bitboard>(&mut self) -> Option<&mut Vec<(u64, Plans<B>)>> {
-        let narrow: &mut dyn Any = &mut self.narrow;
-        if let Some(games) = narrow.downcast_mut() {
-            return Some(games);
+impl<B: Bitboard> Default for PlanCache<B> {
+    fn default() -> Self {
+        PlanCache {
+            table: OnceLock::new(),
+            filled: AtomicUsize::new(0),
         }
-        let medium: &mut dyn Any = &mut self.medium;
-        if let Some(games) = medium.downcast_mut() {
-            return Some(games);
-        }
-        let wide: &mut dyn Any = &mut self.wide;
-        wide.downcast_mut()
     }
 }
 
-thread_local! {
-    static CACHE: RefCell<Caches> = RefCell::new(Caches::default());
+/// A copy of the rules starts with no plans: its fields may be changed before it is used, and
+/// then it must not read the original's plans.
+impl<B: Bitboard> Clone for PlanCache<B> {
+    fn clone(&self) -> Self {
+        PlanCache::default()
+    }
+}
+
+impl<B: Bitboard> std::fmt::Debug for PlanCache<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlanCache")
+            .field("plans", &self.filled.load(Ordering::Relaxed))
+            .finish()
+    }
+}
+
+/// Where a look-up in a [`PlanCache`] ended.
+enum Found<'a, B: Bitboard> {
+    /// The key's plan, or `None` where the rules need more than a plan holds.
+    Kept(Option<&'a Plan<B>>),
+    /// The key has no plan yet: the first free slot of its probes.
+    Free(usize),
+    /// Every slot probed holds another key.
+    Full,
+}
+
+impl<B: Bitboard> PlanCache<B> {
+    /// The table's slots, allocated on first use.
+    #[inline(always)]
+    fn slots(&self) -> &[Slot<B>] {
+        self.table
+            .get_or_init(|| (0..SLOTS).map(|_| OnceLock::new()).collect())
+    }
+
+    /// The first slot a key probes.
+    #[inline(always)]
+    fn home(key: &Key) -> usize {
+        let mut hasher = WordHasher::default();
+        key.hash(&mut hasher);
+        (hasher.finish() >> (64 - SLOTS.trailing_zeros())) as usize
+    }
+
+    /// Looks `key` up, from slot `from` on.
+    #[inline(always)]
+    fn find(&self, key: &Key, from: usize) -> Found<'_, B> {
+        let slots = self.slots();
+        for probe in 0..MAX_PROBES {
+            let at = (from + probe) % SLOTS;
+            match slots[at].get() {
+                Some(kept) if kept.key == *key => return Found::Kept(kept.plan.as_ref()),
+                Some(_) => {}
+                None => return Found::Free(at),
+            }
+        }
+        Found::Full
+    }
+
+    /// Keeps `plan` as `key`'s in the first free slot from `at` (another thread may have
+    /// filled it meanwhile, with this key or another); what is kept for the key, or `None`
+    /// where there is no room.
+    fn keep(&self, key: Key, plan: Option<Plan<B>>, mut at: usize) -> Option<Option<&Plan<B>>> {
+        let slots = self.slots();
+        let mut kept = Box::new(Kept { key, plan });
+        let last = at + MAX_PROBES;
+        while at < last {
+            let slot = &slots[at % SLOTS];
+            match slot.set(kept) {
+                Ok(()) => {
+                    self.filled.fetch_add(1, Ordering::Relaxed);
+                    return slot.get().map(|kept| kept.plan.as_ref());
+                }
+                Err(refused) => kept = refused,
+            }
+            if let Some(other) = slot.get().filter(|other| other.key == key) {
+                return Some(other.plan.as_ref());
+            }
+            at += 1;
+        }
+        None
+    }
 }
 
 /// Whether the positions that the moves `a` and `b` make from one position have the same
@@ -730,75 +740,42 @@ pub fn same_key_after<B: Bitboard>(rules: &Rules<B>, a: Move, b: Move) -> bool {
         && !rules.multi_action
 }
 
-/// The plan of `position`'s scalar state for `side`'s drops, made on first use; `None` when
-/// the game has no drop rules, too many for a plan, or this thread keeps no more plans for it.
-pub fn plan<B: Bitboard>(
-    rules: &Rules<B>,
+/// The plan of `position`'s scalar state for `side`'s drops, made on first use and kept by
+/// the rules ([`PlanCache`]); `None` when the game has no drop rules, too many for a plan, or
+/// the game keeps no more plans.
+#[inline]
+pub fn plan<'r, B: Bitboard>(
+    rules: &'r Rules<B>,
     position: &Position<B>,
     side: usize,
-) -> Option<Rc<Plan<B>>> {
+) -> Option<&'r Plan<B>> {
     let spec = &rules.plan_key;
     if !spec.active {
         return None;
     }
-    let key = &spec.key(rules, position, side)?;
-    // `Some(plan)`: known (a plan, or `None` for rules too big); `None`: to be made. The plan
-    // found last, most often, is looked for first and the map out of line, so that this path
-    // saves and restores few registers.
-    let known = CACHE.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        let Some(plans) = plans_of::<B>(&mut cache, spec.id) else {
-            return Some(None);
-        };
-        match plans.recent(key) {
-            Some(plan) => Some(plan),
-            None => plans.find(key),
-        }
-    });
-    match known {
-        Some(plan) => plan,
-        None => make_and_keep(rules, position, side, key),
+    let key = spec.key(rules, position, side)?;
+    let cache = &rules.plans;
+    match cache.find(&key, PlanCache::<B>::home(&key)) {
+        Found::Kept(plan) => plan,
+        Found::Free(at) => make_and_keep(rules, position, side, key, at),
+        Found::Full => None,
     }
 }
 
-/// [`plan`] for a key this thread has no plan for: made, and kept.
+/// [`plan`] for a key the rules have no plan for: made, and kept from the free slot `at` on.
 #[inline(never)]
-fn make_and_keep<B: Bitboard>(
-    rules: &Rules<B>,
+fn make_and_keep<'r, B: Bitboard>(
+    rules: &'r Rules<B>,
     position: &Position<B>,
     side: usize,
-    key: &Key,
-) -> Option<Rc<Plan<B>>> {
-    // Made outside the cache's borrow, so that nothing judged while making it can find the
-    // cache borrowed.
-    let plan = make(rules, position, side).map(Rc::new);
-    CACHE.with(|cache| {
-        if let Some(plans) = plans_of::<B>(&mut cache.borrow_mut(), rules.plan_key.id) {
-            plans.by_key.insert(*key, plan.clone());
-        }
-    });
-    plan
-}
-
-/// This thread's plans of the game `id`, made empty on first use (the game asked for least
-/// recently dropped when the thread keeps [`MAX_GAMES`] of its bitboard width); `None` for a
-/// bitboard type the cache does not know.
-#[inline(always)]
-fn plans_of<B: Bitboard>(caches: &mut Caches, id: u64) -> Option<&mut Plans<B>> {
-    let cache = caches.of::<B>()?;
-    // The game asked for last is kept first: it is almost always the one asked for again.
-    if cache.first().is_none_or(|(game, _)| *game != id) {
-        match cache.iter().position(|(game, _)| *game == id) {
-            Some(at) => cache[..=at].rotate_right(1),
-            None => {
-                if cache.len() == MAX_GAMES {
-                    cache.pop();
-                }
-                cache.insert(0, (id, Plans::<B>::default()));
-            }
-        }
+    key: Key,
+    at: usize,
+) -> Option<&'r Plan<B>> {
+    let cache = &rules.plans;
+    if cache.filled.load(Ordering::Relaxed) >= MAX_PLANS {
+        return None;
     }
-    cache.first_mut().map(|(_, plans)| plans)
+    cache.keep(key, make(rules, position, side), at).flatten()
 }
 
 /// The plan of `position`'s scalar state for `side`: every scalar part of the rules
@@ -1739,6 +1716,69 @@ mod tests {
         other[KEY_BYTES - 1] ^= 1;
         assert!(written(&other).expect("fits") != key);
         assert!(written(&full[..9]).expect("fits") != written(&full[..10]).expect("fits"));
+    }
+
+    /// The rules, and so their plans, may be shared between threads.
+    #[test]
+    fn rules_with_their_plans_are_send_and_sync() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Rules<u64>>();
+        shared::<Rules<u128>>();
+        shared::<Rules<crate::bitboard::Wide256>>();
+    }
+
+    /// A plan is made once per scalar state and kept by the rules that made it: looked up
+    /// again, from this thread or another, it is the same plan; a copy of the rules starts with
+    /// none of them, and makes its own.
+    #[test]
+    fn the_rules_keep_their_plans() {
+        let (path, rules, start) = games_with_drop_rules()
+            .into_iter()
+            .next()
+            .expect("a game with drop rules");
+        let at = path.display();
+        let side = start.side_to_move(&rules);
+        assert_eq!(rules.plans.filled.load(Ordering::Relaxed), 0, "{at}");
+        let first = super::plan(&rules, &start, side).expect("a plan") as *const Plan<u64>;
+        let again = super::plan(&rules, &start, side).expect("a plan") as *const Plan<u64>;
+        assert_eq!(first, again, "{at}");
+        assert_eq!(rules.plans.filled.load(Ordering::Relaxed), 1, "{at}");
+        let from_threads: Vec<usize> = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..2)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let plan = super::plan(&rules, &start, side).expect("a plan");
+                        plan as *const Plan<u64> as usize
+                    })
+                })
+                .collect();
+            threads
+                .into_iter()
+                .map(|thread| thread.join().expect("joins"))
+                .collect()
+        });
+        assert_eq!(from_threads, [first as usize; 2], "{at}");
+        let copy = rules.clone();
+        assert_eq!(copy.plans.filled.load(Ordering::Relaxed), 0, "{at}");
+        let own = super::plan(&copy, &start, side).expect("a plan") as *const Plan<u64>;
+        assert_ne!(own, first, "{at}");
+        // Along random games, each new scalar state adds one plan (or the note that its rules
+        // need more than a plan holds), and no other.
+        let mut keys = Vec::new();
+        along_random_games(&rules, &start, (3, 2, 40), |position, _| {
+            let side = position.side_to_move(&rules);
+            if let Some(key) = rules.plan_key.key(&rules, position, side) {
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
+                super::plan(&rules, position, side);
+            }
+        });
+        assert_eq!(
+            rules.plans.filled.load(Ordering::Relaxed),
+            keys.len(),
+            "{at}"
+        );
     }
 
     #[test]
