@@ -36,7 +36,7 @@ pub use crate::core::{
     action_set, bitboard, control, edit, geometry, moves, path, position, tables, zobrist,
 };
 pub use play::{action, ai, describe, explain, perft, policy, san, session, view};
-use rules::{after_drop, program};
+use rules::{after_drop, domain, program};
 pub use rules::{expression, legal, outcome, plan, plausible, score, turn};
 
 /// The move generator as the CLI and the tests name it: the board moves and the sinks of the

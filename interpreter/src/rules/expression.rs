@@ -21,6 +21,7 @@
 //! reference (explanations, end conditions, scores, and the plans' own tests).
 
 use crate::bitboard::Bitboard;
+use crate::domain::{each_term, every_term, Domain, Settles, Term};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::{Rules, MAX_PIECE_TYPES};
@@ -284,50 +285,26 @@ impl<B: Bitboard> Compiled<B> {
 
 /// The piece types a condition names as the dropped or moving piece.
 fn named_pieces<B>(condition: &Cond<B>, named: &mut Vec<usize>) {
-    match condition {
-        Cond::Place(piece) | Cond::Move(piece) if !named.contains(piece) => named.push(*piece),
-        Cond::And(a, b) | Cond::Or(a, b) => {
-            named_pieces(a, named);
-            named_pieces(b, named);
+    each_term(Term::Condition(condition), &mut |term| {
+        if let Term::Condition(Cond::Place(piece) | Cond::Move(piece)) = term {
+            if !named.contains(piece) {
+                named.push(*piece);
+            }
         }
-        Cond::Not(a) => named_pieces(a, named),
-        _ => {}
-    }
+    });
 }
 
 /// A piece index that no rule names: the masks of "any other piece type".
 pub(crate) const OTHER_PIECE: usize = usize::MAX;
 
+/// Whether a condition reads the legal actions (`can act`, `legal drops`).
 fn condition_reads_actions<B>(condition: &Cond<B>) -> bool {
-    match condition {
-        Cond::CanAct => true,
-        Cond::PlaceOn(set) | Cond::Some(set) => set_reads_actions(set),
-        Cond::Compare(a, _, b) => number_reads_actions(a) || number_reads_actions(b),
-        Cond::And(a, b) | Cond::Or(a, b) => {
-            condition_reads_actions(a) || condition_reads_actions(b)
-        }
-        Cond::Not(a) => condition_reads_actions(a),
-        _ => false,
-    }
-}
-
-fn set_reads_actions<B>(set: &Set<B>) -> bool {
-    match set {
-        Set::LegalDrops => true,
-        Set::Adjacent(a) | Set::ColourOf(a) | Set::Not(a) => set_reads_actions(a),
-        Set::And(a, b) | Set::Or(a, b) | Set::Except(a, b) => {
-            set_reads_actions(a) || set_reads_actions(b)
-        }
-        _ => false,
-    }
-}
-
-fn number_reads_actions<B>(number: &Num<B>) -> bool {
-    match number {
-        Num::Count(set) | Num::Sum(_, set) => set_reads_actions(set),
-        Num::Plus(a, b) | Num::Minus(a, b) => number_reads_actions(a) || number_reads_actions(b),
-        _ => false,
-    }
+    !every_term(Term::Condition(condition), &mut |term| {
+        !matches!(
+            term,
+            Term::Condition(Cond::CanAct) | Term::Set(Set::LegalDrops)
+        )
+    })
 }
 
 /// Compiles one set of squares (for policies, which are compiled when they are used).
@@ -552,117 +529,15 @@ impl<'a, B: Bitboard> Judge<'a, B> {
     }
 
     /// The set of squares.
+    #[inline]
     pub fn set(&mut self, set: &Set<B>) -> B {
-        let rules = self.rules;
-        let position = self.position;
-        let board = rules.geometry.board;
-        match set {
-            Set::Empty => board & !position.occupied(),
-            Set::Occupied => position.occupied(),
-            Set::Fixed(squares) => *squares,
-            Set::Zone(per_side) => per_side[self.side],
-            Set::Pieces(reference, piece) => {
-                let mut squares = B::EMPTY;
-                for side in each_side(self.sides(*reference)) {
-                    squares |= position.side_pieces(side);
-                }
-                match piece {
-                    Some(piece) => squares & position.typed(*piece),
-                    None => squares,
-                }
-            }
-            Set::ControlledBy(reference) => {
-                let mut squares = B::EMPTY;
-                for side in each_side(self.sides(*reference)) {
-                    squares |= self.control_of(side);
-                }
-                squares
-            }
-            Set::AttackedBy(reference) => self.attacked_among(*reference, board),
-            Set::LastDrop(reference) => {
-                let mut squares = B::EMPTY;
-                for side in each_side(self.sides(*reference)) {
-                    if let Some((_, square)) = position.last_drop(side) {
-                        squares |= B::single(square);
-                    }
-                }
-                squares
-            }
-            Set::LegalDrops => match (self.drop_squares, self.actions) {
-                (Some(squares), _) => squares,
-                (None, Some(actions)) => drop_targets(actions),
-                (None, None) => {
-                    let actions = crate::legal::legal_moves(rules, position);
-                    drop_targets(&actions)
-                }
-            },
-            Set::Adjacent(inner) => around(rules, self.set(inner)),
-            Set::Acted => position.progress().acted,
-            Set::ColourOf(inner) => colour_of(rules, self.set(inner)),
-            Set::And(a, b) => {
-                let first = self.set(a);
-                if first.is_empty() {
-                    return first;
-                }
-                // `own King and attacked by opponent`: test only the squares that count.
-                match &**b {
-                    Set::AttackedBy(reference) => self.attacked_among(*reference, first),
-                    other => first & self.set(other),
-                }
-            }
-            Set::Or(a, b) => self.set(a) | self.set(b),
-            Set::Except(a, b) => self.set(a) & !self.set(b),
-            Set::Not(a) => board & !self.set(a),
-            Set::Compare(a, op, b) => {
-                let (a, b) = (self.field(a), self.field(b));
-                let mut squares = B::EMPTY;
-                for square in board.squares() {
-                    if op.holds(a[square], b[square]) {
-                        squares |= B::single(square);
-                    }
-                }
-                squares
-            }
-        }
-    }
-
-    /// The squares among `among` that the sides attack, as the check rule sees it.
-    fn attacked_among(&self, reference: SideRef, among: B) -> B {
-        let sides = self.sides(reference);
-        let occupied = self.position.occupied();
-        let mut squares = B::EMPTY;
-        for square in among.squares() {
-            if each_side(sides).any(|side| {
-                self.position
-                    .attacked_by(self.rules, square, side, occupied)
-            }) {
-                squares |= B::single(square);
-            }
-        }
-        squares
+        crate::domain::set(self, set)
     }
 
     /// The number.
+    #[inline]
     pub fn number(&mut self, number: &Num<B>) -> i64 {
-        match number {
-            Num::Constant(value) => *value,
-            Num::Placement => i64::from(placement(self.rules, self.position, self.side)),
-            Num::Count(set) => i64::from(self.set(set).count()),
-            Num::Hand(reference, piece) => each_side(self.sides(*reference))
-                .map(|side| match piece {
-                    Some(piece) => i64::from(self.position.hand(side, *piece)),
-                    None => i64::from(self.position.hand_total(side)),
-                })
-                .sum(),
-            Num::ActionsThisTurn => i64::from(self.position.progress().actions),
-            Num::DropsThisTurn => i64::from(self.position.progress().drops),
-            Num::Sum(field, set) => {
-                let squares = self.set(set);
-                self.field_sum(field, squares)
-            }
-            Num::Plus(a, b) => self.number(a).saturating_add(self.number(b)),
-            Num::Minus(a, b) => self.number(a).saturating_sub(self.number(b)),
-        }
+        crate::domain::number(self, number)
     }
 
     /// A field added up over `squares`. A sum is linear in its field, and the sum of a
@@ -732,88 +607,272 @@ impl<'a, B: Bitboard> Judge<'a, B> {
     }
 
     /// Whether the condition holds (a condition that does not speak of a drop).
+    #[inline]
     pub fn holds(&mut self, condition: &Cond<B>) -> bool {
-        match condition {
-            Cond::True => true,
-            Cond::False => false,
-            // Only drop rules speak of the dropped piece, only move rules of the moving piece.
-            Cond::Place(_) | Cond::PlaceOn(_) | Cond::Move(_) | Cond::MoveFrom(_) => false,
-            Cond::AtTurnStart(index) => self.position.progress().start >> index & 1 != 0,
-            Cond::LeaveAction => true,
-            Cond::CanAct => match (self.can_act, self.actions) {
-                (Some(can_act), _) => can_act,
-                (None, Some(actions)) => !actions.is_empty(),
-                (None, None) => crate::legal::any_legal(self.rules, self.position),
-            },
-            Cond::Compare(a, op, b) => {
-                let (a, b) = (self.number(a), self.number(b));
-                op.holds(a, b)
-            }
-            Cond::Some(set) => self.set(set).any(),
-            Cond::HandsEmpty => (0..self.rules.sides).all(|s| self.position.hand_total(s) == 0),
-            Cond::Placed(reference, piece) => each_side(self.sides(*reference)).any(|side| {
-                self.position
-                    .last_drop(side)
-                    .is_some_and(|(p, _)| p == *piece)
-            }),
-            Cond::And(a, b) => self.holds(a) && self.holds(b),
-            Cond::Or(a, b) => self.holds(a) || self.holds(b),
-            Cond::Not(a) => !self.holds(a),
-        }
+        crate::domain::holds(self, condition)
     }
 
     /// The squares where the condition holds for a drop of `piece` there.
+    #[inline]
     pub fn drop_mask(&mut self, condition: &Cond<B>, piece: usize) -> B {
+        crate::domain::drop_mask(self, condition, piece)
+    }
+
+    /// The squares from which a piece of type `piece` moving from there meets the condition.
+    #[inline]
+    pub fn move_mask(&mut self, condition: &Cond<B>, piece: usize) -> B {
+        crate::domain::move_mask(self, condition, piece)
+    }
+}
+
+/// The concrete domain: every term's value on the judged position, for the judged side.
+impl<B: Bitboard> Domain<B> for Judge<'_, B> {
+    type Squares = B;
+    type Number = i64;
+    type Truth = bool;
+
+    #[inline]
+    fn empty(&mut self) -> B {
+        self.rules.geometry.board & !self.position.occupied()
+    }
+    #[inline]
+    fn occupied(&mut self) -> B {
+        self.position.occupied()
+    }
+    #[inline]
+    fn fixed(&mut self, squares: B) -> B {
+        squares
+    }
+    #[inline]
+    fn zone(&mut self, per_side: &[B]) -> B {
+        per_side[self.side]
+    }
+    #[inline]
+    fn pieces(&mut self, sides: SideRef, piece: Option<usize>) -> B {
+        let mut squares = B::EMPTY;
+        for side in each_side(self.sides(sides)) {
+            squares |= self.position.side_pieces(side);
+        }
+        match piece {
+            Some(piece) => squares & self.position.typed(piece),
+            None => squares,
+        }
+    }
+    fn controlled_by(&mut self, sides: SideRef) -> B {
+        let mut squares = B::EMPTY;
+        for side in each_side(self.sides(sides)) {
+            squares |= self.control_of(side);
+        }
+        squares
+    }
+    fn attacked_among(&mut self, sides: SideRef, among: B) -> B {
+        let sides = self.sides(sides);
+        let occupied = self.position.occupied();
+        let mut squares = B::EMPTY;
+        for square in among.squares() {
+            if each_side(sides).any(|side| {
+                self.position
+                    .attacked_by(self.rules, square, side, occupied)
+            }) {
+                squares |= B::single(square);
+            }
+        }
+        squares
+    }
+    fn attacked_by(&mut self, sides: SideRef) -> B {
         let board = self.rules.geometry.board;
-        let all = |holds: bool| if holds { board } else { B::EMPTY };
-        match condition {
-            Cond::Place(p) => all(*p == piece),
-            Cond::PlaceOn(set) => self.set(set),
-            Cond::And(a, b) => {
-                let a = self.drop_mask(a, piece);
-                if a.is_empty() {
-                    return a;
-                }
-                a & self.drop_mask(b, piece)
+        self.attacked_among(sides, board)
+    }
+    #[inline]
+    fn last_drop(&mut self, sides: SideRef) -> B {
+        let mut squares = B::EMPTY;
+        for side in each_side(self.sides(sides)) {
+            if let Some((_, square)) = self.position.last_drop(side) {
+                squares |= B::single(square);
             }
-            Cond::Or(a, b) => {
-                let a = self.drop_mask(a, piece);
-                if a == board {
-                    return a;
-                }
-                a | self.drop_mask(b, piece)
+        }
+        squares
+    }
+    fn legal_drops(&mut self) -> B {
+        match (self.drop_squares, self.actions) {
+            (Some(squares), _) => squares,
+            (None, Some(actions)) => drop_targets(actions),
+            (None, None) => {
+                let actions = crate::legal::legal_moves(self.rules, self.position);
+                drop_targets(&actions)
             }
-            Cond::Not(a) => board & !self.drop_mask(a, piece),
-            other => all(self.holds(other)),
+        }
+    }
+    #[inline]
+    fn acted(&mut self) -> B {
+        self.position.progress().acted
+    }
+    fn compare_fields(&mut self, a: &Fld, op: Comparison, b: &Fld) -> B {
+        let (a, b) = (self.field(a), self.field(b));
+        let mut squares = B::EMPTY;
+        for square in self.rules.geometry.board.squares() {
+            if op.holds(a[square], b[square]) {
+                squares |= B::single(square);
+            }
+        }
+        squares
+    }
+    #[inline]
+    fn adjacent(&mut self, inner: B) -> B {
+        around(self.rules, inner)
+    }
+    #[inline]
+    fn colour_of(&mut self, inner: B) -> B {
+        colour_of(self.rules, inner)
+    }
+    #[inline]
+    fn intersection(&mut self, a: B, b: B) -> B {
+        a & b
+    }
+    #[inline]
+    fn union(&mut self, a: B, b: B) -> B {
+        a | b
+    }
+    #[inline]
+    fn difference(&mut self, a: B, b: B) -> B {
+        a & !b
+    }
+    #[inline]
+    fn complement(&mut self, a: B) -> B {
+        self.rules.geometry.board & !a
+    }
+    #[inline]
+    fn nothing(&self, squares: B) -> bool {
+        squares.is_empty()
+    }
+    #[inline]
+    fn everything(&self, squares: B) -> bool {
+        squares == self.rules.geometry.board
+    }
+
+    #[inline]
+    fn constant(&mut self, value: i64) -> i64 {
+        value
+    }
+    #[inline]
+    fn placement(&mut self) -> i64 {
+        i64::from(placement(self.rules, self.position, self.side))
+    }
+    #[inline]
+    fn count(&mut self, squares: B) -> i64 {
+        i64::from(squares.count())
+    }
+    #[inline]
+    fn hand(&mut self, sides: SideRef, piece: Option<usize>) -> i64 {
+        each_side(self.sides(sides))
+            .map(|side| match piece {
+                Some(piece) => i64::from(self.position.hand(side, piece)),
+                None => i64::from(self.position.hand_total(side)),
+            })
+            .sum()
+    }
+    #[inline]
+    fn actions_this_turn(&mut self) -> i64 {
+        i64::from(self.position.progress().actions)
+    }
+    #[inline]
+    fn drops_this_turn(&mut self) -> i64 {
+        i64::from(self.position.progress().drops)
+    }
+    fn sum(&mut self, field: &Fld, squares: B) -> i64 {
+        self.field_sum(field, squares)
+    }
+    #[inline]
+    fn plus(&mut self, a: i64, b: i64) -> i64 {
+        a.saturating_add(b)
+    }
+    #[inline]
+    fn minus(&mut self, a: i64, b: i64) -> i64 {
+        a.saturating_sub(b)
+    }
+
+    #[inline]
+    fn truth(&mut self, holds: bool) -> bool {
+        holds
+    }
+    #[inline]
+    fn leave_action(&mut self) -> bool {
+        true
+    }
+    #[inline]
+    fn at_turn_start(&mut self, index: usize) -> bool {
+        self.position.progress().start >> index & 1 != 0
+    }
+    fn can_act(&mut self) -> bool {
+        match (self.can_act, self.actions) {
+            (Some(can_act), _) => can_act,
+            (None, Some(actions)) => !actions.is_empty(),
+            (None, None) => crate::legal::any_legal(self.rules, self.position),
+        }
+    }
+    #[inline]
+    fn compare(&mut self, a: i64, op: Comparison, b: i64) -> bool {
+        op.holds(a, b)
+    }
+    #[inline]
+    fn some(&mut self, squares: B) -> bool {
+        squares.any()
+    }
+    #[inline]
+    fn hands_empty(&mut self) -> bool {
+        (0..self.rules.sides).all(|s| self.position.hand_total(s) == 0)
+    }
+    #[inline]
+    fn placed(&mut self, sides: SideRef, piece: usize) -> bool {
+        each_side(self.sides(sides)).any(|side| {
+            self.position
+                .last_drop(side)
+                .is_some_and(|(p, _)| p == piece)
+        })
+    }
+    #[inline]
+    fn both(&mut self, a: bool, b: bool) -> bool {
+        a && b
+    }
+    #[inline]
+    fn either(&mut self, a: bool, b: bool) -> bool {
+        a || b
+    }
+    #[inline]
+    fn negation(&mut self, a: bool) -> bool {
+        !a
+    }
+    #[inline]
+    fn never(&self, truth: bool) -> bool {
+        !truth
+    }
+    #[inline]
+    fn always(&self, truth: bool) -> bool {
+        truth
+    }
+    #[inline]
+    fn everywhere(&mut self, truth: bool) -> B {
+        if truth {
+            self.rules.geometry.board
+        } else {
+            B::EMPTY
         }
     }
 }
 
-impl<B: Bitboard> Judge<'_, B> {
-    /// The squares from which a piece of type `piece` moving from there meets the condition.
-    pub fn move_mask(&mut self, condition: &Cond<B>, piece: usize) -> B {
-        let board = self.rules.geometry.board;
-        let all = |holds: bool| if holds { board } else { B::EMPTY };
-        match condition {
-            Cond::Move(p) => all(*p == piece),
-            Cond::MoveFrom(set) => self.set(set),
-            Cond::And(a, b) => {
-                let a = self.move_mask(a, piece);
-                if a.is_empty() {
-                    return a;
-                }
-                a & self.move_mask(b, piece)
-            }
-            Cond::Or(a, b) => {
-                let a = self.move_mask(a, piece);
-                if a == board {
-                    return a;
-                }
-                a | self.move_mask(b, piece)
-            }
-            Cond::Not(a) => board & !self.move_mask(a, piece),
-            other => all(self.holds(other)),
-        }
+/// Concrete values are settled.
+impl<B: Bitboard> Settles<B> for Judge<'_, B> {
+    #[inline]
+    fn settled_squares(squares: B) -> Option<B> {
+        Some(squares)
+    }
+    #[inline]
+    fn settled_number(number: i64) -> Option<i64> {
+        Some(number)
+    }
+    #[inline]
+    fn settled_truth(truth: bool) -> Option<bool> {
+        Some(truth)
     }
 }
 
@@ -1235,204 +1294,245 @@ impl<'a, B: Bitboard> Bounds<'a, B> {
         self.sides(reference) & (1 << self.mover) != 0
     }
 
-    pub(crate) fn set(&mut self, set: &Set<B>) -> (B, B) {
-        let rules = self.rules;
-        let position = self.position;
-        let board = rules.geometry.board;
-        let empty = board & !position.occupied();
-        let (drops, known) = (self.drops, self.known);
-        let unknown = (B::EMPTY, board);
-        match set {
-            Set::Empty => (empty & !drops, empty & !known),
-            Set::Occupied => (position.occupied() | known, position.occupied() | drops),
-            Set::Fixed(squares) => (*squares, *squares),
-            Set::Zone(per_side) => (per_side[self.side], per_side[self.side]),
-            Set::Pieces(reference, piece) => {
-                let mut squares = B::EMPTY;
-                for side in each_side(self.sides(*reference)) {
-                    squares |= position.side_pieces(side);
-                }
-                if let Some(piece) = piece {
-                    squares &= position.typed(*piece);
-                }
-                let grows = self.includes_mover(*reference)
-                    && piece.is_none_or(|p| position.hand(self.mover, p) > 0);
-                (squares, if grows { squares | drops } else { squares })
-            }
-            Set::ControlledBy(_)
-            | Set::AttackedBy(_)
-            | Set::LegalDrops
-            | Set::Compare(..)
-            | Set::Acted => unknown,
-            Set::LastDrop(reference) => {
-                let mut squares = B::EMPTY;
-                for side in each_side(self.sides(*reference)) {
-                    if side == self.mover {
-                        continue;
-                    }
-                    if let Some((_, square)) = position.last_drop(side) {
-                        squares |= B::single(square);
-                    }
-                }
-                if self.includes_mover(*reference) {
-                    (squares | known, squares | drops)
-                } else {
-                    (squares, squares)
-                }
-            }
-            Set::Adjacent(inner) => {
-                let (low, high) = self.set(inner);
-                (around(rules, low), around(rules, high))
-            }
-            Set::ColourOf(inner) => {
-                let (low, high) = self.set(inner);
-                (colour_of(rules, low), colour_of(rules, high))
-            }
-            Set::And(a, b) => {
-                let (a, b) = (self.set(a), self.set(b));
-                (a.0 & b.0, a.1 & b.1)
-            }
-            Set::Or(a, b) => {
-                let (a, b) = (self.set(a), self.set(b));
-                (a.0 | b.0, a.1 | b.1)
-            }
-            Set::Except(a, b) => {
-                let (a, b) = (self.set(a), self.set(b));
-                (a.0 & !b.1, a.1 & !b.0)
-            }
-            Set::Not(a) => {
-                let a = self.set(a);
-                (board & !a.1, board & !a.0)
-            }
-        }
-    }
-
-    pub(crate) fn number(&mut self, number: &Num<B>) -> (i64, i64) {
-        match number {
-            Num::Constant(value) => (*value, *value),
-            Num::Placement => {
-                let value = i64::from(placement(self.rules, self.position, self.side));
-                (value, value)
-            }
-            Num::Count(set) => {
-                let (low, high) = self.set(set);
-                (i64::from(low.count()), i64::from(high.count()))
-            }
-            Num::Hand(reference, piece) => {
-                let mut total = 0i64;
-                for side in each_side(self.sides(*reference)) {
-                    total += match piece {
-                        Some(piece) => i64::from(self.position.hand(side, *piece)),
-                        None => i64::from(self.position.hand_total(side)),
-                    };
-                }
-                let shrinks = self.includes_mover(*reference)
-                    && piece.is_none_or(|p| self.position.hand(self.mover, p) > 0);
-                let exact_total = piece.is_none() && self.includes_mover(*reference);
-                if exact_total {
-                    (total - 1, total - 1)
-                } else if shrinks {
-                    (total - 1, total)
-                } else {
-                    (total, total)
-                }
-            }
-            Num::Sum(..) | Num::ActionsThisTurn | Num::DropsThisTurn => {
-                (i64::MIN / 4, i64::MAX / 4)
-            }
-            Num::Plus(a, b) => {
-                let (a, b) = (self.number(a), self.number(b));
-                (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
-            }
-            Num::Minus(a, b) => {
-                let (a, b) = (self.number(a), self.number(b));
-                (a.0.saturating_sub(b.1), a.1.saturating_sub(b.0))
-            }
-        }
-    }
-
     /// (certainly, possibly).
     pub(crate) fn holds(&mut self, condition: &Cond<B>) -> (bool, bool) {
-        match condition {
-            Cond::True | Cond::LeaveAction => (true, true),
-            Cond::False => (false, false),
-            Cond::Place(_) | Cond::PlaceOn(_) | Cond::Move(_) | Cond::MoveFrom(_) => (false, false),
-            Cond::CanAct | Cond::AtTurnStart(_) => (false, true),
-            Cond::Compare(a, op, b) => {
-                let (a, b) = (self.number(a), self.number(b));
-                compare_bounds(a, *op, b)
-            }
-            Cond::Some(set) => {
-                let (low, high) = self.set(set);
-                (low.any(), high.any())
-            }
-            Cond::HandsEmpty => {
-                let empty = (0..self.rules.sides).all(|side| {
-                    let held = self.position.hand_total(side);
-                    if side == self.mover {
-                        held <= 1
-                    } else {
-                        held == 0
-                    }
-                });
-                (empty, empty)
-            }
-            Cond::Placed(reference, piece) => {
-                let others = each_side(self.sides(*reference))
-                    .filter(|&side| side != self.mover)
-                    .any(|side| {
-                        self.position
-                            .last_drop(side)
-                            .is_some_and(|(p, _)| p == *piece)
-                    });
-                if !self.includes_mover(*reference) {
-                    return (others, others);
-                }
-                let held = self.position.hand(self.mover, *piece);
-                let only = held > 0 && u32::from(held) == self.position.hand_total(self.mover);
-                (others || only, others || held > 0)
-            }
-            Cond::And(a, b) => {
-                let (a, b) = (self.holds(a), self.holds(b));
-                (a.0 && b.0, a.1 && b.1)
-            }
-            Cond::Or(a, b) => {
-                let (a, b) = (self.holds(a), self.holds(b));
-                (a.0 || b.0, a.1 || b.1)
-            }
-            Cond::Not(a) => {
-                let a = self.holds(a);
-                (!a.1, !a.0)
-            }
-        }
+        crate::domain::holds(self, condition)
     }
 
     /// (certainly, possibly) as squares, for a drop of `piece` by the judged side.
     pub(crate) fn drop_mask(&mut self, condition: &Cond<B>, piece: usize) -> (B, B) {
-        let board = self.rules.geometry.board;
-        let all = |holds: bool| if holds { board } else { B::EMPTY };
-        match condition {
-            Cond::Place(p) => (all(*p == piece), all(*p == piece)),
-            Cond::PlaceOn(set) => self.set(set),
-            Cond::And(a, b) => {
-                let (a, b) = (self.drop_mask(a, piece), self.drop_mask(b, piece));
-                (a.0 & b.0, a.1 & b.1)
-            }
-            Cond::Or(a, b) => {
-                let (a, b) = (self.drop_mask(a, piece), self.drop_mask(b, piece));
-                (a.0 | b.0, a.1 | b.1)
-            }
-            Cond::Not(a) => {
-                let a = self.drop_mask(a, piece);
-                (board & !a.1, board & !a.0)
-            }
-            other => {
-                let (certainly, possibly) = self.holds(other);
-                (all(certainly), all(possibly))
-            }
-        }
+        crate::domain::drop_mask(self, condition, piece)
+    }
+
+    /// Bounds of what no bound is known of: anything.
+    fn unknown(&self) -> (B, B) {
+        (B::EMPTY, self.rules.geometry.board)
     }
 }
+
+/// The interval domain: each value is a pair (lower, upper) bounding it over every drop the
+/// mover could make on one of `drops`; a truth is (certainly, possibly).
+impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
+    type Squares = (B, B);
+    type Number = (i64, i64);
+    type Truth = (bool, bool);
+
+    fn empty(&mut self) -> (B, B) {
+        let empty = self.rules.geometry.board & !self.position.occupied();
+        (empty & !self.drops, empty & !self.known)
+    }
+    fn occupied(&mut self) -> (B, B) {
+        let occupied = self.position.occupied();
+        (occupied | self.known, occupied | self.drops)
+    }
+    fn fixed(&mut self, squares: B) -> (B, B) {
+        (squares, squares)
+    }
+    fn zone(&mut self, per_side: &[B]) -> (B, B) {
+        (per_side[self.side], per_side[self.side])
+    }
+    fn pieces(&mut self, reference: SideRef, piece: Option<usize>) -> (B, B) {
+        let position = self.position;
+        let mut squares = B::EMPTY;
+        for side in each_side(self.sides(reference)) {
+            squares |= position.side_pieces(side);
+        }
+        if let Some(piece) = piece {
+            squares &= position.typed(piece);
+        }
+        let grows = self.includes_mover(reference)
+            && piece.is_none_or(|p| position.hand(self.mover, p) > 0);
+        (squares, if grows { squares | self.drops } else { squares })
+    }
+    // Control, attacks, legal drops, acted pieces, fields: unknown after the drop.
+    fn controlled_by(&mut self, _: SideRef) -> (B, B) {
+        self.unknown()
+    }
+    fn attacked_among(&mut self, sides: SideRef, among: (B, B)) -> (B, B) {
+        let attacked = self.attacked_by(sides);
+        self.intersection(among, attacked)
+    }
+    fn attacked_by(&mut self, _: SideRef) -> (B, B) {
+        self.unknown()
+    }
+    fn last_drop(&mut self, reference: SideRef) -> (B, B) {
+        let mut squares = B::EMPTY;
+        for side in each_side(self.sides(reference)) {
+            if side == self.mover {
+                continue;
+            }
+            if let Some((_, square)) = self.position.last_drop(side) {
+                squares |= B::single(square);
+            }
+        }
+        if self.includes_mover(reference) {
+            (squares | self.known, squares | self.drops)
+        } else {
+            (squares, squares)
+        }
+    }
+    fn legal_drops(&mut self) -> (B, B) {
+        self.unknown()
+    }
+    fn acted(&mut self) -> (B, B) {
+        self.unknown()
+    }
+    fn compare_fields(&mut self, _: &Fld, _: Comparison, _: &Fld) -> (B, B) {
+        self.unknown()
+    }
+    fn adjacent(&mut self, (low, high): (B, B)) -> (B, B) {
+        (around(self.rules, low), around(self.rules, high))
+    }
+    fn colour_of(&mut self, (low, high): (B, B)) -> (B, B) {
+        (colour_of(self.rules, low), colour_of(self.rules, high))
+    }
+    fn intersection(&mut self, a: (B, B), b: (B, B)) -> (B, B) {
+        (a.0 & b.0, a.1 & b.1)
+    }
+    fn union(&mut self, a: (B, B), b: (B, B)) -> (B, B) {
+        (a.0 | b.0, a.1 | b.1)
+    }
+    fn difference(&mut self, a: (B, B), b: (B, B)) -> (B, B) {
+        (a.0 & !b.1, a.1 & !b.0)
+    }
+    fn complement(&mut self, a: (B, B)) -> (B, B) {
+        let board = self.rules.geometry.board;
+        (board & !a.1, board & !a.0)
+    }
+    fn nothing(&self, (low, high): (B, B)) -> bool {
+        low.is_empty() && high.is_empty()
+    }
+    fn everything(&self, _: (B, B)) -> bool {
+        // Never claimed: a union is computed whole.
+        false
+    }
+
+    fn constant(&mut self, value: i64) -> (i64, i64) {
+        (value, value)
+    }
+    fn placement(&mut self) -> (i64, i64) {
+        let value = i64::from(placement(self.rules, self.position, self.side));
+        (value, value)
+    }
+    fn count(&mut self, (low, high): (B, B)) -> (i64, i64) {
+        (i64::from(low.count()), i64::from(high.count()))
+    }
+    fn hand(&mut self, reference: SideRef, piece: Option<usize>) -> (i64, i64) {
+        let mut total = 0i64;
+        for side in each_side(self.sides(reference)) {
+            total += match piece {
+                Some(piece) => i64::from(self.position.hand(side, piece)),
+                None => i64::from(self.position.hand_total(side)),
+            };
+        }
+        let shrinks = self.includes_mover(reference)
+            && piece.is_none_or(|p| self.position.hand(self.mover, p) > 0);
+        let exact_total = piece.is_none() && self.includes_mover(reference);
+        if exact_total {
+            (total - 1, total - 1)
+        } else if shrinks {
+            (total - 1, total)
+        } else {
+            (total, total)
+        }
+    }
+    fn actions_this_turn(&mut self) -> (i64, i64) {
+        UNKNOWN_NUMBER
+    }
+    fn drops_this_turn(&mut self) -> (i64, i64) {
+        UNKNOWN_NUMBER
+    }
+    fn sum(&mut self, _: &Fld, _: (B, B)) -> (i64, i64) {
+        UNKNOWN_NUMBER
+    }
+    fn plus(&mut self, a: (i64, i64), b: (i64, i64)) -> (i64, i64) {
+        (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
+    }
+    fn minus(&mut self, a: (i64, i64), b: (i64, i64)) -> (i64, i64) {
+        (a.0.saturating_sub(b.1), a.1.saturating_sub(b.0))
+    }
+
+    fn truth(&mut self, holds: bool) -> (bool, bool) {
+        (holds, holds)
+    }
+    fn leave_action(&mut self) -> (bool, bool) {
+        (true, true)
+    }
+    fn at_turn_start(&mut self, _: usize) -> (bool, bool) {
+        (false, true)
+    }
+    fn can_act(&mut self) -> (bool, bool) {
+        (false, true)
+    }
+    fn compare(&mut self, a: (i64, i64), op: Comparison, b: (i64, i64)) -> (bool, bool) {
+        compare_bounds(a, op, b)
+    }
+    fn some(&mut self, (low, high): (B, B)) -> (bool, bool) {
+        (low.any(), high.any())
+    }
+    fn hands_empty(&mut self) -> (bool, bool) {
+        let empty = (0..self.rules.sides).all(|side| {
+            let held = self.position.hand_total(side);
+            if side == self.mover {
+                held <= 1
+            } else {
+                held == 0
+            }
+        });
+        (empty, empty)
+    }
+    fn placed(&mut self, reference: SideRef, piece: usize) -> (bool, bool) {
+        let others = each_side(self.sides(reference))
+            .filter(|&side| side != self.mover)
+            .any(|side| {
+                self.position
+                    .last_drop(side)
+                    .is_some_and(|(p, _)| p == piece)
+            });
+        if !self.includes_mover(reference) {
+            return (others, others);
+        }
+        let held = self.position.hand(self.mover, piece);
+        let only = held > 0 && u32::from(held) == self.position.hand_total(self.mover);
+        (others || only, others || held > 0)
+    }
+    fn both(&mut self, a: (bool, bool), b: (bool, bool)) -> (bool, bool) {
+        (a.0 && b.0, a.1 && b.1)
+    }
+    fn either(&mut self, a: (bool, bool), b: (bool, bool)) -> (bool, bool) {
+        (a.0 || b.0, a.1 || b.1)
+    }
+    fn negation(&mut self, a: (bool, bool)) -> (bool, bool) {
+        (!a.1, !a.0)
+    }
+    fn never(&self, truth: (bool, bool)) -> bool {
+        truth == (false, false)
+    }
+    fn always(&self, truth: (bool, bool)) -> bool {
+        truth == (true, true)
+    }
+    fn everywhere(&mut self, (certainly, possibly): (bool, bool)) -> (B, B) {
+        let board = self.rules.geometry.board;
+        let all = |holds: bool| if holds { board } else { B::EMPTY };
+        (all(certainly), all(possibly))
+    }
+}
+
+/// Bounds settle a value where the lower and upper bounds meet.
+impl<B: Bitboard> Settles<B> for Bounds<'_, B> {
+    fn settled_squares((low, high): (B, B)) -> Option<B> {
+        (low == high).then_some(low)
+    }
+    fn settled_number((low, high): (i64, i64)) -> Option<i64> {
+        (low == high).then_some(low)
+    }
+    fn settled_truth((certainly, possibly): (bool, bool)) -> Option<bool> {
+        (certainly == possibly).then_some(certainly)
+    }
+}
+
+/// The bounds of a number no bound is known of.
+const UNKNOWN_NUMBER: (i64, i64) = (i64::MIN / 4, i64::MAX / 4);
 
 /// (certainly, possibly) for `a OP b` with a and b within bounds.
 fn compare_bounds(a: (i64, i64), op: Comparison, b: (i64, i64)) -> (bool, bool) {

@@ -14,6 +14,7 @@
 
 pub(crate) mod after_drop;
 mod compiled;
+pub(crate) mod domain;
 pub mod expression;
 mod game;
 pub mod legal;

@@ -23,6 +23,7 @@
 
 use crate::after_drop::{After, Certain, Lower};
 use crate::bitboard::Bitboard;
+use crate::domain::{each_term, every_term, Settles, Term};
 use crate::expression::{
     around, colour_of, known_square, reply_side, sides_of, Bounds, Cond, DropRule, Judge, Num, Set,
 };
@@ -362,58 +363,21 @@ impl KeySpec {
         spec
     }
 
+    /// Notes what of the scalar state `condition` reads.
     fn condition<B>(&mut self, condition: &Cond<B>) {
-        match condition {
-            Cond::PlaceOn(set) | Cond::MoveFrom(set) | Cond::Some(set) => self.set(set),
-            Cond::AtTurnStart(_) => self.progress = true,
-            Cond::Compare(a, _, b) => {
-                self.number(a);
-                self.number(b);
-            }
-            Cond::HandsEmpty => self.totals = true,
-            Cond::Placed(_, piece) => {
+        each_term(Term::Condition(condition), &mut |term| match term {
+            Term::Condition(Cond::AtTurnStart(_))
+            | Term::Number(Num::ActionsThisTurn | Num::DropsThisTurn) => self.progress = true,
+            Term::Condition(Cond::HandsEmpty)
+            | Term::Number(Num::Placement | Num::Hand(_, None)) => self.totals = true,
+            Term::Condition(Cond::Placed(_, piece)) => {
                 self.placed_types |= 1 << piece;
                 self.totals = true;
                 self.hand_pieces |= 1 << piece;
             }
-            Cond::And(a, b) | Cond::Or(a, b) => {
-                self.condition(a);
-                self.condition(b);
-            }
-            Cond::Not(a) => self.condition(a),
-            Cond::True
-            | Cond::False
-            | Cond::Place(_)
-            | Cond::LeaveAction
-            | Cond::Move(_)
-            | Cond::CanAct => {}
-        }
-    }
-
-    fn number<B>(&mut self, number: &Num<B>) {
-        match number {
-            Num::Placement => self.totals = true,
-            Num::Hand(_, Some(piece)) => self.hand_pieces |= 1 << piece,
-            Num::Hand(_, None) => self.totals = true,
-            Num::ActionsThisTurn | Num::DropsThisTurn => self.progress = true,
-            Num::Count(set) | Num::Sum(_, set) => self.set(set),
-            Num::Plus(a, b) | Num::Minus(a, b) => {
-                self.number(a);
-                self.number(b);
-            }
-            Num::Constant(_) => {}
-        }
-    }
-
-    fn set<B>(&mut self, set: &Set<B>) {
-        match set {
-            Set::Adjacent(a) | Set::ColourOf(a) | Set::Not(a) => self.set(a),
-            Set::And(a, b) | Set::Or(a, b) | Set::Except(a, b) => {
-                self.set(a);
-                self.set(b);
-            }
+            Term::Number(Num::Hand(_, Some(piece))) => self.hand_pieces |= 1 << piece,
             _ => {}
-        }
+        });
     }
 
     /// The key of `position`'s scalar state, judged for `side`; `None` when it is longer than
@@ -811,7 +775,7 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
     let next_slots = match reply_side(rules, position) {
         None => None,
         Some(next) => {
-            let mut bounds = BoundsFolder(Bounds::new(rules, position, next));
+            let mut bounds = Bounds::new(rules, position, next);
             let next_rules = rules
                 .expressions
                 .drops
@@ -963,7 +927,7 @@ fn slots<'r, B: Bitboard + 'r>(
 fn fold_rule<B: Bitboard>(
     rule: &DropRule<B>,
     piece: Option<usize>,
-    folder: &mut impl Folder<B>,
+    folder: &mut impl Settles<B>,
     keep_lookahead: bool,
 ) -> Option<DropRule<B>> {
     if rule.lookahead && !keep_lookahead {
@@ -983,42 +947,22 @@ fn fold_rule<B: Bitboard>(
     Some(DropRule::new(rule.side, requirement, condition, false))
 }
 
-/// Evaluates the parts of expressions that read no square: their values, or `None` where
-/// the evaluation does not settle one.
-trait Folder<B> {
-    fn condition(&mut self, condition: &Cond<B>) -> Option<bool>;
-    fn number(&mut self, number: &Num<B>) -> Option<i64>;
-    fn set(&mut self, set: &Set<B>) -> Option<B>;
+/// The value of a condition where domain `D` settles it.
+fn settled_truth<B: Bitboard, D: Settles<B>>(domain: &mut D, condition: &Cond<B>) -> Option<bool> {
+    let truth = crate::domain::holds(domain, condition);
+    D::settled_truth(truth)
 }
 
-impl<B: Bitboard> Folder<B> for Judge<'_, B> {
-    fn condition(&mut self, condition: &Cond<B>) -> Option<bool> {
-        Some(self.holds(condition))
-    }
-    fn number(&mut self, number: &Num<B>) -> Option<i64> {
-        Some(Judge::number(self, number))
-    }
-    fn set(&mut self, set: &Set<B>) -> Option<B> {
-        Some(Judge::set(self, set))
-    }
+/// The value of a number where domain `D` settles it.
+fn settled_number<B: Bitboard, D: Settles<B>>(domain: &mut D, number: &Num<B>) -> Option<i64> {
+    let value = crate::domain::number(domain, number);
+    D::settled_number(value)
 }
 
-/// Bounds settle a value where the lower and upper bounds meet.
-struct BoundsFolder<'a, B: Bitboard>(Bounds<'a, B>);
-
-impl<B: Bitboard> Folder<B> for BoundsFolder<'_, B> {
-    fn condition(&mut self, condition: &Cond<B>) -> Option<bool> {
-        let (certainly, possibly) = self.0.holds(condition);
-        (certainly == possibly).then_some(certainly)
-    }
-    fn number(&mut self, number: &Num<B>) -> Option<i64> {
-        let (low, high) = self.0.number(number);
-        (low == high).then_some(low)
-    }
-    fn set(&mut self, set: &Set<B>) -> Option<B> {
-        let (low, high) = self.0.set(set);
-        (low == high).then_some(low)
-    }
+/// The value of a set where domain `D` settles it.
+fn settled_squares<B: Bitboard, D: Settles<B>>(domain: &mut D, set: &Set<B>) -> Option<B> {
+    let squares = crate::domain::set(domain, set);
+    D::settled_squares(squares)
 }
 
 /// A drop rule's condition folded: scalar parts evaluated, the dropped piece's type known
@@ -1026,10 +970,10 @@ impl<B: Bitboard> Folder<B> for BoundsFolder<'_, B> {
 fn fold_condition<B: Bitboard>(
     condition: &Cond<B>,
     piece: Option<usize>,
-    folder: &mut impl Folder<B>,
+    folder: &mut impl Settles<B>,
 ) -> Cond<B> {
     if scalar_condition(condition) {
-        match folder.condition(condition) {
+        match settled_truth(folder, condition) {
             Some(true) => return Cond::True,
             Some(false) => return Cond::False,
             None => {}
@@ -1070,9 +1014,9 @@ fn fold_condition<B: Bitboard>(
     }
 }
 
-fn fold_number<B: Bitboard>(number: &Num<B>, folder: &mut impl Folder<B>) -> Num<B> {
+fn fold_number<B: Bitboard>(number: &Num<B>, folder: &mut impl Settles<B>) -> Num<B> {
     if scalar_number(number) {
-        if let Some(value) = folder.number(number) {
+        if let Some(value) = settled_number(folder, number) {
             return Num::Constant(value);
         }
     }
@@ -1088,9 +1032,9 @@ fn fold_number<B: Bitboard>(number: &Num<B>, folder: &mut impl Folder<B>) -> Num
     }
 }
 
-fn fold_set<B: Bitboard>(set: &Set<B>, folder: &mut impl Folder<B>) -> Set<B> {
+fn fold_set<B: Bitboard>(set: &Set<B>, folder: &mut impl Settles<B>) -> Set<B> {
     if scalar_set(set) {
-        if let Some(squares) = folder.set(set) {
+        if let Some(squares) = settled_squares(folder, set) {
             return Set::Fixed(squares);
         }
     }
@@ -1109,51 +1053,41 @@ fn fold_set<B: Bitboard>(set: &Set<B>, folder: &mut impl Folder<B>) -> Set<B> {
 /// Whether a condition reads nothing but the scalar state ([`KeySpec`]): not the board, not
 /// the dropped or moving piece, not the legal actions.
 fn scalar_condition<B>(condition: &Cond<B>) -> bool {
-    match condition {
-        Cond::True | Cond::False | Cond::AtTurnStart(_) | Cond::HandsEmpty | Cond::Placed(..) => {
-            true
-        }
-        Cond::Place(_)
-        | Cond::PlaceOn(_)
-        | Cond::LeaveAction
-        | Cond::Move(_)
-        | Cond::MoveFrom(_)
-        | Cond::CanAct => false,
-        Cond::Compare(a, _, b) => scalar_number(a) && scalar_number(b),
-        Cond::Some(set) => scalar_set(set),
-        Cond::And(a, b) | Cond::Or(a, b) => scalar_condition(a) && scalar_condition(b),
-        Cond::Not(a) => scalar_condition(a),
-    }
+    every_term(Term::Condition(condition), &mut scalar_term)
 }
 
 fn scalar_number<B>(number: &Num<B>) -> bool {
-    match number {
-        Num::Constant(_)
-        | Num::Placement
-        | Num::Hand(..)
-        | Num::ActionsThisTurn
-        | Num::DropsThisTurn => true,
-        Num::Count(set) => scalar_set(set),
-        Num::Sum(..) => false,
-        Num::Plus(a, b) | Num::Minus(a, b) => scalar_number(a) && scalar_number(b),
-    }
+    every_term(Term::Number(number), &mut scalar_term)
 }
 
 fn scalar_set<B>(set: &Set<B>) -> bool {
-    match set {
-        Set::Fixed(_) | Set::Zone(_) => true,
-        Set::Adjacent(a) | Set::ColourOf(a) | Set::Not(a) => scalar_set(a),
-        Set::And(a, b) | Set::Or(a, b) | Set::Except(a, b) => scalar_set(a) && scalar_set(b),
-        Set::Empty
-        | Set::Occupied
-        | Set::Pieces(..)
-        | Set::ControlledBy(_)
-        | Set::AttackedBy(_)
-        | Set::LastDrop(_)
-        | Set::LegalDrops
-        | Set::Acted
-        | Set::Compare(..) => false,
-    }
+    every_term(Term::Set(set), &mut scalar_term)
+}
+
+/// Whether a term itself reads nothing but the scalar state (its operands aside).
+fn scalar_term<B>(term: Term<'_, B>) -> bool {
+    !matches!(
+        term,
+        Term::Condition(
+            Cond::Place(_)
+                | Cond::PlaceOn(_)
+                | Cond::LeaveAction
+                | Cond::Move(_)
+                | Cond::MoveFrom(_)
+                | Cond::CanAct
+        ) | Term::Number(Num::Sum(..))
+            | Term::Set(
+                Set::Empty
+                    | Set::Occupied
+                    | Set::Pieces(..)
+                    | Set::ControlledBy(_)
+                    | Set::AttackedBy(_)
+                    | Set::LastDrop(_)
+                    | Set::LegalDrops
+                    | Set::Acted
+                    | Set::Compare(..)
+            )
+    )
 }
 
 /// Compiles the next side's folded rules into closures giving their bounds over the mover's
@@ -1652,7 +1586,7 @@ mod tests {
                 for piece in 0..rules.pieces {
                     for cond in [&rule.condition, &rule.requirement] {
                         // Folded over every drop, as plans are: a tighter range cannot unfold it.
-                        let mut folder = BoundsFolder(Bounds::new(rules, position, next));
+                        let mut folder = Bounds::new(rules, position, next);
                         let folded = fold_condition(cond, folded_for(rule, piece), &mut folder);
                         let (low, high) = bounds.drop_mask(cond, piece);
                         let lower = compiler.mask(folded.clone(), false)(rules, position, after);
@@ -1663,7 +1597,7 @@ mod tests {
                     // The symbolic lower bound of the requirement: the plain one on a known
                     // square, at least the plain one over many, and at every drop no more than
                     // the squares the requirement allows once the drop is played.
-                    let mut folder = BoundsFolder(Bounds::new(rules, position, next));
+                    let mut folder = Bounds::new(rules, position, next);
                     let folded =
                         fold_condition(&rule.requirement, folded_for(rule, piece), &mut folder);
                     let (low, _) = bounds.drop_mask(&rule.requirement, piece);
