@@ -290,6 +290,37 @@ def thinking_shown_and_stopped(driver, url):
     assert "black played" in text_of(driver, "thinking")
 
 
+def mcts_thinking_shown_and_stopped(driver, url):
+    driver.get(f"{url}play/chess?black=mcts:10s")
+    wait_for(driver, "#board [data-square]", 64)
+    click_square(driver, "e2")
+    click_square(driver, "e4")
+    wait_for(driver, "#thinking[data-playouts]")
+    assert "playouts" in text_of(driver, "thinking"), text_of(driver, "thinking")
+    stop = driver.find_element(By.ID, "stop")
+    assert stop.is_displayed()
+    asked = time.time()
+    stop.click()
+    wait_moves(driver, 2)
+    assert time.time() - asked < 4, "the Monte Carlo player moved at once when stopped"
+    assert "black played" in text_of(driver, "thinking")
+
+
+def every_game_opens(driver, url):
+    """Each game the server lists opens on its own page with all its squares and no error."""
+    import json
+    games = json.loads(urllib.request.urlopen(f"{url}api/games").read())
+    assert len(games) >= 14, [game["name"] for game in games]
+    for game in games:
+        driver.get(f"{url}play/{game['name']}")
+        squares = game["board"]["squares"]
+        found = wait_for(driver, "#board [data-square]", squares)
+        assert len(found) == squares, (game["name"], len(found), squares)
+        wait_until(lambda: text_of(driver, "title") == game["title"],
+                   f"{game['name']}'s title {game['title']!r}")
+        assert text_of(driver, "error") == "", (game["name"], text_of(driver, "error"))
+
+
 SCENARIOS = [
     ("chess-against-random", chess_against_random),
     ("drag-to-move", drag_to_move),
@@ -299,6 +330,8 @@ SCENARIOS = [
     ("cheversi-finished", cheversi_finished_shows_scores_and_result),
     ("record-loads-back", saved_record_loads_back),
     ("thinking-and-stop", thinking_shown_and_stopped),
+    ("mcts-thinking-and-stop", mcts_thinking_shown_and_stopped),
+    ("every-game-opens", every_game_opens),
 ]
 
 if __name__ == "__main__":

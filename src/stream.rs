@@ -13,8 +13,10 @@
 //! from a detached [`Root`] and reports each depth; the game's thread writes the reports out as
 //! they come. The search's [`Control`] is left in the slot the server shares with the game, so
 //! that `POST /api/sessions/ID/stop` reaches it while the game's thread is busy streaming.
-//! The other players (`random`, `policy`, `mcts:…`) have no progress to report and no stop:
-//! they choose as usual, within the server's budgets, and their move is streamed.
+//! An `mcts:` player thinks on the game's thread, watched ([`watched`]): it reports its
+//! playouts and its best move so far a few times a second, each report written out at once,
+//! and the same slot's [`Control`] stops it. The other players (`random`, `policy`) have no
+//! progress to report and no stop: they choose as usual and their move is streamed.
 
 use crate::analyse::{san_line, score_json};
 use std::io::Write;
@@ -22,6 +24,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use variant_interpreter::ai::analysis::Root;
 use variant_interpreter::ai::search::{Control, Finished, Limits, Report, TranspositionTable};
+use variant_interpreter::ai::{Agent, Choice, Progress, Watch};
 use variant_interpreter::{Budget, Session};
 
 /// Megabytes of the transposition table of one streamed search (dropped after the move).
@@ -153,5 +156,50 @@ fn progress(session: &mut dyn Session, side: &str, report: &Report) -> serde_jso
         "eval": best.map(|line| line.score.to_string()),
         "san": san_line(session, &pv),
         "pv": pv,
+    })
+}
+
+/// Lets `agent` choose the side to move's move, watched: a `progress` event after each of its
+/// reports; [`stop`] on `slot` (or the client leaving) makes it move now.
+pub fn watched(
+    agent: &mut dyn Agent,
+    session: &dyn Session,
+    slot: &StopSlot,
+    events: &mut Events,
+) -> Option<Choice> {
+    let control = Arc::new(Control::new());
+    *slot
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::clone(&control));
+    let side = session.side_to_move();
+    let mut report = |progress: &Progress| {
+        if !events.send("progress", &watched_progress(session, &side, progress)) {
+            control.stop();
+        }
+    };
+    let choice = agent.choose_watched(
+        session,
+        &mut Watch {
+            control: &control,
+            report: &mut report,
+        },
+    );
+    *slot
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    choice
+}
+
+/// A watched player's `progress` event's data: the side, the playouts and time so far, the
+/// move it would play now (in the game's notation and in SAN) and its expected result for the
+/// side (0 to 1).
+fn watched_progress(session: &dyn Session, side: &str, progress: &Progress) -> serde_json::Value {
+    serde_json::json!({
+        "side": side,
+        "playouts": progress.work,
+        "time_ms": progress.time.as_millis() as u64,
+        "best": progress.best,
+        "san": progress.best.as_deref().and_then(|mv| session.san(mv)),
+        "expected": progress.expected,
     })
 }

@@ -411,7 +411,8 @@ impl Table {
     }
 
     /// The move of the computer playing side `index`: a `search:` player searches on its
-    /// own thread, reporting each depth and stoppable; the others choose as usual.
+    /// own thread, reporting each depth, an `mcts:` player reports its playouts as it grows
+    /// its tree, both stoppable; the others choose as usual.
     fn choose_streamed(
         &mut self,
         index: usize,
@@ -429,7 +430,12 @@ impl Table {
                 dice: None,
             });
         }
-        let choice = self.agents[index].as_mut()?.choose(self.session.as_ref())?;
+        let agent = self.agents[index].as_mut()?;
+        let choice = if let PlayerSpec::Mcts(_) = spec {
+            stream::watched(agent.as_mut(), self.session.as_ref(), &self.stop, events)?
+        } else {
+            agent.choose(self.session.as_ref())?
+        };
         Some(Chosen {
             mv: choice.mv,
             summary: choice.summary,

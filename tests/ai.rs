@@ -264,3 +264,72 @@ fn typed_moves_are_read_forgivingly_and_refused_clearly() {
         assert!(session.resolve(garbage).is_err(), "{garbage:?}");
     }
 }
+
+#[test]
+fn watched_mcts_reports_its_progress_and_grows_the_same_tree_as_unwatched() {
+    use variant_interpreter::ai::search::Control;
+    use variant_interpreter::ai::{Progress, Watch};
+    let session = open("chess", None);
+    for threads in [1, 2] {
+        let options = AgentOptions { seed: 7, threads };
+        let spec = PlayerSpec::Mcts(Budget::Count(3000));
+        let plain = session
+            .agent(spec, options)
+            .expect("agent")
+            .choose(session.as_ref());
+        let control = Control::new();
+        let mut reports: Vec<Progress> = Vec::new();
+        let mut report = |progress: &Progress| reports.push(progress.clone());
+        let watched = session.agent(spec, options).expect("agent").choose_watched(
+            session.as_ref(),
+            &mut Watch {
+                control: &control,
+                report: &mut report,
+            },
+        );
+        assert_eq!(
+            watched, plain,
+            "the same playouts, the same move ({threads} threads)"
+        );
+        let last = reports.last().expect("at least one report");
+        assert_eq!(last.work, 3000);
+        assert_eq!(last.best.as_deref(), watched.map(|c| c.mv).as_deref());
+        assert!(
+            reports.windows(2).all(|w| w[0].work <= w[1].work),
+            "the playouts only grow"
+        );
+    }
+}
+
+#[test]
+fn a_stopped_mcts_moves_at_once_with_its_best_move_so_far() {
+    use variant_interpreter::ai::search::Control;
+    use variant_interpreter::ai::{Progress, Watch};
+    let session = open("chess", Some(MATE_IN_ONE));
+    let mut agent = session
+        .agent(
+            PlayerSpec::Mcts(Budget::Time(Duration::from_secs(600))),
+            AgentOptions::default(),
+        )
+        .expect("agent");
+    let control = Control::new();
+    let mut reports = 0;
+    let mut report = |progress: &Progress| {
+        reports += 1;
+        assert!(progress.work > 0 && progress.best.is_some());
+        if reports == 3 {
+            control.stop();
+        }
+    };
+    let choice = agent
+        .choose_watched(
+            session.as_ref(),
+            &mut Watch {
+                control: &control,
+                report: &mut report,
+            },
+        )
+        .expect("a move");
+    assert_eq!(reports, 3, "no report after the stop");
+    assert_eq!(choice.mv, "a1a8");
+}

@@ -2,7 +2,8 @@
 //! (Python selenium) against our binary's server, through every scenario of issue 30 (chess
 //! against `random` by clicks and by drag, Takeover Chess's 41 squares, Kingdrops' setup by
 //! drops, Cooperative Chess's three colours and Red's rule and dice, a finished Cheversi game's
-//! scores and result, a saved record loaded back, the search's progress and its stop). The
+//! scores and result, a saved record loaded back, the search's and the Monte Carlo player's
+//! progress and their stop, every game the server lists opened on its own page). The
 //! screenshots are kept under the target folder, and their folder is printed.
 //!
 //! Chromium, chromedriver and selenium are installed by `.ci/run`; elsewhere, a machine without
@@ -57,7 +58,7 @@ fn the_page_plays_every_scenario_in_chromium() {
     let folder = shots.to_string_lossy().into_owned();
     let output = common::run_python_script("scripts/browser.py", &["--shots", &folder]);
     print!("{output}");
-    assert!(output.contains("8 passed, 0 failed"), "{output}");
+    assert!(output.contains("10 passed, 0 failed"), "{output}");
     for scenario in [
         "chess-against-random",
         "drag-to-move",
@@ -67,6 +68,8 @@ fn the_page_plays_every_scenario_in_chromium() {
         "cheversi-finished",
         "record-loads-back",
         "thinking-and-stop",
+        "mcts-thinking-and-stop",
+        "every-game-opens",
     ] {
         assert!(output.contains(&format!("ok {scenario}\n")), "{output}");
         let shot = shots.join(format!("{scenario}.png"));

@@ -765,3 +765,57 @@ fn stop_makes_the_search_move_now() {
     let (status, _) = server.json("POST", "/api/sessions/nosuchgame/stop", "");
     assert_eq!(status, 404);
 }
+
+#[test]
+fn a_streamed_mcts_player_reports_its_playouts_and_stops_on_request() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({
+        "game": "chess", "players": {"white": "human", "black": "mcts:10s"}, "stream": true
+    }));
+    server.json(
+        "POST",
+        &format!("/api/sessions/{id}/moves"),
+        r#"{"move": "e4"}"#,
+    );
+    let mut events = open_events(&server, &format!("/api/sessions/{id}/events"));
+    assert_eq!(
+        next_event(&mut events),
+        (
+            "thinking".to_string(),
+            json!({"side": "black", "player": "mcts:10s"})
+        )
+    );
+    let (name, first) = next_event(&mut events);
+    assert_eq!(name, "progress", "{first}");
+    assert_eq!(first["side"], "black");
+    assert!(first["playouts"].as_u64().is_some_and(|n| n > 0), "{first}");
+    assert!(first["time_ms"].is_u64(), "{first}");
+    assert!(
+        first["best"].is_string() && first["san"].is_string(),
+        "{first}"
+    );
+    let expected = first["expected"].as_f64().expect("an expectation");
+    assert!((0.0..=1.0).contains(&expected), "{first}");
+    let asked = Instant::now();
+    let (status, reply) = server.json("POST", &format!("/api/sessions/{id}/stop"), "");
+    assert_eq!(status, 200);
+    assert_eq!(reply, json!({"stopped": true}));
+    let mut last = first;
+    let moved = loop {
+        let (name, data) = next_event(&mut events);
+        match name.as_str() {
+            "progress" => last = data,
+            "move" => break data,
+            other => panic!("unexpected {other}: {data}"),
+        }
+    };
+    // Ten seconds' budget: stopped, it plays the move of its last report now.
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert_eq!(moved["move"], last["best"], "{last}");
+    assert_eq!(moved["side"], "black");
+    assert_eq!(next_event(&mut events).0, "done");
+}

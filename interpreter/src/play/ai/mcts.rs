@@ -16,7 +16,7 @@
 //! ahead still tells a mate or more material from standing still.
 
 use super::tree::{rewards, status, Rewards, Status};
-use super::{typed, Agent, AgentOptions, Budget, Choice, PlayerSpec, Snapshot};
+use super::{typed, Agent, AgentOptions, Budget, Choice, PlayerSpec, Progress, Snapshot, Watch};
 use crate::action::Action;
 use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
@@ -29,7 +29,7 @@ use crate::session::Session;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use std::marker::PhantomData;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The exploration constant of UCB1 (rewards lie in [0, 1]).
 const EXPLORATION: f64 = 1.2;
@@ -446,6 +446,10 @@ impl Baseline {
     }
 }
 
+/// How long a watched search grows its trees between two reports (and at most until it
+/// notices a stop).
+const SLICE: Duration = Duration::from_millis(100);
+
 /// The Monte Carlo tree search player.
 pub struct MctsAgent<B> {
     budget: Budget,
@@ -474,52 +478,133 @@ impl<B: Bitboard> MctsAgent<B> {
             .sum()
     }
 
-    /// Grows every tree within the budget; returns the playouts run.
-    fn think(&mut self, snapshot: &Snapshot<B>, line: &[Action]) -> u64 {
+    /// Grows every tree within the budget; returns the playouts run. Watched, it grows them
+    /// in slices of [`SLICE`], reporting after each and ending when the watcher stops it; the
+    /// trees grow as they would unwatched (each keeps its own generator and playout count).
+    fn think(
+        &mut self,
+        snapshot: &Snapshot<B>,
+        line: &[Action],
+        moves: &[Move],
+        watch: Option<&mut Watch<'_>>,
+    ) -> u64 {
         let threads = self.trees.len() as u64;
-        let (playouts, deadline) = match self.budget {
+        let (quota, deadline) = match self.budget {
             Budget::Count(n) => (Some(n.div_ceil(threads)), None),
             Budget::Time(t) => (None, Some(Instant::now() + t)),
         };
         for tree in &mut self.trees {
             tree.advance(line);
         }
+        let Some(watch) = watch else {
+            let quotas = vec![quota; self.trees.len()];
+            return self.grow(snapshot, &quotas, deadline).iter().sum();
+        };
+        let start = Instant::now();
+        let mut done = vec![0u64; self.trees.len()];
+        loop {
+            let left: Vec<Option<u64>> = done.iter().map(|&d| quota.map(|q| q - d)).collect();
+            let finished =
+                left.iter().all(|l| *l == Some(0)) || deadline.is_some_and(|d| Instant::now() >= d);
+            if finished || watch.control.is_stopped() {
+                break;
+            }
+            let slice = Instant::now() + SLICE;
+            let until = deadline.map_or(slice, |d| d.min(slice));
+            for (total, grown) in done.iter_mut().zip(self.grow(snapshot, &left, Some(until))) {
+                *total += grown;
+            }
+            let best = self.best(moves);
+            let side = snapshot.position.side_to_move(&snapshot.rules);
+            (watch.report)(&Progress {
+                best: best.map(|b| b.0.uci(&snapshot.rules)),
+                work: done.iter().sum(),
+                time: start.elapsed(),
+                expected: best.map(|b| self.expected(side, b)),
+            });
+        }
+        done.iter().sum()
+    }
+
+    /// Grows tree `i` by at most `quotas[i]` playouts (no limit: `None`) until `deadline`, the
+    /// trees on threads of their own when there are several; the playouts each ran.
+    fn grow(
+        &mut self,
+        snapshot: &Snapshot<B>,
+        quotas: &[Option<u64>],
+        deadline: Option<Instant>,
+    ) -> Vec<u64> {
         let rules: &Rules<B> = &snapshot.rules;
         let policies: &Policies<B> = &snapshot.policies;
         if self.trees.len() == 1 {
-            return self.trees[0].run(
+            let tree = &mut self.trees[0];
+            let position = &snapshot.position;
+            return vec![tree.run(
                 rules,
                 policies,
-                &snapshot.position,
+                position,
                 &snapshot.history,
-                playouts,
+                quotas[0],
                 deadline,
-            );
+            )];
         }
         std::thread::scope(|scope| {
             let handles: Vec<_> = self
                 .trees
                 .iter_mut()
-                .map(|tree| {
+                .zip(quotas)
+                .map(|(tree, &quota)| {
                     scope.spawn(move || {
                         tree.run(
                             rules,
                             policies,
                             &snapshot.position,
                             &snapshot.history,
-                            playouts,
+                            quota,
                             deadline,
                         )
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+            handles.into_iter().map(|h| h.join().unwrap_or(0)).collect()
         })
     }
-}
 
-impl<B: Bitboard> Agent for MctsAgent<B> {
-    fn choose(&mut self, session: &dyn Session) -> Option<Choice> {
+    /// The root move with the most visits over all trees, with its visits and summed reward;
+    /// ties go to the first in generation order (reproducible).
+    fn best(&self, moves: &[Move]) -> Option<(Move, u64, f64)> {
+        let mut totals: Vec<(Move, u64, f64)> = moves.iter().map(|&mv| (mv, 0, 0.0)).collect();
+        for tree in &self.trees {
+            for (mv, visits, reward) in tree.root_statistics() {
+                if let Some(total) = totals.iter_mut().find(|t| Action::Move(t.0) == mv) {
+                    total.1 += u64::from(visits);
+                    total.2 += reward;
+                }
+            }
+        }
+        totals.into_iter().fold(None, |best, t| match best {
+            Some(b) if b.1 >= t.1 => Some(b),
+            _ => Some(t),
+        })
+    }
+
+    /// The expected result of a root move for `side`, from its visits and summed reward.
+    fn expected(&self, side: usize, (_, visits, reward): (Move, u64, f64)) -> f64 {
+        if visits > 0 {
+            self.trees[0]
+                .baseline
+                .absolute(side, reward / visits as f64)
+        } else {
+            0.5
+        }
+    }
+
+    /// [`Agent::choose`], watched or not.
+    fn choose_with(
+        &mut self,
+        session: &dyn Session,
+        watch: Option<&mut Watch<'_>>,
+    ) -> Option<Choice> {
         let game = typed::<B>(session)?;
         let snapshot = Snapshot::of(game);
         let Status::Moves(moves) = status(&snapshot.rules, &snapshot.position, &snapshot.history)
@@ -538,31 +623,10 @@ impl<B: Bitboard> Agent for MctsAgent<B> {
             tree.advance(game.moves());
         }
         let kept = self.kept();
-        let playouts = self.think(&snapshot, game.moves());
-        let mut totals: Vec<(Move, u64, f64)> = moves.iter().map(|&mv| (mv, 0, 0.0)).collect();
-        for tree in &self.trees {
-            for (mv, visits, reward) in tree.root_statistics() {
-                if let Some(total) = totals.iter_mut().find(|t| Action::Move(t.0) == mv) {
-                    total.1 += u64::from(visits);
-                    total.2 += reward;
-                }
-            }
-        }
-        // Most visits wins; ties go to the first in generation order (reproducible).
-        let best = totals
-            .iter()
-            .fold(None::<&(Move, u64, f64)>, |best, t| match best {
-                Some(b) if b.1 >= t.1 => Some(b),
-                _ => Some(t),
-            })?;
+        let playouts = self.think(&snapshot, game.moves(), &moves, watch);
+        let best = self.best(&moves)?;
         let side = snapshot.position.side_to_move(&snapshot.rules);
-        let expected = if best.1 > 0 {
-            self.trees[0]
-                .baseline
-                .absolute(side, best.2 / best.1 as f64)
-        } else {
-            0.5
-        };
+        let expected = self.expected(side, best);
         Some(Choice {
             mv: best.0.uci(&snapshot.rules),
             summary: if kept > 0 {
@@ -576,6 +640,16 @@ impl<B: Bitboard> Agent for MctsAgent<B> {
             work: playouts,
             dice: None,
         })
+    }
+}
+
+impl<B: Bitboard> Agent for MctsAgent<B> {
+    fn choose(&mut self, session: &dyn Session) -> Option<Choice> {
+        self.choose_with(session, None)
+    }
+
+    fn choose_watched(&mut self, session: &dyn Session, watch: &mut Watch<'_>) -> Option<Choice> {
+        self.choose_with(session, Some(watch))
     }
 
     fn spec(&self) -> PlayerSpec {

@@ -198,6 +198,28 @@ pub struct Choice {
     pub dice: Option<Vec<u32>>,
 }
 
+/// How a thinking agent is far: what it would play now and the work behind it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// The move it would play now, in the game's notation (UCI); `None` before any.
+    pub best: Option<String>,
+    /// The work done so far: playouts for MCTS.
+    pub work: u64,
+    /// The time spent so far.
+    pub time: Duration,
+    /// The expected result of `best` for the side to move, from 0 (a loss) to 1 (a win).
+    pub expected: Option<f64>,
+}
+
+/// Who watches an agent think: the control that can stop it (a stopped agent plays the best
+/// move it has) and where its progress goes, a few times a second.
+pub struct Watch<'a> {
+    /// Stopped by the watcher (another thread may hold it too).
+    pub control: &'a search::Control,
+    /// Called with each report.
+    pub report: &'a mut dyn FnMut(&Progress),
+}
+
 /// A computer player. It is given the whole game each time, so it may keep what it learnt
 /// (MCTS keeps its tree) and find out which moves were played since.
 pub trait Agent: Send {
@@ -206,6 +228,13 @@ pub trait Agent: Send {
     fn choose(&mut self, session: &dyn Session) -> Option<Choice>;
     /// The spec it was built from.
     fn spec(&self) -> PlayerSpec;
+    /// Like [`Agent::choose`], watched: the agent reports its progress to `watch` as it thinks
+    /// and moves at once when `watch`'s control is stopped. An agent with nothing to report
+    /// (a random or policy player) just chooses.
+    fn choose_watched(&mut self, session: &dyn Session, watch: &mut Watch<'_>) -> Option<Choice> {
+        let _ = watch;
+        self.choose(session)
+    }
 }
 
 /// Why no agent could be built.
