@@ -306,18 +306,21 @@ def mcts_thinking_shown_and_stopped(driver, url):
     assert "black played" in text_of(driver, "thinking")
 
 
-def every_game_opens(driver, url):
-    """Each game the server lists opens on its own page with all its squares and no error."""
+def every_game_plays(driver, url):
+    """Each game the server lists opens on its own page with all its squares and no error, and
+    plays: every side `random`, the page shows the computers' first two moves."""
     import json
     games = json.loads(urllib.request.urlopen(f"{url}api/games").read())
     assert len(games) >= 14, [game["name"] for game in games]
     for game in games:
-        driver.get(f"{url}play/{game['name']}")
+        players = "&".join(f"{side}=random" for side in game["sides"])
+        driver.get(f"{url}play/{game['name']}?{players}&seed=1")
         squares = game["board"]["squares"]
         found = wait_for(driver, "#board [data-square]", squares)
         assert len(found) == squares, (game["name"], len(found), squares)
         wait_until(lambda: text_of(driver, "title") == game["title"],
                    f"{game['name']}'s title {game['title']!r}")
+        wait_moves(driver, 2)
         assert text_of(driver, "error") == "", (game["name"], text_of(driver, "error"))
 
 
@@ -331,7 +334,7 @@ SCENARIOS = [
     ("record-loads-back", saved_record_loads_back),
     ("thinking-and-stop", thinking_shown_and_stopped),
     ("mcts-thinking-and-stop", mcts_thinking_shown_and_stopped),
-    ("every-game-opens", every_game_opens),
+    ("every-game-plays", every_game_plays),
 ]
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 //! against `random` by clicks and by drag, Takeover Chess's 41 squares, Kingdrops' setup by
 //! drops, Cooperative Chess's three colours and Red's rule and dice, a finished Cheversi game's
 //! scores and result, a saved record loaded back, the search's and the Monte Carlo player's
-//! progress and their stop, every game the server lists opened on its own page). The
+//! progress and their stop, every game the server lists
+//! opened on its own page and played by random players). The
 //! screenshots are kept under the target folder, and their folder is printed.
 //!
 //! Chromium, chromedriver and selenium are installed by `.ci/run`; elsewhere, a machine without
@@ -69,7 +70,7 @@ fn the_page_plays_every_scenario_in_chromium() {
         "record-loads-back",
         "thinking-and-stop",
         "mcts-thinking-and-stop",
-        "every-game-opens",
+        "every-game-plays",
     ] {
         assert!(output.contains(&format!("ok {scenario}\n")), "{output}");
         let shot = shots.join(format!("{scenario}.png"));
