@@ -325,7 +325,7 @@ fn variant_path_rebuilds_the_combo() {
     let mut engine = Engine::start(&["uci"]);
     engine.send("setoption name UCI_Variant value crazyhouse");
     assert!(engine.sync()[0].contains("no variant `crazyhouse`"));
-    engine.send("setoption name VariantPath value tests/variants/crazyhouse.variant");
+    engine.send("setoption name VariantPath value games/crazyhouse.variant");
     let lines = engine.sync();
     assert!(
         lines[0].starts_with("info string loaded crazyhouse"),
@@ -349,7 +349,7 @@ fn variant_path_rebuilds_the_combo() {
     let best = bestmove(&lines);
     let output = common::variant(&[
         "moves",
-        "tests/variants/crazyhouse.variant",
+        "games/crazyhouse.variant",
         "--play",
         "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5",
     ]);

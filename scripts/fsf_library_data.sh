@@ -1,0 +1,39 @@
+#!/bin/sh
+# Regenerates the Fairy-Stockfish data of the game library (issue 28): one file
+# tests/fsf/NAME.txt per game games/NAME.variant that Fairy-Stockfish knows by that name, written
+# by scripts/fsf_oracle_data.py from pyffish, for tests/library.rs (which needs no pyffish).
+#
+# Usage: scripts/fsf_library_data.sh [NAME...]   (default: every game listed below)
+#
+# Every file: 4 seeded random games (seed 1) of at most 80 plies, each position with its sorted
+# legal moves, result and the move played; perft 3 from the start and 2 from each game's middle
+# position (ply 40, or its last). A game whose data grows past ~300 KB (many legal moves: drops,
+# a 10x8 board) gets its own options in `options` below. Deterministic: the same pyffish version
+# writes the same files (the version is in each file's second line).
+set -eu
+cd "$(dirname "$0")/.."
+
+# The games, with the options that differ from the defaults.
+options() {
+    case "$1" in
+        # NAME) echo "--games 3 --plies 60" ;;
+        *) echo "" ;;
+    esac
+}
+
+GAMES="crazyhouse atomic kingofthehill knightmate extinction gothic amazon
+berolina courier chaturanga breakthrough newzealand hoppelpoppel torpedo"
+
+if [ "$#" -gt 0 ]; then
+    GAMES="$*"
+fi
+for name in $GAMES; do
+    if [ ! -f "games/$name.variant" ]; then
+        echo "skipped $name: no games/$name.variant yet" >&2
+        continue
+    fi
+    # shellcheck disable=SC2046 # the options are words
+    python3 scripts/fsf_oracle_data.py "$name" --seed 1 --games 4 --plies 80 \
+        --perft-depth 3 --mid-depth 2 $(options "$name") --out "tests/fsf/$name.txt"
+    echo "tests/fsf/$name.txt: $(wc -c < "tests/fsf/$name.txt") bytes"
+done
