@@ -23,7 +23,7 @@ them: captures of a promoted piece if there are any, else promotions, else captu
 among them; uniform among all moves when there is none). Without it, random crazyhouse games
 mostly drop pieces and seldom capture a promoted piece.
 
-Usage: scripts/crosscheck_fairy.py --variant atomic --game tests/variants/atomic.variant
+Usage: scripts/crosscheck_fairy.py --variant atomic --game games/atomic.variant
        [--config FILE] [--games N] [--seed S] [--plies P] [--sparse P] [--bias B] [--binary PATH]
 Prints one summary line, `N positions in G random games agree with Fairy-Stockfish VARIANT
 (...)`, and exits 0; on the first disagreement it prints the position and both sides' view of it

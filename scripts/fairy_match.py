@@ -22,8 +22,8 @@ import pyffish as sf
 
 GAMES = [
     ("chess", None),
-    ("crazyhouse", "tests/variants/crazyhouse.variant"),
-    ("atomic", "tests/variants/atomic.variant"),
+    ("crazyhouse", "games/crazyhouse.variant"),
+    ("atomic", "games/atomic.variant"),
 ]
 
 

@@ -18,7 +18,7 @@ by one tab, so that a Rust test reads it with `line.split('\\t')`:
     variant<TAB>VARIANT
     start<TAB>FEN
     game<TAB>G
-    position<TAB>FEN<TAB>MOVES<TAB>RESULT
+    position<TAB>FEN<TAB>MOVES<TAB>RESULT<TAB>PLAYED
     perft<TAB>FEN<TAB>DEPTH<TAB>NODES
 
 - `game G` (G from 0) opens a game; the `position` lines that follow are its positions in order,
@@ -29,6 +29,9 @@ by one tab, so that a Rust test reads it with `line.split('\\t')`:
   `draw`, where pyffish lists no legal move (`game_result`) or ends the game at once
   (`is_immediate_game_end`: an exploded king, a flag reached, ...). Optional ends (repetition,
   the n-move rule) are not applied, as pyffish's move lists do not apply them.
+- PLAYED is the move played from this position (one of MOVES), whose FEN is the next `position`
+  line's (pyffish's `get_fen` from this FEN, so no history: repetition never applies); `-` at a
+  game's last position.
 - A game ends at its first position with a result, or after P plies.
 """
 
@@ -93,12 +96,13 @@ def main():
         while True:
             legal = sorted(sf.legal_moves(args.variant, fen, []))
             outcome = result(args.variant, fen, legal)
-            lines.append(f"position\t{fen}\t{' '.join(legal)}\t{outcome}")
             if len(played) == args.plies // 2 or (outcome != "-" and len(played) < args.plies // 2):
                 middles.append(fen)
             if outcome != "-" or len(played) >= args.plies:
+                lines.append(f"position\t{fen}\t{' '.join(legal)}\t{outcome}\t-")
                 break
             move = rng.choice(legal)
+            lines.append(f"position\t{fen}\t{' '.join(legal)}\t{outcome}\t{move}")
             played.append(move)
             fen = sf.get_fen(args.variant, fen, [move])
     for depth in range(1, args.perft_depth + 1):

@@ -157,8 +157,8 @@ def even_budget(rungs):
 
 
 def against_fairy(args, rng):
-    command = [args.binary, "uci", "--variant-path", "tests/variants/crazyhouse.variant",
-               "--variant-path", "tests/variants/atomic.variant"]
+    command = [args.binary, "uci", "--variant-path", "games/crazyhouse.variant",
+               "--variant-path", "games/atomic.variant"]
     our_limit = chess.engine.Limit(time=args.movetime)
     for name, board_type in FAIRY_GAMES:
         rungs = []

@@ -100,8 +100,8 @@ def main():
     args = parser.parse_args()
     rng = random.Random(args.seed)
     xboard = args.protocol == "xboard"
-    command = [args.binary, args.protocol, "--variant-path", "tests/variants/crazyhouse.variant",
-               "--variant-path", "tests/variants/atomic.variant"]
+    command = [args.binary, args.protocol, "--variant-path", "games/crazyhouse.variant",
+               "--variant-path", "games/atomic.variant"]
     games = [
         ("chess", chess.Board, {chess.WHITE}),
         ("chess", chess.Board, {chess.BLACK}),

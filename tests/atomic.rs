@@ -1,4 +1,4 @@
-//! Atomic chess (`tests/variants/atomic.variant`), the test variant for capture effects: a
+//! Atomic chess (`games/atomic.variant`), the library game that tests capture effects: a
 //! capture removes the capturer and every piece but pawns around the capture square.
 //!
 //! - Perft from the start against Fairy-Stockfish's `atomic` (counted with pyffish).
@@ -12,7 +12,7 @@ mod common;
 
 use common::{show_json, stderr, stdout, variant};
 
-const ATOMIC: &str = "tests/variants/atomic.variant";
+const ATOMIC: &str = "games/atomic.variant";
 
 fn moves(fen: &str) -> Vec<String> {
     let output = variant(&["moves", ATOMIC, "--fen", fen]);

@@ -1,4 +1,4 @@
-//! Crazyhouse (`tests/variants/crazyhouse.variant`), the test variant for hands as a capture
+//! Crazyhouse (`games/crazyhouse.variant`), the library game that tests hands as a capture
 //! store: a captured piece goes into the capturer's hand as its own (a promoted one as a pawn) and
 //! may be dropped back instead of a move.
 //!
@@ -17,7 +17,7 @@ mod common;
 
 use common::{show_json, stderr, stdout, variant};
 
-const CRAZYHOUSE: &str = "tests/variants/crazyhouse.variant";
+const CRAZYHOUSE: &str = "games/crazyhouse.variant";
 
 fn moves(fen: &str) -> Vec<String> {
     let output = variant(&["moves", CRAZYHOUSE, "--fen", fen]);

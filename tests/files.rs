@@ -336,10 +336,7 @@ fn replay_step_skips_a_line_too_long() {
 
 #[test]
 fn side_flags_work_for_a_game_that_extends_a_shipped_one_from_elsewhere() {
-    let output = variant(&with_random_players(&[
-        "play",
-        "tests/variants/atomic.variant",
-    ]));
+    let output = variant(&with_random_players(&["play", "games/atomic.variant"]));
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(
         stdout(&output).starts_with("Atomic chess: white random against black random"),
@@ -399,14 +396,14 @@ fn a_record_names_a_game_by_its_path_from_the_repository() {
     let record_arg = record.to_str().unwrap();
     let played = variant(&with_random_players(&[
         "play",
-        "tests/variants/atomic.variant",
+        "games/atomic.variant",
         "--record",
         record_arg,
     ]));
     assert!(played.status.success(), "{}", stderr(&played));
     let text = std::fs::read_to_string(&record).unwrap();
     assert!(
-        text.contains("[GameFile \"tests/variants/atomic.variant\"]"),
+        text.contains("[GameFile \"games/atomic.variant\"]"),
         "{text}"
     );
     let replayed = variant(&["replay", record_arg]);

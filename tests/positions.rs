@@ -193,12 +193,12 @@ fn positions_the_rules_cannot_be_played_from_are_still_refused() {
         // Counts past the engine's limits: a hand holds at most 255 of a type, and where
         // captured pieces come back to a hand, no more than 255 pieces in all.
         (
-            "tests/variants/crazyhouse.variant",
+            "games/crazyhouse.variant",
             queens(256, 0),
             "more than 255 `Q` in hand",
         ),
         (
-            "tests/variants/crazyhouse.variant",
+            "games/crazyhouse.variant",
             queens(200, 60),
             "262 pieces on the board, in hand and in prison",
         ),
@@ -239,7 +239,7 @@ fn positions_the_rules_cannot_be_played_from_are_still_refused() {
     // has fewer pieces).
     let output = variant(&[
         "moves",
-        "tests/variants/crazyhouse.variant",
+        "games/crazyhouse.variant",
         "--fen",
         &queens(200, 53),
     ]);
@@ -322,7 +322,7 @@ fn fairy_stockfish_fen_forms_read_back_for_every_game() {
 fn a_lost_royal_piece_is_a_finished_game_where_the_end_rules_say_so() {
     let exploded = "8/8/8/8/8/8/8/4K3 b - - 0 1";
     for strict in [false, true] {
-        let mut args = vec!["tests/variants/atomic.variant", "--fen", exploded];
+        let mut args = vec!["games/atomic.variant", "--fen", exploded];
         if strict {
             args.push("--strict");
         }

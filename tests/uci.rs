@@ -322,25 +322,34 @@ fn selecting_a_variant_prints_its_setup_and_plays_it() {
 
 #[test]
 fn variant_path_rebuilds_the_combo() {
+    // Crazyhouse under a name that is not in the games folder (`extends "chess"` finds chess
+    // in ./games).
+    let dir = common::temporary_dir("uci-variant-path");
+    let house = dir.join("house.variant");
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/crazyhouse.variant");
+    std::fs::copy(source, &house).expect("copied");
     let mut engine = Engine::start(&["uci"]);
-    engine.send("setoption name UCI_Variant value crazyhouse");
-    assert!(engine.sync()[0].contains("no variant `crazyhouse`"));
-    engine.send("setoption name VariantPath value tests/variants/crazyhouse.variant");
+    engine.send("setoption name UCI_Variant value house");
+    assert!(engine.sync()[0].contains("no variant `house`"));
+    engine.send(&format!(
+        "setoption name VariantPath value {}",
+        house.display()
+    ));
     let lines = engine.sync();
     assert!(
-        lines[0].starts_with("info string loaded crazyhouse"),
+        lines[0].starts_with("info string loaded house"),
         "{lines:#?}"
     );
     engine.send("uci");
     let lines = engine.until(PATIENCE, |l| l == "uciok");
     assert!(lines
         .iter()
-        .any(|l| l.starts_with("option name UCI_Variant") && l.contains(" var crazyhouse")));
-    engine.send("setoption name UCI_Variant value crazyhouse");
+        .any(|l| l.starts_with("option name UCI_Variant") && l.contains(" var house")));
+    engine.send("setoption name UCI_Variant value house");
     let lines = engine.sync();
     assert_eq!(
         lines,
-        ["info string variant crazyhouse files 8 ranks 8 pocket 6 template crazyhouse startpos rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"]
+        ["info string variant house files 8 ranks 8 pocket 6 template crazyhouse startpos rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"]
     );
     // Drops, as Fairy-Stockfish writes them.
     engine.send("position startpos moves e2e4 d7d5 e4d5 d8d5 b1c3 d5a5");
@@ -349,7 +358,7 @@ fn variant_path_rebuilds_the_combo() {
     let best = bestmove(&lines);
     let output = common::variant(&[
         "moves",
-        "tests/variants/crazyhouse.variant",
+        "games/crazyhouse.variant",
         "--play",
         "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5",
     ]);

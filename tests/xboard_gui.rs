@@ -326,7 +326,7 @@ fn xboard_plays_crazyhouse_between_variant_and_fairy_stockfish() {
         return;
     };
     let dir = common::temporary_dir("xboard-crazyhouse");
-    let engine = ours(" --variant-path tests/variants/crazyhouse.variant");
+    let engine = ours(" --variant-path games/crazyhouse.variant");
     let played = play(
         &dir,
         &xboard,
@@ -339,7 +339,7 @@ fn xboard_plays_crazyhouse_between_variant_and_fairy_stockfish() {
         "{}",
         played.pgn
     );
-    check_game(&dir, &played, "tests/variants/crazyhouse.variant");
+    check_game(&dir, &played, "games/crazyhouse.variant");
 }
 
 #[test]

@@ -352,15 +352,16 @@ impl<B: Bitboard> Tables<B> {
                 MAX_NUMBERED
             )));
         }
+        // Checked before the geometry is built: its squares are bits of `B`.
+        if definition.board.files as usize * definition.board.ranks as usize > B::CAPACITY {
+            return Err(CompileError(
+                "board too large for this bitboard width".into(),
+            ));
+        }
         let geometry = Geometry::<B>::new(&definition.board);
         if numbered > 0 && geometry.grid_size() > 255 {
             return Err(CompileError(
                 "numbered pieces need a board of at most 255 squares".into(),
-            ));
-        }
-        if geometry.grid_size() > B::CAPACITY {
-            return Err(CompileError(
-                "board too large for this bitboard width".into(),
             ));
         }
         let mut builder = Builder {
