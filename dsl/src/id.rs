@@ -7,12 +7,48 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Index of a side in [`Definition::sides`](crate::Definition::sides).
+///
+/// The interpreter indexes its per-side tables by it too: `repr(transparent)`, so a `SideId` costs
+/// what its byte costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[repr(transparent)]
 pub struct SideId(pub u8);
 
+impl SideId {
+    /// The side at this index (a game has at most a few sides: the index fits a byte).
+    #[inline(always)]
+    pub const fn new(index: usize) -> Self {
+        SideId(index as u8)
+    }
+
+    /// The index, for array arithmetic.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// Index of a piece type in [`Definition::pieces`](crate::Definition::pieces).
+///
+/// The interpreter indexes its per-piece tables by it too: `repr(transparent)`, so a `PieceId`
+/// costs what its byte costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[repr(transparent)]
 pub struct PieceId(pub u8);
+
+impl PieceId {
+    /// The piece type at this index (a game has at most a few dozen: the index fits a byte).
+    #[inline(always)]
+    pub const fn new(index: usize) -> Self {
+        PieceId(index as u8)
+    }
+
+    /// The index, for array arithmetic.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// A square named by its file and rank, both counted from 0 (`a1` is file 0, rank 0).
 ///

@@ -33,7 +33,7 @@ pub mod rules;
 // The modules keep their paths from before the layers were folders (`crate::position`,
 // `variant_interpreter::movegen`, ...): the CLI and the tests name them so.
 pub use crate::core::{
-    action_set, bitboard, control, edit, geometry, moves, path, position, tables, zobrist,
+    action_set, bitboard, control, edit, geometry, index, moves, path, position, tables, zobrist,
 };
 pub use play::{action, ai, describe, explain, perft, policy, san, session, view};
 use rules::{after_drop, domain, program};
@@ -49,6 +49,7 @@ pub mod movegen {
 pub use ai::{Agent, AgentError, AgentOptions, Budget, Choice, PlayerSpec};
 pub use bitboard::{Bitboard, Wide256};
 pub use explain::Explanation;
+pub use index::{ByPiece, BySide, PieceId, SideId, Sq};
 pub use moves::{Move, MoveKind};
 pub use outcome::{Outcome, Reason};
 pub use position::Position;

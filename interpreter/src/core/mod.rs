@@ -3,7 +3,8 @@
 //! Bitboards and geometry (squares, directions, lines), the compiled tables ([`tables`]), the
 //! position's state and its primitive edits (move, remove, place, with the Zobrist key kept in
 //! step; one action, the end of a turn), moves and the board's move generation, paths, attacks
-//! and control. Nothing here knows what a rule expression, an end condition or a player is,
+//! and control; the indices of all of these ([`index`]: squares, sides, piece types, and the
+//! per-side and per-piece tables they open). Nothing here knows what a rule expression, an end condition or a player is,
 //! and no file here imports from the layers above ([`crate::rules`], [`crate::play`]): where a
 //! turn needs the rules' answer, the rules layer asks it and calls the position's edits.
 //! `path.rs` and `tables.rs` import each other (paths compile into the tables, which hold them).
@@ -13,6 +14,7 @@ pub mod bitboard;
 pub mod control;
 pub mod edit;
 pub mod geometry;
+pub mod index;
 pub mod movegen;
 pub mod moves;
 pub mod path;
