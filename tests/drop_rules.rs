@@ -57,6 +57,7 @@ use variant_interpreter::bitboard::Bitboard;
 use variant_interpreter::movegen::legal_moves;
 use variant_interpreter::outcome::outcome;
 use variant_interpreter::{Move, MoveKind, Position, Rules};
+use variant_interpreter::{PieceId, SideId};
 
 /// A set of squares of the board, by name.
 type Set = BTreeSet<Square>;
@@ -217,7 +218,7 @@ impl<'a> Naive<'a> {
     fn next_side(&self) -> usize {
         let order = &self.game.definition.turn_order;
         let at = if self.position.phase().is_none()
-            && self.position.side_to_move(&self.game.rules) == self.side
+            && self.position.side_to_move(&self.game.rules) == SideId::new(self.side)
         {
             self.position.turn_index()
         } else {
@@ -257,7 +258,7 @@ impl<'a> Naive<'a> {
     fn occupant(&self, square: Square) -> Option<(usize, usize)> {
         self.position
             .at(self.game.index(square))
-            .map(|occupant| (occupant.side, occupant.piece))
+            .map(|occupant| (occupant.side.index(), occupant.piece.index()))
     }
 
     /// The board squares whose bit is set in an engine bitboard.
@@ -273,7 +274,14 @@ impl<'a> Naive<'a> {
         let mut cache = self.controls.borrow_mut();
         cache[side]
             .get_or_insert_with(|| {
-                variant_interpreter::control::controls(&self.game.rules, self.position, side)
+                variant_interpreter::control::controls(
+                    &self.game.rules,
+                    self.position,
+                    SideId::new(side),
+                )
+                .into_iter()
+                .map(|(square, piece, control)| (square, piece.index(), control))
+                .collect()
             })
             .clone()
     }
@@ -327,7 +335,7 @@ impl<'a> Naive<'a> {
                             self.position.attacked_by(
                                 &game.rules,
                                 game.index(square),
-                                side,
+                                SideId::new(side),
                                 occupied,
                             )
                         })
@@ -337,7 +345,7 @@ impl<'a> Naive<'a> {
             Squares::LastDrop(reference) => self
                 .sides(*reference)
                 .into_iter()
-                .filter_map(|side| self.position.last_drop(side))
+                .filter_map(|side| self.position.last_drop(SideId::new(side)))
                 .map(|(_, index)| game.rules.geometry().square(index))
                 .collect(),
             Squares::LegalDrops => panic!("`legal drops` cannot be used in a drop rule"),
@@ -415,8 +423,11 @@ impl<'a> Naive<'a> {
                 .sides(*reference)
                 .into_iter()
                 .map(|side| match piece {
-                    Some(piece) => i64::from(self.position.hand(side, piece.0 as usize)),
-                    None => i64::from(self.position.hand_total(side)),
+                    Some(piece) => i64::from(
+                        self.position
+                            .hand(SideId::new(side), PieceId::new(piece.0 as usize)),
+                    ),
+                    None => i64::from(self.position.hand_total(SideId::new(side))),
                 })
                 .sum(),
             Number::Sum(field, set) => self
@@ -446,19 +457,19 @@ impl<'a> Naive<'a> {
             Condition::AtTurnStart(inner) => {
                 let start = &self.history.turn_start;
                 let side = start.side_to_move(&self.game.rules);
-                Naive::new(self.game, start, self.history, side).holds(inner, None)
+                Naive::new(self.game, start, self.history, side.index()).holds(inner, None)
             }
             Condition::Compare(a, operator, b) => {
                 compare(self.number(a), *operator, self.number(b))
             }
             Condition::Some(set) => !self.set(set).is_empty(),
             Condition::HandsEmpty => {
-                (0..self.sides_count()).all(|side| self.position.hand_total(side) == 0)
+                (0..self.sides_count()).all(|side| self.position.hand_total(SideId::new(side)) == 0)
             }
             Condition::Placed(reference, piece) => self.sides(*reference).into_iter().any(|side| {
                 self.position
-                    .last_drop(side)
-                    .is_some_and(|(kind, _)| kind == piece.0 as usize)
+                    .last_drop(SideId::new(side))
+                    .is_some_and(|(kind, _)| kind == PieceId::new(piece.0 as usize))
             }),
             Condition::And(a, b) => self.holds(a, drop) && self.holds(b, drop),
             Condition::Or(a, b) => self.holds(a, drop) || self.holds(b, drop),
@@ -486,19 +497,19 @@ fn judge(
     lookahead: bool,
 ) -> Verdict {
     let side = position.side_to_move(&game.rules);
-    let naive = Naive::new(game, position, history, side);
+    let naive = Naive::new(game, position, history, side.index());
     let (piece, square) = drop;
     let mut verdict = Verdict {
         legal: Some(true),
         refused_by: Vec::new(),
     };
-    if naive.occupant(square).is_some() || position.hand(side, piece) == 0 {
+    if naive.occupant(square).is_some() || position.hand(side, PieceId::new(piece)) == 0 {
         verdict.legal = Some(false);
         return verdict;
     }
     let mut needs_reply = false;
     for (index, rule) in game.constraints(position).iter().enumerate() {
-        if rule.side.is_some_and(|s| s.0 as usize != side) {
+        if rule.side.is_some_and(|s| s != side) {
             continue;
         }
         if !naive.holds(&rule.condition, Some(drop)) {
@@ -534,13 +545,16 @@ fn leaves_a_reply(
     let (piece, square) = drop;
     let side = position.side_to_move(&game.rules);
     let mut next = *position;
-    next.play_unchecked(&game.rules, Move::drop(piece, game.index(square)));
+    next.play_unchecked(
+        &game.rules,
+        Move::drop(PieceId::new(piece), game.index(square)),
+    );
     let mut after = history.clone();
-    after.drops_made[side] += 1;
+    after.drops_made[side.index()] += 1;
     after.turn_start = next;
     let replier = next.side_to_move(&game.rules);
     let reply = (0..definition.pieces.len())
-        .filter(|&p| next.hand(replier, p) > 0)
+        .filter(|&p| next.hand(replier, PieceId::new(p)) > 0)
         .any(|p| {
             game.board()
                 .any(|s| judge(game, &next, &after, (p, s), false).legal == Some(true))
@@ -581,7 +595,7 @@ fn compare_position(
         moves
             .into_iter()
             .filter_map(|mv| match mv.kind {
-                MoveKind::Drop(piece) => Some((piece.0 as usize, mv.to as usize)),
+                MoveKind::Drop(piece) => Some((piece.0 as usize, mv.to.index())),
                 _ => None,
             })
             .collect()
@@ -595,7 +609,7 @@ fn compare_position(
                     "{}: at {}: the legal drop {} is not legal on its own",
                     game.name,
                     game.fen(position),
-                    Move::drop(extra.0, extra.1).uci(rules)
+                    Move::drop(PieceId::new(extra.0), extra.1).uci(rules)
                 ));
             }
             stats.refused_by_maximal += (single.len() - legal.len()) as u64;
@@ -606,7 +620,7 @@ fn compare_position(
     stats.positions += 1;
     let mut seen = BTreeSet::new();
     for piece in 0..game.definition.pieces.len() {
-        if position.hand(side, piece) == 0 {
+        if position.hand(side, PieceId::new(piece)) == 0 {
             continue;
         }
         for square in game.board() {
@@ -658,7 +672,7 @@ fn compare_position(
             "{}: at {}: the engine lists {}, not a piece in hand on an empty square",
             game.name,
             game.fen(position),
-            Move::drop(piece, index).uci(rules)
+            Move::drop(PieceId::new(piece), index).uci(rules)
         ));
     }
     Ok(())
@@ -723,7 +737,7 @@ fn play(game: &Game, seed: u64, max_actions: usize, stats: &mut Stats) -> Result
             moves[random.below(moves.len())]
         };
         if matches!(chosen.kind, MoveKind::Drop(_)) {
-            history.drops_made[position.side_to_move(rules)] += 1;
+            history.drops_made[position.side_to_move(rules).index()] += 1;
         }
         hashes.push(position.hash());
         position.play_unchecked(rules, chosen);

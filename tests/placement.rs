@@ -301,7 +301,7 @@ fn coverage_ends_when_every_placement_would_block_ones_own_lines() {
         let square = game
             .rules()
             .geometry()
-            .square(placement.to as usize)
+            .square(placement.to.index())
             .to_string();
         assert!(
             black_control

@@ -10,6 +10,7 @@
 //! list.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::PieceId;
 use crate::core::tables::PromotionRule;
 use crate::movegen::{promotion_moves, Sink};
 use crate::moves::Move;
@@ -20,7 +21,7 @@ enum Group<B> {
     /// Moves of the piece on `from` to each target, none promoting.
     Moves { from: u16, targets: B },
     /// Drops of a piece type on each target.
-    Drops { piece: u8, targets: B },
+    Drops { piece: PieceId, targets: B },
     /// One action.
     Single(Move),
 }
@@ -85,9 +86,7 @@ impl<B: Bitboard> ActionSet<B> {
                 Group::Moves { from, targets } => {
                     Move::normal(usize::from(from), nth_square(targets, index))
                 }
-                Group::Drops { piece, targets } => {
-                    Move::drop(usize::from(piece), nth_square(targets, index))
-                }
+                Group::Drops { piece, targets } => Move::drop(piece, nth_square(targets, index)),
                 Group::Single(mv) => mv,
             });
         }
@@ -101,9 +100,7 @@ impl<B: Bitboard> ActionSet<B> {
                 Group::Moves { from, targets } => {
                     Move::normal(usize::from(from), nth_square(targets, n))
                 }
-                Group::Drops { piece, targets } => {
-                    Move::drop(usize::from(piece), nth_square(targets, n))
-                }
+                Group::Drops { piece, targets } => Move::drop(piece, nth_square(targets, n)),
                 Group::Single(mv) => mv,
             })
         })
@@ -154,17 +151,11 @@ impl<B: Bitboard> Sink<B> for ActionSet<B> {
     }
 
     #[inline]
-    fn drops(&mut self, piece: usize, targets: B) {
+    fn drops(&mut self, piece: PieceId, targets: B) {
         if targets.is_empty() {
             return;
         }
         self.drop_squares |= targets;
-        self.push(
-            Group::Drops {
-                piece: piece as u8,
-                targets,
-            },
-            targets.count(),
-        );
+        self.push(Group::Drops { piece, targets }, targets.count());
     }
 }

@@ -7,6 +7,7 @@
 //! piece standing where its initial lame move lands, if that square is empty.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId};
 use crate::core::tables::{targets, PieceMoves, Tables};
 use crate::position::Position;
 
@@ -14,8 +15,8 @@ use crate::position::Position;
 pub fn piece_control<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
-    side: usize,
-    piece: usize,
+    side: SideId,
+    piece: PieceId,
     from: usize,
 ) -> B {
     Board::of(rules, position, side).control_by(
@@ -36,7 +37,7 @@ struct Board<B> {
 
 impl<B: Bitboard> Board<B> {
     #[inline]
-    fn of(rules: &Tables<B>, position: &Position<B>, side: usize) -> Self {
+    fn of(rules: &Tables<B>, position: &Position<B>, side: SideId) -> Self {
         let own = position.friends(rules, side);
         let occupied = position.occupied();
         Board {
@@ -53,7 +54,7 @@ impl<B: Bitboard> Board<B> {
         &self,
         rules: &Tables<B>,
         position: &Position<B>,
-        side: usize,
+        side: SideId,
         moves: &PieceMoves<B>,
         from: usize,
     ) -> B {
@@ -69,14 +70,15 @@ impl<B: Bitboard> Board<B> {
 fn standing_en_passant<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
-    side: usize,
+    side: SideId,
     moves: &crate::core::tables::PieceMoves<B>,
     from: usize,
     occupied: B,
 ) -> B {
     let mut control = B::EMPTY;
     for passed in (moves.en_passant[from] & !occupied).squares() {
-        let standing = (0..rules.sides)
+        let standing = rules
+            .side_ids()
             .filter(|&s| rules.is_enemy(side, s))
             .any(|victim_side| {
                 rules.standing_en_passant[victim_side][passed]
@@ -98,8 +100,8 @@ fn standing_en_passant<B: Bitboard>(
 pub fn controls<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
-    side: usize,
-) -> Vec<(usize, usize, B)> {
+    side: SideId,
+) -> Vec<(usize, PieceId, B)> {
     let mut all = Vec::with_capacity(position.side_pieces(side).count() as usize);
     each_control(rules, position, side, |from, piece, control| {
         all.push((from, piece, control))
@@ -113,12 +115,12 @@ pub fn controls<B: Bitboard>(
 pub fn each_control<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
-    side: usize,
-    mut visit: impl FnMut(usize, usize, B),
+    side: SideId,
+    mut visit: impl FnMut(usize, PieceId, B),
 ) {
     let own = position.side_pieces(side);
     let board = Board::of(rules, position, side);
-    for piece in 0..rules.pieces {
+    for piece in rules.piece_ids() {
         let moves = rules.moves_of(side, piece);
         for from in (own & position.typed(piece)).squares() {
             visit(
@@ -131,15 +133,20 @@ pub fn each_control<B: Bitboard>(
 }
 
 /// Every square `side` controls.
-pub fn side_control<B: Bitboard>(rules: &Tables<B>, position: &Position<B>, side: usize) -> B {
+pub fn side_control<B: Bitboard>(rules: &Tables<B>, position: &Position<B>, side: SideId) -> B {
     let mut all = B::EMPTY;
     each_control(rules, position, side, |_, _, control| all |= control);
     all
 }
 
 /// Every square controlled by some side other than `side`.
-pub fn opponents_control<B: Bitboard>(rules: &Tables<B>, position: &Position<B>, side: usize) -> B {
-    (0..rules.sides)
+pub fn opponents_control<B: Bitboard>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    side: SideId,
+) -> B {
+    rules
+        .side_ids()
         .filter(|&s| rules.is_enemy(side, s))
         .fold(B::EMPTY, |acc, s| acc | side_control(rules, position, s))
 }

@@ -8,7 +8,7 @@
 //!
 //! [`Position::play_edits`]: crate::position::Position::play_edits
 
-use variant_dsl::PieceId;
+use crate::core::index::{PieceId, Sq};
 
 /// The most edits in one action: a capture (en passant: remove, then move; promotion: move,
 /// then place) followed by a slide.
@@ -20,17 +20,17 @@ pub enum Edit {
     /// The piece on `from` goes to `to`, removing what stood there; its number goes with it.
     Move {
         /// Where it stands.
-        from: u16,
+        from: Sq,
         /// Where it goes.
-        to: u16,
+        to: Sq,
     },
     /// The piece on the square leaves the board.
-    Remove(u16),
+    Remove(Sq),
     /// A piece of the side to move, of this type, is put on the square. A piece of that side
     /// standing there is replaced and keeps its number (a promotion).
     Place {
         /// The square.
-        square: u16,
+        square: Sq,
         /// The piece type.
         piece: PieceId,
     },
@@ -46,7 +46,7 @@ pub struct Edits {
 impl Edits {
     /// No edit: an action that changes nothing on the board (the turn still passes).
     pub const NONE: Edits = Edits {
-        edits: [Edit::Remove(0); MAX_EDITS],
+        edits: [Edit::Remove(Sq(0)); MAX_EDITS],
         len: 0,
     };
 

@@ -14,11 +14,11 @@
 //! several actions, passes) are the rules layer's: [`crate::rules::legal`], which calls these.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{ByPiece, PieceId, SideId, Sq};
 pub(crate) use crate::core::tables::targets;
 use crate::core::tables::{PromotionRule, Tables};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use variant_dsl::PieceId;
 
 /// Receives generated moves.
 pub trait Sink<B: Bitboard> {
@@ -27,7 +27,7 @@ pub trait Sink<B: Bitboard> {
     /// One legal special move.
     fn single(&mut self, mv: Move);
     /// Legal drops of `piece` on each of `targets`.
-    fn drops(&mut self, piece: usize, targets: B) {
+    fn drops(&mut self, piece: PieceId, targets: B) {
         for to in targets.squares() {
             self.single(Move::drop(piece, to));
         }
@@ -55,7 +55,7 @@ impl<B: Bitboard> Sink<B> for Exists {
         self.0 = true;
     }
     #[inline]
-    fn drops(&mut self, _piece: usize, targets: B) {
+    fn drops(&mut self, _piece: PieceId, targets: B) {
         self.0 |= targets.any();
     }
     #[inline]
@@ -100,7 +100,7 @@ impl<B: Bitboard> Sink<B> for Counter<B> {
         self.count += 1;
     }
     #[inline]
-    fn drops(&mut self, _piece: usize, targets: B) {
+    fn drops(&mut self, _piece: PieceId, targets: B) {
         if targets != self.last_drops.0 {
             self.last_drops = (targets, targets.count() as u64);
         }
@@ -135,11 +135,11 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
     }
     fn single(&mut self, mv: Move) {
         if matches!(mv.kind, MoveKind::Drop(_)) {
-            self.drop_squares |= B::single(usize::from(mv.to));
+            self.drop_squares |= B::single(mv.to.index());
         }
         self.moves.push(mv);
     }
-    fn drops(&mut self, piece: usize, targets: B) {
+    fn drops(&mut self, piece: PieceId, targets: B) {
         self.drop_squares |= targets;
         // A placement game's drops outnumber a typical move list: written through a range of
         // known length, the list grows once and checks no capacity per move.
@@ -164,8 +164,8 @@ pub(crate) fn promotion_moves<B: Bitboard>(
         if rule.zone.has(to) {
             for &choice in &rule.choices {
                 emit(Move {
-                    from: from as u16,
-                    to: to as u16,
+                    from: Sq::new(from),
+                    to: Sq::new(to),
                     kind: MoveKind::Promote(choice),
                     converts: None,
                 });
@@ -190,11 +190,11 @@ pub(crate) struct Safety<B> {
 
 /// Per piece type, the squares its pieces may move from under the move rules (`None`: all).
 #[derive(Clone, Copy)]
-pub(crate) struct Movable<'a, B>(pub(crate) Option<&'a [B; crate::core::tables::MAX_PIECE_TYPES]>);
+pub(crate) struct Movable<'a, B>(pub(crate) Option<&'a ByPiece<B>>);
 
 impl<B: Bitboard> Movable<'_, B> {
     #[inline]
-    fn restrict(&self, piece: usize, squares: B) -> B {
+    fn restrict(&self, piece: PieceId, squares: B) -> B {
         match self.0 {
             Some(masks) => squares & masks[piece],
             None => squares,
@@ -207,7 +207,7 @@ impl<B: Bitboard> Movable<'_, B> {
 pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
     rules: &Tables<B>,
     position: &Position<B>,
-    us: usize,
+    us: SideId,
     safety: &Safety<B>,
     movable: Movable<'_, B>,
     sink: &mut S,
@@ -220,13 +220,13 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
         blockers(rules, position, us)
     };
     let enemy = occupied & !own;
-    for piece in 0..rules.pieces {
+    for piece in rules.piece_ids() {
         let pieces = movable.restrict(piece, mine & position.typed(piece));
         if pieces.is_empty() {
             continue;
         }
         let moves = rules.moves_of(us, piece);
-        let royal = rules.royal.contains(&PieceId(piece as u8));
+        let royal = rules.royal.contains(&piece);
         for from in pieces.squares() {
             let targets = targets(rules, moves, from, own, enemy, occupied);
             if targets.any() {
@@ -245,7 +245,7 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
 
 /// The pieces a move of `us` may not land on: its team's, and uncapturable ones.
 #[cold]
-fn blockers<B: Bitboard>(rules: &Tables<B>, position: &Position<B>, us: usize) -> B {
+fn blockers<B: Bitboard>(rules: &Tables<B>, position: &Position<B>, us: SideId) -> B {
     let mut own = position.friends(rules, us);
     for &piece in &rules.uncapturable {
         own |= position.typed(piece);
@@ -257,7 +257,7 @@ fn blockers<B: Bitboard>(rules: &Tables<B>, position: &Position<B>, us: usize) -
 fn route_moves<B: Bitboard, S: Sink<B>>(
     rules: &Tables<B>,
     position: &Position<B>,
-    us: usize,
+    us: SideId,
     from: usize,
     safety: &Safety<B>,
     sink: &mut S,
@@ -292,7 +292,7 @@ fn route_moves<B: Bitboard, S: Sink<B>>(
 pub(crate) fn safety<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
-    us: usize,
+    us: SideId,
     occupied: B,
 ) -> Safety<B> {
     if !rules.definition.end.check {
@@ -310,7 +310,7 @@ pub(crate) fn safety<B: Bitboard>(
 fn checked_safety<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
-    us: usize,
+    us: SideId,
     occupied: B,
 ) -> Safety<B> {
     let royals = position.team_royals(rules, us);
@@ -334,13 +334,13 @@ fn checked_safety<B: Bitboard>(
 fn pinned<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
-    us: usize,
+    us: SideId,
     king: usize,
     occupied: B,
 ) -> B {
     let own = position.side_pieces(us);
     let mut pinned = B::EMPTY;
-    for attacker in (0..rules.sides).filter(|&s| rules.is_enemy(us, s)) {
+    for attacker in rules.side_ids().filter(|&s| rules.is_enemy(us, s)) {
         let theirs = position.side_pieces(attacker);
         for ride in &rules.attacks[attacker].rides {
             let ray = &rules.rays[ride.ray];
@@ -351,7 +351,7 @@ fn pinned<B: Bitboard>(
             let riders = ride
                 .pieces
                 .iter()
-                .fold(B::EMPTY, |acc, p| acc | position.typed(p.0 as usize))
+                .fold(B::EMPTY, |acc, &p| acc | position.typed(p))
                 & theirs;
             if (reach & riders).is_empty() {
                 continue;
@@ -384,7 +384,7 @@ fn filter_legal<B: Bitboard>(
     from: usize,
     targets: B,
     occupied: B,
-    us: usize,
+    us: SideId,
 ) -> B {
     if !safety.enforced {
         return targets;
@@ -420,7 +420,7 @@ pub(crate) fn leaves_king_safe<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
     mv: Move,
-    us: usize,
+    us: SideId,
 ) -> bool {
     let mut next = *position;
     next.act(rules, mv);
@@ -430,7 +430,7 @@ pub(crate) fn leaves_king_safe<B: Bitboard>(
         if next.royals(rules, us).count() < position.royals(rules, us).count() {
             return false;
         }
-        let destroys_an_opponent = (0..rules.sides).any(|side| {
+        let destroys_an_opponent = rules.side_ids().any(|side| {
             rules.is_enemy(us, side)
                 && position.royals(rules, side).any()
                 && next.royals(rules, side).is_empty()
@@ -446,7 +446,7 @@ pub(crate) fn leaves_king_safe<B: Bitboard>(
 pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
     rules: &Tables<B>,
     position: &Position<B>,
-    us: usize,
+    us: SideId,
     own: B,
     safety: &Safety<B>,
     movable: Movable<'_, B>,
@@ -456,22 +456,22 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
         return;
     };
     let victim_ok = position
-        .at(ep.victim as usize)
+        .at(ep.victim.index())
         .is_some_and(|o| rules.is_enemy(us, o.side));
-    if !victim_ok || position.at(ep.target as usize).is_some() {
+    if !victim_ok || position.at(ep.target.index()).is_some() {
         return;
     }
-    for piece in 0..rules.pieces {
+    for piece in rules.piece_ids() {
         let moves = rules.moves_of(us, piece);
         for from in movable
             .restrict(piece, own & position.typed(piece))
             .squares()
         {
-            if !moves.en_passant[from].has(ep.target as usize) {
+            if !moves.en_passant[from].has(ep.target.index()) {
                 continue;
             }
             let mv = Move {
-                from: from as u16,
+                from: Sq::new(from),
                 to: ep.target,
                 kind: MoveKind::EnPassant,
                 converts: None,
@@ -487,7 +487,7 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
 pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
     rules: &Tables<B>,
     position: &Position<B>,
-    us: usize,
+    us: SideId,
     occupied: B,
     safety: &Safety<B>,
     movable: Movable<'_, B>,
@@ -498,12 +498,12 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
         return;
     }
     for (index, castle) in rules.castles.iter().enumerate() {
-        if rights >> index & 1 == 0 || castle.side.0 as usize != us {
+        if rights >> index & 1 == 0 || castle.side != us {
             continue;
         }
         let king_ok = position.at(castle.king_from).is_some_and(|o| {
             o.side == us
-                && rules.royal.contains(&PieceId(o.piece as u8))
+                && rules.royal.contains(&o.piece)
                 && movable.restrict(o.piece, B::single(castle.king_from)).any()
         });
         let rook_ok = position.at(castle.rook_from).is_some_and(|o| {
@@ -513,8 +513,8 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
             continue;
         }
         let mv = Move {
-            from: castle.king_from as u16,
-            to: castle.king_to as u16,
+            from: Sq::new(castle.king_from),
+            to: Sq::new(castle.king_to),
             kind: MoveKind::Castle(index as u8),
             converts: None,
         };

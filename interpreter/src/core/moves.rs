@@ -7,8 +7,8 @@
 //! square (`c1e3^d2`).
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, Sq};
 use crate::core::tables::Tables;
-use variant_dsl::PieceId;
 
 /// What kind of move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,34 +30,36 @@ pub enum MoveKind {
 /// One move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
-    /// Origin square index (equal to `to` for drops).
-    pub from: u16,
-    /// Destination square index.
-    pub to: u16,
+    /// Origin square (equal to `to` for drops).
+    pub from: Sq,
+    /// Destination square.
+    pub to: Sq,
     /// Kind.
     pub kind: MoveKind,
     /// A piece taken over on the way (a compound move's conversion): it changes owner to the
     /// mover's side where it stands.
-    pub converts: Option<u16>,
+    pub converts: Option<Sq>,
 }
 
 impl Move {
     /// A plain move or capture.
+    #[inline]
     pub fn normal(from: usize, to: usize) -> Self {
         Move {
-            from: from as u16,
-            to: to as u16,
+            from: Sq::new(from),
+            to: Sq::new(to),
             kind: MoveKind::Normal,
             converts: None,
         }
     }
 
     /// A drop of `piece` from the hand on `to`.
-    pub fn drop(piece: usize, to: usize) -> Self {
+    #[inline]
+    pub fn drop(piece: PieceId, to: usize) -> Self {
         Move {
-            from: to as u16,
-            to: to as u16,
-            kind: MoveKind::Drop(PieceId(piece as u8)),
+            from: Sq::new(to),
+            to: Sq::new(to),
+            kind: MoveKind::Drop(piece),
             converts: None,
         }
     }
@@ -65,8 +67,8 @@ impl Move {
     /// The pass.
     pub fn pass() -> Self {
         Move {
-            from: 0,
-            to: 0,
+            from: Sq(0),
+            to: Sq(0),
             kind: MoveKind::Pass,
             converts: None,
         }
@@ -75,7 +77,7 @@ impl Move {
     /// The move in UCI notation, then `^` and the square of a piece taken over, if any
     /// (`c1e3^d2`, `b5d7m^c6`).
     pub fn uci<B: Bitboard>(&self, rules: &Tables<B>) -> String {
-        let square = |index: u16| rules.geometry.square(index as usize).to_string();
+        let square = |square: Sq| rules.geometry.square(square.index()).to_string();
         let mut text = self.plain_uci(rules);
         if let Some(converted) = self.converts {
             text.push('^');
@@ -85,7 +87,7 @@ impl Move {
     }
 
     fn plain_uci<B: Bitboard>(&self, rules: &Tables<B>) -> String {
-        let square = |index: u16| rules.geometry.square(index as usize).to_string();
+        let square = |square: Sq| rules.geometry.square(square.index()).to_string();
         match self.kind {
             MoveKind::Pass => "pass".to_string(),
             MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castle(_) => {
@@ -95,13 +97,13 @@ impl Move {
                 "{}{}{}",
                 square(self.from),
                 square(self.to),
-                rules.definition.pieces[piece.0 as usize]
+                rules.definition.pieces[piece.index()]
                     .letter
                     .to_ascii_lowercase()
             ),
             MoveKind::Drop(piece) => format!(
                 "{}@{}",
-                rules.definition.pieces[piece.0 as usize]
+                rules.definition.pieces[piece.index()]
                     .letter
                     .to_ascii_uppercase(),
                 square(self.to)

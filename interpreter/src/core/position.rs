@@ -6,8 +6,9 @@
 //! every change and can be checked against [`Position::fresh_hash`].
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{ByPiece, BySide, Sq};
+use crate::core::tables::Tables;
 pub use crate::core::tables::MAX_NUMBERED;
-use crate::core::tables::{Tables, MAX_PIECE_TYPES, MAX_SIDES};
 use crate::edit::Edit;
 use crate::moves::{Move, MoveKind};
 use variant_dsl::{MoveMode, PieceId, Placement, Setup, SideId};
@@ -22,34 +23,34 @@ const NO_SQUARE: u8 = u8::MAX;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EnPassant {
     /// The square a capturer lands on.
-    pub target: u16,
+    pub target: Sq,
     /// The square of the piece removed.
-    pub victim: u16,
+    pub victim: Sq,
 }
 
 /// A position of a compiled game. Copied whole, as one block of memory (see its `Clone`).
 #[derive(Copy, Debug, PartialEq, Eq)]
 pub struct Position<B: Bitboard> {
-    by_side: [B; MAX_SIDES],
-    by_piece: [B; MAX_PIECE_TYPES],
+    by_side: BySide<B>,
+    by_piece: ByPiece<B>,
     /// Per square: 0 when empty, else `1 + side * 32 + piece`.
     mailbox: B::Mailbox,
-    hands: [[u8; MAX_PIECE_TYPES]; MAX_SIDES],
+    hands: BySide<ByPiece<u8>>,
     /// Per side, the pieces in its hand, all types together (kept with `hands`: drop rules and
     /// end rules read it at every position).
-    hand_totals: [u16; MAX_SIDES],
+    hand_totals: BySide<u16>,
     /// Per side, the types it holds in hand, a bit per type (kept with `hands`: drop generation
     /// asks at every position, and reading the counts one by one waited for the copy of the
     /// position that had just written them).
-    held: [u32; MAX_SIDES],
+    held: BySide<u32>,
     /// Prisoners per owner and type (pieces captured `to prison`).
-    prisons: [[u8; MAX_PIECE_TYPES]; MAX_SIDES],
+    prisons: BySide<ByPiece<u8>>,
     /// Index into the turn order (in play).
     turn: u8,
     /// The side to move.
-    side: u8,
+    side: SideId,
     /// The side that made the last action (not part of the hash: history, not state).
-    mover: u8,
+    mover: SideId,
     /// 0 in play; `i + 1` during the placement phase `i`.
     phase: u8,
     /// Squares of promoted pieces, kept only in games whose captures go to the hand.
@@ -63,7 +64,7 @@ pub struct Position<B: Bitboard> {
     hash: u64,
     /// Per side, its last action if that was a drop: (piece, square). Part of the hash and the
     /// FEN (`last:`) in games whose rules read it.
-    last_drop: [LastDrop; MAX_SIDES],
+    last_drop: BySide<LastDrop>,
     /// Per numbered piece (`numbers`; side by side, from [`Rules::number_base`]), its square,
     /// [`NO_SQUARE`] when it is gone; kept only in games that number pieces, and not hashed (a
     /// number is a name, not state the rules compare). A table of squares rather than a number
@@ -81,16 +82,16 @@ impl LastDrop {
     const NONE: LastDrop = LastDrop(0);
 
     #[inline(always)]
-    fn of(drop: Option<(u8, u16)>) -> Self {
+    fn of(drop: Option<(PieceId, Sq)>) -> Self {
         match drop {
-            Some((piece, square)) => LastDrop((u32::from(piece) + 1) << 16 | u32::from(square)),
+            Some((piece, square)) => LastDrop((u32::from(piece.0) + 1) << 16 | u32::from(square.0)),
             None => LastDrop::NONE,
         }
     }
 
     #[inline(always)]
-    fn get(self) -> Option<(u8, u16)> {
-        (self.0 != 0).then(|| (((self.0 >> 16) - 1) as u8, self.0 as u16))
+    fn get(self) -> Option<(PieceId, Sq)> {
+        (self.0 != 0).then(|| (PieceId(((self.0 >> 16) - 1) as u8), Sq(self.0 as u16)))
     }
 }
 
@@ -124,24 +125,24 @@ pub struct Progress<B> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Occupant {
     /// The owner.
-    pub side: usize,
+    pub side: SideId,
     /// The type.
-    pub piece: usize,
+    pub piece: PieceId,
 }
 
 impl<B: Bitboard> Position<B> {
     fn empty() -> Self {
         Position {
-            by_side: [B::EMPTY; MAX_SIDES],
-            by_piece: [B::EMPTY; MAX_PIECE_TYPES],
+            by_side: BySide::splat(B::EMPTY),
+            by_piece: ByPiece::splat(B::EMPTY),
             mailbox: B::EMPTY_MAILBOX,
-            hands: [[0; MAX_PIECE_TYPES]; MAX_SIDES],
-            hand_totals: [0; MAX_SIDES],
-            held: [0; MAX_SIDES],
-            prisons: [[0; MAX_PIECE_TYPES]; MAX_SIDES],
+            hands: BySide::splat(ByPiece::splat(0)),
+            hand_totals: BySide::splat(0),
+            held: BySide::splat(0),
+            prisons: BySide::splat(ByPiece::splat(0)),
             turn: 0,
-            side: 0,
-            mover: 0,
+            side: SideId(0),
+            mover: SideId(0),
             phase: 0,
             promoted: B::EMPTY,
             progress: Progress {
@@ -156,7 +157,7 @@ impl<B: Bitboard> Position<B> {
             halfmove_clock: 0,
             fullmove_number: 1,
             hash: 0,
-            last_drop: [LastDrop::NONE; MAX_SIDES],
+            last_drop: BySide::splat(LastDrop::NONE),
             numbers: [NO_SQUARE; MAX_NUMBERED],
         }
     }
@@ -174,36 +175,27 @@ impl<B: Bitboard> Position<B> {
             if !rules.geometry.on_board(square) {
                 return Err(format!("{} is not on the board", placement.square));
             }
-            position.put(
-                rules,
-                placement.side.0 as usize,
-                placement.piece.0 as usize,
-                square,
-            );
+            position.put(rules, placement.side, placement.piece, square);
         }
         for &(side, piece, count) in &setup.hands {
             let count =
                 u8::try_from(count).map_err(|_| "more than 255 pieces in a hand".to_string())?;
-            position.set_hand(rules, side.0 as usize, piece.0 as usize, count);
+            position.set_hand(rules, side, piece, count);
         }
         for &(side, piece, count) in &setup.prisons {
             let count =
                 u8::try_from(count).map_err(|_| "more than 255 prisoners of a type".to_string())?;
-            position.set_prison(rules, side.0 as usize, piece.0 as usize, count);
+            position.set_prison(rules, side, piece, count);
         }
         for &(side, piece, square) in &setup.last_drops {
             let index = rules.geometry.index(square);
-            let placed = position.at(index)
-                == Some(Occupant {
-                    side: side.0 as usize,
-                    piece: piece.0 as usize,
-                });
+            let placed = position.at(index) == Some(Occupant { side, piece });
             if !placed {
                 return Err(format!(
                     "the last drop on {square} left no such piece there"
                 ));
             }
-            position.set_last_drop(rules, side.0 as usize, Some((piece.0, index as u16)));
+            position.set_last_drop(rules, side, Some((piece, Sq::new(index))));
         }
         for &square in &setup.promoted {
             let square = rules.geometry.index(square);
@@ -223,7 +215,8 @@ impl<B: Bitboard> Position<B> {
                 if !phase_def.order.contains(&setup.side_to_move) {
                     return Err(format!(
                         "{} does not place in the phase `{}`",
-                        rules.definition.sides[setup.side_to_move.0 as usize].name, phase_def.name
+                        rules.definition.sides[setup.side_to_move.index()].name,
+                        phase_def.name
                     ));
                 }
                 position.phase = phase as u8 + 1;
@@ -251,9 +244,9 @@ impl<B: Bitboard> Position<B> {
                 }
             }
         }
-        position.side = setup.side_to_move.0;
-        position.mover = position.turn_order_previous(rules) as u8;
-        position.hash ^= rules.zobrist.side(setup.side_to_move.0 as usize);
+        position.side = setup.side_to_move;
+        position.mover = position.turn_order_previous(rules);
+        position.hash ^= rules.zobrist.side(setup.side_to_move);
         for &index in &setup.castling {
             position.castling |= 1 << index;
         }
@@ -269,8 +262,8 @@ impl<B: Bitboard> Position<B> {
             position.set_en_passant(
                 rules,
                 Some(EnPassant {
-                    target: target as u16,
-                    victim: victim as u16,
+                    target: Sq::new(target),
+                    victim: Sq::new(victim),
                 }),
             );
         }
@@ -306,7 +299,7 @@ impl<B: Bitboard> Position<B> {
         let mut acted = B::EMPTY;
         for &square in &progress.acted {
             let index = rules.geometry.index(square);
-            if self.at(index).is_none_or(|o| o.side != self.side as usize) {
+            if self.at(index).is_none_or(|o| o.side != self.side) {
                 return Err(format!(
                     "{square} acted this turn, but holds no piece of the side to move"
                 ));
@@ -346,43 +339,39 @@ impl<B: Bitboard> Position<B> {
             if let Some(occupant) = self.at(square) {
                 board.push(Placement {
                     square: rules.geometry.square(square),
-                    side: SideId(occupant.side as u8),
-                    piece: PieceId(occupant.piece as u8),
+                    side: occupant.side,
+                    piece: occupant.piece,
                 });
             }
         }
         let mut hands = Vec::new();
-        for side in 0..rules.sides {
-            for piece in 0..rules.pieces {
+        for side in rules.side_ids() {
+            for piece in rules.piece_ids() {
                 let count = self.hands[side][piece];
                 if count > 0 {
-                    hands.push((SideId(side as u8), PieceId(piece as u8), count as u32));
+                    hands.push((side, piece, count as u32));
                 }
             }
         }
         Setup {
             board,
             hands,
-            side_to_move: SideId(self.side_to_move(rules) as u8),
+            side_to_move: self.side_to_move(rules),
             castling: (0..rules.castles.len())
                 .filter(|i| self.castling >> i & 1 != 0)
                 .collect(),
             en_passant: self
                 .en_passant
-                .map(|ep| rules.geometry.square(ep.target as usize)),
+                .map(|ep| rules.geometry.square(ep.target.index())),
             halfmove_clock: self.halfmove_clock,
             fullmove_number: self.fullmove_number,
-            prisons: (0..rules.sides)
+            prisons: rules
+                .side_ids()
                 .flat_map(|side| {
-                    (0..rules.pieces)
+                    rules
+                        .piece_ids()
                         .filter(move |&piece| self.prisons[side][piece] > 0)
-                        .map(move |piece| {
-                            (
-                                SideId(side as u8),
-                                PieceId(piece as u8),
-                                self.prisons[side][piece] as u32,
-                            )
-                        })
+                        .map(move |piece| (side, piece, self.prisons[side][piece] as u32))
                 })
                 .collect(),
             promoted: self
@@ -391,15 +380,12 @@ impl<B: Bitboard> Position<B> {
                 .map(|square| rules.geometry.square(square))
                 .collect(),
             phase: self.phase(),
-            last_drops: (0..rules.sides)
+            last_drops: rules
+                .side_ids()
                 .filter_map(|side| {
-                    self.last_drop[side].get().map(|(piece, square)| {
-                        (
-                            SideId(side as u8),
-                            PieceId(piece),
-                            rules.geometry.square(square as usize),
-                        )
-                    })
+                    self.last_drop[side]
+                        .get()
+                        .map(|(piece, square)| (side, piece, rules.geometry.square(square.index())))
                 })
                 .collect(),
             turn: (self.phase == 0).then_some(self.turn as usize),
@@ -437,8 +423,8 @@ impl<B: Bitboard> Position<B> {
         match self.mailbox.as_ref()[square] {
             0 => None,
             code => Some(Occupant {
-                side: (code as usize - 1) / 32,
-                piece: (code as usize - 1) % 32,
+                side: SideId((code - 1) / 32),
+                piece: PieceId((code - 1) % 32),
             }),
         }
     }
@@ -451,20 +437,20 @@ impl<B: Bitboard> Position<B> {
 
     /// Squares occupied by a side.
     #[inline]
-    pub fn side_pieces(&self, side: usize) -> B {
+    pub fn side_pieces(&self, side: SideId) -> B {
         self.by_side[side]
     }
 
     /// Squares occupied by a piece type (all sides).
     #[inline]
-    pub fn typed(&self, piece: usize) -> B {
+    pub fn typed(&self, piece: PieceId) -> B {
         self.by_piece[piece]
     }
 
     /// The side to move.
     #[inline]
-    pub fn side_to_move(&self, _rules: &Tables<B>) -> usize {
-        self.side as usize
+    pub fn side_to_move(&self, _rules: &Tables<B>) -> SideId {
+        self.side
     }
 
     /// The placement phase under way, by index into the definition's phases; `None` in play.
@@ -487,7 +473,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Prisoners of a side's piece type.
     #[inline]
-    pub fn prison(&self, side: usize, piece: usize) -> u8 {
+    pub fn prison(&self, side: SideId, piece: PieceId) -> u8 {
         self.prisons[side][piece]
     }
 
@@ -523,21 +509,21 @@ impl<B: Bitboard> Position<B> {
 
     /// A side's last action, if it was a drop: (piece, square).
     #[inline]
-    pub fn last_drop(&self, side: usize) -> Option<(usize, usize)> {
+    pub fn last_drop(&self, side: SideId) -> Option<(PieceId, usize)> {
         self.last_drop[side]
             .get()
-            .map(|(piece, square)| (piece as usize, square as usize))
+            .map(|(piece, square)| (piece, square.index()))
     }
 
     /// Pieces in a side's hand, all types together.
     #[inline]
-    pub fn hand_total(&self, side: usize) -> u32 {
+    pub fn hand_total(&self, side: SideId) -> u32 {
         u32::from(self.hand_totals[side])
     }
 
     /// The types in a side's hand, a bit per type.
     #[inline]
-    pub fn held_types(&self, side: usize) -> u32 {
+    pub fn held_types(&self, side: SideId) -> u32 {
         self.held[side]
     }
 
@@ -549,14 +535,14 @@ impl<B: Bitboard> Position<B> {
 
     /// The side that moved last, in the turn order.
     #[inline]
-    pub fn previous_side(&self, _rules: &Tables<B>) -> usize {
-        self.mover as usize
+    pub fn previous_side(&self, _rules: &Tables<B>) -> SideId {
+        self.mover
     }
 
     /// The side before the side to move in the turn order (for a position from a FEN).
-    fn turn_order_previous(&self, rules: &Tables<B>) -> usize {
+    fn turn_order_previous(&self, rules: &Tables<B>) -> SideId {
         if self.progress.actions > 0 {
-            return self.side as usize;
+            return self.side;
         }
         let order = &rules.definition.turn_order;
         let at = if self.phase == 0 {
@@ -564,10 +550,10 @@ impl<B: Bitboard> Position<B> {
         } else {
             order
                 .iter()
-                .position(|side| side.0 == self.side)
+                .position(|&side| side == self.side)
                 .unwrap_or(0)
         };
-        order[(at + order.len() - 1) % order.len()].0 as usize
+        order[(at + order.len() - 1) % order.len()]
     }
 
     /// The incrementally maintained hash.
@@ -580,14 +566,14 @@ impl<B: Bitboard> Position<B> {
     pub fn number(&self, rules: &Tables<B>, square: usize) -> Option<u8> {
         let side = self.at(square)?.side;
         let base = rules.number_base[side] as usize;
-        let count = rules.definition.sides[side].numbers.len();
+        let count = rules.definition.sides[side.index()].numbers.len();
         (0..count)
             .find(|&i| self.numbers[base + i] as usize == square)
             .map(|i| i as u8 + 1)
     }
 
     /// The square of a side's piece with this number, if it is on the board.
-    pub fn numbered(&self, rules: &Tables<B>, side: usize, number: u8) -> Option<usize> {
+    pub fn numbered(&self, rules: &Tables<B>, side: SideId, number: u8) -> Option<usize> {
         let slot = rules.number_slot(side, number)?;
         let square = self.numbers[slot];
         (square != NO_SQUARE).then_some(square as usize)
@@ -595,7 +581,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Pieces of a type in a side's hand.
     #[inline]
-    pub fn hand(&self, side: usize, piece: usize) -> u8 {
+    pub fn hand(&self, side: SideId, piece: PieceId) -> u8 {
         self.hands[side][piece]
     }
 
@@ -607,23 +593,23 @@ impl<B: Bitboard> Position<B> {
             let o = self.at(square).expect("occupied square has a piece");
             hash ^= z.piece(o.side, o.piece, square);
         }
-        for side in 0..rules.sides {
-            for piece in 0..rules.pieces {
+        for side in rules.side_ids() {
+            for piece in rules.piece_ids() {
                 hash ^= z.hand(side, piece, self.hands[side][piece] as u32);
             }
         }
         if let Some(ep) = self.en_passant {
-            hash ^= z.en_passant(ep.target as usize);
+            hash ^= z.en_passant(ep.target.index());
         }
-        for side in 0..rules.sides {
-            for piece in 0..rules.pieces {
+        for side in rules.side_ids() {
+            for piece in rules.piece_ids() {
                 hash ^= z.prison(side, piece, self.prisons[side][piece] as u32);
             }
         }
         for square in self.promoted.squares() {
             hash ^= z.promoted(square);
         }
-        for side in 0..rules.sides {
+        for side in rules.side_ids() {
             hash ^= last_drop_key(rules, side, self.last_drop[side].get());
         }
         if rules.cycle_repeats && self.phase == 0 {
@@ -638,7 +624,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     #[inline(always)]
-    fn set_last_drop(&mut self, rules: &Tables<B>, side: usize, drop: Option<(u8, u16)>) {
+    fn set_last_drop(&mut self, rules: &Tables<B>, side: SideId, drop: Option<(PieceId, Sq)>) {
         if rules.reads_last_drop {
             self.hash ^= last_drop_key(rules, side, self.last_drop[side].get())
                 ^ last_drop_key(rules, side, drop);
@@ -646,7 +632,7 @@ impl<B: Bitboard> Position<B> {
         self.last_drop[side] = LastDrop::of(drop);
     }
 
-    fn set_prison(&mut self, rules: &Tables<B>, side: usize, piece: usize, count: u8) {
+    fn set_prison(&mut self, rules: &Tables<B>, side: SideId, piece: PieceId, count: u8) {
         let z = &rules.zobrist;
         self.hash ^= z.prison(side, piece, self.prisons[side][piece] as u32);
         self.prisons[side][piece] = count;
@@ -654,11 +640,11 @@ impl<B: Bitboard> Position<B> {
     }
 
     #[inline(always)]
-    fn put(&mut self, rules: &Tables<B>, side: usize, piece: usize, square: usize) {
+    fn put(&mut self, rules: &Tables<B>, side: SideId, piece: PieceId, square: usize) {
         let bit = B::single(square);
         self.by_side[side] |= bit;
         self.by_piece[piece] |= bit;
-        self.mailbox.as_mut()[square] = (1 + side * 32 + piece) as u8;
+        self.mailbox.as_mut()[square] = 1 + side.0 * 32 + piece.0;
         self.hash ^= rules.zobrist.piece(side, piece, square);
     }
 
@@ -713,7 +699,7 @@ impl<B: Bitboard> Position<B> {
     fn store_captured(
         &mut self,
         rules: &Tables<B>,
-        captor: usize,
+        captor: SideId,
         victim: Occupant,
         promoted: bool,
     ) {
@@ -736,14 +722,14 @@ impl<B: Bitboard> Position<B> {
     }
 
     #[inline(always)]
-    fn set_hand(&mut self, rules: &Tables<B>, side: usize, piece: usize, count: u8) {
+    fn set_hand(&mut self, rules: &Tables<B>, side: SideId, piece: PieceId, count: u8) {
         self.hash ^= rules
             .zobrist
             .hand(side, piece, self.hands[side][piece] as u32);
         self.hand_totals[side] =
             self.hand_totals[side] - u16::from(self.hands[side][piece]) + u16::from(count);
         self.hands[side][piece] = count;
-        let bit = 1 << piece;
+        let bit = 1 << piece.0;
         self.held[side] = if count > 0 {
             self.held[side] | bit
         } else {
@@ -754,10 +740,10 @@ impl<B: Bitboard> Position<B> {
 
     fn set_en_passant(&mut self, rules: &Tables<B>, value: Option<EnPassant>) {
         if let Some(old) = self.en_passant {
-            self.hash ^= rules.zobrist.en_passant(old.target as usize);
+            self.hash ^= rules.zobrist.en_passant(old.target.index());
         }
         if let Some(new) = value {
-            self.hash ^= rules.zobrist.en_passant(new.target as usize);
+            self.hash ^= rules.zobrist.en_passant(new.target.index());
         }
         self.en_passant = value;
     }
@@ -800,10 +786,10 @@ impl<B: Bitboard> Position<B> {
             };
             self.set_progress(rules, cleared);
         }
-        self.hash ^= rules.zobrist.side(self.side as usize);
+        self.hash ^= rules.zobrist.side(self.side);
         if self.phase > 0 {
             // The move number goes up after the last side of the turn order, placing or moving.
-            if rules.definition.turn_order.last().map(|side| side.0) == Some(self.side) {
+            if rules.definition.turn_order.last() == Some(&self.side) {
                 self.fullmove_number = self.fullmove_number.saturating_add(1);
             }
             self.next_placer(rules);
@@ -820,9 +806,9 @@ impl<B: Bitboard> Position<B> {
             if self.turn == 0 {
                 self.fullmove_number = self.fullmove_number.saturating_add(1);
             }
-            self.side = order[self.turn as usize].0;
+            self.side = order[self.turn as usize];
         }
-        self.hash ^= rules.zobrist.side(self.side as usize);
+        self.hash ^= rules.zobrist.side(self.side);
         tracked
     }
 
@@ -836,9 +822,9 @@ impl<B: Bitboard> Position<B> {
             if let Some(side) = phases[phase]
                 .order
                 .iter()
-                .find(|side| self.hand_total(side.0 as usize) > 0)
+                .find(|&&side| self.hand_total(side) > 0)
             {
-                self.side = side.0;
+                self.side = *side;
                 self.phase = phase as u8 + 1;
                 break;
             }
@@ -846,7 +832,7 @@ impl<B: Bitboard> Position<B> {
             if phase == phases.len() {
                 self.phase = 0;
                 self.turn = 0;
-                self.side = rules.definition.turn_order[0].0;
+                self.side = rules.definition.turn_order[0];
                 break;
             }
         }
@@ -870,15 +856,16 @@ impl<B: Bitboard> Position<B> {
     /// `exchange prisoners`: for each type held in every side's prison, as many as every side
     /// holds go back to their owners' hands.
     fn exchange_prisoners(&mut self, rules: &Tables<B>) {
-        for piece in 0..rules.pieces {
-            let pairs = (0..rules.sides)
+        for piece in rules.piece_ids() {
+            let pairs = rules
+                .side_ids()
                 .map(|side| self.prisons[side][piece])
                 .min()
                 .unwrap_or(0);
             if pairs == 0 {
                 continue;
             }
-            for side in 0..rules.sides {
+            for side in rules.side_ids() {
                 self.set_prison(rules, side, piece, self.prisons[side][piece] - pairs);
                 let count = self.hands[side][piece].saturating_add(pairs);
                 self.set_hand(rules, side, piece, count);
@@ -890,12 +877,12 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     pub(crate) fn apply_action(&mut self, rules: &Tables<B>, mv: Move) {
         let us = self.side_to_move(rules);
-        let from = mv.from as usize;
-        let to = mv.to as usize;
+        let from = mv.from.index();
+        let to = mv.to.index();
         let mut irreversible = false;
         let mut next_en_passant = None;
         let last_drop = match mv.kind {
-            MoveKind::Drop(piece) => Some((piece.0, mv.to)),
+            MoveKind::Drop(piece) => Some((piece, mv.to)),
             _ => None,
         };
         self.set_last_drop(rules, us, last_drop);
@@ -916,7 +903,7 @@ impl<B: Bitboard> Position<B> {
                 let mover = self.remove(rules, from).expect("a move starts on a piece");
                 irreversible |= rules.irreversible[mover.piece];
                 let piece = match mv.kind {
-                    MoveKind::Promote(new) => new.0 as usize,
+                    MoveKind::Promote(new) => new,
                     _ => mover.piece,
                 };
                 self.put(rules, us, piece, to);
@@ -929,8 +916,8 @@ impl<B: Bitboard> Position<B> {
             }
             MoveKind::EnPassant => {
                 let victim_square = self.en_passant.expect("en passant needs a target").victim;
-                let victim_promoted = self.promoted.has(victim_square as usize);
-                if let Some(victim) = self.remove(rules, victim_square as usize) {
+                let victim_promoted = self.promoted.has(victim_square.index());
+                if let Some(victim) = self.remove(rules, victim_square.index()) {
                     if rules.pieces_return {
                         self.store_captured(rules, us, victim, victim_promoted);
                     }
@@ -955,7 +942,6 @@ impl<B: Bitboard> Position<B> {
                 }
             }
             MoveKind::Drop(piece) => {
-                let piece = piece.0 as usize;
                 let count = self.hands[us][piece].saturating_sub(1);
                 self.set_hand(rules, us, piece, count);
                 self.put(rules, us, piece, to);
@@ -975,7 +961,7 @@ impl<B: Bitboard> Position<B> {
             self.mark_acted(rules, to);
         }
         if let Some(converted) = mv.converts {
-            let converted = converted as usize;
+            let converted = converted.index();
             if let Some(taken) = self.remove(rules, converted) {
                 self.put(rules, us, taken.piece, converted);
                 irreversible = true;
@@ -986,7 +972,7 @@ impl<B: Bitboard> Position<B> {
             lost |= self.capture_effects(rules, to);
         }
         if let Some(converted) = mv.converts {
-            lost |= rules.castle_loss[converted as usize];
+            lost |= rules.castle_loss[converted.index()];
         }
         if self.castling & lost != 0 {
             self.hash ^= rules.zobrist.castling(self.castling & lost);
@@ -1017,7 +1003,7 @@ impl<B: Bitboard> Position<B> {
         for &edit in edits {
             match edit {
                 Edit::Move { from, to } => {
-                    let (from, to) = (from as usize, to as usize);
+                    let (from, to) = (from.index(), to.index());
                     let Some(mover) = self.remove(rules, from) else {
                         continue;
                     };
@@ -1030,14 +1016,14 @@ impl<B: Bitboard> Position<B> {
                     lost |= rules.castle_loss[from] | rules.castle_loss[to];
                 }
                 Edit::Remove(square) => {
-                    let square = square as usize;
+                    let square = square.index();
                     irreversible |= self.remove(rules, square).is_some();
                     lost |= rules.castle_loss[square];
                 }
                 Edit::Place { square, piece } => {
-                    let square = square as usize;
+                    let square = square.index();
                     self.remove(rules, square);
-                    self.put(rules, us, piece.0 as usize, square);
+                    self.put(rules, us, piece, square);
                     irreversible = true;
                     lost |= rules.castle_loss[square];
                 }
@@ -1086,7 +1072,7 @@ impl<B: Bitboard> Position<B> {
     /// and the squares left empty lose theirs.
     #[cold]
     fn carry_numbers(&mut self, rules: &Tables<B>, mv: Move) {
-        let (from, to) = (mv.from as u8, mv.to as u8);
+        let (from, to) = (mv.from.0 as u8, mv.to.0 as u8);
         let moved: [Option<(u8, u8)>; 2] = match mv.kind {
             MoveKind::Normal | MoveKind::Promote(_) | MoveKind::EnPassant => {
                 [Some((from, to)), None]
@@ -1131,9 +1117,7 @@ impl<B: Bitboard> Position<B> {
         }
         if let Some(except) = &effects.remove_around_except {
             for around in rules.neighbours[square].squares() {
-                let spared = self
-                    .at(around)
-                    .is_none_or(|o| except.iter().any(|p| p.0 as usize == o.piece));
+                let spared = self.at(around).is_none_or(|o| except.contains(&o.piece));
                 if !spared {
                     self.remove(rules, around);
                     lost |= rules.castle_loss[around];
@@ -1148,15 +1132,13 @@ impl<B: Bitboard> Position<B> {
         &self,
         rules: &Tables<B>,
         square: usize,
-        attacker: usize,
+        attacker: SideId,
         occupied: B,
     ) -> bool {
         let theirs = self.by_side[attacker];
         let attacks = &rules.attacks[attacker];
         for leap in &attacks.leaps {
-            if (leap.sources[square] & leap.zone & theirs & self.by_piece[leap.piece.0 as usize])
-                .any()
-            {
+            if (leap.sources[square] & leap.zone & theirs & self.by_piece[leap.piece]).any() {
                 return true;
             }
         }
@@ -1165,7 +1147,7 @@ impl<B: Bitboard> Position<B> {
             let riders = ride
                 .pieces
                 .iter()
-                .fold(B::EMPTY, |acc, p| acc | self.by_piece[p.0 as usize])
+                .fold(B::EMPTY, |acc, p| acc | self.by_piece[*p])
                 & theirs;
             let reach = match &ride.reach {
                 Some(reach) => reach[square],
@@ -1181,7 +1163,7 @@ impl<B: Bitboard> Position<B> {
             }
         }
         for lame in &attacks.lame {
-            let pieces = theirs & self.by_piece[lame.piece.0 as usize];
+            let pieces = theirs & self.by_piece[lame.piece];
             for &(from, path) in &lame.sources[square] {
                 if pieces.has(from) && (path & occupied).is_empty() {
                     return true;
@@ -1193,9 +1175,12 @@ impl<B: Bitboard> Position<B> {
 
     /// The squares of the pieces of every opponent of `side` that could capture on `square`, with
     /// the board occupied as `occupied` (for messages; [`Position::attacked`] is the fast test).
-    pub fn attackers(&self, rules: &Tables<B>, square: usize, side: usize, occupied: B) -> B {
+    pub fn attackers(&self, rules: &Tables<B>, square: usize, side: SideId, occupied: B) -> B {
         let mut found = B::EMPTY;
-        for other in (0..rules.sides).filter(|&other| rules.is_enemy(side, other)) {
+        for other in rules
+            .side_ids()
+            .filter(|&other| rules.is_enemy(side, other))
+        {
             let theirs = self.by_side[other] & occupied;
             for from in theirs.squares() {
                 let Some(occupant) = self.at(from) else {
@@ -1220,25 +1205,25 @@ impl<B: Bitboard> Position<B> {
 
     /// Whether any opponent of `side` attacks `square`.
     #[inline]
-    pub fn attacked(&self, rules: &Tables<B>, square: usize, side: usize, occupied: B) -> bool {
-        (0..rules.sides).any(|other| {
+    pub fn attacked(&self, rules: &Tables<B>, square: usize, side: SideId, occupied: B) -> bool {
+        rules.side_ids().any(|other| {
             rules.is_enemy(side, other) && self.attacked_by(rules, square, other, occupied)
         })
     }
 
     /// The royal pieces of a side.
     #[inline]
-    pub fn royals(&self, rules: &Tables<B>, side: usize) -> B {
+    pub fn royals(&self, rules: &Tables<B>, side: SideId) -> B {
         rules
             .royal
             .iter()
-            .fold(B::EMPTY, |acc, p| acc | self.by_piece[p.0 as usize])
+            .fold(B::EMPTY, |acc, p| acc | self.by_piece[*p])
             & self.by_side[side]
     }
 
     /// The pieces of a side and its allies.
     #[inline(always)]
-    pub fn friends(&self, rules: &Tables<B>, side: usize) -> B {
+    pub fn friends(&self, rules: &Tables<B>, side: SideId) -> B {
         if !rules.teams {
             return self.by_side[side];
         }
@@ -1246,19 +1231,21 @@ impl<B: Bitboard> Position<B> {
     }
 
     #[cold]
-    fn team_pieces(&self, rules: &Tables<B>, side: usize) -> B {
-        (0..rules.sides)
+    fn team_pieces(&self, rules: &Tables<B>, side: SideId) -> B {
+        rules
+            .side_ids()
             .filter(|&other| !rules.is_enemy(side, other))
             .fold(B::EMPTY, |acc, other| acc | self.by_side[other])
     }
 
     /// The royal pieces of a side's team (the side's own where it has no ally).
     #[inline(always)]
-    pub fn team_royals(&self, rules: &Tables<B>, side: usize) -> B {
+    pub fn team_royals(&self, rules: &Tables<B>, side: SideId) -> B {
         if !rules.teams {
             return self.royals(rules, side);
         }
-        (0..rules.sides)
+        rules
+            .side_ids()
             .filter(|&other| !rules.is_enemy(side, other))
             .fold(B::EMPTY, |acc, other| acc | self.royals(rules, other))
     }
@@ -1266,7 +1253,7 @@ impl<B: Bitboard> Position<B> {
     /// Whether any royal piece of `side` is attacked. Where captures have effects (`capture`
     /// rules), an attack counts only if the capture would not remove one of the attacker's own
     /// royal pieces: a capture that destroys its own King is no threat.
-    pub fn in_check(&self, rules: &Tables<B>, side: usize) -> bool {
+    pub fn in_check(&self, rules: &Tables<B>, side: SideId) -> bool {
         let occupied = self.occupied();
         if rules.capture_effects {
             return self
@@ -1282,7 +1269,7 @@ impl<B: Bitboard> Position<B> {
     /// The pieces that give check to `side`'s piece on `square`: the attackers whose capture
     /// there would not remove one of their own royal pieces (all attackers in a game without
     /// capture effects). For messages and for check under capture effects.
-    pub fn checkers(&self, rules: &Tables<B>, square: usize, side: usize) -> B {
+    pub fn checkers(&self, rules: &Tables<B>, square: usize, side: SideId) -> B {
         let attackers = self.attackers(rules, square, side, self.occupied());
         if !rules.capture_effects {
             return attackers;
@@ -1311,12 +1298,10 @@ impl<B: Bitboard> Position<B> {
 }
 
 /// The hash key of a side's last drop, in games whose rules read it.
-fn last_drop_key<B: Bitboard>(rules: &Tables<B>, side: usize, drop: Option<(u8, u16)>) -> u64 {
+fn last_drop_key<B: Bitboard>(rules: &Tables<B>, side: SideId, drop: Option<(PieceId, Sq)>) -> u64 {
     match drop {
         Some((piece, square)) if rules.reads_last_drop => {
-            rules
-                .zobrist
-                .last_drop(side, piece as usize, square as usize)
+            rules.zobrist.last_drop(side, piece, square.index())
         }
         _ => 0,
     }
@@ -1338,8 +1323,8 @@ fn progress_key<B: Bitboard>(rules: &Tables<B>, progress: &Progress<B>) -> u64 {
 /// The en-passant opportunity a move creates: an initial lame move that passed over a square.
 fn created_en_passant<B: Bitboard>(
     rules: &Tables<B>,
-    side: usize,
-    piece: usize,
+    side: SideId,
+    piece: PieceId,
     from: usize,
     to: usize,
 ) -> Option<EnPassant> {
@@ -1352,8 +1337,8 @@ fn created_en_passant<B: Bitboard>(
         .find(|leap| leap.to == to && leap.initial_only && leap.mode != MoveMode::CaptureOnly)
         .and_then(|leap| leap.passed)
         .map(|passed| EnPassant {
-            target: passed as u16,
-            victim: to as u16,
+            target: Sq::new(passed),
+            victim: Sq::new(to),
         })
 }
 
@@ -1364,7 +1349,7 @@ fn en_passant_victim<B: Bitboard>(
     target: usize,
 ) -> Option<usize> {
     let previous = position.previous_side(rules);
-    (0..rules.pieces).find_map(|piece| {
+    rules.piece_ids().find_map(|piece| {
         rules
             .moves_of(previous, piece)
             .lame

@@ -5,6 +5,7 @@
 //! makes is handed on pseudo-legal (the move generator tests the mover's royal pieces).
 
 use crate::core::bitboard::Bitboard;
+use crate::core::index::{SideId, Sq};
 use crate::core::moves::{Move, MoveKind};
 use crate::core::path::Route;
 use crate::core::position::Position;
@@ -16,7 +17,7 @@ use variant_dsl::{LegCount, LegEffect, SquareTest};
 pub fn walk<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
-    us: usize,
+    us: SideId,
     from: usize,
     moves: &PieceMoves<B>,
     emit: &mut dyn FnMut(Move),
@@ -38,7 +39,7 @@ pub fn walk<B: Bitboard>(
 struct Walker<'a, 'e, B: Bitboard> {
     rules: &'a Tables<B>,
     position: &'a Position<B>,
-    us: usize,
+    us: SideId,
     from: usize,
     route: &'a Route,
     emit: &'e mut dyn FnMut(Move),
@@ -46,7 +47,7 @@ struct Walker<'a, 'e, B: Bitboard> {
 }
 
 impl<B: Bitboard> Walker<'_, '_, B> {
-    fn leg(&mut self, index: usize, at: usize, converted: Option<u16>) {
+    fn leg(&mut self, index: usize, at: usize, converted: Option<Sq>) {
         let leg = self.route.legs[index];
         let last = index + 1 == self.route.legs.len();
         let geometry = &self.rules.geometry;
@@ -65,7 +66,7 @@ impl<B: Bitboard> Walker<'_, '_, B> {
                     return;
                 }
                 let converted = match leg.effect {
-                    LegEffect::Convert => Some(next as u16),
+                    LegEffect::Convert => Some(Sq::new(next)),
                     LegEffect::None => converted,
                 };
                 self.leg(index + 1, next, converted);
@@ -109,11 +110,7 @@ impl<B: Bitboard> Walker<'_, '_, B> {
         if (friendly && !test.friend) || (!friendly && !test.enemy) {
             return false;
         }
-        let royal = self
-            .rules
-            .royal
-            .iter()
-            .any(|p| p.0 as usize == occupant.piece);
+        let royal = self.rules.royal.contains(&occupant.piece);
         if test.not_royal && royal {
             return false;
         }
@@ -138,13 +135,13 @@ impl<B: Bitboard> Walker<'_, '_, B> {
         !own && self.holds(square, test)
     }
 
-    fn land(&mut self, to: usize, converted: Option<u16>) {
+    fn land(&mut self, to: usize, converted: Option<Sq>) {
         if to == self.from {
             return;
         }
         let base = Move {
-            from: self.from as u16,
-            to: to as u16,
+            from: Sq::new(self.from),
+            to: Sq::new(to),
             kind: MoveKind::Normal,
             converts: converted,
         };

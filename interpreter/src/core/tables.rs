@@ -13,6 +13,7 @@
 //! expressions; it dereferences to its tables, so `rules.geometry` reads the same either way.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{ByPiece, BySide};
 use crate::geometry::{limited_ray, Geometry, Ray};
 use crate::zobrist::Zobrist;
 use std::fmt;
@@ -229,7 +230,7 @@ pub struct Tables<B> {
     /// Movement per (side, piece): index `side * pieces + piece`.
     pub(crate) movement: Vec<PieceMoves<B>>,
     /// Attacks per attacking side.
-    pub(crate) attacks: Vec<Attacks<B>>,
+    pub(crate) attacks: BySide<Attacks<B>>,
     /// Castling moves, in definition order.
     pub(crate) castles: Vec<Castle<B>>,
     /// Per square, the castling rights lost when a move starts or ends there.
@@ -237,9 +238,9 @@ pub struct Tables<B> {
     /// Royal piece types.
     pub(crate) royal: Vec<PieceId>,
     /// Piece types no action captures (`uncapturable`).
-    pub(crate) uncapturable: Vec<usize>,
+    pub(crate) uncapturable: Vec<PieceId>,
     /// Irreversible piece types (reset the move-limit counter).
-    pub(crate) irreversible: Vec<bool>,
+    pub(crate) irreversible: ByPiece<bool>,
     /// Whether pins and checks computed from leaps and rides decide legality exactly (no lame
     /// attackers whose path a move could open).
     pub(crate) pins_suffice: bool,
@@ -254,16 +255,16 @@ pub struct Tables<B> {
     pub(crate) around_board: B,
     /// Per side whose piece would be the victim, per passed square: the (landing square, piece
     /// type) of initial lame moves passing it, for `en-passant standing` control.
-    pub(crate) standing_en_passant: Vec<Vec<Vec<(usize, usize)>>>,
+    pub(crate) standing_en_passant: BySide<Vec<Vec<(usize, PieceId)>>>,
     /// Whether captures have effects (`capture` rules): check and legality then take them in.
     pub(crate) capture_effects: bool,
     /// Whether a turn may have several actions (`turn { up to N actions }`, N > 1).
     pub(crate) multi_action: bool,
     /// Per piece type, where its captured pieces go (`capture { ... to hand }`).
-    pub(crate) stores: Vec<Option<variant_dsl::Store>>,
+    pub(crate) stores: ByPiece<Option<variant_dsl::Store>>,
     /// Per piece type, the type a promoted piece of it goes back to when captured into a hand:
     /// the first piece type that promotes to it (itself when none does).
-    pub(crate) unpromoted: Vec<usize>,
+    pub(crate) unpromoted: ByPiece<PieceId>,
     /// Whether promoted pieces are marked (some captures go to the hand).
     pub(crate) tracks_promotion: bool,
     /// Whether captured pieces can come back (into a hand or a prison): repetition then looks
@@ -279,11 +280,11 @@ pub struct Tables<B> {
     /// Whether some side numbers its pieces (`numbers`): positions then carry the numbers.
     pub(crate) numbered: bool,
     /// Per side, where its numbered pieces start in a position's table of numbers.
-    pub(crate) number_base: [u8; MAX_SIDES],
+    pub(crate) number_base: BySide<u8>,
     /// Whether the turn order names a side more than once: the place in it is then hashed.
     pub(crate) cycle_repeats: bool,
     /// Per side, its allies as a bit mask (itself included): `team` statements.
-    pub(crate) allies: [u8; MAX_SIDES],
+    pub(crate) allies: BySide<u8>,
     /// Whether any side has an ally: royal pieces are then judged per team.
     pub(crate) teams: bool,
     /// No teams and no uncapturable pieces: a side's moves are blocked by its own pieces only.
@@ -317,16 +318,28 @@ impl<B> Tables<B> {
 
     /// The slot of a side's piece number in a position's table of numbers.
     #[inline]
-    pub fn number_slot(&self, side: usize, number: u8) -> Option<usize> {
-        let count = self.definition.sides.get(side)?.numbers.len();
+    pub fn number_slot(&self, side: SideId, number: u8) -> Option<usize> {
+        let count = self.definition.sides.get(side.index())?.numbers.len();
         (number >= 1 && usize::from(number) <= count)
             .then(|| self.number_base[side] as usize + usize::from(number) - 1)
     }
 
     /// Whether `other` is an enemy of `side` (not on its team).
     #[inline(always)]
-    pub fn is_enemy(&self, side: usize, other: usize) -> bool {
-        self.allies[side] >> other & 1 == 0
+    pub fn is_enemy(&self, side: SideId, other: SideId) -> bool {
+        self.allies[side] >> other.0 & 1 == 0
+    }
+
+    /// The sides, in index order.
+    #[inline]
+    pub fn side_ids(&self) -> impl DoubleEndedIterator<Item = SideId> + Clone {
+        crate::core::index::sides(self.sides)
+    }
+
+    /// The piece types, in index order.
+    #[inline]
+    pub fn piece_ids(&self) -> impl DoubleEndedIterator<Item = PieceId> + Clone {
+        crate::core::index::pieces(self.pieces)
     }
 }
 
@@ -374,9 +387,10 @@ impl<B: Bitboard> Tables<B> {
                 movement.push(builder.piece_moves(definition, side, piece));
             }
         }
-        let attacks = (0..sides)
-            .map(|side| builder.attacks(&movement[side * pieces..(side + 1) * pieces]))
-            .collect();
+        let attacks = BySide::from_fn(|side| match side.index() {
+            side if side < sides => builder.attacks(&movement[side * pieces..(side + 1) * pieces]),
+            _ => Attacks::default(),
+        });
         let castles = compile_castles(definition, &geometry);
         if castles.len() > 32 {
             return Err(CompileError(format!(
@@ -431,11 +445,12 @@ impl<B: Bitboard> Tables<B> {
             .board
             .squares()
             .fold(B::EMPTY, |acc, square| acc | neighbours[square]);
-        let standing_en_passant = (0..sides)
-            .map(|side| {
+        let standing_en_passant = BySide::from_fn(|side| match side.index() {
+            side if side < sides => {
                 standing_en_passant(&geometry, &movement[side * pieces..(side + 1) * pieces])
-            })
-            .collect();
+            }
+            _ => Vec::new(),
+        });
         Ok(Tables {
             definition: definition.clone(),
             rays: builder.rays,
@@ -447,7 +462,12 @@ impl<B: Bitboard> Tables<B> {
             castles,
             castle_loss,
             royal,
-            irreversible: definition.pieces.iter().map(|p| p.irreversible).collect(),
+            irreversible: ByPiece::from_fn(|piece| {
+                definition
+                    .pieces
+                    .get(piece.index())
+                    .is_some_and(|p| p.irreversible)
+            }),
             pins_suffice,
             zobrist,
             around_board,
@@ -456,22 +476,22 @@ impl<B: Bitboard> Tables<B> {
             standing_en_passant,
             capture_effects: definition.capture.any(),
             multi_action: definition.turn.actions > 1,
-            stores: (0..pieces)
-                .map(|piece| definition.capture.store(PieceId(piece as u8)))
-                .collect(),
-            unpromoted: (0..pieces)
-                .map(|piece| {
-                    definition
-                        .pieces
-                        .iter()
-                        .position(|p| {
-                            p.promotion
-                                .as_ref()
-                                .is_some_and(|rule| rule.may_become(PieceId(piece as u8)))
-                        })
-                        .unwrap_or(piece)
-                })
-                .collect(),
+            stores: ByPiece::from_fn(|piece| {
+                (piece.index() < pieces)
+                    .then(|| definition.capture.store(piece))
+                    .flatten()
+            }),
+            unpromoted: ByPiece::from_fn(|piece| {
+                definition
+                    .pieces
+                    .iter()
+                    .position(|p| {
+                        p.promotion
+                            .as_ref()
+                            .is_some_and(|rule| rule.may_become(piece))
+                    })
+                    .map_or(piece, PieceId::new)
+            }),
             tracks_promotion: definition
                 .capture
                 .stores
@@ -480,14 +500,14 @@ impl<B: Bitboard> Tables<B> {
             tracks_turns: false,
             exchanges_prisoners: definition.turn.exchange_prisoners,
             reads_last_drop: definition.reads_last_drop(),
-            uncapturable: (0..pieces)
-                .filter(|&p| definition.pieces[p].uncapturable)
+            uncapturable: crate::core::index::pieces(pieces)
+                .filter(|&p| definition.pieces[p.index()].uncapturable)
                 .collect(),
             number_base: {
-                let mut base = [0u8; MAX_SIDES];
+                let mut base = BySide::splat(0u8);
                 let mut next = 0usize;
                 for (side, def) in definition.sides.iter().enumerate() {
-                    base[side] = next as u8;
+                    base[SideId::new(side)] = next as u8;
                     next += def.numbers.len();
                 }
                 base
@@ -498,7 +518,7 @@ impl<B: Bitboard> Tables<B> {
                 (0..order.len()).any(|i| order[..i].contains(&order[i]))
             },
             allies: {
-                let mut allies = [0u8; MAX_SIDES];
+                let mut allies = BySide::splat(0u8);
                 for (side, mask) in allies.iter_mut().enumerate().take(sides) {
                     for other in 0..sides {
                         if definition.allied(SideId(side as u8), SideId(other as u8)) {
@@ -516,8 +536,8 @@ impl<B: Bitboard> Tables<B> {
 
     /// Movement of one piece type for one side.
     #[inline]
-    pub fn moves_of(&self, side: usize, piece: usize) -> &PieceMoves<B> {
-        &self.movement[side * self.pieces + piece]
+    pub fn moves_of(&self, side: SideId, piece: PieceId) -> &PieceMoves<B> {
+        &self.movement[side.index() * self.pieces + piece.index()]
     }
 }
 
@@ -753,7 +773,7 @@ impl<B: Bitboard> Builder<'_, B> {
 fn standing_en_passant<B: Bitboard>(
     geometry: &Geometry<B>,
     movement: &[PieceMoves<B>],
-) -> Vec<Vec<(usize, usize)>> {
+) -> Vec<Vec<(usize, PieceId)>> {
     let mut passing = vec![Vec::new(); geometry.grid_size()];
     for (piece, moves) in movement.iter().enumerate() {
         for (from, leaps) in moves.lame.iter().enumerate() {
@@ -765,7 +785,7 @@ fn standing_en_passant<B: Bitboard>(
                 .filter(|l| l.initial_only && l.mode != MoveMode::CaptureOnly)
             {
                 if let Some(passed) = leap.passed {
-                    passing[passed].push((leap.to, piece));
+                    passing[passed].push((leap.to, PieceId::new(piece)));
                 }
             }
         }

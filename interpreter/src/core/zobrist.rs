@@ -3,6 +3,8 @@
 //! The position's hash is kept up to date move by move; repetition detection compares hashes.
 //! Keys come from a SplitMix64 stream with a fixed seed: no randomness, no dependency.
 
+use crate::core::index::{PieceId, SideId};
+
 /// The keys of one game.
 #[derive(Clone, Debug)]
 pub struct Zobrist {
@@ -81,12 +83,13 @@ impl Zobrist {
 
     /// Key of holding `count` prisoners of a side's piece type.
     #[inline]
-    pub fn prison(&self, side: usize, piece: usize, count: u32) -> u64 {
+    pub fn prison(&self, side: SideId, piece: PieceId, count: u32) -> u64 {
         if count == 0 {
             0
         } else {
-            self.prison_keys
-                [(side * self.pieces + piece) * HAND_DEPTH + (count as usize).min(HAND_DEPTH) - 1]
+            self.prison_keys[(side.index() * self.pieces + piece.index()) * HAND_DEPTH
+                + (count as usize).min(HAND_DEPTH)
+                - 1]
         }
     }
 
@@ -126,8 +129,8 @@ impl Zobrist {
 
     /// Key of a side's last action being a drop of `piece` on `square`.
     #[inline]
-    pub fn last_drop(&self, side: usize, piece: usize, square: usize) -> u64 {
-        self.last_drop_keys[(side * self.pieces + piece) * self.squares + square]
+    pub fn last_drop(&self, side: SideId, piece: PieceId, square: usize) -> u64 {
+        self.last_drop_keys[(side.index() * self.pieces + piece.index()) * self.squares + square]
     }
 
     /// Key of a placement phase (`None` in play).
@@ -138,14 +141,14 @@ impl Zobrist {
 
     /// Key of a piece of a side on a square.
     #[inline]
-    pub fn piece(&self, side: usize, piece: usize, square: usize) -> u64 {
-        self.piece_keys[(side * self.pieces + piece) * self.squares + square]
+    pub fn piece(&self, side: SideId, piece: PieceId, square: usize) -> u64 {
+        self.piece_keys[(side.index() * self.pieces + piece.index()) * self.squares + square]
     }
 
     /// Key of the side to move.
     #[inline]
-    pub fn side(&self, side: usize) -> u64 {
-        self.side_keys[side]
+    pub fn side(&self, side: SideId) -> u64 {
+        self.side_keys[side.index()]
     }
 
     /// Combined key of a set of castling rights.
@@ -168,12 +171,13 @@ impl Zobrist {
 
     /// Key of holding `count` pieces of a type in hand.
     #[inline]
-    pub fn hand(&self, side: usize, piece: usize, count: u32) -> u64 {
+    pub fn hand(&self, side: SideId, piece: PieceId, count: u32) -> u64 {
         if count == 0 {
             0
         } else {
-            self.hand_keys
-                [(side * self.pieces + piece) * HAND_DEPTH + (count as usize).min(HAND_DEPTH) - 1]
+            self.hand_keys[(side.index() * self.pieces + piece.index()) * HAND_DEPTH
+                + (count as usize).min(HAND_DEPTH)
+                - 1]
         }
     }
 }

@@ -61,7 +61,7 @@ impl Action {
     /// The square the action starts from (the moving piece's).
     pub fn from(&self) -> usize {
         match self {
-            Action::Move(mv) => mv.from as usize,
+            Action::Move(mv) => mv.from.index(),
             Action::Edited(edited) => match edited.written {
                 Written::Then { from, .. } | Written::Jump { from, .. } => from as usize,
             },
@@ -71,7 +71,7 @@ impl Action {
     /// The square the action is aimed at (the moving piece's destination).
     pub fn to(&self) -> usize {
         match self {
-            Action::Move(mv) => mv.to as usize,
+            Action::Move(mv) => mv.to.index(),
             Action::Edited(edited) => match edited.written {
                 Written::Then { to, .. } | Written::Jump { to, .. } => to as usize,
             },
@@ -152,13 +152,13 @@ impl Action {
             Action::Move(mv) => match mv.kind {
                 MoveKind::EnPassant => position
                     .en_passant()
-                    .and_then(|ep| enemy(ep.victim as usize)),
+                    .and_then(|ep| enemy(ep.victim.index())),
                 MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass => None,
-                _ => enemy(mv.to as usize),
+                _ => enemy(mv.to.index()),
             },
             Action::Edited(edited) => edited.edits.as_slice().iter().find_map(|edit| match *edit {
-                Edit::Move { to, .. } => enemy(to as usize),
-                Edit::Remove(square) => enemy(square as usize),
+                Edit::Move { to, .. } => enemy(to.index()),
+                Edit::Remove(square) => enemy(square.index()),
                 Edit::Place { .. } => None,
             }),
         }

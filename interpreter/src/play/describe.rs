@@ -5,6 +5,7 @@
 //! inverted and grouped, and the castling paths. Snapshot tests keep it stable.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId};
 use crate::rules::{PieceMoves, Rules};
 use std::fmt::Write;
 use variant_dsl::MoveMode;
@@ -155,9 +156,13 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
             let def = &rules.definition.pieces[piece];
             let royal = if def.royal { ", royal" } else { "" };
             let _ = writeln!(out, "{side_name} {} ({}{royal}):", def.name, def.betza);
-            describe_piece(rules, &mut out, rules.moves_of(side, piece));
+            describe_piece(
+                rules,
+                &mut out,
+                rules.moves_of(SideId::new(side), PieceId::new(piece)),
+            );
         }
-        let attacks = &rules.attacks[side];
+        let attacks = &rules.attacks[SideId::new(side)];
         let _ = writeln!(
             out,
             "{side_name} attacks: {} leap tables, {} lame tables, {} ride groups",

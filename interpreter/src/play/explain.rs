@@ -8,6 +8,7 @@
 //! the definition, never a game's name. It is not on any hot path, so it favours plain code.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId, Sq};
 use crate::core::tables::targets;
 use crate::legal::{
     binding_drop_constraints, binding_move_constraints, leaves_a_reply, legal_moves,
@@ -134,8 +135,8 @@ impl<B: Bitboard> Words<'_, B> {
         match self.position.at(square) {
             Some(Occupant { side, piece }) => format!(
                 "{}'s {} on {}",
-                self.side(side),
-                self.piece(piece),
+                self.side(side.index()),
+                self.piece(piece.index()),
                 self.square(square)
             ),
             None => format!("the empty square {}", self.square(square)),
@@ -154,7 +155,7 @@ impl<B: Bitboard> Words<'_, B> {
     }
 
     fn to_move(&self) -> usize {
-        self.position.side_to_move(self.rules)
+        (self.position.side_to_move(self.rules)).index()
     }
 
     // ---------------------------------------------------------------------------------------
@@ -165,8 +166,8 @@ impl<B: Bitboard> Words<'_, B> {
         let rules = self.rules;
         let us = self.to_move();
         let mut lines = Vec::new();
-        let from = mv.from as usize;
-        let to = mv.to as usize;
+        let from = mv.from.index();
+        let to = mv.to.index();
         match mv.kind {
             MoveKind::Pass => {
                 lines.push(format!(
@@ -205,7 +206,7 @@ impl<B: Bitboard> Words<'_, B> {
                 ));
             }
             _ => {
-                let mover = self.position.at(from).map_or(0, |o| o.piece);
+                let mover = self.position.at(from).map_or(0, |o| o.piece.index());
                 let definition = &rules.definition.pieces[mover];
                 let by = match (mv.converts, definition.betza.is_empty()) {
                     (Some(_), _) | (None, true) => {
@@ -229,7 +230,7 @@ impl<B: Bitboard> Words<'_, B> {
                     if let Some(ep) = self.position.en_passant() {
                         lines.push(format!(
                             "it captures {} en passant",
-                            self.occupant(ep.victim as usize)
+                            self.occupant(ep.victim.index())
                         ));
                     }
                 } else if self.position.at(to).is_some() {
@@ -238,7 +239,7 @@ impl<B: Bitboard> Words<'_, B> {
                 if let Some(converted) = mv.converts {
                     lines.push(format!(
                         "it takes over {}, which becomes {}'s",
-                        self.occupant(converted as usize),
+                        self.occupant(converted.index()),
                         self.side(us)
                     ));
                 }
@@ -251,7 +252,10 @@ impl<B: Bitboard> Words<'_, B> {
         next.play_unchecked(rules, mv);
         if rules.definition.end.check {
             let checked: Vec<&str> = (0..rules.sides)
-                .filter(|&side| rules.is_enemy(us, side) && next.in_check(rules, side))
+                .filter(|&side| {
+                    rules.is_enemy(SideId::new(us), SideId::new(side))
+                        && next.in_check(rules, SideId::new(side))
+                })
                 .map(|side| self.side(side))
                 .collect();
             if !checked.is_empty() {
@@ -269,7 +273,7 @@ impl<B: Bitboard> Words<'_, B> {
     fn piece_at(&self, square: usize) -> &str {
         self.position
             .at(square)
-            .map_or("piece", |occupant| self.piece(occupant.piece))
+            .map_or("piece", |occupant| self.piece(occupant.piece.index()))
     }
 
     // ---------------------------------------------------------------------------------------
@@ -327,10 +331,16 @@ impl<B: Bitboard> Words<'_, B> {
         if !rules.definition.actions.drops {
             return Explanation::illegal("this game has no drops");
         }
-        if self.position.hand(us, piece) == 0 {
+        if self.position.hand(SideId::new(us), PieceId::new(piece)) == 0 {
             let held: Vec<String> = (0..rules.pieces)
-                .filter(|&p| self.position.hand(us, p) > 0)
-                .map(|p| format!("{} {}", self.position.hand(us, p), self.piece(p)))
+                .filter(|&p| self.position.hand(SideId::new(us), PieceId::new(p)) > 0)
+                .map(|p| {
+                    format!(
+                        "{} {}",
+                        self.position.hand(SideId::new(us), PieceId::new(p)),
+                        self.piece(p)
+                    )
+                })
                 .collect();
             let holding = if held.is_empty() {
                 "nothing".to_string()
@@ -368,8 +378,8 @@ impl<B: Bitboard> Words<'_, B> {
             return hint(explanation);
         }
         let mv = Move {
-            from: to as u16,
-            to: to as u16,
+            from: Sq(to as u16),
+            to: Sq(to as u16),
             kind: MoveKind::Drop(variant_dsl::PieceId(piece as u8)),
             converts: None,
         };
@@ -383,7 +393,7 @@ impl<B: Bitboard> Words<'_, B> {
                 return hint(
                     Explanation::illegal(format!(
                         "it would leave {} no legal action, against the rule:",
-                        self.side(next.side_to_move(rules))
+                        self.side((next.side_to_move(rules)).index())
                     ))
                     .with(format!("  {}", self.constraint(rule))),
                 );
@@ -454,17 +464,17 @@ impl<B: Bitboard> Words<'_, B> {
         let Some(mover) = self.position.at(from) else {
             return Explanation::illegal(format!("there is no piece on {}", self.square(from)));
         };
-        if mover.side != us {
+        if mover.side != SideId::new(us) {
             return Explanation::illegal(format!(
                 "the {} on {} is {}'s, and {} is to move",
-                self.piece(mover.piece),
+                self.piece(mover.piece.index()),
                 self.square(from),
-                self.side(mover.side),
+                self.side(mover.side.index()),
                 self.side(us)
             ));
         }
         let unmet: Vec<String> =
-            binding_move_constraints(self.rules, self.position, mover.piece, from)
+            binding_move_constraints(self.rules, self.position, mover.piece.index(), from)
                 .into_iter()
                 .filter(|(_, met)| !met)
                 .map(|(constraint, _)| format!("  {}", self.constraint(constraint)))
@@ -472,7 +482,7 @@ impl<B: Bitboard> Words<'_, B> {
         if !unmet.is_empty() {
             let mut explanation = Explanation::illegal(format!(
                 "the {} on {} may not move now, against the rule{}:",
-                self.piece(mover.piece),
+                self.piece(mover.piece.index()),
                 self.square(from),
                 if unmet.len() == 1 { "" } else { "s" }
             ));
@@ -483,7 +493,7 @@ impl<B: Bitboard> Words<'_, B> {
         }
         let same_squares: Vec<&Move> = legal
             .iter()
-            .filter(|mv| mv.from as usize == from && mv.to as usize == to)
+            .filter(|mv| mv.from.index() == from && mv.to.index() == to)
             .collect();
         if !same_squares.is_empty() {
             let without_mark = text.split('^').next().unwrap_or_default();
@@ -553,8 +563,8 @@ impl<B: Bitboard> Words<'_, B> {
         let Some(first) = moves.first() else {
             return Explanation::illegal("no such move");
         };
-        let mover = self.piece_at(first.from as usize);
-        let square = self.square(first.to as usize);
+        let mover = self.piece_at(first.from.index());
+        let square = self.square(first.to.index());
         let promotes = moves
             .iter()
             .any(|mv| matches!(mv.kind, MoveKind::Promote(_)));
@@ -591,14 +601,16 @@ impl<B: Bitboard> Words<'_, B> {
             "the right to it is lost (its king or rook has moved or been captured)".to_string()
         } else if let Some(blocker) = (castle.empty & occupied).squares().next() {
             format!("{} stands in the way", self.occupant(blocker))
-        } else if rules.definition.end.check && self.position.in_check(rules, us) {
+        } else if rules.definition.end.check && self.position.in_check(rules, SideId::new(us)) {
             format!("{} is in check", self.side(us))
         } else if let Some(&attacked) = castle
             .king_path
             .iter()
-            .find(|&&sq| self.position.attacked(rules, sq, us, occupied))
+            .find(|&&sq| self.position.attacked(rules, sq, SideId::new(us), occupied))
         {
-            let by = self.position.attackers(rules, attacked, us, occupied);
+            let by = self
+                .position
+                .attackers(rules, attacked, SideId::new(us), occupied);
             let by = by
                 .squares()
                 .next()
@@ -645,13 +657,13 @@ impl<B: Bitboard> Words<'_, B> {
         let own = self.position.side_pieces(us);
         let occupied = self.position.occupied();
         let enemy = occupied & !own;
-        let name = self.piece(mover.piece);
+        let name = self.piece(mover.piece.index());
         let (sq_from, sq_to) = (self.square(from), self.square(to));
         let pseudo = targets(rules, moves, from, own, enemy, occupied);
         let en_passant = self
             .position
             .en_passant()
-            .is_some_and(|ep| ep.target as usize == to && moves.en_passant[from].has(to));
+            .is_some_and(|ep| ep.target.index() == to && moves.en_passant[from].has(to));
         if pseudo.has(to) || en_passant {
             let kind = if en_passant {
                 MoveKind::EnPassant
@@ -659,8 +671,8 @@ impl<B: Bitboard> Words<'_, B> {
                 MoveKind::Normal
             };
             let mv = Move {
-                from: from as u16,
-                to: to as u16,
+                from: Sq(from as u16),
+                to: Sq(to as u16),
                 kind,
                 converts: None,
             };
@@ -674,11 +686,11 @@ impl<B: Bitboard> Words<'_, B> {
         if own.has(to) {
             return Explanation::illegal(format!(
                 "{sq_to} is occupied by {}'s own {}",
-                self.side(us),
+                self.side(us.index()),
                 self.piece_at(to)
             ));
         }
-        let betza = &rules.definition.pieces[mover.piece].betza;
+        let betza = &rules.definition.pieces[mover.piece.index()].betza;
         let alone = B::single(from);
         let to_empty = targets(rules, moves, from, B::EMPTY, B::EMPTY, alone);
         let to_capture = targets(
@@ -731,23 +743,29 @@ impl<B: Bitboard> Words<'_, B> {
         let us = self.to_move();
         let mut next = *self.position;
         next.play_unchecked(rules, mv);
-        let was_in_check = self.position.in_check(rules, us);
-        if next.royals(rules, us).count() < self.position.royals(rules, us).count() {
+        let was_in_check = self.position.in_check(rules, SideId::new(us));
+        if next.royals(rules, SideId::new(us)).count()
+            < self.position.royals(rules, SideId::new(us)).count()
+        {
             return Some(format!(
                 "it would destroy {}'s own royal piece (the game's capture effects)",
                 self.side(us)
             ));
         }
-        for royal in next.royals(rules, us).squares() {
-            if let Some(attacker) = next.checkers(rules, royal, us).squares().next() {
+        for royal in next.royals(rules, SideId::new(us)).squares() {
+            if let Some(attacker) = next
+                .checkers(rules, royal, SideId::new(us))
+                .squares()
+                .next()
+            {
                 let royal_name = next
                     .at(royal)
-                    .map_or("royal piece", |o| self.piece(o.piece));
+                    .map_or("royal piece", |o| self.piece(o.piece.index()));
                 let by = next.at(attacker).map_or_else(String::new, |o| {
                     format!(
                         "{}'s {} on {}",
-                        self.side(o.side),
-                        self.piece(o.piece),
+                        self.side(o.side.index()),
+                        self.piece(o.piece.index()),
                         self.square(attacker)
                     )
                 });

@@ -19,6 +19,7 @@ pub use compiled::{Policies, Policy};
 use crate::action::{move_edits, Action, Edited, Written};
 use crate::bitboard::Bitboard;
 use crate::control::piece_control;
+use crate::core::index::{PieceId, SideId, Sq};
 use crate::core::tables::targets;
 use crate::edit::{Edit, Edits};
 use crate::expression::{Judge, Set};
@@ -159,7 +160,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
         Run {
             rules,
             position,
-            side: position.side_to_move(rules),
+            side: (position.side_to_move(rules)).index(),
             numbers: vec![0; policy.slots],
             dice,
             rolled: Vec::new(),
@@ -197,17 +198,17 @@ impl<'a, B: Bitboard> Run<'a, B> {
 
     /// The square of the side's piece with this number.
     fn numbered(&self, number: i64) -> Option<usize> {
-        u8::try_from(number)
-            .ok()
-            .filter(|&n| n > 0)
-            .and_then(|n| self.position.numbered(self.rules, self.side, n))
+        u8::try_from(number).ok().filter(|&n| n > 0).and_then(|n| {
+            self.position
+                .numbered(self.rules, SideId::new(self.side), n)
+        })
     }
 
     /// The number nearest `target` among the side's pieces on the board, `except` left out.
     fn nearest(&self, target: i64, except: i64, lower_when_odd: bool) -> Option<u8> {
         let numbers = self
             .position
-            .side_pieces(self.side)
+            .side_pieces(SideId::new(self.side))
             .squares()
             .filter_map(|square| self.position.number(self.rules, square))
             .filter(|&n| i64::from(n) != except);
@@ -251,7 +252,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
                 if let Some(number) = number {
                     match self.numbered(self.numbers[*number]) {
                         // Castling is the King's move (CC15): it starts on the King's square.
-                        Some(square) => moves.retain(|mv| mv.from as usize == square),
+                        Some(square) => moves.retain(|mv| mv.from.index() == square),
                         None => moves.clear(),
                     }
                 }
@@ -355,20 +356,20 @@ impl<'a, B: Bitboard> Run<'a, B> {
         let Some(occupant) = self.position.at(from) else {
             return Vec::new();
         };
-        let own = self.position.friends(self.rules, self.side);
+        let own = self.position.friends(self.rules, SideId::new(self.side));
         let occupied = self.position.occupied();
         let mut enemy = occupied & !own;
         for &piece in &self.rules.uncapturable {
             enemy &= !self.position.typed(piece);
         }
-        let moves = self.rules.moves_of(self.side, occupant.piece);
+        let moves = self.rules.moves_of(SideId::new(self.side), occupant.piece);
         let reach = targets(self.rules, moves, from, own, enemy, occupied) & enemy;
         let mut found: Vec<Action> = reach
             .squares()
             .map(|to| match &moves.promotion {
                 Some(rule) if rule.zone.has(to) => Move {
-                    from: from as u16,
-                    to: to as u16,
+                    from: Sq(from as u16),
+                    to: Sq(to as u16),
                     kind: MoveKind::Promote(rule.choices[0]),
                     converts: None,
                 },
@@ -379,11 +380,11 @@ impl<'a, B: Bitboard> Run<'a, B> {
         if let Some(ep) = self.position.en_passant() {
             let victim_ok = self
                 .position
-                .at(ep.victim as usize)
-                .is_some_and(|o| self.rules.is_enemy(self.side, o.side));
-            if victim_ok && moves.en_passant[from].has(ep.target as usize) {
+                .at(ep.victim.index())
+                .is_some_and(|o| self.rules.is_enemy(SideId::new(self.side), o.side));
+            if victim_ok && moves.en_passant[from].has(ep.target.index()) {
                 found.push(Action::Move(Move {
-                    from: from as u16,
+                    from: Sq(from as u16),
                     to: ep.target,
                     kind: MoveKind::EnPassant,
                     converts: None,
@@ -408,7 +409,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
         until: &Set<B>,
     ) -> Vec<Action> {
         let after = action.after(self.rules, self.position);
-        let sliders = after.side_pieces(self.side) & after.typed(piece);
+        let sliders = after.side_pieces(SideId::new(self.side)) & after.typed(PieceId::new(piece));
         let mut found = Vec::new();
         for slider in sliders.squares() {
             if Judge::new(self.rules, &after, self.side)
@@ -453,9 +454,13 @@ impl<'a, B: Bitboard> Run<'a, B> {
             let square = geometry.index_of(f, r)?;
             let occupant = after.at(square);
             if let Some(o) = occupant {
-                let untakable = self.rules.royal.iter().any(|p| p.0 as usize == o.piece)
+                let untakable = self
+                    .rules
+                    .royal
+                    .iter()
+                    .any(|p| p.0 as usize == o.piece.index())
                     || self.rules.uncapturable.contains(&o.piece);
-                if !self.rules.is_enemy(self.side, o.side) || untakable {
+                if !self.rules.is_enemy(SideId::new(self.side), o.side) || untakable {
                     return None;
                 }
             }
@@ -463,8 +468,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
             slid.apply_edits(
                 self.rules,
                 &[Edit::Move {
-                    from: from as u16,
-                    to: square as u16,
+                    from: Sq(from as u16),
+                    to: Sq(square as u16),
                 }],
             );
             if Judge::new(self.rules, &slid, self.side)
@@ -486,8 +491,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
             Action::Edited(edited) => edited.edits,
         };
         let edits = first.then(Edit::Move {
-            from: from as u16,
-            to: to as u16,
+            from: Sq(from as u16),
+            to: Sq(to as u16),
         })?;
         Some(Action::Edited(Edited {
             written: Written::Then {
@@ -537,12 +542,12 @@ impl<'a, B: Bitboard> Run<'a, B> {
         let mut found = Vec::new();
         if lands {
             found.push(jump(&[Edit::Move {
-                from: from as u16,
-                to: to as u16,
+                from: Sq(from as u16),
+                to: Sq(to as u16),
             }]));
         }
         if removed {
-            found.push(jump(&[Edit::Remove(from as u16)]));
+            found.push(jump(&[Edit::Remove(Sq(from as u16))]));
         }
         if found.is_empty() {
             found.push(jump(&[]));
@@ -576,7 +581,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
         action
             .victim_square(self.rules, self.position)
             .and_then(|square| self.position.at(square))
-            .map(|o| o.piece)
+            .map(|o| o.piece.index())
     }
 
     /// A compiled set of squares judged for the policy's side on `position`.
@@ -595,15 +600,15 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     return false;
                 };
                 self.position
-                    .team_royals(self.rules, self.side)
+                    .team_royals(self.rules, SideId::new(self.side))
                     .squares()
                     .any(|royal| {
                         self.position
-                            .checkers(self.rules, royal, self.side)
+                            .checkers(self.rules, royal, SideId::new(self.side))
                             .has(victim_square)
                     })
             }
-            Cond::InCheck => self.position.in_check(self.rules, self.side),
+            Cond::InCheck => self.position.in_check(self.rules, SideId::new(self.side)),
             Cond::Legal => {
                 let Some(mv) = action.as_move() else {
                     return false;
@@ -616,7 +621,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
             Cond::Moving(piece) => self
                 .position
                 .at(action.from())
-                .is_some_and(|o| o.piece == *piece),
+                .is_some_and(|o| o.piece == PieceId::new(*piece)),
             Cond::From(set) => self.squares(set, self.position).has(action.from()),
             Cond::To(set) => self.squares(set, self.position).has(action.to()),
             Cond::LandsOn(set) => {
@@ -647,9 +652,12 @@ impl<'a, B: Bitboard> Run<'a, B> {
             Num::MoverValue => self
                 .position
                 .at(action.from())
-                .map_or(0, |o| value(o.piece)),
+                .map_or(0, |o| value(o.piece.index())),
             Num::VictimValue => self.victim(action).map_or(0, value),
-            Num::TargetValue => self.position.at(action.to()).map_or(0, |o| value(o.piece)),
+            Num::TargetValue => self
+                .position
+                .at(action.to())
+                .map_or(0, |o| value(o.piece.index())),
             Num::Distance => {
                 let (df, dr) = self.delta(action);
                 df.abs().max(dr.abs())
@@ -720,7 +728,7 @@ impl<B: Bitboard> Run<'_, B> {
     fn choices(&self, policy: &Policy<B>, steps: &[Step<B>]) -> Vec<(Slot, Vec<i64>)> {
         let numbers: Vec<i64> = self
             .position
-            .side_pieces(self.side)
+            .side_pieces(SideId::new(self.side))
             .squares()
             .filter_map(|square| self.position.number(self.rules, square))
             .map(i64::from)
@@ -788,12 +796,12 @@ fn attackers_by<B: Bitboard>(
     side: usize,
 ) -> i64 {
     position
-        .side_pieces(side)
+        .side_pieces(SideId::new(side))
         .squares()
         .filter(|&from| {
-            position
-                .at(from)
-                .is_some_and(|o| piece_control(rules, position, side, o.piece, from).has(square))
+            position.at(from).is_some_and(|o| {
+                piece_control(rules, position, SideId::new(side), o.piece, from).has(square)
+            })
         })
         .count() as i64
 }

@@ -14,6 +14,7 @@
 //! fits what was written.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId};
 use crate::legal::legal_moves;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
@@ -63,7 +64,10 @@ impl fmt::Display for InputError {
 
 /// A piece that promotes is written without its letter (as pawns are).
 fn letterless<B: Bitboard>(rules: &Rules<B>, side: usize, piece: usize) -> bool {
-    rules.moves_of(side, piece).promotion.is_some()
+    rules
+        .moves_of(SideId::new(side), PieceId::new(piece))
+        .promotion
+        .is_some()
 }
 
 fn square_name<B: Bitboard>(rules: &Rules<B>, index: usize) -> String {
@@ -82,7 +86,7 @@ fn file_and_rank<B: Bitboard>(rules: &Rules<B>, index: usize) -> (String, String
 /// SAN of `mv`, a legal move of `position` among `legal`, without the check mark.
 fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: &[Move]) -> String {
     let us = position.side_to_move(rules);
-    let to = square_name(rules, mv.to as usize);
+    let to = square_name(rules, mv.to.index());
     let letter = |piece: usize| rules.definition.pieces[piece].letter.to_ascii_uppercase();
     match mv.kind {
         MoveKind::Drop(piece) => return format!("{}@{to}", letter(piece.0 as usize)),
@@ -90,19 +94,25 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
         MoveKind::Pass => return "pass".to_string(),
         _ => {}
     }
-    let Some(mover) = position.at(mv.from as usize) else {
+    let Some(mover) = position.at(mv.from.index()) else {
         return mv.uci(rules);
     };
     let capture =
-        mv.kind == MoveKind::EnPassant || position.at(mv.to as usize).is_some_and(|o| o.side != us);
+        mv.kind == MoveKind::EnPassant || position.at(mv.to.index()).is_some_and(|o| o.side != us);
     let mut text = String::new();
-    if letterless(rules, us, mover.piece) {
+    if letterless(rules, us.index(), mover.piece.index()) {
         if capture {
-            text.push_str(&file_and_rank(rules, mv.from as usize).0);
+            text.push_str(&file_and_rank(rules, mv.from.index()).0);
         }
     } else {
-        text.push(letter(mover.piece));
-        text.push_str(&disambiguation(rules, position, mv, mover.piece, legal));
+        text.push(letter(mover.piece.index()));
+        text.push_str(&disambiguation(
+            rules,
+            position,
+            mv,
+            mover.piece.index(),
+            legal,
+        ));
     }
     if capture {
         text.push('x');
@@ -116,7 +126,7 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     // different moves.
     if let Some(converted) = mv.converts {
         text.push('^');
-        text.push_str(&square_name(rules, converted as usize));
+        text.push_str(&square_name(rules, converted.index()));
     }
     text
 }
@@ -150,15 +160,15 @@ fn disambiguation<B: Bitboard>(
                 && m.from != mv.from
                 && matches!(m.kind, MoveKind::Normal | MoveKind::Promote(_))
                 && position
-                    .at(m.from as usize)
-                    .is_some_and(|o| o.piece == piece)
+                    .at(m.from.index())
+                    .is_some_and(|o| o.piece == PieceId::new(piece))
         })
-        .map(|m| m.from as usize)
+        .map(|m| m.from.index())
         .collect();
     if rivals.is_empty() {
         return String::new();
     }
-    let (file, rank) = file_and_rank(rules, mv.from as usize);
+    let (file, rank) = file_and_rank(rules, mv.from.index());
     if rivals.iter().all(|&r| file_and_rank(rules, r).0 != file) {
         file
     } else if rivals.iter().all(|&r| file_and_rank(rules, r).1 != rank) {
@@ -318,18 +328,18 @@ fn fits<B: Bitboard>(
     if matches!(mv.kind, MoveKind::Drop(_) | MoveKind::Castle(_)) {
         return false;
     }
-    let Some(mover) = position.at(mv.from as usize) else {
+    let Some(mover) = position.at(mv.from.index()) else {
         return false;
     };
     let us = position.side_to_move(rules);
-    let letter = rules.definition.pieces[mover.piece]
+    let letter = rules.definition.pieces[mover.piece.index()]
         .letter
         .to_ascii_uppercase();
     let piece_ok = match written.piece {
         Some(p) => p == letter,
-        None => letterless(rules, us, mover.piece),
+        None => letterless(rules, us.index(), mover.piece.index()),
     };
-    let (file, rank) = file_and_rank(rules, mv.from as usize);
+    let (file, rank) = file_and_rank(rules, mv.from.index());
     let promotion_ok = match (written.promotion, mv.kind) {
         (Some(p), MoveKind::Promote(piece)) => {
             rules.definition.pieces[piece.0 as usize]
@@ -342,7 +352,7 @@ fn fits<B: Bitboard>(
     };
     piece_ok
         && promotion_ok
-        && square_name(rules, mv.to as usize) == written.to
+        && square_name(rules, mv.to.index()) == written.to
         && written.from_file.as_ref().is_none_or(|f| *f == file)
         && written.from_rank.as_ref().is_none_or(|r| *r == rank)
 }
@@ -362,11 +372,13 @@ fn meant<B: Bitboard>(
             let Some(o) = position.at(square) else {
                 return false;
             };
-            let letter = rules.definition.pieces[o.piece].letter.to_ascii_uppercase();
+            let letter = rules.definition.pieces[o.piece.index()]
+                .letter
+                .to_ascii_uppercase();
             let (file, rank) = file_and_rank(rules, square);
             let piece_ok = match written.piece {
                 Some(p) => p == letter,
-                None => letterless(rules, us, o.piece),
+                None => letterless(rules, us.index(), o.piece.index()),
             };
             piece_ok
                 && written.from_file.as_ref().is_none_or(|f| *f == file)
@@ -433,7 +445,7 @@ fn reaches<B: Bitboard>(
                 .has(to))
         || position
             .en_passant()
-            .is_some_and(|ep| ep.target as usize == to && moves.en_passant[from].has(to))
+            .is_some_and(|ep| ep.target.index() == to && moves.en_passant[from].has(to))
 }
 
 /// The castling `O-O` or `O-O-O` names for the side to move, as the king's move in the game's
@@ -449,11 +461,11 @@ fn castling_meant<B: Bitboard>(
         .iter()
         .enumerate()
         .filter(|(index, castle)| {
-            castle.side.0 as usize == us
+            castle.side.0 as usize == us.index()
                 && castle_name(rules, *index) == wanted
                 && position
                     .at(castle.king_from)
-                    .is_some_and(|o| o.side == us && rules.definition.pieces[o.piece].royal)
+                    .is_some_and(|o| o.side == us && rules.definition.pieces[o.piece.index()].royal)
         })
         .map(|(_, castle)| castle)
         .collect();

@@ -6,6 +6,7 @@
 
 use crate::action::{Action, Edited, Written};
 use crate::bitboard::{Bitboard, Wide256};
+use crate::core::index::{PieceId, SideId};
 use crate::explain::Explanation;
 use crate::legal::legal_moves;
 use crate::moves::{Move, MoveKind};
@@ -296,7 +297,9 @@ impl<B: Bitboard> Game<B> {
     /// could take here with some dice, if any.
     fn policy_action(&self, text: &str) -> Option<Action> {
         let position = self.position();
-        let policy = self.policies.of(position.side_to_move(&self.rules))?;
+        let policy = self
+            .policies
+            .of((position.side_to_move(&self.rules)).index())?;
         crate::policy::possible_actions(&self.rules, position, policy)
             .into_iter()
             .find(|action| action.notation(&self.rules) == text)
@@ -310,8 +313,8 @@ impl<B: Bitboard> Game<B> {
         }
         let position = self.position();
         let side = position.side_to_move(&self.rules);
-        let name = &self.rules.definition.sides[side].name;
-        if self.policies.of(side).is_none() {
+        let name = &self.rules.definition.sides[side.index()].name;
+        if self.policies.of(side.index()).is_none() {
             return Some(Explanation {
                 legal: false,
                 lines: vec![format!(
@@ -336,13 +339,13 @@ impl<B: Bitboard> Game<B> {
     /// What a policy's action made of edits does, in words.
     fn describe_edited(&self, edited: Edited) -> String {
         let position = self.position();
-        let name = &self.rules.definition.sides[position.side_to_move(&self.rules)].name;
+        let name = &self.rules.definition.sides[position.side_to_move(&self.rules).index()].name;
         let square = |index: u16| self.rules.geometry.square(index as usize).to_string();
         let piece = |index: u16| {
             position
                 .at(index as usize)
                 .map_or("piece".to_string(), |o| {
-                    self.rules.definition.pieces[o.piece].name.clone()
+                    self.rules.definition.pieces[o.piece.index()].name.clone()
                 })
         };
         match edited.written {
@@ -466,7 +469,7 @@ impl<B: Bitboard> Session for Game<B> {
     }
 
     fn side_to_move(&self) -> String {
-        self.rules.definition.sides[self.position().side_to_move(&self.rules)]
+        self.rules.definition.sides[self.position().side_to_move(&self.rules).index()]
             .name
             .clone()
     }
@@ -485,8 +488,8 @@ impl<B: Bitboard> Session for Game<B> {
         use crate::policy::{decide, GivenDice, SeededDice};
         let position = self.position();
         let side = position.side_to_move(&self.rules);
-        let name = self.rules.definition.sides[side].name.clone();
-        let policy = self.policies.of(side).ok_or_else(|| {
+        let name = self.rules.definition.sides[side.index()].name.clone();
+        let policy = self.policies.of(side.index()).ok_or_else(|| {
             format!("{name} has no policy in this game: people or players move it")
         })?;
         if let Some(result) = self.outcome() {
@@ -539,7 +542,7 @@ impl<B: Bitboard> Session for Game<B> {
         let mv = *self.moves.last()?;
         let before = &self.positions[self.positions.len() - 2];
         let side = before.side_to_move(&self.rules);
-        let policy = self.policies.of(side)?;
+        let policy = self.policies.of(side.index())?;
         let dice = self
             .dice
             .get(self.moves.len() - 1)
@@ -551,7 +554,7 @@ impl<B: Bitboard> Session for Game<B> {
             return None;
         }
         Some(PolicyReport {
-            side: self.rules.definition.sides[side].name.clone(),
+            side: self.rules.definition.sides[side.index()].name.clone(),
             rule: decision.rule,
             dice: decision.dice,
             candidates: decision
@@ -588,7 +591,7 @@ impl<B: Bitboard> Session for Game<B> {
     fn checked_sides(&self) -> Vec<String> {
         let position = self.position();
         (0..self.rules.sides)
-            .filter(|&side| position.in_check(&self.rules, side))
+            .filter(|&side| position.in_check(&self.rules, SideId::new(side)))
             .map(|side| self.rules.definition.sides[side].name.clone())
             .collect()
     }
@@ -627,8 +630,8 @@ impl<B: Bitboard> Session for Game<B> {
         let report = |square: usize| {
             before.at(square).map(|o| PieceReport {
                 square: rules.geometry.square(square).to_string(),
-                side: rules.definition.sides[o.side].name.clone(),
-                piece: rules.definition.pieces[o.piece].name.clone(),
+                side: rules.definition.sides[o.side.index()].name.clone(),
+                piece: rules.definition.pieces[o.piece.index()].name.clone(),
             })
         };
         // Read from the boards before and after, so that every effect is reported: the piece
@@ -638,7 +641,7 @@ impl<B: Bitboard> Session for Game<B> {
         let converted = mv
             .as_move()
             .and_then(|mv| mv.converts)
-            .map(|square| square as usize);
+            .map(|square| square.index());
         let removed = |square: usize| match (before.at(square), after.at(square)) {
             (Some(_), None) => true,
             (Some(was), Some(is)) => was.side != is.side && Some(square) != converted,
@@ -646,13 +649,13 @@ impl<B: Bitboard> Session for Game<B> {
         };
         // The squares a moving piece left (its own, not a capture).
         let origins: Vec<usize> = match mv {
-            Action::Move(mv) => vec![mv.from as usize],
+            Action::Move(mv) => vec![mv.from.index()],
             Action::Edited(edited) => edited
                 .edits
                 .as_slice()
                 .iter()
                 .filter_map(|edit| match *edit {
-                    crate::edit::Edit::Move { from, .. } => Some(from as usize),
+                    crate::edit::Edit::Move { from, .. } => Some(from.index()),
                     _ => None,
                 })
                 .collect(),
@@ -703,7 +706,7 @@ impl<B: Bitboard> Session for Game<B> {
         else {
             return Vec::new();
         };
-        crate::control::side_control(&self.rules, self.position(), index)
+        crate::control::side_control(&self.rules, self.position(), SideId::new(index))
             .squares()
             .map(|square| self.rules.geometry.square(square).to_string())
             .collect()
@@ -715,7 +718,8 @@ impl<B: Bitboard> Session for Game<B> {
         }
         (0..self.rules.sides)
             .map(|side| {
-                let control = crate::control::side_control(&self.rules, self.position(), side);
+                let control =
+                    crate::control::side_control(&self.rules, self.position(), SideId::new(side));
                 (
                     self.rules.definition.sides[side].name.clone(),
                     control_diagram(&self.rules, self.position(), control),
@@ -761,7 +765,7 @@ impl<B: Bitboard> Session for Game<B> {
             .iter()
             .map(|position| {
                 (
-                    position.side_to_move(&self.rules),
+                    position.side_to_move(&self.rules).index(),
                     position.fullmove_number(),
                 )
             })
@@ -804,14 +808,16 @@ impl<B: Bitboard> Session for Game<B> {
                     .map(|mv| mv.notation(rules))
                     .collect()
             }),
-            reserves: definition
-                .actions
-                .drops
-                .then(|| per_side(&|side, piece| position.hand(side, piece))),
+            reserves: definition.actions.drops.then(|| {
+                per_side(&|side, piece| position.hand(SideId::new(side), PieceId::new(piece)))
+            }),
             prisoners: rules
                 .stores
-                .contains(&Some(variant_dsl::Store::Prison))
-                .then(|| per_side(&|side, piece| position.prison(side, piece))),
+                .iter()
+                .any(|store| *store == Some(variant_dsl::Store::Prison))
+                .then(|| {
+                    per_side(&|side, piece| position.prison(SideId::new(side), PieceId::new(piece)))
+                }),
         }
     }
 
@@ -911,8 +917,8 @@ pub fn diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> String 
     let mut out = draw(rules, |index| match position.at(index) {
         None => '.',
         Some(o) => rules.definition.piece_letter(
-            variant_dsl::SideId(o.side as u8),
-            variant_dsl::PieceId(o.piece as u8),
+            variant_dsl::SideId(o.side.0),
+            variant_dsl::PieceId(o.piece.0),
         ),
     });
     out.push_str("   ");

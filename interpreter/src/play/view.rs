@@ -5,6 +5,7 @@
 //! piece, not as a string to pick apart.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -64,10 +65,10 @@ pub fn board<B: Bitboard>(
             match position.at(index) {
                 None => Cell::Empty,
                 Some(o) => Cell::Piece {
-                    side: o.side,
+                    side: o.side.index(),
                     letter: rules.definition.piece_letter(
-                        variant_dsl::SideId(o.side as u8),
-                        variant_dsl::PieceId(o.piece as u8),
+                        variant_dsl::SideId(o.side.0),
+                        variant_dsl::PieceId(o.piece.0),
                     ),
                 },
             }
@@ -75,8 +76,8 @@ pub fn board<B: Bitboard>(
         .collect();
     let last_move = match last {
         None => Vec::new(),
-        Some(mv) if matches!(mv.kind, MoveKind::Drop(_)) => vec![mv.to as usize],
-        Some(mv) => vec![mv.from as usize, mv.to as usize],
+        Some(mv) if matches!(mv.kind, MoveKind::Drop(_)) => vec![mv.to.index()],
+        Some(mv) => vec![mv.from.index(), mv.to.index()],
     };
     BoardView {
         files: geometry.files,
@@ -95,13 +96,13 @@ pub fn hands<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Hand>
         .map(|side| Hand {
             side: rules.definition.sides[side].name.clone(),
             pieces: (0..rules.pieces)
-                .filter(|&piece| position.hand(side, piece) > 0)
+                .filter(|&piece| position.hand(SideId::new(side), PieceId::new(piece)) > 0)
                 .map(|piece| {
                     let def = &rules.definition.pieces[piece];
                     (
                         def.letter,
                         def.name.clone(),
-                        u32::from(position.hand(side, piece)),
+                        u32::from(position.hand(SideId::new(side), PieceId::new(piece))),
                     )
                 })
                 .collect(),

@@ -21,6 +21,7 @@
 //! reference (explanations, end conditions, scores, and the plans' own tests).
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId};
 use crate::domain::{each_term, every_term, Domain, Settles, Term};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
@@ -417,8 +418,8 @@ pub fn sides_of<B: Bitboard>(
     let all = (1u32 << rules.sides) - 1;
     match reference {
         SideRef::Own => 1 << side,
-        SideRef::Opponents => all & !u32::from(rules.allies[side]),
-        SideRef::Team => u32::from(rules.allies[side]),
+        SideRef::Opponents => all & !u32::from(rules.allies[SideId::new(side)]),
+        SideRef::Team => u32::from(rules.allies[SideId::new(side)]),
         SideRef::Any => all,
         SideRef::Next => 1 << next_side(rules, position, side),
         SideRef::Side(id) => 1 << id.0,
@@ -431,7 +432,7 @@ pub fn next_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: us
     let order = &rules.definition.turn_order;
     // In play the side to move's place in the turn order is known; in a placement phase (and for
     // other sides) `next` is the side after the judged one in `turns`.
-    let at = if position.side_to_move(rules) == side && position.phase().is_none() {
+    let at = if position.side_to_move(rules) == SideId::new(side) && position.phase().is_none() {
         position.turn_index()
     } else {
         order.iter().position(|s| s.0 as usize == side).unwrap_or(0)
@@ -523,7 +524,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
         if let Some(control) = self.control[side] {
             return control;
         }
-        let control = crate::control::side_control(self.rules, self.position, side);
+        let control = crate::control::side_control(self.rules, self.position, SideId::new(side));
         self.control[side] = Some(control);
         control
     }
@@ -570,14 +571,19 @@ impl<'a, B: Bitboard> Judge<'a, B> {
         };
         let by_value = matches!(field, Fld::ControlValue(_));
         for side in each_side(self.sides(*reference)) {
-            crate::control::each_control(self.rules, self.position, side, |_, piece, control| {
-                let weight = if by_value {
-                    self.rules.definition.pieces[piece].value as i64
-                } else {
-                    1
-                };
-                visit(weight, control);
-            });
+            crate::control::each_control(
+                self.rules,
+                self.position,
+                SideId::new(side),
+                |_, piece, control| {
+                    let weight = if by_value {
+                        self.rules.definition.pieces[piece.index()].value as i64
+                    } else {
+                        1
+                    };
+                    visit(weight, control);
+                },
+            );
         }
     }
 
@@ -651,10 +657,10 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     fn pieces(&mut self, sides: SideRef, piece: Option<usize>) -> B {
         let mut squares = B::EMPTY;
         for side in each_side(self.sides(sides)) {
-            squares |= self.position.side_pieces(side);
+            squares |= self.position.side_pieces(SideId::new(side));
         }
         match piece {
-            Some(piece) => squares & self.position.typed(piece),
+            Some(piece) => squares & self.position.typed(PieceId::new(piece)),
             None => squares,
         }
     }
@@ -672,7 +678,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         for square in among.squares() {
             if each_side(sides).any(|side| {
                 self.position
-                    .attacked_by(self.rules, square, side, occupied)
+                    .attacked_by(self.rules, square, SideId::new(side), occupied)
             }) {
                 squares |= B::single(square);
             }
@@ -687,7 +693,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     fn last_drop(&mut self, sides: SideRef) -> B {
         let mut squares = B::EMPTY;
         for side in each_side(self.sides(sides)) {
-            if let Some((_, square)) = self.position.last_drop(side) {
+            if let Some((_, square)) = self.position.last_drop(SideId::new(side)) {
                 squares |= B::single(square);
             }
         }
@@ -766,8 +772,10 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     fn hand(&mut self, sides: SideRef, piece: Option<usize>) -> i64 {
         each_side(self.sides(sides))
             .map(|side| match piece {
-                Some(piece) => i64::from(self.position.hand(side, piece)),
-                None => i64::from(self.position.hand_total(side)),
+                Some(piece) => {
+                    i64::from(self.position.hand(SideId::new(side), PieceId::new(piece)))
+                }
+                None => i64::from(self.position.hand_total(SideId::new(side))),
             })
             .sum()
     }
@@ -820,14 +828,14 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     }
     #[inline]
     fn hands_empty(&mut self) -> bool {
-        (0..self.rules.sides).all(|s| self.position.hand_total(s) == 0)
+        (0..self.rules.sides).all(|s| self.position.hand_total(SideId::new(s)) == 0)
     }
     #[inline]
     fn placed(&mut self, sides: SideRef, piece: usize) -> bool {
         each_side(self.sides(sides)).any(|side| {
             self.position
-                .last_drop(side)
-                .is_some_and(|(p, _)| p == piece)
+                .last_drop(SideId::new(side))
+                .is_some_and(|(p, _)| p == PieceId::new(piece))
         })
     }
     #[inline]
@@ -881,16 +889,16 @@ impl<B: Bitboard> Settles<B> for Judge<'_, B> {
 pub fn movable_squares<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
-) -> [B; crate::rules::MAX_PIECE_TYPES] {
+) -> crate::core::index::ByPiece<B> {
     let board = rules.geometry.board;
-    let mut movable = [board; crate::rules::MAX_PIECE_TYPES];
+    let mut movable = crate::core::index::ByPiece::splat(board);
     if rules.expressions.moves.is_empty() {
         return movable;
     }
     let side = position.side_to_move(rules);
-    let mut judge = Judge::new(rules, position, side);
+    let mut judge = Judge::new(rules, position, side.index());
     for rule in &rules.expressions.moves {
-        if rule.side.is_some_and(|s| s != side) {
+        if rule.side.is_some_and(|s| s != side.index()) {
             continue;
         }
         // The squares a piece of this type may move from under this rule: computed once for
@@ -924,10 +932,10 @@ pub fn binding_move_rules<B: Bitboard>(
     from: usize,
 ) -> Vec<(usize, bool)> {
     let side = position.side_to_move(rules);
-    let mut judge = Judge::new(rules, position, side);
+    let mut judge = Judge::new(rules, position, side.index());
     let mut binding = Vec::new();
     for (index, rule) in rules.expressions.moves.iter().enumerate() {
-        if rule.side.is_some_and(|s| s != side) {
+        if rule.side.is_some_and(|s| s != side.index()) {
             continue;
         }
         if judge.move_mask(&rule.condition, piece).has(from) {
@@ -944,7 +952,7 @@ pub fn turn_start_bits<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) ->
         return 0;
     }
     let side = position.side_to_move(rules);
-    let mut judge = Judge::new(rules, position, side);
+    let mut judge = Judge::new(rules, position, side.index());
     conditions
         .iter()
         .enumerate()
@@ -956,7 +964,7 @@ fn drop_targets<B: Bitboard>(actions: &[Move]) -> B {
     actions
         .iter()
         .filter(|mv| matches!(mv.kind, MoveKind::Drop(_)))
-        .fold(B::EMPTY, |acc, mv| acc | B::single(mv.to as usize))
+        .fold(B::EMPTY, |acc, mv| acc | B::single(mv.to.index()))
 }
 
 /// The squares next to some square of `squares`.
@@ -1002,7 +1010,7 @@ pub(crate) fn colour_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
 #[inline]
 pub fn placement<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> u32 {
     rules.setup_hand[side]
-        .saturating_sub(position.hand_total(side))
+        .saturating_sub(position.hand_total(SideId::new(side)))
         .saturating_add(1)
 }
 
@@ -1117,7 +1125,7 @@ pub fn binding_rules<B: Bitboard>(
     to: usize,
 ) -> Vec<(usize, bool)> {
     let side = position.side_to_move(rules);
-    let mut judge = Judge::new(rules, position, side);
+    let mut judge = Judge::new(rules, position, side.index());
     let mut binding = Vec::new();
     for (index, rule) in rules
         .expressions
@@ -1125,7 +1133,7 @@ pub fn binding_rules<B: Bitboard>(
         .iter()
         .enumerate()
     {
-        if rule.side.is_some_and(|s| s != side) || rule.lookahead {
+        if rule.side.is_some_and(|s| s != side.index()) || rule.lookahead {
             continue;
         }
         if judge.drop_mask(&rule.condition, piece).has(to) {
@@ -1178,8 +1186,8 @@ pub(crate) fn reply_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) 
         return None;
     }
     let mover = position.side_to_move(rules);
-    let next = next_side(rules, position, mover);
-    (next != mover).then_some(next)
+    let next = next_side(rules, position, mover.index());
+    (next != mover.index()).then_some(next)
 }
 
 /// [`reply_certain_after`] for the next side `next` ([`reply_side`]).
@@ -1196,7 +1204,7 @@ fn reply_certain_for<B: Bitboard>(
     let mut shared_possibly = [None; SHARED_RULES];
     let mut shared_certainly = [None; SHARED_RULES];
     for piece in 0..rules.pieces {
-        if position.hand(next, piece) == 0 {
+        if position.hand(SideId::new(next), PieceId::new(piece)) == 0 {
             continue;
         }
         let mut allowed = empty;
@@ -1280,7 +1288,7 @@ impl<'a, B: Bitboard> Bounds<'a, B> {
             rules,
             position,
             side,
-            mover: position.side_to_move(rules),
+            mover: (position.side_to_move(rules)).index(),
             drops,
             known: known_square(drops),
         }
@@ -1335,13 +1343,13 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         let position = self.position;
         let mut squares = B::EMPTY;
         for side in each_side(self.sides(reference)) {
-            squares |= position.side_pieces(side);
+            squares |= position.side_pieces(SideId::new(side));
         }
         if let Some(piece) = piece {
-            squares &= position.typed(piece);
+            squares &= position.typed(PieceId::new(piece));
         }
         let grows = self.includes_mover(reference)
-            && piece.is_none_or(|p| position.hand(self.mover, p) > 0);
+            && piece.is_none_or(|p| position.hand(SideId::new(self.mover), PieceId::new(p)) > 0);
         (squares, if grows { squares | self.drops } else { squares })
     }
     // Control, attacks, legal drops, acted pieces, fields: unknown after the drop.
@@ -1361,7 +1369,7 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
             if side == self.mover {
                 continue;
             }
-            if let Some((_, square)) = self.position.last_drop(side) {
+            if let Some((_, square)) = self.position.last_drop(SideId::new(side)) {
                 squares |= B::single(square);
             }
         }
@@ -1421,12 +1429,15 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         let mut total = 0i64;
         for side in each_side(self.sides(reference)) {
             total += match piece {
-                Some(piece) => i64::from(self.position.hand(side, piece)),
-                None => i64::from(self.position.hand_total(side)),
+                Some(piece) => {
+                    i64::from(self.position.hand(SideId::new(side), PieceId::new(piece)))
+                }
+                None => i64::from(self.position.hand_total(SideId::new(side))),
             };
         }
         let shrinks = self.includes_mover(reference)
-            && piece.is_none_or(|p| self.position.hand(self.mover, p) > 0);
+            && piece
+                .is_none_or(|p| self.position.hand(SideId::new(self.mover), PieceId::new(p)) > 0);
         let exact_total = piece.is_none() && self.includes_mover(reference);
         if exact_total {
             (total - 1, total - 1)
@@ -1472,7 +1483,7 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
     }
     fn hands_empty(&mut self) -> (bool, bool) {
         let empty = (0..self.rules.sides).all(|side| {
-            let held = self.position.hand_total(side);
+            let held = self.position.hand_total(SideId::new(side));
             if side == self.mover {
                 held <= 1
             } else {
@@ -1486,14 +1497,16 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
             .filter(|&side| side != self.mover)
             .any(|side| {
                 self.position
-                    .last_drop(side)
-                    .is_some_and(|(p, _)| p == piece)
+                    .last_drop(SideId::new(side))
+                    .is_some_and(|(p, _)| p == PieceId::new(piece))
             });
         if !self.includes_mover(reference) {
             return (others, others);
         }
-        let held = self.position.hand(self.mover, piece);
-        let only = held > 0 && u32::from(held) == self.position.hand_total(self.mover);
+        let held = self
+            .position
+            .hand(SideId::new(self.mover), PieceId::new(piece));
+        let only = held > 0 && u32::from(held) == self.position.hand_total(SideId::new(self.mover));
         (others || only, others || held > 0)
     }
     fn both(&mut self, a: (bool, bool), b: (bool, bool)) -> (bool, bool) {

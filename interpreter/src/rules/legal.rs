@@ -8,6 +8,7 @@
 //! sinks are the core's; a plan looked up already is passed down beside them ([`KnownPlan`]).
 
 use crate::core::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId};
 use crate::core::movegen::{
     castling, en_passant, leaves_king_safe, piece_moves, safety, Collector, Counter, Exists,
     Movable, Sink,
@@ -87,7 +88,7 @@ pub fn count_legal_unless_ended_with<'r, B: Bitboard>(
     let us = position.side_to_move(rules);
     let plan = known.or_else(|| {
         (rules.plan_key.active && position.hand_total(us) > 0)
-            .then(|| crate::plan::plan(rules, position, us))
+            .then(|| crate::plan::plan(rules, position, us.index()))
     });
     let settled = plan.and_then(|plan| plan?.ends());
     if crate::outcome::ends_before_actions_settled(rules, position, history, settled) {
@@ -95,7 +96,7 @@ pub fn count_legal_unless_ended_with<'r, B: Bitboard>(
     }
     if let Some(Some(found)) = plan {
         if drops_alone(rules, position) {
-            let mut judge = Judge::new(rules, position, us);
+            let mut judge = Judge::new(rules, position, us.index());
             let pieces = position.held_types(us);
             if let Some(count) =
                 found.count_drops(&mut judge, pieces, rules.options.lookahead_pruning)
@@ -198,7 +199,14 @@ fn generate_actions<B: Bitboard, S: Sink<B>>(
         // is not in check where pins decide legality. (A flag rather than the safety itself:
         // a reference to it kept the move loops' safety in memory, for chess too.)
         let king_to_keep = safety.enforced && !safety.fast;
-        drops(rules, position, us, king_to_keep, sink, (lookahead, known));
+        drops(
+            rules,
+            position,
+            us.index(),
+            king_to_keep,
+            sink,
+            (lookahead, known),
+        );
     }
 }
 
@@ -210,13 +218,13 @@ fn drops<B: Bitboard, S: Sink<B>>(
     sink: &mut S,
     (lookahead, known): (bool, KnownPlan<'_, B>),
 ) {
-    if position.hand_total(us) == 0 {
+    if position.hand_total(SideId::new(us)) == 0 {
         return;
     }
     let mut judge = Judge::new(rules, position, us);
     // The rules folded for this position's scalar state, where the game keeps a plan.
     let plan = known.unwrap_or_else(|| crate::plan::plan(rules, position, us));
-    let in_hand = position.held_types(us);
+    let in_hand = position.held_types(SideId::new(us));
     // Every type at once: from the plan, or from the rules (unless one drop is enough).
     let mut allowed_of = [B::EMPTY; MAX_PIECE_TYPES];
     let mut looked_ahead_of = [B::EMPTY; MAX_PIECE_TYPES];
@@ -269,7 +277,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
             while rest != 0 {
                 let piece = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                sink.drops(piece, allowed_of[piece]);
+                sink.drops(PieceId::new(piece), allowed_of[piece]);
                 if sink.satisfied() {
                     return;
                 }
@@ -291,7 +299,12 @@ fn drops<B: Bitboard, S: Sink<B>>(
         };
         if king_to_keep {
             for to in allowed.squares() {
-                if !leaves_king_safe(rules, position, Move::drop(piece, to), us) {
+                if !leaves_king_safe(
+                    rules,
+                    position,
+                    Move::drop(PieceId::new(piece), to),
+                    SideId::new(us),
+                ) {
                     allowed &= !B::single(to);
                 }
             }
@@ -308,14 +321,14 @@ fn drops<B: Bitboard, S: Sink<B>>(
                         }
                     }
                     if (square_proved & square).is_empty()
-                        && !leaves_a_reply(rules, position, Move::drop(piece, to))
+                        && !leaves_a_reply(rules, position, Move::drop(PieceId::new(piece), to))
                     {
                         allowed &= !square;
                     }
                 }
             }
         }
-        sink.drops(piece, allowed);
+        sink.drops(PieceId::new(piece), allowed);
         if sink.satisfied() {
             return;
         }

@@ -5,6 +5,7 @@
 
 use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId};
 use crate::expression::{EndCheck, Judge};
 use crate::legal::{any_legal, legal_moves, legal_moves_into};
 use crate::moves::Move;
@@ -102,8 +103,8 @@ fn verdict_outcome<B: Bitboard>(
     };
     let winners = match verdict {
         Verdict::Draw => Vec::new(),
-        Verdict::Win => names(&|s| !rules.is_enemy(side, s)),
-        Verdict::Loss => names(&|s| rules.is_enemy(side, s)),
+        Verdict::Win => names(&|s| !rules.is_enemy(SideId::new(side), SideId::new(s))),
+        Verdict::Loss => names(&|s| rules.is_enemy(SideId::new(side), SideId::new(s))),
     };
     Outcome {
         winners,
@@ -162,7 +163,7 @@ fn outcome_given<B: Bitboard>(
         };
         return Some(verdict_outcome(
             rules,
-            to_move,
+            to_move.index(),
             verdict.unwrap_or(Verdict::Draw),
             reason,
         ));
@@ -170,7 +171,7 @@ fn outcome_given<B: Bitboard>(
     if let Some(rule) = material_rule(rules, position) {
         return Some(verdict_outcome(
             rules,
-            to_move,
+            to_move.index(),
             rule.verdict,
             Reason::Material,
         ));
@@ -179,7 +180,7 @@ fn outcome_given<B: Bitboard>(
         if repeated(rules, position, history) {
             return Some(verdict_outcome(
                 rules,
-                position.previous_side(rules),
+                (position.previous_side(rules)).index(),
                 repetition.verdict,
                 Reason::Repetition,
             ));
@@ -189,7 +190,7 @@ fn outcome_given<B: Bitboard>(
         if move_limit_reached(rules, position) {
             return Some(verdict_outcome(
                 rules,
-                to_move,
+                to_move.index(),
                 limit.verdict,
                 Reason::MoveLimit,
             ));
@@ -233,7 +234,7 @@ pub fn status_into<B: Bitboard>(
         return Some(finished(None));
     }
     let drop_squares = legal_moves_into(rules, position, moves);
-    let judge = Judge::new(rules, position, position.side_to_move(rules))
+    let judge = Judge::new(rules, position, (position.side_to_move(rules)).index())
         .with_actions(moves)
         .with_drop_squares(drop_squares);
     if moves.is_empty()
@@ -280,7 +281,7 @@ pub fn status_into_set<B: Bitboard>(
     if actions.is_empty() {
         return Some(finished(Some(&[])));
     }
-    let judge = Judge::new(rules, position, position.side_to_move(rules))
+    let judge = Judge::new(rules, position, (position.side_to_move(rules)).index())
         .with_can_act(true)
         .with_drop_squares(actions.drop_squares());
     if fired_end_condition_by(rules, position, judge, |end| end.needs_actions).is_some() {
@@ -379,7 +380,7 @@ pub(crate) fn fired_end_condition<B: Bitboard>(
     actions: Option<&[Move]>,
     select: impl Fn(&EndCheck<B>) -> bool,
 ) -> Option<(usize, usize, Option<Verdict>)> {
-    let mut judge = Judge::new(rules, position, position.side_to_move(rules));
+    let mut judge = Judge::new(rules, position, (position.side_to_move(rules)).index());
     if let Some(actions) = actions {
         judge = judge.with_actions(actions);
     }
@@ -409,17 +410,17 @@ fn fired_end_condition_by<B: Bitboard>(
             // Every side, starting with the one that acted last.
             let first = position.previous_side(rules);
             (0..rules.sides)
-                .map(|offset| (first + offset) % rules.sides)
+                .map(|offset| SideId::new((first.index() + offset) % rules.sides))
                 .find(|&side| {
-                    judge.judge_for(side);
+                    judge.judge_for(side.index());
                     judge.holds(&check.condition)
                 })
         } else {
-            judge.judge_for(to_move);
+            judge.judge_for(to_move.index());
             judge.holds(&check.condition).then_some(to_move)
         };
         if let Some(side) = side {
-            return Some((rule, side, written.verdict));
+            return Some((rule, side.index(), written.verdict));
         }
     }
     None
@@ -438,14 +439,14 @@ fn material_rule<'r, B: Bitboard>(
         || rules
             .material_excluded
             .iter()
-            .any(|&piece| position.typed(piece).any())
-        || (0..rules.sides).any(|side| position.hand_total(side) > 0)
+            .any(|&piece| position.typed(PieceId::new(piece)).any())
+        || (0..rules.sides).any(|side| position.hand_total(SideId::new(side)) > 0)
     {
         return None;
     }
     material.iter().find(|rule| {
         let counts_fit = (0..rules.pieces).all(|piece| {
-            let count = position.typed(piece).count();
+            let count = position.typed(PieceId::new(piece)).count();
             match rule.counts.iter().find(|c| c.piece.0 as usize == piece) {
                 Some(bounds) => count >= bounds.min && bounds.max.is_none_or(|max| count <= max),
                 None => count == 0,
@@ -456,10 +457,9 @@ fn material_rule<'r, B: Bitboard>(
 }
 
 fn non_royals_on_one_colour<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    let royal = rules
-        .royal
-        .iter()
-        .fold(B::EMPTY, |acc, p| acc | position.typed(p.0 as usize));
+    let royal = rules.royal.iter().fold(B::EMPTY, |acc, p| {
+        acc | position.typed(PieceId::new(p.0 as usize))
+    });
     let others = position.occupied() & !royal;
     (others & rules.geometry.light).is_empty() || (others & !rules.geometry.light).is_empty()
 }
@@ -470,11 +470,11 @@ fn royal_lost<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<u
         return None;
     }
     (0..rules.sides).find(|&side| {
-        position.royals(rules, side).is_empty()
+        position.royals(rules, SideId::new(side)).is_empty()
             && rules
                 .royal
                 .iter()
-                .all(|royal| position.hand(side, royal.0 as usize) == 0)
+                .all(|royal| position.hand(SideId::new(side), PieceId::new(royal.0 as usize)) == 0)
     })
 }
 
@@ -523,10 +523,10 @@ fn by_score<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Outcome {
             Tiebreak::FewestInHand => {
                 let fewest = leaders
                     .iter()
-                    .map(|&s| position.hand_total(s))
+                    .map(|&s| position.hand_total(SideId::new(s)))
                     .min()
                     .unwrap_or(0);
-                leaders.retain(|&s| position.hand_total(s) == fewest);
+                leaders.retain(|&s| position.hand_total(SideId::new(s)) == fewest);
             }
         }
     }

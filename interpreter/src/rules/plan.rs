@@ -23,6 +23,7 @@
 
 use crate::after_drop::{After, Certain, Lower};
 use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId};
 use crate::domain::{each_term, every_term, Settles, Term};
 use crate::expression::{
     around, colour_of, known_square, reply_side, sides_of, Bounds, Cond, DropRule, Judge, Num, Set,
@@ -177,7 +178,7 @@ impl<B: Bitboard> Plan<B> {
         let next = self.reply.as_ref()?.next;
         let mut open = B::EMPTY;
         for (piece, rules) in &self.register_proof {
-            if position.hand(next, usize::from(*piece)) == 0 {
+            if position.hand(SideId::new(next), PieceId::new(usize::from(*piece))) == 0 {
                 continue;
             }
             let mut allowed = empty;
@@ -292,7 +293,7 @@ fn prove<B: Bitboard, C: Certain<B>, const N: usize>(
     let mut open = C::nothing();
     for &piece in &reply.tried {
         let piece = usize::from(piece);
-        if position.hand(reply.next, piece) == 0 {
+        if position.hand(SideId::new(reply.next), PieceId::new(piece)) == 0 {
             continue;
         }
         let mut allowed = empty;
@@ -392,13 +393,13 @@ impl KeySpec {
     ) -> Option<Key> {
         let mut key = KeyWriter::default();
         key.byte(side as u8);
-        key.byte(position.side_to_move(rules) as u8);
+        key.byte((position.side_to_move(rules)).0);
         key.byte(position.turn_index() as u8);
         key.byte(position.phase().map_or(0, |phase| phase as u8 + 1));
         let sides = rules.sides;
         if self.totals {
             for side in 0..sides {
-                let total = position.hand_total(side);
+                let total = position.hand_total(SideId::new(side));
                 key.byte(total as u8);
                 key.byte((total >> 8) as u8);
             }
@@ -408,13 +409,13 @@ impl KeySpec {
             let piece = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
             for side in 0..sides {
-                key.byte(position.hand(side, piece));
+                key.byte(position.hand(SideId::new(side), PieceId::new(piece)));
             }
         }
         if self.placed_types != 0 {
             for side in 0..sides {
-                key.byte(match position.last_drop(side) {
-                    Some((piece, _)) if self.placed_types >> piece & 1 != 0 => piece as u8,
+                key.byte(match position.last_drop(SideId::new(side)) {
+                    Some((piece, _)) if self.placed_types >> piece.0 & 1 != 0 => piece.0,
                     Some(_) => u8::MAX - 1,
                     None => u8::MAX,
                 });
@@ -790,7 +791,7 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
     let mover = position.side_to_move(rules);
     let reply_rules = next_slots.as_ref().map(|(next, slots, _)| ReplyRules {
         next: *next,
-        mover,
+        mover: mover.index(),
         rules: slots
             .iter()
             .map(|rule| (&rule.condition, &rule.requirement))
@@ -810,7 +811,7 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
             rules,
             position,
             next,
-            mover,
+            mover: mover.index(),
         };
         let slots: Vec<ReplySlot<B>> = slots
             .into_iter()
@@ -1193,7 +1194,7 @@ impl<B: Bitboard> BoundClosures<'_, B> {
                     let mut rest = others;
                     while rest != 0 {
                         if let Some((_, square)) =
-                            position.last_drop(rest.trailing_zeros() as usize)
+                            position.last_drop(SideId::new(rest.trailing_zeros() as usize))
                         {
                             certain |= B::single(square);
                         }
@@ -1366,14 +1367,18 @@ impl<B: Bitboard> BoundClosures<'_, B> {
                     let mut squares = B::EMPTY;
                     let mut rest = sides;
                     while rest != 0 {
-                        squares |= position.side_pieces(rest.trailing_zeros() as usize);
+                        squares |=
+                            position.side_pieces(SideId::new(rest.trailing_zeros() as usize));
                         rest &= rest - 1;
                     }
                     if let Some(piece) = piece {
-                        squares &= position.typed(piece);
+                        squares &= position.typed(PieceId::new(piece));
                     }
                     // The mover's drop may add one of its pieces (of this type, if it holds one).
-                    if may_grow && piece.is_none_or(|p| position.hand(mover, p) > 0) {
+                    if may_grow
+                        && piece
+                            .is_none_or(|p| position.hand(SideId::new(mover), PieceId::new(p)) > 0)
+                    {
                         squares |= after.drops;
                     }
                     squares
@@ -1389,7 +1394,7 @@ impl<B: Bitboard> BoundClosures<'_, B> {
                     let mut rest = known;
                     while rest != 0 {
                         if let Some((_, square)) =
-                            position.last_drop(rest.trailing_zeros() as usize)
+                            position.last_drop(SideId::new(rest.trailing_zeros() as usize))
                         {
                             squares |= B::single(square);
                         }

@@ -25,6 +25,7 @@
 //! the piece counts apply to them.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId};
 use crate::core::tables::targets;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -65,7 +66,7 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
                 }
                 explored[index] |= fresh;
                 grew = true;
-                let moves = rules.moves_of(side, piece);
+                let moves = rules.moves_of(SideId::new(side), PieceId::new(piece));
                 for from in fresh.squares() {
                     let next = targets(
                         rules,
@@ -155,7 +156,7 @@ fn hand_without_hands<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> 
     }
     for side in 0..rules.sides {
         for piece in 0..rules.pieces {
-            let held = position.hand(side, piece);
+            let held = position.hand(SideId::new(side), PieceId::new(piece));
             if held > 0 {
                 return Some(format!(
                     "{} holds {held} {} in hand, but nothing in this game puts pieces in a hand",
@@ -188,7 +189,8 @@ fn total_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> u32 {
         + (0..rules.sides)
             .flat_map(|side| {
                 (0..rules.pieces).map(move |piece| {
-                    u32::from(position.hand(side, piece)) + u32::from(position.prison(side, piece))
+                    u32::from(position.hand(SideId::new(side), PieceId::new(piece)))
+                        + u32::from(position.prison(SideId::new(side), PieceId::new(piece)))
                 })
             })
             .sum::<u32>()
@@ -224,8 +226,8 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
         let in_hand = rules
             .royal
             .iter()
-            .any(|royal| position.hand(side, royal.0 as usize) > 0);
-        if position.royals(rules, side).is_empty() && !in_hand {
+            .any(|royal| position.hand(SideId::new(side), PieceId::new(royal.0 as usize)) > 0);
+        if position.royals(rules, SideId::new(side)).is_empty() && !in_hand {
             let names: Vec<&str> = rules
                 .royal
                 .iter()
@@ -251,14 +253,14 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
             return Some(format!(
                 "{}'s {} on {} is attacked by {}'s {} on {}, with {} to move: {} cannot have \
                  made the last move",
-                side_name(rules, mover),
-                piece_name(rules, royal.piece),
+                side_name(rules, mover.index()),
+                piece_name(rules, royal.piece.index()),
                 rules.geometry.square(square),
-                side_name(rules, by.side),
-                piece_name(rules, by.piece),
+                side_name(rules, by.side.index()),
+                piece_name(rules, by.piece.index()),
                 rules.geometry.square(attacker),
-                side_name(rules, to_move),
-                side_name(rules, mover),
+                side_name(rules, to_move.index()),
+                side_name(rules, mover.index()),
             ));
         }
     }
@@ -272,15 +274,16 @@ fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> O
     }
     let mut stranded = position.occupied().squares().filter(|&square| {
         position.at(square).is_some_and(|occupant| {
-            !rules.reachable[occupant.side * rules.pieces + occupant.piece].has(square)
+            !rules.reachable[occupant.side.index() * rules.pieces + occupant.piece.index()]
+                .has(square)
         })
     });
     let first = stranded.next()?;
     let occupant = position.at(first)?;
     let more = stranded.count();
     let (side, piece) = (
-        side_name(rules, occupant.side),
-        piece_name(rules, occupant.piece),
+        side_name(rules, occupant.side.index()),
+        piece_name(rules, occupant.piece.index()),
     );
     let mut text = format!(
         "{side}'s {piece} on {}: no {piece} of {side} can ever stand there in this game",
@@ -326,14 +329,14 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
         } else {
             side_name(rules, side).to_string()
         };
-        let mine = group
-            .iter()
-            .fold(B::EMPTY, |acc, &s| acc | position.side_pieces(s));
+        let mine = group.iter().fold(B::EMPTY, |acc, &s| {
+            acc | position.side_pieces(SideId::new(s))
+        });
         let count = |piece: usize| {
-            (mine & position.typed(piece)).count()
+            (mine & position.typed(PieceId::new(piece))).count()
                 + group
                     .iter()
-                    .map(|&s| u32::from(position.hand(s, piece)))
+                    .map(|&s| u32::from(position.hand(SideId::new(s), PieceId::new(piece))))
                     .sum::<u32>()
         };
         let given = |piece: usize| {
@@ -351,19 +354,24 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
             on_board.saturating_add(in_hand)
         };
         let promoters: Vec<usize> = (0..rules.pieces)
-            .filter(|&piece| rules.moves_of(side, piece).promotion.is_some())
+            .filter(|&piece| {
+                rules
+                    .moves_of(SideId::new(side), PieceId::new(piece))
+                    .promotion
+                    .is_some()
+            })
             .collect();
         let is_choice = |piece: usize| {
             promoters.iter().any(|&p| {
                 rules
-                    .moves_of(side, p)
+                    .moves_of(SideId::new(side), PieceId::new(p))
                     .promotion
                     .as_ref()
                     .is_some_and(|rule| rule.choices.iter().any(|c| c.0 as usize == piece))
             })
         };
         for piece in 0..rules.pieces {
-            let held = u32::from(position.hand(side, piece));
+            let held = u32::from(position.hand(SideId::new(side), PieceId::new(piece)));
             let setup_held: u32 = setup
                 .hands
                 .iter()

@@ -22,6 +22,7 @@
 //! conditions that do not speak of the square) are one operation that asks the [`Judge`].
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId};
 use crate::expression::{around, colour_of, sides_of, Cond, Judge, Set};
 use crate::position::Position;
 use crate::rules::{Rules, MAX_PIECE_TYPES};
@@ -392,11 +393,15 @@ impl<B: Bitboard> Program<B> {
                     let mut squares = B::EMPTY;
                     let mut rest = sides;
                     while rest != 0 {
-                        squares |= position.side_pieces(rest.trailing_zeros() as usize);
+                        squares |=
+                            position.side_pieces(SideId::new(rest.trailing_zeros() as usize));
                         rest &= rest - 1;
                     }
                     match piece {
-                        Some(piece) => (to, squares & position.typed(usize::from(piece))),
+                        Some(piece) => (
+                            to,
+                            squares & position.typed(PieceId::new(usize::from(piece))),
+                        ),
                         None => (to, squares),
                     }
                 }
@@ -406,7 +411,7 @@ impl<B: Bitboard> Program<B> {
                     while rest != 0 {
                         let side = rest.trailing_zeros() as usize;
                         rest &= rest - 1;
-                        if let Some((_, square)) = position.last_drop(side) {
+                        if let Some((_, square)) = position.last_drop(SideId::new(side)) {
                             squares |= B::single(square);
                         }
                     }

@@ -12,6 +12,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::control::side_control;
+use crate::core::index::{PieceId, SideId};
 use crate::position::Position;
 use crate::rules::{Rules, MAX_SIDES};
 use crate::score::scores;
@@ -32,8 +33,10 @@ pub fn material<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> [i64; 
     let mut material = [0i64; MAX_SIDES];
     for (side, total) in material.iter_mut().enumerate().take(rules.sides) {
         for piece in 0..rules.pieces {
-            let count = (position.side_pieces(side) & position.typed(piece)).count() as i64
-                + i64::from(position.hand(side, piece));
+            let count = (position.side_pieces(SideId::new(side))
+                & position.typed(PieceId::new(piece)))
+            .count() as i64
+                + i64::from(position.hand(SideId::new(side), PieceId::new(piece)));
             *total += count * i64::from(rules.definition.pieces[piece].value) * VALUE_SCALE;
         }
     }
@@ -44,7 +47,8 @@ pub fn material<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> [i64; 
 pub fn evaluate<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> i32 {
     let mut totals = material(rules, position);
     for (s, total) in totals.iter_mut().enumerate().take(rules.sides) {
-        *total += MOBILITY_WEIGHT * i64::from(side_control(rules, position, s).count());
+        *total +=
+            MOBILITY_WEIGHT * i64::from(side_control(rules, position, SideId::new(s)).count());
     }
     if let Some(scores) = scores(rules, position) {
         for (total, score) in totals.iter_mut().zip(scores) {
@@ -52,7 +56,7 @@ pub fn evaluate<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usi
         }
     }
     let best_other = (0..rules.sides)
-        .filter(|&s| rules.is_enemy(side, s))
+        .filter(|&s| rules.is_enemy(SideId::new(side), SideId::new(s)))
         .map(|s| totals[s])
         .max()
         .unwrap_or(0);

@@ -20,6 +20,7 @@ use super::{typed, Agent, AgentOptions, Budget, Choice, PlayerSpec, Progress, Sn
 use crate::action::Action;
 use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
+use crate::core::index::SideId;
 use crate::moves::Move;
 use crate::outcome::status_into_set;
 use crate::policy::Policies;
@@ -193,19 +194,19 @@ impl Tree {
                         self.nodes[node].terminal = Some(result.map(|r| r as f32));
                         break self.baseline.finished(result);
                     }
-                    Status::Moves(_) if scripted(rules, policies, &position, root_side) => {
+                    Status::Moves(_) if scripted(rules, policies, &position, root_side.index()) => {
                         self.nodes[node].expanded = true;
                     }
                     Status::Moves(moves) => {
                         if self.nodes.len() < MAX_NODES {
-                            self.expand(node, moves, position.side_to_move(rules) as u8);
+                            self.expand(node, moves, (position.side_to_move(rules)).0);
                         } else {
                             break self.playout(rules, policies, &mut position, path, Some(moves));
                         }
                     }
                 }
             }
-            node = if scripted(rules, policies, &position, root_side) {
+            node = if scripted(rules, policies, &position, root_side.index()) {
                 let side = position.side_to_move(rules);
                 let mv = policy_move(rules, policies, &position, &mut self.rng);
                 match self.nodes[node]
@@ -216,7 +217,7 @@ impl Tree {
                 {
                     Some(child) => child,
                     None if self.nodes.len() < MAX_NODES => {
-                        self.nodes.push(Node::new(mv, side as u8));
+                        self.nodes.push(Node::new(mv, side.0));
                         let child = self.nodes.len() - 1;
                         self.nodes[node].children.push(child as u32);
                         child
@@ -336,7 +337,10 @@ fn playout<B: Bitboard>(
             },
         };
         path.push(position.hash());
-        if policies.of(position.side_to_move(rules)).is_some() {
+        if policies
+            .of((position.side_to_move(rules)).index())
+            .is_some()
+        {
             policy_move(rules, policies, position, rng).play(rules, position);
         } else {
             let index = rng.random_range(0..count);
@@ -358,7 +362,7 @@ fn scripted<B: Bitboard>(
     root_side: usize,
 ) -> bool {
     let side = position.side_to_move(rules);
-    side != root_side && policies.of(side).is_some()
+    side != SideId::new(root_side) && policies.of(side.index()).is_some()
 }
 
 /// An action of the side to move's policy with random dice (a random legal move if the policy
@@ -372,7 +376,7 @@ fn policy_move<B: Bitboard>(
     use crate::policy::{decide, SeededDice};
     let side = position.side_to_move(rules);
     let decision = policies
-        .of(side)
+        .of(side.index())
         .and_then(|policy| decide(rules, position, policy, &mut SeededDice(&mut *rng)).ok());
     match decision {
         Some(decision) => decision.candidates[rng.random_range(0..decision.candidates.len())],
@@ -589,11 +593,11 @@ impl<B: Bitboard> MctsAgent<B> {
     }
 
     /// The expected result of a root move for `side`, from its visits and summed reward.
-    fn expected(&self, side: usize, (_, visits, reward): (Move, u64, f64)) -> f64 {
+    fn expected(&self, side: SideId, (_, visits, reward): (Move, u64, f64)) -> f64 {
         if visits > 0 {
             self.trees[0]
                 .baseline
-                .absolute(side, reward / visits as f64)
+                .absolute(side.index(), reward / visits as f64)
         } else {
             0.5
         }

@@ -18,6 +18,7 @@ use super::eval::evaluate;
 use super::tree::{status, wins, Status};
 use super::{typed, Agent, Budget, Choice, PlayerSpec, Snapshot};
 use crate::bitboard::Bitboard;
+use crate::core::index::SideId;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -382,9 +383,11 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
         let value = |piece: usize| i64::from(self.rules.definition.pieces[piece].value);
         let mut key = 0;
-        if let Some(victim) = position.at(mv.to as usize) {
-            let attacker = position.at(mv.from as usize).map_or(0, |o| value(o.piece));
-            key += 1000 + 100 * value(victim.piece) - attacker;
+        if let Some(victim) = position.at(mv.to.index()) {
+            let attacker = position
+                .at(mv.from.index())
+                .map_or(0, |o| value(o.piece.index()));
+            key += 1000 + 100 * value(victim.piece.index()) - attacker;
         }
         if let MoveKind::Promote(piece) = mv.kind {
             key += 500 + 100 * value(piece.0 as usize);
@@ -406,7 +409,7 @@ impl<B: Bitboard> Searcher<'_, B> {
     }
 
     fn tactical(position: &Position<B>, mv: Move) -> bool {
-        position.at(mv.to as usize).is_some() && !matches!(mv.kind, MoveKind::Drop(_))
+        position.at(mv.to.index()).is_some() && !matches!(mv.kind, MoveKind::Drop(_))
             || matches!(mv.kind, MoveKind::Promote(_) | MoveKind::EnPassant)
     }
 
@@ -449,7 +452,7 @@ impl<B: Bitboard> Searcher<'_, B> {
             }
         }
         let (alpha0, beta0) = (alpha, beta);
-        let maximizing = position.side_to_move(self.rules) == self.root;
+        let maximizing = position.side_to_move(self.rules) == SideId::new(self.root);
         let mut best = if maximizing { -INFINITY } else { INFINITY };
         let mut best_move = None;
         for mv in self.ordered(position, moves, entry.and_then(|e| e.best)) {
@@ -499,7 +502,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         depth: u32,
     ) -> i32 {
         let stand = evaluate(self.rules, position, self.root);
-        let maximizing = position.side_to_move(self.rules) == self.root;
+        let maximizing = position.side_to_move(self.rules) == SideId::new(self.root);
         if depth == 0 {
             return stand;
         }
@@ -643,8 +646,8 @@ pub(crate) fn deepen<B: Bitboard>(
     let lines = limits.lines.clamp(1, moves.len());
     let mut searcher = Searcher {
         rules,
-        table: table.for_side(root),
-        root,
+        table: table.for_side(root.index()),
+        root: root.index(),
         path: history.to_vec(),
         nodes: 0,
         node_limit: limits.nodes.unwrap_or(u64::MAX),
