@@ -430,6 +430,7 @@ mod tests {
     //! nothing). Before, only the differential tests of whole rules covered them.
     use super::*;
     use crate::expression::{reply_side, Bounds, Judge};
+    use crate::core::index::PieceId;
     use crate::moves::Move;
     use crate::position::Position;
     use crate::rules::Rules;
@@ -732,7 +733,7 @@ mod tests {
             let mover = position.side_to_move(rules);
             let empty = rules.geometry.board & !position.occupied();
             let held: Vec<usize> =
-                (0..rules.pieces).filter(|&p| position.hand(mover, p) > 0).collect();
+                (0..rules.pieces).filter(|&p| position.hand(mover, PieceId::new(p)) > 0).collect();
             if empty == 0 || held.is_empty() {
                 return Ok(());
             }
@@ -740,7 +741,7 @@ mod tests {
             let to = squares[pick as usize % squares.len()];
             let dropped = held[(pick >> 16) as usize % held.len()];
             let mut played = position;
-            played.play_unchecked(rules, Move::drop(dropped, to));
+            played.play_unchecked(rules, Move::drop(PieceId::new(dropped), to));
             let terms = terms(rules);
             for drops in [empty, 1u64 << to] {
                 let mut bounds = Bounds::after(rules, &position, next, drops);
@@ -778,7 +779,7 @@ mod tests {
             let (name, rules, start) = &games()[game];
             let position = random_position(rules, start, seed, plies);
             let side = position.side_to_move(rules);
-            let mut judge = Judge::new(rules, &position, side);
+            let mut judge = Judge::new(rules, &position, side.index());
             let board = rules.geometry.board;
             for term in &terms(rules) {
                 prop_assert!(defined(&mut judge, term), "{}: {:?}", name, term);

@@ -1534,20 +1534,20 @@ mod tests {
         let board = rules.geometry.board;
         let side = position.side_to_move(rules);
         let mut checked = 0;
-        let mut judge = Judge::new(rules, position, side);
+        let mut judge = Judge::new(rules, position, side.index());
         let compiled = |condition: &Cond<u64>, judge: &mut Judge<'_, u64>| {
-            let (program, register) = Program::for_mask(rules, position, side, condition)
+            let (program, register) = Program::for_mask(rules, position, side.index(), condition)
                 .expect("a condition fits in a program");
             program.value_of(judge, register)
         };
         for rule in rules.expressions.drop_rules(position.phase()) {
-            if rule.side.is_some_and(|s| s != side) {
+            if rule.side.is_some_and(|s| s != side.index()) {
                 continue;
             }
             for piece in 0..rules.pieces {
                 let folded = {
                     let piece = folded_for(rule, piece);
-                    let mut folder = Judge::new(rules, position, side);
+                    let mut folder = Judge::new(rules, position, side.index());
                     (
                         fold_condition(&rule.condition, piece, &mut folder),
                         fold_condition(&rule.requirement, piece, &mut folder),
@@ -1569,7 +1569,7 @@ mod tests {
             rules,
             position,
             next,
-            mover: side,
+            mover: side.index(),
         };
         // Over every drop, and over the drops on one square (the lowest and highest empty).
         let empty = board & !position.occupied();
@@ -1622,9 +1622,9 @@ mod tests {
                             known: u64::single(to),
                         };
                         let at_square = symbolic.fold(rules, square) & board;
-                        for dropped in (0..rules.pieces).filter(|&p| position.hand(side, p) > 0) {
+                        for dropped in (0..rules.pieces).filter(|&p| position.hand(side, PieceId::new(p)) > 0) {
                             let mut played = *position;
-                            played.play_unchecked(rules, crate::moves::Move::drop(dropped, to));
+                            played.play_unchecked(rules, crate::moves::Move::drop(PieceId::new(dropped), to));
                             let truth = Judge::new(rules, &played, next)
                                 .drop_mask(&rule.requirement, piece);
                             assert_eq!(at_square & !truth, 0, "drop {dropped} on {to}");
@@ -1678,15 +1678,15 @@ mod tests {
         let at = path.display();
         let side = start.side_to_move(&rules);
         assert_eq!(rules.plans.filled.load(Ordering::Relaxed), 0, "{at}");
-        let first = super::plan(&rules, &start, side).expect("a plan") as *const Plan<u64>;
-        let again = super::plan(&rules, &start, side).expect("a plan") as *const Plan<u64>;
+        let first = super::plan(&rules, &start, side.index()).expect("a plan") as *const Plan<u64>;
+        let again = super::plan(&rules, &start, side.index()).expect("a plan") as *const Plan<u64>;
         assert_eq!(first, again, "{at}");
         assert_eq!(rules.plans.filled.load(Ordering::Relaxed), 1, "{at}");
         let from_threads: Vec<usize> = std::thread::scope(|scope| {
             let threads: Vec<_> = (0..2)
                 .map(|_| {
                     scope.spawn(|| {
-                        let plan = super::plan(&rules, &start, side).expect("a plan");
+                        let plan = super::plan(&rules, &start, side.index()).expect("a plan");
                         plan as *const Plan<u64> as usize
                     })
                 })
@@ -1699,18 +1699,18 @@ mod tests {
         assert_eq!(from_threads, [first as usize; 2], "{at}");
         let copy = rules.clone();
         assert_eq!(copy.plans.filled.load(Ordering::Relaxed), 0, "{at}");
-        let own = super::plan(&copy, &start, side).expect("a plan") as *const Plan<u64>;
+        let own = super::plan(&copy, &start, side.index()).expect("a plan") as *const Plan<u64>;
         assert_ne!(own, first, "{at}");
         // Along random games, each new scalar state adds one plan (or the note that its rules
         // need more than a plan holds), and no other.
         let mut keys = Vec::new();
         along_random_games(&rules, &start, (3, 2, 40), |position, _| {
             let side = position.side_to_move(&rules);
-            if let Some(key) = rules.plan_key.key(&rules, position, side) {
+            if let Some(key) = rules.plan_key.key(&rules, position, side.index()) {
                 if !keys.contains(&key) {
                     keys.push(key);
                 }
-                super::plan(&rules, position, side);
+                super::plan(&rules, position, side.index());
             }
         });
         assert_eq!(
@@ -1744,7 +1744,7 @@ mod tests {
                 let mut child = *position;
                 child.play_unchecked(&rules, mv);
                 let side = child.side_to_move(&rules);
-                rules.plan_key.key(&rules, &child, side)
+                rules.plan_key.key(&rules, &child, side.index())
             };
             along_random_games(&rules, &start, (7, 4, 60), |position, moves| {
                 for pair in moves.windows(2) {
@@ -1787,8 +1787,8 @@ mod tests {
         path: &std::path::Path,
     ) -> Option<bool> {
         let side = position.side_to_move(rules);
-        let plan = super::plan(rules, position, side)?;
-        let mut judge = Judge::new(rules, position, side);
+        let plan = super::plan(rules, position, side.index())?;
+        let mut judge = Judge::new(rules, position, side.index());
         let registers = plan.program.registers_after(&mut judge);
         let empty = rules.geometry.board & !position.occupied();
         let proved = plan.proved_from_registers(position, empty, &registers)?;
@@ -1802,10 +1802,10 @@ mod tests {
         let mut ahead_of = [0u64; MAX_PIECE_TYPES];
         plan.drop_squares(&mut judge, all, false, &mut allowed_of, &mut ahead_of);
         let in_hand =
-            |&(piece, _): &(usize, &u64)| piece < rules.pieces && position.hand(side, piece) > 0;
+            |&(piece, _): &(usize, &u64)| piece < rules.pieces && position.hand(side, PieceId::new(piece)) > 0;
         for (piece, &allowed) in allowed_of.iter().enumerate().filter(in_hand) {
             for to in allowed.squares() {
-                let drop = Move::drop(piece, to);
+                let drop = Move::drop(PieceId::new(piece), to);
                 assert!(
                     crate::legal::leaves_a_reply(rules, position, drop),
                     "{at}: {drop:?} leaves no reply"
