@@ -118,12 +118,12 @@ struct Words<'a, B: Bitboard> {
 }
 
 impl<B: Bitboard> Words<'_, B> {
-    fn side(&self, side: usize) -> &str {
-        &self.rules.definition.sides[side].name
+    fn side(&self, side: SideId) -> &str {
+        &self.rules.definition.sides[side.index()].name
     }
 
-    fn piece(&self, piece: usize) -> &str {
-        &self.rules.definition.pieces[piece].name
+    fn piece(&self, piece: PieceId) -> &str {
+        &self.rules.definition.pieces[piece.index()].name
     }
 
     fn square(&self, index: usize) -> String {
@@ -135,8 +135,8 @@ impl<B: Bitboard> Words<'_, B> {
         match self.position.at(square) {
             Some(Occupant { side, piece }) => format!(
                 "{}'s {} on {}",
-                self.side(side.index()),
-                self.piece(piece.index()),
+                self.side(side),
+                self.piece(piece),
                 self.square(square)
             ),
             None => format!("the empty square {}", self.square(square)),
@@ -154,8 +154,8 @@ impl<B: Bitboard> Words<'_, B> {
         geometry.on_board(index).then_some(index)
     }
 
-    fn to_move(&self) -> usize {
-        (self.position.side_to_move(self.rules)).index()
+    fn to_move(&self) -> SideId {
+        self.position.side_to_move(self.rules)
     }
 
     // ---------------------------------------------------------------------------------------
@@ -180,7 +180,7 @@ impl<B: Bitboard> Words<'_, B> {
                 lines.push(format!(
                     "legal: {} puts a {} from its hand on {}",
                     self.side(us),
-                    self.piece(piece),
+                    self.piece(PieceId::new(piece)),
                     self.square(to)
                 ));
                 let met: Vec<String> = binding_drop_constraints(rules, self.position, piece, to)
@@ -222,7 +222,7 @@ impl<B: Bitboard> Words<'_, B> {
                 lines.push(format!(
                     "legal: {}'s {} moves from {} to {}, by its moves {by}",
                     self.side(us),
-                    self.piece(mover),
+                    self.piece(PieceId::new(mover)),
                     self.square(from),
                     self.square(to),
                 ));
@@ -244,18 +244,16 @@ impl<B: Bitboard> Words<'_, B> {
                     ));
                 }
                 if let MoveKind::Promote(piece) = mv.kind {
-                    lines.push(format!("it promotes to a {}", self.piece(piece.0 as usize)));
+                    lines.push(format!("it promotes to a {}", self.piece(piece)));
                 }
             }
         }
         let mut next = *self.position;
         next.play_unchecked(rules, mv);
         if rules.definition.end.check {
-            let checked: Vec<&str> = (0..rules.sides)
-                .filter(|&side| {
-                    rules.is_enemy(SideId::new(us), SideId::new(side))
-                        && next.in_check(rules, SideId::new(side))
-                })
+            let checked: Vec<&str> = rules
+                .side_ids()
+                .filter(|&side| rules.is_enemy(us, side) && next.in_check(rules, side))
                 .map(|side| self.side(side))
                 .collect();
             if !checked.is_empty() {
@@ -273,7 +271,7 @@ impl<B: Bitboard> Words<'_, B> {
     fn piece_at(&self, square: usize) -> &str {
         self.position
             .at(square)
-            .map_or("piece", |occupant| self.piece(occupant.piece.index()))
+            .map_or("piece", |occupant| self.piece(occupant.piece))
     }
 
     // ---------------------------------------------------------------------------------------
@@ -331,14 +329,14 @@ impl<B: Bitboard> Words<'_, B> {
         if !rules.definition.actions.drops {
             return Explanation::illegal("this game has no drops");
         }
-        if self.position.hand(SideId::new(us), PieceId::new(piece)) == 0 {
+        if self.position.hand(us, PieceId::new(piece)) == 0 {
             let held: Vec<String> = (0..rules.pieces)
-                .filter(|&p| self.position.hand(SideId::new(us), PieceId::new(p)) > 0)
+                .filter(|&p| self.position.hand(us, PieceId::new(p)) > 0)
                 .map(|p| {
                     format!(
                         "{} {}",
-                        self.position.hand(SideId::new(us), PieceId::new(p)),
-                        self.piece(p)
+                        self.position.hand(us, PieceId::new(p)),
+                        self.piece(PieceId::new(p))
                     )
                 })
                 .collect();
@@ -350,7 +348,7 @@ impl<B: Bitboard> Words<'_, B> {
             return hint(Explanation::illegal(format!(
                 "{} has no {} in hand (it holds {holding})",
                 self.side(us),
-                self.piece(piece)
+                self.piece(PieceId::new(piece))
             )));
         }
         if self.position.at(to).is_some() {
@@ -369,7 +367,7 @@ impl<B: Bitboard> Words<'_, B> {
         if !broken.is_empty() {
             let mut explanation = Explanation::illegal(format!(
                 "a {} on {} breaks the placement rules:",
-                self.piece(piece),
+                self.piece(PieceId::new(piece)),
                 square
             ));
             for constraint in broken {
@@ -393,7 +391,7 @@ impl<B: Bitboard> Words<'_, B> {
                 return hint(
                     Explanation::illegal(format!(
                         "it would leave {} no legal action, against the rule:",
-                        self.side((next.side_to_move(rules)).index())
+                        self.side(next.side_to_move(rules))
                     ))
                     .with(format!("  {}", self.constraint(rule))),
                 );
@@ -401,7 +399,7 @@ impl<B: Bitboard> Words<'_, B> {
         }
         hint(Explanation::illegal(format!(
             "a {} cannot be placed on {} here",
-            self.piece(piece),
+            self.piece(PieceId::new(piece)),
             square
         )))
     }
@@ -410,7 +408,7 @@ impl<B: Bitboard> Words<'_, B> {
     fn binding_lookahead(&self, piece: usize, to: usize) -> Option<&DropConstraint> {
         let rules = self.rules;
         let us = self.to_move();
-        let mut judge = crate::expression::Judge::new(rules, self.position, us);
+        let mut judge = crate::expression::Judge::new(rules, self.position, us.index());
         rules
             .expressions
             .drops
@@ -418,7 +416,7 @@ impl<B: Bitboard> Words<'_, B> {
             .zip(&rules.definition.drops.constraints)
             .find(|(rule, _)| {
                 rule.lookahead
-                    && rule.side.is_none_or(|side| side == us)
+                    && rule.side.is_none_or(|side| side == us.index())
                     && judge.drop_mask(&rule.condition, piece).has(to)
             })
             .map(|(_, constraint)| constraint)
@@ -464,12 +462,12 @@ impl<B: Bitboard> Words<'_, B> {
         let Some(mover) = self.position.at(from) else {
             return Explanation::illegal(format!("there is no piece on {}", self.square(from)));
         };
-        if mover.side != SideId::new(us) {
+        if mover.side != us {
             return Explanation::illegal(format!(
                 "the {} on {} is {}'s, and {} is to move",
-                self.piece(mover.piece.index()),
+                self.piece(mover.piece),
                 self.square(from),
-                self.side(mover.side.index()),
+                self.side(mover.side),
                 self.side(us)
             ));
         }
@@ -482,7 +480,7 @@ impl<B: Bitboard> Words<'_, B> {
         if !unmet.is_empty() {
             let mut explanation = Explanation::illegal(format!(
                 "the {} on {} may not move now, against the rule{}:",
-                self.piece(mover.piece.index()),
+                self.piece(mover.piece),
                 self.square(from),
                 if unmet.len() == 1 { "" } else { "s" }
             ));
@@ -590,7 +588,7 @@ impl<B: Bitboard> Words<'_, B> {
             .castles
             .iter()
             .enumerate()
-            .find(|(_, c)| c.side.0 as usize == us && c.king_from == from && c.king_to == to)?;
+            .find(|(_, c)| c.side == us && c.king_from == from && c.king_to == to)?;
         let name = format!(
             "castling {}{}",
             self.square(castle.king_from),
@@ -601,16 +599,14 @@ impl<B: Bitboard> Words<'_, B> {
             "the right to it is lost (its king or rook has moved or been captured)".to_string()
         } else if let Some(blocker) = (castle.empty & occupied).squares().next() {
             format!("{} stands in the way", self.occupant(blocker))
-        } else if rules.definition.end.check && self.position.in_check(rules, SideId::new(us)) {
+        } else if rules.definition.end.check && self.position.in_check(rules, us) {
             format!("{} is in check", self.side(us))
         } else if let Some(&attacked) = castle
             .king_path
             .iter()
-            .find(|&&sq| self.position.attacked(rules, sq, SideId::new(us), occupied))
+            .find(|&&sq| self.position.attacked(rules, sq, us, occupied))
         {
-            let by = self
-                .position
-                .attackers(rules, attacked, SideId::new(us), occupied);
+            let by = self.position.attackers(rules, attacked, us, occupied);
             let by = by
                 .squares()
                 .next()
@@ -657,7 +653,7 @@ impl<B: Bitboard> Words<'_, B> {
         let own = self.position.side_pieces(us);
         let occupied = self.position.occupied();
         let enemy = occupied & !own;
-        let name = self.piece(mover.piece.index());
+        let name = self.piece(mover.piece);
         let (sq_from, sq_to) = (self.square(from), self.square(to));
         let pseudo = targets(rules, moves, from, own, enemy, occupied);
         let en_passant = self
@@ -686,7 +682,7 @@ impl<B: Bitboard> Words<'_, B> {
         if own.has(to) {
             return Explanation::illegal(format!(
                 "{sq_to} is occupied by {}'s own {}",
-                self.side(us.index()),
+                self.side(us),
                 self.piece_at(to)
             ));
         }
@@ -743,29 +739,23 @@ impl<B: Bitboard> Words<'_, B> {
         let us = self.to_move();
         let mut next = *self.position;
         next.play_unchecked(rules, mv);
-        let was_in_check = self.position.in_check(rules, SideId::new(us));
-        if next.royals(rules, SideId::new(us)).count()
-            < self.position.royals(rules, SideId::new(us)).count()
-        {
+        let was_in_check = self.position.in_check(rules, us);
+        if next.royals(rules, us).count() < self.position.royals(rules, us).count() {
             return Some(format!(
                 "it would destroy {}'s own royal piece (the game's capture effects)",
                 self.side(us)
             ));
         }
-        for royal in next.royals(rules, SideId::new(us)).squares() {
-            if let Some(attacker) = next
-                .checkers(rules, royal, SideId::new(us))
-                .squares()
-                .next()
-            {
+        for royal in next.royals(rules, us).squares() {
+            if let Some(attacker) = next.checkers(rules, royal, us).squares().next() {
                 let royal_name = next
                     .at(royal)
-                    .map_or("royal piece", |o| self.piece(o.piece.index()));
+                    .map_or("royal piece", |o| self.piece(o.piece));
                 let by = next.at(attacker).map_or_else(String::new, |o| {
                     format!(
                         "{}'s {} on {}",
-                        self.side(o.side.index()),
-                        self.piece(o.piece.index()),
+                        self.side(o.side),
+                        self.piece(o.piece),
                         self.square(attacker)
                     )
                 });

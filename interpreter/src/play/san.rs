@@ -461,7 +461,7 @@ fn castling_meant<B: Bitboard>(
         .iter()
         .enumerate()
         .filter(|(index, castle)| {
-            castle.side.0 as usize == us.index()
+            castle.side == us
                 && castle_name(rules, *index) == wanted
                 && position
                     .at(castle.king_from)

@@ -297,9 +297,7 @@ impl<B: Bitboard> Game<B> {
     /// could take here with some dice, if any.
     fn policy_action(&self, text: &str) -> Option<Action> {
         let position = self.position();
-        let policy = self
-            .policies
-            .of((position.side_to_move(&self.rules)).index())?;
+        let policy = self.policies.of(position.side_to_move(&self.rules))?;
         crate::policy::possible_actions(&self.rules, position, policy)
             .into_iter()
             .find(|action| action.notation(&self.rules) == text)
@@ -314,7 +312,7 @@ impl<B: Bitboard> Game<B> {
         let position = self.position();
         let side = position.side_to_move(&self.rules);
         let name = &self.rules.definition.sides[side.index()].name;
-        if self.policies.of(side.index()).is_none() {
+        if self.policies.of(side).is_none() {
             return Some(Explanation {
                 legal: false,
                 lines: vec![format!(
@@ -489,7 +487,7 @@ impl<B: Bitboard> Session for Game<B> {
         let position = self.position();
         let side = position.side_to_move(&self.rules);
         let name = self.rules.definition.sides[side.index()].name.clone();
-        let policy = self.policies.of(side.index()).ok_or_else(|| {
+        let policy = self.policies.of(side).ok_or_else(|| {
             format!("{name} has no policy in this game: people or players move it")
         })?;
         if let Some(result) = self.outcome() {
@@ -542,7 +540,7 @@ impl<B: Bitboard> Session for Game<B> {
         let mv = *self.moves.last()?;
         let before = &self.positions[self.positions.len() - 2];
         let side = before.side_to_move(&self.rules);
-        let policy = self.policies.of(side.index())?;
+        let policy = self.policies.of(side)?;
         let dice = self
             .dice
             .get(self.moves.len() - 1)

@@ -66,10 +66,7 @@ pub fn board<B: Bitboard>(
                 None => Cell::Empty,
                 Some(o) => Cell::Piece {
                     side: o.side.index(),
-                    letter: rules.definition.piece_letter(
-                        variant_dsl::SideId(o.side.0),
-                        variant_dsl::PieceId(o.piece.0),
-                    ),
+                    letter: rules.definition.piece_letter(o.side, o.piece),
                 },
             }
         })

@@ -429,8 +429,8 @@ mod tests {
     //! are what their definitions say of their operands' values (the walk's shortcuts change
     //! nothing). Before, only the differential tests of whole rules covered them.
     use super::*;
-    use crate::expression::{reply_side, Bounds, Judge};
     use crate::core::index::PieceId;
+    use crate::expression::{reply_side, Bounds, Judge};
     use crate::moves::Move;
     use crate::position::Position;
     use crate::rules::Rules;

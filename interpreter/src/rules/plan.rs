@@ -1622,9 +1622,14 @@ mod tests {
                             known: u64::single(to),
                         };
                         let at_square = symbolic.fold(rules, square) & board;
-                        for dropped in (0..rules.pieces).filter(|&p| position.hand(side, PieceId::new(p)) > 0) {
+                        for dropped in
+                            (0..rules.pieces).filter(|&p| position.hand(side, PieceId::new(p)) > 0)
+                        {
                             let mut played = *position;
-                            played.play_unchecked(rules, crate::moves::Move::drop(PieceId::new(dropped), to));
+                            played.play_unchecked(
+                                rules,
+                                crate::moves::Move::drop(PieceId::new(dropped), to),
+                            );
                             let truth = Judge::new(rules, &played, next)
                                 .drop_mask(&rule.requirement, piece);
                             assert_eq!(at_square & !truth, 0, "drop {dropped} on {to}");
@@ -1801,8 +1806,9 @@ mod tests {
         let mut allowed_of = [0u64; MAX_PIECE_TYPES];
         let mut ahead_of = [0u64; MAX_PIECE_TYPES];
         plan.drop_squares(&mut judge, all, false, &mut allowed_of, &mut ahead_of);
-        let in_hand =
-            |&(piece, _): &(usize, &u64)| piece < rules.pieces && position.hand(side, PieceId::new(piece)) > 0;
+        let in_hand = |&(piece, _): &(usize, &u64)| {
+            piece < rules.pieces && position.hand(side, PieceId::new(piece)) > 0
+        };
         for (piece, &allowed) in allowed_of.iter().enumerate().filter(in_hand) {
             for to in allowed.squares() {
                 let drop = Move::drop(PieceId::new(piece), to);

@@ -12,7 +12,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::control::side_control;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::SideId;
 use crate::position::Position;
 use crate::rules::{Rules, MAX_SIDES};
 use crate::score::scores;
@@ -31,34 +31,33 @@ pub const MOBILITY_WEIGHT: i64 = 5;
 /// Each side's material: piece values on the board and in hand.
 pub fn material<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> [i64; MAX_SIDES] {
     let mut material = [0i64; MAX_SIDES];
-    for (side, total) in material.iter_mut().enumerate().take(rules.sides) {
-        for piece in 0..rules.pieces {
-            let count = (position.side_pieces(SideId::new(side))
-                & position.typed(PieceId::new(piece)))
-            .count() as i64
-                + i64::from(position.hand(SideId::new(side), PieceId::new(piece)));
-            *total += count * i64::from(rules.definition.pieces[piece].value) * VALUE_SCALE;
+    for (side, total) in rules.side_ids().zip(material.iter_mut()) {
+        for piece in rules.piece_ids() {
+            let count = (position.side_pieces(side) & position.typed(piece)).count() as i64
+                + i64::from(position.hand(side, piece));
+            let value = rules.definition.pieces[piece.index()].value;
+            *total += count * i64::from(value) * VALUE_SCALE;
         }
     }
     material
 }
 
 /// The position seen by `side`: its total minus its strongest opponent's.
-pub fn evaluate<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> i32 {
+pub fn evaluate<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> i32 {
     let mut totals = material(rules, position);
-    for (s, total) in totals.iter_mut().enumerate().take(rules.sides) {
-        *total +=
-            MOBILITY_WEIGHT * i64::from(side_control(rules, position, SideId::new(s)).count());
+    for (s, total) in rules.side_ids().zip(totals.iter_mut()) {
+        *total += MOBILITY_WEIGHT * i64::from(side_control(rules, position, s).count());
     }
     if let Some(scores) = scores(rules, position) {
         for (total, score) in totals.iter_mut().zip(scores) {
             *total += SCORE_WEIGHT * score;
         }
     }
-    let best_other = (0..rules.sides)
-        .filter(|&s| rules.is_enemy(SideId::new(side), SideId::new(s)))
-        .map(|s| totals[s])
+    let best_other = rules
+        .side_ids()
+        .filter(|&s| rules.is_enemy(side, s))
+        .map(|s| totals[s.index()])
         .max()
         .unwrap_or(0);
-    (totals[side] - best_other).clamp(-(MATE as i64 / 2), MATE as i64 / 2) as i32
+    (totals[side.index()] - best_other).clamp(-(MATE as i64 / 2), MATE as i64 / 2) as i32
 }

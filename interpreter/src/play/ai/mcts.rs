@@ -194,7 +194,7 @@ impl Tree {
                         self.nodes[node].terminal = Some(result.map(|r| r as f32));
                         break self.baseline.finished(result);
                     }
-                    Status::Moves(_) if scripted(rules, policies, &position, root_side.index()) => {
+                    Status::Moves(_) if scripted(rules, policies, &position, root_side) => {
                         self.nodes[node].expanded = true;
                     }
                     Status::Moves(moves) => {
@@ -206,7 +206,7 @@ impl Tree {
                     }
                 }
             }
-            node = if scripted(rules, policies, &position, root_side.index()) {
+            node = if scripted(rules, policies, &position, root_side) {
                 let side = position.side_to_move(rules);
                 let mv = policy_move(rules, policies, &position, &mut self.rng);
                 match self.nodes[node]
@@ -337,10 +337,7 @@ fn playout<B: Bitboard>(
             },
         };
         path.push(position.hash());
-        if policies
-            .of((position.side_to_move(rules)).index())
-            .is_some()
-        {
+        if policies.of(position.side_to_move(rules)).is_some() {
             policy_move(rules, policies, position, rng).play(rules, position);
         } else {
             let index = rng.random_range(0..count);
@@ -359,10 +356,10 @@ fn scripted<B: Bitboard>(
     rules: &Rules<B>,
     policies: &Policies<B>,
     position: &Position<B>,
-    root_side: usize,
+    root_side: SideId,
 ) -> bool {
     let side = position.side_to_move(rules);
-    side != SideId::new(root_side) && policies.of(side.index()).is_some()
+    side != root_side && policies.of(side).is_some()
 }
 
 /// An action of the side to move's policy with random dice (a random legal move if the policy
@@ -376,7 +373,7 @@ fn policy_move<B: Bitboard>(
     use crate::policy::{decide, SeededDice};
     let side = position.side_to_move(rules);
     let decision = policies
-        .of(side.index())
+        .of(side)
         .and_then(|policy| decide(rules, position, policy, &mut SeededDice(&mut *rng)).ok());
     match decision {
         Some(decision) => decision.candidates[rng.random_range(0..decision.candidates.len())],
@@ -405,7 +402,7 @@ impl Baseline {
     fn of<B: Bitboard>(rules: &Rules<B>, root: &Position<B>) -> Self {
         let mut advantage = [0.0; MAX_SIDES];
         for (side, value) in advantage.iter_mut().enumerate().take(rules.sides) {
-            *value = f64::from(super::eval::evaluate(rules, root, side));
+            *value = f64::from(super::eval::evaluate(rules, root, SideId::new(side)));
         }
         Baseline(advantage)
     }
@@ -443,7 +440,7 @@ impl Baseline {
     fn unfinished<B: Bitboard>(&self, rules: &Rules<B>, position: &Position<B>) -> Rewards {
         let mut rewards = [0.5; MAX_SIDES];
         for (side, reward) in rewards.iter_mut().enumerate().take(rules.sides) {
-            let advantage = f64::from(super::eval::evaluate(rules, position, side));
+            let advantage = f64::from(super::eval::evaluate(rules, position, SideId::new(side)));
             *reward = self.reward(side, advantage);
         }
         rewards

@@ -37,7 +37,7 @@ impl<B: Bitboard> Agent for PolicyAgent<B> {
             return None;
         }
         let side = snapshot.position.side_to_move(&snapshot.rules);
-        let policy = snapshot.policies.of(side.index())?;
+        let policy = snapshot.policies.of(side)?;
         let decision = decide(
             &snapshot.rules,
             &snapshot.position,

@@ -346,7 +346,7 @@ struct Searcher<'a, B: Bitboard> {
     rules: &'a Rules<B>,
     table: &'a mut Table,
     /// The side whose evaluation is maximised.
-    root: usize,
+    root: SideId,
     /// Hashes of the positions before the current node (for repetition).
     path: Vec<u64>,
     nodes: u64,
@@ -452,7 +452,7 @@ impl<B: Bitboard> Searcher<'_, B> {
             }
         }
         let (alpha0, beta0) = (alpha, beta);
-        let maximizing = position.side_to_move(self.rules) == SideId::new(self.root);
+        let maximizing = position.side_to_move(self.rules) == self.root;
         let mut best = if maximizing { -INFINITY } else { INFINITY };
         let mut best_move = None;
         for mv in self.ordered(position, moves, entry.and_then(|e| e.best)) {
@@ -502,7 +502,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         depth: u32,
     ) -> i32 {
         let stand = evaluate(self.rules, position, self.root);
-        let maximizing = position.side_to_move(self.rules) == SideId::new(self.root);
+        let maximizing = position.side_to_move(self.rules) == self.root;
         if depth == 0 {
             return stand;
         }
@@ -647,7 +647,7 @@ pub(crate) fn deepen<B: Bitboard>(
     let mut searcher = Searcher {
         rules,
         table: table.for_side(root.index()),
-        root: root.index(),
+        root,
         path: history.to_vec(),
         nodes: 0,
         node_limit: limits.nodes.unwrap_or(u64::MAX),

@@ -3,6 +3,7 @@
 //! allow (the result itself is computed only at the end).
 
 use crate::bitboard::Bitboard;
+use crate::core::index::SideId;
 use crate::outcome::Outcome;
 use crate::rules::{Rules, MAX_SIDES};
 
@@ -27,6 +28,8 @@ pub(crate) fn rewards<B: Bitboard>(rules: &Rules<B>, result: &Outcome) -> Reward
 }
 
 /// Whether `side` is among the winners.
-pub(crate) fn wins<B: Bitboard>(rules: &Rules<B>, result: &Outcome, side: usize) -> bool {
-    result.winners.contains(&rules.definition.sides[side].name)
+pub(crate) fn wins<B: Bitboard>(rules: &Rules<B>, result: &Outcome, side: SideId) -> bool {
+    result
+        .winners
+        .contains(&rules.definition.sides[side.index()].name)
 }

@@ -6,6 +6,7 @@
 //! set again; now [`decide`](super::decide) runs over these tables only.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::SideId;
 use crate::expression::{compile_set, Set};
 use crate::rules::Rules;
 use variant_dsl::{
@@ -35,8 +36,8 @@ impl<B: Bitboard> Policies<B> {
     }
 
     /// The policy of a side, if it has one.
-    pub fn of(&self, side: usize) -> Option<&Policy<B>> {
-        self.by_side.get(side).and_then(Option::as_ref)
+    pub fn of(&self, side: SideId) -> Option<&Policy<B>> {
+        self.by_side.get(side.index()).and_then(Option::as_ref)
     }
 
     /// Whether any side has a policy.
