@@ -179,7 +179,7 @@ impl<B: Bitboard> Ours<B> {
         let Some(outcome) = outcome(&self.rules, position, &[]) else {
             return "-";
         };
-        let side = &self.definition.sides[position.side_to_move(&self.rules)].name;
+        let side = &self.definition.sides[position.side_to_move(&self.rules).index()].name;
         if outcome.winners.is_empty() {
             "draw"
         } else if outcome.winners.contains(side) {
