@@ -26,7 +26,7 @@ const SECTIONS: [&str; 5] = [
 ];
 
 /// Imports `config` into a fresh folder named after `test`, returning the folder and the run.
-fn import(test: &str, config: &str) -> (std::path::PathBuf, std::process::Output) {
+fn import(test: &str, config: &str) -> (common::TemporaryDir, std::process::Output) {
     let dir = temporary_dir(test);
     let output = variant(&["import", config, "--out", dir.to_str().unwrap()]);
     (dir, output)
