@@ -4,7 +4,8 @@
 //! [`Num`], [`Fld`] and [`Cond`] trees of [`crate::expression`]. They are evaluated in several
 //! ways: concretely on one position ([`crate::expression::Judge`]), over intervals that hold
 //! whatever drop the mover makes ([`crate::expression::Bounds`], for the lookahead's proof),
-//! and folded per scalar state ([`crate::plan`]). Each of those is a [`Domain`]: what every
+//! symbolically around that drop ([`crate::after_drop::Symbolic`]), folded per scalar state
+//! ([`crate::plan`]), and compiled into registers ([`crate::program`]). Each of those is a [`Domain`]: what every
 //! term means there, one method per term kind. The walk over the tree ([`set`], [`number`],
 //! [`holds`], [`drop_mask`], [`move_mask`]) is written once, here, and is the same for every
 //! domain; so a new term is one edit to the IR and one method per domain, and the walk's
@@ -18,9 +19,12 @@
 //! keyed by, what of that state) are tests of one [`Term`] each, over one traversal
 //! ([`every_term`]).
 //!
-//! Not yet here (issue 26): the program compiler ([`crate::program`]) and the reply proof's
-//! closures over symbolic bounds ([`crate::after_drop`], `BoundClosures` in [`crate::plan`])
-//! still walk the tree on their own.
+//! Compiling to register programs is a pass of the same walk ([`crate::program`]): a domain
+//! whose values are registers emits one operation per term, and a second one, whose values are
+//! pairs of registers, compiles the next side's bounds that a plan's program computes for the
+//! lookahead's proof. The proof's other bounds are programs compiled by that pass and replayed
+//! on the interval domain or on the symbolic one ([`crate::after_drop::Symbolic`]: what is
+//! certain of a set after a drop on an unknown square, kept symbolic around the drop).
 
 use crate::bitboard::Bitboard;
 use crate::expression::{Cond, Fld, Num, Set};
@@ -429,10 +433,11 @@ mod tests {
     //! are what their definitions say of their operands' values (the walk's shortcuts change
     //! nothing). Before, only the differential tests of whole rules covered them.
     use super::*;
+    use crate::after_drop::{After, Symbolic};
     use crate::expression::{reply_side, Bounds, Judge};
     use crate::moves::Move;
     use crate::position::Position;
-    use crate::program::{Program, TestTerm, TestValue};
+    use crate::program::{Program, Replay, TestTerm, TestValue};
     use crate::rules::Rules;
     use proptest::prelude::*;
     use std::sync::OnceLock;
@@ -846,7 +851,15 @@ mod tests {
                         let value = squares(&mut judge, compiled(TestTerm::Holds(condition)));
                         let expected = if judge.holds(condition) { board } else { 0 };
                         prop_assert_eq!(value, expected, "{}: {:?}", name, condition);
-                        for piece in (0..rules.pieces).chain([crate::expression::OTHER_PIECE]) {
+                        // Replayed on the concrete domain, as the proof replays it on bounds.
+                        let replay = Replay::compile(rules, &position, side, condition)
+                            .expect("fits in a program");
+                        let other = crate::expression::OTHER_PIECE;
+                        prop_assert_eq!(
+                            replay.run(&mut judge), judge.drop_mask(condition, other),
+                            "{}: replayed {:?}", name, condition
+                        );
+                        for piece in (0..rules.pieces).chain([other]) {
                             let term = TestTerm::DropMask(condition, piece);
                             let value = squares(&mut judge, compiled(term));
                             let expected = judge.drop_mask(condition, piece);
@@ -929,6 +942,80 @@ mod tests {
                 }
             }
             prop_assert!(compiled > 0, "{}: no term compiled", name);
+        }
+
+        /// The symbolic domain ([`crate::after_drop`]): every term's symbolic lower bound, read
+        /// at the square the mover dropped on, and its upper bound, hold the term's concrete
+        /// value after that drop, over all empty squares and over that square alone; its
+        /// truths too, and its drop masks.
+        #[test]
+        fn symbolic_bounds_hold_every_term_s_value_after_each_drop(
+            game in 0usize..5,
+            seed in any::<u64>(),
+            plies in 0usize..40,
+            pick in any::<u32>(),
+        ) {
+            let (name, rules, start) = &games()[game];
+            let position = random_position(rules, start, seed, plies);
+            let Some(next) = reply_side(rules, &position) else {
+                return Ok(());
+            };
+            let mover = position.side_to_move(rules);
+            let board = rules.geometry.board;
+            let empty = board & !position.occupied();
+            let held: Vec<usize> =
+                (0..rules.pieces).filter(|&p| position.hand(mover, p) > 0).collect();
+            if empty == 0 || held.is_empty() {
+                return Ok(());
+            }
+            let squares: Vec<usize> = empty.squares().collect();
+            let to = squares[pick as usize % squares.len()];
+            let dropped = held[(pick >> 16) as usize % held.len()];
+            let mut played = position;
+            played.play_unchecked(rules, Move::drop(dropped, to));
+            let mut after = Judge::new(rules, &played, next);
+            let at_drop = After { drops: 1u64 << to, known: 1u64 << to };
+            let terms = terms(rules);
+            for drops in [empty, 1u64 << to] {
+                let over = After { drops, known: crate::expression::known_square(drops) };
+                let mut symbolic = Symbolic::new(rules, &position, next, over);
+                let within = |(low, high): (crate::after_drop::Lower<u64>, u64), value: u64| {
+                    let low = low.fold(rules, at_drop) & board;
+                    low & !value == 0 && value & board & !high == 0
+                };
+                for term in &terms {
+                    match term {
+                        Term::Set(set) => {
+                            let value = after.set(set);
+                            prop_assert!(
+                                within(super::set(&mut symbolic, set), value),
+                                "{}: {:?} after {} on {}", name, set, dropped, to
+                            );
+                        }
+                        Term::Num(number) => {
+                            let (low, high) = super::number(&mut symbolic, number);
+                            let value = after.number(number);
+                            prop_assert!(low <= value && value <= high, "{}: {:?}", name, number);
+                        }
+                        Term::Cond(condition) => {
+                            let (certainly, possibly) = super::holds(&mut symbolic, condition);
+                            let value = after.holds(condition);
+                            prop_assert!(
+                                (!certainly || value) && (!value || possibly),
+                                "{}: {:?} after {} on {}", name, condition, dropped, to
+                            );
+                            for piece in 0..rules.pieces {
+                                let mask = super::drop_mask(&mut symbolic, condition, piece);
+                                let value = after.drop_mask(condition, piece);
+                                prop_assert!(
+                                    within(mask, value),
+                                    "{}: drop mask {:?} of {}", name, condition, piece
+                                );
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }

@@ -19,7 +19,10 @@
 //! [`crate::expression::Bounds`] over every drop on an empty square). Only their bounds that the
 //! mover's rules compute already ("the squares touching a piece", for both sides of a
 //! placement game) are kept ([`ReplyRules`]): those cost nothing to compute, and a proof that
-//! reads only them is a short loop over registers.
+//! reads only them is a short loop over registers. The proof's other bounds are compiled by
+//! the same pass into a [`Replay`]: operations over registers of any domain, with every leaf
+//! asked of the domain, replayed on the interval and symbolic ones for the drops in question
+//! (no tree of boxed closures).
 //!
 //! Terms that gain nothing from this (control, attacks, legal drops, comparisons of fields,
 //! the turn's conditions) are one operation that asks the [`Judge`] for that term alone.
@@ -213,7 +216,7 @@ pub(crate) struct Program<B> {
     by_pair: Vec<(Reg, Reg, u32, u64)>,
     /// Per rule of the next side (see [`ReplyRules`]), the registers of where it possibly
     /// applies and of where it certainly allows, after the mover's drop on any empty square;
-    /// `None` for a bound left to the proof's closures.
+    /// `None` for a bound left to the proof's own programs ([`Replay`]).
     reply: Vec<(Option<Reg>, Option<Reg>)>,
 }
 
@@ -579,6 +582,9 @@ struct Compiler<'a, B: Bitboard> {
     /// Whether a register was asked for past [`MAX_REGISTERS`] or [`MAX_NUMBERS`] (the program
     /// is then not made).
     overflow: bool,
+    /// Whether the pieces and last drops are read from the position (a plan's program, run on
+    /// the judge) or asked of the domain the program runs on (a [`Replay`]).
+    asked: bool,
 }
 
 /// How far the compiler has got: what [`Compiler::rollback`] returns to.
@@ -613,6 +619,7 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
             constants: Vec::new(),
             numbers: Vec::new(),
             overflow: false,
+            asked: false,
         };
         let empty = compiler.input();
         let occupied = compiler.input();
@@ -952,6 +959,9 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
         self.constant(per_side[self.side])
     }
     fn pieces(&mut self, sides: SideRef, piece: Option<usize>) -> Reg {
+        if self.asked {
+            return self.judged(Set::Pieces(sides, piece));
+        }
         let (sides, piece) = (self.sides(sides), piece.map(|piece| piece as u8));
         self.register(|to| Op::Pieces(to, sides, piece))
     }
@@ -968,6 +978,9 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
         self.judged(Set::AttackedBy(sides))
     }
     fn last_drop(&mut self, sides: SideRef) -> Reg {
+        if self.asked {
+            return self.judged(Set::LastDrop(sides));
+        }
         let sides = self.sides(sides);
         self.register(|to| Op::LastDrop(to, sides))
     }
@@ -1299,13 +1312,170 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
     }
 }
 
-/// Whether a set holds, after the mover's drop, the square of that drop (whatever it is).
-pub(crate) fn holds_the_drop<B>(set: &Set<B>) -> bool {
-    match set {
-        Set::Occupied => true,
-        Set::Or(a, b) => holds_the_drop(a) || holds_the_drop(b),
-        Set::And(a, b) => holds_the_drop(a) && holds_the_drop(b),
-        _ => false,
+/// A folded drop condition compiled into operations over registers that hold values of any
+/// [`Domain`], and replayed on one: the lookahead's proof runs the next side's rules on the
+/// interval domain ([`crate::expression::Bounds`]) and on the symbolic one
+/// ([`crate::after_drop::Symbolic`]) for the drops in question. Compiled by the same pass as a
+/// plan's [`Program`], with every leaf asked of the domain it runs on (the pieces grow with
+/// the mover's drop there).
+#[derive(Debug)]
+pub(crate) struct Replay<B> {
+    ops: Vec<Op<B>>,
+    registers: usize,
+    numbers: usize,
+    constants: Vec<(Reg, B)>,
+    number_constants: Vec<(NumReg, i64)>,
+    /// The register of the condition's squares.
+    output: Reg,
+    /// Those squares, where the plan decides them (whatever the domain).
+    settled: Option<B>,
+}
+
+impl<B: Bitboard> Replay<B> {
+    /// Compiles the folded `condition` of `side`'s rules on `position`'s scalar state; `None`
+    /// past the registers a program has.
+    pub(crate) fn compile(
+        game: &Rules<B>,
+        position: &Position<B>,
+        side: usize,
+        condition: &Cond<B>,
+    ) -> Option<Self> {
+        let mut compiler = Compiler::new(game, position, side);
+        compiler.asked = true;
+        let output = compiler.mask(condition);
+        if compiler.overflow {
+            return None;
+        }
+        let settled = compiler.value(output);
+        let (registers, constants) = compiler.constants();
+        Some(Replay {
+            numbers: compiler.numbers.len(),
+            number_constants: compiler.number_constants(),
+            ops: needed(compiler.ops, &[output]),
+            registers,
+            constants,
+            output,
+            settled,
+        })
+    }
+
+    /// The condition's squares where the plan decides them, in every domain.
+    #[inline(always)]
+    pub(crate) fn settled(&self) -> Option<B> {
+        self.settled
+    }
+
+    /// The condition's squares in `domain`.
+    #[inline]
+    pub(crate) fn run<D: Domain<B>>(&self, domain: &mut D) -> D::Squares {
+        if self.registers <= 16 {
+            self.run_with::<D, 16>(domain)
+        } else if self.registers <= 64 {
+            self.run_with::<D, 64>(domain)
+        } else {
+            self.run_with::<D, MAX_REGISTERS>(domain)
+        }
+    }
+
+    #[inline(always)]
+    fn run_with<D: Domain<B>, const N: usize>(&self, domain: &mut D) -> D::Squares {
+        let nothing = domain.fixed(B::EMPTY);
+        let mut registers = [nothing; N];
+        registers[usize::from(EMPTY)] = domain.empty();
+        registers[usize::from(OCCUPIED)] = domain.occupied();
+        for &(register, value) in &self.constants {
+            registers[usize::from(register)] = domain.fixed(value);
+        }
+        if self.numbers == 0 {
+            replay(&self.ops, domain, &mut registers, &mut []);
+        } else {
+            let zero = domain.constant(0);
+            let mut numbers = [zero; MAX_NUMBERS];
+            for &(register, value) in &self.number_constants {
+                numbers[usize::from(register)] = domain.constant(value);
+            }
+            replay(&self.ops, domain, &mut registers, &mut numbers);
+        }
+        registers[usize::from(self.output)]
+    }
+}
+
+/// Runs `ops` on `domain`'s values: each operation is its term's method there.
+#[inline(always)]
+fn replay<B: Bitboard, D: Domain<B>>(
+    ops: &[Op<B>],
+    domain: &mut D,
+    registers: &mut [D::Squares],
+    numbers: &mut [D::Number],
+) {
+    let set = |registers: &[D::Squares], register: Reg| registers[usize::from(register)];
+    for op in ops {
+        let (to, value) = match *op {
+            Op::Pieces(..) | Op::LastDrop(..) => {
+                unreachable!("a replay asks the domain for its leaves")
+            }
+            Op::Around(to, a) => (to, domain.adjacent(set(registers, a))),
+            Op::ColourOf(to, a) => (to, domain.colour_of(set(registers, a))),
+            Op::And(to, a, b) => (
+                to,
+                domain.intersection(set(registers, a), set(registers, b)),
+            ),
+            Op::Or(to, a, b) => (to, domain.union(set(registers, a), set(registers, b))),
+            Op::Except(to, a, b) => (to, domain.difference(set(registers, a), set(registers, b))),
+            Op::Not(to, a) => (to, domain.complement(set(registers, a))),
+            Op::Any(to, a) => {
+                let some = domain.some(set(registers, a));
+                (to, domain.everywhere(some))
+            }
+            Op::Judged(to, ref leaf) => (to, domain::set(domain, leaf)),
+            Op::AttackedAmong(to, sides, among) => {
+                (to, domain.attacked_among(sides, set(registers, among)))
+            }
+            Op::Holds(to, ref leaf) => {
+                let holds = domain::holds(domain, leaf);
+                (to, domain.everywhere(holds))
+            }
+            Op::Compare(to, a, op, b) => {
+                let (a, b) = (numbers[usize::from(a)], numbers[usize::from(b)]);
+                let holds = domain.compare(a, op, b);
+                (to, domain.everywhere(holds))
+            }
+            Op::Number(to, ref leaf) => {
+                numbers[usize::from(to)] = domain::number(domain, leaf);
+                continue;
+            }
+            Op::Count(to, a) => {
+                numbers[usize::from(to)] = domain.count(set(registers, a));
+                continue;
+            }
+            Op::Sum(to, ref field, a) => {
+                numbers[usize::from(to)] = domain.sum(field, set(registers, a));
+                continue;
+            }
+            Op::Plus(to, a, b) => {
+                let (a, b) = (numbers[usize::from(a)], numbers[usize::from(b)]);
+                numbers[usize::from(to)] = domain.plus(a, b);
+                continue;
+            }
+            Op::Minus(to, a, b) => {
+                let (a, b) = (numbers[usize::from(a)], numbers[usize::from(b)]);
+                numbers[usize::from(to)] = domain.minus(a, b);
+                continue;
+            }
+            Op::Obey(to, allowed, applies, allows) => {
+                let outside = domain.complement(set(registers, applies));
+                let rule = domain.union(outside, set(registers, allows));
+                (to, domain.intersection(set(registers, allowed), rule))
+            }
+            Op::ObeyWhenAny(to, allowed, any, allows) => {
+                let some = domain.some(set(registers, any));
+                let applies = domain.everywhere(some);
+                let outside = domain.complement(applies);
+                let rule = domain.union(outside, set(registers, allows));
+                (to, domain.intersection(set(registers, allowed), rule))
+            }
+        };
+        registers[usize::from(to)] = value;
     }
 }
 
