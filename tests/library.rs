@@ -64,6 +64,7 @@ const FAIRY_STOCKFISH_GAMES: &[&str] = &[
     "ataxx",
     "spartan",
     "duck",
+    "grasshopper",
 ];
 
 fn root() -> &'static Path {
