@@ -68,6 +68,7 @@ const FAIRY_STOCKFISH_GAMES: &[&str] = &[
     "ataxx",
     "spartan",
     "duck",
+    "grasshopper",
 ];
 
 fn root() -> &'static Path {
