@@ -428,19 +428,19 @@ fn a_record_names_a_game_by_its_path_from_the_repository() {
 }
 
 /// The binary copied away from the clone, run where no `games/` folder is reachable.
-fn moved_binary(name: &str) -> (PathBuf, PathBuf) {
+fn moved_binary(name: &str) -> (common::TemporaryDir, PathBuf, PathBuf) {
     let dir = temporary_dir(name);
     let binary = dir.join("bin").join("variant");
     std::fs::create_dir_all(binary.parent().unwrap()).unwrap();
     std::fs::copy(env!("CARGO_BIN_EXE_variant"), &binary).expect("copy the binary");
     let work = dir.join("work");
     std::fs::create_dir_all(&work).unwrap();
-    (binary, work)
+    (dir, binary, work)
 }
 
 #[test]
 fn the_installed_binary_knows_the_shipped_games_without_the_clone() {
-    let (binary, work) = moved_binary("files-moved-binary");
+    let (_dir, binary, work) = moved_binary("files-moved-binary");
     let shown = run_with(&binary, &work, &["show", "chess"], b"");
     assert!(shown.status.success(), "{}", stderr(&shown));
     assert!(
@@ -492,7 +492,7 @@ fn list_prints_every_game_with_its_description() {
         "{chess}"
     );
     // From anywhere: the built-in games, and a user's games folder too.
-    let (binary, work) = moved_binary("files-list");
+    let (_dir, binary, work) = moved_binary("files-list");
     std::fs::create_dir_all(work.join("games")).unwrap();
     std::fs::write(work.join("games").join("squire.variant"), SQUIRE).unwrap();
     std::fs::write(work.join("games").join("broken.variant"), "game {").unwrap();

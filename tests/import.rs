@@ -8,6 +8,8 @@
 //!   perft to a small depth.
 //! - Sections with options that have no exact equivalent are refused with their line, and no
 //!   file is written for them.
+//! - Hoppers (a cannon `mRcpR`, a grasshopper `gQ`) are imported as hoppers, and play as pyffish
+//!   plays them.
 //! - Bad input gets a clear error: a missing file, garbage, an unknown parent, a section that
 //!   inherits itself, a 10 MB file; an existing file is kept without `--force`.
 
@@ -17,16 +19,17 @@ use common::{python_module_or_skip, run_python_script, stderr, stdout, temporary
 use std::path::Path;
 
 const CONFIG: &str = "tests/inputs/import/variants.ini";
-const SECTIONS: [&str; 5] = [
+const SECTIONS: [&str; 6] = [
     "squirechess",
     "dropsquire",
     "minifairy",
     "minihouse",
     "hill",
+    "hopperchess",
 ];
 
 /// Imports `config` into a fresh folder named after `test`, returning the folder and the run.
-fn import(test: &str, config: &str) -> (std::path::PathBuf, std::process::Output) {
+fn import(test: &str, config: &str) -> (common::TemporaryDir, std::process::Output) {
     let dir = temporary_dir(test);
     let output = variant(&["import", config, "--out", dir.to_str().unwrap()]);
     (dir, output)
@@ -43,7 +46,7 @@ fn every_section_is_written_and_checks() {
     let (dir, output) = import("import-all", CONFIG);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(
-        stdout(&output).ends_with("5 written, 0 refused\n"),
+        stdout(&output).ends_with("6 written, 0 refused\n"),
         "{}",
         stdout(&output)
     );
@@ -55,6 +58,9 @@ fn every_section_is_written_and_checks() {
     // forward leaps, the language's `ffN`.
     let text = std::fs::read_to_string(dir.join("squirechess.variant")).unwrap();
     assert!(text.contains("moves \"ffN bW\""), "{text}");
+    let text = std::fs::read_to_string(dir.join("hopperchess.variant")).unwrap();
+    assert!(text.contains("moves \"mW0 cpW0\""), "{text}");
+    assert!(text.contains("moves \"gW0 gF0\""), "{text}");
 }
 
 #[test]
@@ -102,6 +108,7 @@ fn perft_equals_pyffish() {
         ("dropsquire", 2),
         ("minifairy", 3),
         ("minihouse", 2),
+        ("hopperchess", 3),
     ] {
         let theirs = run_python_script(
             "scripts/crosscheck_fairy.py",
@@ -141,7 +148,7 @@ fn sections_without_an_exact_equivalent_are_refused_with_their_line() {
         errors.contains("refused.ini:6: [capturing] not imported: `mustCapture = true`"),
         "{errors}"
     );
-    assert!(errors.contains("refused.ini:9: [cannons] not imported: `customPiece2`: the Betza modifier `p` (a hopper)"), "{errors}");
+    assert!(errors.contains("refused.ini:9: [cannons] not imported: `customPiece2`: a hopper (`p`) `W` that is not a plain unlimited rider"), "{errors}");
     assert!(
         errors.contains("refused.ini:11: [child] not imported: its parent `capturing` was refused"),
         "{errors}"

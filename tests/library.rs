@@ -22,6 +22,10 @@
 //! - en passant: Fairy-Stockfish writes the target square only when an enemy piece could take
 //!   there, we write it after every double step (standard FEN, docs/language.md §3). Where
 //!   pyffish writes `-` and we write a square, no legal move of ours may capture en passant.
+//!   Fairy-Stockfish may list several squares (`d3c4` after a Berolina pawn's e2-c4: the square
+//!   passed and the one landed on, in square order); ours, the square passed, must be one of them.
+//! - a setup without castling and en passant: Fairy-Stockfish leaves both fields out of its start
+//!   FEN (Breakthrough's `w 0 1`) but writes them (`- -`) after every move; we always write them.
 //! - the half-move clock in games with hands: Fairy-Stockfish resets it on every drop, the
 //!   language on moves and drops of `irreversible` pieces only (no rule of these games reads
 //!   it before move 50, and pyffish's move lists do not apply the 50-move rule). It is left out
@@ -64,6 +68,7 @@ const FAIRY_STOCKFISH_GAMES: &[&str] = &[
     "ataxx",
     "spartan",
     "duck",
+    "grasshopper",
 ];
 
 fn root() -> &'static Path {
@@ -192,14 +197,19 @@ impl<B: Bitboard> Ours<B> {
     /// Whether our FEN of `position` says what pyffish's `theirs` says (see the module doc).
     fn same_fen(&self, position: &Position<B>, theirs: &str) -> bool {
         let ours = self.fen(position);
-        let (mine, their): (Vec<&str>, Vec<&str>) =
+        let (mine, mut their): (Vec<&str>, Vec<&str>) =
             (ours.split(' ').collect(), theirs.split(' ').collect());
+        if their.len() == 4 {
+            // A setup written without castling and en-passant fields (Breakthrough's `w 0 1`).
+            their.splice(2..2, ["-", "-"]);
+        }
         if mine.len() != their.len() || mine.len() < 6 {
             return ours == theirs;
         }
         let fields_agree = (0..mine.len()).all(|i| match i {
             3 => {
                 mine[3] == their[3]
+                    || (their[3].len() > 3 && listed_squares(their[3]).contains(&mine[3]))
                     || (their[3] == "-"
                         && !legal_moves(&self.rules, position)
                             .iter()
@@ -307,6 +317,17 @@ impl<B: Bitboard> Ours<B> {
         after.play_unchecked(&self.rules, mv);
         Ok(Some((format!("{played} from {fen}"), after)))
     }
+}
+
+/// The square names written one after another in Fairy-Stockfish's en-passant field (`d3c4`).
+fn listed_squares(field: &str) -> Vec<&str> {
+    let starts: Vec<usize> = field
+        .char_indices()
+        .filter(|(_, c)| c.is_ascii_lowercase())
+        .map(|(i, _)| i)
+        .chain([field.len()])
+        .collect();
+    starts.windows(2).map(|w| &field[w[0]..w[1]]).collect()
 }
 
 /// The disagreements of game `name` with its data file, and how many records were compared.

@@ -4,14 +4,14 @@
 mod common;
 
 use common::{stderr, stdout, variant};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The light and dark squares' colours of src/svg.rs.
 const LIGHT: [u8; 3] = [0xf0, 0xd9, 0xb5];
 const DARK: [u8; 3] = [0xb5, 0x88, 0x63];
 
 /// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> common::TemporaryDir {
     common::temporary_dir(&format!("png-{name}"))
 }
 

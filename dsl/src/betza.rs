@@ -5,13 +5,16 @@
 //! G (3,3) — expanded to its symmetric steps, or a shorthand: K = WF, Q = W0F0, R = W0, B = F0.
 //! A count after the atom limits a rider (`R3`), `0` or a doubled letter (`WW`) makes it
 //! unlimited. Lower-case modifiers before an atom apply to that atom only: `m` move only, `c`
-//! capture only, `i` initial only, `n` lame, `e` en passant, and directions `f b l r v s`, alone
-//! or in pairs (`fl`, `ff`, `fs`, `lv`), in the mover's frame.
+//! capture only, `i` initial only, `n` lame, `e` en passant, the hoppers `p` (cannon: jumps one
+//! piece, then rides on) and `g` (grasshopper: lands just beyond the first piece), and directions
+//! `f b l r v s`, alone or in pairs (`fl`, `ff`, `fs`, `lv`), in the mover's frame. The hoppers
+//! are Fairy-Stockfish's reading: the xiangqi cannon is `mRcpR`, the janggi-like cannon `pR`, the
+//! grasshopper `gQ`.
 //!
 //! Errors carry a byte range inside the Betza text, so that a diagnostic can point at the very
 //! letter.
 
-use crate::definition::{MoveAtom, MoveMode, Offset};
+use crate::definition::{Hop, MoveAtom, MoveMode, Offset};
 use crate::diagnostic::code;
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -183,6 +186,8 @@ struct Modifiers {
     initial_only: bool,
     lame: bool,
     en_passant: bool,
+    cannon: bool,
+    grasshopper: bool,
     directions: Vec<Direction>,
 }
 
@@ -196,10 +201,18 @@ impl Modifiers {
             _ => MoveMode::Both,
         }
     }
+
+    fn hop(&self) -> Hop {
+        match (self.cannon, self.grasshopper) {
+            (true, _) => Hop::Cannon,
+            (false, true) => Hop::Grasshopper,
+            (false, false) => Hop::None,
+        }
+    }
 }
 
 const MODIFIER_HELP: &str =
-    "modifiers are `m` `c` `i` `n` `e` and the directions `f` `b` `l` `r` `v` `s`";
+    "modifiers are `m` `c` `i` `n` `e`, the hoppers `p` `g` and the directions `f` `b` `l` `r` `v` `s`";
 
 /// Decodes the term starting at byte `start` of `text`; returns its length and the atom.
 fn decode_term(text: &str, start: usize) -> (usize, Result<MoveAtom, BetzaError>) {
@@ -303,6 +316,8 @@ fn decode_modifiers(text: &str, start: usize, end: usize) -> Result<Modifiers, B
             (b'i', _) => (None, set(&mut modifiers.initial_only)),
             (b'n', _) => (None, set(&mut modifiers.lame)),
             (b'e', _) => (None, set(&mut modifiers.en_passant)),
+            (b'p', _) => (None, set(&mut modifiers.cannon)),
+            (b'g', _) => (None, set(&mut modifiers.grasshopper)),
             (vertical @ (b'f' | b'b'), next) => vertical_term(vertical == b'f', next),
             (horizontal @ (b'l' | b'r'), next) => horizontal_term(horizontal == b'r', next),
             (b'v', _) => (Some(Direction::Vertical), 1),
@@ -443,6 +458,9 @@ fn build_atom(
             help: None,
         });
     }
+    if modifiers.cannon || modifiers.grasshopper {
+        check_hop(text, term.clone(), modifiers, range)?;
+    }
     Ok(MoveAtom {
         steps,
         range,
@@ -450,7 +468,37 @@ fn build_atom(
         initial_only: modifiers.initial_only,
         lame: modifiers.lame,
         en_passant: modifiers.en_passant,
+        hop: modifiers.hop(),
     })
+}
+
+/// A hopper is an unlimited rider that is neither lame nor en passant, and one kind of hopper.
+fn check_hop(
+    text: &str,
+    term: Range<usize>,
+    modifiers: &Modifiers,
+    range: Option<u8>,
+) -> Result<(), BetzaError> {
+    let written = &text[term.clone()];
+    let problem = if modifiers.cannon && modifiers.grasshopper {
+        Some("`p` and `g` are two kinds of hopper: a term is one of them")
+    } else if range.is_some() {
+        Some("a hopper rides: its atom must be an unlimited rider (`pR`, `gQ`, `pNN`)")
+    } else if modifiers.lame || modifiers.en_passant {
+        Some("a hopper is neither lame (`n`) nor en passant (`e`)")
+    } else {
+        None
+    };
+    match problem {
+        None => Ok(()),
+        Some(help) => Err(BetzaError {
+            range: term,
+            code: code::BETZA_HOP,
+            message: format!("`{written}` cannot hop"),
+            label: "not a hopper".to_string(),
+            help: Some(help.to_string()),
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -614,6 +662,37 @@ mod tests {
     #[test]
     fn every_error_is_reported() {
         assert_eq!(decode("Y xW flW").unwrap_err().len(), 3);
+    }
+
+    #[test]
+    fn hoppers() {
+        let cannon = decode("mRcpR").unwrap();
+        assert_eq!(cannon.len(), 2);
+        assert_eq!(
+            (cannon[0].hop, cannon[0].mode),
+            (Hop::None, MoveMode::MoveOnly)
+        );
+        assert_eq!(
+            (cannon[1].hop, cannon[1].mode),
+            (Hop::Cannon, MoveMode::CaptureOnly)
+        );
+        assert_eq!(one("pR").mode, MoveMode::Both);
+        let grasshopper = one("gQ");
+        assert_eq!(
+            (grasshopper.hop, grasshopper.steps.len()),
+            (Hop::Grasshopper, 8)
+        );
+        assert_eq!(one("pNN").hop, Hop::Cannon);
+        assert_eq!(one("fpR").steps, [offset(0, 1)]);
+    }
+
+    #[test]
+    fn what_cannot_hop() {
+        for text in ["pW", "pR3", "gK", "pgR", "npR", "epR"] {
+            let error = first_error(text);
+            assert_eq!(error.code, code::BETZA_HOP, "{text}");
+            assert_eq!(error.range, 0..text.len(), "{text}");
+        }
     }
 
     #[test]

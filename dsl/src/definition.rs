@@ -633,6 +633,29 @@ pub struct MoveAtom {
     /// May capture en passant (`e`): land on the square an enemy lame initial move passed over,
     /// removing that piece.
     pub en_passant: bool,
+    /// A hopper (`p`, `g`): the rider must jump one piece, its hurdle, on the way.
+    #[serde(default, skip_serializing_if = "Hop::is_none")]
+    pub hop: Hop,
+}
+
+/// How a rider jumps a piece on its line (Betza's `p` and `g`, as Fairy-Stockfish writes them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Hop {
+    /// An ordinary rider: it stops at the first piece.
+    #[default]
+    None,
+    /// `p`, a cannon: it jumps exactly one piece of either side, then goes on as the rider
+    /// up to the next piece, which it may capture (the xiangqi cannon captures by `cpR`).
+    Cannon,
+    /// `g`, a grasshopper: it lands on the square just beyond the first piece on its line.
+    Grasshopper,
+}
+
+impl Hop {
+    /// Whether the atom hops at all.
+    pub fn is_none(&self) -> bool {
+        *self == Hop::None
+    }
 }
 
 /// How and where a piece promotes.

@@ -82,6 +82,8 @@ pub mod code {
     pub const BETZA_NO_DIRECTION: &str = "E0504";
     /// A Betza range that is too large.
     pub const BETZA_RANGE: &str = "E0505";
+    /// A hopper modifier (`p`, `g`) on an atom that cannot hop.
+    pub const BETZA_HOP: &str = "E0506";
     /// A castling right letter in the wrong case or used twice.
     pub const CASTLING_LETTER: &str = "E0601";
     /// More castling rights than a position can hold.

@@ -5,7 +5,8 @@
 //! turns the board round for Black where the language mirrors it, and it silently skips letters
 //! it does not know. So a term is not copied: the exact set of steps Fairy-Stockfish gives it is
 //! computed (as its `from_betza` does), and then written back as a union of the language's
-//! direction selections that gives exactly that set, or refused with the reason.
+//! direction selections that gives exactly that set, or refused with the reason. The hoppers
+//! `p` (cannon) and `g` (grasshopper) mean the same in both, on unlimited riders.
 
 use std::collections::BTreeSet;
 
@@ -145,6 +146,8 @@ fn cover(offset: (i32, i32), wanted: &BTreeSet<Step>) -> Option<Vec<&'static str
 struct Term {
     modalities: String,
     lame: bool,
+    /// `p` or `g`, if the term hops.
+    hop: Option<char>,
     directions: Vec<String>,
 }
 
@@ -160,9 +163,10 @@ pub fn convert(betza: &str) -> Result<String, String> {
             'm' | 'c' => term.modalities.push(c),
             'n' => term.lame = true,
             'p' | 'g' => {
-                return Err(format!(
-                    "the Betza modifier `{c}` (a hopper) has no equivalent in the language yet"
-                ))
+                if term.hop.is_some_and(|hop| hop != c) {
+                    return Err(format!("`{betza}`: a term is one kind of hopper, `p` or `g`"));
+                }
+                term.hop = Some(c);
             }
             'i' => {
                 return Err("the Betza modifier `i` (initial moves) is read differently: Fairy-Stockfish allows it in its own regions, the language in a piece's `initial` zone".into())
@@ -217,7 +221,8 @@ pub fn convert(betza: &str) -> Result<String, String> {
         }
         i += 1;
     }
-    if !term.modalities.is_empty() || term.lame || !term.directions.is_empty() {
+    if !term.modalities.is_empty() || term.lame || term.hop.is_some() || !term.directions.is_empty()
+    {
         return Err(format!("`{betza}` ends with modifiers but no atom"));
     }
     Ok(out.join(" "))
@@ -241,6 +246,13 @@ fn write_atom(
         return Err(format!(
             "a lame (`n`) `{letter}`: Fairy-Stockfish makes only N, A, Z and D leaps lame"
         ));
+    }
+    if let Some(hop) = term.hop {
+        if range != Some(0) || term.lame {
+            return Err(format!(
+                "a hopper (`{hop}`) `{letter}` that is not a plain unlimited rider: the language's hoppers ride without a range, and are not lame"
+            ));
+        }
     }
     let mut directions = term.directions.clone();
     if offset.1 == 0 {
@@ -280,10 +292,11 @@ fn write_atom(
         _ => "",
     };
     let lame = if term.lame { "n" } else { "" };
+    let hop = term.hop.map_or_else(String::new, String::from);
     let range = range.map_or_else(String::new, |r| r.to_string());
     Ok(prefixes
         .iter()
-        .map(|p| format!("{modality}{lame}{p}{letter}{range}"))
+        .map(|p| format!("{modality}{hop}{lame}{p}{letter}{range}"))
         .collect())
 }
 
@@ -308,8 +321,17 @@ mod tests {
     }
 
     #[test]
+    fn hoppers_are_kept() {
+        assert_eq!(convert("mRcpR").unwrap(), "mW0 cpW0");
+        assert_eq!(convert("pR").unwrap(), "pW0");
+        assert_eq!(convert("gQ").unwrap(), "gW0 gF0");
+    }
+
+    #[test]
     fn what_has_no_equivalent_is_refused() {
-        assert!(convert("mRcpR").unwrap_err().contains("hopper"));
+        assert!(convert("pW").unwrap_err().contains("hopper"));
+        assert!(convert("pR3").unwrap_err().contains("hopper"));
+        assert!(convert("pgR").unwrap_err().contains("hopper"));
         assert!(convert("lN").unwrap_err().contains("symmetric"));
         assert!(convert("DD").unwrap_err().contains("rider"));
         assert!(convert("Wx").is_err());

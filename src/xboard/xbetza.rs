@@ -8,8 +8,8 @@
 //! for that piece rather than one that would make it reject legal moves or accept illegal ones.
 //!
 //! The subset: atoms `W F D N A H C Z G` and the shorthands `K Q R B`; a range digit (`0` for
-//! unlimited); modifiers `i` (initial), `m`/`c`/`e` (mode), `n` (lame) and directions, written
-//! just before the atom. Orthogonal atoms take `f b l r` (one step each) and `v s`; diagonal
+//! unlimited); modifiers `i` (initial), `m`/`c`/`e` (mode), `n` (lame), `p`/`g` (hoppers) and
+//! directions, written just before the atom. Orthogonal atoms take `f b l r` (one step each) and `v s`; diagonal
 //! atoms `fl fr bl br` (one step each) and `f b l r` (a pair each); oblique atoms (`N C Z`) only
 //! the pairs `ff bb` (narrow forward, backward) and `fs bs` (wide forward, backward), the
 //! readings XBoard and Fairy-Stockfish share (a single oblique step has no agreed spelling).
@@ -193,6 +193,11 @@ fn modifiers(atom: &MoveAtom) -> String {
     });
     if atom.lame {
         text.push('n');
+    }
+    match atom.hop {
+        variant_dsl::Hop::Cannon => text.push('p'),
+        variant_dsl::Hop::Grasshopper => text.push('g'),
+        variant_dsl::Hop::None => {}
     }
     text
 }

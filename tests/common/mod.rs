@@ -114,12 +114,37 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A fresh, empty folder for one test (its name and the process id keep test runs apart).
-pub fn temporary_dir(name: &str) -> PathBuf {
+/// A fresh, empty folder for one test (its name and the process id keep test runs apart),
+/// removed with what it holds when the test is done with it (some hold copies of the binary,
+/// which would otherwise pile up in the system's temporary folder run after run).
+pub fn temporary_dir(name: &str) -> TemporaryDir {
     let dir = std::env::temp_dir().join(format!("variant-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temporary folder");
-    dir
+    TemporaryDir(dir)
+}
+
+/// A folder of [`temporary_dir`], removed when dropped; it reads as its path.
+#[derive(Debug)]
+pub struct TemporaryDir(PathBuf);
+
+impl std::ops::Deref for TemporaryDir {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for TemporaryDir {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TemporaryDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// A small deterministic generator (SplitMix64), so that random games are the same on every run.

@@ -119,7 +119,7 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
         None => Vec::new(),
     };
     let en_passant = match en_passant_field {
-        Some(field) => parse_en_passant(def, field)?,
+        Some(field) => parse_en_passant(def, &board, field)?,
         None => None,
     };
     let halfmove_clock = counters
@@ -262,11 +262,26 @@ fn check_castling_pieces(
     Ok(())
 }
 
-fn parse_en_passant(def: &Definition, field: Field<'_>) -> Result<Option<Square>, FenError> {
+fn parse_en_passant(
+    def: &Definition,
+    board: &[Placement],
+    field: Field<'_>,
+) -> Result<Option<Square>, FenError> {
     if field.text == "-" {
         return Ok(None);
     }
-    match Square::parse(field.text) {
+    let target = match listed_squares(field.text).as_deref() {
+        Some([square]) => Some(*square),
+        // Fairy-Stockfish lists every square of a double step's en passant, in square order:
+        // after a Berolina pawn's e2-c4, the square passed and the one landed on (`d3c4`). The
+        // target is the square passed over, the one that is empty.
+        Some(several) if several.iter().all(|s| def.board.contains(*s)) => several
+            .iter()
+            .copied()
+            .find(|square| board.iter().all(|placement| placement.square != *square)),
+        _ => None,
+    };
+    match target {
         Some(square) if def.board.contains(square) => Ok(Some(square)),
         _ => Err(error(
             field.offset,
@@ -277,6 +292,22 @@ fn parse_en_passant(def: &Definition, field: Field<'_>) -> Result<Option<Square>
             ),
         )),
     }
+}
+
+/// The squares of a text written as square names one after another (`d3`, `d3c4`), or `None`
+/// if it is not such a list.
+fn listed_squares(text: &str) -> Option<Vec<Square>> {
+    let mut squares = Vec::new();
+    let mut rest = text;
+    while let Some(first) = rest.bytes().next() {
+        if !first.is_ascii_lowercase() {
+            return None;
+        }
+        let length = 1 + rest[1..].bytes().take_while(u8::is_ascii_digit).count();
+        squares.push(Square::parse(&rest[..length])?);
+        rest = &rest[length..];
+    }
+    Some(squares)
 }
 
 fn parse_counter(field: Field<'_>, what: &str, minimum: u32) -> Result<u32, FenError> {

@@ -251,3 +251,25 @@ fn holes_must_be_written_as_stars() {
     );
     assert!(parse_fen(&def, "4k3/8/8/8/8/8/8/*3K3 w - -").is_ok());
 }
+
+#[test]
+fn an_en_passant_field_of_several_squares_is_read_as_fairy_stockfish_writes_it() {
+    let def = chess();
+    // Fairy-Stockfish's Berolina FEN after e2-c4: the square passed and the one landed on, in
+    // square order; the target is the empty one.
+    let setup = parse_fen(
+        &def,
+        "rnbqkbnr/pppppppp/8/8/2P5/8/PPPP1PPP/RNBQKBNR b KQkq d3c4 0 1",
+    )
+    .expect("Fairy-Stockfish's form");
+    assert_eq!(setup.en_passant, Square::parse("d3"));
+    assert_eq!(
+        write_fen(&def, &setup),
+        "rnbqkbnr/pppppppp/8/8/2P5/8/PPPP1PPP/RNBQKBNR b KQkq d3 0 1"
+    );
+    // Every listed square must be on the board, and one of them empty.
+    for field in ["d3c9", "c4d2", "d3c", "d3-"] {
+        let fen = format!("rnbqkbnr/pppppppp/8/8/2P5/8/PPPP1PPP/RNBQKBNR b KQkq {field} 0 1");
+        assert!(parse_fen(&def, &fen).is_err(), "{field}");
+    }
+}

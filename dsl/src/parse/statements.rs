@@ -226,7 +226,9 @@ pub(super) fn path(file: FileId, parts: Pairs<'_, Rule>) -> Vec<Spanned<LegSynta
                             match test.as_rule() {
                                 Rule::square_kind => leg.holds.push(text_of(file, &test)),
                                 Rule::not_royal => leg.not_royal = true,
-                                _ => leg.undefended = true,
+                                Rule::kw_undefended => leg.undefended = true,
+                                // `or` between the kinds says nothing more.
+                                _ => {}
                             }
                         }
                     }

@@ -219,7 +219,11 @@ impl Validator<'_> {
             return None;
         }
         let plain = |atom: &MoveAtom| {
-            atom.mode == MoveMode::Both && !atom.initial_only && !atom.lame && !atom.en_passant
+            atom.mode == MoveMode::Both
+                && !atom.initial_only
+                && !atom.lame
+                && !atom.en_passant
+                && atom.hop.is_none()
         };
         if !atoms.iter().all(plain) {
             self.error(

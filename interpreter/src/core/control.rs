@@ -4,7 +4,8 @@
 //! stop at the first piece (an enemy's square included, an own square excluded), leapers lose
 //! own-occupied targets, move-only steps need an empty square, capture-only steps an enemy
 //! piece. With `en-passant standing`, an `e` capture also controls the square passed by an enemy
-//! piece standing where its initial lame move lands, if that square is empty.
+//! piece standing where its initial lame move lands, if that square is empty. Hops control the
+//! squares they land on; a piece's routes that convert nothing, theirs.
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{PieceId, SideId};
@@ -59,11 +60,33 @@ impl<B: Bitboard> Board<B> {
         from: usize,
     ) -> B {
         let mut control = targets(rules, moves, from, self.own, self.enemy, self.occupied);
+        if moves.route_attacks {
+            control |= route_control(rules, position, side, moves, from);
+        }
         if moves.takes_en_passant && rules.definition.control.en_passant_standing {
             control |= standing_en_passant(rules, position, side, moves, from, self.occupied);
         }
         control
     }
+}
+
+/// The landing squares of a piece's routes that convert nothing (compound moves that move or
+/// capture like any other).
+#[cold]
+fn route_control<B: Bitboard>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    side: SideId,
+    moves: &PieceMoves<B>,
+    from: usize,
+) -> B {
+    let mut control = B::EMPTY;
+    crate::core::route::walk(rules, position, side, from, moves, &mut |mv| {
+        if mv.converts.is_none() {
+            control |= B::single(usize::from(mv.to));
+        }
+    });
+    control
 }
 
 /// The squares an `e` capture controls beside its ordinary ones (`en-passant standing`).

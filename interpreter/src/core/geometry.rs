@@ -3,10 +3,13 @@
 //! A square's index is `rank * files + file`. Holes are squares of the grid that are not on the
 //! board; rays stop before them, and nothing lands on them. Because the index grows by a fixed
 //! amount at every step of a direction, the first piece met along a ray is the lowest or the
-//! highest set bit of `ray & occupied`: that is the whole trick of the ray tables.
+//! highest set bit of `ray & occupied`: that is the whole trick of the ray tables. A hopper
+//! (Betza `p`, `g`) asks the same question twice: the first piece is its hurdle, and the ray
+//! beyond the hurdle says where it lands ([`Ray::hop`]) or, read backwards from an attacked
+//! square, where the hopper stands ([`Ray::hopper_behind`]).
 
 use crate::bitboard::Bitboard;
-use variant_dsl::{BoardDef, Square};
+use variant_dsl::{BoardDef, Hop, Square};
 
 /// The 8 King steps (file, rank): the neighbours of a square.
 pub const KING_STEPS: [(i32, i32); 8] = [
@@ -170,6 +173,43 @@ impl<B: Bitboard> Ray<B> {
         } else {
             Some(blockers.highest())
         }
+    }
+}
+
+impl<B: Bitboard> Ray<B> {
+    /// The squares a hopper on `from` lands on along this ray: beyond its hurdle (the first
+    /// piece), every square up to and including the next piece for a cannon, the one square just
+    /// beyond for a grasshopper. Own pieces are not yet removed.
+    #[inline]
+    pub fn hop(&self, hop: Hop, from: usize, occupied: B) -> B {
+        let Some(hurdle) = self.first_blocker(self.beyond[from], occupied) else {
+            return B::EMPTY;
+        };
+        let beyond = self.beyond[hurdle];
+        match hop {
+            Hop::Cannon => self.slide(beyond, occupied),
+            Hop::Grasshopper => self
+                .first_blocker(beyond, beyond)
+                .map_or(B::EMPTY, B::single),
+            Hop::None => B::EMPTY,
+        }
+    }
+
+    /// Where a hopper would stand to land on `square` coming against this ray (the ray points
+    /// from `square` towards the hopper): the piece beyond the hurdle, the hurdle being the
+    /// first piece for a cannon and the adjacent square, which must be occupied, for a
+    /// grasshopper.
+    #[inline]
+    pub fn hopper_behind(&self, hop: Hop, square: usize, occupied: B) -> Option<usize> {
+        let near = self.beyond[square];
+        let hurdle = match hop {
+            Hop::Cannon => self.first_blocker(near, occupied)?,
+            Hop::Grasshopper => self
+                .first_blocker(near, near)
+                .filter(|&next| occupied.has(next))?,
+            Hop::None => return None,
+        };
+        self.first_blocker(self.beyond[hurdle], occupied)
     }
 }
 

@@ -11,9 +11,11 @@
 //! Compiling paths adds to a piece's tables ([`PieceMoves`]), and the tables hold the compiled
 //! routes: this file and [`crate::core::tables`] import each other, one concept in two files.
 //!
-//! Attacks for check come from the ordinary moves and the leap paths only: a compound path that
-//! lands with a capture must share its landing geometry with one of them (as the takeover knight
-//! shares the plain knight's), which the designer writes anyway.
+//! A route that converts nothing on its way and may capture where it lands attacks its landing
+//! square like any other capture: it gives check, and counts in control and `explain`
+//! ([`Route::attacks`], walked by [`crate::core::route::captures_on`]). A route that converts
+//! does not attack: its capture needs the takeover first (takeover chess: "takeovers never
+//! attack").
 
 use crate::bitboard::Bitboard;
 use crate::core::tables::{absolute, LameLeap, PieceMoves};
@@ -40,6 +42,23 @@ pub struct RouteLeg {
 pub struct Route {
     /// The legs, first to last; the last leg's square is the landing square.
     pub legs: Vec<RouteLeg>,
+}
+
+impl Route {
+    /// Whether the route converts no piece on its way.
+    pub fn converts_nothing(&self) -> bool {
+        self.legs.iter().all(|leg| leg.effect == LegEffect::None)
+    }
+
+    /// Whether the route attacks its landing square: it converts nothing and its last leg is one
+    /// step that may capture (a slide lands on empty squares only).
+    pub fn attacks(&self) -> bool {
+        self.converts_nothing()
+            && self
+                .legs
+                .last()
+                .is_some_and(|last| last.count == LegCount::One && last.holds.enemy)
+    }
 }
 
 /// Every choice of directions of a path for a side: one list of legs per way to walk it.

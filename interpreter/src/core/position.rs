@@ -1127,8 +1127,46 @@ impl<B: Bitboard> Position<B> {
         lost
     }
 
-    /// Whether `square` is attacked by `attacker` with the board occupied as `occupied`.
+    /// Whether `square` is attacked by `attacker` with the board occupied as `occupied`: by
+    /// its ordinary moves ([`Position::attacked_by_moves`]) or its attacking routes.
+    #[inline]
     pub fn attacked_by(
+        &self,
+        rules: &Tables<B>,
+        square: usize,
+        attacker: SideId,
+        occupied: B,
+    ) -> bool {
+        self.attacked_by_moves(rules, square, attacker, occupied)
+            || (!rules.route_attackers[attacker].is_empty()
+                && self.attacked_by_routes(rules, square, attacker, occupied))
+    }
+
+    /// Whether a piece of `attacker` captures on `square` along an attacking route
+    /// ([`crate::core::path::Route::attacks`]).
+    #[cold]
+    fn attacked_by_routes(
+        &self,
+        rules: &Tables<B>,
+        square: usize,
+        attacker: SideId,
+        occupied: B,
+    ) -> bool {
+        rules.route_attackers[attacker].iter().any(|&piece| {
+            let moves = rules.moves_of(attacker, piece);
+            (self.by_side[attacker] & self.by_piece[piece] & occupied)
+                .squares()
+                .any(|from| {
+                    crate::core::route::captures_on(
+                        rules, self, attacker, from, moves, square, occupied,
+                    )
+                })
+        })
+    }
+
+    /// Whether `square` is attacked by `attacker`'s ordinary moves (Betza atoms and leap paths,
+    /// the attack tables) with the board occupied as `occupied`.
+    pub fn attacked_by_moves(
         &self,
         rules: &Tables<B>,
         square: usize,
@@ -1160,6 +1198,24 @@ impl<B: Bitboard> Position<B> {
                 if riders.has(first) {
                     return true;
                 }
+            }
+        }
+        for hop in &attacks.hops {
+            let ray = &rules.rays[hop.ray];
+            let hoppers = hop
+                .pieces
+                .iter()
+                .fold(B::EMPTY, |acc, p| acc | self.by_piece[*p])
+                & theirs
+                & hop.zone;
+            if (ray.beyond[square] & hoppers).is_empty() {
+                continue;
+            }
+            if ray
+                .hopper_behind(hop.hop, square, occupied)
+                .is_some_and(|from| hoppers.has(from))
+            {
+                return true;
             }
         }
         for lame in &attacks.lame {
@@ -1195,7 +1251,19 @@ impl<B: Bitboard> Position<B> {
                     B::single(square),
                     occupied | B::single(square),
                 );
-                if reach.has(square) {
+                let by_route = || {
+                    moves.route_attacks
+                        && crate::core::route::captures_on(
+                            rules,
+                            self,
+                            other,
+                            from,
+                            moves,
+                            square,
+                            occupied | B::single(square),
+                        )
+                };
+                if reach.has(square) || by_route() {
                     found |= B::single(from);
                 }
             }

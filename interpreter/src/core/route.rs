@@ -3,9 +3,13 @@
 //! A route (a slide, a conversion of the pieces passed) is compiled with the piece's tables;
 //! at generation time it is walked from the piece's square on the position, and each move it
 //! makes is handed on pseudo-legal (the move generator tests the mover's royal pieces).
+//!
+//! Routes that attack ([`Route::attacks`]) are also walked backwards from nothing: "does this
+//! piece capture on that square?" ([`captures_on`]), with the board occupied as the caller says,
+//! as the attack tables answer it for the ordinary moves.
 
 use crate::core::bitboard::Bitboard;
-use crate::core::index::{SideId, Sq};
+use crate::core::index::{PieceId, SideId, Sq};
 use crate::core::moves::{Move, MoveKind};
 use crate::core::path::Route;
 use crate::core::position::Position;
@@ -114,16 +118,7 @@ impl<B: Bitboard> Walker<'_, '_, B> {
         if test.not_royal && royal {
             return false;
         }
-        if test.undefended {
-            let occupied = self.position.occupied();
-            if self
-                .position
-                .attacked_by(self.rules, square, occupant.side, occupied)
-            {
-                return false;
-            }
-        }
-        true
+        !test.undefended || !defended(self.rules, self.position, square, occupant.side)
     }
 
     /// Whether the piece may land here: as [`Self::holds`], never on its own side's piece.
@@ -156,5 +151,133 @@ impl<B: Bitboard> Walker<'_, '_, B> {
             }
             _ => (self.emit)(base),
         }
+    }
+}
+
+/// Whether a piece of `owner` on `square` is defended: another piece of its owner could capture
+/// there by an ordinary capture (the attack tables, not the routes: a route's test never walks
+/// another route).
+fn defended<B: Bitboard>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    square: usize,
+    owner: SideId,
+) -> bool {
+    position.attacked_by_moves(rules, square, owner, position.occupied())
+}
+
+/// Whether the piece of `us` on `from` captures on `target` along one of its attacking routes
+/// ([`Route::attacks`]), with the board occupied as `occupied` (a square outside it is empty).
+pub fn captures_on<B: Bitboard>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    us: SideId,
+    from: usize,
+    moves: &PieceMoves<B>,
+    target: usize,
+    occupied: B,
+) -> bool {
+    let reach = Reach {
+        rules,
+        position,
+        us,
+        from,
+        target,
+        occupied,
+    };
+    moves
+        .routes
+        .iter()
+        .filter(|route| route.attacks())
+        .any(|route| reach.leg(route, 0, from))
+}
+
+/// One question of [`captures_on`].
+struct Reach<'a, B: Bitboard> {
+    rules: &'a Tables<B>,
+    position: &'a Position<B>,
+    us: SideId,
+    from: usize,
+    target: usize,
+    occupied: B,
+}
+
+impl<B: Bitboard> Reach<'_, B> {
+    /// Whether the route's legs from `index` on, starting on `at`, land on the target.
+    fn leg(&self, route: &Route, index: usize, at: usize) -> bool {
+        let leg = route.legs[index];
+        let last = index + 1 == route.legs.len();
+        let geometry = &self.rules.geometry;
+        match leg.count {
+            LegCount::One => {
+                let Some(next) = geometry.step(at, leg.dx, leg.dy) else {
+                    return false;
+                };
+                if last {
+                    return next == self.target && self.may_take(next, leg.holds);
+                }
+                self.holds(next, leg.holds) && self.leg(route, index + 1, next)
+            }
+            LegCount::AnyEmpty | LegCount::SomeEmpty => {
+                // A slide as the last leg lands on empty squares: no capture (see `attacks`).
+                if last {
+                    return false;
+                }
+                let mut current = at;
+                let mut steps = 0;
+                loop {
+                    if (steps > 0 || leg.count == LegCount::AnyEmpty)
+                        && self.leg(route, index + 1, current)
+                    {
+                        return true;
+                    }
+                    match geometry.step(current, leg.dx, leg.dy) {
+                        Some(next) if next == self.from || !self.occupied.has(next) => {
+                            current = next;
+                            steps += 1;
+                        }
+                        _ => return false,
+                    }
+                }
+            }
+        }
+    }
+
+    /// The occupant of a square as `occupied` sees it (the mover's own square is empty).
+    fn occupant(&self, square: usize) -> Option<crate::core::position::Occupant> {
+        if square == self.from || !self.occupied.has(square) {
+            return None;
+        }
+        self.position.at(square)
+    }
+
+    /// As [`Walker::holds`], on the board as `occupied` sees it.
+    fn holds(&self, square: usize, test: SquareTest) -> bool {
+        let Some(occupant) = self.occupant(square) else {
+            return test.empty;
+        };
+        let friendly = occupant.side == self.us;
+        if (friendly && !test.friend) || (!friendly && !test.enemy) {
+            return false;
+        }
+        if test.not_royal && self.is_royal(occupant.piece) {
+            return false;
+        }
+        !test.undefended || !defended(self.rules, self.position, square, occupant.side)
+    }
+
+    /// Whether the landing square's piece, if the position has one there, may be taken.
+    fn may_take(&self, square: usize, test: SquareTest) -> bool {
+        let Some(occupant) = self.position.at(square) else {
+            return true;
+        };
+        if test.not_royal && self.is_royal(occupant.piece) {
+            return false;
+        }
+        !test.undefended || !defended(self.rules, self.position, square, occupant.side)
+    }
+
+    fn is_royal(&self, piece: PieceId) -> bool {
+        self.rules.royal.contains(&piece)
     }
 }

@@ -3,10 +3,12 @@
 //!
 //! Every Betza atom of every piece, for every side, becomes either a leap table (one bitboard of
 //! targets per square), a lame-leap list (target plus the path that must be empty), or a ride
-//! (an index into the shared [`Ray`] tables plus an optional range-limited reach). Attacks are
+//! (an index into the shared [`Ray`] tables plus an optional range-limited reach), or a hop (a
+//! ray whose first piece is a hurdle to jump, Betza `p` and `g`). Attacks are
 //! answered backwards: for each attacking side the same atoms are inverted once, so "is this
 //! square attacked?" is a handful of table lookups, grouped by direction so that a queen and a
-//! rook sharing a direction cost one ray walk.
+//! rook sharing a direction cost one ray walk. Hops are kept apart from rides, in lists that
+//! stay empty in games without hoppers: only games whose pieces hop pay for them.
 //!
 //! [`Tables`] hold what the core (positions, move generation, attacks, control, paths) reads.
 //! The rules layer's [`crate::rules::Rules`] holds a `Tables` and adds the compiled
@@ -17,7 +19,7 @@ use crate::core::index::{ByPiece, BySide};
 use crate::geometry::{limited_ray, Geometry, Ray};
 use crate::zobrist::Zobrist;
 use std::fmt;
-use variant_dsl::{Definition, Forward, MoveAtom, MoveMode, PieceId, SideId};
+use variant_dsl::{Definition, Forward, Hop, MoveAtom, MoveMode, PieceId, SideId};
 
 /// The most sides a game may have.
 pub const MAX_SIDES: usize = 4;
@@ -79,6 +81,19 @@ pub struct Ride<B> {
     pub initial_only: bool,
 }
 
+/// One hopper direction of a piece (Betza `p`, `g`): always an unlimited ride.
+#[derive(Clone, Debug)]
+pub struct HopRide {
+    /// Index into [`Tables::rays`].
+    pub ray: usize,
+    /// Cannon or grasshopper.
+    pub hop: Hop,
+    /// Move, capture or both, on the landing square.
+    pub mode: MoveMode,
+    /// Only from the initial zone.
+    pub initial_only: bool,
+}
+
 /// How one piece type of one side moves.
 #[derive(Clone, Debug)]
 pub struct PieceMoves<B> {
@@ -88,6 +103,8 @@ pub struct PieceMoves<B> {
     pub lame: Vec<Vec<LameLeap<B>>>,
     /// Rider directions.
     pub rides: Vec<Ride<B>>,
+    /// Hopper directions (empty for most pieces).
+    pub hops: Vec<HopRide>,
     /// Per square, the squares from which an en-passant capture lands (targets of `e` atoms).
     pub en_passant: Vec<B>,
     /// Where `i` moves are allowed.
@@ -96,6 +113,9 @@ pub struct PieceMoves<B> {
     pub promotion: Option<PromotionRule<B>>,
     /// Compound paths (slides, conversions on the way), walked by [`crate::core::route::walk`].
     pub routes: Vec<crate::path::Route>,
+    /// Whether some route attacks ([`crate::path::Route::attacks`]): captures along it give
+    /// check and count in control.
+    pub route_attacks: bool,
     /// Whether every leap and ride moves or captures alike, from any square, the rides without
     /// a range limit, and no leap is lame: the piece's targets are then one table lookup and
     /// its rides' slides ([`crate::movegen::targets`]), as most pieces' are.
@@ -109,6 +129,7 @@ impl<B: Bitboard> PieceMoves<B> {
     /// Whether the moves are [`PieceMoves::simple`].
     fn are_simple(&self) -> bool {
         self.lame.iter().all(Vec::is_empty)
+            && self.hops.is_empty()
             && self.leaps.len() <= 1
             && self
                 .leaps
@@ -184,6 +205,19 @@ pub struct LameAttack<B> {
     pub sources: Vec<Vec<(usize, B)>>,
 }
 
+/// Hopper attacks along one direction, shared by the piece types hopping it alike.
+#[derive(Clone, Debug)]
+pub struct HopAttack<B> {
+    /// The ray pointing from the attacked square towards the attackers.
+    pub ray: usize,
+    /// Cannon or grasshopper.
+    pub hop: Hop,
+    /// Attackers must stand here (initial-only captures), else the whole board.
+    pub zone: B,
+    /// The piece types hopping this way (towards the attacked square).
+    pub pieces: Vec<PieceId>,
+}
+
 /// Everything one side attacks with, inverted.
 #[derive(Clone, Debug, Default)]
 pub struct Attacks<B> {
@@ -193,6 +227,8 @@ pub struct Attacks<B> {
     pub rides: Vec<RideAttack<B>>,
     /// Lame attacks.
     pub lame: Vec<LameAttack<B>>,
+    /// Hopper attacks (empty in games without hoppers).
+    pub hops: Vec<HopAttack<B>>,
 }
 
 /// A castling move, compiled.
@@ -283,6 +319,8 @@ pub struct Tables<B> {
     pub(crate) number_base: BySide<u8>,
     /// Whether the turn order names a side more than once: the place in it is then hashed.
     pub(crate) cycle_repeats: bool,
+    /// Per attacking side, the piece types with attacking routes (empty in most games).
+    pub(crate) route_attackers: BySide<Vec<PieceId>>,
     /// Per side, its allies as a bit mask (itself included): `team` statements.
     pub(crate) allies: BySide<u8>,
     /// Whether any side has an ally: royal pieces are then judged per team.
@@ -412,13 +450,26 @@ impl<B: Bitboard> Tables<B> {
             .collect();
         // Capture effects can remove the mover's own royal piece with any capture: every move is
         // then tested by playing it.
+        // A hopper's attack opens and closes as pieces enter or leave its line on either side of
+        // its hurdle: no pin describes that, so games with capturing hoppers play every move.
         let pins_suffice = !definition.capture.any()
             && movement.iter().all(|m: &PieceMoves<B>| {
                 m.lame
                     .iter()
                     .flatten()
                     .all(|leap| leap.mode == MoveMode::MoveOnly)
+                    && m.hops.iter().all(|hop| hop.mode == MoveMode::MoveOnly)
+                    && !m.route_attacks
             });
+        let route_attackers = BySide::from_fn(|side| {
+            (0..pieces)
+                .map(PieceId::new)
+                .filter(|&piece| {
+                    side.index() < sides
+                        && movement[side.index() * pieces + piece.index()].route_attacks
+                })
+                .collect()
+        });
         let zobrist = Zobrist::new(sides, pieces, geometry.grid_size(), castles.len());
         let neighbours: Vec<B> = (0..geometry.grid_size())
             .map(|square| {
@@ -529,6 +580,7 @@ impl<B: Bitboard> Tables<B> {
                 allies
             },
             teams: !definition.teams.is_empty(),
+            route_attackers,
             plain_sides: definition.teams.is_empty()
                 && !definition.pieces.iter().any(|piece| piece.uncapturable),
         })
@@ -594,6 +646,11 @@ pub(crate) fn targets<B: Bitboard>(
         };
         targets |= ray.slide(reach, occupied) & allowed(ride.mode);
     }
+    for hop in &moves.hops {
+        if !hop.initial_only || initial {
+            targets |= rules.rays[hop.ray].hop(hop.hop, from, occupied) & allowed(hop.mode);
+        }
+    }
     targets
 }
 
@@ -631,6 +688,7 @@ impl<B: Bitboard> Builder<'_, B> {
             leaps: Vec::new(),
             lame: vec![Vec::new(); size],
             rides: Vec::new(),
+            hops: Vec::new(),
             en_passant: vec![B::EMPTY; size],
             initial_zone: piece
                 .initial_zone
@@ -644,6 +702,7 @@ impl<B: Bitboard> Builder<'_, B> {
                 choices: promotion.choices_for(SideId(side as u8)).to_vec(),
             }),
             routes: Vec::new(),
+            route_attacks: false,
             simple: false,
             takes_en_passant: false,
         };
@@ -655,12 +714,23 @@ impl<B: Bitboard> Builder<'_, B> {
         }
         crate::path::compile_paths(self.geometry, &mut moves, &piece.paths, forward);
         moves.simple = moves.are_simple();
+        moves.route_attacks = moves.routes.iter().any(crate::path::Route::attacks);
         moves.takes_en_passant = moves.en_passant.iter().any(|squares| squares.any());
         moves
     }
 
     fn add_atom(&mut self, moves: &mut PieceMoves<B>, atom: &MoveAtom, dx: i32, dy: i32) {
         let geometry = self.geometry;
+        if !atom.hop.is_none() {
+            let ray = self.ray_index(dx, dy);
+            moves.hops.push(HopRide {
+                ray,
+                hop: atom.hop,
+                mode: atom.mode,
+                initial_only: atom.initial_only,
+            });
+            return;
+        }
         if atom.en_passant {
             for (from, targets) in moves.en_passant.iter_mut().enumerate() {
                 if let Some(to) = geometry.step(from, dx, dy) {
@@ -737,6 +807,29 @@ impl<B: Bitboard> Builder<'_, B> {
                     piece,
                     sources: lame_sources,
                 });
+            }
+            for hop in moves.hops.iter().filter(|h| h.mode != MoveMode::MoveOnly) {
+                let (dx, dy) = (self.rays[hop.ray].dx, self.rays[hop.ray].dy);
+                let back = self.ray_index(-dx, -dy);
+                let zone = if hop.initial_only {
+                    moves.initial_zone
+                } else {
+                    self.geometry.board
+                };
+                match attacks
+                    .hops
+                    .iter_mut()
+                    .find(|a| a.ray == back && a.hop == hop.hop && a.zone == zone)
+                {
+                    Some(shared) if !shared.pieces.contains(&piece) => shared.pieces.push(piece),
+                    Some(_) => {}
+                    None => attacks.hops.push(HopAttack {
+                        ray: back,
+                        hop: hop.hop,
+                        zone,
+                        pieces: vec![piece],
+                    }),
+                }
             }
             for ride in moves
                 .rides

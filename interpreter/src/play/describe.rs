@@ -81,6 +81,22 @@ fn describe_piece<B: Bitboard>(rules: &Rules<B>, out: &mut String, moves: &Piece
             mode_word(ride.mode)
         );
     }
+    for hop in &moves.hops {
+        let ray = &rules.rays[hop.ray];
+        let initial = if hop.initial_only {
+            ", initial only"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "    hop ({}, {}) {}: {}{initial}",
+            ray.dx,
+            ray.dy,
+            hop_word(hop.hop),
+            mode_word(hop.mode)
+        );
+    }
     let en_passant: usize = moves.en_passant.iter().map(|t| t.count() as usize).sum();
     if en_passant > 0 {
         let _ = writeln!(out, "    en-passant captures: {en_passant} over the board");
@@ -170,6 +186,22 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
             attacks.lame.len(),
             attacks.rides.len()
         );
+        for hop in &attacks.hops {
+            let ray = &rules.rays[hop.ray];
+            let names: Vec<&str> = hop
+                .pieces
+                .iter()
+                .map(|p| rules.definition.pieces[p.0 as usize].name.as_str())
+                .collect();
+            let _ = writeln!(
+                out,
+                "    {} from direction ({}, {}): {}",
+                hop_word(hop.hop),
+                ray.dx,
+                ray.dy,
+                names.join(" ")
+            );
+        }
         for ride in &attacks.rides {
             let ray = &rules.rays[ride.ray];
             let names: Vec<&str> = ride
@@ -205,4 +237,13 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
         );
     }
     out
+}
+
+/// The kind of a hop, in words.
+fn hop_word(hop: variant_dsl::Hop) -> &'static str {
+    match hop {
+        variant_dsl::Hop::Cannon => "cannon",
+        variant_dsl::Hop::Grasshopper => "grasshopper",
+        variant_dsl::Hop::None => "none",
+    }
 }

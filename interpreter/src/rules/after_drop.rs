@@ -20,10 +20,17 @@
 //! question the proof ends with, "is the set non-empty for every `d`", has a closed answer:
 //! adjacency is symmetric, so `N(d)` meets `near` exactly when `d` is around `near`. When `D` is
 //! one known square everything is folded into `certain`, and the bounds are the plain ones.
+//!
+//! [`Symbolic`] is the domain of the one walk over the expressions ([`crate::domain`]) whose
+//! sets are a [`Lower`] with the interval domain's upper bound: the proof replays the next
+//! side's compiled requirements on it ([`crate::program::Replay`]).
 
 use crate::bitboard::Bitboard;
-use crate::expression::around;
+use crate::domain::Domain;
+use crate::expression::{around, colour_of, Bounds, Fld};
+use crate::position::Position;
 use crate::rules::Rules;
+use variant_dsl::expression::{Comparison, SideRef};
 
 /// What is known of the mover's drop that the bounds range over: the empty squares it may be
 /// on, and that square when there is one.
@@ -273,6 +280,221 @@ impl<B: Bitboard> Certain<B> for Lower<B> {
     #[inline(always)]
     fn certainly_some(self, rules: &Rules<B>, after: After<B>) -> bool {
         Lower::certainly_some(self, rules, after)
+    }
+}
+
+/// The symbolic domain: a set's value is what it certainly holds after the mover's drop, kept
+/// symbolic where it moves with the drop ([`Lower`]), with the interval domain's upper bound
+/// ([`Bounds`]); numbers and truths are the interval domain's. What the lookahead's proof
+/// reads of the next side's requirements when the plain lower bounds prove nothing (a
+/// [`crate::program::Replay`] run here).
+pub(crate) struct Symbolic<'a, B: Bitboard> {
+    rules: &'a Rules<B>,
+    position: &'a Position<B>,
+    after: After<B>,
+    /// The interval domain, for the leaves whose lower bound does not move with the drop.
+    bounds: Bounds<'a, B>,
+}
+
+impl<'a, B: Bitboard> Symbolic<'a, B> {
+    /// The symbolic domain for `next`'s drops after the side to move's drop on one of `after`'s
+    /// squares.
+    pub(crate) fn new(
+        rules: &'a Rules<B>,
+        position: &'a Position<B>,
+        next: usize,
+        after: After<B>,
+    ) -> Self {
+        Symbolic {
+            rules,
+            position,
+            after,
+            bounds: Bounds::after(rules, position, next, after.drops),
+        }
+    }
+
+    /// A set whose lower bound does not move with the drop.
+    fn plain((low, high): (B, B)) -> (Lower<B>, B) {
+        (Lower::plain(low), high)
+    }
+
+    /// The squares certainly in a set, folded: what it holds for every drop.
+    fn fold(&self, lower: Lower<B>) -> B {
+        lower.fold(self.rules, self.after)
+    }
+}
+
+impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
+    type Squares = (Lower<B>, B);
+    type Number = (i64, i64);
+    type Truth = (bool, bool);
+
+    fn empty(&mut self) -> (Lower<B>, B) {
+        let empty = self.rules.geometry.board & !self.position.occupied();
+        let lower = Lower {
+            certain: empty,
+            without_drop: true,
+            ..Lower::plain(B::EMPTY)
+        };
+        (lower.settled(self.rules, self.after), self.bounds.empty().1)
+    }
+    fn occupied(&mut self) -> (Lower<B>, B) {
+        let lower = Lower {
+            certain: self.position.occupied(),
+            with_drop: true,
+            ..Lower::plain(B::EMPTY)
+        };
+        (
+            lower.settled(self.rules, self.after),
+            self.bounds.occupied().1,
+        )
+    }
+    fn fixed(&mut self, squares: B) -> (Lower<B>, B) {
+        (Lower::plain(squares), squares)
+    }
+    fn zone(&mut self, per_side: &[B]) -> (Lower<B>, B) {
+        Self::plain(self.bounds.zone(per_side))
+    }
+    fn pieces(&mut self, sides: SideRef, piece: Option<usize>) -> (Lower<B>, B) {
+        Self::plain(self.bounds.pieces(sides, piece))
+    }
+    fn controlled_by(&mut self, sides: SideRef) -> (Lower<B>, B) {
+        Self::plain(self.bounds.controlled_by(sides))
+    }
+    fn attacked_among(&mut self, sides: SideRef, among: (Lower<B>, B)) -> (Lower<B>, B) {
+        let attacked = self.attacked_by(sides);
+        self.intersection(among, attacked)
+    }
+    fn attacked_by(&mut self, sides: SideRef) -> (Lower<B>, B) {
+        Self::plain(self.bounds.attacked_by(sides))
+    }
+    fn last_drop(&mut self, sides: SideRef) -> (Lower<B>, B) {
+        let (low, high) = self.bounds.last_drop(sides);
+        // The mover's last drop will be the unknown one: the set gains the drop's square.
+        if self.bounds.includes_mover(sides) && self.after.known.is_empty() {
+            let lower = Lower {
+                certain: low,
+                with_drop: true,
+                ..Lower::plain(B::EMPTY)
+            };
+            (lower, high)
+        } else {
+            (Lower::plain(low), high)
+        }
+    }
+    fn legal_drops(&mut self) -> (Lower<B>, B) {
+        Self::plain(self.bounds.legal_drops())
+    }
+    fn acted(&mut self) -> (Lower<B>, B) {
+        Self::plain(self.bounds.acted())
+    }
+    fn compare_fields(&mut self, a: &Fld, op: Comparison, b: &Fld) -> (Lower<B>, B) {
+        Self::plain(self.bounds.compare_fields(a, op, b))
+    }
+    fn adjacent(&mut self, (low, high): (Lower<B>, B)) -> (Lower<B>, B) {
+        (
+            low.adjacent(self.rules, self.after),
+            around(self.rules, high),
+        )
+    }
+    fn colour_of(&mut self, (low, high): (Lower<B>, B)) -> (Lower<B>, B) {
+        let low = colour_of(self.rules, self.fold(low));
+        (Lower::plain(low), colour_of(self.rules, high))
+    }
+    fn intersection(&mut self, a: (Lower<B>, B), b: (Lower<B>, B)) -> (Lower<B>, B) {
+        (a.0.and(b.0), a.1 & b.1)
+    }
+    fn union(&mut self, a: (Lower<B>, B), b: (Lower<B>, B)) -> (Lower<B>, B) {
+        (a.0.or(b.0), a.1 | b.1)
+    }
+    fn difference(&mut self, a: (Lower<B>, B), b: (Lower<B>, B)) -> (Lower<B>, B) {
+        (a.0.except(b.1, self.after), a.1 & !self.fold(b.0))
+    }
+    fn complement(&mut self, (low, high): (Lower<B>, B)) -> (Lower<B>, B) {
+        let board = self.rules.geometry.board;
+        (Lower::plain(board & !high), board & !self.fold(low))
+    }
+    fn nothing(&self, (low, high): (Lower<B>, B)) -> bool {
+        low.is_nothing() && high.is_empty()
+    }
+    fn everything(&self, _: (Lower<B>, B)) -> bool {
+        // Never claimed: a union is computed whole.
+        false
+    }
+
+    fn constant(&mut self, value: i64) -> (i64, i64) {
+        self.bounds.constant(value)
+    }
+    fn placement(&mut self) -> (i64, i64) {
+        self.bounds.placement()
+    }
+    fn count(&mut self, (low, high): (Lower<B>, B)) -> (i64, i64) {
+        let low = self.fold(low);
+        self.bounds.count((low, high))
+    }
+    fn hand(&mut self, sides: SideRef, piece: Option<usize>) -> (i64, i64) {
+        self.bounds.hand(sides, piece)
+    }
+    fn actions_this_turn(&mut self) -> (i64, i64) {
+        self.bounds.actions_this_turn()
+    }
+    fn drops_this_turn(&mut self) -> (i64, i64) {
+        self.bounds.drops_this_turn()
+    }
+    fn sum(&mut self, field: &Fld, (low, high): (Lower<B>, B)) -> (i64, i64) {
+        let low = self.fold(low);
+        self.bounds.sum(field, (low, high))
+    }
+    fn plus(&mut self, a: (i64, i64), b: (i64, i64)) -> (i64, i64) {
+        self.bounds.plus(a, b)
+    }
+    fn minus(&mut self, a: (i64, i64), b: (i64, i64)) -> (i64, i64) {
+        self.bounds.minus(a, b)
+    }
+
+    fn truth(&mut self, holds: bool) -> (bool, bool) {
+        (holds, holds)
+    }
+    fn leave_action(&mut self) -> (bool, bool) {
+        self.bounds.leave_action()
+    }
+    fn at_turn_start(&mut self, index: usize) -> (bool, bool) {
+        self.bounds.at_turn_start(index)
+    }
+    fn can_act(&mut self) -> (bool, bool) {
+        self.bounds.can_act()
+    }
+    fn compare(&mut self, a: (i64, i64), op: Comparison, b: (i64, i64)) -> (bool, bool) {
+        self.bounds.compare(a, op, b)
+    }
+    fn some(&mut self, (low, high): (Lower<B>, B)) -> (bool, bool) {
+        (low.certainly_some(self.rules, self.after), high.any())
+    }
+    fn hands_empty(&mut self) -> (bool, bool) {
+        self.bounds.hands_empty()
+    }
+    fn placed(&mut self, sides: SideRef, piece: usize) -> (bool, bool) {
+        self.bounds.placed(sides, piece)
+    }
+    fn both(&mut self, a: (bool, bool), b: (bool, bool)) -> (bool, bool) {
+        (a.0 && b.0, a.1 && b.1)
+    }
+    fn either(&mut self, a: (bool, bool), b: (bool, bool)) -> (bool, bool) {
+        (a.0 || b.0, a.1 || b.1)
+    }
+    fn negation(&mut self, a: (bool, bool)) -> (bool, bool) {
+        (!a.1, !a.0)
+    }
+    fn never(&self, truth: (bool, bool)) -> bool {
+        truth == (false, false)
+    }
+    fn always(&self, truth: (bool, bool)) -> bool {
+        truth == (true, true)
+    }
+    fn everywhere(&mut self, (certainly, possibly): (bool, bool)) -> (Lower<B>, B) {
+        let board = self.rules.geometry.board;
+        let all = |holds: bool| if holds { board } else { B::EMPTY };
+        (Lower::plain(all(certainly)), all(possibly))
     }
 }
 

@@ -4,7 +4,8 @@
 //! [`Num`], [`Fld`] and [`Cond`] trees of [`crate::expression`]. They are evaluated in several
 //! ways: concretely on one position ([`crate::expression::Judge`]), over intervals that hold
 //! whatever drop the mover makes ([`crate::expression::Bounds`], for the lookahead's proof),
-//! and folded per scalar state ([`crate::plan`]). Each of those is a [`Domain`]: what every
+//! symbolically around that drop ([`crate::after_drop::Symbolic`]), folded per scalar state
+//! ([`crate::plan`]), and compiled into registers ([`crate::program`]). Each of those is a [`Domain`]: what every
 //! term means there, one method per term kind. The walk over the tree ([`set`], [`number`],
 //! [`holds`], [`drop_mask`], [`move_mask`]) is written once, here, and is the same for every
 //! domain; so a new term is one edit to the IR and one method per domain, and the walk's
@@ -18,9 +19,12 @@
 //! keyed by, what of that state) are tests of one [`Term`] each, over one traversal
 //! ([`every_term`]).
 //!
-//! Not yet here (issue 26): the program compiler ([`crate::program`]) and the reply proof's
-//! closures over symbolic bounds ([`crate::after_drop`], `BoundClosures` in [`crate::plan`])
-//! still walk the tree on their own.
+//! Compiling to register programs is a pass of the same walk ([`crate::program`]): a domain
+//! whose values are registers emits one operation per term, and a second one, whose values are
+//! pairs of registers, compiles the next side's bounds that a plan's program computes for the
+//! lookahead's proof. The proof's other bounds are programs compiled by that pass and replayed
+//! on the interval domain or on the symbolic one ([`crate::after_drop::Symbolic`]: what is
+//! certain of a set after a drop on an unknown square, kept symbolic around the drop).
 
 use crate::bitboard::Bitboard;
 use crate::expression::{Cond, Fld, Num, Set};
@@ -429,10 +433,12 @@ mod tests {
     //! are what their definitions say of their operands' values (the walk's shortcuts change
     //! nothing). Before, only the differential tests of whole rules covered them.
     use super::*;
+    use crate::after_drop::{After, Symbolic};
     use crate::core::index::PieceId;
     use crate::expression::{reply_side, Bounds, Judge};
     use crate::moves::Move;
     use crate::position::Position;
+    use crate::program::{Program, Replay, TestTerm, TestValue};
     use crate::rules::Rules;
     use proptest::prelude::*;
     use std::sync::OnceLock;
@@ -800,6 +806,214 @@ mod tests {
                             other => if judge.holds(other) { board } else { 0 },
                         };
                         prop_assert_eq!(moved, expected, "{}: {:?}", name, condition);
+                    }
+                }
+            }
+        }
+
+        /// The domain of registers ([`crate::program`]): every term compiled into a program on a
+        /// position's scalar state, run on that position, gives its concrete value; drop masks
+        /// too, for each piece type and for a type no rule names.
+        #[test]
+        fn registers_hold_every_term_s_concrete_value(
+            game in 0usize..5,
+            seed in any::<u64>(),
+            plies in 0usize..40,
+        ) {
+            let (name, rules, start) = &games()[game];
+            let position = random_position(rules, start, seed, plies);
+            let side = position.side_to_move(rules);
+            let board = rules.geometry.board;
+            let mut judge = Judge::new(rules, &position, side);
+            let compiled = |term: TestTerm<'_, u64>| {
+                Program::for_term(rules, &position, side, term).expect("fits in a program")
+            };
+            let squares = |judge: &mut Judge<'_, u64>, (program, value): (Program<u64>, TestValue)| {
+                match value {
+                    TestValue::Squares(register) => program.value_of(judge, register),
+                    TestValue::Number(_) => unreachable!("a set or a truth"),
+                }
+            };
+            for term in &terms(rules) {
+                match term {
+                    Term::Set(set) => {
+                        let value = squares(&mut judge, compiled(TestTerm::Set(set)));
+                        prop_assert_eq!(value, judge.set(set), "{}: {:?}", name, set);
+                    }
+                    Term::Num(number) => {
+                        let (program, value) = compiled(TestTerm::Number(number));
+                        let TestValue::Number(register) = value else {
+                            unreachable!("a number")
+                        };
+                        let value = program.number_of(&mut judge, register);
+                        prop_assert_eq!(value, judge.number(number), "{}: {:?}", name, number);
+                    }
+                    Term::Cond(condition) => {
+                        let value = squares(&mut judge, compiled(TestTerm::Holds(condition)));
+                        let expected = if judge.holds(condition) { board } else { 0 };
+                        prop_assert_eq!(value, expected, "{}: {:?}", name, condition);
+                        // Replayed on the concrete domain, as the proof replays it on bounds.
+                        let replay = Replay::compile(rules, &position, side, condition)
+                            .expect("fits in a program");
+                        let other = crate::expression::OTHER_PIECE;
+                        prop_assert_eq!(
+                            replay.run(&mut judge), judge.drop_mask(condition, other),
+                            "{}: replayed {:?}", name, condition
+                        );
+                        for piece in (0..rules.pieces).chain([other]) {
+                            let term = TestTerm::DropMask(condition, piece);
+                            let value = squares(&mut judge, compiled(term));
+                            let expected = judge.drop_mask(condition, piece);
+                            prop_assert_eq!(value, expected, "{}: {:?} of {}", name, condition, piece);
+                        }
+                    }
+                }
+            }
+        }
+
+        /// The domain of pairs of registers over the mover's drop ([`crate::program`], the
+        /// next side's bounds that a plan's program computes): every term it compiles is
+        /// bounded by its pair after each drop the mover could make, and the pair is never
+        /// tighter than the interval domain's over every empty square.
+        #[test]
+        fn reply_registers_bound_every_term_after_each_drop(
+            game in 0usize..5,
+            seed in any::<u64>(),
+            plies in 0usize..40,
+            pick in any::<u32>(),
+        ) {
+            let (name, rules, start) = &games()[game];
+            let position = random_position(rules, start, seed, plies);
+            let Some(next) = reply_side(rules, &position) else {
+                return Ok(());
+            };
+            let mover = position.side_to_move(rules);
+            let board = rules.geometry.board;
+            let empty = board & !position.occupied();
+            let held: Vec<usize> =
+                (0..rules.pieces).filter(|&p| position.hand(mover, p) > 0).collect();
+            if empty == 0 || held.is_empty() {
+                return Ok(());
+            }
+            let squares: Vec<usize> = empty.squares().collect();
+            let to = squares[pick as usize % squares.len()];
+            let dropped = held[(pick >> 16) as usize % held.len()];
+            let mut played = position;
+            played.play_unchecked(rules, Move::drop(dropped, to));
+            let mut after = Judge::new(rules, &played, next);
+            let mut bounds = Bounds::new(rules, &position, next);
+            let mut before = Judge::new(rules, &position, mover);
+            let mut compiled = 0;
+            let mut check = |term: TestTerm<'_, u64>, value: u64, (low, high): (u64, u64)| {
+                let Some((program, (lower, upper))) =
+                    Program::for_reply_bounds(rules, &position, next, term)
+                else {
+                    return Ok(());
+                };
+                compiled += 1;
+                let registers = program.registers_after(&mut before);
+                let (lower, upper) =
+                    (registers[usize::from(lower)] & board, registers[usize::from(upper)] & board);
+                prop_assert!(lower & !value == 0 && value & !upper == 0, "{} ({:#x})", name, value);
+                prop_assert!(lower & !low == 0 && high & board & !upper == 0, "{}: tighter", name);
+                Ok(())
+            };
+            for term in &terms(rules) {
+                match term {
+                    Term::Set(set) => {
+                        let value = after.set(set);
+                        let pair = super::set(&mut bounds, set);
+                        check(TestTerm::Set(set), value & board, pair)
+                            .map_err(|e| TestCaseError::fail(format!("{e} {set:?}")))?;
+                    }
+                    Term::Num(_) => {}
+                    Term::Cond(condition) => {
+                        let all = |holds: bool| if holds { board } else { 0 };
+                        let value = all(after.holds(condition));
+                        let (certainly, possibly) = super::holds(&mut bounds, condition);
+                        check(TestTerm::Holds(condition), value, (all(certainly), all(possibly)))
+                            .map_err(|e| TestCaseError::fail(format!("{e} {condition:?}")))?;
+                        for piece in 0..rules.pieces {
+                            let value = after.drop_mask(condition, piece);
+                            let pair = bounds.drop_mask(condition, piece);
+                            check(TestTerm::DropMask(condition, piece), value, pair)
+                                .map_err(|e| TestCaseError::fail(format!("{e} {condition:?} of {piece}")))?;
+                        }
+                    }
+                }
+            }
+            prop_assert!(compiled > 0, "{}: no term compiled", name);
+        }
+
+        /// The symbolic domain ([`crate::after_drop`]): every term's symbolic lower bound, read
+        /// at the square the mover dropped on, and its upper bound, hold the term's concrete
+        /// value after that drop, over all empty squares and over that square alone; its
+        /// truths too, and its drop masks.
+        #[test]
+        fn symbolic_bounds_hold_every_term_s_value_after_each_drop(
+            game in 0usize..5,
+            seed in any::<u64>(),
+            plies in 0usize..40,
+            pick in any::<u32>(),
+        ) {
+            let (name, rules, start) = &games()[game];
+            let position = random_position(rules, start, seed, plies);
+            let Some(next) = reply_side(rules, &position) else {
+                return Ok(());
+            };
+            let mover = position.side_to_move(rules);
+            let board = rules.geometry.board;
+            let empty = board & !position.occupied();
+            let held: Vec<usize> =
+                (0..rules.pieces).filter(|&p| position.hand(mover, p) > 0).collect();
+            if empty == 0 || held.is_empty() {
+                return Ok(());
+            }
+            let squares: Vec<usize> = empty.squares().collect();
+            let to = squares[pick as usize % squares.len()];
+            let dropped = held[(pick >> 16) as usize % held.len()];
+            let mut played = position;
+            played.play_unchecked(rules, Move::drop(dropped, to));
+            let mut after = Judge::new(rules, &played, next);
+            let at_drop = After { drops: 1u64 << to, known: 1u64 << to };
+            let terms = terms(rules);
+            for drops in [empty, 1u64 << to] {
+                let over = After { drops, known: crate::expression::known_square(drops) };
+                let mut symbolic = Symbolic::new(rules, &position, next, over);
+                let within = |(low, high): (crate::after_drop::Lower<u64>, u64), value: u64| {
+                    let low = low.fold(rules, at_drop) & board;
+                    low & !value == 0 && value & board & !high == 0
+                };
+                for term in &terms {
+                    match term {
+                        Term::Set(set) => {
+                            let value = after.set(set);
+                            prop_assert!(
+                                within(super::set(&mut symbolic, set), value),
+                                "{}: {:?} after {} on {}", name, set, dropped, to
+                            );
+                        }
+                        Term::Num(number) => {
+                            let (low, high) = super::number(&mut symbolic, number);
+                            let value = after.number(number);
+                            prop_assert!(low <= value && value <= high, "{}: {:?}", name, number);
+                        }
+                        Term::Cond(condition) => {
+                            let (certainly, possibly) = super::holds(&mut symbolic, condition);
+                            let value = after.holds(condition);
+                            prop_assert!(
+                                (!certainly || value) && (!value || possibly),
+                                "{}: {:?} after {} on {}", name, condition, dropped, to
+                            );
+                            for piece in 0..rules.pieces {
+                                let mask = super::drop_mask(&mut symbolic, condition, piece);
+                                let value = after.drop_mask(condition, piece);
+                                prop_assert!(
+                                    within(mask, value),
+                                    "{}: drop mask {:?} of {}", name, condition, piece
+                                );
+                            }
+                        }
                     }
                 }
             }

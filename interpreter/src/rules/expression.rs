@@ -17,7 +17,7 @@
 //! open to the next side, no candidate can take them all, and the lookahead is skipped.
 //!
 //! Move generation judges these trees through [`crate::plan`], which folds the parts that read
-//! no square once per scalar state and compiles the rest into closures; the trees stay the
+//! no square once per scalar state and compiles the rest into register programs; the trees stay the
 //! reference (explanations, end conditions, scores, and the plans' own tests).
 
 use crate::bitboard::Bitboard;
@@ -1298,13 +1298,9 @@ impl<'a, B: Bitboard> Bounds<'a, B> {
         sides_of(self.rules, self.position, self.side, reference)
     }
 
-    fn includes_mover(&self, reference: SideRef) -> bool {
+    /// Whether a reference names the mover.
+    pub(crate) fn includes_mover(&self, reference: SideRef) -> bool {
         self.sides(reference) & (1 << self.mover) != 0
-    }
-
-    /// (certainly, possibly).
-    pub(crate) fn holds(&mut self, condition: &Cond<B>) -> (bool, bool) {
-        crate::domain::holds(self, condition)
     }
 
     /// (certainly, possibly) as squares, for a drop of `piece` by the judged side.

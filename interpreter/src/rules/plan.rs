@@ -13,7 +13,8 @@
 //! registers ([`crate::program`]), which gives every piece type's drop squares in one pass. For
 //! the lookahead's proof ([`crate::expression::reply_certain`]) the plan also holds the next
 //! side's rules folded over bounds (a part is folded only where its lower and upper bounds
-//! agree), compiled into closures.
+//! agree), compiled by the same pass into programs that the proof replays on the interval and
+//! symbolic domains ([`crate::program::Replay`]).
 //!
 //! Plans are made on first use and kept by the compiled game that they fold ([`PlanCache`], a
 //! field of [`Rules`]): the rules are shared between threads, so the cache is a table whose
@@ -21,36 +22,26 @@
 //! cost more than a plan saves). A game keeps a bounded number of plans; past that bound,
 //! positions are judged from the full rules, with the same answers.
 
-use crate::after_drop::{After, Certain, Lower};
+use crate::after_drop::{After, Certain, Lower, Symbolic};
 use crate::bitboard::Bitboard;
 use crate::core::index::{PieceId, SideId};
 use crate::domain::{each_term, every_term, Settles, Term};
-use crate::expression::{
-    around, colour_of, known_square, reply_side, sides_of, Bounds, Cond, DropRule, Judge, Num, Set,
-};
+use crate::expression::{known_square, reply_side, Bounds, Cond, DropRule, Judge, Num, Set};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::program::{holds_the_drop, FoldedRule, Program, Reg, ReplyRules};
+use crate::program::{FoldedRule, Program, Reg, Replay, ReplyRules};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
-use variant_dsl::expression::SideRef;
 
 /// The most rule slots a plan holds (rules times the piece types they name); a game with more
 /// is judged unfolded.
 const MAX_SLOTS: usize = 32;
 
-/// A bound (lower or upper) of a set of squares over the mover's unknown drop.
-type BoundFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> B + Send + Sync>;
-/// A bound of a condition over the mover's unknown drop (certainly, or possibly).
-type BoundHoldsFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> bool + Send + Sync>;
-
-/// A lower bound, kept symbolic where it moves with the mover's drop ([`Lower`]).
-type LowerFn<B> = Box<dyn Fn(&Rules<B>, &Position<B>, After<B>) -> Lower<B> + Send + Sync>;
-
 /// The drop rules of one scalar state, folded: the mover's compiled into a program over
-/// bitboard registers, the next side's (for the lookahead's proof) into closures over bounds.
+/// bitboard registers, the next side's (for the lookahead's proof) into programs replayed over
+/// bounds ([`Replay`]).
 pub struct Plan<B: Bitboard> {
     /// The rules folded for each piece type, compiled: per group of types, its drop squares.
     program: Program<B>,
@@ -79,44 +70,51 @@ struct Reply<B: Bitboard> {
     tried: Vec<u8>,
 }
 
-/// One of the next side's rules, as the proof reads it.
+/// One of the next side's rules, as the proof reads it: where it applies and what it
+/// requires, compiled.
 struct ReplySlot<B: Bitboard> {
-    /// Where the rule possibly applies, whatever the mover drops.
-    possibly_applies: Bound<B>,
-    /// Where it certainly allows the next side's drop.
-    certainly_allows: Bound<B>,
-    /// The same, kept symbolic where it moves with the drop ([`Lower`]).
-    certainly_allows_around: LowerBound<B>,
+    condition: Replay<B>,
+    requirement: Replay<B>,
 }
 
-/// A lower bound of a folded set of squares: known once the plan is made, or computed.
-enum LowerBound<B: Bitboard> {
-    Constant(B),
-    Computed(LowerFn<B>),
-}
-
-impl<B: Bitboard> LowerBound<B> {
+impl<B: Bitboard> ReplySlot<B> {
+    /// Where the rule possibly applies, whatever the mover drops (on one of `after`'s squares).
     #[inline(always)]
-    fn of(&self, rules: &Rules<B>, position: &Position<B>, after: After<B>) -> Lower<B> {
-        match self {
-            LowerBound::Constant(squares) => Lower::plain(*squares),
-            LowerBound::Computed(bound) => bound(rules, position, after),
+    fn possibly_applies(&self, next: usize, (rules, position, after): At<'_, B>) -> B {
+        match self.condition.settled() {
+            Some(squares) => squares,
+            None => {
+                let mut bounds = Bounds::after(rules, position, next, after.drops);
+                self.condition.run(&mut bounds).1
+            }
         }
     }
-}
 
-/// A bound of a folded set of squares: known once the plan is made, or computed.
-enum Bound<B: Bitboard> {
-    Constant(B),
-    Computed(BoundFn<B>),
-}
-
-impl<B: Bitboard> Bound<B> {
+    /// Where it certainly allows the next side's drop.
     #[inline(always)]
-    fn of(&self, rules: &Rules<B>, position: &Position<B>, after: After<B>) -> B {
-        match self {
-            Bound::Constant(squares) => *squares,
-            Bound::Computed(bound) => bound(rules, position, after),
+    fn certainly_allows(&self, next: usize, (rules, position, after): At<'_, B>) -> B {
+        match self.requirement.settled() {
+            Some(squares) => squares,
+            None => {
+                let mut bounds = Bounds::after(rules, position, next, after.drops);
+                self.requirement.run(&mut bounds).0
+            }
+        }
+    }
+
+    /// The same, kept symbolic where it moves with the drop ([`Lower`]).
+    #[inline(always)]
+    fn certainly_allows_around(
+        &self,
+        next: usize,
+        (rules, position, after): At<'_, B>,
+    ) -> Lower<B> {
+        match self.requirement.settled() {
+            Some(squares) => Lower::plain(squares),
+            None => {
+                let mut symbolic = Symbolic::new(rules, position, next, after);
+                self.requirement.run(&mut symbolic).0
+            }
         }
     }
 }
@@ -234,17 +232,17 @@ impl<B: Bitboard> Plan<B> {
         // Room for the slots' values on the stack, no more than needed: cleared at every call.
         let tiny = reply.slots.len() <= 4;
         let small = reply.slots.len() <= 8;
+        let next = reply.next;
         let possibly = |index: usize, slot: &ReplySlot<B>, at: At<'_, B>| {
             compiled(self.program.reply_registers(index).0)
-                .unwrap_or_else(|| slot.possibly_applies.of(at.0, at.1, at.2))
+                .unwrap_or_else(|| slot.possibly_applies(next, at))
         };
         let plain = |index: usize, slot: &ReplySlot<B>, at: At<'_, B>| {
             compiled(self.program.reply_registers(index).1)
-                .unwrap_or_else(|| slot.certainly_allows.of(at.0, at.1, at.2))
+                .unwrap_or_else(|| slot.certainly_allows(next, at))
         };
-        let symbolic = |_: usize, slot: &ReplySlot<B>, at: At<'_, B>| {
-            slot.certainly_allows_around.of(at.0, at.1, at.2)
-        };
+        let symbolic =
+            |_: usize, slot: &ReplySlot<B>, at: At<'_, B>| slot.certainly_allows_around(next, at);
         let proved = if tiny {
             prove::<B, B, 4>(reply, rules, position, drops, possibly, plain)
         } else if small {
@@ -393,7 +391,7 @@ impl KeySpec {
     ) -> Option<Key> {
         let mut key = KeyWriter::default();
         key.byte(side as u8);
-        key.byte((position.side_to_move(rules)).0);
+        key.byte(position.side_to_move(rules).0);
         key.byte(position.turn_index() as u8);
         key.byte(position.phase().map_or(0, |phase| phase as u8 + 1));
         let sides = rules.sides;
@@ -806,45 +804,43 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
         &group,
         reply_rules.as_ref(),
     )?;
-    let reply = next_slots.map(|(next, slots, by_piece)| {
-        let compiler = BoundClosures {
-            rules,
-            position,
-            next,
-            mover: mover.index(),
-        };
-        let slots: Vec<ReplySlot<B>> = slots
-            .into_iter()
-            .map(|rule| ReplySlot {
-                possibly_applies: compiler.constant_or_mask(rule.condition, true),
-                certainly_allows: compiler.constant_or_mask(rule.requirement.clone(), false),
-                certainly_allows_around: compiler.constant_or_lower(rule.requirement),
+    let reply = match next_slots {
+        None => None,
+        Some((next, slots, by_piece)) => {
+            let compiled = |condition: &Cond<B>| Replay::compile(rules, position, next, condition);
+            let slots = slots
+                .iter()
+                .map(|rule| {
+                    Some(ReplySlot {
+                        condition: compiled(&rule.condition)?,
+                        requirement: compiled(&rule.requirement)?,
+                    })
+                })
+                .collect::<Option<Vec<ReplySlot<B>>>>()?;
+            let board = rules.geometry.board;
+            let forbids_everywhere = |slot: &ReplySlot<B>| {
+                slot.condition.settled() == Some(board)
+                    && slot
+                        .requirement
+                        .settled()
+                        .is_some_and(|none| none.is_empty())
+            };
+            let tried = (0..rules.pieces)
+                .filter(|&piece| {
+                    !by_piece[piece]
+                        .iter()
+                        .any(|&index| forbids_everywhere(&slots[usize::from(index)]))
+                })
+                .map(|piece| piece as u8)
+                .collect();
+            Some(Reply {
+                next,
+                slots,
+                by_piece,
+                tried,
             })
-            .collect();
-        let board = rules.geometry.board;
-        let forbids_everywhere = |slot: &ReplySlot<B>| {
-            matches!(slot.possibly_applies, Bound::Constant(all) if all == board)
-                && matches!(slot.certainly_allows, Bound::Constant(none) if none.is_empty())
-                && matches!(
-                    slot.certainly_allows_around,
-                    LowerBound::Constant(none) if none.is_empty()
-                )
-        };
-        let tried = (0..rules.pieces)
-            .filter(|&piece| {
-                !by_piece[piece]
-                    .iter()
-                    .any(|&index| forbids_everywhere(&slots[usize::from(index)]))
-            })
-            .map(|piece| piece as u8)
-            .collect();
-        Reply {
-            next,
-            slots,
-            by_piece,
-            tried,
         }
-    });
+    };
     let ends = scalar_ends(rules, position);
     let register_proof = reply.as_ref().map_or(Vec::new(), |reply| {
         reply
@@ -1091,373 +1087,6 @@ fn scalar_term<B>(term: Term<'_, B>) -> bool {
     )
 }
 
-/// Compiles the next side's folded rules into closures giving their bounds over the mover's
-/// unknown drop: the same bounds as [`Bounds`], with what the scalar state decides (the sides
-/// a reference names, whether it includes the mover) settled once.
-struct BoundClosures<'a, B: Bitboard> {
-    rules: &'a Rules<B>,
-    position: &'a Position<B>,
-    /// The side whose drops are bounded.
-    next: usize,
-    /// The side whose drop comes first.
-    mover: usize,
-}
-
-impl<B: Bitboard> BoundClosures<'_, B> {
-    /// [`BoundClosures::mask`], or the squares themselves where the plan decides them.
-    fn constant_or_mask(&self, condition: Cond<B>, upper: bool) -> Bound<B> {
-        match condition {
-            Cond::True => Bound::Constant(self.rules.geometry.board),
-            Cond::False => Bound::Constant(B::EMPTY),
-            // A set that holds the mover's drop is possibly (indeed certainly) not empty after
-            // it: the whole board bounds where the condition holds from above.
-            Cond::Some(set) if upper && holds_the_drop(&set) => {
-                Bound::Constant(self.rules.geometry.board)
-            }
-            other => Bound::Computed(self.mask(other, upper)),
-        }
-    }
-
-    fn sides(&self, reference: SideRef) -> u32 {
-        sides_of(self.rules, self.position, self.next, reference)
-    }
-
-    /// [`BoundClosures::lower_mask`], or the squares themselves where the plan decides them.
-    fn constant_or_lower(&self, condition: Cond<B>) -> LowerBound<B> {
-        match condition {
-            Cond::True => LowerBound::Constant(self.rules.geometry.board),
-            Cond::False => LowerBound::Constant(B::EMPTY),
-            other => LowerBound::Computed(self.lower_mask(other)),
-        }
-    }
-
-    /// The squares where a folded condition certainly holds, kept symbolic where they move
-    /// with the mover's drop ([`Lower`]); the plain lower bound ([`BoundClosures::mask`])
-    /// elsewhere.
-    fn lower_mask(&self, condition: Cond<B>) -> LowerFn<B> {
-        let board = self.rules.geometry.board;
-        match condition {
-            Cond::PlaceOn(set) => self.lower_set(set),
-            Cond::And(a, b) => {
-                let (a, b) = (self.lower_mask(*a), self.lower_mask(*b));
-                Box::new(move |rules, position, after| {
-                    a(rules, position, after).and(b(rules, position, after))
-                })
-            }
-            Cond::Or(a, b) => {
-                let (a, b) = (self.lower_mask(*a), self.lower_mask(*b));
-                Box::new(move |rules, position, after| {
-                    a(rules, position, after).or(b(rules, position, after))
-                })
-            }
-            Cond::Some(set) => {
-                let set = self.lower_set(set);
-                Box::new(move |rules, position, after| {
-                    let some = set(rules, position, after).certainly_some(rules, after);
-                    Lower::plain(if some { board } else { B::EMPTY })
-                })
-            }
-            other => {
-                let plain = self.mask(other, false);
-                Box::new(move |rules, position, after| Lower::plain(plain(rules, position, after)))
-            }
-        }
-    }
-
-    /// The squares certainly in a folded set, kept symbolic where they move with the mover's
-    /// drop: the empty squares lose it, the occupied squares and the mover's last drop gain it,
-    /// and the squares around them gain the squares around it.
-    fn lower_set(&self, set: Set<B>) -> LowerFn<B> {
-        let board = self.rules.geometry.board;
-        let mover = self.mover;
-        match set {
-            Set::Empty => Box::new(move |rules, position, after| {
-                Lower {
-                    certain: board & !position.occupied(),
-                    without_drop: true,
-                    ..Lower::plain(B::EMPTY)
-                }
-                .settled(rules, after)
-            }),
-            Set::Occupied => Box::new(|rules, position, after| {
-                Lower {
-                    certain: position.occupied(),
-                    with_drop: true,
-                    ..Lower::plain(B::EMPTY)
-                }
-                .settled(rules, after)
-            }),
-            Set::LastDrop(reference) if self.sides(reference) & (1 << mover) != 0 => {
-                let others = self.sides(reference) & !(1 << mover);
-                Box::new(move |rules, position, after| {
-                    let mut certain = B::EMPTY;
-                    let mut rest = others;
-                    while rest != 0 {
-                        if let Some((_, square)) =
-                            position.last_drop(SideId::new(rest.trailing_zeros() as usize))
-                        {
-                            certain |= B::single(square);
-                        }
-                        rest &= rest - 1;
-                    }
-                    Lower {
-                        certain,
-                        with_drop: true,
-                        ..Lower::plain(B::EMPTY)
-                    }
-                    .settled(rules, after)
-                })
-            }
-            // "Touching a piece", the placement games' staple: one call.
-            Set::Adjacent(inner) if matches!(*inner, Set::Occupied) => {
-                Box::new(move |rules, position, after| {
-                    if after.known.any() {
-                        return Lower::plain(around(rules, position.occupied() | after.known));
-                    }
-                    Lower {
-                        certain: around(rules, position.occupied()),
-                        near: board,
-                        ..Lower::plain(B::EMPTY)
-                    }
-                })
-            }
-            Set::Adjacent(inner) => {
-                let inner = self.lower_set(*inner);
-                Box::new(move |rules, position, after| {
-                    inner(rules, position, after).adjacent(rules, after)
-                })
-            }
-            Set::And(a, b) => {
-                let (a, b) = (self.lower_set(*a), self.lower_set(*b));
-                Box::new(move |rules, position, after| {
-                    a(rules, position, after).and(b(rules, position, after))
-                })
-            }
-            Set::Or(a, b) => {
-                let (a, b) = (self.lower_set(*a), self.lower_set(*b));
-                Box::new(move |rules, position, after| {
-                    a(rules, position, after).or(b(rules, position, after))
-                })
-            }
-            Set::Except(a, b) => {
-                let (a, b) = (self.lower_set(*a), self.bound(*b, true));
-                Box::new(move |rules, position, after| {
-                    a(rules, position, after).except(b(rules, position, after), after)
-                })
-            }
-            other => {
-                let plain = self.bound(other, false);
-                Box::new(move |rules, position, after| Lower::plain(plain(rules, position, after)))
-            }
-        }
-    }
-
-    /// The lower (`upper` false) or upper bound of the squares where a folded condition
-    /// holds.
-    fn mask(&self, condition: Cond<B>, upper: bool) -> BoundFn<B> {
-        let board = self.rules.geometry.board;
-        match condition {
-            Cond::True => Box::new(move |_, _, _| board),
-            Cond::False => Box::new(|_, _, _| B::EMPTY),
-            Cond::PlaceOn(set) => self.bound(set, upper),
-            Cond::And(a, b) => {
-                let (a, b) = (self.mask(*a, upper), self.mask(*b, upper));
-                Box::new(move |rules, position, after| {
-                    a(rules, position, after) & b(rules, position, after)
-                })
-            }
-            Cond::Or(a, b) => {
-                let (a, b) = (self.mask(*a, upper), self.mask(*b, upper));
-                Box::new(move |rules, position, after| {
-                    a(rules, position, after) | b(rules, position, after)
-                })
-            }
-            Cond::Not(a) => {
-                let a = self.mask(*a, !upper);
-                Box::new(move |rules, position, after| board & !a(rules, position, after))
-            }
-            // One call fewer than through `holds`.
-            Cond::Some(set) => {
-                let set = self.bound(set, upper);
-                Box::new(move |rules, position, after| {
-                    if set(rules, position, after).any() {
-                        board
-                    } else {
-                        B::EMPTY
-                    }
-                })
-            }
-            other => {
-                let holds = self.holds(other, upper);
-                Box::new(move |rules, position, after| {
-                    if holds(rules, position, after) {
-                        board
-                    } else {
-                        B::EMPTY
-                    }
-                })
-            }
-        }
-    }
-
-    /// Whether a folded condition certainly (`upper` false) or possibly holds.
-    fn holds(&self, condition: Cond<B>, upper: bool) -> BoundHoldsFn<B> {
-        match condition {
-            Cond::True => Box::new(|_, _, _| true),
-            Cond::False => Box::new(|_, _, _| false),
-            Cond::Some(set) => {
-                let set = self.bound(set, upper);
-                Box::new(move |rules, position, after| set(rules, position, after).any())
-            }
-            Cond::And(a, b) => {
-                let (a, b) = (self.holds(*a, upper), self.holds(*b, upper));
-                Box::new(move |rules, position, after| {
-                    a(rules, position, after) && b(rules, position, after)
-                })
-            }
-            Cond::Or(a, b) => {
-                let (a, b) = (self.holds(*a, upper), self.holds(*b, upper));
-                Box::new(move |rules, position, after| {
-                    a(rules, position, after) || b(rules, position, after)
-                })
-            }
-            Cond::Not(a) => {
-                let a = self.holds(*a, !upper);
-                Box::new(move |rules, position, after| !a(rules, position, after))
-            }
-            other => {
-                let next = self.next;
-                Box::new(move |rules, position, after| {
-                    let (certainly, possibly) =
-                        Bounds::after(rules, position, next, after.drops).holds(&other);
-                    if upper {
-                        possibly
-                    } else {
-                        certainly
-                    }
-                })
-            }
-        }
-    }
-
-    /// The lower (`upper` false) or upper bound of a folded set.
-    fn bound(&self, set: Set<B>, upper: bool) -> BoundFn<B> {
-        let board = self.rules.geometry.board;
-        let mover = self.mover;
-        match set {
-            Set::Empty if upper => {
-                Box::new(move |_, position, after| board & !position.occupied() & !after.known)
-            }
-            Set::Empty => {
-                Box::new(move |_, position, after| board & !position.occupied() & !after.drops)
-            }
-            Set::Occupied if upper => {
-                Box::new(|_, position, after| position.occupied() | after.drops)
-            }
-            Set::Occupied => Box::new(|_, position, after| position.occupied() | after.known),
-            Set::Fixed(squares) => Box::new(move |_, _, _| squares),
-            Set::Zone(per_side) => {
-                let squares = per_side[self.next];
-                Box::new(move |_, _, _| squares)
-            }
-            Set::Pieces(reference, piece) => {
-                let sides = self.sides(reference);
-                let may_grow = upper && sides & (1 << mover) != 0;
-                Box::new(move |_, position, after| {
-                    let mut squares = B::EMPTY;
-                    let mut rest = sides;
-                    while rest != 0 {
-                        squares |=
-                            position.side_pieces(SideId::new(rest.trailing_zeros() as usize));
-                        rest &= rest - 1;
-                    }
-                    if let Some(piece) = piece {
-                        squares &= position.typed(PieceId::new(piece));
-                    }
-                    // The mover's drop may add one of its pieces (of this type, if it holds one).
-                    if may_grow
-                        && piece
-                            .is_none_or(|p| position.hand(SideId::new(mover), PieceId::new(p)) > 0)
-                    {
-                        squares |= after.drops;
-                    }
-                    squares
-                })
-            }
-            Set::LastDrop(reference) => {
-                let sides = self.sides(reference);
-                // The mover's last drop will be the unknown one.
-                let known = sides & !(1 << mover);
-                let includes_mover = sides & (1 << mover) != 0;
-                Box::new(move |_, position, after| {
-                    let mut squares = B::EMPTY;
-                    let mut rest = known;
-                    while rest != 0 {
-                        if let Some((_, square)) =
-                            position.last_drop(SideId::new(rest.trailing_zeros() as usize))
-                        {
-                            squares |= B::single(square);
-                        }
-                        rest &= rest - 1;
-                    }
-                    if includes_mover {
-                        squares |= if upper { after.drops } else { after.known };
-                    }
-                    squares
-                })
-            }
-            // "Touching a piece", the placement games' staple: one call.
-            Set::Adjacent(inner) if matches!(*inner, Set::Occupied) => {
-                Box::new(move |rules, position, after| {
-                    let added = if upper { after.drops } else { after.known };
-                    around(rules, position.occupied() | added)
-                })
-            }
-            Set::Adjacent(inner) => {
-                let inner = self.bound(*inner, upper);
-                Box::new(move |rules, position, after| around(rules, inner(rules, position, after)))
-            }
-            Set::ColourOf(inner) => {
-                let inner = self.bound(*inner, upper);
-                Box::new(move |rules, position, after| {
-                    colour_of(rules, inner(rules, position, after))
-                })
-            }
-            Set::And(a, b) => {
-                let (a, b) = (self.bound(*a, upper), self.bound(*b, upper));
-                Box::new(move |rules, position, after| {
-                    a(rules, position, after) & b(rules, position, after)
-                })
-            }
-            Set::Or(a, b) => {
-                let (a, b) = (self.bound(*a, upper), self.bound(*b, upper));
-                Box::new(move |rules, position, after| {
-                    a(rules, position, after) | b(rules, position, after)
-                })
-            }
-            Set::Except(a, b) => {
-                let (a, b) = (self.bound(*a, upper), self.bound(*b, !upper));
-                Box::new(move |rules, position, after| {
-                    a(rules, position, after) & !b(rules, position, after)
-                })
-            }
-            Set::Not(a) => {
-                let a = self.bound(*a, !upper);
-                Box::new(move |rules, position, after| board & !a(rules, position, after))
-            }
-            // Control, attacks, legal drops, acted pieces, fields: unknown after the drop.
-            Set::ControlledBy(_)
-            | Set::AttackedBy(_)
-            | Set::LegalDrops
-            | Set::Acted
-            | Set::Compare(..) => {
-                let squares = if upper { board } else { B::EMPTY };
-                Box::new(move |_, _, _| squares)
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     //! The folded, compiled rules against the tree evaluators they replace ([`Judge`] and
@@ -1534,20 +1163,20 @@ mod tests {
         let board = rules.geometry.board;
         let side = position.side_to_move(rules);
         let mut checked = 0;
-        let mut judge = Judge::new(rules, position, side.index());
+        let mut judge = Judge::new(rules, position, side);
         let compiled = |condition: &Cond<u64>, judge: &mut Judge<'_, u64>| {
-            let (program, register) = Program::for_mask(rules, position, side.index(), condition)
+            let (program, register) = Program::for_mask(rules, position, side, condition)
                 .expect("a condition fits in a program");
             program.value_of(judge, register)
         };
         for rule in rules.expressions.drop_rules(position.phase()) {
-            if rule.side.is_some_and(|s| s != side.index()) {
+            if rule.side.is_some_and(|s| s != side) {
                 continue;
             }
             for piece in 0..rules.pieces {
                 let folded = {
                     let piece = folded_for(rule, piece);
-                    let mut folder = Judge::new(rules, position, side.index());
+                    let mut folder = Judge::new(rules, position, side);
                     (
                         fold_condition(&rule.condition, piece, &mut folder),
                         fold_condition(&rule.requirement, piece, &mut folder),
@@ -1564,12 +1193,6 @@ mod tests {
         }
         let Some(next) = reply_side(rules, position) else {
             return checked;
-        };
-        let compiler = BoundClosures {
-            rules,
-            position,
-            next,
-            mover: side.index(),
         };
         // Over every drop, and over the drops on one square (the lowest and highest empty).
         let empty = board & !position.occupied();
@@ -1594,8 +1217,10 @@ mod tests {
                         let mut folder = Bounds::new(rules, position, next);
                         let folded = fold_condition(cond, folded_for(rule, piece), &mut folder);
                         let (low, high) = bounds.drop_mask(cond, piece);
-                        let lower = compiler.mask(folded.clone(), false)(rules, position, after);
-                        let upper = compiler.mask(folded, true)(rules, position, after);
+                        let replay =
+                            Replay::compile(rules, position, next, &folded).expect("compiles");
+                        let mut interval = Bounds::after(rules, position, next, drops);
+                        let (lower, upper) = replay.run(&mut interval);
                         assert_eq!((lower & board, upper & board), (low & board, high & board));
                         checked += 1;
                     }
@@ -1606,7 +1231,10 @@ mod tests {
                     let folded =
                         fold_condition(&rule.requirement, folded_for(rule, piece), &mut folder);
                     let (low, _) = bounds.drop_mask(&rule.requirement, piece);
-                    let symbolic = compiler.lower_mask(folded)(rules, position, after);
+                    let replay = Replay::compile(rules, position, next, &folded).expect("compiles");
+                    let symbolic = replay
+                        .run(&mut Symbolic::new(rules, position, next, after))
+                        .0;
                     let certain = symbolic.fold(rules, after) & board;
                     if after.known.any() {
                         assert_eq!(certain, low & board);
@@ -1622,14 +1250,9 @@ mod tests {
                             known: u64::single(to),
                         };
                         let at_square = symbolic.fold(rules, square) & board;
-                        for dropped in
-                            (0..rules.pieces).filter(|&p| position.hand(side, PieceId::new(p)) > 0)
-                        {
+                        for dropped in (0..rules.pieces).filter(|&p| position.hand(side, p) > 0) {
                             let mut played = *position;
-                            played.play_unchecked(
-                                rules,
-                                crate::moves::Move::drop(PieceId::new(dropped), to),
-                            );
+                            played.play_unchecked(rules, crate::moves::Move::drop(dropped, to));
                             let truth = Judge::new(rules, &played, next)
                                 .drop_mask(&rule.requirement, piece);
                             assert_eq!(at_square & !truth, 0, "drop {dropped} on {to}");
@@ -1683,15 +1306,15 @@ mod tests {
         let at = path.display();
         let side = start.side_to_move(&rules);
         assert_eq!(rules.plans.filled.load(Ordering::Relaxed), 0, "{at}");
-        let first = super::plan(&rules, &start, side.index()).expect("a plan") as *const Plan<u64>;
-        let again = super::plan(&rules, &start, side.index()).expect("a plan") as *const Plan<u64>;
+        let first = super::plan(&rules, &start, side).expect("a plan") as *const Plan<u64>;
+        let again = super::plan(&rules, &start, side).expect("a plan") as *const Plan<u64>;
         assert_eq!(first, again, "{at}");
         assert_eq!(rules.plans.filled.load(Ordering::Relaxed), 1, "{at}");
         let from_threads: Vec<usize> = std::thread::scope(|scope| {
             let threads: Vec<_> = (0..2)
                 .map(|_| {
                     scope.spawn(|| {
-                        let plan = super::plan(&rules, &start, side.index()).expect("a plan");
+                        let plan = super::plan(&rules, &start, side).expect("a plan");
                         plan as *const Plan<u64> as usize
                     })
                 })
@@ -1704,18 +1327,18 @@ mod tests {
         assert_eq!(from_threads, [first as usize; 2], "{at}");
         let copy = rules.clone();
         assert_eq!(copy.plans.filled.load(Ordering::Relaxed), 0, "{at}");
-        let own = super::plan(&copy, &start, side.index()).expect("a plan") as *const Plan<u64>;
+        let own = super::plan(&copy, &start, side).expect("a plan") as *const Plan<u64>;
         assert_ne!(own, first, "{at}");
         // Along random games, each new scalar state adds one plan (or the note that its rules
         // need more than a plan holds), and no other.
         let mut keys = Vec::new();
         along_random_games(&rules, &start, (3, 2, 40), |position, _| {
             let side = position.side_to_move(&rules);
-            if let Some(key) = rules.plan_key.key(&rules, position, side.index()) {
+            if let Some(key) = rules.plan_key.key(&rules, position, side) {
                 if !keys.contains(&key) {
                     keys.push(key);
                 }
-                super::plan(&rules, position, side.index());
+                super::plan(&rules, position, side);
             }
         });
         assert_eq!(
@@ -1749,7 +1372,7 @@ mod tests {
                 let mut child = *position;
                 child.play_unchecked(&rules, mv);
                 let side = child.side_to_move(&rules);
-                rules.plan_key.key(&rules, &child, side.index())
+                rules.plan_key.key(&rules, &child, side)
             };
             along_random_games(&rules, &start, (7, 4, 60), |position, moves| {
                 for pair in moves.windows(2) {
@@ -1766,7 +1389,7 @@ mod tests {
 
     /// The lookahead's proof read from the program's registers (the next side's bounds that
     /// the mover's rules compute already): along random games of every game with drop rules,
-    /// where it holds, the proof from the closures' tighter bounds holds too, and every drop
+    /// where it holds, the proof from the replayed programs' tighter bounds holds too, and every drop
     /// the mover's rules allow (the lookahead aside) leaves the next side a legal action, as
     /// generation finds it, drop by drop.
     #[test]
@@ -1792,8 +1415,8 @@ mod tests {
         path: &std::path::Path,
     ) -> Option<bool> {
         let side = position.side_to_move(rules);
-        let plan = super::plan(rules, position, side.index())?;
-        let mut judge = Judge::new(rules, position, side.index());
+        let plan = super::plan(rules, position, side)?;
+        let mut judge = Judge::new(rules, position, side);
         let registers = plan.program.registers_after(&mut judge);
         let empty = rules.geometry.board & !position.occupied();
         let proved = plan.proved_from_registers(position, empty, &registers)?;
@@ -1806,12 +1429,11 @@ mod tests {
         let mut allowed_of = [0u64; MAX_PIECE_TYPES];
         let mut ahead_of = [0u64; MAX_PIECE_TYPES];
         plan.drop_squares(&mut judge, all, false, &mut allowed_of, &mut ahead_of);
-        let in_hand = |&(piece, _): &(usize, &u64)| {
-            piece < rules.pieces && position.hand(side, PieceId::new(piece)) > 0
-        };
+        let in_hand =
+            |&(piece, _): &(usize, &u64)| piece < rules.pieces && position.hand(side, piece) > 0;
         for (piece, &allowed) in allowed_of.iter().enumerate().filter(in_hand) {
             for to in allowed.squares() {
-                let drop = Move::drop(PieceId::new(piece), to);
+                let drop = Move::drop(piece, to);
                 assert!(
                     crate::legal::leaves_a_reply(rules, position, drop),
                     "{at}: {drop:?} leaves no reply"

@@ -75,7 +75,7 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
                         B::EMPTY,
                         rules.geometry.board,
                         B::single(from),
-                    );
+                    ) | hop_reach(rules, moves, from);
                     match &moves.promotion {
                         Some(promotion) => {
                             reach[index] |= next & !promotion.zone;
@@ -105,6 +105,21 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
         }
     }
     reach
+}
+
+/// The squares a piece's hops could reach from `from` with hurdles wherever it needs them: its
+/// lines beyond the first square (on an empty board a hopper has nothing to jump).
+fn hop_reach<B: Bitboard>(
+    rules: &Rules<B>,
+    moves: &crate::core::tables::PieceMoves<B>,
+    from: usize,
+) -> B {
+    moves.hops.iter().fold(B::EMPTY, |acc, hop| {
+        let ray = &rules.rays[hop.ray];
+        let beyond = ray.beyond[from];
+        let first = ray.first_blocker(beyond, beyond);
+        acc | first.map_or(B::EMPTY, |first| beyond & !B::single(first))
+    })
 }
 
 /// Whether some move converts a piece to the mover's side.

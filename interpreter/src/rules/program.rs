@@ -10,30 +10,45 @@
 //! group of piece types ends in one register of allowed squares and one of squares where a
 //! lookahead rule binds. Running the program is one pass over a short array.
 //!
-//! The next side's rules, which the lookahead's proof reads over bounds, stay closures
-//! ([`crate::plan`]): compiled into a program the same way, the proof measured slower, having
-//! lost its stop at the first piece type that proves it and its skipping of rules that cannot
-//! bind. Only their bounds that the mover's rules compute already ("the squares touching a
-//! piece", for both sides of a placement game) are read from the program's registers
-//! ([`ReplyRules`]): those cost nothing to compute, and a proof that reads only them is a short
-//! loop over registers.
+//! Compiling is a pass over the expression IR, not a walker of its own: the [`Compiler`] is a
+//! [`Domain`] whose values are registers (a set's squares, a number, a truth as the board or
+//! nothing), and the one walk of [`crate::domain`] visits the terms while each domain method
+//! emits the operation of its term (or folds it, where its operands are constants). The next
+//! side's rules, which the lookahead's proof reads over bounds, compile the same way in a
+//! second domain ([`ReplyBounds`], each value a pair of registers: the interval domain
+//! [`crate::expression::Bounds`] over every drop on an empty square). Only their bounds that the
+//! mover's rules compute already ("the squares touching a piece", for both sides of a
+//! placement game) are kept ([`ReplyRules`]): those cost nothing to compute, and a proof that
+//! reads only them is a short loop over registers. The proof's other bounds are compiled by
+//! the same pass into a [`Replay`]: operations over registers of any domain, with every leaf
+//! asked of the domain, replayed on the interval and symbolic ones for the drops in question
+//! (no tree of boxed closures).
 //!
 //! Terms that gain nothing from this (control, attacks, legal drops, comparisons of fields,
-//! conditions that do not speak of the square) are one operation that asks the [`Judge`].
+//! the turn's conditions) are one operation that asks the [`Judge`] for that term alone.
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{PieceId, SideId};
-use crate::expression::{around, colour_of, sides_of, Cond, Judge, Set};
+use crate::domain::{self, Domain};
+use crate::expression::{around, colour_of, sides_of, Cond, Fld, Judge, Num, Set, OTHER_PIECE};
 use crate::position::Position;
 use crate::rules::{Rules, MAX_PIECE_TYPES};
 use std::collections::HashMap;
+use variant_dsl::expression::{Comparison, SideRef};
 
 /// A register's number.
 pub(crate) type Reg = u8;
 
+/// A number register's number (numbers have registers of their own).
+pub(crate) type NumReg = u8;
+
 /// The most registers a program uses; a plan whose rules need more is not made (the position
 /// is judged from the full rules).
 pub(crate) const MAX_REGISTERS: usize = 255;
+
+/// The most number registers a program uses (folded rules seldom keep a number: those that
+/// read only the scalar state are constants).
+const MAX_NUMBERS: usize = 16;
 
 /// The registers of the empty and of the occupied squares, set before a program runs.
 const EMPTY: Reg = 0;
@@ -58,10 +73,23 @@ enum Op<B> {
     Not(Reg, Reg),
     /// The board if a register holds a square, else nothing.
     Any(Reg, Reg),
-    /// A set the judge computes.
+    /// A leaf set the judge computes (control, attacks, legal drops, acted pieces, fields
+    /// compared).
     Judged(Reg, Box<Set<B>>),
-    /// The board if the judge finds a condition holds, else nothing.
+    /// The squares of a register that some sides attack, as the judge finds them.
+    AttackedAmong(Reg, SideRef, Reg),
+    /// The board if the judge finds a leaf condition holds, else nothing.
     Holds(Reg, Box<Cond<B>>),
+    /// A leaf number the judge computes (placement, hands, the turn's progress).
+    Number(NumReg, Box<Num<B>>),
+    /// The number of squares of a register.
+    Count(NumReg, Reg),
+    /// A field added up over a register's squares.
+    Sum(NumReg, Box<Fld>, Reg),
+    Plus(NumReg, NumReg, NumReg),
+    Minus(NumReg, NumReg, NumReg),
+    /// The board if two numbers compare so, else nothing.
+    Compare(Reg, NumReg, Comparison, NumReg),
     /// A rule applied: the squares allowed so far (second), less those where the rule applies
     /// (third) and does not allow (fourth).
     Obey(Reg, Reg, Reg, Reg),
@@ -71,9 +99,26 @@ enum Op<B> {
     ObeyWhenAny(Reg, Reg, Reg, Reg),
 }
 
+/// A register of either kind, as the dataflow sees it: a set's (below [`NUMBERS_FROM`]) or a
+/// number's.
+type Place = u16;
+
+/// The first [`Place`] of the number registers.
+const NUMBERS_FROM: Place = 256;
+
+/// The place of a set register.
+fn set_place(register: Reg) -> Place {
+    Place::from(register)
+}
+
+/// The place of a number register.
+fn number_place(register: NumReg) -> Place {
+    NUMBERS_FROM + Place::from(register)
+}
+
 impl<B> Op<B> {
     /// The register the operation writes.
-    fn target(&self) -> Reg {
+    fn target(&self) -> Place {
         match *self {
             Op::Pieces(to, ..)
             | Op::LastDrop(to, _)
@@ -85,21 +130,39 @@ impl<B> Op<B> {
             | Op::Not(to, _)
             | Op::Any(to, _)
             | Op::Judged(to, _)
+            | Op::AttackedAmong(to, ..)
             | Op::Holds(to, _)
+            | Op::Compare(to, ..)
             | Op::Obey(to, ..)
-            | Op::ObeyWhenAny(to, ..) => to,
+            | Op::ObeyWhenAny(to, ..) => set_place(to),
+            Op::Number(to, _)
+            | Op::Count(to, _)
+            | Op::Sum(to, ..)
+            | Op::Plus(to, ..)
+            | Op::Minus(to, ..) => number_place(to),
         }
     }
 
     /// The registers the operation reads.
-    fn reads(&self) -> [Option<Reg>; 3] {
+    fn reads(&self) -> [Option<Place>; 3] {
+        let set = |register| Some(set_place(register));
+        let number = |register| Some(number_place(register));
         match *self {
-            Op::Pieces(..) | Op::LastDrop(..) | Op::Judged(..) | Op::Holds(..) => [None; 3],
-            Op::Around(_, a) | Op::ColourOf(_, a) | Op::Not(_, a) | Op::Any(_, a) => {
-                [Some(a), None, None]
+            Op::Pieces(..) | Op::LastDrop(..) | Op::Judged(..) | Op::Holds(..) | Op::Number(..) => {
+                [None; 3]
             }
-            Op::And(_, a, b) | Op::Or(_, a, b) | Op::Except(_, a, b) => [Some(a), Some(b), None],
-            Op::Obey(_, a, b, c) | Op::ObeyWhenAny(_, a, b, c) => [Some(a), Some(b), Some(c)],
+            Op::Around(_, a)
+            | Op::ColourOf(_, a)
+            | Op::Not(_, a)
+            | Op::Any(_, a)
+            | Op::AttackedAmong(_, _, a)
+            | Op::Count(_, a)
+            | Op::Sum(_, _, a) => [set(a), None, None],
+            Op::And(_, a, b) | Op::Or(_, a, b) | Op::Except(_, a, b) => [set(a), set(b), None],
+            Op::Plus(_, a, b) | Op::Minus(_, a, b) | Op::Compare(_, a, _, b) => {
+                [number(a), number(b), None]
+            }
+            Op::Obey(_, a, b, c) | Op::ObeyWhenAny(_, a, b, c) => [set(a), set(b), set(c)],
         }
     }
 }
@@ -108,14 +171,17 @@ impl<B> Op<B> {
 /// comes after those it reads): a rule whose chain folded to a constant leaves operations that
 /// nothing reads.
 fn needed<B>(ops: Vec<Op<B>>, outputs: &[Reg]) -> Vec<Op<B>> {
-    let mut producer = [None; MAX_REGISTERS + 1];
+    let mut producer = [None; NUMBERS_FROM as usize + MAX_NUMBERS];
     for (index, op) in ops.iter().enumerate() {
         producer[usize::from(op.target())] = Some(index);
     }
     let mut wanted = vec![false; ops.len()];
-    let mut stack = outputs.to_vec();
-    while let Some(register) = stack.pop() {
-        if let Some(index) = producer[usize::from(register)] {
+    let mut stack: Vec<Place> = outputs
+        .iter()
+        .map(|&register| set_place(register))
+        .collect();
+    while let Some(place) = stack.pop() {
+        if let Some(index) = producer[usize::from(place)] {
             if !wanted[index] {
                 wanted[index] = true;
                 stack.extend(ops[index].reads().into_iter().flatten());
@@ -134,6 +200,10 @@ pub(crate) struct Program<B> {
     ops: Vec<Op<B>>,
     /// How many registers the program uses.
     registers: usize,
+    /// How many number registers it uses.
+    numbers: usize,
+    /// The numbers the plan decides, by number register, set before a run.
+    number_constants: Vec<(NumReg, i64)>,
     /// The constants the plan decides that hold a square, by register: set one by one before a
     /// run, every other register starting empty (cheaper than copying every register, most of
     /// them empty). The empty and occupied squares, registers 0 and 1, are set from the
@@ -147,7 +217,7 @@ pub(crate) struct Program<B> {
     by_pair: Vec<(Reg, Reg, u32, u64)>,
     /// Per rule of the next side (see [`ReplyRules`]), the registers of where it possibly
     /// applies and of where it certainly allows, after the mover's drop on any empty square;
-    /// `None` for a bound left to the proof's closures.
+    /// `None` for a bound left to the proof's own programs ([`Replay`]).
     reply: Vec<(Option<Reg>, Option<Reg>)>,
 }
 
@@ -184,8 +254,8 @@ impl<B: Bitboard> Program<B> {
         group: &[u8],
         reply: Option<&ReplyRules<'_, B>>,
     ) -> Option<Self> {
-        let mut compiler = Compiler::new(game, position, side)?;
-        let (empty, nothing) = (EMPTY, compiler.constant(B::EMPTY)?);
+        let mut compiler = Compiler::new(game, position, side);
+        let (empty, nothing) = (EMPTY, compiler.constant(B::EMPTY));
         let mut groups = vec![(empty, nothing); by_piece.len()];
         for (piece, slots) in by_piece.iter().enumerate() {
             if usize::from(group[piece]) != piece {
@@ -195,37 +265,35 @@ impl<B: Bitboard> Program<B> {
             let mut lookahead = nothing;
             for &index in slots {
                 let rule = &rules[usize::from(index)];
-                let applies = compiler.mask(rule.condition)?;
+                let applies = compiler.mask(rule.condition);
                 match rule.requirement {
                     Some(requirement) => {
-                        let allows = compiler.mask(requirement)?;
-                        allowed = compiler.obey(allowed, applies, allows)?;
+                        let allows = compiler.mask(requirement);
+                        allowed = compiler.obey(allowed, applies, allows);
                     }
                     None => {
-                        lookahead = compiler.or(lookahead, applies)?;
+                        lookahead = compiler.or(lookahead, applies);
                     }
                 }
             }
             groups[piece] = (allowed, lookahead);
         }
+        if compiler.overflow {
+            return None;
+        }
         // The next side's bounds that the mover's rules compute already (or the plan
-        // decides): the program computes them at no cost, where the proof would call a
-        // closure. Others are left to the closures, which the proof calls only when it gets to
-        // them (it stops at the first type it proves for).
+        // decides): the program computes them at no cost, where the proof would compute them
+        // itself. Others are left to the proof, which computes them only when it gets to them
+        // (it stops at the first type it proves for).
         let reply: Vec<(Option<Reg>, Option<Reg>)> = reply.map_or(Vec::new(), |reply| {
             let sides = (reply.next, reply.mover);
-            let free = |compiler: &mut Compiler<'_, B>, condition, upper| {
-                let before = compiler.ops.len();
-                let register = compiler.bound_mask(condition, upper, sides)?;
-                (compiler.ops.len() == before).then_some(register)
-            };
             reply
                 .rules
                 .iter()
                 .map(|&(condition, requirement)| {
                     (
-                        free(&mut compiler, condition, true),
-                        free(&mut compiler, requirement, false),
+                        compiler.free_bound(condition, Direction::Upper, sides),
+                        compiler.free_bound(requirement, Direction::Lower, sides),
                     )
                 })
                 .collect()
@@ -254,6 +322,8 @@ impl<B: Bitboard> Program<B> {
             }
         }
         Some(Program {
+            numbers: compiler.numbers.len(),
+            number_constants: compiler.number_constants(),
             ops: needed(compiler.ops, &outputs),
             registers,
             constants,
@@ -378,6 +448,21 @@ impl<B: Bitboard> Program<B> {
     /// Sets the registers known before the program runs, then runs every operation in order.
     #[inline(always)]
     fn execute(&self, judge: &mut Judge<'_, B>, registers: &mut [B]) {
+        if self.numbers == 0 {
+            self.execute_with(judge, registers, &mut []);
+        } else {
+            let mut numbers = [0i64; MAX_NUMBERS];
+            for &(register, value) in &self.number_constants {
+                numbers[usize::from(register)] = value;
+            }
+            self.execute_with(judge, registers, &mut numbers);
+        }
+    }
+
+    /// [`Program::execute`] with the number registers `numbers` (none where the program reads
+    /// no number).
+    #[inline(always)]
+    fn execute_with(&self, judge: &mut Judge<'_, B>, registers: &mut [B], numbers: &mut [i64]) {
         let rules = judge.rules();
         let position = judge.position();
         let board = rules.geometry.board;
@@ -430,14 +515,41 @@ impl<B: Bitboard> Program<B> {
                     (to, if any { board } else { B::EMPTY })
                 }
                 Op::Judged(to, ref set) => (to, judge.set(set)),
-                Op::Holds(to, ref condition) => (
+                Op::AttackedAmong(to, sides, among) => (
                     to,
-                    if judge.holds(condition) {
-                        board
-                    } else {
-                        B::EMPTY
-                    },
+                    judge.attacked_among(sides, registers[usize::from(among)]),
                 ),
+                Op::Holds(to, ref condition) => {
+                    let holds = judge.holds(condition);
+                    (to, judge.everywhere(holds))
+                }
+                Op::Compare(to, a, op, b) => {
+                    let (a, b) = (numbers[usize::from(a)], numbers[usize::from(b)]);
+                    let holds = judge.compare(a, op, b);
+                    (to, judge.everywhere(holds))
+                }
+                Op::Number(to, ref number) => {
+                    numbers[usize::from(to)] = judge.number(number);
+                    continue;
+                }
+                Op::Count(to, a) => {
+                    numbers[usize::from(to)] = judge.count(registers[usize::from(a)]);
+                    continue;
+                }
+                Op::Sum(to, ref field, a) => {
+                    numbers[usize::from(to)] = judge.sum(field, registers[usize::from(a)]);
+                    continue;
+                }
+                Op::Plus(to, a, b) => {
+                    let (a, b) = (numbers[usize::from(a)], numbers[usize::from(b)]);
+                    numbers[usize::from(to)] = judge.plus(a, b);
+                    continue;
+                }
+                Op::Minus(to, a, b) => {
+                    let (a, b) = (numbers[usize::from(a)], numbers[usize::from(b)]);
+                    numbers[usize::from(to)] = judge.minus(a, b);
+                    continue;
+                }
                 Op::Obey(to, allowed, applies, allows) => {
                     let allowed = registers[usize::from(allowed)];
                     let rule = !registers[usize::from(applies)] | registers[usize::from(allows)];
@@ -457,34 +569,67 @@ impl<B: Bitboard> Program<B> {
     }
 }
 
-/// Compiles expressions into operations, one register per distinct expression.
+/// Compiles expressions into operations, one register per distinct expression: the domain of
+/// registers (see the module documentation).
 struct Compiler<'a, B: Bitboard> {
     game: &'a Rules<B>,
     position: &'a Position<B>,
     side: usize,
     ops: Vec<Op<B>>,
-    /// The register of each expression compiled, by its written form.
+    /// The register of each set or truth compiled, by its operation's written form.
     known: HashMap<String, Reg>,
+    /// The register of each number compiled, by its operation's written form.
+    known_numbers: HashMap<String, NumReg>,
     /// Per register, its value where the plan decides it (set before the program runs).
     constants: Vec<Option<B>>,
+    /// Per number register, its value where the plan decides it.
+    numbers: Vec<Option<i64>>,
+    /// Whether a register was asked for past [`MAX_REGISTERS`] or [`MAX_NUMBERS`] (the program
+    /// is then not made).
+    overflow: bool,
+    /// Whether the pieces and last drops are read from the position (a plan's program, run on
+    /// the judge) or asked of the domain the program runs on (a [`Replay`]).
+    asked: bool,
+}
+
+/// How far the compiler has got: what [`Compiler::rollback`] returns to.
+#[derive(Clone, Copy)]
+struct Mark {
+    ops: usize,
+    registers: usize,
+    numbers: usize,
+    overflow: bool,
+}
+
+/// Which bound of the next side's rules the proof reads: where a rule possibly applies (the
+/// upper bound of its condition), or where it certainly allows (the lower bound of its
+/// requirement).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Lower,
+    Upper,
 }
 
 impl<'a, B: Bitboard> Compiler<'a, B> {
     /// A compiler for `side`'s rules on `position`'s scalar state, with the registers of the
     /// empty and occupied squares.
-    fn new(game: &'a Rules<B>, position: &'a Position<B>, side: usize) -> Option<Self> {
+    fn new(game: &'a Rules<B>, position: &'a Position<B>, side: usize) -> Self {
         let mut compiler = Compiler {
             game,
             position,
             side,
             ops: Vec::new(),
             known: HashMap::new(),
+            known_numbers: HashMap::new(),
             constants: Vec::new(),
+            numbers: Vec::new(),
+            overflow: false,
+            asked: false,
         };
-        let empty = compiler.input()?;
-        let occupied = compiler.input()?;
+        let empty = compiler.input();
+        let occupied = compiler.input();
         debug_assert_eq!((empty, occupied), (EMPTY, OCCUPIED));
-        Some(compiler)
+        compiler
     }
 
     /// How many registers the program uses, and the constants that hold a square, by register
@@ -503,48 +648,118 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
         (self.constants.len(), set)
     }
 
+    /// The numbers the plan decides, by number register.
+    fn number_constants(&self) -> Vec<(NumReg, i64)> {
+        self.numbers
+            .iter()
+            .enumerate()
+            .filter_map(|(register, value)| value.map(|value| (register as NumReg, value)))
+            .collect()
+    }
+
     /// The register of the operation `op` makes (given its target), compiled the first time
-    /// (equal operations share a register); `None` past [`MAX_REGISTERS`].
-    fn register(&mut self, op: impl Fn(Reg) -> Op<B>) -> Option<Reg> {
+    /// (equal operations share a register).
+    fn register(&mut self, op: impl Fn(Reg) -> Op<B>) -> Reg {
         // Keyed by its written form with no target.
         let key = format!("{:?}", op(Reg::MAX));
         if let Some(&known) = self.known.get(&key) {
-            return Some(known);
+            return known;
         }
-        let to = self.fresh(key, None)?;
+        let to = self.fresh(key, None);
         self.ops.push(op(to));
-        Some(to)
+        to
     }
 
-    /// A new register for the expression `key`, holding `constant` before the program runs.
-    fn fresh(&mut self, key: String, constant: Option<B>) -> Option<Reg> {
+    /// A new register for the expression `key`, holding `constant` before the program runs
+    /// (past [`MAX_REGISTERS`], the compilation has failed: see [`Compiler::overflow`]).
+    fn fresh(&mut self, key: String, constant: Option<B>) -> Reg {
         if self.constants.len() >= MAX_REGISTERS {
-            return None;
+            self.overflow = true;
+            return EMPTY;
         }
         let to = self.constants.len() as Reg;
         self.constants.push(constant);
         self.known.insert(key, to);
-        Some(to)
+        to
     }
 
     /// A register set from the position before the program runs.
-    fn input(&mut self) -> Option<Reg> {
+    fn input(&mut self) -> Reg {
         let key = format!("input {}", self.constants.len());
         self.fresh(key, None)
     }
 
     /// A register holding `squares`, known when the plan is made.
-    fn constant(&mut self, squares: B) -> Option<Reg> {
+    fn constant(&mut self, squares: B) -> Reg {
         let key = format!("constant {squares:?}");
         if let Some(&known) = self.known.get(&key) {
-            return Some(known);
+            return known;
         }
         self.fresh(key, Some(squares))
     }
 
     /// The value of a register where the plan decides it.
     fn value(&self, register: Reg) -> Option<B> {
-        self.constants[usize::from(register)]
+        self.constants.get(usize::from(register)).copied().flatten()
+    }
+
+    /// The register of a number operation, as [`Compiler::register`] for sets.
+    fn number_register(&mut self, op: impl Fn(NumReg) -> Op<B>) -> NumReg {
+        let key = format!("{:?}", op(NumReg::MAX));
+        if let Some(&known) = self.known_numbers.get(&key) {
+            return known;
+        }
+        let to = self.fresh_number(key, None);
+        self.ops.push(op(to));
+        to
+    }
+
+    /// A new number register for the expression `key`.
+    fn fresh_number(&mut self, key: String, constant: Option<i64>) -> NumReg {
+        if self.numbers.len() >= MAX_NUMBERS {
+            self.overflow = true;
+            return 0;
+        }
+        let to = self.numbers.len() as NumReg;
+        self.numbers.push(constant);
+        self.known_numbers.insert(key, to);
+        to
+    }
+
+    /// A number register holding `value`, known when the plan is made.
+    fn number_constant(&mut self, value: i64) -> NumReg {
+        let key = format!("constant {value}");
+        if let Some(&known) = self.known_numbers.get(&key) {
+            return known;
+        }
+        self.fresh_number(key, Some(value))
+    }
+
+    /// The value of a number register where the plan decides it.
+    fn number_value(&self, register: NumReg) -> Option<i64> {
+        self.numbers.get(usize::from(register)).copied().flatten()
+    }
+
+    /// Where the compilation is: what a later [`Compiler::rollback`] returns to.
+    fn mark(&self) -> Mark {
+        Mark {
+            ops: self.ops.len(),
+            registers: self.constants.len(),
+            numbers: self.numbers.len(),
+            overflow: self.overflow,
+        }
+    }
+
+    /// Forgets every operation and register made since `mark`.
+    fn rollback(&mut self, mark: Mark) {
+        self.ops.truncate(mark.ops);
+        self.constants.truncate(mark.registers);
+        self.numbers.truncate(mark.numbers);
+        self.known
+            .retain(|_, register| usize::from(*register) < mark.registers);
+        self.known_numbers
+            .retain(|_, register| usize::from(*register) < mark.numbers);
+        self.overflow = mark.overflow;
     }
 
     /// `op` of registers `a` and `b`, folded where both are known.
@@ -554,7 +769,7 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
         b: Reg,
         fold: impl Fn(B, B) -> B,
         op: impl Fn(Reg, Reg, Reg) -> Op<B>,
-    ) -> Option<Reg> {
+    ) -> Reg {
         match (self.value(a), self.value(b)) {
             (Some(a), Some(b)) => self.constant(fold(a, b)),
             _ => self.register(|to| op(to, a, b)),
@@ -562,23 +777,38 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
     }
 
     /// `op` of register `a`, folded where it is known.
-    fn unary(
-        &mut self,
-        a: Reg,
-        fold: impl Fn(B) -> B,
-        op: impl Fn(Reg, Reg) -> Op<B>,
-    ) -> Option<Reg> {
+    fn unary(&mut self, a: Reg, fold: impl Fn(B) -> B, op: impl Fn(Reg, Reg) -> Op<B>) -> Reg {
         match self.value(a) {
             Some(a) => self.constant(fold(a)),
             None => self.register(|to| op(to, a)),
         }
     }
 
-    fn and(&mut self, a: Reg, b: Reg) -> Option<Reg> {
+    /// `op` of number registers `a` and `b`, folded where both are known.
+    fn number_binary(
+        &mut self,
+        a: NumReg,
+        b: NumReg,
+        fold: impl Fn(i64, i64) -> i64,
+        op: impl Fn(NumReg, NumReg, NumReg) -> Op<B>,
+    ) -> NumReg {
+        match (self.number_value(a), self.number_value(b)) {
+            (Some(a), Some(b)) => self.number_constant(fold(a, b)),
+            _ => self.number_register(|to| op(to, a, b)),
+        }
+    }
+
+    /// The board where `holds`, else nothing, as a constant register.
+    fn truth_constant(&mut self, holds: bool) -> Reg {
+        let board = self.game.geometry.board;
+        self.constant(if holds { board } else { B::EMPTY })
+    }
+
+    fn and(&mut self, a: Reg, b: Reg) -> Reg {
         let board = self.game.geometry.board;
         match (self.value(a), self.value(b)) {
-            (Some(all), _) if all == board => Some(b),
-            (_, Some(all)) if all == board => Some(a),
+            (Some(all), _) if all == board => b,
+            (_, Some(all)) if all == board => a,
             (Some(none), _) | (_, Some(none)) if none.is_empty() => self.constant(B::EMPTY),
             // Squares less a set, rather than squares and the board less it (every register
             // holds squares of the board): one operation for two.
@@ -592,7 +822,8 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
 
     /// The operation that computes a register (none for constants and inputs).
     fn producer(&self, register: Reg) -> Option<&Op<B>> {
-        self.ops.iter().rev().find(|op| op.target() == register)
+        let place = set_place(register);
+        self.ops.iter().rev().find(|op| op.target() == place)
     }
 
     /// The register a register is the board less, where it is.
@@ -603,23 +834,38 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
         }
     }
 
-    fn or(&mut self, a: Reg, b: Reg) -> Option<Reg> {
+    fn or(&mut self, a: Reg, b: Reg) -> Reg {
+        let board = self.game.geometry.board;
         match (self.value(a), self.value(b)) {
-            (Some(none), _) if none.is_empty() => Some(b),
-            (_, Some(none)) if none.is_empty() => Some(a),
+            (Some(none), _) if none.is_empty() => b,
+            (_, Some(none)) if none.is_empty() => a,
+            (Some(all), _) if all == board => a,
+            (_, Some(all)) if all == board => b,
             _ => self.binary(a, b, |a, b| a | b, Op::Or),
         }
     }
 
+    fn not(&mut self, a: Reg) -> Reg {
+        let board = self.game.geometry.board;
+        self.unary(a, |a| board & !a, Op::Not)
+    }
+
+    /// The board if register `a` holds a square, else nothing.
+    fn any(&mut self, a: Reg) -> Reg {
+        let board = self.game.geometry.board;
+        let any = |a: B| if a.any() { board } else { B::EMPTY };
+        self.unary(a, any, Op::Any)
+    }
+
     /// The squares `allowed` less those where a rule applies (`applies`) and does not allow
     /// (`allows`).
-    fn obey(&mut self, allowed: Reg, applies: Reg, allows: Reg) -> Option<Reg> {
+    fn obey(&mut self, allowed: Reg, applies: Reg, allows: Reg) -> Reg {
         let board = self.game.geometry.board;
         if self.value(allowed).is_some_and(|none| none.is_empty()) {
-            return Some(allowed);
+            return allowed;
         }
         match self.value(applies) {
-            Some(none) if none.is_empty() => Some(allowed),
+            Some(none) if none.is_empty() => allowed,
             Some(all) if all == board => self.and(allowed, allows),
             _ => match self.producer(applies) {
                 Some(&Op::Any(_, set)) => {
@@ -630,206 +876,611 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
         }
     }
 
-    /// The squares where a folded drop condition holds.
-    fn mask(&mut self, condition: &Cond<B>) -> Option<Reg> {
-        let board = self.game.geometry.board;
-        match condition {
-            Cond::True => self.constant(board),
-            Cond::False => self.constant(B::EMPTY),
-            Cond::PlaceOn(set) => self.set(set),
-            Cond::And(a, b) => {
-                let (a, b) = (self.mask(a)?, self.mask(b)?);
-                self.and(a, b)
-            }
-            Cond::Or(a, b) => {
-                let (a, b) = (self.mask(a)?, self.mask(b)?);
-                self.or(a, b)
-            }
-            Cond::Not(a) => {
-                let a = self.mask(a)?;
-                self.unary(a, |a| board & !a, Op::Not)
-            }
-            Cond::Some(set) => {
-                let set = self.set(set)?;
-                let any = |a: B| if a.any() { board } else { B::EMPTY };
-                self.unary(set, any, Op::Any)
-            }
-            other => self.register(|to| Op::Holds(to, Box::new(other.clone()))),
-        }
+    /// The squares where a folded drop condition holds: the one walk of [`crate::domain`] in
+    /// this domain (a folded condition names no piece type: `place` is settled).
+    fn mask(&mut self, condition: &Cond<B>) -> Reg {
+        domain::drop_mask(self, condition, OTHER_PIECE)
     }
 
-    /// A folded set of squares.
-    fn set(&mut self, set: &Set<B>) -> Option<Reg> {
-        let sides = |reference| sides_of(self.game, self.position, self.side, reference);
-        let (game, board) = (self.game, self.game.geometry.board);
-        match set {
-            // Set before the program runs.
-            Set::Empty => Some(EMPTY),
-            Set::Occupied => Some(OCCUPIED),
-            Set::Fixed(squares) => self.constant(*squares),
-            Set::Pieces(reference, piece) => {
-                let (sides, piece) = (sides(*reference), piece.map(|piece| piece as u8));
-                self.register(|to| Op::Pieces(to, sides, piece))
+    /// The sides a reference names, judged for the compiled side on the plan's scalar state.
+    fn sides(&self, reference: SideRef) -> u32 {
+        sides_of(self.game, self.position, self.side, reference)
+    }
+
+    /// A leaf set the judge computes when the program runs.
+    fn judged(&mut self, set: Set<B>) -> Reg {
+        self.register(|to| Op::Judged(to, Box::new(set.clone())))
+    }
+
+    /// A leaf condition the judge decides when the program runs.
+    fn judged_truth(&mut self, condition: Cond<B>) -> Reg {
+        self.register(|to| Op::Holds(to, Box::new(condition.clone())))
+    }
+
+    /// A leaf number the judge computes when the program runs.
+    fn judged_number(&mut self, number: Num<B>) -> NumReg {
+        self.number_register(|to| Op::Number(to, Box::new(number.clone())))
+    }
+
+    /// A bound of the next side's folded `condition` after the mover's drop on any empty
+    /// square (see [`ReplyBounds`]), where it costs nothing: a constant the plan decides, or a
+    /// register the program computes already; `None` otherwise (nothing is added to the
+    /// program either way).
+    fn free_bound(
+        &mut self,
+        condition: &Cond<B>,
+        direction: Direction,
+        (next, mover): (usize, usize),
+    ) -> Option<Reg> {
+        let mark = self.mark();
+        let bounds = domain::drop_mask(
+            &mut ReplyBounds {
+                compiler: self,
+                next,
+                mover,
+            },
+            condition,
+            OTHER_PIECE,
+        );
+        let register = bounds.map(|(lower, upper)| match direction {
+            Direction::Lower => lower,
+            Direction::Upper => upper,
+        });
+        let failed = self.overflow;
+        let constant = register.and_then(|register| self.value(register));
+        let computed = register.filter(|&register| usize::from(register) < mark.registers);
+        self.rollback(mark);
+        if failed {
+            return None;
+        }
+        match (constant, computed) {
+            (Some(squares), _) => {
+                let register = self.constant(squares);
+                (!self.overflow).then_some(register)
             }
-            Set::LastDrop(reference) => {
-                let sides = sides(*reference);
-                self.register(|to| Op::LastDrop(to, sides))
-            }
-            Set::Adjacent(inner) => {
-                let inner = self.set(inner)?;
-                self.unary(inner, |a| around(game, a), Op::Around)
-            }
-            Set::ColourOf(inner) => {
-                let inner = self.set(inner)?;
-                self.unary(inner, |a| colour_of(game, a), Op::ColourOf)
-            }
-            // `own King and attacked by opponent`: the judge tests only the squares that count.
-            Set::And(a, b) if !matches!(**b, Set::AttackedBy(_)) => {
-                let (a, b) = (self.set(a)?, self.set(b)?);
-                self.and(a, b)
-            }
-            Set::Or(a, b) => {
-                let (a, b) = (self.set(a)?, self.set(b)?);
-                self.or(a, b)
-            }
-            Set::Except(a, b) => {
-                let (a, b) = (self.set(a)?, self.set(b)?);
-                self.binary(a, b, |a, b| a & !b, Op::Except)
-            }
-            Set::Not(a) => {
-                let a = self.set(a)?;
-                self.unary(a, |a| board & !a, Op::Not)
-            }
-            other => self.register(|to| Op::Judged(to, Box::new(other.clone()))),
+            (None, computed) => computed,
         }
     }
 }
 
-/// The next side and the mover, for the next side's bounds: `(next, mover)`.
-type ReplySides = (usize, usize);
+/// The program's domain: each term's value is a register (a truth's, the board where it holds
+/// and nothing where not), computed by the operation the term emits, or a constant where the
+/// plan decides it.
+impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
+    type Squares = Reg;
+    type Number = NumReg;
+    type Truth = Reg;
 
-/// Whether a set holds, after the mover's drop, the square of that drop (whatever it is).
-pub(crate) fn holds_the_drop<B>(set: &Set<B>) -> bool {
-    match set {
-        Set::Occupied => true,
-        Set::Or(a, b) => holds_the_drop(a) || holds_the_drop(b),
-        Set::And(a, b) => holds_the_drop(a) && holds_the_drop(b),
-        _ => false,
+    fn empty(&mut self) -> Reg {
+        EMPTY
+    }
+    fn occupied(&mut self) -> Reg {
+        OCCUPIED
+    }
+    fn fixed(&mut self, squares: B) -> Reg {
+        self.constant(squares)
+    }
+    fn zone(&mut self, per_side: &[B]) -> Reg {
+        self.constant(per_side[self.side])
+    }
+    fn pieces(&mut self, sides: SideRef, piece: Option<usize>) -> Reg {
+        if self.asked {
+            return self.judged(Set::Pieces(sides, piece));
+        }
+        let (sides, piece) = (self.sides(sides), piece.map(|piece| piece as u8));
+        self.register(|to| Op::Pieces(to, sides, piece))
+    }
+    fn controlled_by(&mut self, sides: SideRef) -> Reg {
+        self.judged(Set::ControlledBy(sides))
+    }
+    fn attacked_among(&mut self, sides: SideRef, among: Reg) -> Reg {
+        if self.value(among).is_some_and(|none| none.is_empty()) {
+            return among;
+        }
+        self.register(|to| Op::AttackedAmong(to, sides, among))
+    }
+    fn attacked_by(&mut self, sides: SideRef) -> Reg {
+        self.judged(Set::AttackedBy(sides))
+    }
+    fn last_drop(&mut self, sides: SideRef) -> Reg {
+        if self.asked {
+            return self.judged(Set::LastDrop(sides));
+        }
+        let sides = self.sides(sides);
+        self.register(|to| Op::LastDrop(to, sides))
+    }
+    fn legal_drops(&mut self) -> Reg {
+        self.judged(Set::LegalDrops)
+    }
+    fn acted(&mut self) -> Reg {
+        self.judged(Set::Acted)
+    }
+    fn compare_fields(&mut self, a: &Fld, op: Comparison, b: &Fld) -> Reg {
+        self.judged(Set::Compare(a.clone(), op, b.clone()))
+    }
+    fn adjacent(&mut self, inner: Reg) -> Reg {
+        let game = self.game;
+        self.unary(inner, |a| around(game, a), Op::Around)
+    }
+    fn colour_of(&mut self, inner: Reg) -> Reg {
+        let game = self.game;
+        self.unary(inner, |a| colour_of(game, a), Op::ColourOf)
+    }
+    fn intersection(&mut self, a: Reg, b: Reg) -> Reg {
+        self.and(a, b)
+    }
+    fn union(&mut self, a: Reg, b: Reg) -> Reg {
+        self.or(a, b)
+    }
+    fn difference(&mut self, a: Reg, b: Reg) -> Reg {
+        self.binary(a, b, |a, b| a & !b, Op::Except)
+    }
+    fn complement(&mut self, a: Reg) -> Reg {
+        self.not(a)
+    }
+    fn nothing(&self, squares: Reg) -> bool {
+        self.value(squares).is_some_and(|none| none.is_empty())
+    }
+    fn everything(&self, squares: Reg) -> bool {
+        self.value(squares) == Some(self.game.geometry.board)
+    }
+
+    fn constant(&mut self, value: i64) -> NumReg {
+        self.number_constant(value)
+    }
+    fn placement(&mut self) -> NumReg {
+        self.judged_number(Num::Placement)
+    }
+    fn count(&mut self, squares: Reg) -> NumReg {
+        match self.value(squares) {
+            Some(squares) => self.number_constant(i64::from(squares.count())),
+            None => self.number_register(|to| Op::Count(to, squares)),
+        }
+    }
+    fn hand(&mut self, sides: SideRef, piece: Option<usize>) -> NumReg {
+        self.judged_number(Num::Hand(sides, piece))
+    }
+    fn actions_this_turn(&mut self) -> NumReg {
+        self.judged_number(Num::ActionsThisTurn)
+    }
+    fn drops_this_turn(&mut self) -> NumReg {
+        self.judged_number(Num::DropsThisTurn)
+    }
+    fn sum(&mut self, field: &Fld, squares: Reg) -> NumReg {
+        self.number_register(|to| Op::Sum(to, Box::new(field.clone()), squares))
+    }
+    fn plus(&mut self, a: NumReg, b: NumReg) -> NumReg {
+        self.number_binary(a, b, i64::saturating_add, Op::Plus)
+    }
+    fn minus(&mut self, a: NumReg, b: NumReg) -> NumReg {
+        self.number_binary(a, b, i64::saturating_sub, Op::Minus)
+    }
+
+    fn truth(&mut self, holds: bool) -> Reg {
+        self.truth_constant(holds)
+    }
+    fn leave_action(&mut self) -> Reg {
+        self.judged_truth(Cond::LeaveAction)
+    }
+    fn at_turn_start(&mut self, index: usize) -> Reg {
+        self.judged_truth(Cond::AtTurnStart(index))
+    }
+    fn can_act(&mut self) -> Reg {
+        self.judged_truth(Cond::CanAct)
+    }
+    fn compare(&mut self, a: NumReg, op: Comparison, b: NumReg) -> Reg {
+        match (self.number_value(a), self.number_value(b)) {
+            (Some(a), Some(b)) => self.truth_constant(op.holds(a, b)),
+            _ => self.register(|to| Op::Compare(to, a, op, b)),
+        }
+    }
+    fn some(&mut self, squares: Reg) -> Reg {
+        self.any(squares)
+    }
+    fn hands_empty(&mut self) -> Reg {
+        self.judged_truth(Cond::HandsEmpty)
+    }
+    fn placed(&mut self, sides: SideRef, piece: usize) -> Reg {
+        self.judged_truth(Cond::Placed(sides, piece))
+    }
+    fn both(&mut self, a: Reg, b: Reg) -> Reg {
+        self.and(a, b)
+    }
+    fn either(&mut self, a: Reg, b: Reg) -> Reg {
+        self.or(a, b)
+    }
+    fn negation(&mut self, a: Reg) -> Reg {
+        self.not(a)
+    }
+    fn never(&self, truth: Reg) -> bool {
+        self.nothing(truth)
+    }
+    fn always(&self, truth: Reg) -> bool {
+        self.everything(truth)
+    }
+    fn everywhere(&mut self, truth: Reg) -> Reg {
+        truth
     }
 }
 
-impl<B: Bitboard> Compiler<'_, B> {
-    /// Where a folded condition of the next side's rules possibly (`upper`) or certainly holds
-    /// after the mover's drop on one of the empty squares: the bounds that
-    /// [`crate::plan`]'s closures compute for those drops, or looser ones (never tighter);
-    /// `None` for a condition that only the tree evaluator bounds.
-    fn bound_mask(&mut self, condition: &Cond<B>, upper: bool, sides: ReplySides) -> Option<Reg> {
-        let board = self.game.geometry.board;
-        match condition {
-            Cond::True => self.constant(board),
-            Cond::False => self.constant(B::EMPTY),
-            Cond::PlaceOn(set) => self.bound_set(set, upper, sides),
-            Cond::And(a, b) => {
-                let a = self.bound_mask(a, upper, sides)?;
-                let b = self.bound_mask(b, upper, sides)?;
-                self.and(a, b)
-            }
-            Cond::Or(a, b) => {
-                let a = self.bound_mask(a, upper, sides)?;
-                let b = self.bound_mask(b, upper, sides)?;
-                self.or(a, b)
-            }
-            Cond::Not(a) => {
-                let a = self.bound_mask(a, !upper, sides)?;
-                self.unary(a, |a| board & !a, Op::Not)
-            }
-            // The drop occupies a square: such a set is not empty after it.
-            Cond::Some(set) if upper && holds_the_drop(set) => self.constant(board),
-            Cond::Some(set) => {
-                let set = self.bound_set(set, upper, sides)?;
-                let any = |a: B| if a.any() { board } else { B::EMPTY };
-                self.unary(set, any, Op::Any)
-            }
-            _ => None,
+/// The next side's folded rules over every drop the mover can make on an empty square,
+/// compiled into the mover's program: the interval domain ([`crate::expression::Bounds`]) with
+/// each bound a register (the register [`EMPTY`] holds the squares the drop may be on), or
+/// looser bounds (never tighter) where the plan cannot settle what the interval domain reads
+/// (whether the mover holds a piece of a type). A set's value is `(lower, upper)`; a truth's
+/// `(certainly, possibly)`, each the board or nothing, or `None` for a condition whose bounds
+/// only the proof computes (numbers and the turn's conditions: numbers are not kept).
+struct ReplyBounds<'c, 'a, B: Bitboard> {
+    compiler: &'c mut Compiler<'a, B>,
+    /// The side whose drops are bounded.
+    next: usize,
+    /// The side whose drop comes first.
+    mover: usize,
+}
+
+/// A pair of registers: a lower and an upper bound.
+type Pair = Option<(Reg, Reg)>;
+
+impl<'a, B: Bitboard> ReplyBounds<'_, 'a, B> {
+    fn sides(&self, reference: SideRef) -> u32 {
+        sides_of(
+            self.compiler.game,
+            self.compiler.position,
+            self.next,
+            reference,
+        )
+    }
+
+    /// The same set whatever the drop.
+    fn exact(&mut self, squares: B) -> Pair {
+        let register = self.compiler.constant(squares);
+        Some((register, register))
+    }
+
+    /// Nothing known after the drop: from nothing to the board.
+    fn unknown(&mut self) -> Pair {
+        let nothing = self.compiler.constant(B::EMPTY);
+        let board = self.compiler.constant(self.compiler.game.geometry.board);
+        Some((nothing, board))
+    }
+
+    /// Each bound mapped by `f`.
+    fn each(&mut self, a: Pair, mut f: impl FnMut(&mut Compiler<'a, B>, Reg) -> Reg) -> Pair {
+        let (low, high) = a?;
+        Some((f(self.compiler, low), f(self.compiler, high)))
+    }
+
+    /// The bounds combined by `f`, lower with lower and upper with upper.
+    fn both_ways(
+        &mut self,
+        a: Pair,
+        b: Pair,
+        mut f: impl FnMut(&mut Compiler<'a, B>, Reg, Reg) -> Reg,
+    ) -> Pair {
+        let ((a0, a1), (b0, b1)) = (a?, b?);
+        Some((f(self.compiler, a0, b0), f(self.compiler, a1, b1)))
+    }
+
+    /// The pieces or last drops of some sides (`known`: those of the sides but the mover),
+    /// which gain the mover's drop, on one of the empty squares, where `grows`.
+    fn may_gain_the_drop(&mut self, known: Reg, grows: bool) -> Pair {
+        if grows {
+            let upper = self.compiler.or(known, EMPTY);
+            Some((known, upper))
+        } else {
+            Some((known, known))
+        }
+    }
+}
+
+impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
+    type Squares = Pair;
+    type Number = ();
+    type Truth = Pair;
+
+    fn empty(&mut self) -> Pair {
+        // Empty before (upper), less every square the drop may be on (lower): nothing.
+        let nothing = self.compiler.constant(B::EMPTY);
+        Some((nothing, EMPTY))
+    }
+    fn occupied(&mut self) -> Pair {
+        // Occupied before (lower), with every square the drop may be on (upper): the board.
+        let board = self.compiler.constant(self.compiler.game.geometry.board);
+        Some((OCCUPIED, board))
+    }
+    fn fixed(&mut self, squares: B) -> Pair {
+        self.exact(squares)
+    }
+    fn zone(&mut self, per_side: &[B]) -> Pair {
+        self.exact(per_side[self.next])
+    }
+    fn pieces(&mut self, reference: SideRef, piece: Option<usize>) -> Pair {
+        let sides = self.sides(reference);
+        let piece = piece.map(|piece| piece as u8);
+        let pieces = self.compiler.register(|to| Op::Pieces(to, sides, piece));
+        // The mover's drop may add one of its pieces (looser than the interval domain, which
+        // asks whether the mover holds one of the type).
+        self.may_gain_the_drop(pieces, sides & (1 << self.mover) != 0)
+    }
+    fn controlled_by(&mut self, _: SideRef) -> Pair {
+        self.unknown()
+    }
+    fn attacked_among(&mut self, sides: SideRef, among: Pair) -> Pair {
+        let attacked = self.attacked_by(sides);
+        self.intersection(among, attacked)
+    }
+    fn attacked_by(&mut self, _: SideRef) -> Pair {
+        self.unknown()
+    }
+    fn last_drop(&mut self, reference: SideRef) -> Pair {
+        let sides = self.sides(reference);
+        // The mover's last drop will be the unknown one: on one of the empty squares.
+        let known_sides = sides & !(1 << self.mover);
+        let known = self.compiler.register(|to| Op::LastDrop(to, known_sides));
+        self.may_gain_the_drop(known, sides & (1 << self.mover) != 0)
+    }
+    fn legal_drops(&mut self) -> Pair {
+        self.unknown()
+    }
+    fn acted(&mut self) -> Pair {
+        self.unknown()
+    }
+    fn compare_fields(&mut self, _: &Fld, _: Comparison, _: &Fld) -> Pair {
+        self.unknown()
+    }
+    fn adjacent(&mut self, inner: Pair) -> Pair {
+        self.each(inner, |compiler, a| compiler.adjacent(a))
+    }
+    fn colour_of(&mut self, inner: Pair) -> Pair {
+        self.each(inner, |compiler, a| Domain::colour_of(compiler, a))
+    }
+    fn intersection(&mut self, a: Pair, b: Pair) -> Pair {
+        self.both_ways(a, b, Compiler::and)
+    }
+    fn union(&mut self, a: Pair, b: Pair) -> Pair {
+        self.both_ways(a, b, Compiler::or)
+    }
+    fn difference(&mut self, a: Pair, b: Pair) -> Pair {
+        let ((a0, a1), (b0, b1)) = (a?, b?);
+        let lower = self.compiler.difference(a0, b1);
+        let upper = self.compiler.difference(a1, b0);
+        Some((lower, upper))
+    }
+    fn complement(&mut self, a: Pair) -> Pair {
+        let (low, high) = a?;
+        let lower = self.compiler.not(high);
+        let upper = self.compiler.not(low);
+        Some((lower, upper))
+    }
+    fn nothing(&self, squares: Pair) -> bool {
+        squares.is_some_and(|(_, high)| self.compiler.nothing(high))
+    }
+    fn everything(&self, squares: Pair) -> bool {
+        squares.is_some_and(|(low, _)| self.compiler.everything(low))
+    }
+
+    // Numbers are not kept: a comparison is left to the proof.
+    fn constant(&mut self, _: i64) {}
+    fn placement(&mut self) {}
+    fn count(&mut self, _: Pair) {}
+    fn hand(&mut self, _: SideRef, _: Option<usize>) {}
+    fn actions_this_turn(&mut self) {}
+    fn drops_this_turn(&mut self) {}
+    fn sum(&mut self, _: &Fld, _: Pair) {}
+    fn plus(&mut self, _: (), _: ()) {}
+    fn minus(&mut self, _: (), _: ()) {}
+
+    fn truth(&mut self, holds: bool) -> Pair {
+        let register = self.compiler.truth_constant(holds);
+        Some((register, register))
+    }
+    fn leave_action(&mut self) -> Pair {
+        None
+    }
+    fn at_turn_start(&mut self, _: usize) -> Pair {
+        None
+    }
+    fn can_act(&mut self) -> Pair {
+        None
+    }
+    fn compare(&mut self, _: (), _: Comparison, _: ()) -> Pair {
+        None
+    }
+    fn some(&mut self, squares: Pair) -> Pair {
+        // A set that holds the drop's square (the occupied squares, say) has the board as its
+        // upper bound: possibly, indeed certainly, not empty.
+        self.each(squares, Compiler::any)
+    }
+    fn hands_empty(&mut self) -> Pair {
+        None
+    }
+    fn placed(&mut self, _: SideRef, _: usize) -> Pair {
+        None
+    }
+    fn both(&mut self, a: Pair, b: Pair) -> Pair {
+        self.intersection(a, b)
+    }
+    fn either(&mut self, a: Pair, b: Pair) -> Pair {
+        self.union(a, b)
+    }
+    fn negation(&mut self, a: Pair) -> Pair {
+        self.complement(a)
+    }
+    fn never(&self, truth: Pair) -> bool {
+        self.nothing(truth)
+    }
+    fn always(&self, truth: Pair) -> bool {
+        self.everything(truth)
+    }
+    fn everywhere(&mut self, truth: Pair) -> Pair {
+        truth
+    }
+}
+
+/// A folded drop condition compiled into operations over registers that hold values of any
+/// [`Domain`], and replayed on one: the lookahead's proof runs the next side's rules on the
+/// interval domain ([`crate::expression::Bounds`]) and on the symbolic one
+/// ([`crate::after_drop::Symbolic`]) for the drops in question. Compiled by the same pass as a
+/// plan's [`Program`], with every leaf asked of the domain it runs on (the pieces grow with
+/// the mover's drop there).
+#[derive(Debug)]
+pub(crate) struct Replay<B> {
+    ops: Vec<Op<B>>,
+    registers: usize,
+    numbers: usize,
+    constants: Vec<(Reg, B)>,
+    number_constants: Vec<(NumReg, i64)>,
+    /// The register of the condition's squares.
+    output: Reg,
+    /// Those squares, where the plan decides them (whatever the domain).
+    settled: Option<B>,
+}
+
+impl<B: Bitboard> Replay<B> {
+    /// Compiles the folded `condition` of `side`'s rules on `position`'s scalar state; `None`
+    /// past the registers a program has.
+    pub(crate) fn compile(
+        game: &Rules<B>,
+        position: &Position<B>,
+        side: usize,
+        condition: &Cond<B>,
+    ) -> Option<Self> {
+        let mut compiler = Compiler::new(game, position, side);
+        compiler.asked = true;
+        let output = compiler.mask(condition);
+        if compiler.overflow {
+            return None;
+        }
+        let settled = compiler.value(output);
+        let (registers, constants) = compiler.constants();
+        Some(Replay {
+            numbers: compiler.numbers.len(),
+            number_constants: compiler.number_constants(),
+            ops: needed(compiler.ops, &[output]),
+            registers,
+            constants,
+            output,
+            settled,
+        })
+    }
+
+    /// The condition's squares where the plan decides them, in every domain.
+    #[inline(always)]
+    pub(crate) fn settled(&self) -> Option<B> {
+        self.settled
+    }
+
+    /// The condition's squares in `domain`.
+    #[inline]
+    pub(crate) fn run<D: Domain<B>>(&self, domain: &mut D) -> D::Squares {
+        if self.registers <= 16 {
+            self.run_with::<D, 16>(domain)
+        } else if self.registers <= 64 {
+            self.run_with::<D, 64>(domain)
+        } else {
+            self.run_with::<D, MAX_REGISTERS>(domain)
         }
     }
 
-    /// The upper (`upper`) or lower bound of a folded set of the next side's rules after the
-    /// mover's drop on one of the empty squares (the register [`EMPTY`] holds those squares,
-    /// and the drop's square is known where it is the only one).
-    fn bound_set(&mut self, set: &Set<B>, upper: bool, sides: ReplySides) -> Option<Reg> {
-        let (next, mover) = sides;
-        let (game, board) = (self.game, self.game.geometry.board);
-        let sides_of = |reference| sides_of(game, self.position, next, reference);
-        match set {
-            // Empty before (upper; the closures take out the drop's square where it is the only
-            // one), less every square the drop may be on (lower): nothing, here.
-            Set::Empty if upper => Some(EMPTY),
-            Set::Empty => self.constant(B::EMPTY),
-            // Occupied before, with every square the drop may be on (upper): the board, here;
-            // occupied before (lower; the closures add the drop's square where it is the only
-            // one).
-            Set::Occupied if upper => self.constant(board),
-            Set::Occupied => Some(OCCUPIED),
-            Set::Fixed(squares) => self.constant(*squares),
-            Set::Zone(per_side) => self.constant(per_side[next]),
-            Set::Pieces(reference, piece) => {
-                let (sides, piece) = (sides_of(*reference), piece.map(|piece| piece as u8));
-                let pieces = self.register(|to| Op::Pieces(to, sides, piece))?;
-                // The mover's drop may add one of its pieces (looser than the closures' bound,
-                // which asks whether the mover holds one of the type).
-                if upper && sides & (1 << mover) != 0 {
-                    self.or(pieces, EMPTY)
-                } else {
-                    Some(pieces)
-                }
-            }
-            Set::LastDrop(reference) => {
-                let sides = sides_of(*reference);
-                // The mover's last drop will be the unknown one: on one of the empty squares
-                // (upper), not known (lower; the closures add it where it is the only one).
-                let known_sides = sides & !(1 << mover);
-                let known = self.register(|to| Op::LastDrop(to, known_sides))?;
-                if upper && sides & (1 << mover) != 0 {
-                    self.or(known, EMPTY)
-                } else {
-                    Some(known)
-                }
-            }
-            Set::Adjacent(inner) => {
-                let inner = self.bound_set(inner, upper, sides)?;
-                self.unary(inner, |a| around(game, a), Op::Around)
-            }
-            Set::ColourOf(inner) => {
-                let inner = self.bound_set(inner, upper, sides)?;
-                self.unary(inner, |a| colour_of(game, a), Op::ColourOf)
-            }
-            Set::And(a, b) => {
-                let a = self.bound_set(a, upper, sides)?;
-                let b = self.bound_set(b, upper, sides)?;
-                self.and(a, b)
-            }
-            Set::Or(a, b) => {
-                let a = self.bound_set(a, upper, sides)?;
-                let b = self.bound_set(b, upper, sides)?;
-                self.or(a, b)
-            }
-            Set::Except(a, b) => {
-                let a = self.bound_set(a, upper, sides)?;
-                let b = self.bound_set(b, !upper, sides)?;
-                self.binary(a, b, |a, b| a & !b, Op::Except)
-            }
-            Set::Not(a) => {
-                let a = self.bound_set(a, !upper, sides)?;
-                self.unary(a, |a| board & !a, Op::Not)
-            }
-            // Control, attacks, legal drops, acted pieces, fields: unknown after the drop.
-            Set::ControlledBy(_)
-            | Set::AttackedBy(_)
-            | Set::LegalDrops
-            | Set::Acted
-            | Set::Compare(..) => self.constant(if upper { board } else { B::EMPTY }),
+    #[inline(always)]
+    fn run_with<D: Domain<B>, const N: usize>(&self, domain: &mut D) -> D::Squares {
+        let nothing = domain.fixed(B::EMPTY);
+        let mut registers = [nothing; N];
+        registers[usize::from(EMPTY)] = domain.empty();
+        registers[usize::from(OCCUPIED)] = domain.occupied();
+        for &(register, value) in &self.constants {
+            registers[usize::from(register)] = domain.fixed(value);
         }
+        if self.numbers == 0 {
+            replay(&self.ops, domain, &mut registers, &mut []);
+        } else {
+            let zero = domain.constant(0);
+            let mut numbers = [zero; MAX_NUMBERS];
+            for &(register, value) in &self.number_constants {
+                numbers[usize::from(register)] = domain.constant(value);
+            }
+            replay(&self.ops, domain, &mut registers, &mut numbers);
+        }
+        registers[usize::from(self.output)]
+    }
+}
+
+/// Runs `ops` on `domain`'s values: each operation is its term's method there.
+#[inline(always)]
+fn replay<B: Bitboard, D: Domain<B>>(
+    ops: &[Op<B>],
+    domain: &mut D,
+    registers: &mut [D::Squares],
+    numbers: &mut [D::Number],
+) {
+    let set = |registers: &[D::Squares], register: Reg| registers[usize::from(register)];
+    for op in ops {
+        let (to, value) = match *op {
+            Op::Pieces(..) | Op::LastDrop(..) => {
+                unreachable!("a replay asks the domain for its leaves")
+            }
+            Op::Around(to, a) => (to, domain.adjacent(set(registers, a))),
+            Op::ColourOf(to, a) => (to, domain.colour_of(set(registers, a))),
+            Op::And(to, a, b) => (
+                to,
+                domain.intersection(set(registers, a), set(registers, b)),
+            ),
+            Op::Or(to, a, b) => (to, domain.union(set(registers, a), set(registers, b))),
+            Op::Except(to, a, b) => (to, domain.difference(set(registers, a), set(registers, b))),
+            Op::Not(to, a) => (to, domain.complement(set(registers, a))),
+            Op::Any(to, a) => {
+                let some = domain.some(set(registers, a));
+                (to, domain.everywhere(some))
+            }
+            Op::Judged(to, ref leaf) => (to, domain::set(domain, leaf)),
+            Op::AttackedAmong(to, sides, among) => {
+                (to, domain.attacked_among(sides, set(registers, among)))
+            }
+            Op::Holds(to, ref leaf) => {
+                let holds = domain::holds(domain, leaf);
+                (to, domain.everywhere(holds))
+            }
+            Op::Compare(to, a, op, b) => {
+                let (a, b) = (numbers[usize::from(a)], numbers[usize::from(b)]);
+                let holds = domain.compare(a, op, b);
+                (to, domain.everywhere(holds))
+            }
+            Op::Number(to, ref leaf) => {
+                numbers[usize::from(to)] = domain::number(domain, leaf);
+                continue;
+            }
+            Op::Count(to, a) => {
+                numbers[usize::from(to)] = domain.count(set(registers, a));
+                continue;
+            }
+            Op::Sum(to, ref field, a) => {
+                numbers[usize::from(to)] = domain.sum(field, set(registers, a));
+                continue;
+            }
+            Op::Plus(to, a, b) => {
+                let (a, b) = (numbers[usize::from(a)], numbers[usize::from(b)]);
+                numbers[usize::from(to)] = domain.plus(a, b);
+                continue;
+            }
+            Op::Minus(to, a, b) => {
+                let (a, b) = (numbers[usize::from(a)], numbers[usize::from(b)]);
+                numbers[usize::from(to)] = domain.minus(a, b);
+                continue;
+            }
+            Op::Obey(to, allowed, applies, allows) => {
+                let outside = domain.complement(set(registers, applies));
+                let rule = domain.union(outside, set(registers, allows));
+                (to, domain.intersection(set(registers, allowed), rule))
+            }
+            Op::ObeyWhenAny(to, allowed, any, allows) => {
+                let some = domain.some(set(registers, any));
+                let applies = domain.everywhere(some);
+                let outside = domain.complement(applies);
+                let rule = domain.union(outside, set(registers, allows));
+                (to, domain.intersection(set(registers, allowed), rule))
+            }
+        };
+        registers[usize::from(to)] = value;
     }
 }
 
@@ -844,10 +1495,15 @@ impl<B: Bitboard> Program<B> {
         side: usize,
         condition: &Cond<B>,
     ) -> Option<(Self, Reg)> {
-        let mut compiler = Compiler::new(game, position, side)?;
-        let result = compiler.mask(condition)?;
+        let mut compiler = Compiler::new(game, position, side);
+        let result = compiler.mask(condition);
+        if compiler.overflow {
+            return None;
+        }
         let (registers, constants) = compiler.constants();
         let program = Program {
+            numbers: compiler.numbers.len(),
+            number_constants: compiler.number_constants(),
             registers,
             constants,
             ops: compiler.ops,
@@ -856,6 +1512,86 @@ impl<B: Bitboard> Program<B> {
             reply: Vec::new(),
         };
         Some((program, result))
+    }
+
+    /// A program compiling one term of the IR in the domain of registers ([`Compiler`]), for
+    /// `side` on `position`'s scalar state: the term's register, or `None` past the registers
+    /// a program has. For tests of the domain against the judge.
+    pub(crate) fn for_term(
+        game: &Rules<B>,
+        position: &Position<B>,
+        side: usize,
+        term: TestTerm<'_, B>,
+    ) -> Option<(Self, TestValue)> {
+        let mut compiler = Compiler::new(game, position, side);
+        let value = match term {
+            TestTerm::Set(set) => TestValue::Squares(domain::set(&mut compiler, set)),
+            TestTerm::Number(number) => TestValue::Number(domain::number(&mut compiler, number)),
+            TestTerm::Holds(condition) => {
+                TestValue::Squares(domain::holds(&mut compiler, condition))
+            }
+            TestTerm::DropMask(condition, piece) => {
+                TestValue::Squares(domain::drop_mask(&mut compiler, condition, piece))
+            }
+        };
+        (!compiler.overflow).then(|| (Self::of(compiler), value))
+    }
+
+    /// A program compiling the bounds of one term of the IR over the mover's drop on any empty
+    /// square, in the domain of pairs of registers ([`ReplyBounds`]), for the next side `next`
+    /// on `position`'s scalar state: the registers of the (lower, upper) bounds, `None` where
+    /// the domain leaves them to the proof.
+    pub(crate) fn for_reply_bounds(
+        game: &Rules<B>,
+        position: &Position<B>,
+        next: usize,
+        term: TestTerm<'_, B>,
+    ) -> Option<(Self, (Reg, Reg))> {
+        let mover = position.side_to_move(game);
+        let mut compiler = Compiler::new(game, position, mover);
+        let mut bounds = ReplyBounds {
+            compiler: &mut compiler,
+            next,
+            mover,
+        };
+        let pair = match term {
+            TestTerm::Set(set) => domain::set(&mut bounds, set),
+            TestTerm::Number(_) => None,
+            TestTerm::Holds(condition) => domain::holds(&mut bounds, condition),
+            TestTerm::DropMask(condition, piece) => {
+                domain::drop_mask(&mut bounds, condition, piece)
+            }
+        };
+        (!compiler.overflow)
+            .then_some(pair)
+            .flatten()
+            .map(|pair| (Self::of(compiler), pair))
+    }
+
+    /// The program of every operation a compiler made, with no outputs.
+    fn of(compiler: Compiler<'_, B>) -> Self {
+        let (registers, constants) = compiler.constants();
+        Program {
+            numbers: compiler.numbers.len(),
+            number_constants: compiler.number_constants(),
+            registers,
+            constants,
+            ops: compiler.ops,
+            by_type: Vec::new(),
+            by_pair: Vec::new(),
+            reply: Vec::new(),
+        }
+    }
+
+    /// The value of the number register `register` once the program has run.
+    pub(crate) fn number_of(&self, judge: &mut Judge<'_, B>, register: NumReg) -> i64 {
+        let mut registers = vec![B::EMPTY; MAX_REGISTERS];
+        let mut numbers = [0i64; MAX_NUMBERS];
+        for &(register, value) in &self.number_constants {
+            numbers[usize::from(register)] = value;
+        }
+        self.execute_with(judge, &mut registers, &mut numbers);
+        numbers[usize::from(register)]
     }
 
     /// The value of `register` once the program has run.
@@ -869,4 +1605,27 @@ impl<B: Bitboard> Program<B> {
         self.execute(judge, &mut registers);
         registers
     }
+}
+
+/// A term of the IR as the tests compile it ([`Program::for_term`]).
+#[cfg(test)]
+pub(crate) enum TestTerm<'t, B> {
+    /// A set of squares.
+    Set(&'t Set<B>),
+    /// A number.
+    Number(&'t Num<B>),
+    /// A condition, judged where no piece drops (its truth register: the board or nothing).
+    Holds(&'t Cond<B>),
+    /// A condition's squares for a drop of a piece type.
+    DropMask(&'t Cond<B>, usize),
+}
+
+/// The register of a term compiled for tests.
+#[cfg(test)]
+#[derive(Debug)]
+pub(crate) enum TestValue {
+    /// A set's or truth's register.
+    Squares(Reg),
+    /// A number's register.
+    Number(NumReg),
 }
