@@ -822,7 +822,7 @@ mod tests {
         ) {
             let (name, rules, start) = &games()[game];
             let position = random_position(rules, start, seed, plies);
-            let side = position.side_to_move(rules);
+            let side = position.side_to_move(rules).index();
             let board = rules.geometry.board;
             let mut judge = Judge::new(rules, &position, side);
             let compiled = |term: TestTerm<'_, u64>| {
@@ -887,11 +887,11 @@ mod tests {
             let Some(next) = reply_side(rules, &position) else {
                 return Ok(());
             };
-            let mover = position.side_to_move(rules);
+            let mover = position.side_to_move(rules).index();
             let board = rules.geometry.board;
             let empty = board & !position.occupied();
             let held: Vec<usize> =
-                (0..rules.pieces).filter(|&p| position.hand(mover, p) > 0).collect();
+                (0..rules.pieces).filter(|&p| position.hand(SideId::new(mover), PieceId::new(p)) > 0).collect();
             if empty == 0 || held.is_empty() {
                 return Ok(());
             }
@@ -899,7 +899,7 @@ mod tests {
             let to = squares[pick as usize % squares.len()];
             let dropped = held[(pick >> 16) as usize % held.len()];
             let mut played = position;
-            played.play_unchecked(rules, Move::drop(dropped, to));
+            played.play_unchecked(rules, Move::drop(PieceId::new(dropped), to));
             let mut after = Judge::new(rules, &played, next);
             let mut bounds = Bounds::new(rules, &position, next);
             let mut before = Judge::new(rules, &position, mover);
@@ -961,11 +961,11 @@ mod tests {
             let Some(next) = reply_side(rules, &position) else {
                 return Ok(());
             };
-            let mover = position.side_to_move(rules);
+            let mover = position.side_to_move(rules).index();
             let board = rules.geometry.board;
             let empty = board & !position.occupied();
             let held: Vec<usize> =
-                (0..rules.pieces).filter(|&p| position.hand(mover, p) > 0).collect();
+                (0..rules.pieces).filter(|&p| position.hand(SideId::new(mover), PieceId::new(p)) > 0).collect();
             if empty == 0 || held.is_empty() {
                 return Ok(());
             }
@@ -973,7 +973,7 @@ mod tests {
             let to = squares[pick as usize % squares.len()];
             let dropped = held[(pick >> 16) as usize % held.len()];
             let mut played = position;
-            played.play_unchecked(rules, Move::drop(dropped, to));
+            played.play_unchecked(rules, Move::drop(PieceId::new(dropped), to));
             let mut after = Judge::new(rules, &played, next);
             let at_drop = After { drops: 1u64 << to, known: 1u64 << to };
             let terms = terms(rules);

@@ -1161,7 +1161,7 @@ mod tests {
 
     fn check_position(rules: &Rules<u64>, position: &Position<u64>) -> usize {
         let board = rules.geometry.board;
-        let side = position.side_to_move(rules);
+        let side = position.side_to_move(rules).index();
         let mut checked = 0;
         let mut judge = Judge::new(rules, position, side);
         let compiled = |condition: &Cond<u64>, judge: &mut Judge<'_, u64>| {
@@ -1250,9 +1250,14 @@ mod tests {
                             known: u64::single(to),
                         };
                         let at_square = symbolic.fold(rules, square) & board;
-                        for dropped in (0..rules.pieces).filter(|&p| position.hand(side, p) > 0) {
+                        for dropped in (0..rules.pieces)
+                            .filter(|&p| position.hand(SideId::new(side), PieceId::new(p)) > 0)
+                        {
                             let mut played = *position;
-                            played.play_unchecked(rules, crate::moves::Move::drop(dropped, to));
+                            played.play_unchecked(
+                                rules,
+                                crate::moves::Move::drop(PieceId::new(dropped), to),
+                            );
                             let truth = Judge::new(rules, &played, next)
                                 .drop_mask(&rule.requirement, piece);
                             assert_eq!(at_square & !truth, 0, "drop {dropped} on {to}");
@@ -1304,7 +1309,7 @@ mod tests {
             .next()
             .expect("a game with drop rules");
         let at = path.display();
-        let side = start.side_to_move(&rules);
+        let side = start.side_to_move(&rules).index();
         assert_eq!(rules.plans.filled.load(Ordering::Relaxed), 0, "{at}");
         let first = super::plan(&rules, &start, side).expect("a plan") as *const Plan<u64>;
         let again = super::plan(&rules, &start, side).expect("a plan") as *const Plan<u64>;
@@ -1333,7 +1338,7 @@ mod tests {
         // need more than a plan holds), and no other.
         let mut keys = Vec::new();
         along_random_games(&rules, &start, (3, 2, 40), |position, _| {
-            let side = position.side_to_move(&rules);
+            let side = position.side_to_move(&rules).index();
             if let Some(key) = rules.plan_key.key(&rules, position, side) {
                 if !keys.contains(&key) {
                     keys.push(key);
@@ -1371,7 +1376,7 @@ mod tests {
             let child_key = |position: &Position<u64>, mv: Move| {
                 let mut child = *position;
                 child.play_unchecked(&rules, mv);
-                let side = child.side_to_move(&rules);
+                let side = child.side_to_move(&rules).index();
                 rules.plan_key.key(&rules, &child, side)
             };
             along_random_games(&rules, &start, (7, 4, 60), |position, moves| {
@@ -1414,7 +1419,7 @@ mod tests {
         position: &Position<u64>,
         path: &std::path::Path,
     ) -> Option<bool> {
-        let side = position.side_to_move(rules);
+        let side = position.side_to_move(rules).index();
         let plan = super::plan(rules, position, side)?;
         let mut judge = Judge::new(rules, position, side);
         let registers = plan.program.registers_after(&mut judge);
@@ -1429,11 +1434,12 @@ mod tests {
         let mut allowed_of = [0u64; MAX_PIECE_TYPES];
         let mut ahead_of = [0u64; MAX_PIECE_TYPES];
         plan.drop_squares(&mut judge, all, false, &mut allowed_of, &mut ahead_of);
-        let in_hand =
-            |&(piece, _): &(usize, &u64)| piece < rules.pieces && position.hand(side, piece) > 0;
+        let in_hand = |&(piece, _): &(usize, &u64)| {
+            piece < rules.pieces && position.hand(SideId::new(side), PieceId::new(piece)) > 0
+        };
         for (piece, &allowed) in allowed_of.iter().enumerate().filter(in_hand) {
             for to in allowed.squares() {
-                let drop = Move::drop(piece, to);
+                let drop = Move::drop(PieceId::new(piece), to);
                 assert!(
                     crate::legal::leaves_a_reply(rules, position, drop),
                     "{at}: {drop:?} leaves no reply"

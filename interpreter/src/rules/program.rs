@@ -1547,7 +1547,7 @@ impl<B: Bitboard> Program<B> {
         next: usize,
         term: TestTerm<'_, B>,
     ) -> Option<(Self, (Reg, Reg))> {
-        let mover = position.side_to_move(game);
+        let mover = position.side_to_move(game).index();
         let mut compiler = Compiler::new(game, position, mover);
         let mut bounds = ReplyBounds {
             compiler: &mut compiler,
