@@ -17,7 +17,7 @@
 //! The games run in-process on the interpreter's library API (compiled once per game, positions
 //! read from FEN without history, as pyffish's answers are), so the whole library takes seconds.
 //!
-//! **Normalisation**, in one place ([`same_fen`]), where the two engines legitimately write
+//! **Normalisation**, in one place (`Ours::same_fen`), where the two engines legitimately write
 //! a position differently:
 //! - en passant: Fairy-Stockfish writes the target square only when an enemy piece could take
 //!   there, we write it after every double step (standard FEN, docs/language.md §3). Where
@@ -27,9 +27,9 @@
 //! - a setup without castling and en passant: Fairy-Stockfish leaves both fields out of its start
 //!   FEN (Breakthrough's `w 0 1`) but writes them (`- -`) after every move; we always write them.
 //! - the half-move clock in games with hands: Fairy-Stockfish resets it on every drop, the
-//!   language on moves and drops of `irreversible` pieces only (no rule of these games reads
-//!   it before move 50, and pyffish's move lists do not apply the 50-move rule). It is left out
-//!   of the comparison there, and compared everywhere else.
+//!   language on moves and drops of `irreversible` pieces only, and the language cannot say
+//!   "every drop resets it". The clock matters only to the 50-move rule, which pyffish's move
+//!   lists do not apply. It is left out of the comparison there, and compared everywhere else.
 
 mod common;
 
