@@ -17,6 +17,7 @@ mod compiled;
 pub(crate) mod domain;
 pub mod expression;
 mod game;
+mod ir;
 pub mod legal;
 pub mod outcome;
 pub mod plan;
