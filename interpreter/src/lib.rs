@@ -37,7 +37,7 @@ pub use crate::core::{
 };
 pub use play::{action, ai, describe, explain, perft, policy, san, session, view};
 use rules::{after_drop, domain, program};
-pub use rules::{expression, legal, outcome, plan, plausible, score, turn};
+pub use rules::{expression, legal, outcome, plan, plausible, score};
 
 /// The move generator as the CLI and the tests name it: the board moves and the sinks of the
 /// core ([`core::movegen`]) and the legal moves of a turn ([`rules::legal`]).

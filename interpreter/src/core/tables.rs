@@ -13,10 +13,11 @@
 //! expressions; it dereferences to its tables, so `rules.geometry` reads the same either way.
 
 use crate::bitboard::Bitboard;
+pub use crate::geometry::absolute;
 use crate::geometry::{limited_ray, Geometry, Ray};
 use crate::zobrist::Zobrist;
 use std::fmt;
-use variant_dsl::{Definition, Forward, MoveAtom, MoveMode, PieceId, SideId};
+use variant_dsl::{Definition, MoveAtom, MoveMode, PieceId, SideId};
 
 /// The most sides a game may have.
 pub const MAX_SIDES: usize = 4;
@@ -582,14 +583,6 @@ struct Builder<'g, B> {
     rays: Vec<Ray<B>>,
 }
 
-/// The absolute step of a relative offset for a side.
-pub fn absolute(forward: Forward, right: i8, ahead: i8) -> (i32, i32) {
-    match forward {
-        Forward::Up => (right as i32, ahead as i32),
-        Forward::Down => (right as i32, -(ahead as i32)),
-    }
-}
-
 impl<B: Bitboard> Builder<'_, B> {
     fn ray_index(&mut self, dx: i32, dy: i32) -> usize {
         if let Some(found) = self.rays.iter().position(|r| r.dx == dx && r.dy == dy) {
@@ -633,7 +626,22 @@ impl<B: Bitboard> Builder<'_, B> {
                 self.add_atom(&mut moves, atom, dx, dy);
             }
         }
-        crate::path::compile_paths(self.geometry, &mut moves, &piece.paths, forward);
+        let paths = crate::path::compile_paths(self.geometry, &piece.paths, forward);
+        for leap in paths.leaps {
+            if leap.path.is_empty() {
+                let table = moves.leap_table(leap.mode, false, self.geometry.grid_size());
+                table.targets[leap.from] |= B::single(leap.to);
+            } else {
+                moves.lame[leap.from].push(LameLeap {
+                    to: leap.to,
+                    path: leap.path,
+                    mode: leap.mode,
+                    initial_only: false,
+                    passed: None,
+                });
+            }
+        }
+        moves.routes.extend(paths.routes);
         moves.simple = moves.are_simple();
         moves.takes_en_passant = moves.en_passant.iter().any(|squares| squares.any());
         moves

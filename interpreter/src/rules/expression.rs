@@ -322,7 +322,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
             (Some(squares), _) => squares,
             (None, Some(actions)) => drop_targets(actions),
             (None, None) => {
-                let actions = crate::legal::legal_moves(self.rules, self.position);
+                let actions = (self.rules.legal.moves)(self.rules, self.position);
                 drop_targets(&actions)
             }
         }
@@ -431,7 +431,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         match (self.can_act, self.actions) {
             (Some(can_act), _) => can_act,
             (None, Some(actions)) => !actions.is_empty(),
-            (None, None) => crate::legal::any_legal(self.rules, self.position),
+            (None, None) => (self.rules.legal.any)(self.rules, self.position),
         }
     }
     #[inline]

@@ -2,9 +2,9 @@
 //!
 //! The core's [`Position`] knows how to play one action (or a pass) on its board, hands and
 //! turn progress, and how to hand the move to the next side; it does not know when a turn of
-//! several actions goes on ([`crate::turn::continues`]), what the `at turn start` conditions
+//! several actions goes on ([`crate::legal::continues`]), what the `at turn start` conditions
 //! say ([`crate::expression::turn_start_bits`]), or how long the longest turn is
-//! ([`crate::turn::longest`]). [`Rules`] does: the methods here are the position's methods
+//! ([`crate::legal::longest`]). [`Rules`] does: the methods here are the position's methods
 //! that need those answers, written in the rules layer (an `impl Position` outside the core,
 //! so that the core imports nothing from above), with the names they always had.
 //!
@@ -57,7 +57,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Plays a move that the move generator produced. Nothing is checked. The turn passes to
-    /// the next side unless it goes on (a turn of several actions, see [`crate::turn`]).
+    /// the next side unless it goes on (a turn of several actions, see [`crate::legal`]).
     #[inline]
     pub fn play_unchecked(&mut self, rules: &Rules<B>, mv: Move) {
         self.play_inlined(rules, mv);
@@ -72,7 +72,7 @@ impl<B: Bitboard> Position<B> {
         if acted
             && rules.multi_action
             && self.phase().is_none()
-            && crate::turn::continues(rules, self)
+            && crate::legal::continues(rules, self)
         {
             return;
         }
@@ -101,7 +101,7 @@ impl<B: Bitboard> Position<B> {
         let start = crate::expression::turn_start_bits(rules, self);
         self.set_turn_start(rules, start);
         if rules.multi_action && self.phase().is_none() && rules.definition.turn.maximal {
-            let longest = crate::turn::longest(rules, self, rules.definition.turn.actions);
+            let longest = crate::legal::longest(rules, self, rules.definition.turn.actions);
             self.set_longest_turn(rules, longest);
         }
     }

@@ -13,8 +13,10 @@
 //! moves judge expressions (the drop and move rules). `scripts/import-cycles.py` shows it.
 
 pub(crate) mod after_drop;
+pub(crate) mod compile;
 mod compiled;
 pub(crate) mod domain;
+mod end;
 pub mod expression;
 mod game;
 mod ir;
@@ -24,7 +26,6 @@ pub mod plan;
 pub mod plausible;
 pub(crate) mod program;
 pub mod score;
-pub mod turn;
 
 pub use compiled::*;
 pub use game::IllegalMove;
