@@ -9,8 +9,9 @@
 //! so that the core imports nothing from above), with the names they always had.
 //!
 //! [`Position::play`] is the checked door: it plays a move only if the generator makes it here.
-//! [`Position::play_unchecked`] trusts its caller (a move taken from the generator's list), as
-//! search, perft and the benchmarks do.
+//! [`Position::play_legal`] is the fast door for a move taken from the generator's list, as
+//! playouts and the benchmarks play (a debug build checks it); [`Position::play_unchecked`],
+//! which trusts its caller, is the crate's own (search, perft).
 
 use crate::core::bitboard::Bitboard;
 use crate::core::moves::Move;
@@ -56,10 +57,50 @@ impl<B: Bitboard> Position<B> {
         Ok(())
     }
 
+    /// Plays a move taken from the legal moves of this very position (the generator's list,
+    /// [`crate::outcome::status_into`]'s, an [`crate::action_set::ActionSet`]'s): the fast
+    /// door of playouts and search. A debug build checks that the move is legal, and panics
+    /// if not; a release build trusts the caller, as [`Position::play_unchecked`] does.
+    #[inline]
+    pub fn play_legal(&mut self, rules: &Rules<B>, mv: Move) {
+        debug_assert!(
+            crate::legal::legal_moves(rules, self).contains(&mv),
+            "`{}` is not a legal move here",
+            mv.uci(rules)
+        );
+        self.play_inlined(rules, mv);
+    }
+
+    /// Plays the drop of `piece` on `square` without judging it by the drop rules or the
+    /// king's safety: what the drop rules' lookahead asks (after this drop, has the next side
+    /// a reply?), and what a test of it plays. Checked: the game has drops, the side to move
+    /// holds the piece, and the square is an empty square of the board; otherwise the
+    /// position is left as it was.
+    pub fn play_drop_unjudged(
+        &mut self,
+        rules: &Rules<B>,
+        piece: usize,
+        square: usize,
+    ) -> Result<(), IllegalMove> {
+        let mv = Move::drop(piece, square);
+        let us = self.side_to_move(rules);
+        let open = square < rules.geometry.grid_size()
+            && rules.geometry.board.has(square)
+            && !self.occupied().has(square);
+        let held = piece < rules.pieces && self.hand(us, piece) > 0;
+        if !(rules.definition.actions.drops && open && held) {
+            return Err(IllegalMove { uci: mv.uci(rules) });
+        }
+        self.play_inlined(rules, mv);
+        Ok(())
+    }
+
     /// Plays a move that the move generator produced. Nothing is checked. The turn passes to
     /// the next side unless it goes on (a turn of several actions, see [`crate::legal`]).
+    /// Crate-private: outside, [`Position::play`] checks, and [`Position::play_legal`] is the
+    /// fast door for a move from the legal list.
     #[inline]
-    pub fn play_unchecked(&mut self, rules: &Rules<B>, mv: Move) {
+    pub(crate) fn play_unchecked(&mut self, rules: &Rules<B>, mv: Move) {
         self.play_inlined(rules, mv);
     }
 
