@@ -16,6 +16,7 @@
 use crate::core::bitboard::Bitboard;
 use crate::core::moves::Move;
 use crate::core::position::Position;
+use crate::core::setup::SetupError;
 use crate::rules::Rules;
 use std::fmt;
 use variant_dsl::Setup;
@@ -38,7 +39,7 @@ impl std::error::Error for IllegalMove {}
 impl<B: Bitboard> Position<B> {
     /// Builds a position from a validated setup; at the start of a turn, computes what the start
     /// of a turn computes.
-    pub fn from_setup(rules: &Rules<B>, setup: &Setup) -> Result<Self, String> {
+    pub fn from_setup(rules: &Rules<B>, setup: &Setup) -> Result<Self, SetupError> {
         let (mut position, unstarted) = Position::from_setup_unstarted(rules, setup)?;
         if unstarted {
             position.begin_turn(rules);
@@ -185,5 +186,65 @@ mod tests {
         unchecked.play_unchecked(&rules, Move::normal(e2, e4));
         assert_eq!(position.hash(), unchecked.hash());
         assert_ne!(position.hash(), start.hash());
+    }
+
+    #[test]
+    fn a_setup_that_cannot_open_says_why_with_the_square() {
+        let (rules, _) = chess();
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - e6 0 1";
+        let setup = variant_dsl::fen::parse_fen(&rules.definition, fen).expect("a FEN");
+        let refused = Position::from_setup(&rules, &setup).map(|_| ());
+        let e6 = variant_dsl::Square::parse("e6").expect("a square");
+        assert_eq!(refused, Err(SetupError::NoEnPassantVictim { square: e6 }));
+        assert_eq!(
+            refused.map_err(|e| e.to_string()),
+            Err("no piece can be captured en passant on e6".into())
+        );
+    }
+
+    #[test]
+    fn a_board_wider_than_the_bitboard_is_a_typed_compile_error() {
+        let source = r#"
+game "Wide"
+board 9x9
+side white { forward up }
+side black { forward down }
+piece King { letter K; royal; moves "K" }
+setup "k8/9/9/9/9/9/9/9/8K w - - 0 1"
+end { check; checkmate loses; stalemate draws }
+"#;
+        let definition = variant_dsl::load_source("wide.variant", source)
+            .expect("valid")
+            .definition;
+        let refused = Rules::<u64>::compile(&definition).map(|_| ());
+        assert_eq!(
+            refused,
+            Err(crate::rules::CompileError::BoardTooLarge {
+                squares: 81,
+                capacity: 64
+            })
+        );
+        assert_eq!(
+            refused.map_err(|e| e.to_string()),
+            Err("board too large for this bitboard width".into())
+        );
+    }
+
+    #[test]
+    fn a_side_without_a_policy_is_a_typed_policy_error() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/chess.variant");
+        let definition = variant_dsl::load_file(&path).expect("loads").definition;
+        let session = crate::open(&definition, None).expect("opens");
+        let refused = session.policy(None, None).map(|_| ());
+        assert_eq!(
+            refused,
+            Err(crate::policy::PolicyError::NoPolicy {
+                side: "white".into()
+            })
+        );
+        assert_eq!(
+            refused.map_err(|e| e.to_string()),
+            Err("white has no policy in this game: people or players move it".into())
+        );
     }
 }
