@@ -304,7 +304,7 @@ impl<B: Bitboard> Ours<B> {
             .find(|m| m.uci(&self.rules) == played)
             .ok_or_else(|| format!("{fen}: the move played, {played}, is not ours"))?;
         let mut after = position;
-        after.play_unchecked(&self.rules, mv);
+        after.play_legal(&self.rules, mv);
         Ok(Some((format!("{played} from {fen}"), after)))
     }
 }
