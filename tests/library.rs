@@ -154,7 +154,7 @@ impl<B: Bitboard> Ours<B> {
     fn read(&self, fen: &str) -> Result<Position<B>, String> {
         let setup =
             variant_dsl::fen::parse_fen(&self.definition, fen).map_err(|e| e.to_string())?;
-        Position::from_setup(&self.rules, &setup)
+        Position::from_setup(&self.rules, &setup).map_err(|e| e.to_string())
     }
 
     fn fen(&self, position: &Position<B>) -> String {
