@@ -159,7 +159,7 @@ impl<B: Bitboard> Ours<B> {
     fn read(&self, fen: &str) -> Result<Position<B>, String> {
         let setup =
             variant_dsl::fen::parse_fen(&self.definition, fen).map_err(|e| e.to_string())?;
-        Position::from_setup(&self.rules, &setup)
+        Position::from_setup(&self.rules, &setup).map_err(|e| e.to_string())
     }
 
     fn fen(&self, position: &Position<B>) -> String {
@@ -314,7 +314,7 @@ impl<B: Bitboard> Ours<B> {
             .find(|m| m.uci(&self.rules) == played)
             .ok_or_else(|| format!("{fen}: the move played, {played}, is not ours"))?;
         let mut after = position;
-        after.play_unchecked(&self.rules, mv);
+        after.play_legal(&self.rules, mv);
         Ok(Some((format!("{played} from {fen}"), after)))
     }
 }
