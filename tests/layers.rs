@@ -3,7 +3,8 @@
 //! layer, nor from its rules up to play. `scripts/import-cycles.py` measures it; these tests run
 //! it and fail when a cycle or an upward import returns.
 //!
-//! One cycle is still known, and allowed no further: the compiled game owns its drop plans'
+//! One pair of files that belong together shares a cycle (`ALLOWED_PAIRS`). One cycle is still
+//! known, and allowed no further: the compiled game owns its drop plans'
 //! cache (`rules/compiled.rs` names `plan::PlanCache`) while a plan holds closures over the
 //! compiled game and is made by the files that read it (`rules/plan.rs`, `program.rs`,
 //! `after_drop.rs`, `expression.rs`, `end.rs`). The rewrite of the plans onto the expression IR
@@ -62,6 +63,11 @@ const PLAN_CACHE_CYCLE: [&str; 6] = [
     "rules/program.rs",
 ];
 
+/// Two files that belong together and share a cycle (the issue allows such a pair): a route
+/// (a compound move, `core/route.rs`) is walked on the position, and the position's attack
+/// question asks the routes that capture (a path capture gives check, since the hoppers).
+const ALLOWED_PAIRS: [[&str; 2]; 1] = [["core/position.rs", "core/route.rs"]];
+
 #[test]
 fn the_dsl_has_no_import_cycle() {
     let report = measure(&root().join("dsl/src"));
@@ -73,7 +79,10 @@ fn the_dsl_has_no_import_cycle() {
 fn the_interpreter_imports_downward_with_no_cycle_but_the_plan_cache() {
     let report = measure(&root().join("interpreter/src"));
     assert_eq!(upward(&report), Vec::<&str>::new(), "{report}");
-    let found = cycles(&report);
+    let found: Vec<Vec<String>> = cycles(&report)
+        .into_iter()
+        .filter(|cycle| !ALLOWED_PAIRS.iter().any(|pair| cycle[..] == pair[..]))
+        .collect();
     assert!(found.len() <= 1, "{report}");
     for cycle in &found {
         for file in cycle {
