@@ -109,7 +109,7 @@ fn engine_playout(game: &Game<u64>, rng: &mut cheversi::SplitMix) -> usize {
             .get(rng.below(actions.len()))
             .expect("an index below the count");
         hashes.push(position.hash());
-        position.play_unchecked(rules, chosen);
+        position.play_legal(rules, chosen);
         plies += 1;
     };
     black_box(outcome.scores.or_else(|| scores(rules, &position)));

@@ -41,7 +41,7 @@ fn playout(game: &Game<u64>, rng: &mut SplitMix) -> usize {
         }
         let chosen = moves[rng.below(moves.len())];
         hashes.push(position.hash());
-        position.play_unchecked(rules, chosen);
+        position.play_legal(rules, chosen);
         plies += 1;
     };
     black_box(outcome.scores.or_else(|| scores(rules, &position)));

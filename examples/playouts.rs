@@ -39,7 +39,7 @@ fn main() {
             }
             let chosen = moves[(next() % moves.len() as u64) as usize];
             hashes.push(position.hash());
-            position.play_unchecked(rules, chosen);
+            position.play_legal(rules, chosen);
             plies += 1;
         };
         black_box(outcome.scores.or_else(|| scores(rules, &position)));

@@ -551,7 +551,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             let dice = dice.as_deref().map(parse_dice).transpose()?;
             let report = session
                 .policy(dice.as_deref(), seed)
-                .map_err(Failure::Message)?;
+                .map_err(|e| Failure::Message(e.to_string()))?;
             if json {
                 let text =
                     serde_json::to_string(&report).map_err(|e| Failure::Message(e.to_string()))?;

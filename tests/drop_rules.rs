@@ -19,7 +19,7 @@
 //!
 //! Lookaheads:
 //! - `must leave an action` (Cheversi's last rule) is computed by a search of this file: the drop
-//!   is played (`Position::play_unchecked`) and the naive evaluator looks for one drop of the
+//!   is played (`Position::play_drop_unjudged`) and the naive evaluator looks for one drop of the
 //!   next side that its rules allow, its own lookahead not applied. This is done only in games
 //!   whose actions are drops alone and whose turns are single actions (a reply could otherwise
 //!   be a move, which this file does not generate); elsewhere a candidate bound by the rule is
@@ -545,10 +545,8 @@ fn leaves_a_reply(
     let (piece, square) = drop;
     let side = position.side_to_move(&game.rules);
     let mut next = *position;
-    next.play_unchecked(
-        &game.rules,
-        Move::drop(PieceId::new(piece), game.index(square)),
-    );
+    next.play_drop_unjudged(&game.rules, PieceId::new(piece), game.index(square))
+        .expect("a held piece dropped on an empty square");
     let mut after = history.clone();
     after.drops_made[side.index()] += 1;
     after.turn_start = next;
@@ -740,7 +738,7 @@ fn play(game: &Game, seed: u64, max_actions: usize, stats: &mut Stats) -> Result
             history.drops_made[position.side_to_move(rules).index()] += 1;
         }
         hashes.push(position.hash());
-        position.play_unchecked(rules, chosen);
+        position.play_legal(rules, chosen);
     }
     Ok(())
 }

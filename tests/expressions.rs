@@ -67,7 +67,7 @@ fn the_lookahead_proof_never_changes_the_legal_moves() {
             }
             let chosen = fast[random.below(fast.len())];
             history.push(position.hash());
-            position.play_unchecked(&pruned, chosen);
+            position.play_legal(&pruned, chosen);
         }
     }
     assert!(

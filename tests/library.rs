@@ -17,7 +17,7 @@
 //! The games run in-process on the interpreter's library API (compiled once per game, positions
 //! read from FEN without history, as pyffish's answers are), so the whole library takes seconds.
 //!
-//! **Normalisation**, in one place ([`same_fen`]), where the two engines legitimately write
+//! **Normalisation**, in one place (`Ours::same_fen`), where the two engines legitimately write
 //! a position differently:
 //! - en passant: Fairy-Stockfish writes the target square only when an enemy piece could take
 //!   there, we write it after every double step (standard FEN, docs/language.md §3). Where
@@ -27,9 +27,9 @@
 //! - a setup without castling and en passant: Fairy-Stockfish leaves both fields out of its start
 //!   FEN (Breakthrough's `w 0 1`) but writes them (`- -`) after every move; we always write them.
 //! - the half-move clock in games with hands: Fairy-Stockfish resets it on every drop, the
-//!   language on moves and drops of `irreversible` pieces only (no rule of these games reads
-//!   it before move 50, and pyffish's move lists do not apply the 50-move rule). It is left out
-//!   of the comparison there, and compared everywhere else.
+//!   language on moves and drops of `irreversible` pieces only, and the language cannot say
+//!   "every drop resets it". The clock matters only to the 50-move rule, which pyffish's move
+//!   lists do not apply. It is left out of the comparison there, and compared everywhere else.
 
 mod common;
 
@@ -159,7 +159,7 @@ impl<B: Bitboard> Ours<B> {
     fn read(&self, fen: &str) -> Result<Position<B>, String> {
         let setup =
             variant_dsl::fen::parse_fen(&self.definition, fen).map_err(|e| e.to_string())?;
-        Position::from_setup(&self.rules, &setup)
+        Position::from_setup(&self.rules, &setup).map_err(|e| e.to_string())
     }
 
     fn fen(&self, position: &Position<B>) -> String {
@@ -314,7 +314,7 @@ impl<B: Bitboard> Ours<B> {
             .find(|m| m.uci(&self.rules) == played)
             .ok_or_else(|| format!("{fen}: the move played, {played}, is not ours"))?;
         let mut after = position;
-        after.play_unchecked(&self.rules, mv);
+        after.play_legal(&self.rules, mv);
         Ok(Some((format!("{played} from {fen}"), after)))
     }
 }

@@ -90,7 +90,7 @@ fn plans_give_the_legal_actions_of_the_unfolded_rules() {
                     break;
                 }
                 history.push(position.hash());
-                position.play_unchecked(folded, fast[random.below(fast.len())]);
+                position.play_legal(folded, fast[random.below(fast.len())]);
             }
         }
         assert!(positions > 12, "{}: too few positions", path.display());
@@ -193,10 +193,8 @@ fn leaves_a_drop(
     square: usize,
 ) -> bool {
     let mut next = *position;
-    next.play_unchecked(
-        rules,
-        variant_interpreter::moves::Move::drop(PieceId::new(piece), square),
-    );
+    next.play_drop_unjudged(rules, PieceId::new(piece), square)
+        .expect("a held piece dropped on an empty square");
     let side = next.side_to_move(rules);
     (0..rules.pieces())
         .filter(|&p| next.hand(side, PieceId::new(p)) > 0)

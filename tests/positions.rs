@@ -333,6 +333,14 @@ fn a_lost_royal_piece_is_a_finished_game_where_the_end_rules_say_so() {
         );
         assert_eq!(value["legal_moves"], serde_json::json!([]));
     }
+    // Black's capture exploded White's King with Black's own in the Rook's line: the game
+    // ended with that capture, so Black's attacked King is no broken position.
+    let taken_in_check = "k7/8/8/8/8/8/8/R7 w - - 0 2";
+    let value = show_json(&["games/atomic.variant", "--fen", taken_in_check]);
+    assert_eq!(
+        value["result"]["description"],
+        "black wins by capture of the royal piece"
+    );
     let output = variant(&["show", "chess", "--fen", exploded]);
     assert_eq!(output.status.code(), Some(1));
     assert!(

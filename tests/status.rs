@@ -58,7 +58,7 @@ fn a_kept_list_of_actions_is_refilled_exactly() {
                 seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 let chosen = moves[(seed >> 33) as usize % moves.len()];
                 history.push(position.hash());
-                position.play_unchecked(&rules, chosen);
+                position.play_legal(&rules, chosen);
                 plies += 1;
             }
         }
@@ -112,7 +112,7 @@ fn a_kept_set_of_actions_holds_the_list_of_actions() {
                 seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 let chosen = list[(seed >> 33) as usize % list.len()];
                 history.push(position.hash());
-                position.play_unchecked(&rules, chosen);
+                position.play_legal(&rules, chosen);
             }
         }
     }
@@ -172,7 +172,7 @@ fn the_last_ply_counts_as_the_unfolded_end_rules_do() {
                 seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 let chosen = list[(seed >> 33) as usize % list.len()];
                 history.push(position.hash());
-                position.play_unchecked(&rules, chosen);
+                position.play_legal(&rules, chosen);
             }
         }
     }

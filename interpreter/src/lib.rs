@@ -33,11 +33,12 @@ pub mod rules;
 // The modules keep their paths from before the layers were folders (`crate::position`,
 // `variant_interpreter::movegen`, ...): the CLI and the tests name them so.
 pub use crate::core::{
-    action_set, bitboard, control, edit, geometry, index, moves, path, position, tables, zobrist,
+    action_set, bitboard, control, edit, geometry, index, moves, path, position, setup, tables,
+    zobrist,
 };
 pub use play::{action, ai, describe, explain, perft, policy, san, session, view};
 use rules::{after_drop, domain, program};
-pub use rules::{expression, legal, outcome, plan, plausible, score, turn};
+pub use rules::{expression, legal, outcome, plan, plausible, score};
 
 /// The move generator as the CLI and the tests name it: the board moves and the sinks of the
 /// core ([`core::movegen`]) and the legal moves of a turn ([`rules::legal`]).
@@ -59,4 +60,5 @@ pub use session::{
     open, open_position, Game, MoveReport, Opened, PieceReport, PolicyReport, Reachability,
     Session, SessionError, TurnReport,
 };
+pub use setup::SetupError;
 pub use view::{BoardView, Cell, Hand};

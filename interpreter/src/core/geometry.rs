@@ -9,7 +9,7 @@
 //! square, where the hopper stands ([`Ray::hopper_behind`]).
 
 use crate::bitboard::Bitboard;
-use variant_dsl::{BoardDef, Hop, Square};
+use variant_dsl::{BoardDef, Forward, Hop, Square};
 
 /// The 8 King steps (file, rank): the neighbours of a square.
 pub const KING_STEPS: [(i32, i32); 8] = [
@@ -236,4 +236,12 @@ pub fn limited_ray<B: Bitboard>(
         }
     }
     ray
+}
+
+/// The absolute step (files, ranks) of an offset relative to a side (`right`, `ahead`).
+pub fn absolute(forward: Forward, right: i8, ahead: i8) -> (i32, i32) {
+    match forward {
+        Forward::Up => (right as i32, ahead as i32),
+        Forward::Down => (right as i32, -(ahead as i32)),
+    }
 }

@@ -7,7 +7,8 @@
 //! per-side and per-piece tables they open). Nothing here knows what a rule expression, an end condition or a player is,
 //! and no file here imports from the layers above ([`crate::rules`], [`crate::play`]): where a
 //! turn needs the rules' answer, the rules layer asks it and calls the position's edits.
-//! `path.rs` and `tables.rs` import each other (paths compile into the tables, which hold them).
+//! No file here imports another in a cycle either: paths compile into leaps and routes that the
+//! tables take (`path.rs` knows nothing of `tables.rs`).
 
 pub mod action_set;
 pub mod bitboard;
@@ -20,5 +21,6 @@ pub mod moves;
 pub mod path;
 pub mod position;
 pub mod route;
+pub mod setup;
 pub mod tables;
 pub mod zobrist;

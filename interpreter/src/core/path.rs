@@ -8,8 +8,8 @@
 //! [`crate::core::route::walk`]: a compound move, rare and checked for legality by playing it on
 //! a copy.
 //!
-//! Compiling paths adds to a piece's tables ([`PieceMoves`]), and the tables hold the compiled
-//! routes: this file and [`crate::core::tables`] import each other, one concept in two files.
+//! Compiling paths gives the leaps and the routes ([`CompiledPaths`]); the tables
+//! ([`crate::core::tables`]) add them to a piece's movement, so this file knows nothing of them.
 //!
 //! A route that converts nothing on its way and may capture where it lands attacks its landing
 //! square like any other capture: it gives check, and counts in control and `explain`
@@ -18,8 +18,7 @@
 //! attack").
 
 use crate::bitboard::Bitboard;
-use crate::core::tables::{absolute, LameLeap, PieceMoves};
-use crate::geometry::Geometry;
+use crate::geometry::{absolute, Geometry};
 use variant_dsl::{Forward, LegCount, LegDirection, LegEffect, MoveMode, PathDef, SquareTest};
 
 /// One leg of a route, in absolute steps for one side.
@@ -123,27 +122,55 @@ fn is_empty_only(test: SquareTest) -> bool {
     test.empty && !test.enemy && !test.friend
 }
 
-/// Adds a piece's paths for one side: leaps into its tables, the rest as routes.
+/// A leap that a path compiles into, for one side: from a square to another, the squares
+/// between that must be empty (none for a plain leap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathLeap<B> {
+    /// Whether the leap moves, captures, or both.
+    pub mode: MoveMode,
+    /// The square it leaps from.
+    pub from: usize,
+    /// The square it lands on.
+    pub to: usize,
+    /// The squares on the way that must be empty: empty for a plain leap, else a lame one.
+    pub path: B,
+}
+
+/// A piece's paths for one side, compiled: the leaps (for the leap tables and the lame leaps)
+/// and the routes (walked at generation time).
+#[derive(Clone, Debug)]
+pub struct CompiledPaths<B> {
+    /// The leaps, plain and lame.
+    pub leaps: Vec<PathLeap<B>>,
+    /// The compound paths.
+    pub routes: Vec<Route>,
+}
+
+/// Compiles a piece's paths for one side: leaps where a path is one, the rest as routes.
 pub fn compile_paths<B: Bitboard>(
     geometry: &Geometry<B>,
-    moves: &mut PieceMoves<B>,
     paths: &[PathDef],
     forward: Forward,
-) {
+) -> CompiledPaths<B> {
+    let mut compiled = CompiledPaths {
+        leaps: Vec::new(),
+        routes: Vec::new(),
+    };
     for path in paths {
         for legs in expand(path, forward) {
             if is_leap(&legs) {
-                add_leap(geometry, moves, &legs);
+                add_leap(geometry, &mut compiled.leaps, &legs);
             } else {
-                moves.routes.push(Route { legs });
+                compiled.routes.push(Route { legs });
             }
         }
     }
+    compiled
 }
 
 /// A leap route: for each square, the landing square if every step stays on the board, as a
 /// plain leap (no empty square required on the way) or a lame one.
-fn add_leap<B: Bitboard>(geometry: &Geometry<B>, moves: &mut PieceMoves<B>, legs: &[RouteLeg]) {
+fn add_leap<B: Bitboard>(geometry: &Geometry<B>, leaps: &mut Vec<PathLeap<B>>, legs: &[RouteLeg]) {
     let last = legs[legs.len() - 1];
     let mode = match (last.holds.empty, last.holds.enemy) {
         (true, true) => MoveMode::Both,
@@ -166,19 +193,12 @@ fn add_leap<B: Bitboard>(geometry: &Geometry<B>, moves: &mut PieceMoves<B>, legs
                 must_be_empty |= B::single(at);
             }
         }
-        if !on_board {
-            continue;
-        }
-        if must_be_empty.is_empty() {
-            let table = moves.leap_table(mode, false, geometry.grid_size());
-            table.targets[from] |= B::single(at);
-        } else {
-            moves.lame[from].push(LameLeap {
+        if on_board {
+            leaps.push(PathLeap {
+                mode,
+                from,
                 to: at,
                 path: must_be_empty,
-                mode,
-                initial_only: false,
-                passed: None,
             });
         }
     }

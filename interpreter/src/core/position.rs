@@ -7,6 +7,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{ByPiece, BySide, Sq};
+use crate::core::setup::SetupError;
 use crate::core::tables::Tables;
 pub use crate::core::tables::MAX_NUMBERED;
 use crate::edit::Edit;
@@ -168,32 +169,30 @@ impl<B: Bitboard> Position<B> {
     pub(crate) fn from_setup_unstarted(
         rules: &Tables<B>,
         setup: &Setup,
-    ) -> Result<(Self, bool), String> {
+    ) -> Result<(Self, bool), SetupError> {
         let mut position = Self::empty();
         for placement in &setup.board {
             let square = rules.geometry.index(placement.square);
             if !rules.geometry.on_board(square) {
-                return Err(format!("{} is not on the board", placement.square));
+                return Err(SetupError::OffBoard {
+                    square: placement.square,
+                });
             }
             position.put(rules, placement.side, placement.piece, square);
         }
         for &(side, piece, count) in &setup.hands {
-            let count =
-                u8::try_from(count).map_err(|_| "more than 255 pieces in a hand".to_string())?;
+            let count = u8::try_from(count).map_err(|_| SetupError::HandTooLarge)?;
             position.set_hand(rules, side, piece, count);
         }
         for &(side, piece, count) in &setup.prisons {
-            let count =
-                u8::try_from(count).map_err(|_| "more than 255 prisoners of a type".to_string())?;
+            let count = u8::try_from(count).map_err(|_| SetupError::PrisonTooLarge)?;
             position.set_prison(rules, side, piece, count);
         }
         for &(side, piece, square) in &setup.last_drops {
             let index = rules.geometry.index(square);
             let placed = position.at(index) == Some(Occupant { side, piece });
             if !placed {
-                return Err(format!(
-                    "the last drop on {square} left no such piece there"
-                ));
+                return Err(SetupError::LastDropMissing { square });
             }
             position.set_last_drop(rules, side, Some((piece, Sq::new(index))));
         }
@@ -211,13 +210,14 @@ impl<B: Bitboard> Position<B> {
                     .definition
                     .phases
                     .get(phase)
-                    .ok_or_else(|| "no such phase".to_string())?;
+                    .ok_or(SetupError::NoSuchPhase)?;
                 if !phase_def.order.contains(&setup.side_to_move) {
-                    return Err(format!(
-                        "{} does not place in the phase `{}`",
-                        rules.definition.sides[setup.side_to_move.index()].name,
-                        phase_def.name
-                    ));
+                    return Err(SetupError::NotInPhase {
+                        side: rules.definition.sides[setup.side_to_move.index()]
+                            .name
+                            .clone(),
+                        phase: phase_def.name.clone(),
+                    });
                 }
                 position.phase = phase as u8 + 1;
                 position.hash ^= rules.zobrist.phase(Some(phase));
@@ -226,10 +226,10 @@ impl<B: Bitboard> Position<B> {
                 let first = order
                     .iter()
                     .position(|&s| s == setup.side_to_move)
-                    .ok_or_else(|| "the side to move never moves".to_string())?;
+                    .ok_or(SetupError::NeverMoves)?;
                 position.turn = setup.turn.unwrap_or(first) as u8;
                 if order.get(position.turn as usize) != Some(&setup.side_to_move) {
-                    return Err("the turn given is not a turn of the side to move".to_string());
+                    return Err(SetupError::NotItsTurn);
                 }
                 if rules.cycle_repeats {
                     position.hash ^= rules.zobrist.slot(position.turn as usize);
@@ -254,10 +254,9 @@ impl<B: Bitboard> Position<B> {
         if let Some(target) = setup.en_passant {
             let target = rules.geometry.index(target);
             let victim = en_passant_victim(rules, &position, target).ok_or_else(|| {
-                format!(
-                    "no piece can be captured en passant on {}",
-                    rules.geometry.square(target)
-                )
+                SetupError::NoEnPassantVictim {
+                    square: rules.geometry.square(target),
+                }
             })?;
             position.set_en_passant(
                 rules,
@@ -279,30 +278,27 @@ impl<B: Bitboard> Position<B> {
         &mut self,
         rules: &Tables<B>,
         progress: &variant_dsl::TurnProgress,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, SetupError> {
         let multi = rules.multi_action && self.phase == 0;
         if !multi && (progress.actions > 0 || progress.drops > 0 || !progress.acted.is_empty()) {
-            return Err("this game's turns are single actions: no turn progress".to_string());
+            return Err(SetupError::ProgressInSingleActions);
         }
         if progress.actions > rules.definition.turn.actions
             || progress.drops > progress.actions
             || progress.acted.len() > progress.actions as usize * 2
         {
-            return Err(format!(
-                "impossible turn progress: {} actions ({} drops, {} pieces acted) in a turn of up to {}",
-                progress.actions,
-                progress.drops,
-                progress.acted.len(),
-                rules.definition.turn.actions
-            ));
+            return Err(SetupError::ImpossibleProgress {
+                actions: progress.actions,
+                drops: progress.drops,
+                acted: progress.acted.len(),
+                limit: rules.definition.turn.actions,
+            });
         }
         let mut acted = B::EMPTY;
         for &square in &progress.acted {
             let index = rules.geometry.index(square);
             if self.at(index).is_none_or(|o| o.side != self.side) {
-                return Err(format!(
-                    "{square} acted this turn, but holds no piece of the side to move"
-                ));
+                return Err(SetupError::ActedWithoutPiece { square });
             }
             acted |= B::single(index);
         }
@@ -311,12 +307,12 @@ impl<B: Bitboard> Position<B> {
         } else {
             let maximal = rules.definition.turn.maximal;
             let Some(longest) = progress.longest.or((!maximal).then_some(0)) else {
-                return Err("in the middle of a turn the FEN must give `longest:`".to_string());
+                return Err(SetupError::LongestMissing);
             };
             // `start:` is written only when some bit is set.
             let start = progress.start.unwrap_or(0);
             if rules.definition.turn.maximal && longest > rules.definition.turn.actions {
-                return Err(format!("`longest:{longest}` is more than a turn's actions"));
+                return Err(SetupError::LongestTooLarge { longest });
             }
             self.set_progress(
                 rules,

@@ -16,10 +16,11 @@
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{ByPiece, BySide};
+pub use crate::geometry::absolute;
 use crate::geometry::{limited_ray, Geometry, Ray};
 use crate::zobrist::Zobrist;
 use std::fmt;
-use variant_dsl::{Definition, Forward, Hop, MoveAtom, MoveMode, PieceId, SideId};
+use variant_dsl::{Definition, Hop, MoveAtom, MoveMode, PieceId, SideId};
 
 /// The most sides a game may have.
 pub const MAX_SIDES: usize = 4;
@@ -28,13 +29,67 @@ pub const MAX_PIECE_TYPES: usize = 20;
 /// The most numbered pieces (`numbers`) of all sides together.
 pub const MAX_NUMBERED: usize = 32;
 
-/// Why a definition cannot be compiled (limits of this engine, not mistakes in the file).
+/// Why a definition cannot be compiled (limits of this engine, not mistakes in the file): each
+/// names the limit and what the game asks of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CompileError(pub String);
+pub enum CompileError {
+    /// More sides than [`MAX_SIDES`].
+    TooManySides {
+        /// The game's sides.
+        sides: usize,
+    },
+    /// More piece types than [`MAX_PIECE_TYPES`].
+    TooManyPieceTypes {
+        /// The game's piece types.
+        pieces: usize,
+    },
+    /// More numbered pieces than [`MAX_NUMBERED`].
+    TooManyNumbered {
+        /// The game's numbered pieces, all sides together.
+        numbered: usize,
+    },
+    /// Numbered pieces on a board of more than 255 squares.
+    NumberedOnLargeBoard {
+        /// The squares of the board's grid.
+        squares: usize,
+    },
+    /// A board larger than the bitboard width it was compiled for.
+    BoardTooLarge {
+        /// The squares of the board's grid.
+        squares: usize,
+        /// The bitboard's width.
+        capacity: usize,
+    },
+    /// More than 32 castling moves.
+    TooManyCastles {
+        /// The game's castling moves, all sides together.
+        castles: usize,
+    },
+}
 
 impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            CompileError::TooManySides { .. } => {
+                write!(f, "at most {MAX_SIDES} sides are supported")
+            }
+            CompileError::TooManyPieceTypes { .. } => {
+                write!(f, "at most {MAX_PIECE_TYPES} piece types are supported")
+            }
+            CompileError::TooManyNumbered { numbered } => write!(
+                f,
+                "{numbered} numbered pieces: at most {MAX_NUMBERED} are supported"
+            ),
+            CompileError::NumberedOnLargeBoard { .. } => {
+                f.write_str("numbered pieces need a board of at most 255 squares")
+            }
+            CompileError::BoardTooLarge { .. } => {
+                f.write_str("board too large for this bitboard width")
+            }
+            CompileError::TooManyCastles { castles } => {
+                write!(f, "{castles} castling moves: at most 32 are supported")
+            }
+        }
     }
 }
 
@@ -387,33 +442,27 @@ impl<B: Bitboard> Tables<B> {
         let sides = definition.sides.len();
         let pieces = definition.pieces.len();
         if sides > MAX_SIDES {
-            return Err(CompileError(format!(
-                "at most {MAX_SIDES} sides are supported"
-            )));
+            return Err(CompileError::TooManySides { sides });
         }
         if pieces > MAX_PIECE_TYPES {
-            return Err(CompileError(format!(
-                "at most {MAX_PIECE_TYPES} piece types are supported"
-            )));
+            return Err(CompileError::TooManyPieceTypes { pieces });
         }
         let numbered: usize = definition.sides.iter().map(|side| side.numbers.len()).sum();
         if numbered > MAX_NUMBERED {
-            return Err(CompileError(format!(
-                "{numbered} numbered pieces: at most {} are supported",
-                MAX_NUMBERED
-            )));
+            return Err(CompileError::TooManyNumbered { numbered });
         }
         // Checked before the geometry is built: its squares are bits of `B`.
         if definition.board.files as usize * definition.board.ranks as usize > B::CAPACITY {
-            return Err(CompileError(
-                "board too large for this bitboard width".into(),
-            ));
+            return Err(CompileError::BoardTooLarge {
+                squares: definition.board.files as usize * definition.board.ranks as usize,
+                capacity: B::CAPACITY,
+            });
         }
         let geometry = Geometry::<B>::new(&definition.board);
         if numbered > 0 && geometry.grid_size() > 255 {
-            return Err(CompileError(
-                "numbered pieces need a board of at most 255 squares".into(),
-            ));
+            return Err(CompileError::NumberedOnLargeBoard {
+                squares: geometry.grid_size(),
+            });
         }
         let mut builder = Builder {
             geometry: &geometry,
@@ -431,10 +480,9 @@ impl<B: Bitboard> Tables<B> {
         });
         let castles = compile_castles(definition, &geometry);
         if castles.len() > 32 {
-            return Err(CompileError(format!(
-                "{} castling moves: at most 32 are supported",
-                castles.len()
-            )));
+            return Err(CompileError::TooManyCastles {
+                castles: castles.len(),
+            });
         }
         let mut castle_loss = vec![0u32; geometry.grid_size()];
         for (index, castle) in castles.iter().enumerate() {
@@ -659,14 +707,6 @@ struct Builder<'g, B> {
     rays: Vec<Ray<B>>,
 }
 
-/// The absolute step of a relative offset for a side.
-pub fn absolute(forward: Forward, right: i8, ahead: i8) -> (i32, i32) {
-    match forward {
-        Forward::Up => (right as i32, ahead as i32),
-        Forward::Down => (right as i32, -(ahead as i32)),
-    }
-}
-
 impl<B: Bitboard> Builder<'_, B> {
     fn ray_index(&mut self, dx: i32, dy: i32) -> usize {
         if let Some(found) = self.rays.iter().position(|r| r.dx == dx && r.dy == dy) {
@@ -712,7 +752,22 @@ impl<B: Bitboard> Builder<'_, B> {
                 self.add_atom(&mut moves, atom, dx, dy);
             }
         }
-        crate::path::compile_paths(self.geometry, &mut moves, &piece.paths, forward);
+        let paths = crate::path::compile_paths(self.geometry, &piece.paths, forward);
+        for leap in paths.leaps {
+            if leap.path.is_empty() {
+                let table = moves.leap_table(leap.mode, false, self.geometry.grid_size());
+                table.targets[leap.from] |= B::single(leap.to);
+            } else {
+                moves.lame[leap.from].push(LameLeap {
+                    to: leap.to,
+                    path: leap.path,
+                    mode: leap.mode,
+                    initial_only: false,
+                    passed: None,
+                });
+            }
+        }
+        moves.routes.extend(paths.routes);
         moves.simple = moves.are_simple();
         moves.route_attacks = moves.routes.iter().any(crate::path::Route::attacks);
         moves.takes_en_passant = moves.en_passant.iter().any(|squares| squares.any());

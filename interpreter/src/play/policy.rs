@@ -86,6 +86,16 @@ pub enum PolicyError {
     },
     /// No rule had a candidate.
     Nothing,
+    /// The side to move has no policy: people or players move it.
+    NoPolicy {
+        /// The side's name.
+        side: String,
+    },
+    /// The game is over: no side decides any more.
+    GameOver {
+        /// How it ended ([`crate::Outcome::description`]).
+        outcome: String,
+    },
 }
 
 impl std::fmt::Display for PolicyError {
@@ -96,9 +106,18 @@ impl std::fmt::Display for PolicyError {
                 write!(f, "{value} is not a face of a die with {faces} faces")
             }
             PolicyError::Nothing => write!(f, "no rule of the policy has a candidate action"),
+            PolicyError::NoPolicy { side } => {
+                write!(
+                    f,
+                    "{side} has no policy in this game: people or players move it"
+                )
+            }
+            PolicyError::GameOver { outcome } => write!(f, "the game is over: {outcome}"),
         }
     }
 }
+
+impl std::error::Error for PolicyError {}
 
 /// Runs a side's compiled policy for the side to move.
 pub fn decide<B: Bitboard>(

@@ -137,7 +137,11 @@ pub trait Session {
     fn plies(&self) -> Vec<(usize, u32)>;
     /// The decision of the side to move's policy: with the dice given (consumed in order), or
     /// rolled from `seed`; with a seed (or a single candidate) also the action picked.
-    fn policy(&self, dice: Option<&[u32]>, seed: Option<u64>) -> Result<PolicyReport, String>;
+    fn policy(
+        &self,
+        dice: Option<&[u32]>,
+        seed: Option<u64>,
+    ) -> Result<PolicyReport, crate::policy::PolicyError>;
     /// Notes the dice a policy rolled for the last move (for [`Session::last_policy`]).
     fn note_dice(&mut self, dice: Vec<u32>);
     /// For a last move made by a side with a policy: the rule that produced it, with the dice
@@ -398,7 +402,8 @@ impl<B: Bitboard> Game<B> {
             }
             None => definition.setup.clone(),
         };
-        let position = Position::from_setup(&rules, &setup).map_err(SessionError::Fen)?;
+        let position =
+            Position::from_setup(&rules, &setup).map_err(|e| SessionError::Fen(e.to_string()))?;
         if let Some(why) = crate::plausible::unplayable(&rules, &position) {
             return Err(SessionError::Impossible(why));
         }
@@ -482,16 +487,23 @@ impl<B: Bitboard> Session for Game<B> {
             .collect()
     }
 
-    fn policy(&self, dice: Option<&[u32]>, seed: Option<u64>) -> Result<PolicyReport, String> {
-        use crate::policy::{decide, GivenDice, SeededDice};
+    fn policy(
+        &self,
+        dice: Option<&[u32]>,
+        seed: Option<u64>,
+    ) -> Result<PolicyReport, crate::policy::PolicyError> {
+        use crate::policy::{decide, GivenDice, PolicyError, SeededDice};
         let position = self.position();
         let side = position.side_to_move(&self.rules);
         let name = self.rules.definition.sides[side.index()].name.clone();
-        let policy = self.policies.of(side).ok_or_else(|| {
-            format!("{name} has no policy in this game: people or players move it")
-        })?;
+        let policy = self
+            .policies
+            .of(side)
+            .ok_or_else(|| PolicyError::NoPolicy { side: name.clone() })?;
         if let Some(result) = self.outcome() {
-            return Err(format!("the game is over: {}", result.description()));
+            return Err(PolicyError::GameOver {
+                outcome: result.description(),
+            });
         }
         // The dice of a seeded decision: the seed's stream 7, as the players' generators are
         // made (`crate::ai::generator`).
@@ -503,8 +515,7 @@ impl<B: Bitboard> Session for Game<B> {
                 decide(&self.rules, position, policy, &mut SeededDice(&mut rng))
             }
             None => decide(&self.rules, position, policy, &mut GivenDice::new(&[])),
-        }
-        .map_err(|e| e.to_string())?;
+        }?;
         let candidates: Vec<String> = decision
             .candidates
             .iter()

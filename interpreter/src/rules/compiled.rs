@@ -5,12 +5,19 @@
 //! [`Rules`] dereferences to its [`Tables`], so code of any layer reads `rules.geometry` or
 //! `rules.castles` as before, and a function of the core that takes `&Tables<B>` is called with
 //! `&rules`. The core itself never sees a `Rules`.
+//!
+//! This file names only what lies below it (the core's tables, the expression IR, the plans'
+//! cache): the rules are compiled by [`crate::rules::compile`], which sees every part of the
+//! layer, and the one question that an expression asks of the layer above it (the legal
+//! actions, for `legal drops` and `can act`) goes through [`LegalActions`], which that
+//! compilation fills in.
 
 use crate::core::bitboard::Bitboard;
+use crate::core::moves::Move;
+use crate::core::position::Position;
 use crate::core::tables::Tables;
 pub use crate::core::tables::{CompileError, MAX_PIECE_TYPES, MAX_SIDES};
 use std::ops::Deref;
-use variant_dsl::Definition;
 
 /// What a test may switch off: the generator's shortcuts, to check each against the long way
 /// (each is exact), and the drop rules that look ahead, to see what they refuse. All on by
@@ -67,6 +74,34 @@ pub struct Rules<B: Bitboard> {
     pub(crate) plan_key: crate::plan::KeySpec,
     /// The plans made so far, kept for as long as the rules ([`crate::plan::plan`]).
     pub(crate) plans: crate::plan::PlanCache<B>,
+    /// The legal actions of a position, as the expressions ask for them.
+    pub(crate) legal: LegalActions<B>,
+}
+
+/// The legal actions of a position, for the expressions that read them (`legal drops`, `can
+/// act`): the move generator ([`crate::legal`]) sits above the expressions, since it judges
+/// them, so they reach it through these functions, which the compilation of the rules sets to
+/// the generator's ([`crate::rules::compile`]).
+pub(crate) struct LegalActions<B: Bitboard> {
+    /// Every legal action of the side to move.
+    pub(crate) moves: fn(&Rules<B>, &Position<B>) -> Vec<Move>,
+    /// Whether the side to move has a legal action (stopping at the first).
+    pub(crate) any: fn(&Rules<B>, &Position<B>) -> bool,
+}
+
+// By hand: a derive would ask `B: Clone` and `B: Debug` of a type that only holds functions.
+impl<B: Bitboard> Clone for LegalActions<B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<B: Bitboard> Copy for LegalActions<B> {}
+
+impl<B: Bitboard> std::fmt::Debug for LegalActions<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LegalActions")
+    }
 }
 
 impl<B: Bitboard> Deref for Rules<B> {
@@ -90,91 +125,5 @@ impl<B: Bitboard> Rules<B> {
     #[inline]
     pub fn folds_drop_rules(&self) -> bool {
         self.plan_key.active
-    }
-}
-
-impl<B: Bitboard> Rules<B> {
-    /// Compiles a definition whose board fits this bitboard width.
-    pub fn compile(definition: &Definition) -> Result<Self, CompileError> {
-        Self::compile_with(definition, Options::default())
-    }
-
-    /// Compiles a definition with some shortcuts switched off (for tests).
-    pub fn compile_with(definition: &Definition, options: Options) -> Result<Self, CompileError> {
-        let mut tables = Tables::compile(definition)?;
-        tables.pins_suffice &= options.pins;
-        let pieces = tables.pieces;
-        let mut expressions = crate::expression::Compiled::new(definition, &tables.geometry);
-        if !options.drop_lookahead {
-            expressions.drops.retain(|rule| !rule.lookahead);
-        }
-        tables.tracks_turns = tables.multi_action || !expressions.turn_start.is_empty();
-        let plan_key = if options.plans {
-            crate::plan::KeySpec::new(&expressions)
-        } else {
-            crate::plan::KeySpec::default()
-        };
-        let mut rules = Rules {
-            tables,
-            setup_hand: setup_hand(definition),
-            reachable: Vec::new(),
-            material_excluded: (0..pieces)
-                .filter(|&piece| {
-                    definition.end.material.iter().all(|rule| {
-                        rule.counts
-                            .iter()
-                            .all(|c| c.piece.0 as usize != piece || c.max == Some(0))
-                    })
-                })
-                .collect(),
-            expressions,
-            options,
-            plan_key,
-            plans: crate::plan::PlanCache::default(),
-        };
-        rules.reachable = crate::plausible::reachable_squares(&rules);
-        Ok(rules)
-    }
-}
-
-/// Per side, how many pieces its hand holds in the game's setup.
-fn setup_hand(definition: &Definition) -> Vec<u32> {
-    (0..definition.sides.len())
-        .map(|side| {
-            definition
-                .setup
-                .hands
-                .iter()
-                .filter(|(s, _, _)| s.0 as usize == side)
-                .map(|(_, _, count)| count)
-                .sum()
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::core::position::Position;
-    use std::path::Path;
-
-    #[test]
-    fn legality_without_the_pin_shortcut_counts_the_same_moves() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/chess.variant");
-        let definition = variant_dsl::load_file(&path).expect("loads").definition;
-        // Kiwipete: pins, checks, castling and en passant within three plies.
-        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-        let setup = variant_dsl::fen::parse_fen(&definition, kiwipete).expect("a FEN");
-        let options = Options {
-            pins: false,
-            ..Options::default()
-        };
-        let slow = Rules::<u64>::compile_with(&definition, options).expect("compiles");
-        let fast = Rules::<u64>::compile(&definition).expect("compiles");
-        assert!(fast.pins_suffice && !slow.pins_suffice);
-        for rules in [&fast, &slow] {
-            let position = Position::from_setup(rules, &setup).expect("opens");
-            assert_eq!(crate::perft::perft(rules, &position, 3, &[]), 97_862);
-        }
     }
 }

@@ -27,7 +27,10 @@
 //! certain of a set after a drop on an unknown square, kept symbolic around the drop).
 
 use crate::bitboard::Bitboard;
-use crate::expression::{Cond, Fld, Num, Set};
+// The shape questions' traversal is the IR's own; it is re-exported here, where the passes
+// that ask them have always found it.
+pub(crate) use crate::rules::ir::{each_term, every_term, Term};
+use crate::rules::ir::{Cond, Fld, Num, Set};
 use variant_dsl::expression::{Comparison, SideRef};
 
 /// What each term of the expression IR means in one way of evaluating it.
@@ -152,73 +155,6 @@ pub(crate) trait Settles<B: Bitboard>: Domain<B> {
     fn settled_number(number: Self::Number) -> Option<i64>;
     /// The truth, where the domain settles it.
     fn settled_truth(truth: Self::Truth) -> Option<bool>;
-}
-
-/// A term of the IR, as the passes that ask what an expression reads see it (the piece types
-/// it names, whether it reads the legal actions or the board, what of the scalar state a plan's
-/// key must hold).
-pub(crate) enum Term<'a, B> {
-    /// A set of squares.
-    Set(&'a Set<B>),
-    /// A number.
-    Number(&'a Num<B>),
-    /// A condition.
-    Condition(&'a Cond<B>),
-}
-
-// By hand: a derive would ask `B: Copy` of a type that only holds references.
-impl<B> Clone for Term<'_, B> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<B> Copy for Term<'_, B> {}
-
-/// Whether `test` passes every term of `term`: itself, then its operands, down to the leaves
-/// (stopping at the first that fails). The one traversal of the questions asked of an
-/// expression's shape rather than of its value: a pass that only reads terms is written as a
-/// test of one term.
-pub(crate) fn every_term<'a, B>(
-    term: Term<'a, B>,
-    test: &mut impl FnMut(Term<'a, B>) -> bool,
-) -> bool {
-    if !test(term) {
-        return false;
-    }
-    match term {
-        Term::Set(Set::Adjacent(a) | Set::ColourOf(a) | Set::Not(a)) => {
-            every_term(Term::Set(a), test)
-        }
-        Term::Set(Set::And(a, b) | Set::Or(a, b) | Set::Except(a, b)) => {
-            every_term(Term::Set(a), test) && every_term(Term::Set(b), test)
-        }
-        Term::Set(_) => true,
-        Term::Number(Num::Count(set) | Num::Sum(_, set)) => every_term(Term::Set(set), test),
-        Term::Number(Num::Plus(a, b) | Num::Minus(a, b)) => {
-            every_term(Term::Number(a), test) && every_term(Term::Number(b), test)
-        }
-        Term::Number(_) => true,
-        Term::Condition(Cond::PlaceOn(set) | Cond::MoveFrom(set) | Cond::Some(set)) => {
-            every_term(Term::Set(set), test)
-        }
-        Term::Condition(Cond::Compare(a, _, b)) => {
-            every_term(Term::Number(a), test) && every_term(Term::Number(b), test)
-        }
-        Term::Condition(Cond::And(a, b) | Cond::Or(a, b)) => {
-            every_term(Term::Condition(a), test) && every_term(Term::Condition(b), test)
-        }
-        Term::Condition(Cond::Not(a)) => every_term(Term::Condition(a), test),
-        Term::Condition(_) => true,
-    }
-}
-
-/// Calls `visit` with every term of `term` (see [`every_term`]).
-pub(crate) fn each_term<'a, B>(term: Term<'a, B>, visit: &mut impl FnMut(Term<'a, B>)) {
-    every_term(term, &mut |term| {
-        visit(term);
-        true
-    });
 }
 
 /// The value of a set in domain `D`.

@@ -2,19 +2,22 @@
 //!
 //! The core's [`Position`] knows how to play one action (or a pass) on its board, hands and
 //! turn progress, and how to hand the move to the next side; it does not know when a turn of
-//! several actions goes on ([`crate::turn::continues`]), what the `at turn start` conditions
+//! several actions goes on ([`crate::legal::continues`]), what the `at turn start` conditions
 //! say ([`crate::expression::turn_start_bits`]), or how long the longest turn is
-//! ([`crate::turn::longest`]). [`Rules`] does: the methods here are the position's methods
+//! ([`crate::legal::longest`]). [`Rules`] does: the methods here are the position's methods
 //! that need those answers, written in the rules layer (an `impl Position` outside the core,
 //! so that the core imports nothing from above), with the names they always had.
 //!
 //! [`Position::play`] is the checked door: it plays a move only if the generator makes it here.
-//! [`Position::play_unchecked`] trusts its caller (a move taken from the generator's list), as
-//! search, perft and the benchmarks do.
+//! [`Position::play_legal`] is the fast door for a move taken from the generator's list, as
+//! playouts and the benchmarks play (a debug build checks it); [`Position::play_unchecked`],
+//! which trusts its caller, is the crate's own (search, perft).
 
 use crate::core::bitboard::Bitboard;
+use crate::core::index::PieceId;
 use crate::core::moves::Move;
 use crate::core::position::Position;
+use crate::core::setup::SetupError;
 use crate::rules::Rules;
 use std::fmt;
 use variant_dsl::Setup;
@@ -37,7 +40,7 @@ impl std::error::Error for IllegalMove {}
 impl<B: Bitboard> Position<B> {
     /// Builds a position from a validated setup; at the start of a turn, computes what the start
     /// of a turn computes.
-    pub fn from_setup(rules: &Rules<B>, setup: &Setup) -> Result<Self, String> {
+    pub fn from_setup(rules: &Rules<B>, setup: &Setup) -> Result<Self, SetupError> {
         let (mut position, unstarted) = Position::from_setup_unstarted(rules, setup)?;
         if unstarted {
             position.begin_turn(rules);
@@ -56,10 +59,50 @@ impl<B: Bitboard> Position<B> {
         Ok(())
     }
 
-    /// Plays a move that the move generator produced. Nothing is checked. The turn passes to
-    /// the next side unless it goes on (a turn of several actions, see [`crate::turn`]).
+    /// Plays a move taken from the legal moves of this very position (the generator's list,
+    /// [`crate::outcome::status_into`]'s, an [`crate::action_set::ActionSet`]'s): the fast
+    /// door of playouts and search. A debug build checks that the move is legal, and panics
+    /// if not; a release build trusts the caller, as [`Position::play_unchecked`] does.
     #[inline]
-    pub fn play_unchecked(&mut self, rules: &Rules<B>, mv: Move) {
+    pub fn play_legal(&mut self, rules: &Rules<B>, mv: Move) {
+        debug_assert!(
+            crate::legal::legal_moves(rules, self).contains(&mv),
+            "`{}` is not a legal move here",
+            mv.uci(rules)
+        );
+        self.play_inlined(rules, mv);
+    }
+
+    /// Plays the drop of `piece` on `square` without judging it by the drop rules or the
+    /// king's safety: what the drop rules' lookahead asks (after this drop, has the next side
+    /// a reply?), and what a test of it plays. Checked: the game has drops, the side to move
+    /// holds the piece, and the square is an empty square of the board; otherwise the
+    /// position is left as it was.
+    pub fn play_drop_unjudged(
+        &mut self,
+        rules: &Rules<B>,
+        piece: PieceId,
+        square: usize,
+    ) -> Result<(), IllegalMove> {
+        let mv = Move::drop(piece, square);
+        let us = self.side_to_move(rules);
+        let open = square < rules.geometry.grid_size()
+            && rules.geometry.board.has(square)
+            && !self.occupied().has(square);
+        let held = piece.index() < rules.pieces && self.hand(us, piece) > 0;
+        if !(rules.definition.actions.drops && open && held) {
+            return Err(IllegalMove { uci: mv.uci(rules) });
+        }
+        self.play_inlined(rules, mv);
+        Ok(())
+    }
+
+    /// Plays a move that the move generator produced. Nothing is checked. The turn passes to
+    /// the next side unless it goes on (a turn of several actions, see [`crate::legal`]).
+    /// Crate-private: outside, [`Position::play`] checks, and [`Position::play_legal`] is the
+    /// fast door for a move from the legal list.
+    #[inline]
+    pub(crate) fn play_unchecked(&mut self, rules: &Rules<B>, mv: Move) {
         self.play_inlined(rules, mv);
     }
 
@@ -72,7 +115,7 @@ impl<B: Bitboard> Position<B> {
         if acted
             && rules.multi_action
             && self.phase().is_none()
-            && crate::turn::continues(rules, self)
+            && crate::legal::continues(rules, self)
         {
             return;
         }
@@ -101,7 +144,7 @@ impl<B: Bitboard> Position<B> {
         let start = crate::expression::turn_start_bits(rules, self);
         self.set_turn_start(rules, start);
         if rules.multi_action && self.phase().is_none() && rules.definition.turn.maximal {
-            let longest = crate::turn::longest(rules, self, rules.definition.turn.actions);
+            let longest = crate::legal::longest(rules, self, rules.definition.turn.actions);
             self.set_longest_turn(rules, longest);
         }
     }
@@ -144,5 +187,65 @@ mod tests {
         unchecked.play_unchecked(&rules, Move::normal(e2, e4));
         assert_eq!(position.hash(), unchecked.hash());
         assert_ne!(position.hash(), start.hash());
+    }
+
+    #[test]
+    fn a_setup_that_cannot_open_says_why_with_the_square() {
+        let (rules, _) = chess();
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - e6 0 1";
+        let setup = variant_dsl::fen::parse_fen(&rules.definition, fen).expect("a FEN");
+        let refused = Position::from_setup(&rules, &setup).map(|_| ());
+        let e6 = variant_dsl::Square::parse("e6").expect("a square");
+        assert_eq!(refused, Err(SetupError::NoEnPassantVictim { square: e6 }));
+        assert_eq!(
+            refused.map_err(|e| e.to_string()),
+            Err("no piece can be captured en passant on e6".into())
+        );
+    }
+
+    #[test]
+    fn a_board_wider_than_the_bitboard_is_a_typed_compile_error() {
+        let source = r#"
+game "Wide"
+board 9x9
+side white { forward up }
+side black { forward down }
+piece King { letter K; royal; moves "K" }
+setup "k8/9/9/9/9/9/9/9/8K w - - 0 1"
+end { check; checkmate loses; stalemate draws }
+"#;
+        let definition = variant_dsl::load_source("wide.variant", source)
+            .expect("valid")
+            .definition;
+        let refused = Rules::<u64>::compile(&definition).map(|_| ());
+        assert_eq!(
+            refused,
+            Err(crate::rules::CompileError::BoardTooLarge {
+                squares: 81,
+                capacity: 64
+            })
+        );
+        assert_eq!(
+            refused.map_err(|e| e.to_string()),
+            Err("board too large for this bitboard width".into())
+        );
+    }
+
+    #[test]
+    fn a_side_without_a_policy_is_a_typed_policy_error() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/chess.variant");
+        let definition = variant_dsl::load_file(&path).expect("loads").definition;
+        let session = crate::open(&definition, None).expect("opens");
+        let refused = session.policy(None, None).map(|_| ());
+        assert_eq!(
+            refused,
+            Err(crate::policy::PolicyError::NoPolicy {
+                side: "white".into()
+            })
+        );
+        assert_eq!(
+            refused.map_err(|e| e.to_string()),
+            Err("white has no policy in this game: people or players move it".into())
+        );
     }
 }

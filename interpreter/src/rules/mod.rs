@@ -8,22 +8,29 @@
 //! plans, turns of several actions, outcomes and scores, and the checks that a position can be
 //! played from. It builds on [`crate::core`]; [`crate::play`] builds on it.
 //!
-//! The files of this layer still import each other in one cycle: an expression may ask for the
-//! legal moves (`legal moves` in an end condition, the drop rules' lookahead), and the legal
-//! moves judge expressions (the drop and move rules). `scripts/import-cycles.py` shows it.
+//! The files import downward, bottom to top: the expression IR (`ir.rs`) and the walk of its
+//! domains (`domain.rs`); the compiled game ([`Rules`], `compiled.rs`); the evaluations
+//! (`expression.rs`, `program.rs`, `after_drop.rs`, `score.rs`, `plausible.rs`); the end rules
+//! judged without the legal actions (`end.rs`); the plans (`plan.rs`); the legal moves and turns
+//! ([`legal`]); the outcome ([`outcome`]); playing a turn (`game.rs`) and compiling the rules
+//! (`compile.rs`), which wires the one upward question (the legal actions an expression reads)
+//! through [`Rules`]. One cycle is left: the compiled game owns its plans' cache, and a plan
+//! holds closures over the compiled game (`tests/layers.rs` allows that one and no other).
 
 pub(crate) mod after_drop;
+pub(crate) mod compile;
 mod compiled;
 pub(crate) mod domain;
+mod end;
 pub mod expression;
 mod game;
+mod ir;
 pub mod legal;
 pub mod outcome;
 pub mod plan;
 pub mod plausible;
 pub(crate) mod program;
 pub mod score;
-pub mod turn;
 
 pub use compiled::*;
 pub use game::IllegalMove;

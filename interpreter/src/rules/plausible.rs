@@ -261,6 +261,11 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     if mover == to_move || position.phase().is_some() {
         return None;
     }
+    // The move that captured (exploded) the last royal piece of the side to move won the game,
+    // whatever it left attacked (atomic chess): the game is over, not broken.
+    if lost_is_an_end && position.royals(rules, to_move).is_empty() {
+        return None;
+    }
     for square in position.royals(rules, mover).squares() {
         if let Some(attacker) = position.checkers(rules, square, mover).squares().next() {
             let royal = position.at(square)?;

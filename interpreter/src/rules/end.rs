@@ -1,0 +1,201 @@
+//! The end rules judged without the legal actions: a royal piece lost, the end conditions that
+//! read no action, `material`, repetition and the move limit.
+//!
+//! These are what the move generation itself asks (a game that has ended has no legal move,
+//! [`crate::legal`]; a turn of several actions stops at a game-ending action; a plan settles
+//! the conditions that read no square), so they sit below it. The end rules that judge the
+//! legal actions (checkmate, stalemate, `can act`) and the outcome they make are
+//! [`crate::outcome`]'s, above the legal moves.
+
+use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId};
+use crate::expression::{EndCheck, Judge};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::Rules;
+use variant_dsl::{MaterialRule, Verdict};
+
+/// Whether the action just played ended the game by a rule judged after every action: a royal
+/// piece captured, an end condition that does not read the legal actions, a `material` rule.
+/// (No legal action, repetition and the move limit are judged at the turn's end.)
+pub(crate) fn ends_by_action<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    (rules.definition.end.royal_captured.is_some() && royal_lost(rules, position).is_some())
+        || fired_end_condition(rules, position, None, |end| !end.needs_actions).is_some()
+        || material_rule(rules, position).is_some()
+}
+
+/// Whether an end rule that does not look at the legal actions has ended the game: every hand
+/// empty, a `material` rule, repetition, the move limit. (No legal action and only self-controlled drops are judged
+/// on the actions, by [`crate::outcome::ends_with_actions`].)
+#[inline]
+pub fn ends_before_actions<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+) -> bool {
+    ends_before_actions_settled(rules, position, history, None)
+}
+
+/// [`ends_before_actions`], with whether an end condition holds given where a plan settled
+/// it ([`crate::plan::Plan::ends`]).
+#[inline(always)]
+pub(crate) fn ends_before_actions_settled<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    conditions: Option<bool>,
+) -> bool {
+    let end = &rules.definition.end;
+    // Each rule's own test runs only where the game has the rule (most have few).
+    (end.royal_captured.is_some() && royal_lost(rules, position).is_some())
+        || conditions.unwrap_or_else(|| {
+            fired_end_condition(rules, position, None, |end| !end.needs_actions).is_some()
+        })
+        || (!end.material.is_empty() && material_rule(rules, position).is_some())
+        || (end.repetition.is_some() && repeated(rules, position, history))
+        || move_limit_reached(rules, position)
+}
+
+/// The first end condition (among those `select` keeps) that holds: its index, the side it
+/// holds for (the side to move, or with `each side` the first such side from the one that
+/// acted last) and its verdict (`None`: by score). Nothing is scored here, so that "is the game over" costs
+/// no more than the conditions.
+pub(crate) fn fired_end_condition<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    actions: Option<&[Move]>,
+    select: impl Fn(&EndCheck<B>) -> bool,
+) -> Option<(usize, usize, Option<Verdict>)> {
+    let mut judge = Judge::new(rules, position, position.side_to_move(rules).index());
+    if let Some(actions) = actions {
+        judge = judge.with_actions(actions);
+    }
+    fired_end_condition_by(rules, position, judge, select)
+}
+
+/// [`fired_end_condition`] with the judge given (knowing what the generation of the actions
+/// gave besides them).
+pub(crate) fn fired_end_condition_by<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    mut judge: Judge<'_, B>,
+    select: impl Fn(&EndCheck<B>) -> bool,
+) -> Option<(usize, usize, Option<Verdict>)> {
+    let to_move = position.side_to_move(rules);
+    for (rule, (check, written)) in rules
+        .expressions
+        .end
+        .iter()
+        .zip(&rules.definition.end.conditions)
+        .enumerate()
+    {
+        if !select(check) {
+            continue;
+        }
+        let side = if written.each_side {
+            // Every side, starting with the one that acted last.
+            let first = position.previous_side(rules);
+            (0..rules.sides)
+                .map(|offset| SideId::new((first.index() + offset) % rules.sides))
+                .find(|&side| {
+                    judge.judge_for(side.index());
+                    judge.holds(&check.condition)
+                })
+        } else {
+            judge.judge_for(to_move.index());
+            judge.holds(&check.condition).then_some(to_move)
+        };
+        if let Some(side) = side {
+            return Some((rule, side.index(), written.verdict));
+        }
+    }
+    None
+}
+
+/// The first `material` rule the position matches: hands empty, every piece type's count (all
+/// sides together) within the rule's bounds, and with `on one colour` every non-royal piece on
+/// squares of one colour.
+#[inline]
+pub(crate) fn material_rule<'r, B: Bitboard>(
+    rules: &'r Rules<B>,
+    position: &Position<B>,
+) -> Option<&'r MaterialRule> {
+    let material = &rules.definition.end.material;
+    if material.is_empty()
+        || rules
+            .material_excluded
+            .iter()
+            .any(|&piece| position.typed(PieceId::new(piece)).any())
+        || (0..rules.sides).any(|side| position.hand_total(SideId::new(side)) > 0)
+    {
+        return None;
+    }
+    material.iter().find(|rule| {
+        let counts_fit = (0..rules.pieces).all(|piece| {
+            let count = position.typed(PieceId::new(piece)).count();
+            match rule.counts.iter().find(|c| c.piece.0 as usize == piece) {
+                Some(bounds) => count >= bounds.min && bounds.max.is_none_or(|max| count <= max),
+                None => count == 0,
+            }
+        });
+        counts_fit && (!rule.one_colour || non_royals_on_one_colour(rules, position))
+    })
+}
+
+fn non_royals_on_one_colour<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    let royal = rules
+        .royal
+        .iter()
+        .fold(B::EMPTY, |acc, p| acc | position.typed(*p));
+    let others = position.occupied() & !royal;
+    (others & rules.geometry.light).is_empty() || (others & !rules.geometry.light).is_empty()
+}
+
+/// The first side with no royal piece on the board nor in hand, in a game with royal pieces.
+pub(crate) fn royal_lost<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<usize> {
+    if rules.royal.is_empty() {
+        return None;
+    }
+    (0..rules.sides).find(|&side| {
+        position.royals(rules, SideId::new(side)).is_empty()
+            && rules
+                .royal
+                .iter()
+                .all(|&royal| position.hand(SideId::new(side), royal) == 0)
+    })
+}
+
+/// `repetition N`: the position occurs for the N-th time. Only positions since the last
+/// irreversible move can repeat it, so the look-back is bounded by the move-limit clock.
+#[inline]
+pub(crate) fn repeated<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+) -> bool {
+    let Some(repetition) = rules.definition.end.repetition else {
+        return false;
+    };
+    // Positions are compared at turn boundaries only.
+    if !position.at_turn_start() {
+        return false;
+    }
+    // Captured pieces that can come back (a hand, a prison) make a capture reversible.
+    let clock = if rules.pieces_return {
+        history.len()
+    } else {
+        position.halfmove_clock() as usize
+    };
+    let recent = &history[history.len().saturating_sub(clock)..];
+    let seen = 1 + recent.iter().filter(|&&h| h == position.hash()).count();
+    seen >= repetition.count as usize
+}
+
+/// `move-limit N`: N moves by each side without a capture or an irreversible move.
+#[inline]
+pub(crate) fn move_limit_reached<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    rules.definition.end.move_limit.is_some_and(|limit| {
+        let plies = u64::from(limit.moves) * if limit.plies { 1 } else { 2 };
+        u64::from(position.halfmove_clock()) >= plies
+    })
+}
