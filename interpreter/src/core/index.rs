@@ -21,8 +21,12 @@
 use std::fmt;
 use std::ops::{Index, IndexMut};
 
-pub use crate::core::tables::{MAX_PIECE_TYPES, MAX_SIDES};
 pub use variant_dsl::{PieceId, SideId};
+
+/// The most sides a game may have.
+pub const MAX_SIDES: usize = 4;
+/// The most piece types a game may have.
+pub const MAX_PIECE_TYPES: usize = 20;
 
 /// A square of the compiled board: its bit index in the game's bitboards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

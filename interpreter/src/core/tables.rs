@@ -22,10 +22,9 @@ use crate::zobrist::Zobrist;
 use std::fmt;
 use variant_dsl::{Definition, Hop, MoveAtom, MoveMode, PieceId, SideId};
 
-/// The most sides a game may have.
-pub const MAX_SIDES: usize = 4;
-/// The most piece types a game may have.
-pub const MAX_PIECE_TYPES: usize = 20;
+// The engine's limits on sides and piece types size the per-side and per-piece tables: they
+// live with those tables (`index.rs`), which import nothing of the core.
+pub use crate::core::index::{MAX_PIECE_TYPES, MAX_SIDES};
 /// The most numbered pieces (`numbers`) of all sides together.
 pub const MAX_NUMBERED: usize = 32;
 
