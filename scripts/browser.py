@@ -274,36 +274,26 @@ def saved_record_loads_back(driver, url):
     assert "session=" in driver.current_url, driver.current_url
 
 
-def thinking_shown_and_stopped(driver, url):
-    driver.get(f"{url}play/chess?black=search:10s")
+def thinking_shown_and_stopped(driver, url, player="search:10s", progress="depth"):
+    """Black (`player`) shows its progress (the `data-PROGRESS` mark and the word) while it
+    thinks, and the stop button makes it move at once."""
+    driver.get(f"{url}play/chess?black={player}")
     wait_for(driver, "#board [data-square]", 64)
     click_square(driver, "e2")
     click_square(driver, "e4")
-    wait_for(driver, "#thinking[data-depth]")
-    assert "depth" in text_of(driver, "thinking"), text_of(driver, "thinking")
+    wait_for(driver, f"#thinking[data-{progress}]")
+    assert progress in text_of(driver, "thinking"), text_of(driver, "thinking")
     stop = driver.find_element(By.ID, "stop")
     assert stop.is_displayed()
     asked = time.time()
     stop.click()
     wait_moves(driver, 2)
-    assert time.time() - asked < 4, "the search moved at once when stopped"
+    assert time.time() - asked < 4, f"{player} moved at once when stopped"
     assert "black played" in text_of(driver, "thinking")
 
 
 def mcts_thinking_shown_and_stopped(driver, url):
-    driver.get(f"{url}play/chess?black=mcts:10s")
-    wait_for(driver, "#board [data-square]", 64)
-    click_square(driver, "e2")
-    click_square(driver, "e4")
-    wait_for(driver, "#thinking[data-playouts]")
-    assert "playouts" in text_of(driver, "thinking"), text_of(driver, "thinking")
-    stop = driver.find_element(By.ID, "stop")
-    assert stop.is_displayed()
-    asked = time.time()
-    stop.click()
-    wait_moves(driver, 2)
-    assert time.time() - asked < 4, "the Monte Carlo player moved at once when stopped"
-    assert "black played" in text_of(driver, "thinking")
+    thinking_shown_and_stopped(driver, url, player="mcts:10s", progress="playouts")
 
 
 def every_game_plays(driver, url):

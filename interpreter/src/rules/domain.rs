@@ -576,6 +576,55 @@ mod tests {
         position
     }
 
+    /// A random position of a game (see [`random_position`]) and a drop its mover could make
+    /// there, played: what the drop tests judge.
+    struct Dropped {
+        position: Position<u64>,
+        played: Position<u64>,
+        /// The side that replies to the drop.
+        next: usize,
+        mover: SideId,
+        /// The empty squares before the drop.
+        empty: u64,
+        to: usize,
+        dropped: usize,
+    }
+
+    /// [`Dropped`] from `seed`, `plies` and `pick` (the square, then the piece type); `None`
+    /// where no side replies, no square is empty or the mover holds nothing.
+    fn random_drop(
+        rules: &Rules<u64>,
+        start: &Position<u64>,
+        seed: u64,
+        plies: usize,
+        pick: u32,
+    ) -> Option<Dropped> {
+        let position = random_position(rules, start, seed, plies);
+        let next = reply_side(rules, &position)?;
+        let mover = position.side_to_move(rules);
+        let empty = rules.geometry.board & !position.occupied();
+        let held: Vec<usize> = (0..rules.pieces)
+            .filter(|&p| position.hand(mover, PieceId::new(p)) > 0)
+            .collect();
+        if empty == 0 || held.is_empty() {
+            return None;
+        }
+        let squares: Vec<usize> = empty.squares().collect();
+        let to = squares[pick as usize % squares.len()];
+        let dropped = held[(pick >> 16) as usize % held.len()];
+        let mut played = position;
+        played.play_unchecked(rules, Move::drop(PieceId::new(dropped), to));
+        Some(Dropped {
+            position,
+            played,
+            next,
+            mover,
+            empty,
+            to,
+            dropped,
+        })
+    }
+
     /// Whether the concrete value of `term` for `next` after the drop is within the interval
     /// `bounds` gives it before the drop.
     fn within(bounds: &mut Bounds<'_, u64>, after: &mut Judge<'_, u64>, term: &Term) -> bool {
@@ -668,22 +717,11 @@ mod tests {
             pick in any::<u32>(),
         ) {
             let (name, rules, start) = &games()[game];
-            let position = random_position(rules, start, seed, plies);
-            let Some(next) = reply_side(rules, &position) else {
+            let Some(Dropped { position, played, next, empty, to, dropped, .. }) =
+                random_drop(rules, start, seed, plies, pick)
+            else {
                 return Ok(());
             };
-            let mover = position.side_to_move(rules);
-            let empty = rules.geometry.board & !position.occupied();
-            let held: Vec<usize> =
-                (0..rules.pieces).filter(|&p| position.hand(mover, PieceId::new(p)) > 0).collect();
-            if empty == 0 || held.is_empty() {
-                return Ok(());
-            }
-            let squares: Vec<usize> = empty.squares().collect();
-            let to = squares[pick as usize % squares.len()];
-            let dropped = held[(pick >> 16) as usize % held.len()];
-            let mut played = position;
-            played.play_unchecked(rules, Move::drop(PieceId::new(dropped), to));
             let terms = terms(rules);
             for drops in [empty, 1u64 << to] {
                 let mut bounds = Bounds::after(rules, &position, next, drops);
@@ -819,23 +857,13 @@ mod tests {
             pick in any::<u32>(),
         ) {
             let (name, rules, start) = &games()[game];
-            let position = random_position(rules, start, seed, plies);
-            let Some(next) = reply_side(rules, &position) else {
+            let Some(Dropped { position, played, next, mover, .. }) =
+                random_drop(rules, start, seed, plies, pick)
+            else {
                 return Ok(());
             };
-            let mover = position.side_to_move(rules).index();
+            let mover = mover.index();
             let board = rules.geometry.board;
-            let empty = board & !position.occupied();
-            let held: Vec<usize> =
-                (0..rules.pieces).filter(|&p| position.hand(SideId::new(mover), PieceId::new(p)) > 0).collect();
-            if empty == 0 || held.is_empty() {
-                return Ok(());
-            }
-            let squares: Vec<usize> = empty.squares().collect();
-            let to = squares[pick as usize % squares.len()];
-            let dropped = held[(pick >> 16) as usize % held.len()];
-            let mut played = position;
-            played.play_unchecked(rules, Move::drop(PieceId::new(dropped), to));
             let mut after = Judge::new(rules, &played, next);
             let mut bounds = Bounds::new(rules, &position, next);
             let mut before = Judge::new(rules, &position, mover);
@@ -893,23 +921,12 @@ mod tests {
             pick in any::<u32>(),
         ) {
             let (name, rules, start) = &games()[game];
-            let position = random_position(rules, start, seed, plies);
-            let Some(next) = reply_side(rules, &position) else {
+            let Some(Dropped { position, played, next, empty, to, dropped, .. }) =
+                random_drop(rules, start, seed, plies, pick)
+            else {
                 return Ok(());
             };
-            let mover = position.side_to_move(rules).index();
             let board = rules.geometry.board;
-            let empty = board & !position.occupied();
-            let held: Vec<usize> =
-                (0..rules.pieces).filter(|&p| position.hand(SideId::new(mover), PieceId::new(p)) > 0).collect();
-            if empty == 0 || held.is_empty() {
-                return Ok(());
-            }
-            let squares: Vec<usize> = empty.squares().collect();
-            let to = squares[pick as usize % squares.len()];
-            let dropped = held[(pick >> 16) as usize % held.len()];
-            let mut played = position;
-            played.play_unchecked(rules, Move::drop(PieceId::new(dropped), to));
             let mut after = Judge::new(rules, &played, next);
             let at_drop = After { drops: 1u64 << to, known: 1u64 << to };
             let terms = terms(rules);
