@@ -1406,7 +1406,10 @@ fn created_en_passant<B: Bitboard>(
         })
 }
 
-/// For a FEN's en-passant square: the piece of the side that moved last standing just beyond it.
+/// For a FEN's en-passant square: the piece of the side that moved last standing just beyond it,
+/// where an initial lame move of its type could have passed the square from an empty start.
+/// The piece may be one its type promotes to there: a double step that ends in the promotion
+/// zone (a Torpedo pawn's d3-d1) promotes and still leaves its target behind.
 fn en_passant_victim<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
@@ -1414,24 +1417,22 @@ fn en_passant_victim<B: Bitboard>(
 ) -> Option<usize> {
     let previous = position.previous_side(rules);
     rules.piece_ids().find_map(|piece| {
-        rules
-            .moves_of(previous, piece)
-            .lame
-            .iter()
-            .enumerate()
-            .find_map(|(from, leaps)| {
-                leaps
-                    .iter()
-                    .find(|leap| leap.passed == Some(target) && leap.initial_only)
-                    .filter(|leap| {
-                        position.at(leap.to)
-                            == Some(Occupant {
-                                side: previous,
-                                piece,
-                            })
-                            && position.at(from).is_none()
+        let moves = rules.moves_of(previous, piece);
+        let stands_as = |square: usize| match position.at(square) {
+            Some(o) if o.side == previous => {
+                o.piece == piece
+                    || moves.promotion.as_ref().is_some_and(|promotion| {
+                        promotion.zone.has(square) && promotion.choices.contains(&o.piece)
                     })
-                    .map(|leap| leap.to)
-            })
+            }
+            _ => false,
+        };
+        moves.lame.iter().enumerate().find_map(|(from, leaps)| {
+            leaps
+                .iter()
+                .find(|leap| leap.passed == Some(target) && leap.initial_only)
+                .filter(|leap| stands_as(leap.to) && position.at(from).is_none())
+                .map(|leap| leap.to)
+        })
     })
 }
