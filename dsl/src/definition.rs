@@ -693,10 +693,16 @@ pub struct CastlingDef {
     pub side: SideId,
     /// The FEN letter of this right in the side's case (`K`, `Q`, `k`, `q`).
     pub fen_letter: char,
+    /// The king's piece type when the castling names it; else the side's royal piece castles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub king_piece: Option<PieceId>,
     /// Where the king starts.
     pub king_from: Square,
     /// Where the king ends.
     pub king_to: Square,
+    /// The rook's piece type when the castling names it; else any piece of the side castles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rook_piece: Option<PieceId>,
     /// Where the rook starts.
     pub rook_from: Square,
     /// Where the rook ends.

@@ -290,6 +290,10 @@ pub struct Attacks<B> {
 pub struct Castle<B> {
     /// The side.
     pub side: SideId,
+    /// The king's type when the castling names it; else a royal piece castles.
+    pub king_piece: Option<PieceId>,
+    /// The rook's type when the castling names it; else any piece of the side castles.
+    pub rook_piece: Option<PieceId>,
     /// King from.
     pub king_from: usize,
     /// King to.
@@ -302,6 +306,19 @@ pub struct Castle<B> {
     pub empty: B,
     /// Squares the king stands on, crosses or reaches: none may be attacked.
     pub king_path: Vec<usize>,
+}
+
+impl<B> Castle<B> {
+    /// Whether a piece of this type castles as the king: the type named, else a royal one.
+    pub fn king_is(&self, piece: PieceId, royal: &[PieceId]) -> bool {
+        self.king_piece
+            .map_or_else(|| royal.contains(&piece), |named| named == piece)
+    }
+
+    /// Whether a piece of this type castles as the rook: the type named, else any.
+    pub fn rook_is(&self, piece: PieceId) -> bool {
+        self.rook_piece.is_none_or(|named| named == piece)
+    }
 }
 
 /// The compiled tables of a game: what the core reads.
@@ -1023,6 +1040,8 @@ fn compile_castles<B: Bitboard>(definition: &Definition, geometry: &Geometry<B>)
             empty &= !(B::single(king_from) | B::single(rook_from));
             Castle {
                 side: castle.side,
+                king_piece: castle.king_piece,
+                rook_piece: castle.rook_piece,
                 king_from,
                 king_to,
                 rook_from,

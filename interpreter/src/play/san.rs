@@ -506,7 +506,7 @@ fn castling_meant<B: Bitboard>(
                 && castle_name(rules, *index) == wanted
                 && position
                     .at(castle.king_from)
-                    .is_some_and(|o| o.side == us && rules.definition.pieces[o.piece.index()].royal)
+                    .is_some_and(|o| o.side == us && castle.king_is(o.piece, &rules.royal))
         })
         .map(|(_, castle)| castle)
         .collect();
