@@ -465,3 +465,27 @@ fn extinction_rulings_agree_with_fairy_stockfish() {
     assert_eq!(compared, 4);
     assert!(found.is_empty(), "{found:#?}");
 }
+
+/// Placement's castling rights (`when placed`), as pyffish answers them: a right is gained by
+/// the drop that leaves the King and that Rook on their chess squares, whichever comes last,
+/// and never by another piece on the rook's square or a King elsewhere.
+#[test]
+fn placement_gains_castling_rights_as_fairy_stockfish_does() {
+    let definition = load("placement").expect("placement loads");
+    for (drops, rights) in [
+        ("K@e1 K@e8 R@h1", "K"),
+        ("R@h1 K@e8 K@e1", "K"),
+        ("K@e1 K@e8 Q@h1", "-"),
+        ("K@f1 K@e8 R@h1", "-"),
+        ("K@e1 K@e8 R@h1 R@a8", "Kq"),
+        ("K@e1 R@h8 R@h1 K@e8", "Kk"),
+    ] {
+        let mut session = variant_interpreter::open(&definition, None).expect("opens");
+        for drop in drops.split(' ') {
+            session.play(drop).expect("a legal drop");
+        }
+        let fen = session.fen();
+        assert_eq!(fen.split(' ').nth(2), Some(rights), "{drops}: {fen}");
+        assert!(session.hash_is_consistent(), "{drops}");
+    }
+}

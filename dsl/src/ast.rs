@@ -542,6 +542,9 @@ pub struct Castle {
     pub rook_from: Spanned<String>,
     /// Where the rook ends.
     pub rook_to: Spanned<String>,
+    /// `when placed`: the right is gained when drops put the king and the rook on their start
+    /// squares.
+    pub when_placed: Option<Span>,
 }
 
 /// `actions moves drops`

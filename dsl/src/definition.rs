@@ -707,6 +707,10 @@ pub struct CastlingDef {
     pub rook_from: Square,
     /// Where the rook ends.
     pub rook_to: Square,
+    /// The right is gained when a drop leaves the king and the rook on their start squares
+    /// (`when placed`), besides being given by the setup.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub when_placed: bool,
 }
 
 /// A result for the side that is in the named situation.

@@ -261,6 +261,7 @@ pub(super) fn castling_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> C
             };
             let (king_piece, (king_from, king_to)) = piece_and_path();
             let (rook_piece, (rook_from, rook_to)) = piece_and_path();
+            let when_placed = parts.next().map(|pair| span_of(file, &pair));
             Spanned::new(
                 Castle {
                     side,
@@ -271,6 +272,7 @@ pub(super) fn castling_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> C
                     rook_piece,
                     rook_from,
                     rook_to,
+                    when_placed,
                 },
                 span,
             )

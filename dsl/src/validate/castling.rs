@@ -108,6 +108,7 @@ impl Validator<'_> {
                     rook_piece,
                     rook_from,
                     rook_to,
+                    when_placed: castle.when_placed.is_some(),
                 };
                 if self.castle_moves_both(&right, castle) {
                     rights.push((right, castle.letter.span));

@@ -221,6 +221,12 @@ fn castling_names_its_pieces() {
     assert_eq!(named.rook_to, Square::parse("f1").unwrap());
     let unnamed = &definition.castling[1];
     assert_eq!((unnamed.king_piece, unnamed.rook_piece), (None, None));
+    assert!(!named.when_placed);
+    // `when placed` at the end: the right is gained by drops.
+    let placed = text.replace("rook Rook h1-f1", "rook Rook h1-f1 when placed");
+    let (definition, _) = check(&placed).expect("when placed");
+    assert!(definition.castling[0].when_placed);
+    assert!(!definition.castling[1].when_placed);
     // An unknown name is reported where it is written, with a suggestion.
     let misspelt = text.replace("rook Rook h1-f1", "rook Rok h1-f1");
     let diagnostics = check(&misspelt).expect_err("unknown piece");

@@ -974,6 +974,9 @@ impl<B: Bitboard> Position<B> {
             self.hash ^= rules.zobrist.castling(self.castling & lost);
             self.castling &= !lost;
         }
+        if dropped && rules.castle_gain[to] != 0 {
+            self.gain_castling(rules, us, to);
+        }
         if rules.numbered {
             self.carry_numbers(rules, mv);
         }
@@ -984,6 +987,29 @@ impl<B: Bitboard> Position<B> {
         } else {
             self.halfmove_clock.saturating_add(1)
         };
+    }
+
+    /// A drop on `square` gains the `when placed` castling rights of `us` whose king and rook
+    /// now both stand on their start squares.
+    fn gain_castling(&mut self, rules: &Tables<B>, us: SideId, square: usize) {
+        let mut gained = 0;
+        for (index, castle) in rules.castles.iter().enumerate() {
+            let fits = |at: usize, is: &dyn Fn(PieceId) -> bool| {
+                self.at(at).is_some_and(|o| o.side == us && is(o.piece))
+            };
+            if rules.castle_gain[square] >> index & 1 != 0
+                && castle.side == us
+                && fits(castle.king_from, &|p| castle.king_is(p, &rules.royal))
+                && fits(castle.rook_from, &|p| castle.rook_is(p))
+            {
+                gained |= 1 << index;
+            }
+        }
+        let new = gained & !self.castling;
+        if new != 0 {
+            self.hash ^= rules.zobrist.castling(new);
+            self.castling |= new;
+        }
     }
 
     /// The edits on the board, without ending the turn (to judge what they leave). A piece

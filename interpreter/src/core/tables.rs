@@ -306,6 +306,8 @@ pub struct Castle<B> {
     pub empty: B,
     /// Squares the king stands on, crosses or reaches: none may be attacked.
     pub king_path: Vec<usize>,
+    /// The right is gained when a drop leaves the king and the rook on their start squares.
+    pub when_placed: bool,
 }
 
 impl<B> Castle<B> {
@@ -342,6 +344,8 @@ pub struct Tables<B> {
     pub(crate) castles: Vec<Castle<B>>,
     /// Per square, the castling rights lost when a move starts or ends there.
     pub(crate) castle_loss: Vec<u32>,
+    /// Per square, the castling rights (`when placed`) a drop there may gain.
+    pub(crate) castle_gain: Vec<u32>,
     /// Royal piece types.
     pub(crate) royal: Vec<PieceId>,
     /// Piece types no action captures (`uncapturable`).
@@ -505,6 +509,11 @@ impl<B: Bitboard> Tables<B> {
             castle_loss[castle.king_from] |= 1 << index;
             castle_loss[castle.rook_from] |= 1 << index;
         }
+        let mut castle_gain = vec![0u32; geometry.grid_size()];
+        for (index, castle) in castles.iter().enumerate().filter(|(_, c)| c.when_placed) {
+            castle_gain[castle.king_from] |= 1 << index;
+            castle_gain[castle.rook_from] |= 1 << index;
+        }
         let royal = definition
             .pieces
             .iter()
@@ -576,6 +585,7 @@ impl<B: Bitboard> Tables<B> {
             attacks,
             castles,
             castle_loss,
+            castle_gain,
             royal,
             irreversible: ByPiece::from_fn(|piece| {
                 definition
@@ -1048,6 +1058,7 @@ fn compile_castles<B: Bitboard>(definition: &Definition, geometry: &Geometry<B>)
                 rook_to,
                 empty,
                 king_path,
+                when_placed: castle.when_placed,
             }
         })
         .collect()
