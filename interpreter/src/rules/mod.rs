@@ -18,6 +18,7 @@
 //! holds closures over the compiled game (`tests/layers.rs` allows that one and no other).
 
 pub(crate) mod after_drop;
+pub mod after_move;
 pub(crate) mod compile;
 mod compiled;
 pub(crate) mod domain;
