@@ -66,6 +66,7 @@ const EXPRESSION_KEYWORDS: &[&str] = &[
     "can",
     "after",
     "give",
+    "reach",
     "placement",
     "count",
     "sum",
@@ -316,6 +317,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         | Rule::controlled_term
         | Rule::attacked_term
         | Rule::adjacent_term
+        | Rule::reach_term
         | Rule::colour_of_term
         | Rule::some_term
         | Rule::no_term
@@ -336,6 +338,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_an => keyword("`an`", "an"),
         Rule::kw_after => keyword("`after`", "after"),
         Rule::kw_give => keyword("`give`", "give"),
+        Rule::kw_reach => keyword("`reach`", "reach"),
         Rule::kw_can => keyword("`can`", "can"),
         Rule::kw_act => keyword("`act`", "act"),
         Rule::kw_count => keyword("`count`", "count"),
