@@ -151,10 +151,8 @@ pub enum Squares {
     Reach {
         /// Where the movement starts.
         from: Box<Squares>,
-        /// The Betza text as written.
+        /// The Betza text as written, known to decode ([`crate::betza::decode`]).
         betza: String,
-        /// The text, decoded.
-        moves: Vec<crate::definition::MoveAtom>,
     },
     /// `empty`, `occupied`, `light`, `dark`, `board`.
     Constant(SquareConstant),

@@ -507,11 +507,10 @@ impl Checker<'_> {
                     return None;
                 }
                 let from = self.squares_of(operand);
-                let moves = self.names.moves(betza)?;
+                self.names.moves(betza)?;
                 Typed::Squares(Squares::Reach {
                     from: Box::new(from?),
                     betza: betza.node.value.clone(),
-                    moves,
                 })
             }
             Expression::ColourOf(operand) => {

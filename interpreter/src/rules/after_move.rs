@@ -26,7 +26,7 @@ use crate::rules::Rules;
 /// a game without such rules).
 pub fn allows<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move) -> bool {
     let us = position.side_to_move(rules);
-    let mut before = Judge::new(rules, position, us.index());
+    let mut before = Judge::new(rules, position, us);
     let binding = binding(rules, us);
     allowed(rules, position, &mut before, &binding, us, mv)
 }
@@ -37,7 +37,7 @@ fn binding<B: Bitboard>(rules: &Rules<B>, us: SideId) -> Vec<&AfterRule<B>> {
         .expressions
         .after
         .iter()
-        .filter(|rule| rule.side.is_none_or(|side| side == us.index()))
+        .filter(|rule| rule.side.is_none_or(|side| side == us))
         .collect()
 }
 
@@ -64,7 +64,7 @@ fn allowed<B: Bitboard>(
             AfterTest::Check => rules
                 .side_ids()
                 .any(|side| rules.is_enemy(us, side) && next.in_check(rules, side)),
-            AfterTest::Holds(condition) => Judge::new(rules, next, us.index()).holds(condition),
+            AfterTest::Holds(condition) => Judge::new(rules, next, us).holds(condition),
         };
         if holds != rule.holds {
             return false;
@@ -107,7 +107,7 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
         AfterMoves {
             rules,
             position,
-            before: Judge::new(rules, position, us.index()),
+            before: Judge::new(rules, position, us),
             binding: binding(rules, us),
             us,
             inner,

@@ -351,7 +351,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     }
     fn reach(&mut self, from: &Set<B>, index: usize) -> B {
         let from = crate::domain::set(self, from);
-        let moves = &self.rules.reach[index][self.side];
+        let moves = &self.rules.reach[index][self.side.index()];
         let occupied = self.position.occupied();
         let mut squares = B::EMPTY;
         for square in from.squares() {

@@ -191,7 +191,7 @@ pub struct EndCheck<B> {
 #[derive(Clone, Debug)]
 pub struct AfterRule<B> {
     /// The side it binds; `None` for all.
-    pub side: Option<usize>,
+    pub side: Option<SideId>,
     /// Whether the test must hold (`must`) or must not (`must not`).
     pub holds: bool,
     /// What is judged on the position after the move.
@@ -260,7 +260,7 @@ impl<B: Bitboard> Compiled<B> {
             .after
             .iter()
             .map(|rule| AfterRule {
-                side: rule.side.map(|side| side.0 as usize),
+                side: rule.side,
                 holds: rule.holds,
                 test: match &rule.test {
                     variant_dsl::AfterTest::Check => AfterTest::Check,
@@ -406,10 +406,12 @@ impl<B: Bitboard> Compiler<'_, B> {
             Squares::Acted => Set::Acted,
             Squares::Adjacent(a) => Set::Adjacent(boxed(a)),
             Squares::ColourOf(a) => Set::ColourOf(boxed(a)),
-            Squares::Reach { from, moves, .. } => {
+            Squares::Reach { from, betza } => {
+                // Validation decoded it already: a text that does not decode reaches nothing.
+                let moves = variant_dsl::betza::decode(betza).unwrap_or_default();
                 let mut list = self.reach.borrow_mut();
-                let index = list.iter().position(|m| m == moves).unwrap_or_else(|| {
-                    list.push(moves.clone());
+                let index = list.iter().position(|m| *m == moves).unwrap_or_else(|| {
+                    list.push(moves);
                     list.len() - 1
                 });
                 Set::Reach(boxed(from), index)
