@@ -19,6 +19,9 @@ options() {
     case "$1" in
         # Random kings seldom walk to the hill: 8 games of 120 plies, two of which end there.
         kingofthehill) echo "--games 8 --plies 120" ;;
+        # Random kings seldom race to the eighth rank: 6 games of 200 plies, three of which end
+        # there (Black first, so White loses at once).
+        racingkings) echo "--games 6 --plies 200" ;;
         *) echo "" ;;
     esac
 }
