@@ -22,6 +22,9 @@ options() {
         # Random placements seldom put a King and a Rook on their castling squares: seed 10's
         # games gain castling rights (for several sides and rooks) and keep them for a while.
         placement) echo "--seed 10" ;;
+        # Random kings seldom race to the eighth rank: 6 games of 200 plies, three of which end
+        # there (Black first, so White loses at once).
+        racingkings) echo "--games 6 --plies 200" ;;
         *) echo "" ;;
     esac
 }

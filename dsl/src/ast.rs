@@ -686,6 +686,10 @@ pub enum Expression {
     LeaveAction,
     /// `can act`
     CanAct,
+    /// `after C`: C on the position after the move (move rules)
+    After(Box<Spanned<Expression>>),
+    /// `give check`: after the move, an opponent's royal piece is attacked (move rules)
+    GiveCheck,
     /// `placement`
     Placement,
     /// `count S`
@@ -711,6 +715,8 @@ pub enum Expression {
     AttackedBy(Spanned<SideReference>),
     /// `adjacent to S`
     Adjacent(Box<Spanned<Expression>>),
+    /// `reach of S by "vR"`
+    Reach(Box<Spanned<Expression>>, Spanned<StringLit>),
     /// `colour of S`
     ColourOf(Box<Spanned<Expression>>),
     /// `some S`

@@ -114,6 +114,8 @@ pub(super) fn expression(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Expressi
         Rule::turn_start_term => Expression::AtTurnStart(boxed(parts.nth(3).expect("an operand"))),
         Rule::leave_action_term => Expression::LeaveAction,
         Rule::can_act_term => Expression::CanAct,
+        Rule::after_term => Expression::After(boxed(parts.nth(1).expect("an operand"))),
+        Rule::give_check_term => Expression::GiveCheck,
         Rule::placement_term => Expression::Placement,
         Rule::count_term => Expression::Count(boxed(parts.nth(1).expect("an operand"))),
         Rule::sum_term => {
@@ -144,6 +146,11 @@ pub(super) fn expression(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Expressi
         Rule::controlled_term => Expression::ControlledBy(side(parts.nth(2).expect("a side"))),
         Rule::attacked_term => Expression::AttackedBy(side(parts.nth(2).expect("a side"))),
         Rule::adjacent_term => Expression::Adjacent(boxed(parts.nth(2).expect("an operand"))),
+        Rule::reach_term => {
+            let from = boxed(parts.nth(2).expect("an operand"));
+            let betza = crate::parse::pairs::string_of(file, parts.nth(1).expect("a string"));
+            Expression::Reach(from, betza)
+        }
         Rule::colour_of_term => Expression::ColourOf(boxed(parts.nth(2).expect("an operand"))),
         Rule::some_term => Expression::Some(boxed(parts.nth(1).expect("an operand"))),
         Rule::no_term => Expression::No(boxed(parts.nth(1).expect("an operand"))),

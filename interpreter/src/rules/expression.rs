@@ -27,7 +27,9 @@ use crate::domain::{Domain, Settles};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 pub(crate) use crate::rules::ir::OTHER_PIECE;
-pub use crate::rules::ir::{compile_set, Compiled, Cond, DropRule, EndCheck, Fld, Num, Set};
+pub use crate::rules::ir::{
+    compile_set, AfterRule, AfterTest, Compiled, Cond, DropRule, EndCheck, Fld, Num, Set,
+};
 use crate::rules::Rules;
 use variant_dsl::expression::{Comparison, SideRef};
 
@@ -351,6 +353,24 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
             }
         }
         squares
+    }
+    fn reach(&mut self, from: &Set<B>, index: usize) -> B {
+        let from = crate::domain::set(self, from);
+        let moves = &self.rules.reach[index][self.side.index()];
+        let occupied = self.position.occupied();
+        let mut squares = B::EMPTY;
+        for square in from.squares() {
+            // Every piece stops a line and may be captured: nothing is the mover's own.
+            squares |= crate::core::tables::targets(
+                self.rules,
+                moves,
+                square,
+                B::EMPTY,
+                occupied,
+                occupied,
+            );
+        }
+        squares & self.rules.geometry.board
     }
     #[inline]
     fn adjacent(&mut self, inner: B) -> B {
@@ -984,6 +1004,10 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         self.intersection(among, attacked)
     }
     fn attacked_by(&mut self, _: SideRef) -> (B, B) {
+        self.unknown()
+    }
+    // A line of sight opens or closes with the drop.
+    fn reach(&mut self, _: &Set<B>, _: usize) -> (B, B) {
         self.unknown()
     }
     fn last_drop(&mut self, reference: SideRef) -> (B, B) {

@@ -37,6 +37,9 @@ pub enum Set<B> {
     LegalDrops,
     /// The pieces that acted this turn.
     Acted,
+    /// The squares a movement reaches from a set: the index of the movement in
+    /// [`Compiled::reach`] (`reach of S by "vR"`).
+    Reach(Box<Set<B>>, usize),
     /// The 8 squares around each.
     Adjacent(Box<Set<B>>),
     /// Every square of a colour present.
@@ -184,6 +187,28 @@ pub struct EndCheck<B> {
     pub needs_actions: bool,
 }
 
+/// A compiled move rule judged after the move (`must [not] after C`, `must [not] give check`).
+#[derive(Clone, Debug)]
+pub struct AfterRule<B> {
+    /// The side it binds; `None` for all.
+    pub side: Option<SideId>,
+    /// Whether the test must hold (`must`) or must not (`must not`).
+    pub holds: bool,
+    /// What is judged on the position after the move.
+    pub test: AfterTest<B>,
+    /// When the rule applies, judged before the move (it may name the moving piece).
+    pub condition: Cond<B>,
+}
+
+/// What an [`AfterRule`] judges after the move.
+#[derive(Clone, Debug)]
+pub enum AfterTest<B> {
+    /// An opponent of the mover is in check.
+    Check,
+    /// The condition holds for the mover.
+    Holds(Cond<B>),
+}
+
 /// Everything a game's expressions compile into.
 #[derive(Clone, Debug, Default)]
 pub struct Compiled<B> {
@@ -191,10 +216,14 @@ pub struct Compiled<B> {
     pub drops: Vec<DropRule<B>>,
     /// The move rules, in source order (the same shape as drop rules).
     pub moves: Vec<DropRule<B>>,
+    /// The move rules judged after the move, in source order.
+    pub after: Vec<AfterRule<B>>,
     /// Per placement phase, its drop rules.
     pub phase_drops: Vec<Vec<DropRule<B>>>,
     /// The conditions of `at turn start` terms, judged when a turn starts.
     pub turn_start: Vec<Cond<B>>,
+    /// The movements of `reach of S by "..."` terms, by index, each written once.
+    pub reach: Vec<Vec<variant_dsl::MoveAtom>>,
     /// Whether some drop rule is `leave an action`.
     pub lookahead: bool,
     /// The score, if the game keeps one.
@@ -209,6 +238,7 @@ impl<B: Bitboard> Compiled<B> {
         let compiler = Compiler {
             geometry,
             turn_start: std::cell::RefCell::new(Vec::new()),
+            reach: std::cell::RefCell::new(Vec::new()),
         };
         let rules = |constraints: &[variant_dsl::DropConstraint]| -> Vec<DropRule<B>> {
             constraints
@@ -225,6 +255,20 @@ impl<B: Bitboard> Compiled<B> {
         };
         let drops = rules(&definition.drops.constraints);
         let moves = rules(&definition.move_rules.constraints);
+        let after = definition
+            .move_rules
+            .after
+            .iter()
+            .map(|rule| AfterRule {
+                side: rule.side,
+                holds: rule.holds,
+                test: match &rule.test {
+                    variant_dsl::AfterTest::Check => AfterTest::Check,
+                    variant_dsl::AfterTest::Condition(c) => AfterTest::Holds(compiler.condition(c)),
+                },
+                condition: compiler.condition(&rule.condition),
+            })
+            .collect();
         let phase_drops = definition
             .phases
             .iter()
@@ -234,8 +278,10 @@ impl<B: Bitboard> Compiled<B> {
             lookahead: drops.iter().any(|rule| rule.lookahead),
             drops,
             moves,
+            after,
             phase_drops,
             turn_start: Vec::new(),
+            reach: Vec::new(),
             score: definition
                 .score
                 .as_ref()
@@ -254,6 +300,7 @@ impl<B: Bitboard> Compiled<B> {
                 .collect(),
         };
         compiled.turn_start = compiler.turn_start.into_inner();
+        compiled.reach = compiler.reach.into_inner();
         compiled
     }
 
@@ -296,6 +343,7 @@ pub fn compile_set<B: Bitboard>(geometry: &crate::geometry::Geometry<B>, set: &S
     Compiler {
         geometry,
         turn_start: std::cell::RefCell::new(Vec::new()),
+        reach: std::cell::RefCell::new(Vec::new()),
     }
     .set(set)
 }
@@ -304,6 +352,8 @@ struct Compiler<'g, B> {
     geometry: &'g crate::geometry::Geometry<B>,
     /// The `at turn start` conditions met so far.
     turn_start: std::cell::RefCell<Vec<Cond<B>>>,
+    /// The movements of the `reach` terms met so far.
+    reach: std::cell::RefCell<Vec<Vec<variant_dsl::MoveAtom>>>,
 }
 
 impl<B: Bitboard> Compiler<'_, B> {
@@ -356,6 +406,16 @@ impl<B: Bitboard> Compiler<'_, B> {
             Squares::Acted => Set::Acted,
             Squares::Adjacent(a) => Set::Adjacent(boxed(a)),
             Squares::ColourOf(a) => Set::ColourOf(boxed(a)),
+            Squares::Reach { from, betza } => {
+                // Validation decoded it already: a text that does not decode reaches nothing.
+                let moves = variant_dsl::betza::decode(betza).unwrap_or_default();
+                let mut list = self.reach.borrow_mut();
+                let index = list.iter().position(|m| *m == moves).unwrap_or_else(|| {
+                    list.push(moves);
+                    list.len() - 1
+                });
+                Set::Reach(boxed(from), index)
+            }
             Squares::And(a, b) => Set::And(boxed(a), boxed(b)),
             Squares::Or(a, b) => Set::Or(boxed(a), boxed(b)),
             Squares::Except(a, b) => Set::Except(boxed(a), boxed(b)),
@@ -423,7 +483,7 @@ pub(crate) fn every_term<'a, B>(
         return false;
     }
     match term {
-        Term::Set(Set::Adjacent(a) | Set::ColourOf(a) | Set::Not(a)) => {
+        Term::Set(Set::Adjacent(a) | Set::ColourOf(a) | Set::Not(a) | Set::Reach(a, _)) => {
             every_term(Term::Set(a), test)
         }
         Term::Set(Set::And(a, b) | Set::Or(a, b) | Set::Except(a, b)) => {

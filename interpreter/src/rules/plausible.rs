@@ -236,7 +236,20 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     }
     // A game lost by its royal piece's capture (atomic chess) is over without it, not broken.
     let lost_is_an_end = end.royal_captured.is_some();
-    for side in sides(rules.sides).filter(|_| !lost_is_an_end) {
+    // A side whose setup has no royal piece plays without one (Horde's White): royalty is per
+    // side, and `check` binds the sides that have a royal piece.
+    let royal_at_start = |side: SideId| {
+        let setup = &rules.definition.setup;
+        setup
+            .board
+            .iter()
+            .any(|p| p.side == side && rules.royal.contains(&p.piece))
+            || setup
+                .hands
+                .iter()
+                .any(|(s, piece, n)| *s == side && *n > 0 && rules.royal.contains(piece))
+    };
+    for side in sides(rules.sides).filter(|&side| !lost_is_an_end && royal_at_start(side)) {
         let in_hand = rules
             .royal
             .iter()
