@@ -91,6 +91,11 @@ pub(crate) fn condition(
         if let Expression::LeaveAction = expression.node {
             return Some(Condition::LeaveAction);
         }
+        if let Expression::Not(inner) = &expression.node {
+            if let Expression::GiveCheckmate = inner.node {
+                return Some(Condition::NoCheckmate);
+            }
+        }
     }
     let mut checker = Checker { names, place };
     let typed = checker.check(expression)?;
@@ -148,6 +153,7 @@ impl Checker<'_> {
             )
             .with_help(match term {
                 "leave an action" => "write it alone after `must`: `must leave an action`",
+                "give checkmate" => "write it alone after `must not`: `must not give checkmate`",
                 _ => "see docs/language.md, \"Expressions\", for where each term may be used",
             }),
         );
@@ -390,6 +396,18 @@ impl Checker<'_> {
                 );
                 return None;
             }
+            Expression::GiveCheckmate => {
+                self.misplaced(span, "give checkmate", "looks at the position after a drop");
+                return None;
+            }
+            Expression::PlaceStranded => {
+                self.drop_only(
+                    span,
+                    "place stranded",
+                    "speaks of the piece dropped and its square",
+                )?;
+                Typed::Condition(Condition::PlaceStranded)
+            }
             Expression::CanAct => {
                 if self.place != Place::End {
                     self.misplaced(
@@ -454,6 +472,9 @@ impl Checker<'_> {
             }
             Expression::ColourOf(operand) => {
                 Typed::Squares(Squares::ColourOf(Box::new(self.squares_of(operand)?)))
+            }
+            Expression::FileOf(operand) => {
+                Typed::Squares(Squares::FileOf(Box::new(self.squares_of(operand)?)))
             }
             Expression::Some(operand) => {
                 Typed::Condition(Condition::Some(self.squares_of(operand)?))
