@@ -531,7 +531,6 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::promotion_moves | Rule::promotion_move => {
             words("`on`, `into`, `within`, `from` or `out of`")
         }
-        Rule::promotion_or => words("`or`"),
         Rule::kw_optionally => keyword("`optionally`", "optionally"),
         Rule::kw_into => keyword("`into`", "into"),
         Rule::kw_within => keyword("`within`", "within"),
