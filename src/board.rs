@@ -213,7 +213,8 @@ pub fn rules_text(definition: &Definition) -> String {
             .iter()
             .enumerate()
             .map(|(piece, def)| {
-                let letter = definition.piece_letter(
+                // A promoted form is typed `+P` in FENs and drawn as its letter.
+                let letter = definition.piece_symbol(
                     variant_dsl::SideId(index as u8),
                     variant_dsl::PieceId(piece as u8),
                 );

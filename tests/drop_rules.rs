@@ -374,6 +374,10 @@ impl<'a> Naive<'a> {
                     .filter(|&s| if is_light(s) { light } else { dark })
                     .collect()
             }
+            Squares::FileOf(inner) => {
+                let files: Vec<u8> = self.set(inner).iter().map(|s| s.file).collect();
+                game.board().filter(|s| files.contains(&s.file)).collect()
+            }
             Squares::And(a, b) => self.set(a).intersection(&self.set(b)).copied().collect(),
             Squares::Or(a, b) => self.set(a).union(&self.set(b)).copied().collect(),
             Squares::Except(a, b) => self.set(a).difference(&self.set(b)).copied().collect(),
@@ -451,6 +455,17 @@ impl<'a> Naive<'a> {
             Condition::Place(piece) => dropped().0 == piece.0 as usize,
             Condition::PlaceOn(set) => self.set(set).contains(&dropped().1),
             Condition::LeaveAction => panic!("`leave an action` is judged by the caller"),
+            Condition::NoCheckmate => panic!("`not give checkmate` is judged by the caller"),
+            Condition::PlaceStranded => {
+                let (piece, square) = dropped();
+                self.game
+                    .definition
+                    .stranded_squares(
+                        variant_dsl::SideId(self.side as u8),
+                        variant_dsl::PieceId(piece as u8),
+                    )
+                    .contains(&square)
+            }
             Condition::Move(_) | Condition::MoveFrom(_) => {
                 panic!("a move term in a drop rule")
             }

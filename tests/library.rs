@@ -26,6 +26,7 @@
 //!   passed and the one landed on, in square order); ours, the square passed, must be one of them.
 //! - a setup without castling and en passant: Fairy-Stockfish leaves both fields out of its start
 //!   FEN (Breakthrough's `w 0 1`) but writes them (`- -`) after every move; we always write them.
+//!   Its start FEN writes empty hands `[-]` (shogi), its others `[]`; we write `[]`.
 //! - the half-move clock in games with hands: Fairy-Stockfish resets it on every drop, the
 //!   language on moves and drops of `irreversible` pieces only, and the language cannot say
 //!   "every drop resets it". The clock matters only to the 50-move rule, which pyffish's move
@@ -69,6 +70,8 @@ const FAIRY_STOCKFISH_GAMES: &[&str] = &[
     "spartan",
     "duck",
     "grasshopper",
+    "shogi",
+    "minishogi",
 ];
 
 fn root() -> &'static Path {
@@ -203,6 +206,9 @@ impl<B: Bitboard> Ours<B> {
             // A setup written without castling and en-passant fields (Breakthrough's `w 0 1`).
             their.splice(2..2, ["-", "-"]);
         }
+        // Empty hands written `[-]` (shogi's start FEN), as we write `[]`.
+        let their_board = their[0].replace("[-]", "[]");
+        their[0] = &their_board;
         if mine.len() != their.len() || mine.len() < 6 {
             return ours == theirs;
         }

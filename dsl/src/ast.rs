@@ -442,10 +442,16 @@ pub enum PieceItem {
     Moves(Spanned<StringLit>),
     /// `initial rank 2`
     Initial(Spanned<Zone>),
+    /// `letter +P`: the piece is the promoted form of the piece lettered `P`.
+    PromotedLetter(Spanned<char>),
     /// `promotes on last rank to Queen Rook`
     Promotes {
         /// The side it applies to (`red promotes ...`); `None` for every side.
         side: Option<Spanned<String>>,
+        /// `optionally`: the move may also be made without promoting.
+        optionally: bool,
+        /// Which moves promote (`on`, `on or from` ...).
+        moves: crate::definition::PromotionMoves,
         /// Where it promotes.
         zone: Spanned<Zone>,
         /// Piece names it may become.
@@ -482,7 +488,7 @@ impl PieceItem {
     /// The item's keyword, for messages about duplicates.
     pub fn keyword_text(&self) -> &str {
         match self {
-            PieceItem::Letter(_) => "letter",
+            PieceItem::Letter(_) | PieceItem::PromotedLetter(_) => "letter",
             PieceItem::Value(_) => "value",
             PieceItem::Royal => "royal",
             PieceItem::Moves(_) => "moves",
@@ -684,6 +690,10 @@ pub enum Expression {
     AtTurnStart(Box<Spanned<Expression>>),
     /// `leave an action`
     LeaveAction,
+    /// `give checkmate`
+    GiveCheckmate,
+    /// `place stranded`
+    PlaceStranded,
     /// `can act`
     CanAct,
     /// `after C`: C on the position after the move (move rules)
@@ -719,6 +729,8 @@ pub enum Expression {
     Reach(Box<Spanned<Expression>>, Spanned<StringLit>),
     /// `colour of S`
     ColourOf(Box<Spanned<Expression>>),
+    /// `file of S`
+    FileOf(Box<Spanned<Expression>>),
     /// `some S`
     Some(Box<Spanned<Expression>>),
     /// `no S`

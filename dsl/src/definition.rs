@@ -537,6 +537,10 @@ pub struct PieceDef {
     /// Movements written leg by leg (`path W any, then outward`), besides the Betza ones.
     #[serde(default)]
     pub paths: Vec<PathDef>,
+    /// `letter +P`: the piece is the promoted form of the piece whose letter it shares, written
+    /// `+P` in FEN, and goes back to that piece when captured into a hand (shogi's tokin).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub promoted_form: bool,
 }
 
 /// A movement written leg by leg: `path W* , then straight enemy not royal convert, then
@@ -705,6 +709,50 @@ pub struct Promotion {
     /// general ones.
     #[serde(default)]
     pub side_choices: Vec<Vec<PieceId>>,
+    /// `optionally`: a move that may promote may also be made without promoting, except to a
+    /// square where the piece would be stranded (no move of it could ever leave the square).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+    /// Which moves promote, by where they start and end.
+    #[serde(default, skip_serializing_if = "PromotionMoves::is_default")]
+    pub moves: PromotionMoves,
+}
+
+/// Which moves promote, by where they start and end relative to the zone: `on` is entering and
+/// within (the move ends in the zone, chess), `on or from` all three (shogi).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PromotionMoves {
+    /// `into`: from outside the zone into it.
+    pub entering: bool,
+    /// `within`: from a square of the zone to another.
+    pub within: bool,
+    /// `out of`: from the zone to a square outside it.
+    pub leaving: bool,
+}
+
+impl PromotionMoves {
+    /// No move promotes (the parser's start before it reads the words).
+    pub const NONE: PromotionMoves = PromotionMoves {
+        entering: false,
+        within: false,
+        leaving: false,
+    };
+
+    /// Whether these are `on`'s moves, the default.
+    pub fn is_default(&self) -> bool {
+        *self == PromotionMoves::default()
+    }
+}
+
+impl Default for PromotionMoves {
+    /// `on`: moves that end in the zone.
+    fn default() -> Self {
+        PromotionMoves {
+            entering: true,
+            within: true,
+            leaving: false,
+        }
+    }
 }
 
 impl Promotion {
@@ -961,15 +1009,107 @@ impl Definition {
         }
     }
 
-    /// The side and piece a FEN letter stands for.
+    /// The side and piece a FEN letter stands for (a promoted form, `+P`, is never found here:
+    /// [`Definition::promoted_letter_piece`]).
     pub fn letter_piece(&self, letter: char) -> Option<(SideId, PieceId)> {
+        self.find_letter(letter, false)
+    }
+
+    /// The side and piece that `+` and a letter stand for: a promoted form (`letter +P`).
+    pub fn promoted_letter_piece(&self, letter: char) -> Option<(SideId, PieceId)> {
+        self.find_letter(letter, true)
+    }
+
+    fn find_letter(&self, letter: char, promoted_form: bool) -> Option<(SideId, PieceId)> {
         (0..self.sides.len()).find_map(|side| {
             (0..self.pieces.len())
                 .find(|&piece| {
-                    self.piece_letter(SideId(side as u8), PieceId(piece as u8)) == letter
+                    self.pieces[piece].promoted_form == promoted_form
+                        && self.piece_letter(SideId(side as u8), PieceId(piece as u8)) == letter
                 })
                 .map(|piece| (SideId(side as u8), PieceId(piece as u8)))
         })
+    }
+
+    /// A side's piece as a FEN writes it: its letter, after `+` for a promoted form (`+p`).
+    pub fn piece_symbol(&self, side: SideId, piece: PieceId) -> String {
+        let letter = self.piece_letter(side, piece);
+        match self.pieces.get(piece.0 as usize) {
+            Some(def) if def.promoted_form => format!("+{letter}"),
+            _ => letter.to_string(),
+        }
+    }
+
+    /// The piece a promoted form is the promoted form of (the piece with its letter, not
+    /// itself a promoted form); `None` for other pieces.
+    pub fn base_of(&self, piece: PieceId) -> Option<PieceId> {
+        let def = self.pieces.get(piece.0 as usize)?;
+        if !def.promoted_form {
+            return None;
+        }
+        self.pieces
+            .iter()
+            .position(|p| !p.promoted_form && p.letter == def.letter)
+            .map(|index| PieceId(index as u8))
+    }
+
+    /// The squares where a side's piece of this type is stranded: none of its moves (Betza
+    /// atoms, whose first step for a rider, or the first leg of a path) lands on the board from
+    /// there, whatever stands around. Shogi's pawn and lance on the last rank, its knight on the
+    /// last two. A piece that never moves is stranded nowhere (it was never meant to move).
+    pub fn stranded_squares(&self, side: SideId, piece: PieceId) -> Vec<Square> {
+        let Some(def) = self.pieces.get(piece.0 as usize) else {
+            return Vec::new();
+        };
+        let Some(side_def) = self.sides.get(side.0 as usize) else {
+            return Vec::new();
+        };
+        let steps: Vec<(i32, i32)> = def
+            .moves
+            .iter()
+            .flat_map(|atom| atom.steps.iter())
+            .map(|step| (step.right, step.forward))
+            .chain(
+                def.paths
+                    .iter()
+                    .filter_map(|path| match &path.legs.first()?.direction {
+                        LegDirection::Steps(steps) => {
+                            Some(steps.iter().map(|s| (s.right, s.forward)))
+                        }
+                        _ => None,
+                    })
+                    .flatten(),
+            )
+            .map(|(right, ahead)| match side_def.forward {
+                Forward::Up => (right as i32, ahead as i32),
+                Forward::Down => (right as i32, -(ahead as i32)),
+            })
+            .collect();
+        if steps.is_empty() {
+            return Vec::new();
+        }
+        let board = &self.board;
+        let on_board = |file: i32, rank: i32| {
+            file >= 0
+                && rank >= 0
+                && file < board.files as i32
+                && rank < board.ranks as i32
+                && !board.holes.contains(&Square::new(file as u8, rank as u8))
+        };
+        let mut stranded = Vec::new();
+        for rank in 0..board.ranks {
+            for file in 0..board.files {
+                let square = Square::new(file, rank);
+                if board.holes.contains(&square) {
+                    continue;
+                }
+                let (f, r) = (file as i32, rank as i32);
+                if !steps.iter().any(|&(dx, dy)| on_board(f + dx, r + dy)) {
+                    stranded.push(square);
+                }
+            }
+        }
+        stranded
     }
 
     /// Whether two sides are on one team (a side is its own ally).

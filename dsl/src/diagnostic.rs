@@ -54,6 +54,8 @@ pub mod code {
     pub const DUPLICATE_SIDE_NAME: &str = "E0105";
     /// Two sides with the same FEN letter.
     pub const DUPLICATE_SIDE_LETTER: &str = "E0106";
+    /// A promoted form (`letter +P`) whose letter no other piece has.
+    pub const PROMOTED_FORM: &str = "E0107";
     /// A statement that may appear once appears twice.
     pub const DUPLICATE_STATEMENT: &str = "E0201";
     /// A required statement is missing.

@@ -117,6 +117,12 @@ pub enum Condition {
     /// `leave an action`: after this drop, the next side has a legal action (drop rules only,
     /// alone after `must`).
     LeaveAction,
+    /// `not give checkmate`: after this drop, the next side is not both in check and without a
+    /// legal action (drop rules only, alone after `must`: `must not give checkmate`).
+    NoCheckmate,
+    /// `place stranded`: the drop lands where none of the dropped piece's moves could ever leave
+    /// ([`crate::Definition::stranded_squares`]; drop rules only).
+    PlaceStranded,
     /// `move King`: the moving piece is of this type (move rules only).
     Move(PieceId),
     /// `move from S`: the moving piece starts on one of these squares (move rules only).
@@ -175,6 +181,8 @@ pub enum Squares {
     Adjacent(Box<Squares>),
     /// `colour of S`: every square of a colour one of these has.
     ColourOf(Box<Squares>),
+    /// `file of S`: every square of a file one of these is on.
+    FileOf(Box<Squares>),
     /// `A and B`
     And(Box<Squares>, Box<Squares>),
     /// `A or B`
@@ -267,7 +275,7 @@ impl Squares {
     pub fn reads_pieces_of(&self, piece: PieceId) -> bool {
         match self {
             Squares::Pieces(_, kind) => kind.is_none_or(|kind| kind == piece),
-            Squares::Adjacent(a) | Squares::ColourOf(a) | Squares::Not(a) => {
+            Squares::Adjacent(a) | Squares::ColourOf(a) | Squares::FileOf(a) | Squares::Not(a) => {
                 a.reads_pieces_of(piece)
             }
             Squares::And(a, b) | Squares::Or(a, b) | Squares::Except(a, b) => {
@@ -281,7 +289,9 @@ impl Squares {
     pub fn reads_last_drop(&self) -> bool {
         match self {
             Squares::LastDrop(_) => true,
-            Squares::Adjacent(a) | Squares::ColourOf(a) | Squares::Not(a) => a.reads_last_drop(),
+            Squares::Adjacent(a) | Squares::ColourOf(a) | Squares::FileOf(a) | Squares::Not(a) => {
+                a.reads_last_drop()
+            }
             Squares::Reach { from, .. } => from.reads_last_drop(),
             Squares::And(a, b) | Squares::Or(a, b) | Squares::Except(a, b) => {
                 a.reads_last_drop() || b.reads_last_drop()

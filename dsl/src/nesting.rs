@@ -28,8 +28,8 @@ pub const MAX_EXPRESSION_DEPTH: usize = 256;
 /// Words that take the next operand (and so nest it): `not`, `count` ... and the action
 /// conditions of policies (`from`, `to`, `lands on`, `then attacks`).
 const OPERAND_WORDS: &[&str] = &[
-    "not", "count", "some", "no", "touch", "adjacent", "colour", "place", "placing", "move",
-    "moving", "at", "sum", "from", "to", "lands", "attacks", "until", "after", "reach",
+    "not", "count", "some", "no", "touch", "adjacent", "colour", "file", "place", "placing",
+    "move", "moving", "at", "sum", "from", "to", "lands", "attacks", "until", "after", "reach",
 ];
 
 /// Words after which an expression starts afresh: a `not` that follows one negates everything

@@ -99,6 +99,11 @@ pub(crate) fn condition(
         if let Expression::LeaveAction = expression.node {
             return Some(Condition::LeaveAction);
         }
+        if let Expression::Not(inner) = &expression.node {
+            if let Expression::GiveCheckmate = inner.node {
+                return Some(Condition::NoCheckmate);
+            }
+        }
     }
     let mut checker = Checker { names, place };
     let typed = checker.check(expression)?;
@@ -189,6 +194,7 @@ impl Checker<'_> {
                     "write it alone after `must` or `must not` in the `moves` block: \
                      `must not give check`, `must not after some (opponent King and attacked by own)`"
                 }
+                "give checkmate" => "write it alone after `must not`: `must not give checkmate`",
                 _ => "see docs/language.md, \"Expressions\", for where each term may be used",
             }),
         );
@@ -439,6 +445,18 @@ impl Checker<'_> {
                 );
                 return None;
             }
+            Expression::GiveCheckmate => {
+                self.misplaced(span, "give checkmate", "looks at the position after a drop");
+                return None;
+            }
+            Expression::PlaceStranded => {
+                self.drop_only(
+                    span,
+                    "place stranded",
+                    "speaks of the piece dropped and its square",
+                )?;
+                Typed::Condition(Condition::PlaceStranded)
+            }
             Expression::CanAct => {
                 if self.place != Place::End {
                     self.misplaced(
@@ -515,6 +533,9 @@ impl Checker<'_> {
             }
             Expression::ColourOf(operand) => {
                 Typed::Squares(Squares::ColourOf(Box::new(self.squares_of(operand)?)))
+            }
+            Expression::FileOf(operand) => {
+                Typed::Squares(Squares::FileOf(Box::new(self.squares_of(operand)?)))
             }
             Expression::Some(operand) => {
                 Typed::Condition(Condition::Some(self.squares_of(operand)?))

@@ -183,8 +183,21 @@ fn parse_rank(
                     format!("`*` marks a hole, but {} is not a hole", square_name(file)),
                 ));
             }
-        } else if c.is_ascii_alphabetic() {
-            let (side, piece) = piece_of_letter(def, c, offset)?;
+        } else if c.is_ascii_alphabetic() || c == '+' {
+            let (side, piece) = if c == '+' {
+                // `+P`: a promoted form (`letter +P`); the `+` and the letter are one square.
+                index += 1;
+                let letter = field.text[index..].chars().next().unwrap_or(' ');
+                def.promoted_letter_piece(letter).ok_or_else(|| {
+                    error(
+                        offset,
+                        1 + letter.len_utf8(),
+                        format!("`+{letter}` is not a promoted piece of this game"),
+                    )
+                })?
+            } else {
+                piece_of_letter(def, c, offset)?
+            };
             if is_hole(file) {
                 return Err(error(
                     offset,

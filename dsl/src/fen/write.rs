@@ -49,7 +49,7 @@ pub fn write_fen(def: &Definition, setup: &Setup) -> String {
 fn write_board(def: &Definition, board: &[Placement], promoted: &[Square]) -> String {
     board_field(&def.board, |square| {
         board.iter().find(|p| p.square == square).map(|p| {
-            let letter = letter_for(def, p.side, p.piece).to_string();
+            let letter = def.piece_symbol(p.side, p.piece);
             if promoted.contains(&square) {
                 letter + "~"
             } else {

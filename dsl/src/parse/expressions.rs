@@ -113,6 +113,8 @@ pub(super) fn expression(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Expressi
         },
         Rule::turn_start_term => Expression::AtTurnStart(boxed(parts.nth(3).expect("an operand"))),
         Rule::leave_action_term => Expression::LeaveAction,
+        Rule::give_checkmate_term => Expression::GiveCheckmate,
+        Rule::place_stranded_term => Expression::PlaceStranded,
         Rule::can_act_term => Expression::CanAct,
         Rule::after_term => Expression::After(boxed(parts.nth(1).expect("an operand"))),
         Rule::give_check_term => Expression::GiveCheck,
@@ -152,6 +154,7 @@ pub(super) fn expression(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Expressi
             Expression::Reach(from, betza)
         }
         Rule::colour_of_term => Expression::ColourOf(boxed(parts.nth(2).expect("an operand"))),
+        Rule::file_of_term => Expression::FileOf(boxed(parts.nth(2).expect("an operand"))),
         Rule::some_term => Expression::Some(boxed(parts.nth(1).expect("an operand"))),
         Rule::no_term => Expression::No(boxed(parts.nth(1).expect("an operand"))),
         Rule::legal_drops_term => Expression::LegalDrops,

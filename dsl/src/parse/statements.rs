@@ -166,7 +166,14 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
     let mut parts = pair.into_inner();
     let item = match rule {
         Rule::letter_statement => {
-            PieceItem::Letter(letter_of(file, &parts.nth(1).expect("letter")))
+            let letter = parts.nth(1).expect("letter");
+            match letter.as_rule() {
+                Rule::promoted_letter => PieceItem::PromotedLetter(letter_of(
+                    file,
+                    &letter.into_inner().next().expect("the letter after `+`"),
+                )),
+                _ => PieceItem::Letter(letter_of(file, &letter)),
+            }
         }
         Rule::value_statement => PieceItem::Value(text_of(file, &parts.nth(1).expect("value"))),
         Rule::royal_statement => PieceItem::Royal,
@@ -180,11 +187,17 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
                 next = parts.next().expect("on");
                 side
             });
-            let _ = next;
+            let optionally = next.as_rule() == Rule::kw_optionally;
+            if optionally {
+                next = parts.next().expect("which moves");
+            }
+            let moves = promotion_moves(next);
             let zone = zone(file, parts.next().expect("zone"));
             let choices = parts.skip(1).map(|name| text_of(file, &name)).collect();
             PieceItem::Promotes {
                 side,
+                optionally,
+                moves,
                 zone,
                 choices,
             }
@@ -195,6 +208,28 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
         _ => PieceItem::Future(future_statement(file, &mut parts)),
     };
     Spanned::new(item, span)
+}
+
+/// Which moves a `promotes` statement promotes: the union of its words (`on or from`).
+fn promotion_moves(pair: Pair<'_, Rule>) -> crate::definition::PromotionMoves {
+    let mut moves = crate::definition::PromotionMoves::NONE;
+    for word in pair.into_inner() {
+        let first = word.into_inner().next().map(|w| w.as_rule());
+        match first {
+            Some(Rule::kw_on) => {
+                moves.entering = true;
+                moves.within = true;
+            }
+            Some(Rule::kw_into) => moves.entering = true,
+            Some(Rule::kw_within) => moves.within = true,
+            Some(Rule::kw_from) => {
+                moves.within = true;
+                moves.leaving = true;
+            }
+            _ => moves.leaving = true,
+        }
+    }
+    moves
 }
 
 /// The legs of a `path` statement (its pairs after the keyword; `then` keywords skipped).

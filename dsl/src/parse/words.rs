@@ -77,6 +77,8 @@ const EXPRESSION_KEYWORDS: &[&str] = &[
     "attacked",
     "adjacent",
     "colour",
+    "file",
+    "give",
     "some",
     "no",
     "legal",
@@ -132,6 +134,8 @@ pub(crate) const EXPRESSION_WORDS: &[&str] = &[
     "adjacent",
     "to",
     "colour",
+    "file",
+    "give",
     "some",
     "no",
     "legal",
@@ -307,6 +311,8 @@ pub(super) fn expected(rule: Rule) -> Expected {
         | Rule::place_term
         | Rule::touch_term
         | Rule::leave_action_term
+        | Rule::give_checkmate_term
+        | Rule::place_stranded_term
         | Rule::can_act_term
         | Rule::after_term
         | Rule::give_check_term
@@ -322,6 +328,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         | Rule::adjacent_term
         | Rule::reach_term
         | Rule::colour_of_term
+        | Rule::file_of_term
         | Rule::some_term
         | Rule::no_term
         | Rule::legal_drops_term
@@ -534,5 +541,14 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_stalemate => keyword(END_ITEM, "stalemate"),
         Rule::kw_repetition => keyword(END_ITEM, "repetition"),
         Rule::kw_move_limit => keyword(END_ITEM, "move-limit"),
+        Rule::promoted_letter => words("`+` and a letter, such as `+P`"),
+        Rule::promotion_moves | Rule::promotion_move => {
+            words("`on`, `into`, `within`, `from` or `out of`")
+        }
+        Rule::kw_optionally => keyword("`optionally`", "optionally"),
+        Rule::kw_into => keyword("`into`", "into"),
+        Rule::kw_within => keyword("`within`", "within"),
+        Rule::kw_out => keyword("`out`", "out"),
+        Rule::kw_stranded => keyword("`stranded`", "stranded"),
     }
 }

@@ -14,6 +14,8 @@ use crate::validate::validator::Validator;
 pub(super) struct PieceName<'a> {
     pub(super) statement: &'a PieceStatement,
     pub(super) letter: char,
+    /// `letter +P`: written `+` and the letter.
+    pub(super) promoted_form: bool,
 }
 
 /// What zones and names are resolved against.

@@ -36,8 +36,11 @@ impl Validator<'_> {
                 );
                 continue;
             }
-            let (letter, letter_span) = piece_letter(statement);
-            if let Some(first) = pieces.iter().find(|piece| piece.letter == letter) {
+            let (letter, letter_span, promoted_form) = piece_letter(statement);
+            if let Some(first) = pieces
+                .iter()
+                .find(|piece| piece.letter == letter && piece.promoted_form == promoted_form)
+            {
                 self.error(
                     Diagnostic::error(
                         code::DUPLICATE_PIECE_LETTER,
@@ -57,9 +60,40 @@ impl Validator<'_> {
                 self.left_out_pieces.insert(name.node.clone());
                 continue;
             }
-            pieces.push(PieceName { statement, letter });
+            pieces.push(PieceName {
+                statement,
+                letter,
+                promoted_form,
+            });
         }
+        self.report_promoted_forms_without_base(&pieces);
         pieces
+    }
+
+    /// A promoted form (`letter +P`) needs a piece lettered `P` that it is the promoted form of.
+    fn report_promoted_forms_without_base(&mut self, pieces: &[PieceName<'_>]) {
+        for piece in pieces.iter().filter(|piece| piece.promoted_form) {
+            let has_base = pieces
+                .iter()
+                .any(|base| !base.promoted_form && base.letter == piece.letter);
+            if !has_base {
+                let (letter, span, _) = piece_letter(piece.statement);
+                self.error(
+                    Diagnostic::error(
+                        code::PROMOTED_FORM,
+                        format!(
+                            "`+{letter}` is the promoted form of a piece lettered `{letter}`, \
+                             but no piece has that letter"
+                        ),
+                        span,
+                        "no piece to be the promoted form of",
+                    )
+                    .with_help(format!(
+                        "declare the piece it promotes from with `letter {letter}`"
+                    )),
+                );
+            }
+        }
     }
 
     /// `remove piece` statements still here removed nothing: merging applies the others.
@@ -97,6 +131,7 @@ impl Validator<'_> {
         let mut piece = PieceDef {
             name: statement.name.node.clone(),
             letter: name.letter,
+            promoted_form: name.promoted_form,
             value: 0,
             royal: false,
             betza: String::new(),
@@ -131,7 +166,7 @@ impl Validator<'_> {
                 continue;
             }
             match &item.node {
-                PieceItem::Letter(_) | PieceItem::Future(_) => {}
+                PieceItem::Letter(_) | PieceItem::PromotedLetter(_) | PieceItem::Future(_) => {}
                 PieceItem::Value(value) => {
                     piece.value = self
                         .number(value, i32::MIN as i64, i32::MAX as i64)
@@ -154,6 +189,8 @@ impl Validator<'_> {
                 }
                 PieceItem::Promotes {
                     side: None,
+                    optionally,
+                    moves,
                     zone,
                     choices,
                 } => {
@@ -177,10 +214,14 @@ impl Validator<'_> {
                         zone,
                         choices,
                         side_choices,
+                        optional: *optionally,
+                        moves: *moves,
                     });
                 }
                 PieceItem::Promotes {
                     side: Some(side),
+                    optionally,
+                    moves,
                     zone,
                     choices,
                 } => {
@@ -196,6 +237,8 @@ impl Validator<'_> {
                         zone: vec![Vec::new(); context.sides.len()],
                         choices: Vec::new(),
                         side_choices: Vec::new(),
+                        optional: *optionally,
+                        moves: *moves,
                     });
                     let index = side.0 as usize;
                     promotion
@@ -453,16 +496,25 @@ impl Validator<'_> {
     }
 }
 
-fn piece_letter(statement: &PieceStatement) -> (char, Span) {
+/// The piece's letter, upper case, where it is written, and whether it is a promoted form's
+/// (`letter +P`).
+fn piece_letter(statement: &PieceStatement) -> (char, Span, bool) {
     for item in &statement.items {
-        if let PieceItem::Letter(letter) = &item.node {
-            return (letter.node.to_ascii_uppercase(), letter.span);
+        match &item.node {
+            PieceItem::Letter(letter) => {
+                return (letter.node.to_ascii_uppercase(), letter.span, false)
+            }
+            PieceItem::PromotedLetter(letter) => {
+                return (letter.node.to_ascii_uppercase(), letter.span, true)
+            }
+            _ => {}
         }
     }
     let name = &statement.name;
     (
         name.node.chars().next().unwrap_or('?').to_ascii_uppercase(),
         name.span,
+        false,
     )
 }
 

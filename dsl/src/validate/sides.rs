@@ -260,7 +260,9 @@ impl Validator<'_> {
             }
             sides[index].node.letters = letters;
         }
-        let mut seen: HashMap<char, (String, String)> = HashMap::new();
+        // A promoted form (`letter +P`) is written `+` and its letter: it collides only with
+        // another promoted form.
+        let mut seen: HashMap<(char, bool), (String, String)> = HashMap::new();
         for (index, side) in sides.iter().enumerate() {
             if index >= 2 && side.node.letters.is_empty() {
                 continue; // reported above
@@ -277,13 +279,17 @@ impl Validator<'_> {
                     }
                 };
                 let owner = (side.node.name.clone(), def.statement.name.node.clone());
-                if let Some(first) = seen.insert(letter, owner.clone()) {
+                if let Some(first) = seen.insert((letter, def.promoted_form), owner.clone()) {
                     self.error(
                         Diagnostic::error(
                             code::DUPLICATE_SIDE_LETTER,
                             format!(
-                                "`{letter}` would stand for both {}'s {} and {}'s {}",
-                                first.0, first.1, owner.0, owner.1
+                                "`{}{letter}` would stand for both {}'s {} and {}'s {}",
+                                if def.promoted_form { "+" } else { "" },
+                                first.0,
+                                first.1,
+                                owner.0,
+                                owner.1
                             ),
                             side.span,
                             "letters collide",

@@ -60,6 +60,7 @@ impl Validator<'_> {
                 }
                 DropsItem::Must(must) => {
                     if let Some(constraint) = self.drop_constraint(must, item.span, context, kind) {
+                        self.one_kind_of_lookahead(&rules, &constraint, item.span);
                         rules.constraints.push(constraint);
                     }
                 }
@@ -108,6 +109,37 @@ impl Validator<'_> {
             condition,
             origin: self.origin(span),
         }))
+    }
+
+    /// The lookahead of a block is either `leave an action` or `not give checkmate`: the engine
+    /// tries the position after a drop one way for the whole game.
+    fn one_kind_of_lookahead(&mut self, rules: &DropRules, new: &DropConstraint, span: Span) {
+        let lookahead = |c: &DropConstraint| match c.requirement {
+            Condition::LeaveAction => Some("must leave an action"),
+            Condition::NoCheckmate => Some("must not give checkmate"),
+            _ => None,
+        };
+        let Some(this) = lookahead(new) else {
+            return;
+        };
+        if let Some(other) = rules
+            .constraints
+            .iter()
+            .filter_map(lookahead)
+            .find(|other| *other != this)
+        {
+            self.error(
+                Diagnostic::error(
+                    code::EXPRESSION_PLACE,
+                    format!("`{this}` cannot be used in a block that says `{other}`"),
+                    span,
+                    "a second kind of look at the position after a drop",
+                )
+                .with_help(
+                    "the drop rules of a game look after the drop one way: keep one of the two",
+                ),
+            );
+        }
     }
 
     /// One `must` statement; `None` if any of its names or types is wrong (each is reported).

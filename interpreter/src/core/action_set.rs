@@ -129,7 +129,7 @@ impl<B: Bitboard> Sink<B> for ActionSet<B> {
         if targets.is_empty() {
             return;
         }
-        match promotion.filter(|rule| (rule.zone & targets).any()) {
+        match promotion.filter(|rule| rule.promoting(from, targets).any()) {
             None => self.push(
                 Group::Moves {
                     from: from as u16,

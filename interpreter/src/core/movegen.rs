@@ -85,13 +85,14 @@ impl<B: Bitboard> Default for Counter<B> {
 
 impl<B: Bitboard> Sink<B> for Counter<B> {
     #[inline]
-    fn batch(&mut self, _from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
         match promotion {
             None => self.count += targets.count() as u64,
             Some(rule) => {
-                let promoting = targets & rule.zone;
+                let promoting = rule.promoting(from, targets);
                 self.count += (targets ^ promoting).count() as u64
-                    + promoting.count() as u64 * rule.choices.len() as u64;
+                    + promoting.count() as u64 * rule.choices.len() as u64
+                    + rule.also_plain(promoting).count() as u64;
             }
         }
     }
@@ -120,7 +121,7 @@ pub struct Collector<B> {
 
 impl<B: Bitboard> Sink<B> for Collector<B> {
     fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
-        let promoting = promotion.filter(|rule| (rule.zone & targets).any());
+        let promoting = promotion.filter(|rule| rule.promoting(from, targets).any());
         let Some(rule) = promoting else {
             // No promotion: one move per target, written as the drops are.
             let mut rest = targets;
@@ -153,15 +154,21 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
 }
 
 /// The moves of the piece on `from` to each of `targets` under a promotion rule, in order: a
-/// move per choice where the rule's zone holds the target, a plain move elsewhere.
+/// move per choice where the move promotes (and a plain one too where promotion is optional),
+/// a plain move elsewhere.
 pub(crate) fn promotion_moves<B: Bitboard>(
     from: usize,
     targets: B,
     rule: &PromotionRule<B>,
     mut emit: impl FnMut(Move),
 ) {
+    let promoting = rule.promoting(from, targets);
+    let also_plain = rule.also_plain(promoting);
     for to in targets.squares() {
-        if rule.zone.has(to) {
+        if promoting.has(to) {
+            if also_plain.has(to) {
+                emit(Move::normal(from, to));
+            }
             for &choice in &rule.choices {
                 emit(Move {
                     from: Sq::new(from),

@@ -93,14 +93,17 @@ impl Move {
             MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castle(_) => {
                 format!("{}{}", square(self.from), square(self.to))
             }
-            MoveKind::Promote(piece) => format!(
-                "{}{}{}",
-                square(self.from),
-                square(self.to),
-                rules.definition.pieces[piece.index()]
-                    .letter
-                    .to_ascii_lowercase()
-            ),
+            MoveKind::Promote(piece) => {
+                // A promoted form (`letter +P`) is written `+`, as Fairy-Stockfish writes
+                // shogi's promotions (`h8c3+`); any other choice by its lower-case letter.
+                let chosen = &rules.definition.pieces[piece.index()];
+                let mark = if chosen.promoted_form {
+                    '+'
+                } else {
+                    chosen.letter.to_ascii_lowercase()
+                };
+                format!("{}{}{mark}", square(self.from), square(self.to))
+            }
             MoveKind::Drop(piece) => format!(
                 "{}@{}",
                 rules.definition.pieces[piece.index()]

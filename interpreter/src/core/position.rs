@@ -702,7 +702,7 @@ impl<B: Bitboard> Position<B> {
         match rules.stores[victim.piece] {
             None => {}
             Some(variant_dsl::Store::Hand) => {
-                let piece = if promoted {
+                let piece = if promoted || rules.promoted_form[victim.piece] {
                     rules.unpromoted[victim.piece]
                 } else {
                     victim.piece
@@ -905,6 +905,7 @@ impl<B: Bitboard> Position<B> {
                 self.put(rules, us, piece, to);
                 if rules.tracks_promotion
                     && (mover_promoted || matches!(mv.kind, MoveKind::Promote(_)))
+                    && !rules.promoted_form[piece]
                 {
                     self.mark_promoted(rules, to);
                 }

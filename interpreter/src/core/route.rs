@@ -141,7 +141,10 @@ impl<B: Bitboard> Walker<'_, '_, B> {
             converts: converted,
         };
         match self.promotion {
-            Some(rule) if rule.zone.has(to) => {
+            Some(rule) if rule.promoting(self.from, B::single(to)).any() => {
+                if rule.also_plain(B::single(to)).any() {
+                    (self.emit)(base);
+                }
                 for &choice in &rule.choices {
                     (self.emit)(Move {
                         kind: MoveKind::Promote(choice),

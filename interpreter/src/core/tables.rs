@@ -226,6 +226,44 @@ pub struct PromotionRule<B> {
     pub zone: B,
     /// The choices.
     pub choices: Vec<PieceId>,
+    /// Which moves promote, by where they start and end relative to the zone.
+    pub moves: variant_dsl::PromotionMoves,
+    /// `optionally`: a promoting move may also be made without promoting.
+    pub optional: bool,
+    /// Where the piece, unpromoted, would be stranded (no move of it could leave): an optional
+    /// promotion is forced there.
+    pub stranded: B,
+}
+
+impl<B: Bitboard> PromotionRule<B> {
+    /// The targets of a move from `from` that promote.
+    #[inline]
+    pub fn promoting(&self, from: usize, targets: B) -> B {
+        let moves = self.moves;
+        let mask = if self.zone.has(from) {
+            match (moves.within, moves.leaving) {
+                (true, true) => return targets,
+                (true, false) => self.zone,
+                (false, true) => !self.zone,
+                (false, false) => B::EMPTY,
+            }
+        } else if moves.entering {
+            self.zone
+        } else {
+            B::EMPTY
+        };
+        targets & mask
+    }
+
+    /// Among the promoting targets, those where the move may also be made without promoting.
+    #[inline]
+    pub fn also_plain(&self, promoting: B) -> B {
+        if self.optional {
+            promoting & !self.stranded
+        } else {
+            B::EMPTY
+        }
+    }
 }
 
 /// Leap attacks of one piece type, inverted: per target square, the squares attacking it.
@@ -376,6 +414,9 @@ pub struct Tables<B> {
     /// Per piece type, the type a promoted piece of it goes back to when captured into a hand:
     /// the first piece type that promotes to it (itself when none does).
     pub(crate) unpromoted: ByPiece<PieceId>,
+    /// Per piece type, whether it is a promoted form (`letter +P`): always demoted when captured
+    /// into a hand, and never marked `~`.
+    pub(crate) promoted_form: ByPiece<bool>,
     /// Whether promoted pieces are marked (some captures go to the hand).
     pub(crate) tracks_promotion: bool,
     /// Whether captured pieces can come back (into a hand or a prison): repetition then looks
@@ -621,6 +662,9 @@ impl<B: Bitboard> Tables<B> {
                     .flatten()
             }),
             unpromoted: ByPiece::from_fn(|piece| {
+                if let Some(base) = definition.base_of(variant_dsl::PieceId(piece.0)) {
+                    return PieceId::new(base.0 as usize);
+                }
                 definition
                     .pieces
                     .iter()
@@ -630,6 +674,12 @@ impl<B: Bitboard> Tables<B> {
                             .is_some_and(|rule| rule.may_become(piece))
                     })
                     .map_or(piece, PieceId::new)
+            }),
+            promoted_form: ByPiece::from_fn(|piece| {
+                definition
+                    .pieces
+                    .get(piece.index())
+                    .is_some_and(|p| p.promoted_form)
             }),
             tracks_promotion: definition
                 .capture
@@ -780,6 +830,18 @@ impl<B: Bitboard> Builder<'_, B> {
                     .get(side)
                     .map_or(B::EMPTY, |z| self.geometry.mask(z)),
                 choices: promotion.choices_for(SideId(side as u8)).to_vec(),
+                moves: promotion.moves,
+                optional: promotion.optional,
+                stranded: def
+                    .pieces
+                    .iter()
+                    .position(|p| p == piece)
+                    .map_or(B::EMPTY, |index| {
+                        self.geometry.mask(&def.stranded_squares(
+                            variant_dsl::SideId(side as u8),
+                            variant_dsl::PieceId(index as u8),
+                        ))
+                    }),
             }),
             routes: Vec::new(),
             route_attacks: false,

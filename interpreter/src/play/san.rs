@@ -63,12 +63,14 @@ impl fmt::Display for InputError {
     }
 }
 
-/// A piece that promotes is written without its letter (as pawns are).
+/// A piece whose promotion is forced is written without its letter (as pawns are); one that
+/// promotes optionally (shogi's) keeps it, or a shogi rook's move would read as a pawn's.
 fn letterless<B: Bitboard>(rules: &Rules<B>, side: usize, piece: usize) -> bool {
     rules
         .moves_of(SideId::new(side), PieceId::new(piece))
         .promotion
-        .is_some()
+        .as_ref()
+        .is_some_and(|rule| !rule.optional)
 }
 
 fn square_name<B: Bitboard>(rules: &Rules<B>, index: usize) -> String {
@@ -89,6 +91,15 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     let us = position.side_to_move(rules);
     let to = square_name(rules, mv.to.index());
     let letter = |piece: usize| rules.definition.pieces[piece].letter.to_ascii_uppercase();
+    // A promoted form is written `+` and its letter (`+Pb3`, `d7=+P`).
+    let symbol = |piece: usize| {
+        let plus = if rules.definition.pieces[piece].promoted_form {
+            "+"
+        } else {
+            ""
+        };
+        format!("{plus}{}", letter(piece))
+    };
     match mv.kind {
         MoveKind::Drop(piece) => return format!("{}@{to}", letter(piece.0 as usize)),
         MoveKind::Castle(index) => return castle_name(rules, index as usize),
@@ -104,7 +115,7 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     if letterless(rules, us.index(), mover.piece.index()) {
         text.push_str(&letterless_origin(rules, position, mv, capture, legal));
     } else {
-        text.push(letter(mover.piece.index()));
+        text.push_str(&symbol(mover.piece.index()));
         text.push_str(&disambiguation(
             rules,
             position,
@@ -119,7 +130,7 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     text.push_str(&to);
     if let MoveKind::Promote(piece) = mv.kind {
         text.push('=');
-        text.push(letter(piece.0 as usize));
+        text.push_str(&symbol(piece.0 as usize));
     }
     // A piece taken over on the way, as in the game's notation: `Ng5^f4` and `Ng5` are two
     // different moves.

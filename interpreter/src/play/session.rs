@@ -917,7 +917,10 @@ fn looks_like_move(text: &str) -> bool {
     square(first)
         && square(to)
         && (promotion.is_empty()
-            || (promotion.len() == 1 && promotion.chars().all(|c| c.is_ascii_alphabetic())))
+            || (promotion.len() == 1
+                && promotion
+                    .chars()
+                    .all(|c| c.is_ascii_alphabetic() || c == '+')))
 }
 
 /// The board in text: the first side's pieces in upper case, the second's in lower case, `.` for

@@ -28,7 +28,7 @@
 use crate::bitboard::Bitboard;
 use crate::core::index::{PieceId, SideId};
 use crate::domain::Domain;
-use crate::expression::{around, colour_of, Bounds, Fld};
+use crate::expression::{around, colour_of, file_of, Bounds, Fld};
 use crate::position::Position;
 use crate::rules::Rules;
 use variant_dsl::expression::{Comparison, SideRef};
@@ -404,6 +404,10 @@ impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
     fn colour_of(&mut self, (low, high): (Lower<B>, B)) -> (Lower<B>, B) {
         let low = colour_of(self.rules, self.fold(low));
         (Lower::plain(low), colour_of(self.rules, high))
+    }
+    fn file_of(&mut self, (low, high): (Lower<B>, B)) -> (Lower<B>, B) {
+        let low = file_of(self.rules, self.fold(low));
+        (Lower::plain(low), file_of(self.rules, high))
     }
     fn intersection(&mut self, a: (Lower<B>, B), b: (Lower<B>, B)) -> (Lower<B>, B) {
         (a.0.and(b.0), a.1 & b.1)

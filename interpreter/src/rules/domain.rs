@@ -83,6 +83,8 @@ pub(crate) trait Domain<B: Bitboard> {
     fn adjacent(&mut self, inner: Self::Squares) -> Self::Squares;
     /// Every square of a colour that a set has a square of.
     fn colour_of(&mut self, inner: Self::Squares) -> Self::Squares;
+    /// Every square of a file that a set has a square on.
+    fn file_of(&mut self, inner: Self::Squares) -> Self::Squares;
     /// Intersection.
     fn intersection(&mut self, a: Self::Squares, b: Self::Squares) -> Self::Squares;
     /// Union.
@@ -185,6 +187,10 @@ pub(crate) fn set<B: Bitboard, D: Domain<B>>(domain: &mut D, set_term: &Set<B>) 
         Set::ColourOf(inner) => {
             let inner = set(domain, inner);
             domain.colour_of(inner)
+        }
+        Set::FileOf(inner) => {
+            let inner = set(domain, inner);
+            domain.file_of(inner)
         }
         Set::And(a, b) => {
             let a = set(domain, a);
@@ -470,6 +476,7 @@ mod tests {
             let b = &leaves[(index * 7 + 3) % leaves.len()];
             sets.push(Set::Adjacent(boxed(a)));
             sets.push(Set::ColourOf(boxed(a)));
+            sets.push(Set::FileOf(boxed(a)));
             sets.push(Set::Not(boxed(a)));
             sets.push(Set::And(boxed(a), boxed(b)));
             sets.push(Set::Or(boxed(a), boxed(b)));
@@ -673,6 +680,15 @@ mod tests {
                         let dark = board & !light;
                         (if a & light != 0 { light } else { 0 })
                             | (if a & dark != 0 { dark } else { 0 })
+                    }
+                    Set::FileOf(a) => {
+                        let a = judge.set(a);
+                        let files = rules.geometry.files;
+                        let columns: Vec<usize> = a.squares().map(|s| s % files).collect();
+                        (0..rules.geometry.grid_size())
+                            .filter(|s| columns.contains(&(s % files)))
+                            .fold(0, |acc, s| acc | 1 << s)
+                            & board
                     }
                     Set::Not(a) => board & !judge.set(a),
                     Set::And(a, b) => judge.set(a) & judge.set(b),

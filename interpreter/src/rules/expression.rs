@@ -381,6 +381,10 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         colour_of(self.rules, inner)
     }
     #[inline]
+    fn file_of(&mut self, inner: B) -> B {
+        file_of(self.rules, inner)
+    }
+    #[inline]
     fn intersection(&mut self, a: B, b: B) -> B {
         a & b
     }
@@ -637,6 +641,24 @@ pub(crate) fn around<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
         around |= (squares & from).down(distance);
     }
     around
+}
+
+/// `file of S`: every board square of a file that one of these squares is on.
+pub(crate) fn file_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
+    let geometry = &rules.geometry;
+    let mut files = 0u64;
+    for square in squares.squares() {
+        files |= 1 << geometry.coords(square).0;
+    }
+    let mut result = B::EMPTY;
+    while files != 0 {
+        let file = files.trailing_zeros() as usize;
+        files &= files - 1;
+        for rank in 0..geometry.ranks {
+            result |= B::single(rank * geometry.files + file);
+        }
+    }
+    result & geometry.board
 }
 
 pub(crate) fn colour_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
@@ -1040,6 +1062,9 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
     }
     fn colour_of(&mut self, (low, high): (B, B)) -> (B, B) {
         (colour_of(self.rules, low), colour_of(self.rules, high))
+    }
+    fn file_of(&mut self, (low, high): (B, B)) -> (B, B) {
+        (file_of(self.rules, low), file_of(self.rules, high))
     }
     fn intersection(&mut self, a: (B, B), b: (B, B)) -> (B, B) {
         (a.0 & b.0, a.1 & b.1)

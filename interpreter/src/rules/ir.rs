@@ -44,6 +44,8 @@ pub enum Set<B> {
     Adjacent(Box<Set<B>>),
     /// Every square of a colour present.
     ColourOf(Box<Set<B>>),
+    /// Every square of a file present.
+    FileOf(Box<Set<B>>),
     /// Intersection.
     And(Box<Set<B>>, Box<Set<B>>),
     /// Union.
@@ -224,8 +226,11 @@ pub struct Compiled<B> {
     pub turn_start: Vec<Cond<B>>,
     /// The movements of `reach of S by "..."` terms, by index, each written once.
     pub reach: Vec<Vec<variant_dsl::MoveAtom>>,
-    /// Whether some drop rule is `leave an action`.
+    /// Whether some drop rule is `leave an action` or `not give checkmate`.
     pub lookahead: bool,
+    /// Whether the lookahead is `not give checkmate`: a drop fails it only when it leaves the
+    /// next side in check as well as without an action (validation keeps the two kinds apart).
+    pub lookahead_mates_only: bool,
     /// The score, if the game keeps one.
     pub score: Option<Num<B>>,
     /// The end conditions, in source order (the definition's `end.conditions`).
@@ -239,6 +244,7 @@ impl<B: Bitboard> Compiled<B> {
             geometry,
             turn_start: std::cell::RefCell::new(Vec::new()),
             reach: std::cell::RefCell::new(Vec::new()),
+            stranded: stranded_masks(definition, geometry),
         };
         let rules = |constraints: &[variant_dsl::DropConstraint]| -> Vec<DropRule<B>> {
             constraints
@@ -248,11 +254,20 @@ impl<B: Bitboard> Compiled<B> {
                         constraint.side,
                         compiler.condition(&constraint.requirement),
                         compiler.condition(&constraint.condition),
-                        constraint.requirement == Condition::LeaveAction,
+                        matches!(
+                            constraint.requirement,
+                            Condition::LeaveAction | Condition::NoCheckmate
+                        ),
                     )
                 })
                 .collect()
         };
+        let mates_only = definition
+            .drops
+            .constraints
+            .iter()
+            .chain(definition.phases.iter().flat_map(|p| &p.drops.constraints))
+            .any(|constraint| constraint.requirement == Condition::NoCheckmate);
         let drops = rules(&definition.drops.constraints);
         let moves = rules(&definition.move_rules.constraints);
         let after = definition
@@ -276,6 +291,7 @@ impl<B: Bitboard> Compiled<B> {
             .collect();
         let mut compiled = Compiled {
             lookahead: drops.iter().any(|rule| rule.lookahead),
+            lookahead_mates_only: mates_only,
             drops,
             moves,
             after,
@@ -344,8 +360,29 @@ pub fn compile_set<B: Bitboard>(geometry: &crate::geometry::Geometry<B>, set: &S
         geometry,
         turn_start: std::cell::RefCell::new(Vec::new()),
         reach: std::cell::RefCell::new(Vec::new()),
+        stranded: Vec::new(),
     }
     .set(set)
+}
+
+/// Per piece type, per side, the squares where that side's piece is stranded
+/// ([`variant_dsl::Definition::stranded_squares`]): what `place stranded` reads.
+fn stranded_masks<B: Bitboard>(
+    definition: &Definition,
+    geometry: &crate::geometry::Geometry<B>,
+) -> Vec<Vec<B>> {
+    (0..definition.pieces.len())
+        .map(|piece| {
+            (0..definition.sides.len())
+                .map(|side| {
+                    geometry.mask(&definition.stranded_squares(
+                        variant_dsl::SideId(side as u8),
+                        variant_dsl::PieceId(piece as u8),
+                    ))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 struct Compiler<'g, B> {
@@ -354,6 +391,8 @@ struct Compiler<'g, B> {
     turn_start: std::cell::RefCell<Vec<Cond<B>>>,
     /// The movements of the `reach` terms met so far.
     reach: std::cell::RefCell<Vec<Vec<variant_dsl::MoveAtom>>>,
+    /// Per piece type, per side, where it is stranded (empty when compiling a policy's set).
+    stranded: Vec<Vec<B>>,
 }
 
 impl<B: Bitboard> Compiler<'_, B> {
@@ -363,7 +402,8 @@ impl<B: Bitboard> Compiler<'_, B> {
             Condition::True => Cond::True,
             Condition::Place(piece) => Cond::Place(*piece),
             Condition::PlaceOn(set) => Cond::PlaceOn(self.set(set)),
-            Condition::LeaveAction => Cond::LeaveAction,
+            Condition::LeaveAction | Condition::NoCheckmate => Cond::LeaveAction,
+            Condition::PlaceStranded => self.place_stranded(),
             Condition::Move(piece) => Cond::Move(*piece),
             Condition::MoveFrom(set) => Cond::MoveFrom(self.set(set)),
             Condition::AtTurnStart(inner) => {
@@ -381,6 +421,26 @@ impl<B: Bitboard> Compiler<'_, B> {
             Condition::Or(a, b) => Cond::Or(boxed(a), boxed(b)),
             Condition::Not(a) => Cond::Not(boxed(a)),
         }
+    }
+
+    /// `place stranded`: for each piece type stranded somewhere, `place T and place on` its
+    /// squares (per side); never when no type is.
+    fn place_stranded(&self) -> Cond<B> {
+        let mut any = Cond::False;
+        for (piece, per_side) in self.stranded.iter().enumerate() {
+            if per_side.iter().all(|mask| mask.is_empty()) {
+                continue;
+            }
+            let this = Cond::And(
+                Box::new(Cond::Place(PieceId::new(piece))),
+                Box::new(Cond::PlaceOn(Set::Zone(per_side.clone()))),
+            );
+            any = match any {
+                Cond::False => this,
+                earlier => Cond::Or(Box::new(earlier), Box::new(this)),
+            };
+        }
+        any
     }
 
     fn set(&self, set: &Squares) -> Set<B> {
@@ -416,6 +476,7 @@ impl<B: Bitboard> Compiler<'_, B> {
                 });
                 Set::Reach(boxed(from), index)
             }
+            Squares::FileOf(a) => Set::FileOf(boxed(a)),
             Squares::And(a, b) => Set::And(boxed(a), boxed(b)),
             Squares::Or(a, b) => Set::Or(boxed(a), boxed(b)),
             Squares::Except(a, b) => Set::Except(boxed(a), boxed(b)),
@@ -483,9 +544,9 @@ pub(crate) fn every_term<'a, B>(
         return false;
     }
     match term {
-        Term::Set(Set::Adjacent(a) | Set::ColourOf(a) | Set::Not(a) | Set::Reach(a, _)) => {
-            every_term(Term::Set(a), test)
-        }
+        Term::Set(
+            Set::Adjacent(a) | Set::ColourOf(a) | Set::FileOf(a) | Set::Not(a) | Set::Reach(a, _),
+        ) => every_term(Term::Set(a), test),
         Term::Set(Set::And(a, b) | Set::Or(a, b) | Set::Except(a, b)) => {
             every_term(Term::Set(a), test) && every_term(Term::Set(b), test)
         }

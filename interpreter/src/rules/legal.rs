@@ -401,7 +401,9 @@ pub fn binding_move_constraints<'r, B: Bitboard>(
         .collect()
 }
 
-/// Whether, after `mv`, the next side has a legal action (its own lookahead not applied).
+/// Whether `mv` passes the drop rules' lookahead: after it, the next side has a legal action
+/// (its own lookahead not applied), or, where the lookahead is `not give checkmate`, is not in
+/// check.
 pub(crate) fn leaves_a_reply<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
@@ -409,6 +411,9 @@ pub(crate) fn leaves_a_reply<B: Bitboard>(
 ) -> bool {
     let mut next = *position;
     next.play_unchecked(rules, mv);
+    if rules.expressions.lookahead_mates_only && !next.in_check(rules, next.side_to_move(rules)) {
+        return true;
+    }
     let mut exists = Exists::default();
     generate_actions(rules, &next, &mut exists, false, None);
     exists.0

@@ -610,6 +610,7 @@ fn fold_set<B: Bitboard>(set: &Set<B>, folder: &mut impl Settles<B>) -> Set<B> {
     match set {
         Set::Adjacent(a) => Set::Adjacent(boxed(fold_set(a, folder))),
         Set::ColourOf(a) => Set::ColourOf(boxed(fold_set(a, folder))),
+        Set::FileOf(a) => Set::FileOf(boxed(fold_set(a, folder))),
         Set::Not(a) => Set::Not(boxed(fold_set(a, folder))),
         Set::And(a, b) => Set::And(boxed(fold_set(a, folder)), boxed(fold_set(b, folder))),
         Set::Or(a, b) => Set::Or(boxed(fold_set(a, folder)), boxed(fold_set(b, folder))),

@@ -41,6 +41,8 @@ pub(crate) enum Op<B> {
     Around(Reg, Reg),
     /// Every square of a colour present in a register.
     ColourOf(Reg, Reg),
+    /// Every square of a file present.
+    FileOf(Reg, Reg),
     And(Reg, Reg, Reg),
     Or(Reg, Reg, Reg),
     /// The first less the second.
@@ -100,6 +102,7 @@ impl<B> Op<B> {
             | Op::LastDrop(to, _)
             | Op::Around(to, _)
             | Op::ColourOf(to, _)
+            | Op::FileOf(to, _)
             | Op::And(to, ..)
             | Op::Or(to, ..)
             | Op::Except(to, ..)
@@ -129,6 +132,7 @@ impl<B> Op<B> {
             }
             Op::Around(_, a)
             | Op::ColourOf(_, a)
+            | Op::FileOf(_, a)
             | Op::Not(_, a)
             | Op::Any(_, a)
             | Op::AttackedAmong(_, _, a)

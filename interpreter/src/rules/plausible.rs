@@ -78,10 +78,10 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
                     ) | hop_reach(rules, moves, from);
                     match &moves.promotion {
                         Some(promotion) => {
-                            reach[index] |= next & !promotion.zone;
+                            let promoting = promotion.promoting(from, next);
+                            reach[index] |= (next & !promoting) | promotion.also_plain(promoting);
                             for &choice in &promotion.choices {
-                                reach[side * rules.pieces + choice.0 as usize] |=
-                                    next & promotion.zone;
+                                reach[side * rules.pieces + choice.0 as usize] |= promoting;
                             }
                         }
                         None => reach[index] |= next,

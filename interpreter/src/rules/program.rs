@@ -30,7 +30,9 @@
 use crate::bitboard::Bitboard;
 use crate::core::index::{ByPiece, PieceId, SideId};
 use crate::domain::{self, Domain};
-use crate::expression::{around, colour_of, sides_of, Cond, Fld, Judge, Num, Set, OTHER_PIECE};
+use crate::expression::{
+    around, colour_of, file_of, sides_of, Cond, Fld, Judge, Num, Set, OTHER_PIECE,
+};
 use crate::position::Position;
 use crate::rules::plan_data::{needed, set_place, Op, EMPTY, MAX_NUMBERS, OCCUPIED};
 pub(crate) use crate::rules::plan_data::{NumReg, Program, Reg, Replay, MAX_REGISTERS};
@@ -318,6 +320,7 @@ impl<B: Bitboard> Program<B> {
                 }
                 Op::Around(to, a) => (to, around(rules, registers[usize::from(a)])),
                 Op::ColourOf(to, a) => (to, colour_of(rules, registers[usize::from(a)])),
+                Op::FileOf(to, a) => (to, file_of(rules, registers[usize::from(a)])),
                 Op::And(to, a, b) => (to, registers[usize::from(a)] & registers[usize::from(b)]),
                 Op::Or(to, a, b) => (to, registers[usize::from(a)] | registers[usize::from(b)]),
                 Op::Except(to, a, b) => {
@@ -823,6 +826,10 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
         let game = self.game;
         self.unary(inner, |a| colour_of(game, a), Op::ColourOf)
     }
+    fn file_of(&mut self, inner: Reg) -> Reg {
+        let game = self.game;
+        self.unary(inner, |a| file_of(game, a), Op::FileOf)
+    }
     fn intersection(&mut self, a: Reg, b: Reg) -> Reg {
         self.and(a, b)
     }
@@ -1053,6 +1060,9 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
     fn colour_of(&mut self, inner: Pair) -> Pair {
         self.each(inner, |compiler, a| Domain::colour_of(compiler, a))
     }
+    fn file_of(&mut self, inner: Pair) -> Pair {
+        self.each(inner, |compiler, a| Domain::file_of(compiler, a))
+    }
     fn intersection(&mut self, a: Pair, b: Pair) -> Pair {
         self.both_ways(a, b, Compiler::and)
     }
@@ -1221,6 +1231,7 @@ fn replay<B: Bitboard, D: Domain<B>>(
             }
             Op::Around(to, a) => (to, domain.adjacent(set(registers, a))),
             Op::ColourOf(to, a) => (to, domain.colour_of(set(registers, a))),
+            Op::FileOf(to, a) => (to, domain.file_of(set(registers, a))),
             Op::And(to, a, b) => (
                 to,
                 domain.intersection(set(registers, a), set(registers, b)),
