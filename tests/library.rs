@@ -69,6 +69,7 @@ const FAIRY_STOCKFISH_GAMES: &[&str] = &[
     "spartan",
     "duck",
     "grasshopper",
+    "xiangqi",
 ];
 
 fn root() -> &'static Path {
