@@ -13,10 +13,12 @@
 //! compilation fills in.
 
 use crate::core::bitboard::Bitboard;
+use crate::core::index::BySide;
 use crate::core::moves::Move;
 use crate::core::position::Position;
 use crate::core::tables::Tables;
 pub use crate::core::tables::{CompileError, MAX_PIECE_TYPES, MAX_SIDES};
+use crate::rules::plan_cache::{KeySpec, PlanCache};
 use std::ops::Deref;
 
 /// What a test may switch off: the generator's shortcuts, to check each against the long way
@@ -57,7 +59,7 @@ pub struct Rules<B: Bitboard> {
     pub(crate) tables: Tables<B>,
     /// Per side, how many pieces its hand holds in the game's setup: drops made so far are
     /// counted against it.
-    pub(crate) setup_hand: Vec<u32>,
+    pub(crate) setup_hand: BySide<u32>,
     /// Per `side * pieces + piece`, the squares that piece can ever stand on (empty in games
     /// with drops); see [`crate::plausible`].
     pub(crate) reachable: Vec<B>,
@@ -71,9 +73,9 @@ pub struct Rules<B: Bitboard> {
     /// What the scalar parts of the drop rules read: the key of their folded plans
     /// ([`crate::plan`]). A copy of the rules has its own plans, so a copy may have its
     /// expressions changed; rules already used must not.
-    pub(crate) plan_key: crate::plan::KeySpec,
+    pub(crate) plan_key: KeySpec,
     /// The plans made so far, kept for as long as the rules ([`crate::plan::plan`]).
-    pub(crate) plans: crate::plan::PlanCache<B>,
+    pub(crate) plans: PlanCache<B>,
     /// The legal actions of a position, as the expressions ask for them.
     pub(crate) legal: LegalActions<B>,
 }

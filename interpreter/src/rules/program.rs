@@ -32,203 +32,20 @@ use crate::core::index::{PieceId, SideId};
 use crate::domain::{self, Domain};
 use crate::expression::{around, colour_of, sides_of, Cond, Fld, Judge, Num, Set, OTHER_PIECE};
 use crate::position::Position;
+use crate::rules::plan_data::{needed, set_place, Op, EMPTY, MAX_NUMBERS, OCCUPIED};
+pub(crate) use crate::rules::plan_data::{NumReg, Program, Reg, Replay, MAX_REGISTERS};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
 use std::collections::HashMap;
 use variant_dsl::expression::{Comparison, SideRef};
-
-/// A register's number.
-pub(crate) type Reg = u8;
-
-/// A number register's number (numbers have registers of their own).
-pub(crate) type NumReg = u8;
-
-/// The most registers a program uses; a plan whose rules need more is not made (the position
-/// is judged from the full rules).
-pub(crate) const MAX_REGISTERS: usize = 255;
-
-/// The most number registers a program uses (folded rules seldom keep a number: those that
-/// read only the scalar state are constants).
-const MAX_NUMBERS: usize = 16;
-
-/// The registers of the empty and of the occupied squares, set before a program runs.
-const EMPTY: Reg = 0;
-const OCCUPIED: Reg = 1;
-
-/// One operation: computes a register from the position or from earlier registers.
-#[derive(Debug)]
-enum Op<B> {
-    /// The pieces of some sides (a bit per side), of one type or all.
-    Pieces(Reg, u32, Option<u8>),
-    /// The squares of the last drops of some sides.
-    LastDrop(Reg, u32),
-    /// The squares around a register's.
-    Around(Reg, Reg),
-    /// Every square of a colour present in a register.
-    ColourOf(Reg, Reg),
-    And(Reg, Reg, Reg),
-    Or(Reg, Reg, Reg),
-    /// The first less the second.
-    Except(Reg, Reg, Reg),
-    /// The board less a register.
-    Not(Reg, Reg),
-    /// The board if a register holds a square, else nothing.
-    Any(Reg, Reg),
-    /// A leaf set the judge computes (control, attacks, legal drops, acted pieces, fields
-    /// compared).
-    Judged(Reg, Box<Set<B>>),
-    /// The squares of a register that some sides attack, as the judge finds them.
-    AttackedAmong(Reg, SideRef, Reg),
-    /// The board if the judge finds a leaf condition holds, else nothing.
-    Holds(Reg, Box<Cond<B>>),
-    /// A leaf number the judge computes (placement, hands, the turn's progress).
-    Number(NumReg, Box<Num<B>>),
-    /// The number of squares of a register.
-    Count(NumReg, Reg),
-    /// A field added up over a register's squares.
-    Sum(NumReg, Box<Fld>, Reg),
-    Plus(NumReg, NumReg, NumReg),
-    Minus(NumReg, NumReg, NumReg),
-    /// The board if two numbers compare so, else nothing.
-    Compare(Reg, NumReg, Comparison, NumReg),
-    /// A rule applied: the squares allowed so far (second), less those where the rule applies
-    /// (third) and does not allow (fourth).
-    Obey(Reg, Reg, Reg, Reg),
-    /// A rule that applies everywhere when a set (third) holds a square, applied: the squares
-    /// allowed so far (second), less those it does not allow (fourth) if it applies (one
-    /// operation for `Any` and `Obey`: "must touch occupied when some occupied").
-    ObeyWhenAny(Reg, Reg, Reg, Reg),
-}
-
-/// A register of either kind, as the dataflow sees it: a set's (below [`NUMBERS_FROM`]) or a
-/// number's.
-type Place = u16;
-
-/// The first [`Place`] of the number registers.
-const NUMBERS_FROM: Place = 256;
-
-/// The place of a set register.
-fn set_place(register: Reg) -> Place {
-    Place::from(register)
-}
-
-/// The place of a number register.
-fn number_place(register: NumReg) -> Place {
-    NUMBERS_FROM + Place::from(register)
-}
-
-impl<B> Op<B> {
-    /// The register the operation writes.
-    fn target(&self) -> Place {
-        match *self {
-            Op::Pieces(to, ..)
-            | Op::LastDrop(to, _)
-            | Op::Around(to, _)
-            | Op::ColourOf(to, _)
-            | Op::And(to, ..)
-            | Op::Or(to, ..)
-            | Op::Except(to, ..)
-            | Op::Not(to, _)
-            | Op::Any(to, _)
-            | Op::Judged(to, _)
-            | Op::AttackedAmong(to, ..)
-            | Op::Holds(to, _)
-            | Op::Compare(to, ..)
-            | Op::Obey(to, ..)
-            | Op::ObeyWhenAny(to, ..) => set_place(to),
-            Op::Number(to, _)
-            | Op::Count(to, _)
-            | Op::Sum(to, ..)
-            | Op::Plus(to, ..)
-            | Op::Minus(to, ..) => number_place(to),
-        }
-    }
-
-    /// The registers the operation reads.
-    fn reads(&self) -> [Option<Place>; 3] {
-        let set = |register| Some(set_place(register));
-        let number = |register| Some(number_place(register));
-        match *self {
-            Op::Pieces(..) | Op::LastDrop(..) | Op::Judged(..) | Op::Holds(..) | Op::Number(..) => {
-                [None; 3]
-            }
-            Op::Around(_, a)
-            | Op::ColourOf(_, a)
-            | Op::Not(_, a)
-            | Op::Any(_, a)
-            | Op::AttackedAmong(_, _, a)
-            | Op::Count(_, a)
-            | Op::Sum(_, _, a) => [set(a), None, None],
-            Op::And(_, a, b) | Op::Or(_, a, b) | Op::Except(_, a, b) => [set(a), set(b), None],
-            Op::Plus(_, a, b) | Op::Minus(_, a, b) | Op::Compare(_, a, _, b) => {
-                [number(a), number(b), None]
-            }
-            Op::Obey(_, a, b, c) | Op::ObeyWhenAny(_, a, b, c) => [set(a), set(b), set(c)],
-        }
-    }
-}
-
-/// The operations of `ops` that the registers `outputs` need, in their order (an operation
-/// comes after those it reads): a rule whose chain folded to a constant leaves operations that
-/// nothing reads.
-fn needed<B>(ops: Vec<Op<B>>, outputs: &[Reg]) -> Vec<Op<B>> {
-    let mut producer = [None; NUMBERS_FROM as usize + MAX_NUMBERS];
-    for (index, op) in ops.iter().enumerate() {
-        producer[usize::from(op.target())] = Some(index);
-    }
-    let mut wanted = vec![false; ops.len()];
-    let mut stack: Vec<Place> = outputs
-        .iter()
-        .map(|&register| set_place(register))
-        .collect();
-    while let Some(place) = stack.pop() {
-        if let Some(index) = producer[usize::from(place)] {
-            if !wanted[index] {
-                wanted[index] = true;
-                stack.extend(ops[index].reads().into_iter().flatten());
-            }
-        }
-    }
-    ops.into_iter()
-        .zip(wanted)
-        .filter_map(|(op, wanted)| wanted.then_some(op))
-        .collect()
-}
-
-/// The drop squares of a plan's groups of piece types, as a program.
-#[derive(Debug)]
-pub(crate) struct Program<B> {
-    ops: Vec<Op<B>>,
-    /// How many registers the program uses.
-    registers: usize,
-    /// How many number registers it uses.
-    numbers: usize,
-    /// The numbers the plan decides, by number register, set before a run.
-    number_constants: Vec<(NumReg, i64)>,
-    /// The constants the plan decides that hold a square, by register: set one by one before a
-    /// run, every other register starting empty (cheaper than copying every register, most of
-    /// them empty). The empty and occupied squares, registers 0 and 1, are set from the
-    /// position.
-    constants: Vec<(Reg, B)>,
-    /// Per piece type, the registers of its allowed squares and of the squares where a
-    /// lookahead rule applies (shared by the types of a group).
-    by_type: Vec<(Reg, Reg)>,
-    /// The distinct pairs of `by_type`, each with its types (a bit per type) and how many they
-    /// are: a count reads each register once.
-    by_pair: Vec<(Reg, Reg, u32, u64)>,
-    /// Per rule of the next side (see [`ReplyRules`]), the registers of where it possibly
-    /// applies and of where it certainly allows, after the mover's drop on any empty square;
-    /// `None` for a bound left to the proof's own programs ([`Replay`]).
-    reply: Vec<(Option<Reg>, Option<Reg>)>,
-}
 
 /// The next side's rules, folded, for the lookahead's proof ([`crate::plan`]): their bounds
 /// after the mover's drop on one of the empty squares are compiled with the mover's rules,
 /// sharing their registers ("the squares touching a piece" is computed once for both sides).
 pub(crate) struct ReplyRules<'a, B> {
     /// The side that replies.
-    pub next: usize,
+    pub next: SideId,
     /// The side that drops.
-    pub mover: usize,
+    pub mover: SideId,
     /// Each rule: where it applies, and what it requires.
     pub rules: Vec<(&'a Cond<B>, &'a Cond<B>)>,
 }
@@ -248,7 +65,7 @@ impl<B: Bitboard> Program<B> {
     pub(crate) fn compile(
         game: &Rules<B>,
         position: &Position<B>,
-        side: usize,
+        side: SideId,
         rules: &[FoldedRule<'_, B>],
         by_piece: &[Vec<u8>],
         group: &[u8],
@@ -574,7 +391,7 @@ impl<B: Bitboard> Program<B> {
 struct Compiler<'a, B: Bitboard> {
     game: &'a Rules<B>,
     position: &'a Position<B>,
-    side: usize,
+    side: SideId,
     ops: Vec<Op<B>>,
     /// The register of each set or truth compiled, by its operation's written form.
     known: HashMap<String, Reg>,
@@ -613,7 +430,7 @@ enum Direction {
 impl<'a, B: Bitboard> Compiler<'a, B> {
     /// A compiler for `side`'s rules on `position`'s scalar state, with the registers of the
     /// empty and occupied squares.
-    fn new(game: &'a Rules<B>, position: &'a Position<B>, side: usize) -> Self {
+    fn new(game: &'a Rules<B>, position: &'a Position<B>, side: SideId) -> Self {
         let mut compiler = Compiler {
             game,
             position,
@@ -910,7 +727,7 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
         &mut self,
         condition: &Cond<B>,
         direction: Direction,
-        (next, mover): (usize, usize),
+        (next, mover): (SideId, SideId),
     ) -> Option<Reg> {
         let mark = self.mark();
         let bounds = domain::drop_mask(
@@ -961,7 +778,7 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
         self.constant(squares)
     }
     fn zone(&mut self, per_side: &[B]) -> Reg {
-        self.constant(per_side[self.side])
+        self.constant(per_side[self.side.index()])
     }
     fn pieces(&mut self, sides: SideRef, piece: Option<usize>) -> Reg {
         if self.asked {
@@ -1113,9 +930,9 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
 struct ReplyBounds<'c, 'a, B: Bitboard> {
     compiler: &'c mut Compiler<'a, B>,
     /// The side whose drops are bounded.
-    next: usize,
+    next: SideId,
     /// The side whose drop comes first.
-    mover: usize,
+    mover: SideId,
 }
 
 /// A pair of registers: a lower and an upper bound.
@@ -1192,7 +1009,7 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
         self.exact(squares)
     }
     fn zone(&mut self, per_side: &[B]) -> Pair {
-        self.exact(per_side[self.next])
+        self.exact(per_side[self.next.index()])
     }
     fn pieces(&mut self, reference: SideRef, piece: Option<usize>) -> Pair {
         let sides = self.sides(reference);
@@ -1200,7 +1017,7 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
         let pieces = self.compiler.register(|to| Op::Pieces(to, sides, piece));
         // The mover's drop may add one of its pieces (looser than the interval domain, which
         // asks whether the mover holds one of the type).
-        self.may_gain_the_drop(pieces, sides & (1 << self.mover) != 0)
+        self.may_gain_the_drop(pieces, sides & (1 << self.mover.0) != 0)
     }
     fn controlled_by(&mut self, _: SideRef) -> Pair {
         self.unknown()
@@ -1215,9 +1032,9 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
     fn last_drop(&mut self, reference: SideRef) -> Pair {
         let sides = self.sides(reference);
         // The mover's last drop will be the unknown one: on one of the empty squares.
-        let known_sides = sides & !(1 << self.mover);
+        let known_sides = sides & !(1 << self.mover.0);
         let known = self.compiler.register(|to| Op::LastDrop(to, known_sides));
-        self.may_gain_the_drop(known, sides & (1 << self.mover) != 0)
+        self.may_gain_the_drop(known, sides & (1 << self.mover.0) != 0)
     }
     fn legal_drops(&mut self) -> Pair {
         self.unknown()
@@ -1317,32 +1134,13 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
     }
 }
 
-/// A folded drop condition compiled into operations over registers that hold values of any
-/// [`Domain`], and replayed on one: the lookahead's proof runs the next side's rules on the
-/// interval domain ([`crate::expression::Bounds`]) and on the symbolic one
-/// ([`crate::after_drop::Symbolic`]) for the drops in question. Compiled by the same pass as a
-/// plan's [`Program`], with every leaf asked of the domain it runs on (the pieces grow with
-/// the mover's drop there).
-#[derive(Debug)]
-pub(crate) struct Replay<B> {
-    ops: Vec<Op<B>>,
-    registers: usize,
-    numbers: usize,
-    constants: Vec<(Reg, B)>,
-    number_constants: Vec<(NumReg, i64)>,
-    /// The register of the condition's squares.
-    output: Reg,
-    /// Those squares, where the plan decides them (whatever the domain).
-    settled: Option<B>,
-}
-
 impl<B: Bitboard> Replay<B> {
     /// Compiles the folded `condition` of `side`'s rules on `position`'s scalar state; `None`
     /// past the registers a program has.
     pub(crate) fn compile(
         game: &Rules<B>,
         position: &Position<B>,
-        side: usize,
+        side: SideId,
         condition: &Cond<B>,
     ) -> Option<Self> {
         let mut compiler = Compiler::new(game, position, side);
@@ -1492,7 +1290,7 @@ impl<B: Bitboard> Program<B> {
     pub(crate) fn for_mask(
         game: &Rules<B>,
         position: &Position<B>,
-        side: usize,
+        side: SideId,
         condition: &Cond<B>,
     ) -> Option<(Self, Reg)> {
         let mut compiler = Compiler::new(game, position, side);
@@ -1520,7 +1318,7 @@ impl<B: Bitboard> Program<B> {
     pub(crate) fn for_term(
         game: &Rules<B>,
         position: &Position<B>,
-        side: usize,
+        side: SideId,
         term: TestTerm<'_, B>,
     ) -> Option<(Self, TestValue)> {
         let mut compiler = Compiler::new(game, position, side);
@@ -1544,10 +1342,10 @@ impl<B: Bitboard> Program<B> {
     pub(crate) fn for_reply_bounds(
         game: &Rules<B>,
         position: &Position<B>,
-        next: usize,
+        next: SideId,
         term: TestTerm<'_, B>,
     ) -> Option<(Self, (Reg, Reg))> {
-        let mover = position.side_to_move(game).index();
+        let mover = position.side_to_move(game);
         let mut compiler = Compiler::new(game, position, mover);
         let mut bounds = ReplyBounds {
             compiler: &mut compiler,
