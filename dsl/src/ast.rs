@@ -733,6 +733,10 @@ pub enum Expression {
     LeaveAction,
     /// `can act`
     CanAct,
+    /// `after C`: C on the position after the move (move rules)
+    After(Box<Spanned<Expression>>),
+    /// `give check`: after the move, an opponent's royal piece is attacked (move rules)
+    GiveCheck,
     /// `placement`
     Placement,
     /// `count S`

@@ -357,6 +357,42 @@ impl Default for Actions {
 pub struct DropRules {
     /// `must ...` statements, in source order.
     pub constraints: Vec<DropConstraint>,
+    /// `must [not] after C` and `must [not] give check` statements (move rules only), in source
+    /// order: judged on the position after each move, not compiled into the squares a piece may
+    /// move from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<AfterRule>,
+}
+
+/// `[side] must [not] after C [when CONDITION]` in the `moves` block: a move of the side, when
+/// the condition holds (judged before the move, like any move rule's), is legal only if the test
+/// holds (with `not`: does not hold) on the position after it. The move is played on a copy and
+/// judged there, as the `check` rule judges whether a move leaves the mover's king attacked, and
+/// the test is judged for the moving side: `own` is the mover.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AfterRule {
+    /// The side it binds; `None` for every side.
+    pub side: Option<SideId>,
+    /// `must` (`true`) or `must not` (`false`).
+    pub holds: bool,
+    /// What is judged after the move.
+    pub test: AfterTest,
+    /// When it applies, judged before the move ([`crate::expression::Condition::True`] for
+    /// always); it may speak of the moving piece (`move King`, `move from S`).
+    pub condition: crate::expression::Condition,
+    /// Where the `must` statement is written.
+    #[serde(default)]
+    pub origin: Origin,
+}
+
+/// What an [`AfterRule`] judges on the position after a move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AfterTest {
+    /// `give check`: a royal piece of an opponent of the mover is attacked, as the `check` rule
+    /// sees attacks (capture effects included).
+    Check,
+    /// `after C`: the condition, judged for the mover.
+    Condition(crate::expression::Condition),
 }
 
 /// `[side] must REQUIREMENT [when CONDITION]`: a drop of the side, when the condition holds,
@@ -968,9 +1004,14 @@ impl Definition {
                     .iter()
                     .flat_map(|phase| &phase.drops.constraints),
             );
+        let after_reads = |rule: &AfterRule| {
+            rule.condition.reads_last_drop()
+                || matches!(&rule.test, AfterTest::Condition(c) if c.reads_last_drop())
+        };
         constraints
             .into_iter()
             .any(|c| c.requirement.reads_last_drop() || c.condition.reads_last_drop())
+            || self.move_rules.after.iter().any(after_reads)
             || self
                 .end
                 .conditions

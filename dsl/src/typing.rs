@@ -7,7 +7,7 @@
 //! drops` in an end condition) are refused elsewhere, naming the place.
 
 use crate::ast::{Expression, SideReference, Zone};
-use crate::definition::{PieceId, SideId, Square};
+use crate::definition::{AfterTest, PieceId, SideId, Square};
 use crate::diagnostic::{code, Diagnostic};
 use crate::expression::{Condition, Field, Number, SideRef, Squares};
 use crate::span::{Span, Spanned};
@@ -35,6 +35,8 @@ pub(crate) enum Place {
     DropCondition,
     /// A move rule's requirement or condition: the moving piece and its square.
     Move,
+    /// Inside `after C` (a move rule): judged on the position after the move, for the mover.
+    AfterMove,
     /// Inside `at turn start`: judged when the turn starts, before any action.
     TurnStart,
     /// A `score`.
@@ -50,6 +52,7 @@ impl Place {
         match self {
             Place::DropRequirement | Place::DropCondition => "a drop rule",
             Place::Move => "a move rule",
+            Place::AfterMove => "an `after` condition",
             Place::TurnStart => "an `at turn start` condition",
             Place::Score => "a score",
             Place::End => "an end condition",
@@ -95,6 +98,35 @@ pub(crate) fn condition(
     let mut checker = Checker { names, place };
     let typed = checker.check(expression)?;
     checker.as_condition(typed, expression.span)
+}
+
+/// Whether a move rule's requirement is judged after the move: `[not] after C` or `[not] give
+/// check`.
+pub(crate) fn is_after(requirement: &Spanned<Expression>) -> bool {
+    let inner = match &requirement.node {
+        Expression::Not(inner) => &**inner,
+        _ => requirement,
+    };
+    matches!(inner.node, Expression::After(_) | Expression::GiveCheck)
+}
+
+/// What a requirement for which [`is_after`] holds judges: whether it must hold (`must`) or
+/// must not (`must not`), and the test; `None` after reporting a mistake in the condition.
+pub(crate) fn after_requirement(
+    names: &mut dyn Names,
+    requirement: &Spanned<Expression>,
+) -> Option<(bool, AfterTest)> {
+    let (holds, inner) = match &requirement.node {
+        Expression::Not(inner) => (false, &**inner),
+        _ => (true, requirement),
+    };
+    match &inner.node {
+        Expression::After(condition) => {
+            let checked = self::condition(names, condition, Place::AfterMove)?;
+            Some((holds, AfterTest::Condition(checked)))
+        }
+        _ => Some((holds, AfterTest::Check)),
+    }
 }
 
 /// Checks a set of squares.
@@ -148,6 +180,10 @@ impl Checker<'_> {
             )
             .with_help(match term {
                 "leave an action" => "write it alone after `must`: `must leave an action`",
+                "after" | "give check" => {
+                    "write it alone after `must` or `must not` in the `moves` block: \
+                     `must not give check`, `must not after some (opponent King and attacked by own)`"
+                }
                 _ => "see docs/language.md, \"Expressions\", for where each term may be used",
             }),
         );
@@ -381,6 +417,14 @@ impl Checker<'_> {
                 self.place = place;
                 let condition = self.as_condition(typed?, operand.span)?;
                 Typed::Condition(Condition::AtTurnStart(Box::new(condition)))
+            }
+            Expression::After(_) => {
+                self.misplaced(span, "after", "looks at the position after a move");
+                return None;
+            }
+            Expression::GiveCheck => {
+                self.misplaced(span, "give check", "looks at the position after a move");
+                return None;
             }
             Expression::LeaveAction => {
                 self.misplaced(

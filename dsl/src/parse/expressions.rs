@@ -168,6 +168,8 @@ pub(super) fn expression(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Expressi
         Rule::turn_start_term => Expression::AtTurnStart(boxed(parts.nth(3).expect("an operand"))),
         Rule::leave_action_term => Expression::LeaveAction,
         Rule::can_act_term => Expression::CanAct,
+        Rule::after_term => Expression::After(boxed(parts.nth(1).expect("an operand"))),
+        Rule::give_check_term => Expression::GiveCheck,
         Rule::placement_term => Expression::Placement,
         Rule::count_term => Expression::Count(boxed(parts.nth(1).expect("an operand"))),
         Rule::sum_term => {

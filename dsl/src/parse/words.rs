@@ -64,6 +64,8 @@ const EXPRESSION_KEYWORDS: &[&str] = &[
     "touch",
     "leave",
     "can",
+    "after",
+    "give",
     "placement",
     "count",
     "sum",
@@ -112,6 +114,8 @@ pub(crate) const EXPRESSION_WORDS: &[&str] = &[
     "touch",
     "leave",
     "can",
+    "after",
+    "give",
     "placement",
     "count",
     "sum",
@@ -312,6 +316,8 @@ pub(super) fn expected(rule: Rule) -> Expected {
         | Rule::touch_term
         | Rule::leave_action_term
         | Rule::can_act_term
+        | Rule::after_term
+        | Rule::give_check_term
         | Rule::placement_term
         | Rule::count_term
         | Rule::sum_term
@@ -340,6 +346,8 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_touch => keyword("`touch`", "touch"),
         Rule::kw_leave => keyword("`leave`", "leave"),
         Rule::kw_an => keyword("`an`", "an"),
+        Rule::kw_after => keyword("`after`", "after"),
+        Rule::kw_give => keyword("`give`", "give"),
         Rule::kw_can => keyword("`can`", "can"),
         Rule::kw_act => keyword("`act`", "act"),
         Rule::kw_count => keyword("`count`", "count"),

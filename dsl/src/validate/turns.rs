@@ -45,6 +45,19 @@ impl Validator<'_> {
         for item in items {
             match &item.node {
                 DropsItem::Future(future) => self.error(not_supported(future)),
+                DropsItem::Must(must) if kind == RuleKind::Move => {
+                    match self.after_rule(must, item.span, context) {
+                        Ok(Some(rule)) => rules.after.push(rule),
+                        Ok(None) => {}
+                        Err(()) => {
+                            if let Some(constraint) =
+                                self.drop_constraint(must, item.span, context, kind)
+                            {
+                                rules.constraints.push(constraint);
+                            }
+                        }
+                    }
+                }
                 DropsItem::Must(must) => {
                     if let Some(constraint) = self.drop_constraint(must, item.span, context, kind) {
                         rules.constraints.push(constraint);
@@ -53,6 +66,48 @@ impl Validator<'_> {
             }
         }
         rules
+    }
+
+    /// A move rule judged after the move (`must [not] after C`, `must [not] give check`):
+    /// `Ok(None)` if any of its names or types is wrong (each is reported), `Err(())` if the
+    /// statement is an ordinary move rule.
+    fn after_rule(
+        &mut self,
+        must: &MustStatement,
+        span: Span,
+        context: &Context<'_>,
+    ) -> Result<Option<AfterRule>, ()> {
+        if !typing::is_after(&must.requirement) {
+            return Err(());
+        }
+        let side = must
+            .side
+            .as_ref()
+            .map(|name| self.side_id(name, context.sides, "`moves`"));
+        let mut names = Resolver {
+            validator: self,
+            context,
+        };
+        let test = typing::after_requirement(&mut names, &must.requirement);
+        let condition = match &must.condition {
+            Some(condition) => typing::condition(&mut names, condition, Place::Move),
+            None => Some(Condition::True),
+        };
+        let (Some((holds, test)), Some(condition)) = (test, condition) else {
+            return Ok(None);
+        };
+        let side = match side {
+            Some(Some(side)) => Some(side),
+            Some(None) => return Ok(None),
+            None => None,
+        };
+        Ok(Some(AfterRule {
+            side,
+            holds,
+            test,
+            condition,
+            origin: self.origin(span),
+        }))
     }
 
     /// One `must` statement; `None` if any of its names or types is wrong (each is reported).
@@ -210,7 +265,7 @@ fn statement_text(source: &str) -> String {
 }
 
 /// Whether a `must` rule binds drops or moves.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum RuleKind {
     Drop,
     Move,

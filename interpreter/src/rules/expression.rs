@@ -27,7 +27,9 @@ use crate::domain::{Domain, Settles};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 pub(crate) use crate::rules::ir::OTHER_PIECE;
-pub use crate::rules::ir::{compile_set, Compiled, Cond, DropRule, EndCheck, Fld, Num, Set};
+pub use crate::rules::ir::{
+    compile_set, AfterRule, AfterTest, Compiled, Cond, DropRule, EndCheck, Fld, Num, Set,
+};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
 use variant_dsl::expression::{Comparison, SideRef};
 

@@ -184,6 +184,28 @@ pub struct EndCheck<B> {
     pub needs_actions: bool,
 }
 
+/// A compiled move rule judged after the move (`must [not] after C`, `must [not] give check`).
+#[derive(Clone, Debug)]
+pub struct AfterRule<B> {
+    /// The side it binds; `None` for all.
+    pub side: Option<usize>,
+    /// Whether the test must hold (`must`) or must not (`must not`).
+    pub holds: bool,
+    /// What is judged on the position after the move.
+    pub test: AfterTest<B>,
+    /// When the rule applies, judged before the move (it may name the moving piece).
+    pub condition: Cond<B>,
+}
+
+/// What an [`AfterRule`] judges after the move.
+#[derive(Clone, Debug)]
+pub enum AfterTest<B> {
+    /// An opponent of the mover is in check.
+    Check,
+    /// The condition holds for the mover.
+    Holds(Cond<B>),
+}
+
 /// Everything a game's expressions compile into.
 #[derive(Clone, Debug, Default)]
 pub struct Compiled<B> {
@@ -191,6 +213,8 @@ pub struct Compiled<B> {
     pub drops: Vec<DropRule<B>>,
     /// The move rules, in source order (the same shape as drop rules).
     pub moves: Vec<DropRule<B>>,
+    /// The move rules judged after the move, in source order.
+    pub after: Vec<AfterRule<B>>,
     /// Per placement phase, its drop rules.
     pub phase_drops: Vec<Vec<DropRule<B>>>,
     /// The conditions of `at turn start` terms, judged when a turn starts.
@@ -225,6 +249,20 @@ impl<B: Bitboard> Compiled<B> {
         };
         let drops = rules(&definition.drops.constraints);
         let moves = rules(&definition.move_rules.constraints);
+        let after = definition
+            .move_rules
+            .after
+            .iter()
+            .map(|rule| AfterRule {
+                side: rule.side.map(|side| side.0 as usize),
+                holds: rule.holds,
+                test: match &rule.test {
+                    variant_dsl::AfterTest::Check => AfterTest::Check,
+                    variant_dsl::AfterTest::Condition(c) => AfterTest::Holds(compiler.condition(c)),
+                },
+                condition: compiler.condition(&rule.condition),
+            })
+            .collect();
         let phase_drops = definition
             .phases
             .iter()
@@ -234,6 +272,7 @@ impl<B: Bitboard> Compiled<B> {
             lookahead: drops.iter().any(|rule| rule.lookahead),
             drops,
             moves,
+            after,
             phase_drops,
             turn_start: Vec::new(),
             score: definition

@@ -25,11 +25,12 @@ use crate::core::bitboard::Bitboard;
 use crate::core::index::{PieceId, SideId};
 use crate::core::movegen::{
     castling, en_passant, leaves_king_safe, piece_moves, safety, Collector, Counter, Exists,
-    Movable, Sink,
+    Movable, Safety, Sink,
 };
 use crate::core::moves::Move;
 use crate::core::position::Position;
 use crate::expression::{drop_squares, drop_squares_of, reply_certain_after, Judge};
+use crate::rules::after_move::AfterMoves;
 use crate::rules::end::{ends_before_actions_settled, ends_by_action};
 use crate::rules::{Rules, MAX_PIECE_TYPES};
 
@@ -191,7 +192,6 @@ fn generate_actions<B: Bitboard, S: Sink<B>>(
     known: KnownPlan<'_, B>,
 ) {
     let us = position.side_to_move(rules);
-    let own = position.side_pieces(us);
     let occupied = position.occupied();
     let safety = safety(rules, position, us, occupied);
     let in_phase = position.phase().is_some();
@@ -202,12 +202,16 @@ fn generate_actions<B: Bitboard, S: Sink<B>>(
         let movable = (!rules.expressions.moves.is_empty())
             .then(|| crate::expression::movable_squares(rules, position));
         let movable = Movable(movable.as_ref());
-        piece_moves(rules, position, us, &safety, movable, sink);
+        if rules.expressions.after.is_empty() {
+            board_moves(rules, position, &safety, movable, sink);
+        } else {
+            // Moves judged on the position after them go through the test first.
+            let mut judged = AfterMoves::new(rules, position, sink);
+            board_moves(rules, position, &safety, movable, &mut judged);
+        }
         if sink.satisfied() {
             return;
         }
-        en_passant(rules, position, us, own, &safety, movable, sink);
-        castling(rules, position, us, occupied, &safety, movable, sink);
     }
     if rules.definition.actions.drops {
         // Whether each drop is tested for the king's safety: a drop cannot expose a king that
@@ -216,6 +220,33 @@ fn generate_actions<B: Bitboard, S: Sink<B>>(
         let king_to_keep = safety.enforced && !safety.fast;
         drops(rules, position, us, king_to_keep, sink, (lookahead, known));
     }
+}
+
+/// The moves of the pieces on the board: their targets, en passant, castling.
+#[inline(always)]
+fn board_moves<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    safety: &Safety<B>,
+    movable: Movable<'_, B>,
+    sink: &mut S,
+) {
+    let us = position.side_to_move(rules);
+    piece_moves(rules, position, us, safety, movable, sink);
+    if sink.satisfied() {
+        return;
+    }
+    let own = position.side_pieces(us);
+    en_passant(rules, position, us, own, safety, movable, sink);
+    castling(
+        rules,
+        position,
+        us,
+        position.occupied(),
+        safety,
+        movable,
+        sink,
+    );
 }
 
 fn drops<B: Bitboard, S: Sink<B>>(

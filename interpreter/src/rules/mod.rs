@@ -19,6 +19,7 @@
 //! reads) through [`Rules`].
 
 pub(crate) mod after_drop;
+pub mod after_move;
 pub(crate) mod compile;
 mod compiled;
 pub(crate) mod domain;
