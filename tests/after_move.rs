@@ -183,3 +183,64 @@ fn a_mistake_inside_after_is_reported() {
     assert!(!ok);
     assert!(errors.contains("expected a condition"), "{errors}");
 }
+
+#[test]
+fn reach_gives_a_line_of_sight_for_the_flying_general() {
+    // Kings may not face each other on a file with nothing between them.
+    let written = "must not after some (opponent King and reach of (own King) by \"vR\")";
+    let dir = game_dir("flying", &chess_with_moves(written));
+    let open = moves(&dir, "flying", "4k3/p7/8/8/8/8/P7/3K4 w - - 0 1");
+    let king: Vec<&str> = open
+        .iter()
+        .map(String::as_str)
+        .filter(|m| m.starts_with("d1"))
+        .collect();
+    assert_eq!(king, ["d1c1", "d1c2", "d1d2"]);
+    // A pawn on e5 closes the file: the king may step onto it.
+    let closed = moves(&dir, "flying", "4k3/p7/8/4p3/8/8/P7/3K4 w - - 0 1");
+    assert!(closed.contains(&"d1e1".to_string()), "{closed:?}");
+    assert!(closed.contains(&"d1e2".to_string()), "{closed:?}");
+    // Moving the blocker away opens the file: the pawn on e4 may not take on d5.
+    let pinned = moves(&dir, "flying", "4k3/p7/8/3p4/4P3/8/P7/4K3 w - - 0 1");
+    assert!(!pinned.contains(&"e4d5".to_string()), "{pinned:?}");
+    assert!(pinned.contains(&"e4e5".to_string()), "{pinned:?}");
+}
+
+#[test]
+fn reach_in_an_end_condition_and_its_mistakes() {
+    // `reach` is a set of squares like any other: here an end condition (a rook's reach from
+    // the own king touches the opponent's king: the side to move wins).
+    let text = "extends \"chess\"\ngame \"T\"\nend { check\nwins when some (opponent King and \
+                reach of (own King) by \"R\") }\n";
+    let dir = game_dir("reach-end", text);
+    let output = run_in(
+        &dir,
+        &[
+            "show",
+            "reach-end.variant",
+            "--fen",
+            "4k3/p7/8/8/8/8/P7/4K3 w - - 0 1",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("white wins"),
+        "{}",
+        stdout(&output)
+    );
+    // A wrong Betza text is reported where it is written.
+    let (ok, errors) = check(
+        "reach-betza",
+        "extends \"chess\"\ngame \"T\"\nmoves { must not after some (reach of (own King) by \"vQ!\") }\n",
+    );
+    assert!(!ok);
+    assert!(errors.contains("reach-betza.variant:3"), "{errors}");
+    // Its operand is a set of squares.
+    let (ok, errors) = check(
+        "reach-type",
+        "extends \"chess\"\ngame \"T\"\nmoves { must not after some (reach of 3 by \"R\") }\n",
+    );
+    assert!(!ok);
+    assert!(errors.contains("expected a set of squares"), "{errors}");
+}

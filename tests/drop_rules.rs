@@ -349,6 +349,8 @@ impl<'a> Naive<'a> {
                 .map(|(_, index)| game.rules.geometry().square(index))
                 .collect(),
             Squares::LegalDrops => panic!("`legal drops` cannot be used in a drop rule"),
+            // No game with drop rules reads a line of sight (tests/after_move.rs covers it).
+            Squares::Reach { .. } => panic!("`reach` is not used by the drop-rule games"),
             Squares::Acted => self.squares_of(self.position.progress().acted),
             Squares::Adjacent(inner) => {
                 let mut set = Set::new();

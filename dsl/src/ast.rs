@@ -762,6 +762,8 @@ pub enum Expression {
     AttackedBy(Spanned<SideReference>),
     /// `adjacent to S`
     Adjacent(Box<Spanned<Expression>>),
+    /// `reach of S by "vR"`
+    Reach(Box<Spanned<Expression>>, Spanned<StringLit>),
     /// `colour of S`
     ColourOf(Box<Spanned<Expression>>),
     /// `some S`

@@ -145,6 +145,17 @@ pub enum Condition {
 /// A set of squares.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Squares {
+    /// `reach of S by "vR"`: the squares a piece moving as the Betza text says reaches from one
+    /// of the squares of S, every piece a blocker and a target (directions are the judged
+    /// side's).
+    Reach {
+        /// Where the movement starts.
+        from: Box<Squares>,
+        /// The Betza text as written.
+        betza: String,
+        /// The text, decoded.
+        moves: Vec<crate::definition::MoveAtom>,
+    },
     /// `empty`, `occupied`, `light`, `dark`, `board`.
     Constant(SquareConstant),
     /// `rank 2`, `last rank`: the squares of the zone for each side, indexed by side; the side
@@ -273,6 +284,7 @@ impl Squares {
         match self {
             Squares::LastDrop(_) => true,
             Squares::Adjacent(a) | Squares::ColourOf(a) | Squares::Not(a) => a.reads_last_drop(),
+            Squares::Reach { from, .. } => from.reads_last_drop(),
             Squares::And(a, b) | Squares::Or(a, b) | Squares::Except(a, b) => {
                 a.reads_last_drop() || b.reads_last_drop()
             }

@@ -29,7 +29,7 @@ pub const MAX_EXPRESSION_DEPTH: usize = 256;
 /// conditions of policies (`from`, `to`, `lands on`, `then attacks`).
 const OPERAND_WORDS: &[&str] = &[
     "not", "count", "some", "no", "touch", "adjacent", "colour", "place", "placing", "move",
-    "moving", "at", "sum", "from", "to", "lands", "attacks", "until", "after",
+    "moving", "at", "sum", "from", "to", "lands", "attacks", "until", "after", "reach",
 ];
 
 /// Words after which an expression starts afresh: a `not` that follows one negates everything

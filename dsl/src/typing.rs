@@ -22,6 +22,11 @@ pub(crate) trait Names {
     fn zone(&mut self, zone: &Spanned<Zone>) -> Option<Vec<Vec<Square>>>;
     /// Reports a problem.
     fn error(&mut self, diagnostic: Diagnostic);
+    /// The Betza text decoded, or `None` after reporting its mistakes.
+    fn moves(
+        &mut self,
+        text: &Spanned<crate::ast::StringLit>,
+    ) -> Option<Vec<crate::definition::MoveAtom>>;
     /// Whether captured pieces come back to a hand in this game.
     fn pieces_return(&self) -> bool;
 }
@@ -495,6 +500,19 @@ impl Checker<'_> {
             Expression::AttackedBy(side) => Typed::Squares(Squares::AttackedBy(self.side(side)?)),
             Expression::Adjacent(operand) => {
                 Typed::Squares(Squares::Adjacent(Box::new(self.squares_of(operand)?)))
+            }
+            Expression::Reach(operand, betza) => {
+                if self.place == Place::Policy {
+                    self.misplaced(span, "reach", "is compiled with the game's rules");
+                    return None;
+                }
+                let from = self.squares_of(operand);
+                let moves = self.names.moves(betza)?;
+                Typed::Squares(Squares::Reach {
+                    from: Box::new(from?),
+                    betza: betza.node.value.clone(),
+                    moves,
+                })
             }
             Expression::ColourOf(operand) => {
                 Typed::Squares(Squares::ColourOf(Box::new(self.squares_of(operand)?)))

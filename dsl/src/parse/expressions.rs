@@ -200,6 +200,11 @@ pub(super) fn expression(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Expressi
         Rule::controlled_term => Expression::ControlledBy(side(parts.nth(2).expect("a side"))),
         Rule::attacked_term => Expression::AttackedBy(side(parts.nth(2).expect("a side"))),
         Rule::adjacent_term => Expression::Adjacent(boxed(parts.nth(2).expect("an operand"))),
+        Rule::reach_term => {
+            let from = boxed(parts.nth(2).expect("an operand"));
+            let betza = crate::parse::pairs::string_of(file, parts.nth(1).expect("a string"));
+            Expression::Reach(from, betza)
+        }
         Rule::colour_of_term => Expression::ColourOf(boxed(parts.nth(2).expect("an operand"))),
         Rule::some_term => Expression::Some(boxed(parts.nth(1).expect("an operand"))),
         Rule::no_term => Expression::No(boxed(parts.nth(1).expect("an operand"))),

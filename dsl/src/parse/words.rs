@@ -66,6 +66,7 @@ const EXPRESSION_KEYWORDS: &[&str] = &[
     "can",
     "after",
     "give",
+    "reach",
     "placement",
     "count",
     "sum",
@@ -328,6 +329,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         | Rule::controlled_term
         | Rule::attacked_term
         | Rule::adjacent_term
+        | Rule::reach_term
         | Rule::colour_of_term
         | Rule::some_term
         | Rule::no_term
@@ -348,6 +350,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_an => keyword("`an`", "an"),
         Rule::kw_after => keyword("`after`", "after"),
         Rule::kw_give => keyword("`give`", "give"),
+        Rule::kw_reach => keyword("`reach`", "reach"),
         Rule::kw_can => keyword("`can`", "can"),
         Rule::kw_act => keyword("`act`", "act"),
         Rule::kw_count => keyword("`count`", "count"),

@@ -76,6 +76,12 @@ impl typing::Names for Resolver<'_, '_, '_> {
         self.validator.zone(zone, self.context)
     }
 
+    fn moves(&mut self, text: &Spanned<StringLit>) -> Option<Vec<MoveAtom>> {
+        let before = self.validator.error_count();
+        let moves = self.validator.moves(text);
+        (self.validator.error_count() == before).then_some(moves)
+    }
+
     fn pieces_return(&self) -> bool {
         self.context.pieces_return
     }

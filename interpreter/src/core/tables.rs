@@ -436,6 +436,20 @@ impl<B> Tables<B> {
 }
 
 impl<B: Bitboard> Tables<B> {
+    /// The movement of Betza atoms that no piece has (`reach of S by "vR"`), one per side
+    /// (directions are each side's), with the rays it needs added to the tables'.
+    pub(crate) fn movement_of(&mut self, atoms: &[MoveAtom]) -> Vec<PieceMoves<B>> {
+        let mut builder = Builder {
+            geometry: &self.geometry,
+            rays: std::mem::take(&mut self.rays),
+        };
+        let moves = (0..self.sides)
+            .map(|side| builder.atoms_moves(self.definition.sides[side].forward, atoms))
+            .collect();
+        self.rays = builder.rays;
+        moves
+    }
+
     /// Compiles a definition whose board fits this bitboard width.
     pub fn compile(definition: &Definition) -> Result<Self, CompileError> {
         let sides = definition.sides.len();
@@ -779,6 +793,32 @@ impl<B: Bitboard> Builder<'_, B> {
         moves.simple = moves.are_simple();
         moves.route_attacks = moves.routes.iter().any(crate::path::Route::attacks);
         moves.takes_en_passant = moves.en_passant.iter().any(|squares| squares.any());
+        moves
+    }
+
+    /// The movement of Betza atoms alone: no initial zone, no promotion, no paths.
+    fn atoms_moves(&mut self, forward: variant_dsl::Forward, atoms: &[MoveAtom]) -> PieceMoves<B> {
+        let size = self.geometry.grid_size();
+        let mut moves = PieceMoves {
+            leaps: Vec::new(),
+            lame: vec![Vec::new(); size],
+            rides: Vec::new(),
+            hops: Vec::new(),
+            en_passant: vec![B::EMPTY; size],
+            initial_zone: B::EMPTY,
+            promotion: None,
+            routes: Vec::new(),
+            route_attacks: false,
+            simple: false,
+            takes_en_passant: false,
+        };
+        for atom in atoms {
+            for step in &atom.steps {
+                let (dx, dy) = absolute(forward, step.right, step.forward);
+                self.add_atom(&mut moves, atom, dx, dy, None);
+            }
+        }
+        moves.simple = moves.are_simple();
         moves
     }
 

@@ -369,6 +369,9 @@ impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
     fn attacked_by(&mut self, sides: SideRef) -> (Lower<B>, B) {
         Self::plain(self.bounds.attacked_by(sides))
     }
+    fn reach(&mut self, from: &crate::rules::ir::Set<B>, index: usize) -> (Lower<B>, B) {
+        Self::plain(self.bounds.reach(from, index))
+    }
     fn last_drop(&mut self, sides: SideRef) -> (Lower<B>, B) {
         let (low, high) = self.bounds.last_drop(sides);
         // The mover's last drop will be the unknown one: the set gains the drop's square.

@@ -29,6 +29,11 @@ impl<B: Bitboard> Rules<B> {
             expressions.drops.retain(|rule| !rule.lookahead);
         }
         tables.tracks_turns = tables.multi_action || !expressions.turn_start.is_empty();
+        let reach = expressions
+            .reach
+            .iter()
+            .map(|atoms| tables.movement_of(atoms))
+            .collect();
         let plan_key = if options.plans {
             crate::plan::KeySpec::new(&expressions)
         } else {
@@ -48,6 +53,7 @@ impl<B: Bitboard> Rules<B> {
                 })
                 .collect(),
             expressions,
+            reach,
             options,
             plan_key,
             plans: crate::plan::PlanCache::default(),

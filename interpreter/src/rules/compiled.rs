@@ -68,6 +68,9 @@ pub struct Rules<B: Bitboard> {
     pub(crate) material_excluded: Vec<usize>,
     /// The drop rules, score and end conditions, compiled.
     pub(crate) expressions: crate::expression::Compiled<B>,
+    /// Per `reach` movement of the expressions ([`crate::expression::Compiled::reach`]), its
+    /// moves for each side.
+    pub(crate) reach: Vec<Vec<crate::core::tables::PieceMoves<B>>>,
     /// The shortcuts switched on (all, but in tests).
     pub(crate) options: Options,
     /// What the scalar parts of the drop rules read: the key of their folded plans

@@ -74,6 +74,10 @@ pub(crate) trait Domain<B: Bitboard> {
     fn acted(&mut self) -> Self::Squares;
     /// The squares where a comparison of two fields holds.
     fn compare_fields(&mut self, a: &Fld, op: Comparison, b: &Fld) -> Self::Squares;
+    /// The squares that movement `index` ([`crate::expression::Compiled::reach`]) reaches
+    /// from the squares of `from` (given unevaluated: a domain that knows nothing of it after a
+    /// drop need not evaluate it).
+    fn reach(&mut self, from: &Set<B>, index: usize) -> Self::Squares;
     /// The squares around some square of a set.
     fn adjacent(&mut self, inner: Self::Squares) -> Self::Squares;
     /// Every square of a colour that a set has a square of.
@@ -172,6 +176,7 @@ pub(crate) fn set<B: Bitboard, D: Domain<B>>(domain: &mut D, set_term: &Set<B>) 
         Set::LegalDrops => domain.legal_drops(),
         Set::Acted => domain.acted(),
         Set::Compare(a, op, b) => domain.compare_fields(a, *op, b),
+        Set::Reach(from, index) => domain.reach(from, *index),
         Set::Adjacent(inner) => {
             let inner = set(domain, inner);
             domain.adjacent(inner)

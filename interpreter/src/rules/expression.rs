@@ -349,6 +349,24 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         }
         squares
     }
+    fn reach(&mut self, from: &Set<B>, index: usize) -> B {
+        let from = crate::domain::set(self, from);
+        let moves = &self.rules.reach[index][self.side.index()];
+        let occupied = self.position.occupied();
+        let mut squares = B::EMPTY;
+        for square in from.squares() {
+            // Every piece stops a line and may be captured: nothing is the mover's own.
+            squares |= crate::core::tables::targets(
+                self.rules,
+                moves,
+                square,
+                B::EMPTY,
+                occupied,
+                occupied,
+            );
+        }
+        squares & self.rules.geometry.board
+    }
     #[inline]
     fn adjacent(&mut self, inner: B) -> B {
         around(self.rules, inner)
@@ -981,6 +999,10 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         self.intersection(among, attacked)
     }
     fn attacked_by(&mut self, _: SideRef) -> (B, B) {
+        self.unknown()
+    }
+    // A line of sight opens or closes with the drop.
+    fn reach(&mut self, _: &Set<B>, _: usize) -> (B, B) {
         self.unknown()
     }
     fn last_drop(&mut self, reference: SideRef) -> (B, B) {

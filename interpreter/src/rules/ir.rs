@@ -37,6 +37,9 @@ pub enum Set<B> {
     LegalDrops,
     /// The pieces that acted this turn.
     Acted,
+    /// The squares a movement reaches from a set: the index of the movement in
+    /// [`Compiled::reach`] (`reach of S by "vR"`).
+    Reach(Box<Set<B>>, usize),
     /// The 8 squares around each.
     Adjacent(Box<Set<B>>),
     /// Every square of a colour present.
@@ -219,6 +222,8 @@ pub struct Compiled<B> {
     pub phase_drops: Vec<Vec<DropRule<B>>>,
     /// The conditions of `at turn start` terms, judged when a turn starts.
     pub turn_start: Vec<Cond<B>>,
+    /// The movements of `reach of S by "..."` terms, by index, each written once.
+    pub reach: Vec<Vec<variant_dsl::MoveAtom>>,
     /// Whether some drop rule is `leave an action`.
     pub lookahead: bool,
     /// The score, if the game keeps one.
@@ -233,6 +238,7 @@ impl<B: Bitboard> Compiled<B> {
         let compiler = Compiler {
             geometry,
             turn_start: std::cell::RefCell::new(Vec::new()),
+            reach: std::cell::RefCell::new(Vec::new()),
         };
         let rules = |constraints: &[variant_dsl::DropConstraint]| -> Vec<DropRule<B>> {
             constraints
@@ -275,6 +281,7 @@ impl<B: Bitboard> Compiled<B> {
             after,
             phase_drops,
             turn_start: Vec::new(),
+            reach: Vec::new(),
             score: definition
                 .score
                 .as_ref()
@@ -293,6 +300,7 @@ impl<B: Bitboard> Compiled<B> {
                 .collect(),
         };
         compiled.turn_start = compiler.turn_start.into_inner();
+        compiled.reach = compiler.reach.into_inner();
         compiled
     }
 
@@ -335,6 +343,7 @@ pub fn compile_set<B: Bitboard>(geometry: &crate::geometry::Geometry<B>, set: &S
     Compiler {
         geometry,
         turn_start: std::cell::RefCell::new(Vec::new()),
+        reach: std::cell::RefCell::new(Vec::new()),
     }
     .set(set)
 }
@@ -343,6 +352,8 @@ struct Compiler<'g, B> {
     geometry: &'g crate::geometry::Geometry<B>,
     /// The `at turn start` conditions met so far.
     turn_start: std::cell::RefCell<Vec<Cond<B>>>,
+    /// The movements of the `reach` terms met so far.
+    reach: std::cell::RefCell<Vec<Vec<variant_dsl::MoveAtom>>>,
 }
 
 impl<B: Bitboard> Compiler<'_, B> {
@@ -395,6 +406,14 @@ impl<B: Bitboard> Compiler<'_, B> {
             Squares::Acted => Set::Acted,
             Squares::Adjacent(a) => Set::Adjacent(boxed(a)),
             Squares::ColourOf(a) => Set::ColourOf(boxed(a)),
+            Squares::Reach { from, moves, .. } => {
+                let mut list = self.reach.borrow_mut();
+                let index = list.iter().position(|m| m == moves).unwrap_or_else(|| {
+                    list.push(moves.clone());
+                    list.len() - 1
+                });
+                Set::Reach(boxed(from), index)
+            }
             Squares::And(a, b) => Set::And(boxed(a), boxed(b)),
             Squares::Or(a, b) => Set::Or(boxed(a), boxed(b)),
             Squares::Except(a, b) => Set::Except(boxed(a), boxed(b)),
@@ -462,7 +481,7 @@ pub(crate) fn every_term<'a, B>(
         return false;
     }
     match term {
-        Term::Set(Set::Adjacent(a) | Set::ColourOf(a) | Set::Not(a)) => {
+        Term::Set(Set::Adjacent(a) | Set::ColourOf(a) | Set::Not(a) | Set::Reach(a, _)) => {
             every_term(Term::Set(a), test)
         }
         Term::Set(Set::And(a, b) | Set::Or(a, b) | Set::Except(a, b)) => {

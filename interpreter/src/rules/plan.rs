@@ -650,6 +650,7 @@ fn scalar_term<B>(term: Term<'_, B>) -> bool {
                     | Set::Pieces(..)
                     | Set::ControlledBy(_)
                     | Set::AttackedBy(_)
+                    | Set::Reach(..)
                     | Set::LastDrop(_)
                     | Set::LegalDrops
                     | Set::Acted

@@ -799,6 +799,9 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
     fn attacked_by(&mut self, sides: SideRef) -> Reg {
         self.judged(Set::AttackedBy(sides))
     }
+    fn reach(&mut self, from: &Set<B>, index: usize) -> Reg {
+        self.judged(Set::Reach(Box::new(from.clone()), index))
+    }
     fn last_drop(&mut self, sides: SideRef) -> Reg {
         if self.asked {
             return self.judged(Set::LastDrop(sides));
@@ -1027,6 +1030,9 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
         self.intersection(among, attacked)
     }
     fn attacked_by(&mut self, _: SideRef) -> Pair {
+        self.unknown()
+    }
+    fn reach(&mut self, _: &Set<B>, _: usize) -> Pair {
         self.unknown()
     }
     fn last_drop(&mut self, reference: SideRef) -> Pair {
