@@ -70,6 +70,7 @@ const FAIRY_STOCKFISH_GAMES: &[&str] = &[
     "duck",
     "grasshopper",
     "xiangqi",
+    "minixiangqi",
 ];
 
 fn root() -> &'static Path {

@@ -264,3 +264,44 @@ fn ten_rank_fens_read_back_and_rank_ten_moves_are_written_as_pyffish_writes_them
     assert!(stdout(&output)
         .contains("FEN: 1nbakabnr/r8/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"));
 }
+
+#[test]
+fn the_generals_never_face_each_other_on_an_open_file() {
+    // The flying general, a move rule judged after the move (`must not after some (opponent
+    // General and reach of (own General) by "vR")`), against pyffish 0.0.90:
+    //   10  . . . . k . . . .     White's advisor on e2 is the only piece between the generals:
+    //    2  . . . . A . . . .     it may not move (each of its moves leaves the e-file), and
+    //    1  . . . . K . . . .     the general steps aside.
+    assert_eq!(
+        moves(XIANGQI, "4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1"),
+        sorted(&["e1d1", "e1f1"])
+    );
+    // Black may step forward behind the screen (e9), or aside.
+    assert_eq!(
+        moves(XIANGQI, "4k4/9/9/9/9/9/9/9/4A4/4K4 b - - 0 1"),
+        sorted(&["e10d10", "e10e9", "e10f10"])
+    );
+    // Minixiangqi: White's general on d1 may not step onto the open e-file facing e7.
+    assert_eq!(
+        moves("games/minixiangqi.variant", "4k2/7/7/7/7/7/3K3 w - - 0 1"),
+        sorted(&["d1c1", "d1d2"])
+    );
+}
+
+#[test]
+fn perft_from_the_start_equals_fairy_stockfish() {
+    // Fairy-Stockfish's `go perft` (the engine built from pyffish 0.0.90's sources): xiangqi 4
+    // is 3,290,240 (8 fewer than without the flying general), minixiangqi 5 is 2,666,905.
+    for (game, depth, nodes) in [
+        (XIANGQI, "4", "3290240"),
+        ("games/minixiangqi.variant", "5", "2666905"),
+    ] {
+        let output = variant(&["perft", game, "--depth", depth]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(
+            stdout(&output).lines().last(),
+            Some(format!("Nodes searched: {nodes}").as_str()),
+            "{game}"
+        );
+    }
+}
