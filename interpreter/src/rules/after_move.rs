@@ -86,7 +86,7 @@ fn applies<B: Bitboard>(
     }
     let piece = position
         .at(mv.from.index())
-        .map_or(OTHER_PIECE, |occupant| occupant.piece.index());
+        .map_or(OTHER_PIECE, |occupant| occupant.piece);
     before.move_mask(condition, piece).has(mv.from.index())
 }
 
