@@ -72,6 +72,8 @@ const FAIRY_STOCKFISH_GAMES: &[&str] = &[
     "grasshopper",
     "shogi",
     "minishogi",
+    "xiangqi",
+    "minixiangqi",
 ];
 
 fn root() -> &'static Path {

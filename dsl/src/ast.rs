@@ -101,6 +101,8 @@ pub enum Statement {
     Team(TeamStatement),
     /// `policy red { ... }`
     Policy(PolicyStatement),
+    /// `zone palace = ranks 1-3 and files d-f`
+    Zone(ZoneStatement),
     /// `piece Knight { ... }`
     Piece(PieceStatement),
     /// `remove piece Bishop`
@@ -145,6 +147,7 @@ impl Statement {
             Statement::Turns(s) => s.keyword,
             Statement::Team(s) => s.keyword,
             Statement::Policy(s) => s.keyword,
+            Statement::Zone(s) => s.keyword,
             Statement::Piece(s) => s.keyword,
             Statement::Remove(s) => s.keyword,
             Statement::Castling(s) => s.keyword,
@@ -172,6 +175,7 @@ impl Statement {
             Statement::Turns(_) => "turns",
             Statement::Team(_) => "team",
             Statement::Policy(_) => "policy",
+            Statement::Zone(_) => "zone",
             Statement::Piece(_) => "piece",
             Statement::Remove(_) => "remove",
             Statement::Castling(_) => "castling",
@@ -440,6 +444,15 @@ pub enum PieceItem {
     Royal,
     /// `moves "mfW"`
     Moves(Spanned<StringLit>),
+    /// `moves "fsW" in ranks 6-10`: the movement instead while standing in the zone.
+    MovesIn {
+        /// The Betza text.
+        moves: Spanned<StringLit>,
+        /// Where it applies.
+        zone: Spanned<Zone>,
+    },
+    /// `confined to zone palace`: the piece never leaves the zone.
+    Confined(Spanned<Zone>),
     /// `initial rank 2`
     Initial(Spanned<Zone>),
     /// `letter +P`: the piece is the promoted form of the piece lettered `P`.
@@ -491,7 +504,8 @@ impl PieceItem {
             PieceItem::Letter(_) | PieceItem::PromotedLetter(_) => "letter",
             PieceItem::Value(_) => "value",
             PieceItem::Royal => "royal",
-            PieceItem::Moves(_) => "moves",
+            PieceItem::Moves(_) | PieceItem::MovesIn { .. } => "moves",
+            PieceItem::Confined(_) => "confined",
             PieceItem::Initial(_) => "initial",
             PieceItem::Promotes { .. } => "promotes",
             PieceItem::Irreversible => "irreversible",
@@ -518,6 +532,46 @@ pub enum Zone {
     LastRank,
     /// `squares e4 d5`: absolute squares, as written.
     Squares(Vec<Spanned<String>>),
+    /// `file e`, `files d-f`: absolute files, as written (one letter each).
+    Files {
+        /// First file.
+        first: Spanned<String>,
+        /// Last file (the first again for `file e`).
+        last: Spanned<String>,
+    },
+    /// `zone palace`: a zone declared by a `zone` statement.
+    Named(Spanned<String>),
+    /// `A and B`, `A or B`, `A except B` (in `zone` statements).
+    Combined {
+        /// How the two combine.
+        operator: ZoneOperator,
+        /// The left operand.
+        left: Box<Spanned<Zone>>,
+        /// The right operand.
+        right: Box<Spanned<Zone>>,
+    },
+}
+
+/// How a `zone` statement combines two zones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZoneOperator {
+    /// `and`: the squares of both.
+    And,
+    /// `or`: the squares of either.
+    Or,
+    /// `except`: the squares of the left one that are not in the right one.
+    Except,
+}
+
+/// `zone palace = ranks 1-3 and files d-f`: a named zone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZoneStatement {
+    /// The `zone` keyword.
+    pub keyword: Span,
+    /// The zone's name.
+    pub name: Spanned<String>,
+    /// Its squares, relative to the side that uses it.
+    pub zone: Spanned<Zone>,
 }
 
 /// `castling { white K king e1-g1 rook h1-f1 }`

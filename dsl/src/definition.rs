@@ -541,6 +541,26 @@ pub struct PieceDef {
     /// `+P` in FEN, and goes back to that piece when captured into a hand (shogi's tokin).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub promoted_form: bool,
+    /// For each side, the only squares its moves may end on (`confined to ZONE`); `None` when
+    /// the piece may go anywhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confined: Option<Vec<Vec<Square>>>,
+    /// Movements that replace [`PieceDef::moves`] while the piece stands in a zone (`moves
+    /// "fsW" in ranks 6-10`), the first whose zone holds the piece's square.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zoned_moves: Vec<ZonedMoves>,
+}
+
+/// `moves "fsW" in ranks 6-10`: a piece's movement while it stands in a zone, instead of its
+/// `moves`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZonedMoves {
+    /// For each side, where the movement applies.
+    pub zone: Vec<Vec<Square>>,
+    /// The Betza text, for display.
+    pub betza: String,
+    /// Decoded movement.
+    pub moves: Vec<MoveAtom>,
 }
 
 /// A movement written leg by leg: `path W* , then straight enemy not royal convert, then

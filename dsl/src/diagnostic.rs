@@ -70,6 +70,12 @@ pub mod code {
     pub const BAD_SQUARE: &str = "E0303";
     /// A rank outside the board.
     pub const BAD_RANK: &str = "E0304";
+    /// A `zone NAME` that no `zone` statement declares (before it, in a `zone` statement).
+    pub const UNKNOWN_ZONE: &str = "E0305";
+    /// Two `zone` statements with the same name.
+    pub const DUPLICATE_ZONE: &str = "E0306";
+    /// `confined to` or `moves ... in` on a piece that does not only leap.
+    pub const REGION_MOVES: &str = "E0307";
     /// `forward` is neither `up` nor `down`.
     pub const BAD_FORWARD: &str = "E0401";
     /// The turn order never gives the setup's side to move a turn.

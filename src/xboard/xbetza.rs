@@ -38,6 +38,9 @@ pub enum Inexpressible {
     Castling,
     /// The sides do not move in opposite directions, so one description cannot serve both.
     Orientation,
+    /// It is confined to a zone or moves differently in one (`confined to`, `moves ... in`),
+    /// which XBetza cannot say.
+    Regions,
 }
 
 impl fmt::Display for Inexpressible {
@@ -45,6 +48,7 @@ impl fmt::Display for Inexpressible {
         match self {
             Inexpressible::Paths => write!(f, "it moves along paths (compound moves, conditions)"),
             Inexpressible::Uncapturable => write!(f, "it cannot be captured"),
+            Inexpressible::Regions => write!(f, "its moves depend on zones of the board"),
             Inexpressible::Leap(right, forward) => {
                 write!(f, "its leap ({right},{forward}) has no XBetza atom")
             }
@@ -82,6 +86,9 @@ pub fn write(definition: &Definition, id: PieceId) -> Result<String, Inexpressib
     }
     if piece.uncapturable {
         return Err(Inexpressible::Uncapturable);
+    }
+    if piece.confined.is_some() || !piece.zoned_moves.is_empty() {
+        return Err(Inexpressible::Regions);
     }
     if !opposite_sides(definition) {
         return Err(Inexpressible::Orientation);

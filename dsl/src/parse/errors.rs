@@ -46,7 +46,7 @@ pub(super) fn syntax_error(
         }
     }
     if phrases.contains(&ZONE) {
-        phrases.retain(|phrase| *phrase != "`rank`");
+        phrases.retain(|phrase| !["`rank`", "`file`", "`files`", "`zone`"].contains(phrase));
     }
     if phrases.contains(&MATERIAL_TERM) && phrases.contains(&VERDICT) {
         // After a material term: another term, `on one colour` or the verdict.
@@ -56,7 +56,7 @@ pub(super) fn syntax_error(
     if phrases.contains(&STATEMENT) {
         // `drops` starts a statement, but also ends `actions drops` and `only self-controlled
         // drops`, so its rule reads "`drops`".
-        phrases.retain(|phrase| *phrase != "`drops`");
+        phrases.retain(|phrase| *phrase != "`drops`" && *phrase != "`zone`");
     }
     let message = match phrases.as_slice() {
         [] => format!("unexpected {found}"),

@@ -7,7 +7,7 @@ use crate::expression::{Comparison, SquareConstant};
 use crate::parse::grammar::Rule;
 use crate::parse::pairs::{child, span_of, text_of};
 use crate::span::{FileId, Spanned};
-use pest::iterators::Pair;
+use pest::iterators::{Pair, Pairs};
 
 /// `=`, `!=`, `<`, `<=`, `>`, `>=` as written.
 pub(super) fn comparison_of(operator: &str) -> Comparison {
@@ -35,9 +35,63 @@ pub(super) fn zone(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Zone> {
             Zone::Ranks { first, last }
         }
         Rule::zone_last_rank => Zone::LastRank,
+        Rule::zone_file => {
+            let letter = text_of(file, &parts.nth(1).expect("file"));
+            Zone::Files {
+                first: letter.clone(),
+                last: letter,
+            }
+        }
+        Rule::zone_files => {
+            let mut span_parts = parts.nth(1).expect("file span").into_inner();
+            let first = text_of(file, &child(&mut span_parts));
+            let last = text_of(file, &child(&mut span_parts));
+            Zone::Files { first, last }
+        }
+        Rule::zone_named => Zone::Named(text_of(file, &parts.nth(1).expect("name"))),
         _ => Zone::Squares(parts.skip(1).map(|square| text_of(file, &square)).collect()),
     };
     Spanned::new(zone, span)
+}
+
+/// `zone palace = ranks 1-3 and files d-f` (its pairs).
+pub(super) fn zone_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> ZoneStatement {
+    let keyword = span_of(file, &child(inner));
+    let name = text_of(file, &child(inner));
+    ZoneStatement {
+        keyword,
+        name,
+        zone: zone_combination(file, child(inner)),
+    }
+}
+
+/// A `zone_union`, `zone_intersection` or `zone_difference`: operands joined left to right.
+fn zone_combination(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Zone> {
+    if pair.as_rule() == Rule::zone {
+        return zone(file, pair);
+    }
+    let operator = match pair.as_rule() {
+        Rule::zone_union => ZoneOperator::Or,
+        Rule::zone_intersection => ZoneOperator::And,
+        _ => ZoneOperator::Except,
+    };
+    let mut operands = pair
+        .into_inner()
+        .filter(|p| !matches!(p.as_rule(), Rule::kw_or | Rule::kw_and | Rule::kw_except));
+    let mut left = zone_combination(file, operands.next().expect("an operand"));
+    for right in operands {
+        let right = zone_combination(file, right);
+        let span = left.span.to(right.span);
+        left = Spanned::new(
+            Zone::Combined {
+                operator,
+                left: Box::new(left),
+                right: Box::new(right),
+            },
+            span,
+        );
+    }
+    left
 }
 
 /// An expression, from any of the expression rules.

@@ -4,7 +4,7 @@
 
 use crate::ast::*;
 use crate::definition::{Store, Tiebreak, Verdict};
-use crate::parse::expressions::{expression, zone};
+use crate::parse::expressions::{expression, zone, zone_statement};
 use crate::parse::grammar::Rule;
 use crate::parse::pairs::{block_items, child, letter_of, span_of, string_of, text_of};
 use crate::parse::policy::policy_statement;
@@ -47,6 +47,7 @@ pub(super) fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Sta
         Rule::capture_statement => Statement::Capture(capture_statement(file, &mut inner)),
         Rule::score_statement => Statement::Score(score_statement(file, &mut inner)),
         Rule::end_statement => Statement::End(end_statement(file, &mut inner)),
+        Rule::zone_statement => Statement::Zone(zone_statement(file, &mut inner)),
         _ => Statement::Future(future_statement(file, &mut inner)),
     };
     Spanned::new(statement, span)
@@ -177,7 +178,17 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
         }
         Rule::value_statement => PieceItem::Value(text_of(file, &parts.nth(1).expect("value"))),
         Rule::royal_statement => PieceItem::Royal,
-        Rule::moves_statement => PieceItem::Moves(string_of(file, parts.nth(1).expect("moves"))),
+        Rule::moves_statement => {
+            let moves = string_of(file, parts.nth(1).expect("moves"));
+            match parts.nth(1) {
+                Some(place) => PieceItem::MovesIn {
+                    moves,
+                    zone: zone(file, place),
+                },
+                None => PieceItem::Moves(moves),
+            }
+        }
+        Rule::confined_statement => PieceItem::Confined(zone(file, parts.nth(2).expect("zone"))),
         Rule::initial_statement => PieceItem::Initial(zone(file, parts.nth(1).expect("zone"))),
         Rule::promotes_statement => {
             parts.next();

@@ -52,7 +52,7 @@ const SQUARE_TEST: &str = "what the square may hold: `empty`, `enemy`, `friend` 
 const SIDE_ITEM: &str = "a side property such as `forward up`";
 const END_ITEM: &str = "an end rule such as `checkmate loses`";
 pub(super) const ZONE: &str =
-    "a zone such as `rank 2`, `ranks 1-3`, `last rank` or `squares e4 d5`";
+    "a zone such as `rank 2`, `ranks 1-3`, `last rank`, `squares e4 d5`, `files d-f` or `zone palace`";
 pub(super) const VERDICT: &str = "`loses`, `wins` or `draws`";
 const ACTION_KIND: &str = "an action such as `moves` or `drops`";
 const DROPS_ITEM: &str = "a drop rule such as `must place on not controlled by opponent`";
@@ -241,7 +241,19 @@ pub(super) fn expected(rule: Rule) -> Expected {
         | Rule::zone_rank
         | Rule::zone_ranks
         | Rule::zone_last_rank
-        | Rule::zone_squares => words(ZONE),
+        | Rule::zone_squares
+        | Rule::zone_file
+        | Rule::zone_files
+        | Rule::zone_named
+        | Rule::zone_union
+        | Rule::zone_intersection
+        | Rule::zone_difference => words(ZONE),
+        Rule::zone_statement => keyword(STATEMENT, "zone"),
+        Rule::kw_zone => keyword("`zone`", "zone"),
+        Rule::kw_files => words("`files`"),
+        Rule::file_letter | Rule::file_start => words("a file's letter such as `e`"),
+        Rule::file_span => words("files such as `d-f`"),
+        Rule::confined_statement | Rule::kw_confined => keyword(PIECE_ITEM, "confined"),
         Rule::rank_span => words("a range of ranks such as `1-3`"),
         Rule::castle => words("a castling move such as `white K king e1-g1 rook h1-f1`"),
         Rule::square_path => words("two squares such as `e1-g1`"),

@@ -5,7 +5,7 @@ use crate::ast::*;
 use crate::definition::*;
 use crate::diagnostic::{code, Diagnostic};
 use crate::span::Spanned;
-use crate::validate::names::Context;
+use crate::validate::names::{Context, NamedZone};
 use crate::validate::validator::{not_supported, Validator};
 
 impl Validator<'_> {
@@ -142,7 +142,131 @@ impl Validator<'_> {
                 }
                 Some(self.ranks_per_side(first_rank, last_rank, context))
             }
+            Zone::Files { first, last } => {
+                let (first_file, last_file) = (self.file(first, board), self.file(last, board));
+                let (first_file, last_file) = (first_file?, last_file?);
+                if first_file > last_file {
+                    self.error(Diagnostic::error(
+                        code::BAD_SQUARE,
+                        format!("the files `{}-{}` are backwards", first.node, last.node),
+                        first.span.to(last.span),
+                        format!("write `{}-{}`", last.node, first.node),
+                    ));
+                    return None;
+                }
+                let mut squares: Vec<Square> = (0..board.ranks)
+                    .flat_map(|rank| {
+                        (first_file..=last_file).map(move |file| Square::new(file, rank))
+                    })
+                    .filter(|square| board.contains(*square))
+                    .collect();
+                squares.sort_by_key(|square| (square.rank, square.file));
+                Some(vec![squares; context.sides.len()])
+            }
+            Zone::Named(name) => self.named_zone(name, context),
+            Zone::Combined {
+                operator,
+                left,
+                right,
+            } => {
+                let (left, right) = (self.zone(left, context), self.zone(right, context));
+                let (left, right) = (left?, right?);
+                Some(
+                    left.into_iter()
+                        .zip(right)
+                        .map(|(left, right)| combine(*operator, left, right))
+                        .collect(),
+                )
+            }
         }
+    }
+
+    /// A file letter, checked against the board.
+    fn file(&mut self, letter: &Spanned<String>, board: &BoardDef) -> Option<u8> {
+        let file = letter
+            .node
+            .bytes()
+            .next()
+            .map_or(u8::MAX, |b| b.wrapping_sub(b'a'));
+        if file < board.files {
+            return Some(file);
+        }
+        self.error(Diagnostic::error(
+            code::BAD_SQUARE,
+            format!(
+                "file `{}` is off the board: it has {} files",
+                letter.node, board.files
+            ),
+            letter.span,
+            "no such file",
+        ));
+        None
+    }
+
+    /// `zone NAME`: a zone declared by an earlier `zone` statement.
+    fn named_zone(
+        &mut self,
+        name: &Spanned<String>,
+        context: &Context<'_>,
+    ) -> Option<Vec<Vec<Square>>> {
+        if let Some(zone) = context.zones.iter().find(|zone| zone.name == name.node) {
+            return zone.squares.clone();
+        }
+        let help = crate::suggestion::did_you_mean(
+            &name.node,
+            context.zones.iter().map(|zone| zone.name.as_str()),
+        )
+        .unwrap_or_else(|| {
+            "declare it with a `zone` statement such as `zone palace = ranks 1-3 and files d-f`; \
+             a `zone` statement may use the zones declared before it"
+                .to_string()
+        });
+        self.error(
+            Diagnostic::error(
+                code::UNKNOWN_ZONE,
+                format!("unknown zone `{}`", name.node),
+                name.span,
+                "no `zone` statement declares it here",
+            )
+            .with_help(help),
+        );
+        None
+    }
+
+    /// The `zone` statements, in source order, each resolved against the ones before it.
+    pub(super) fn named_zones(
+        &mut self,
+        statements: &[&ZoneStatement],
+        context: &Context<'_>,
+    ) -> Vec<NamedZone> {
+        let mut zones: Vec<NamedZone> = Vec::new();
+        for statement in statements {
+            if let Some(first) = zones.iter().find(|zone| zone.name == statement.name.node) {
+                self.error(
+                    Diagnostic::error(
+                        code::DUPLICATE_ZONE,
+                        format!("the zone `{}` is declared twice", statement.name.node),
+                        statement.name.span,
+                        "declared again here",
+                    )
+                    .with_secondary(first.span, "first declared here"),
+                );
+                continue;
+            }
+            let squares = self.zone(
+                &statement.zone,
+                &Context {
+                    zones: &zones,
+                    ..*context
+                },
+            );
+            zones.push(NamedZone {
+                name: statement.name.node.clone(),
+                span: statement.name.span,
+                squares,
+            });
+        }
+        zones
     }
 
     /// A rank number counted from the owner's first rank, checked against the board.
@@ -182,4 +306,24 @@ impl Validator<'_> {
             })
             .collect()
     }
+}
+
+/// Two zones of one side combined, in square order.
+fn combine(operator: ZoneOperator, left: Vec<Square>, right: Vec<Square>) -> Vec<Square> {
+    let mut squares: Vec<Square> = match operator {
+        ZoneOperator::And => left.into_iter().filter(|s| right.contains(s)).collect(),
+        ZoneOperator::Except => left.into_iter().filter(|s| !right.contains(s)).collect(),
+        ZoneOperator::Or => {
+            let mut all = left;
+            all.extend(
+                right
+                    .into_iter()
+                    .filter(|s| !all.contains(s))
+                    .collect::<Vec<_>>(),
+            );
+            all
+        }
+    };
+    squares.sort_by_key(|square| (square.rank, square.file));
+    squares
 }

@@ -80,10 +80,21 @@ impl Validator<'_> {
         self.report_removals(&statements.removals, &piece_names);
         let names_ok = self.error_count() == errors_before_names && !sides.is_empty();
         let turn_order = self.turn_order(statements.turns, &sides);
+        let zones = self.named_zones(
+            &statements.zones,
+            &Context {
+                board: board.as_ref(),
+                sides: &sides,
+                pieces: &piece_names,
+                zones: &[],
+                pieces_return: false,
+            },
+        );
         let mut context = Context {
             board: board.as_ref(),
             sides: &sides,
             pieces: &piece_names,
+            zones: &zones,
             pieces_return: false,
         };
         let mut pieces: Vec<PieceDef> = piece_names

@@ -24,9 +24,19 @@ pub(super) struct Context<'a> {
     pub(super) board: Option<&'a BoardDef>,
     pub(super) sides: &'a [Spanned<SideDef>],
     pub(super) pieces: &'a [PieceName<'a>],
+    /// The `zone` statements resolved so far, in source order.
+    pub(super) zones: &'a [NamedZone],
     /// Captured pieces come back to a hand (directly or by prisoner exchange) while these rules
     /// apply: never during a placement phase, where nothing is captured.
     pub(super) pieces_return: bool,
+}
+
+/// A `zone` statement, resolved: its squares for every side (`None` if it is faulty, already
+/// reported).
+pub(super) struct NamedZone {
+    pub(super) name: String,
+    pub(super) span: crate::span::Span,
+    pub(super) squares: Option<Vec<Vec<Square>>>,
 }
 
 /// Resolves the names of an expression for [`typing`], reporting through the validator.

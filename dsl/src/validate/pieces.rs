@@ -141,6 +141,8 @@ impl Validator<'_> {
             irreversible: false,
             uncapturable: false,
             paths: Vec::new(),
+            confined: None,
+            zoned_moves: Vec::new(),
         };
         let mut seen: HashMap<String, Span> = HashMap::new();
         // Sides whose promotion zone a `SIDE promotes` statement set: the general statement
@@ -155,9 +157,10 @@ impl Validator<'_> {
                 PieceItem::Promotes {
                     side: Some(side), ..
                 } => format!("{} promotes", side.node),
+                PieceItem::MovesIn { .. } => "moves in".to_string(),
                 other => other.keyword_text().to_string(),
             };
-            let repeatable = matches!(item.node, PieceItem::Path(_));
+            let repeatable = matches!(item.node, PieceItem::Path(_) | PieceItem::MovesIn { .. });
             if let Some(first) = seen
                 .insert(keyword.clone(), item.span)
                 .filter(|_| !repeatable)
@@ -179,6 +182,17 @@ impl Validator<'_> {
                     piece.betza = text.node.value.clone();
                     piece.moves = self.moves(text);
                 }
+                PieceItem::MovesIn { moves, zone } => {
+                    let decoded = self.moves(moves);
+                    if let Some(zone) = self.zone(zone, context) {
+                        piece.zoned_moves.push(ZonedMoves {
+                            zone,
+                            betza: moves.node.value.clone(),
+                            moves: decoded,
+                        });
+                    }
+                }
+                PieceItem::Confined(zone) => piece.confined = self.zone(zone, context),
                 PieceItem::Path(legs) => {
                     if let Some(path) = self.path(legs) {
                         piece.paths.push(path);
@@ -251,7 +265,45 @@ impl Validator<'_> {
                 }
             }
         }
+        self.check_region_moves(statement, &piece);
         piece
+    }
+
+    /// A piece confined to a zone, or moving differently in one, has those zones compiled into
+    /// its leap tables: every movement of it must be a leap (lame or not), not a ride, a hop or a
+    /// path, which this version cannot restrict by zone.
+    fn check_region_moves(&mut self, statement: &PieceStatement, piece: &PieceDef) {
+        let Some(region) = statement.items.iter().find(|item| {
+            matches!(
+                item.node,
+                PieceItem::Confined(_) | PieceItem::MovesIn { .. }
+            )
+        }) else {
+            return;
+        };
+        let leaps_only = piece
+            .moves
+            .iter()
+            .chain(piece.zoned_moves.iter().flat_map(|zoned| &zoned.moves))
+            .all(|atom| atom.range == Some(1) && atom.hop.is_none());
+        if leaps_only && piece.paths.is_empty() {
+            return;
+        }
+        self.error(
+            Diagnostic::error(
+                code::REGION_MOVES,
+                format!(
+                    "the piece `{}` has a zone of movement but does not only leap",
+                    statement.name.node
+                ),
+                region.span,
+                "zones restrict leaps only",
+            )
+            .with_help(
+                "`confined to` and `moves ... in` apply to leaps such as `W`, `F`, `nN` or `nA`; \
+                 riders, hoppers and paths in zones are not supported yet",
+            ),
+        );
     }
 
     /// A `path` statement: each leg checked, `None` after an error.

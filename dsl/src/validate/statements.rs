@@ -32,6 +32,7 @@ pub(super) struct Statements<'a> {
     pub(super) teams: Vec<&'a TeamStatement>,
     pub(super) policies: Vec<&'a PolicyStatement>,
     pub(super) pieces: Vec<&'a PieceStatement>,
+    pub(super) zones: Vec<&'a ZoneStatement>,
     /// `remove piece` statements that merging found no inherited piece for.
     pub(super) removals: Vec<&'a RemoveStatement>,
 }
@@ -48,6 +49,7 @@ impl Validator<'_> {
                     | Statement::Team(_)
                     | Statement::Policy(_)
                     | Statement::Piece(_)
+                    | Statement::Zone(_)
                     | Statement::Future(_)
                     | Statement::Remove(_)
                     | Statement::Phase(_)
@@ -81,6 +83,7 @@ impl Validator<'_> {
                 Statement::Team(s) => statements.teams.push(s),
                 Statement::Policy(s) => statements.policies.push(s),
                 Statement::Piece(s) => statements.pieces.push(s),
+                Statement::Zone(s) => statements.zones.push(s),
                 Statement::Future(s) => self.error(not_supported(s)),
                 Statement::Remove(s) => statements.removals.push(s),
                 Statement::Extends(_) => {}

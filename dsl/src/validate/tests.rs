@@ -126,7 +126,7 @@ fn every_problem_is_reported_in_source_order() {
 #[test]
 fn future_statements_are_rejected_everywhere() {
     let text = CHESS
-        .replace("board 8x8", "board 8x8 { zone centre d4 e4 d5 e5 }")
+        .replace("board 8x8", "board 8x8 { constraint centre d4 e4 d5 e5 }")
         .replace(
             "side white { forward up }",
             "side white { forward up; controller human }",
@@ -137,7 +137,7 @@ fn future_statements_are_rejected_everywhere() {
     assert_eq!(
         messages(&text),
         [
-            "`zone` is not supported yet",
+            "`constraint` is not supported yet",
             "`controller` is not supported yet",
             "`prison` is not supported yet",
             "`draw` is not supported yet",

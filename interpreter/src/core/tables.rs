@@ -792,6 +792,13 @@ pub(crate) fn targets<B: Bitboard>(
     targets
 }
 
+/// Where a movement applies from and where it may land (`moves ... in`, `confined to`).
+#[derive(Clone, Copy)]
+struct Region<B> {
+    from: B,
+    to: B,
+}
+
 struct Builder<'g, B> {
     geometry: &'g Geometry<B>,
     rays: Vec<Ray<B>>,
@@ -848,10 +855,12 @@ impl<B: Bitboard> Builder<'_, B> {
             simple: false,
             takes_en_passant: false,
         };
-        for atom in &piece.moves {
-            for step in &atom.steps {
-                let (dx, dy) = absolute(forward, step.right, step.forward);
-                self.add_atom(&mut moves, atom, dx, dy);
+        for (region, atoms) in self.regions(side, piece) {
+            for atom in atoms {
+                for step in &atom.steps {
+                    let (dx, dy) = absolute(forward, step.right, step.forward);
+                    self.add_atom(&mut moves, atom, dx, dy, region);
+                }
             }
         }
         let paths = crate::path::compile_paths(self.geometry, &piece.paths, forward);
@@ -895,15 +904,72 @@ impl<B: Bitboard> Builder<'_, B> {
         for atom in atoms {
             for step in &atom.steps {
                 let (dx, dy) = absolute(forward, step.right, step.forward);
-                self.add_atom(&mut moves, atom, dx, dy);
+                self.add_atom(&mut moves, atom, dx, dy, None);
             }
         }
         moves.simple = moves.are_simple();
         moves
     }
 
-    fn add_atom(&mut self, moves: &mut PieceMoves<B>, atom: &MoveAtom, dx: i32, dy: i32) {
+    /// A piece's movements with the squares each applies from and may land on: its `moves`
+    /// from the squares of no `moves ... in` zone, each zoned movement from its zone (less the
+    /// zones before it), every one landing in its `confined to` zone. Compiled into the leap
+    /// tables, so that a game without zones pays nothing; validation keeps zones to leaps.
+    fn regions<'d>(
+        &self,
+        side: usize,
+        piece: &'d variant_dsl::PieceDef,
+    ) -> Vec<(Option<Region<B>>, &'d [MoveAtom])> {
+        let side_id = SideId::new(side);
+        let mask = |zone: &Vec<Vec<variant_dsl::Square>>| {
+            zone.get(side_id.index())
+                .map_or(B::EMPTY, |squares| self.geometry.mask(squares))
+        };
+        let board = self.geometry.board;
+        let to = piece.confined.as_ref().map_or(board, mask);
+        let zoned = piece.confined.is_some() || !piece.zoned_moves.is_empty();
+        if !zoned {
+            return vec![(None, &piece.moves)];
+        }
+        let mut taken = B::EMPTY;
+        let mut sets = Vec::with_capacity(piece.zoned_moves.len() + 1);
+        for zoned in &piece.zoned_moves {
+            let zone = mask(&zoned.zone);
+            sets.push((
+                Some(Region {
+                    from: zone & !taken,
+                    to,
+                }),
+                zoned.moves.as_slice(),
+            ));
+            taken |= zone;
+        }
+        sets.push((
+            Some(Region {
+                from: board & !taken,
+                to,
+            }),
+            piece.moves.as_slice(),
+        ));
+        sets
+    }
+
+    fn add_atom(
+        &mut self,
+        moves: &mut PieceMoves<B>,
+        atom: &MoveAtom,
+        dx: i32,
+        dy: i32,
+        region: Option<Region<B>>,
+    ) {
         let geometry = self.geometry;
+        let allows = |from: usize, to: usize| {
+            region.is_none_or(|region| region.from.has(from) && region.to.has(to))
+        };
+        debug_assert!(
+            region.is_none() || (atom.range == Some(1) && atom.hop.is_none()),
+            "validation keeps zones to leaps"
+        );
         if !atom.hop.is_none() {
             let ray = self.ray_index(dx, dy);
             moves.hops.push(HopRide {
@@ -916,7 +982,7 @@ impl<B: Bitboard> Builder<'_, B> {
         }
         if atom.en_passant {
             for (from, targets) in moves.en_passant.iter_mut().enumerate() {
-                if let Some(to) = geometry.step(from, dx, dy) {
+                if let Some(to) = geometry.step(from, dx, dy).filter(|&to| allows(from, to)) {
                     *targets |= B::single(to);
                 }
             }
@@ -924,13 +990,15 @@ impl<B: Bitboard> Builder<'_, B> {
         if atom.range == Some(1) && atom.lame {
             for from in 0..geometry.grid_size() {
                 if let Some(leap) = lame_leap(geometry, from, dx, dy, atom) {
-                    moves.lame[from].push(leap);
+                    if allows(from, leap.to) {
+                        moves.lame[from].push(leap);
+                    }
                 }
             }
         } else if atom.range == Some(1) {
             let table = moves.leap_table(atom.mode, atom.initial_only, geometry.grid_size());
             for (from, targets) in table.targets.iter_mut().enumerate() {
-                if let Some(to) = geometry.step(from, dx, dy) {
+                if let Some(to) = geometry.step(from, dx, dy).filter(|&to| allows(from, to)) {
                     if leap_crosses_board(geometry, from, dx, dy) {
                         *targets |= B::single(to);
                     }
