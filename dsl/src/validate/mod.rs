@@ -24,6 +24,7 @@
 mod board;
 mod capture;
 mod castling;
+mod counters;
 mod end;
 mod names;
 mod pieces;
@@ -80,11 +81,18 @@ impl Validator<'_> {
         self.report_removals(&statements.removals, &piece_names);
         let names_ok = self.error_count() == errors_before_names && !sides.is_empty();
         let turn_order = self.turn_order(statements.turns, &sides);
+        let counter_names = self.counter_names(&statements.counters, &piece_names);
+        let counters: Vec<Option<CounterDef>> = statements
+            .counters
+            .iter()
+            .map(|counter| self.counter(counter))
+            .collect();
         let mut context = Context {
             board: board.as_ref(),
             sides: &sides,
             pieces: &piece_names,
             pieces_return: false,
+            counters: &counter_names,
         };
         let mut pieces: Vec<PieceDef> = piece_names
             .iter()
@@ -170,6 +178,7 @@ impl Validator<'_> {
             capture,
             teams,
             policies,
+            counters: counters.into_iter().collect::<Option<Vec<_>>>()?,
         };
         if !names_ok || !castling_ok {
             return None;

@@ -25,6 +25,8 @@ pub(super) struct Context<'a> {
     /// Captured pieces come back to a hand (directly or by prisoner exchange) while these rules
     /// apply: never during a placement phase, where nothing is captured.
     pub(super) pieces_return: bool,
+    /// The counters' names (`counter checks`), by index.
+    pub(super) counters: &'a [String],
 }
 
 /// Resolves the names of an expression for [`typing`], reporting through the validator.
@@ -68,6 +70,10 @@ impl typing::Names for Resolver<'_, '_, '_> {
 
     fn pieces_return(&self) -> bool {
         self.context.pieces_return
+    }
+
+    fn counter(&self, name: &str) -> Option<usize> {
+        self.context.counters.iter().position(|c| c == name)
     }
 
     fn error(&mut self, diagnostic: Diagnostic) {
