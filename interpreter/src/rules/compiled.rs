@@ -17,6 +17,7 @@ use crate::core::moves::Move;
 use crate::core::position::Position;
 use crate::core::tables::Tables;
 pub use crate::core::tables::{CompileError, MAX_PIECE_TYPES, MAX_SIDES};
+use crate::rules::plan_cache::{KeySpec, PlanCache};
 use std::ops::Deref;
 
 /// What a test may switch off: the generator's shortcuts, to check each against the long way
@@ -71,9 +72,9 @@ pub struct Rules<B: Bitboard> {
     /// What the scalar parts of the drop rules read: the key of their folded plans
     /// ([`crate::plan`]). A copy of the rules has its own plans, so a copy may have its
     /// expressions changed; rules already used must not.
-    pub(crate) plan_key: crate::plan::KeySpec,
+    pub(crate) plan_key: KeySpec,
     /// The plans made so far, kept for as long as the rules ([`crate::plan::plan`]).
-    pub(crate) plans: crate::plan::PlanCache<B>,
+    pub(crate) plans: PlanCache<B>,
     /// The legal actions of a position, as the expressions ask for them.
     pub(crate) legal: LegalActions<B>,
 }

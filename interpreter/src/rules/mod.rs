@@ -8,14 +8,15 @@
 //! plans, turns of several actions, outcomes and scores, and the checks that a position can be
 //! played from. It builds on [`crate::core`]; [`crate::play`] builds on it.
 //!
-//! The files import downward, bottom to top: the expression IR (`ir.rs`) and the walk of its
-//! domains (`domain.rs`); the compiled game ([`Rules`], `compiled.rs`); the evaluations
-//! (`expression.rs`, `program.rs`, `after_drop.rs`, `score.rs`, `plausible.rs`); the end rules
-//! judged without the legal actions (`end.rs`); the plans (`plan.rs`); the legal moves and turns
-//! ([`legal`]); the outcome ([`outcome`]); playing a turn (`game.rs`) and compiling the rules
-//! (`compile.rs`), which wires the one upward question (the legal actions an expression reads)
-//! through [`Rules`]. One cycle is left: the compiled game owns its plans' cache, and a plan
-//! holds closures over the compiled game (`tests/layers.rs` allows that one and no other).
+//! The files import downward, bottom to top, with no cycle (`tests/layers.rs`): the expression
+//! IR (`ir.rs`) and the walk of its domains (`domain.rs`); a plan as data (`plan_data.rs`: its
+//! register programs) and the table that keeps the plans (`plan_cache.rs`); the compiled game
+//! ([`Rules`], `compiled.rs`), which owns that table; the evaluations (`expression.rs`,
+//! `program.rs`, `after_drop.rs`, `score.rs`, `plausible.rs`); the end rules judged without the
+//! legal actions (`end.rs`); making and reading the plans (`plan.rs`); the legal moves and
+//! turns ([`legal`]); the outcome ([`outcome`]); playing a turn (`game.rs`) and compiling the
+//! rules (`compile.rs`), which wires the one upward question (the legal actions an expression
+//! reads) through [`Rules`].
 
 pub(crate) mod after_drop;
 pub(crate) mod compile;
@@ -28,6 +29,8 @@ mod ir;
 pub mod legal;
 pub mod outcome;
 pub mod plan;
+mod plan_cache;
+mod plan_data;
 pub mod plausible;
 pub(crate) mod program;
 pub mod score;
