@@ -335,6 +335,10 @@ pub(super) fn phase_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> Phas
                 DropsItem::Must(Box::new(must_statement(file, parts))),
                 span,
             )),
+            Rule::move_obligation => rules.push(Spanned::new(
+                DropsItem::Obligation(Box::new(obligation_statement(file, parts))),
+                span,
+            )),
             _ => rules.push(Spanned::new(
                 DropsItem::Future(future_statement(file, &mut parts)),
                 span,

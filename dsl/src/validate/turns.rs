@@ -50,6 +50,20 @@ impl Validator<'_> {
                         rules.constraints.push(constraint);
                     }
                 }
+                DropsItem::Obligation(obligation) if kind == RuleKind::Drop => {
+                    let word = obligation.kind.node.word();
+                    self.error(
+                        Diagnostic::error(
+                            code::EXPRESSION_PLACE,
+                            format!("`must {word}` is a rule of the `moves` block"),
+                            obligation.kind.span,
+                            "an obligation on the turn's action as a whole",
+                        )
+                        .with_help(format!(
+                            "write it in `moves {{ ... }}`: `moves {{ must {word} when a {word} is possible }}`"
+                        )),
+                    );
+                }
                 DropsItem::Obligation(obligation) => {
                     if let Some(obligation) = self.obligation(obligation, item.span, context) {
                         rules.obligations.push(obligation);
@@ -254,7 +268,7 @@ fn statement_text(source: &str) -> String {
 }
 
 /// Whether a `must` rule binds drops or moves.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum RuleKind {
     Drop,
     Move,
