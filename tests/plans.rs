@@ -111,17 +111,17 @@ fn plans_give_the_legal_actions_of_the_unfolded_rules() {
 /// holds is judged unfolded).
 fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Path) -> bool {
     let side = position.side_to_move(rules);
-    let Some(plan) = plan(rules, position, side.index()) else {
+    let Some(plan) = plan(rules, position, side) else {
         return false;
     };
     // Every type at once, and each type alone (a group's squares do not depend on the others).
     const TYPES: usize = variant_interpreter::rules::MAX_PIECE_TYPES;
     let (mut all, mut all_ahead) = ([0; TYPES], [0; TYPES]);
     let every = (1u32 << rules.pieces()) - 1;
-    let mut judge = Judge::new(rules, position, side.index());
+    let mut judge = Judge::new(rules, position, side);
     plan.drop_squares(&mut judge, every, true, &mut all, &mut all_ahead);
     for piece in 0..rules.pieces() {
-        let mut judge = Judge::new(rules, position, side.index());
+        let mut judge = Judge::new(rules, position, side);
         let unfolded = drop_squares(&mut judge, piece, true);
         let (mut alone, mut alone_ahead) = ([0; TYPES], [0; TYPES]);
         plan.drop_squares(&mut judge, 1 << piece, true, &mut alone, &mut alone_ahead);
@@ -198,7 +198,7 @@ fn leaves_a_drop(
     let side = next.side_to_move(rules);
     (0..rules.pieces())
         .filter(|&p| next.hand(side, PieceId::new(p)) > 0)
-        .any(|p| drop_squares(&mut Judge::new(rules, &next, side.index()), p, false).0 != 0)
+        .any(|p| drop_squares(&mut Judge::new(rules, &next, side), p, false).0 != 0)
 }
 
 /// At Cheversi's start, where White's King may go anywhere and Black must touch it, no square
@@ -212,7 +212,7 @@ fn the_plan_proves_a_reply_around_a_drop_anywhere() {
         .find(|(path, ..)| path.ends_with("games/cheversi.variant"))
         .expect("cheversi has drop rules");
     let side = start.side_to_move(&rules);
-    let plan = plan(&rules, &start, side.index()).expect("a plan");
+    let plan = plan(&rules, &start, side).expect("a plan");
     let empty = rules.geometry().board & !start.occupied();
     assert!(!reply_certain(&rules, &start), "{}", path.display());
     assert!(plan.reply_certain(&rules, &start, empty));

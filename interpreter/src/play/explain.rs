@@ -408,7 +408,7 @@ impl<B: Bitboard> Words<'_, B> {
     fn binding_lookahead(&self, piece: usize, to: usize) -> Option<&DropConstraint> {
         let rules = self.rules;
         let us = self.to_move();
-        let mut judge = crate::expression::Judge::new(rules, self.position, us.index());
+        let mut judge = crate::expression::Judge::new(rules, self.position, us);
         rules
             .expressions
             .drops
@@ -416,7 +416,7 @@ impl<B: Bitboard> Words<'_, B> {
             .zip(&rules.definition.drops.constraints)
             .find(|(rule, _)| {
                 rule.lookahead
-                    && rule.side.is_none_or(|side| side == us.index())
+                    && rule.side.is_none_or(|side| side == us)
                     && judge.drop_mask(&rule.condition, piece).has(to)
             })
             .map(|(_, constraint)| constraint)

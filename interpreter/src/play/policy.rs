@@ -161,7 +161,7 @@ pub fn decide<B: Bitboard>(
 struct Run<'a, B: Bitboard> {
     rules: &'a Rules<B>,
     position: &'a Position<B>,
-    side: usize,
+    side: SideId,
     /// The numbers rolled and chosen so far, by slot (0 until given).
     numbers: Vec<i64>,
     dice: &'a mut dyn DiceSource,
@@ -179,7 +179,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
         Run {
             rules,
             position,
-            side: (position.side_to_move(rules)).index(),
+            side: position.side_to_move(rules),
             numbers: vec![0; policy.slots],
             dice,
             rolled: Vec::new(),
@@ -217,17 +217,17 @@ impl<'a, B: Bitboard> Run<'a, B> {
 
     /// The square of the side's piece with this number.
     fn numbered(&self, number: i64) -> Option<usize> {
-        u8::try_from(number).ok().filter(|&n| n > 0).and_then(|n| {
-            self.position
-                .numbered(self.rules, SideId::new(self.side), n)
-        })
+        u8::try_from(number)
+            .ok()
+            .filter(|&n| n > 0)
+            .and_then(|n| self.position.numbered(self.rules, self.side, n))
     }
 
     /// The number nearest `target` among the side's pieces on the board, `except` left out.
     fn nearest(&self, target: i64, except: i64, lower_when_odd: bool) -> Option<u8> {
         let numbers = self
             .position
-            .side_pieces(SideId::new(self.side))
+            .side_pieces(self.side)
             .squares()
             .filter_map(|square| self.position.number(self.rules, square))
             .filter(|&n| i64::from(n) != except);
@@ -375,13 +375,13 @@ impl<'a, B: Bitboard> Run<'a, B> {
         let Some(occupant) = self.position.at(from) else {
             return Vec::new();
         };
-        let own = self.position.friends(self.rules, SideId::new(self.side));
+        let own = self.position.friends(self.rules, self.side);
         let occupied = self.position.occupied();
         let mut enemy = occupied & !own;
         for &piece in &self.rules.uncapturable {
             enemy &= !self.position.typed(piece);
         }
-        let moves = self.rules.moves_of(SideId::new(self.side), occupant.piece);
+        let moves = self.rules.moves_of(self.side, occupant.piece);
         let reach = targets(self.rules, moves, from, own, enemy, occupied) & enemy;
         let mut found: Vec<Action> = reach
             .squares()
@@ -400,7 +400,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
             let victim_ok = self
                 .position
                 .at(ep.victim.index())
-                .is_some_and(|o| self.rules.is_enemy(SideId::new(self.side), o.side));
+                .is_some_and(|o| self.rules.is_enemy(self.side, o.side));
             if victim_ok && moves.en_passant[from].has(ep.target.index()) {
                 found.push(Action::Move(Move {
                     from: Sq(from as u16),
@@ -428,7 +428,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
         until: &Set<B>,
     ) -> Vec<Action> {
         let after = action.after(self.rules, self.position);
-        let sliders = after.side_pieces(SideId::new(self.side)) & after.typed(PieceId::new(piece));
+        let sliders = after.side_pieces(self.side) & after.typed(PieceId::new(piece));
         let mut found = Vec::new();
         for slider in sliders.squares() {
             if Judge::new(self.rules, &after, self.side)
@@ -479,7 +479,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     .iter()
                     .any(|p| p.0 as usize == o.piece.index())
                     || self.rules.uncapturable.contains(&o.piece);
-                if !self.rules.is_enemy(SideId::new(self.side), o.side) || untakable {
+                if !self.rules.is_enemy(self.side, o.side) || untakable {
                     return None;
                 }
             }
@@ -619,15 +619,15 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     return false;
                 };
                 self.position
-                    .team_royals(self.rules, SideId::new(self.side))
+                    .team_royals(self.rules, self.side)
                     .squares()
                     .any(|royal| {
                         self.position
-                            .checkers(self.rules, royal, SideId::new(self.side))
+                            .checkers(self.rules, royal, self.side)
                             .has(victim_square)
                     })
             }
-            Cond::InCheck => self.position.in_check(self.rules, SideId::new(self.side)),
+            Cond::InCheck => self.position.in_check(self.rules, self.side),
             Cond::Legal => {
                 let Some(mv) = action.as_move() else {
                     return false;
@@ -747,7 +747,7 @@ impl<B: Bitboard> Run<'_, B> {
     fn choices(&self, policy: &Policy<B>, steps: &[Step<B>]) -> Vec<(Slot, Vec<i64>)> {
         let numbers: Vec<i64> = self
             .position
-            .side_pieces(SideId::new(self.side))
+            .side_pieces(self.side)
             .squares()
             .filter_map(|square| self.position.number(self.rules, square))
             .map(i64::from)

@@ -26,6 +26,7 @@
 //! side's compiled requirements on it ([`crate::program::Replay`]).
 
 use crate::bitboard::Bitboard;
+use crate::core::index::SideId;
 use crate::domain::Domain;
 use crate::expression::{around, colour_of, Bounds, Fld};
 use crate::position::Position;
@@ -302,7 +303,7 @@ impl<'a, B: Bitboard> Symbolic<'a, B> {
     pub(crate) fn new(
         rules: &'a Rules<B>,
         position: &'a Position<B>,
-        next: usize,
+        next: SideId,
         after: After<B>,
     ) -> Self {
         Symbolic {

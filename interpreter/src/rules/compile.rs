@@ -7,6 +7,7 @@
 //! ([`LegalActions`]), set here, so that neither file imports the other.
 
 use crate::core::bitboard::Bitboard;
+use crate::core::index::BySide;
 use crate::core::tables::Tables;
 use crate::rules::compiled::LegalActions;
 use crate::rules::{CompileError, Options, Rules};
@@ -61,18 +62,16 @@ impl<B: Bitboard> Rules<B> {
 }
 
 /// Per side, how many pieces its hand holds in the game's setup.
-fn setup_hand(definition: &Definition) -> Vec<u32> {
-    (0..definition.sides.len())
-        .map(|side| {
-            definition
-                .setup
-                .hands
-                .iter()
-                .filter(|(s, _, _)| s.0 as usize == side)
-                .map(|(_, _, count)| count)
-                .sum()
-        })
-        .collect()
+fn setup_hand(definition: &Definition) -> BySide<u32> {
+    BySide::from_fn(|side| {
+        definition
+            .setup
+            .hands
+            .iter()
+            .filter(|(s, _, _)| *s == side)
+            .map(|(_, _, count)| count)
+            .sum()
+    })
 }
 
 #[cfg(test)]

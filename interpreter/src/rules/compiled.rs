@@ -13,6 +13,7 @@
 //! compilation fills in.
 
 use crate::core::bitboard::Bitboard;
+use crate::core::index::BySide;
 use crate::core::moves::Move;
 use crate::core::position::Position;
 use crate::core::tables::Tables;
@@ -58,7 +59,7 @@ pub struct Rules<B: Bitboard> {
     pub(crate) tables: Tables<B>,
     /// Per side, how many pieces its hand holds in the game's setup: drops made so far are
     /// counted against it.
-    pub(crate) setup_hand: Vec<u32>,
+    pub(crate) setup_hand: BySide<u32>,
     /// Per `side * pieces + piece`, the squares that piece can ever stand on (empty in games
     /// with drops); see [`crate::plausible`].
     pub(crate) reachable: Vec<B>,

@@ -585,7 +585,7 @@ mod tests {
         position: Position<u64>,
         played: Position<u64>,
         /// The side that replies to the drop.
-        next: usize,
+        next: SideId,
         mover: SideId,
         /// The empty squares before the drop.
         empty: u64,
@@ -762,7 +762,7 @@ mod tests {
             let (name, rules, start) = &games()[game];
             let position = random_position(rules, start, seed, plies);
             let side = position.side_to_move(rules);
-            let mut judge = Judge::new(rules, &position, side.index());
+            let mut judge = Judge::new(rules, &position, side);
             let board = rules.geometry.board;
             for term in &terms(rules) {
                 prop_assert!(defined(&mut judge, term), "{}: {:?}", name, term);
@@ -799,7 +799,7 @@ mod tests {
         ) {
             let (name, rules, start) = &games()[game];
             let position = random_position(rules, start, seed, plies);
-            let side = position.side_to_move(rules).index();
+            let side = position.side_to_move(rules);
             let board = rules.geometry.board;
             let mut judge = Judge::new(rules, &position, side);
             let compiled = |term: TestTerm<'_, u64>| {
@@ -865,7 +865,6 @@ mod tests {
             else {
                 return Ok(());
             };
-            let mover = mover.index();
             let board = rules.geometry.board;
             let mut after = Judge::new(rules, &played, next);
             let mut bounds = Bounds::new(rules, &position, next);

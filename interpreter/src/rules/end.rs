@@ -8,7 +8,7 @@
 //! [`crate::outcome`]'s, above the legal moves.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{sides, PieceId, SideId};
 use crate::expression::{EndCheck, Judge};
 use crate::moves::Move;
 use crate::position::Position;
@@ -65,8 +65,8 @@ pub(crate) fn fired_end_condition<B: Bitboard>(
     position: &Position<B>,
     actions: Option<&[Move]>,
     select: impl Fn(&EndCheck<B>) -> bool,
-) -> Option<(usize, usize, Option<Verdict>)> {
-    let mut judge = Judge::new(rules, position, position.side_to_move(rules).index());
+) -> Option<(usize, SideId, Option<Verdict>)> {
+    let mut judge = Judge::new(rules, position, position.side_to_move(rules));
     if let Some(actions) = actions {
         judge = judge.with_actions(actions);
     }
@@ -80,7 +80,7 @@ pub(crate) fn fired_end_condition_by<B: Bitboard>(
     position: &Position<B>,
     mut judge: Judge<'_, B>,
     select: impl Fn(&EndCheck<B>) -> bool,
-) -> Option<(usize, usize, Option<Verdict>)> {
+) -> Option<(usize, SideId, Option<Verdict>)> {
     let to_move = position.side_to_move(rules);
     for (rule, (check, written)) in rules
         .expressions
@@ -98,15 +98,15 @@ pub(crate) fn fired_end_condition_by<B: Bitboard>(
             (0..rules.sides)
                 .map(|offset| SideId::new((first.index() + offset) % rules.sides))
                 .find(|&side| {
-                    judge.judge_for(side.index());
+                    judge.judge_for(side);
                     judge.holds(&check.condition)
                 })
         } else {
-            judge.judge_for(to_move.index());
+            judge.judge_for(to_move);
             judge.holds(&check.condition).then_some(to_move)
         };
         if let Some(side) = side {
-            return Some((rule, side.index(), written.verdict));
+            return Some((rule, side, written.verdict));
         }
     }
     None
@@ -126,7 +126,7 @@ pub(crate) fn material_rule<'r, B: Bitboard>(
             .material_excluded
             .iter()
             .any(|&piece| position.typed(PieceId::new(piece)).any())
-        || (0..rules.sides).any(|side| position.hand_total(SideId::new(side)) > 0)
+        || sides(rules.sides).any(|side| position.hand_total(side) > 0)
     {
         return None;
     }
@@ -152,16 +152,16 @@ fn non_royals_on_one_colour<B: Bitboard>(rules: &Rules<B>, position: &Position<B
 }
 
 /// The first side with no royal piece on the board nor in hand, in a game with royal pieces.
-pub(crate) fn royal_lost<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<usize> {
+pub(crate) fn royal_lost<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<SideId> {
     if rules.royal.is_empty() {
         return None;
     }
-    (0..rules.sides).find(|&side| {
-        position.royals(rules, SideId::new(side)).is_empty()
+    sides(rules.sides).find(|&side| {
+        position.royals(rules, side).is_empty()
             && rules
                 .royal
                 .iter()
-                .all(|&royal| position.hand(SideId::new(side), royal) == 0)
+                .all(|&royal| position.hand(side, royal) == 0)
     })
 }
 

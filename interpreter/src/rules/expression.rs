@@ -21,7 +21,7 @@
 //! reference (explanations, end conditions, scores, and the plans' own tests).
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{sides, BySide, PieceId, SideId};
 use crate::domain::{Domain, Settles};
 // The IR's types keep their paths (`crate::expression::Set`, ...): the files above name them so.
 use crate::moves::{Move, MoveKind};
@@ -36,42 +36,47 @@ use variant_dsl::expression::{Comparison, SideRef};
 pub fn sides_of<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
-    side: usize,
+    side: SideId,
     reference: SideRef,
 ) -> u32 {
     let all = (1u32 << rules.sides) - 1;
     match reference {
-        SideRef::Own => 1 << side,
-        SideRef::Opponents => all & !u32::from(rules.allies[SideId::new(side)]),
-        SideRef::Team => u32::from(rules.allies[SideId::new(side)]),
+        SideRef::Own => 1 << side.0,
+        SideRef::Opponents => all & !u32::from(rules.allies[side]),
+        SideRef::Team => u32::from(rules.allies[side]),
         SideRef::Any => all,
-        SideRef::Next => 1 << next_side(rules, position, side),
+        SideRef::Next => 1 << next_side(rules, position, side).0,
         SideRef::Side(id) => 1 << id.0,
     }
 }
 
 /// The side that moves after `side`: after the side to move, the next in the turn order; for
 /// another side, the one after its first turn in the order.
-pub fn next_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> usize {
+pub fn next_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> SideId {
     let order = &rules.definition.turn_order;
     // In play the side to move's place in the turn order is known; in a placement phase (and for
     // other sides) `next` is the side after the judged one in `turns`.
-    let at = if position.side_to_move(rules) == SideId::new(side) && position.phase().is_none() {
+    let at = if position.side_to_move(rules) == side && position.phase().is_none() {
         position.turn_index()
     } else {
-        order.iter().position(|s| s.0 as usize == side).unwrap_or(0)
+        order.iter().position(|&s| s == side).unwrap_or(0)
     };
-    order[(at + 1) % order.len()].0 as usize
+    order[(at + 1) % order.len()]
 }
 
-/// The sides of a mask, lowest first.
-fn each_side(mask: u32) -> impl Iterator<Item = usize> {
+/// The sides of a mask (a bit per side), lowest first.
+fn each_side(mask: u32) -> impl Iterator<Item = SideId> {
+    each_bit(mask).map(SideId::new)
+}
+
+/// The bits set in a mask, lowest first (piece types, where a mask holds a bit per type).
+fn each_bit(mask: u32) -> impl Iterator<Item = usize> {
     let mut rest = mask;
     std::iter::from_fn(move || {
         (rest != 0).then(|| {
-            let side = rest.trailing_zeros() as usize;
+            let bit = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            side
+            bit
         })
     })
 }
@@ -80,19 +85,19 @@ fn each_side(mask: u32) -> impl Iterator<Item = usize> {
 pub struct Judge<'a, B: Bitboard> {
     rules: &'a Rules<B>,
     position: &'a Position<B>,
-    side: usize,
+    side: SideId,
     /// The legal actions of the side to move, for end conditions.
     actions: Option<&'a [Move]>,
     /// The squares of the drops among them, where the generation gave them.
     drop_squares: Option<B>,
     /// Whether the side to move has a legal action, where the generation told.
     can_act: Option<bool>,
-    control: [Option<B>; crate::rules::MAX_SIDES],
+    control: BySide<Option<B>>,
 }
 
 impl<'a, B: Bitboard> Judge<'a, B> {
     /// A judge for `side` on `position`.
-    pub fn new(rules: &'a Rules<B>, position: &'a Position<B>, side: usize) -> Self {
+    pub fn new(rules: &'a Rules<B>, position: &'a Position<B>, side: SideId) -> Self {
         Judge {
             rules,
             position,
@@ -100,7 +105,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
             actions: None,
             drop_squares: None,
             can_act: None,
-            control: [None; crate::rules::MAX_SIDES],
+            control: BySide::splat(None),
         }
     }
 
@@ -136,7 +141,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
 
     /// Judges for `side` from now on, on the same position: the control maps computed so far
     /// stay valid (they are per side, not per judged side).
-    pub fn judge_for(&mut self, side: usize) {
+    pub fn judge_for(&mut self, side: SideId) {
         self.side = side;
     }
 
@@ -144,11 +149,11 @@ impl<'a, B: Bitboard> Judge<'a, B> {
         sides_of(self.rules, self.position, self.side, reference)
     }
 
-    fn control_of(&mut self, side: usize) -> B {
+    fn control_of(&mut self, side: SideId) -> B {
         if let Some(control) = self.control[side] {
             return control;
         }
-        let control = crate::control::side_control(self.rules, self.position, SideId::new(side));
+        let control = crate::control::side_control(self.rules, self.position, side);
         self.control[side] = Some(control);
         control
     }
@@ -195,19 +200,14 @@ impl<'a, B: Bitboard> Judge<'a, B> {
         };
         let by_value = matches!(field, Fld::ControlValue(_));
         for side in each_side(self.sides(*reference)) {
-            crate::control::each_control(
-                self.rules,
-                self.position,
-                SideId::new(side),
-                |_, piece, control| {
-                    let weight = if by_value {
-                        self.rules.definition.pieces[piece.index()].value as i64
-                    } else {
-                        1
-                    };
-                    visit(weight, control);
-                },
-            );
+            crate::control::each_control(self.rules, self.position, side, |_, piece, control| {
+                let weight = if by_value {
+                    self.rules.definition.pieces[piece.index()].value as i64
+                } else {
+                    1
+                };
+                visit(weight, control);
+            });
         }
     }
 
@@ -275,13 +275,13 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     }
     #[inline]
     fn zone(&mut self, per_side: &[B]) -> B {
-        per_side[self.side]
+        per_side[self.side.index()]
     }
     #[inline]
     fn pieces(&mut self, sides: SideRef, piece: Option<usize>) -> B {
         let mut squares = B::EMPTY;
         for side in each_side(self.sides(sides)) {
-            squares |= self.position.side_pieces(SideId::new(side));
+            squares |= self.position.side_pieces(side);
         }
         match piece {
             Some(piece) => squares & self.position.typed(PieceId::new(piece)),
@@ -302,7 +302,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         for square in among.squares() {
             if each_side(sides).any(|side| {
                 self.position
-                    .attacked_by(self.rules, square, SideId::new(side), occupied)
+                    .attacked_by(self.rules, square, side, occupied)
             }) {
                 squares |= B::single(square);
             }
@@ -317,7 +317,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     fn last_drop(&mut self, sides: SideRef) -> B {
         let mut squares = B::EMPTY;
         for side in each_side(self.sides(sides)) {
-            if let Some((_, square)) = self.position.last_drop(SideId::new(side)) {
+            if let Some((_, square)) = self.position.last_drop(side) {
                 squares |= B::single(square);
             }
         }
@@ -396,10 +396,8 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     fn hand(&mut self, sides: SideRef, piece: Option<usize>) -> i64 {
         each_side(self.sides(sides))
             .map(|side| match piece {
-                Some(piece) => {
-                    i64::from(self.position.hand(SideId::new(side), PieceId::new(piece)))
-                }
-                None => i64::from(self.position.hand_total(SideId::new(side))),
+                Some(piece) => i64::from(self.position.hand(side, PieceId::new(piece))),
+                None => i64::from(self.position.hand_total(side)),
             })
             .sum()
     }
@@ -458,13 +456,13 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     }
     #[inline]
     fn hands_empty(&mut self) -> bool {
-        (0..self.rules.sides).all(|s| self.position.hand_total(SideId::new(s)) == 0)
+        sides(self.rules.sides).all(|side| self.position.hand_total(side) == 0)
     }
     #[inline]
     fn placed(&mut self, sides: SideRef, piece: usize) -> bool {
         each_side(self.sides(sides)).any(|side| {
             self.position
-                .last_drop(SideId::new(side))
+                .last_drop(side)
                 .is_some_and(|(p, _)| p == PieceId::new(piece))
         })
     }
@@ -526,9 +524,9 @@ pub fn movable_squares<B: Bitboard>(
         return movable;
     }
     let side = position.side_to_move(rules);
-    let mut judge = Judge::new(rules, position, side.index());
+    let mut judge = Judge::new(rules, position, side);
     for rule in &rules.expressions.moves {
-        if rule.side.is_some_and(|s| s != side.index()) {
+        if rule.side.is_some_and(|s| s != side) {
             continue;
         }
         // The squares a piece of this type may move from under this rule: computed once for
@@ -562,10 +560,10 @@ pub fn binding_move_rules<B: Bitboard>(
     from: usize,
 ) -> Vec<(usize, bool)> {
     let side = position.side_to_move(rules);
-    let mut judge = Judge::new(rules, position, side.index());
+    let mut judge = Judge::new(rules, position, side);
     let mut binding = Vec::new();
     for (index, rule) in rules.expressions.moves.iter().enumerate() {
-        if rule.side.is_some_and(|s| s != side.index()) {
+        if rule.side.is_some_and(|s| s != side) {
             continue;
         }
         if judge.move_mask(&rule.condition, piece).has(from) {
@@ -582,7 +580,7 @@ pub fn turn_start_bits<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) ->
         return 0;
     }
     let side = position.side_to_move(rules);
-    let mut judge = Judge::new(rules, position, side.index());
+    let mut judge = Judge::new(rules, position, side);
     conditions
         .iter()
         .enumerate()
@@ -638,9 +636,9 @@ pub(crate) fn colour_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
 /// The number of `side`'s next drop, 1 for its first: drops made so far are counted against the
 /// setup's hand.
 #[inline]
-pub fn placement<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> u32 {
+pub fn placement<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> u32 {
     rules.setup_hand[side]
-        .saturating_sub(position.hand_total(SideId::new(side)))
+        .saturating_sub(position.hand_total(side))
         .saturating_add(1)
 }
 
@@ -695,7 +693,7 @@ pub fn drop_squares_of<B: Bitboard>(
 ) {
     let rules = judge.rules;
     let empty = rules.geometry.board & !judge.position.occupied();
-    for piece in each_side(pieces) {
+    for piece in each_bit(pieces) {
         allowed[piece] = empty;
         lookahead[piece] = B::EMPTY;
     }
@@ -711,7 +709,7 @@ pub fn drop_squares_of<B: Bitboard>(
             continue;
         }
         let mut shared_requirement = None;
-        for piece in each_side(live) {
+        for piece in each_bit(live) {
             let applies = match shared_condition {
                 Some(applies) => applies,
                 None => judge.drop_mask(&rule.condition, piece),
@@ -741,7 +739,7 @@ pub fn drop_squares_of<B: Bitboard>(
             break;
         }
     }
-    for piece in each_side(pieces) {
+    for piece in each_bit(pieces) {
         lookahead[piece] &= allowed[piece];
     }
 }
@@ -755,7 +753,7 @@ pub fn binding_rules<B: Bitboard>(
     to: usize,
 ) -> Vec<(usize, bool)> {
     let side = position.side_to_move(rules);
-    let mut judge = Judge::new(rules, position, side.index());
+    let mut judge = Judge::new(rules, position, side);
     let mut binding = Vec::new();
     for (index, rule) in rules
         .expressions
@@ -763,7 +761,7 @@ pub fn binding_rules<B: Bitboard>(
         .iter()
         .enumerate()
     {
-        if rule.side.is_some_and(|s| s != side.index()) || rule.lookahead {
+        if rule.side.is_some_and(|s| s != side) || rule.lookahead {
             continue;
         }
         if judge.drop_mask(&rule.condition, piece).has(to) {
@@ -811,20 +809,20 @@ pub(crate) fn open_after<B: Bitboard>(open: B, drops: B) -> bool {
 /// The next side, whose reply [`reply_certain`] proves, or `None` where the proof does not apply:
 /// with the `check` rule, turns of several actions, placement phases, or a side that moves
 /// again.
-pub(crate) fn reply_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<usize> {
+pub(crate) fn reply_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<SideId> {
     if rules.definition.end.check || rules.multi_action || position.phase().is_some() {
         return None;
     }
     let mover = position.side_to_move(rules);
-    let next = next_side(rules, position, mover.index());
-    (next != mover.index()).then_some(next)
+    let next = next_side(rules, position, mover);
+    (next != mover).then_some(next)
 }
 
 /// [`reply_certain_after`] for the next side `next` ([`reply_side`]).
 fn reply_certain_for<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
-    next: usize,
+    next: SideId,
     drops: B,
 ) -> bool {
     let mut bounds = Bounds::after(rules, position, next, drops);
@@ -834,7 +832,7 @@ fn reply_certain_for<B: Bitboard>(
     let mut shared_possibly = [None; SHARED_RULES];
     let mut shared_certainly = [None; SHARED_RULES];
     for piece in 0..rules.pieces {
-        if position.hand(SideId::new(next), PieceId::new(piece)) == 0 {
+        if position.hand(next, PieceId::new(piece)) == 0 {
             continue;
         }
         let mut allowed = empty;
@@ -890,9 +888,9 @@ pub(crate) struct Bounds<'a, B: Bitboard> {
     rules: &'a Rules<B>,
     position: &'a Position<B>,
     /// The side judged for (the next side).
-    side: usize,
+    side: SideId,
     /// The side whose unknown drop comes first.
-    mover: usize,
+    mover: SideId,
     /// The squares the unknown drop may be on (empty squares).
     drops: B,
     /// `drops` when it is one square (the drop's square is known), else empty.
@@ -901,7 +899,7 @@ pub(crate) struct Bounds<'a, B: Bitboard> {
 
 impl<'a, B: Bitboard> Bounds<'a, B> {
     /// Bounds for `side`'s drops after the side to move's unknown drop.
-    pub(crate) fn new(rules: &'a Rules<B>, position: &'a Position<B>, side: usize) -> Self {
+    pub(crate) fn new(rules: &'a Rules<B>, position: &'a Position<B>, side: SideId) -> Self {
         let drops = rules.geometry.board & !position.occupied();
         Self::after(rules, position, side, drops)
     }
@@ -911,14 +909,14 @@ impl<'a, B: Bitboard> Bounds<'a, B> {
     pub(crate) fn after(
         rules: &'a Rules<B>,
         position: &'a Position<B>,
-        side: usize,
+        side: SideId,
         drops: B,
     ) -> Self {
         Bounds {
             rules,
             position,
             side,
-            mover: (position.side_to_move(rules)).index(),
+            mover: position.side_to_move(rules),
             drops,
             known: known_square(drops),
         }
@@ -930,7 +928,7 @@ impl<'a, B: Bitboard> Bounds<'a, B> {
 
     /// Whether a reference names the mover.
     pub(crate) fn includes_mover(&self, reference: SideRef) -> bool {
-        self.sides(reference) & (1 << self.mover) != 0
+        self.sides(reference) & (1 << self.mover.0) != 0
     }
 
     /// (certainly, possibly) as squares, for a drop of `piece` by the judged side.
@@ -963,19 +961,19 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         (squares, squares)
     }
     fn zone(&mut self, per_side: &[B]) -> (B, B) {
-        (per_side[self.side], per_side[self.side])
+        (per_side[self.side.index()], per_side[self.side.index()])
     }
     fn pieces(&mut self, reference: SideRef, piece: Option<usize>) -> (B, B) {
         let position = self.position;
         let mut squares = B::EMPTY;
         for side in each_side(self.sides(reference)) {
-            squares |= position.side_pieces(SideId::new(side));
+            squares |= position.side_pieces(side);
         }
         if let Some(piece) = piece {
             squares &= position.typed(PieceId::new(piece));
         }
         let grows = self.includes_mover(reference)
-            && piece.is_none_or(|p| position.hand(SideId::new(self.mover), PieceId::new(p)) > 0);
+            && piece.is_none_or(|p| position.hand(self.mover, PieceId::new(p)) > 0);
         (squares, if grows { squares | self.drops } else { squares })
     }
     // Control, attacks, legal drops, acted pieces, fields: unknown after the drop.
@@ -995,7 +993,7 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
             if side == self.mover {
                 continue;
             }
-            if let Some((_, square)) = self.position.last_drop(SideId::new(side)) {
+            if let Some((_, square)) = self.position.last_drop(side) {
                 squares |= B::single(square);
             }
         }
@@ -1055,15 +1053,12 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         let mut total = 0i64;
         for side in each_side(self.sides(reference)) {
             total += match piece {
-                Some(piece) => {
-                    i64::from(self.position.hand(SideId::new(side), PieceId::new(piece)))
-                }
-                None => i64::from(self.position.hand_total(SideId::new(side))),
+                Some(piece) => i64::from(self.position.hand(side, PieceId::new(piece))),
+                None => i64::from(self.position.hand_total(side)),
             };
         }
         let shrinks = self.includes_mover(reference)
-            && piece
-                .is_none_or(|p| self.position.hand(SideId::new(self.mover), PieceId::new(p)) > 0);
+            && piece.is_none_or(|p| self.position.hand(self.mover, PieceId::new(p)) > 0);
         let exact_total = piece.is_none() && self.includes_mover(reference);
         if exact_total {
             (total - 1, total - 1)
@@ -1112,8 +1107,8 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         (low.any(), high.any())
     }
     fn hands_empty(&mut self) -> (bool, bool) {
-        let empty = (0..self.rules.sides).all(|side| {
-            let held = self.position.hand_total(SideId::new(side));
+        let empty = sides(self.rules.sides).all(|side| {
+            let held = self.position.hand_total(side);
             if side == self.mover {
                 held <= 1
             } else {
@@ -1127,16 +1122,14 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
             .filter(|&side| side != self.mover)
             .any(|side| {
                 self.position
-                    .last_drop(SideId::new(side))
+                    .last_drop(side)
                     .is_some_and(|(p, _)| p == PieceId::new(piece))
             });
         if !self.includes_mover(reference) {
             return (others, others);
         }
-        let held = self
-            .position
-            .hand(SideId::new(self.mover), PieceId::new(piece));
-        let only = held > 0 && u32::from(held) == self.position.hand_total(SideId::new(self.mover));
+        let held = self.position.hand(self.mover, PieceId::new(piece));
+        let only = held > 0 && u32::from(held) == self.position.hand_total(self.mover);
         (others || only, others || held > 0)
     }
     fn both(&mut self, a: (bool, bool), b: (bool, bool)) -> (bool, bool) {

@@ -9,6 +9,7 @@
 //! plans ([`crate::plan`]).
 
 use crate::bitboard::Bitboard;
+use crate::core::index::SideId;
 use variant_dsl::expression::{
     Comparison, Condition, Field, Number, SideRef, SquareConstant, Squares,
 };
@@ -133,7 +134,7 @@ pub enum Cond<B> {
 #[derive(Clone, Debug)]
 pub struct DropRule<B> {
     /// The side it binds; `None` for all.
-    pub side: Option<usize>,
+    pub side: Option<SideId>,
     /// What the drop must satisfy.
     pub requirement: Cond<B>,
     /// When the rule applies.
@@ -152,7 +153,7 @@ pub struct DropRule<B> {
 impl<B> DropRule<B> {
     /// A rule, with the piece types it names worked out.
     pub fn new(
-        side: Option<usize>,
+        side: Option<SideId>,
         requirement: Cond<B>,
         condition: Cond<B>,
         lookahead: bool,
@@ -231,7 +232,7 @@ impl<B: Bitboard> Compiled<B> {
                 .iter()
                 .map(|constraint| {
                     DropRule::new(
-                        constraint.side.map(|side| side.0 as usize),
+                        constraint.side,
                         compiler.condition(&constraint.requirement),
                         compiler.condition(&constraint.condition),
                         constraint.requirement == Condition::LeaveAction,

@@ -104,7 +104,7 @@ pub fn count_legal_unless_ended_with<'r, B: Bitboard>(
     let us = position.side_to_move(rules);
     let plan = known.or_else(|| {
         (rules.plan_key.active && position.hand_total(us) > 0)
-            .then(|| crate::plan::plan(rules, position, us.index()))
+            .then(|| crate::plan::plan(rules, position, us))
     });
     let settled = plan.and_then(|plan| plan?.ends());
     if ends_before_actions_settled(rules, position, history, settled) {
@@ -112,7 +112,7 @@ pub fn count_legal_unless_ended_with<'r, B: Bitboard>(
     }
     if let Some(Some(found)) = plan {
         if drops_alone(rules, position) {
-            let mut judge = Judge::new(rules, position, us.index());
+            let mut judge = Judge::new(rules, position, us);
             let pieces = position.held_types(us);
             if let Some(count) =
                 found.count_drops(&mut judge, pieces, rules.options.lookahead_pruning)
@@ -318,32 +318,25 @@ fn generate_unobliged<B: Bitboard, S: Sink<B>>(
         // is not in check where pins decide legality. (A flag rather than the safety itself:
         // a reference to it kept the move loops' safety in memory, for chess too.)
         let king_to_keep = safety.enforced && !safety.fast;
-        drops(
-            rules,
-            position,
-            us.index(),
-            king_to_keep,
-            sink,
-            (lookahead, known),
-        );
+        drops(rules, position, us, king_to_keep, sink, (lookahead, known));
     }
 }
 
 fn drops<B: Bitboard, S: Sink<B>>(
     rules: &Rules<B>,
     position: &Position<B>,
-    us: usize,
+    us: SideId,
     king_to_keep: bool,
     sink: &mut S,
     (lookahead, known): (bool, KnownPlan<'_, B>),
 ) {
-    if position.hand_total(SideId::new(us)) == 0 {
+    if position.hand_total(us) == 0 {
         return;
     }
     let mut judge = Judge::new(rules, position, us);
     // The rules folded for this position's scalar state, where the game keeps a plan.
     let plan = known.unwrap_or_else(|| crate::plan::plan(rules, position, us));
-    let in_hand = position.held_types(SideId::new(us));
+    let in_hand = position.held_types(us);
     // Every type at once: from the plan, or from the rules (unless one drop is enough).
     let mut allowed_of = [B::EMPTY; MAX_PIECE_TYPES];
     let mut looked_ahead_of = [B::EMPTY; MAX_PIECE_TYPES];
@@ -418,12 +411,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
         };
         if king_to_keep {
             for to in allowed.squares() {
-                if !leaves_king_safe(
-                    rules,
-                    position,
-                    Move::drop(PieceId::new(piece), to),
-                    SideId::new(us),
-                ) {
+                if !leaves_king_safe(rules, position, Move::drop(PieceId::new(piece), to), us) {
                     allowed &= !B::single(to);
                 }
             }

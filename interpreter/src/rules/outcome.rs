@@ -5,7 +5,7 @@
 
 use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
-use crate::core::index::SideId;
+use crate::core::index::{sides, SideId};
 use crate::expression::{EndCheck, Judge};
 use crate::legal::{any_legal, legal_moves, legal_moves_into};
 use crate::moves::Move;
@@ -95,20 +95,20 @@ impl Reason {
 
 fn verdict_outcome<B: Bitboard>(
     rules: &Rules<B>,
-    side: usize,
+    side: SideId,
     verdict: Verdict,
     reason: Reason,
 ) -> Outcome {
-    let names = |keep: &dyn Fn(usize) -> bool| {
-        (0..rules.sides)
+    let names = |keep: &dyn Fn(SideId) -> bool| {
+        sides(rules.sides)
             .filter(|&s| keep(s))
-            .map(|s| rules.definition.sides[s].name.clone())
+            .map(|s| side_name(rules, s))
             .collect()
     };
     let winners = match verdict {
         Verdict::Draw => Vec::new(),
-        Verdict::Win => names(&|s| !rules.is_enemy(SideId::new(side), SideId::new(s))),
-        Verdict::Loss => names(&|s| rules.is_enemy(SideId::new(side), SideId::new(s))),
+        Verdict::Win => names(&|s| !rules.is_enemy(side, s)),
+        Verdict::Loss => names(&|s| rules.is_enemy(side, s)),
     };
     Outcome {
         winners,
@@ -167,7 +167,7 @@ fn outcome_given<B: Bitboard>(
         };
         return Some(verdict_outcome(
             rules,
-            to_move.index(),
+            to_move,
             verdict.unwrap_or(Verdict::Draw),
             reason,
         ));
@@ -175,7 +175,7 @@ fn outcome_given<B: Bitboard>(
     if let Some(rule) = material_rule(rules, position) {
         return Some(verdict_outcome(
             rules,
-            to_move.index(),
+            to_move,
             rule.verdict,
             Reason::Material,
         ));
@@ -184,7 +184,7 @@ fn outcome_given<B: Bitboard>(
         if repeated(rules, position, history) {
             return Some(verdict_outcome(
                 rules,
-                (position.previous_side(rules)).index(),
+                position.previous_side(rules),
                 repetition.verdict,
                 Reason::Repetition,
             ));
@@ -194,7 +194,7 @@ fn outcome_given<B: Bitboard>(
         if move_limit_reached(rules, position) {
             return Some(verdict_outcome(
                 rules,
-                to_move.index(),
+                to_move,
                 limit.verdict,
                 Reason::MoveLimit,
             ));
@@ -238,7 +238,7 @@ pub fn status_into<B: Bitboard>(
         return Some(finished(None));
     }
     let drop_squares = legal_moves_into(rules, position, moves);
-    let judge = Judge::new(rules, position, (position.side_to_move(rules)).index())
+    let judge = Judge::new(rules, position, position.side_to_move(rules))
         .with_actions(moves)
         .with_drop_squares(drop_squares);
     if moves.is_empty()
@@ -285,7 +285,7 @@ pub fn status_into_set<B: Bitboard>(
     if actions.is_empty() {
         return Some(finished(Some(&[])));
     }
-    let judge = Judge::new(rules, position, (position.side_to_move(rules)).index())
+    let judge = Judge::new(rules, position, position.side_to_move(rules))
         .with_can_act(true)
         .with_drop_squares(actions.drop_squares());
     if fired_end_condition_by(rules, position, judge, |end| end.needs_actions).is_some() {
@@ -338,7 +338,9 @@ fn end_condition<B: Bitboard>(
 fn by_score<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Outcome {
     let scores = scores(rules, position).unwrap_or_else(|| vec![0; rules.sides]);
     let best = scores.iter().copied().max().unwrap_or(0);
-    let mut leaders: Vec<usize> = (0..rules.sides).filter(|&s| scores[s] == best).collect();
+    let mut leaders: Vec<SideId> = sides(rules.sides)
+        .filter(|&s| scores[s.index()] == best)
+        .collect();
     for tiebreak in &rules.definition.end.tiebreaks {
         if leaders.len() <= 1 {
             break;
@@ -347,15 +349,15 @@ fn by_score<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Outcome {
             Tiebreak::FewestInHand => {
                 let fewest = leaders
                     .iter()
-                    .map(|&s| position.hand_total(SideId::new(s)))
+                    .map(|&s| position.hand_total(s))
                     .min()
                     .unwrap_or(0);
-                leaders.retain(|&s| position.hand_total(SideId::new(s)) == fewest);
+                leaders.retain(|&s| position.hand_total(s) == fewest);
             }
         }
     }
     let winners = if leaders.len() == 1 {
-        vec![rules.definition.sides[leaders[0]].name.clone()]
+        vec![side_name(rules, leaders[0])]
     } else {
         Vec::new()
     };
@@ -365,4 +367,9 @@ fn by_score<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Outcome {
         scores: Some(scores),
         rule: None,
     }
+}
+
+/// A side's name, as the outcome lists it.
+fn side_name<B: Bitboard>(rules: &Rules<B>, side: SideId) -> String {
+    rules.definition.sides[side.index()].name.clone()
 }

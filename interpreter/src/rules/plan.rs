@@ -42,7 +42,7 @@ const MAX_SLOTS: usize = 32;
 impl<B: Bitboard> ReplySlot<B> {
     /// Where the rule possibly applies, whatever the mover drops (on one of `after`'s squares).
     #[inline(always)]
-    fn possibly_applies(&self, next: usize, (rules, position, after): At<'_, B>) -> B {
+    fn possibly_applies(&self, next: SideId, (rules, position, after): At<'_, B>) -> B {
         match self.condition.settled() {
             Some(squares) => squares,
             None => {
@@ -54,7 +54,7 @@ impl<B: Bitboard> ReplySlot<B> {
 
     /// Where it certainly allows the next side's drop.
     #[inline(always)]
-    fn certainly_allows(&self, next: usize, (rules, position, after): At<'_, B>) -> B {
+    fn certainly_allows(&self, next: SideId, (rules, position, after): At<'_, B>) -> B {
         match self.requirement.settled() {
             Some(squares) => squares,
             None => {
@@ -68,7 +68,7 @@ impl<B: Bitboard> ReplySlot<B> {
     #[inline(always)]
     fn certainly_allows_around(
         &self,
-        next: usize,
+        next: SideId,
         (rules, position, after): At<'_, B>,
     ) -> Lower<B> {
         match self.requirement.settled() {
@@ -129,7 +129,7 @@ impl<B: Bitboard> Plan<B> {
         let next = self.reply.as_ref()?.next;
         let mut open = B::EMPTY;
         for (piece, rules) in &self.register_proof {
-            if position.hand(SideId::new(next), PieceId::new(usize::from(*piece))) == 0 {
+            if position.hand(next, PieceId(*piece)) == 0 {
                 continue;
             }
             let mut allowed = empty;
@@ -244,7 +244,7 @@ fn prove<B: Bitboard, C: Certain<B>, const N: usize>(
     let mut open = C::nothing();
     for &piece in &reply.tried {
         let piece = usize::from(piece);
-        if position.hand(SideId::new(reply.next), PieceId::new(piece)) == 0 {
+        if position.hand(reply.next, PieceId::new(piece)) == 0 {
             continue;
         }
         let mut allowed = empty;
@@ -302,7 +302,7 @@ pub fn same_key_after<B: Bitboard>(rules: &Rules<B>, a: Move, b: Move) -> bool {
 pub fn plan<'r, B: Bitboard>(
     rules: &'r Rules<B>,
     position: &Position<B>,
-    side: usize,
+    side: SideId,
 ) -> Option<&'r Plan<B>> {
     let spec = &rules.plan_key;
     if !spec.active {
@@ -315,7 +315,7 @@ pub fn plan<'r, B: Bitboard>(
 /// The plan of `position`'s scalar state for `side`: every scalar part of the rules
 /// evaluated, the rest compiled; `None` if the rules need more than [`MAX_SLOTS`] slots or a
 /// program more than [`crate::program::MAX_REGISTERS`] registers.
-fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> Option<Plan<B>> {
+fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> Option<Plan<B>> {
     let in_force = rules.expressions.drop_rules(position.phase());
     let mut judge = Judge::new(rules, position, side);
     let (folded, by_piece) = slots(
@@ -360,7 +360,7 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: usize) -> O
     let mover = position.side_to_move(rules);
     let reply_rules = next_slots.as_ref().map(|(next, slots, _)| ReplyRules {
         next: *next,
-        mover: mover.index(),
+        mover,
         rules: slots
             .iter()
             .map(|rule| (&rule.condition, &rule.requirement))
@@ -732,7 +732,7 @@ mod tests {
 
     fn check_position(rules: &Rules<u64>, position: &Position<u64>) -> usize {
         let board = rules.geometry.board;
-        let side = position.side_to_move(rules).index();
+        let side = position.side_to_move(rules);
         let mut checked = 0;
         let mut judge = Judge::new(rules, position, side);
         let compiled = |condition: &Cond<u64>, judge: &mut Judge<'_, u64>| {
@@ -821,8 +821,8 @@ mod tests {
                             known: u64::single(to),
                         };
                         let at_square = symbolic.fold(rules, square) & board;
-                        for dropped in (0..rules.pieces)
-                            .filter(|&p| position.hand(SideId::new(side), PieceId::new(p)) > 0)
+                        for dropped in
+                            (0..rules.pieces).filter(|&p| position.hand(side, PieceId::new(p)) > 0)
                         {
                             let mut played = *position;
                             played.play_unchecked(
@@ -860,7 +860,7 @@ mod tests {
             .next()
             .expect("a game with drop rules");
         let at = path.display();
-        let side = start.side_to_move(&rules).index();
+        let side = start.side_to_move(&rules);
         assert_eq!(rules.plans.len(), 0, "{at}");
         let first = super::plan(&rules, &start, side).expect("a plan") as *const Plan<u64>;
         let again = super::plan(&rules, &start, side).expect("a plan") as *const Plan<u64>;
@@ -889,7 +889,7 @@ mod tests {
         // need more than a plan holds), and no other.
         let mut keys = Vec::new();
         along_random_games(&rules, &start, (3, 2, 40), |position, _| {
-            let side = position.side_to_move(&rules).index();
+            let side = position.side_to_move(&rules);
             if let Some(key) = rules.plan_key.key(&rules, position, side) {
                 if !keys.contains(&key) {
                     keys.push(key);
@@ -923,7 +923,7 @@ mod tests {
             let child_key = |position: &Position<u64>, mv: Move| {
                 let mut child = *position;
                 child.play_unchecked(&rules, mv);
-                let side = child.side_to_move(&rules).index();
+                let side = child.side_to_move(&rules);
                 rules.plan_key.key(&rules, &child, side)
             };
             along_random_games(&rules, &start, (7, 4, 60), |position, moves| {
@@ -966,7 +966,7 @@ mod tests {
         position: &Position<u64>,
         path: &std::path::Path,
     ) -> Option<bool> {
-        let side = position.side_to_move(rules).index();
+        let side = position.side_to_move(rules);
         let plan = super::plan(rules, position, side)?;
         let mut judge = Judge::new(rules, position, side);
         let registers = plan.program.registers_after(&mut judge);
@@ -982,7 +982,7 @@ mod tests {
         let mut ahead_of = [0u64; MAX_PIECE_TYPES];
         plan.drop_squares(&mut judge, all, false, &mut allowed_of, &mut ahead_of);
         let in_hand = |&(piece, _): &(usize, &u64)| {
-            piece < rules.pieces && position.hand(SideId::new(side), PieceId::new(piece)) > 0
+            piece < rules.pieces && position.hand(side, PieceId::new(piece)) > 0
         };
         for (piece, &allowed) in allowed_of.iter().enumerate().filter(in_hand) {
             for to in allowed.squares() {

@@ -81,17 +81,17 @@ impl KeySpec {
         &self,
         rules: &Tables<B>,
         position: &Position<B>,
-        side: usize,
+        side: SideId,
     ) -> Option<Key> {
         let mut key = KeyWriter::default();
-        key.byte(side as u8);
+        key.byte(side.0);
         key.byte(position.side_to_move(rules).0);
         key.byte(position.turn_index() as u8);
         key.byte(position.phase().map_or(0, |phase| phase as u8 + 1));
-        let sides = rules.sides;
+        let sides = || crate::core::index::sides(rules.sides);
         if self.totals {
-            for side in 0..sides {
-                let total = position.hand_total(SideId::new(side));
+            for side in sides() {
+                let total = position.hand_total(side);
                 key.byte(total as u8);
                 key.byte((total >> 8) as u8);
             }
@@ -100,13 +100,13 @@ impl KeySpec {
         while pieces != 0 {
             let piece = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
-            for side in 0..sides {
-                key.byte(position.hand(SideId::new(side), PieceId::new(piece)));
+            for side in sides() {
+                key.byte(position.hand(side, PieceId::new(piece)));
             }
         }
         if self.placed_types != 0 {
-            for side in 0..sides {
-                key.byte(match position.last_drop(SideId::new(side)) {
+            for side in sides() {
+                key.byte(match position.last_drop(side) {
                     Some((piece, _)) if self.placed_types >> piece.0 & 1 != 0 => piece.0,
                     Some(_) => u8::MAX - 1,
                     None => u8::MAX,

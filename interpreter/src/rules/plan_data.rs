@@ -8,6 +8,7 @@
 //! game, and run there too; what it holds names nothing above the expression IR.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::SideId;
 use crate::rules::ir::{Cond, Fld, Num, Set};
 use variant_dsl::expression::{Comparison, SideRef};
 
@@ -237,7 +238,7 @@ pub(super) type ProofType = (u8, Option<Box<[(Reg, Reg)]>>);
 
 /// The next side's drop rules folded over bounds.
 pub(crate) struct Reply<B: Bitboard> {
-    pub(super) next: usize,
+    pub(super) next: SideId,
     /// Each rule folded for one piece type, or for every type it does not name.
     pub(super) slots: Vec<ReplySlot<B>>,
     pub(super) by_piece: Vec<Vec<u8>>,

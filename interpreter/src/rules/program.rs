@@ -43,9 +43,9 @@ use variant_dsl::expression::{Comparison, SideRef};
 /// sharing their registers ("the squares touching a piece" is computed once for both sides).
 pub(crate) struct ReplyRules<'a, B> {
     /// The side that replies.
-    pub next: usize,
+    pub next: SideId,
     /// The side that drops.
-    pub mover: usize,
+    pub mover: SideId,
     /// Each rule: where it applies, and what it requires.
     pub rules: Vec<(&'a Cond<B>, &'a Cond<B>)>,
 }
@@ -65,7 +65,7 @@ impl<B: Bitboard> Program<B> {
     pub(crate) fn compile(
         game: &Rules<B>,
         position: &Position<B>,
-        side: usize,
+        side: SideId,
         rules: &[FoldedRule<'_, B>],
         by_piece: &[Vec<u8>],
         group: &[u8],
@@ -391,7 +391,7 @@ impl<B: Bitboard> Program<B> {
 struct Compiler<'a, B: Bitboard> {
     game: &'a Rules<B>,
     position: &'a Position<B>,
-    side: usize,
+    side: SideId,
     ops: Vec<Op<B>>,
     /// The register of each set or truth compiled, by its operation's written form.
     known: HashMap<String, Reg>,
@@ -430,7 +430,7 @@ enum Direction {
 impl<'a, B: Bitboard> Compiler<'a, B> {
     /// A compiler for `side`'s rules on `position`'s scalar state, with the registers of the
     /// empty and occupied squares.
-    fn new(game: &'a Rules<B>, position: &'a Position<B>, side: usize) -> Self {
+    fn new(game: &'a Rules<B>, position: &'a Position<B>, side: SideId) -> Self {
         let mut compiler = Compiler {
             game,
             position,
@@ -727,7 +727,7 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
         &mut self,
         condition: &Cond<B>,
         direction: Direction,
-        (next, mover): (usize, usize),
+        (next, mover): (SideId, SideId),
     ) -> Option<Reg> {
         let mark = self.mark();
         let bounds = domain::drop_mask(
@@ -778,7 +778,7 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
         self.constant(squares)
     }
     fn zone(&mut self, per_side: &[B]) -> Reg {
-        self.constant(per_side[self.side])
+        self.constant(per_side[self.side.index()])
     }
     fn pieces(&mut self, sides: SideRef, piece: Option<usize>) -> Reg {
         if self.asked {
@@ -933,9 +933,9 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
 struct ReplyBounds<'c, 'a, B: Bitboard> {
     compiler: &'c mut Compiler<'a, B>,
     /// The side whose drops are bounded.
-    next: usize,
+    next: SideId,
     /// The side whose drop comes first.
-    mover: usize,
+    mover: SideId,
 }
 
 /// A pair of registers: a lower and an upper bound.
@@ -1012,7 +1012,7 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
         self.exact(squares)
     }
     fn zone(&mut self, per_side: &[B]) -> Pair {
-        self.exact(per_side[self.next])
+        self.exact(per_side[self.next.index()])
     }
     fn pieces(&mut self, reference: SideRef, piece: Option<usize>) -> Pair {
         let sides = self.sides(reference);
@@ -1020,7 +1020,7 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
         let pieces = self.compiler.register(|to| Op::Pieces(to, sides, piece));
         // The mover's drop may add one of its pieces (looser than the interval domain, which
         // asks whether the mover holds one of the type).
-        self.may_gain_the_drop(pieces, sides & (1 << self.mover) != 0)
+        self.may_gain_the_drop(pieces, sides & (1 << self.mover.0) != 0)
     }
     fn controlled_by(&mut self, _: SideRef) -> Pair {
         self.unknown()
@@ -1035,9 +1035,9 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
     fn last_drop(&mut self, reference: SideRef) -> Pair {
         let sides = self.sides(reference);
         // The mover's last drop will be the unknown one: on one of the empty squares.
-        let known_sides = sides & !(1 << self.mover);
+        let known_sides = sides & !(1 << self.mover.0);
         let known = self.compiler.register(|to| Op::LastDrop(to, known_sides));
-        self.may_gain_the_drop(known, sides & (1 << self.mover) != 0)
+        self.may_gain_the_drop(known, sides & (1 << self.mover.0) != 0)
     }
     fn legal_drops(&mut self) -> Pair {
         self.unknown()
@@ -1144,7 +1144,7 @@ impl<B: Bitboard> Replay<B> {
     pub(crate) fn compile(
         game: &Rules<B>,
         position: &Position<B>,
-        side: usize,
+        side: SideId,
         condition: &Cond<B>,
     ) -> Option<Self> {
         let mut compiler = Compiler::new(game, position, side);
@@ -1294,7 +1294,7 @@ impl<B: Bitboard> Program<B> {
     pub(crate) fn for_mask(
         game: &Rules<B>,
         position: &Position<B>,
-        side: usize,
+        side: SideId,
         condition: &Cond<B>,
     ) -> Option<(Self, Reg)> {
         let mut compiler = Compiler::new(game, position, side);
@@ -1322,7 +1322,7 @@ impl<B: Bitboard> Program<B> {
     pub(crate) fn for_term(
         game: &Rules<B>,
         position: &Position<B>,
-        side: usize,
+        side: SideId,
         term: TestTerm<'_, B>,
     ) -> Option<(Self, TestValue)> {
         let mut compiler = Compiler::new(game, position, side);
@@ -1346,10 +1346,10 @@ impl<B: Bitboard> Program<B> {
     pub(crate) fn for_reply_bounds(
         game: &Rules<B>,
         position: &Position<B>,
-        next: usize,
+        next: SideId,
         term: TestTerm<'_, B>,
     ) -> Option<(Self, (Reg, Reg))> {
-        let mover = position.side_to_move(game).index();
+        let mover = position.side_to_move(game);
         let mut compiler = Compiler::new(game, position, mover);
         let mut bounds = ReplyBounds {
             compiler: &mut compiler,

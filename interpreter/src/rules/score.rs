@@ -3,6 +3,7 @@
 //! `sum controllers of own on empty`.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::{sides, SideId};
 use crate::expression::Judge;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -11,9 +12,9 @@ use crate::rules::Rules;
 pub fn scores<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<Vec<i64>> {
     let score = rules.expressions.score.as_ref()?;
     // One judge for every side: each side's control map is computed once, not once per score.
-    let mut judge = Judge::new(rules, position, 0);
+    let mut judge = Judge::new(rules, position, SideId::new(0));
     Some(
-        (0..rules.sides)
+        sides(rules.sides)
             .map(|side| {
                 judge.judge_for(side);
                 judge.number(score)
