@@ -404,7 +404,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     #[inline]
     fn counter(&mut self, sides: SideRef, counter: usize) -> i64 {
         each_side(self.sides(sides))
-            .map(|side| i64::from(self.position.counter(counter, SideId::new(side))))
+            .map(|side| i64::from(self.position.counter(counter, side)))
             .sum()
     }
     #[inline]

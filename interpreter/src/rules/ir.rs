@@ -212,7 +212,7 @@ pub struct Compiled<B> {
 #[derive(Clone, Debug)]
 pub struct ObligationRule<B> {
     /// The side it binds; `None` for every side.
-    pub side: Option<usize>,
+    pub side: Option<SideId>,
     /// What the action must be.
     pub kind: variant_dsl::ObligationKind,
     /// When it binds: `Err(kind)` while an action of that kind is possible, `Ok(condition)`
@@ -274,7 +274,7 @@ impl<B: Bitboard> Compiled<B> {
                 .obligations
                 .iter()
                 .map(|obligation| ObligationRule {
-                    side: obligation.side.map(|side| side.0 as usize),
+                    side: obligation.side,
                     kind: obligation.kind,
                     when: match &obligation.condition {
                         variant_dsl::ObligationWhen::Possible(kind) => Err(*kind),

@@ -233,13 +233,13 @@ pub fn obliged_kinds<B: Bitboard>(
     let mut judge = None;
     let mut binding = Vec::new();
     for (index, obligation) in rules.expressions.obligations.iter().enumerate() {
-        if obligation.side.is_some_and(|side| side != us.index()) {
+        if obligation.side.is_some_and(|side| side != us) {
             continue;
         }
         let binds = match &obligation.when {
             Err(kind) => actions.iter().any(|&mv| is_kind(position, mv, *kind)),
             Ok(condition) => judge
-                .get_or_insert_with(|| Judge::new(rules, position, us.index()))
+                .get_or_insert_with(|| Judge::new(rules, position, us))
                 .holds(condition),
         };
         if binds {
