@@ -1,5 +1,5 @@
 //! A position: where every piece stands, whose turn it is, and the state the rules remember
-//! (castling rights, the en-passant target, the move-limit clock, hands).
+//! (castling rights, the en-passant target, the move-limit clock, hands, counters).
 //!
 //! Positions are small fixed-size values, copied to make a move ("copy-make"): the search and
 //! the legality test never need to undo anything. The Zobrist hash is updated incrementally by
