@@ -19,6 +19,9 @@ options() {
     case "$1" in
         # Random kings seldom walk to the hill: 8 games of 120 plies, two of which end there.
         kingofthehill) echo "--games 8 --plies 120" ;;
+        # Random placements seldom put a King and a Rook on their castling squares: seed 10's
+        # games gain castling rights (for several sides and rooks) and keep them for a while.
+        placement) echo "--seed 10" ;;
         *) echo "" ;;
     esac
 }

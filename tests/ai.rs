@@ -218,6 +218,41 @@ fn san_is_written_as_players_write_it() {
     assert_eq!(drops.san("N@c3").as_deref(), Some("N@c3"));
 }
 
+/// A letterless piece's move that another piece of its type makes to the same square names its
+/// origin: Berolina's pawns step diagonally, so two of them reach one square without capturing.
+#[test]
+fn two_letterless_moves_to_one_square_are_told_apart() {
+    let berolina = open("berolina", None);
+    for (uci, san) in [
+        ("a2b3", "ab3"),
+        ("c2b3", "cb3"),
+        ("b2a3", "a3"),
+        ("a2c4", "ac4"),
+        ("e2c4", "ec4"),
+        ("h2g3", "hg3"),
+    ] {
+        assert_eq!(berolina.san(uci).as_deref(), Some(san), "{uci}");
+        assert_eq!(berolina.resolve(san).as_deref(), Ok(uci), "{san}");
+    }
+    // Fairy-Stockfish writes them with the pawn's letter (`Pab3`), also read.
+    assert_eq!(berolina.resolve("Pab3").as_deref(), Ok("a2b3"));
+    assert_eq!(berolina.resolve("Pa3").as_deref(), Ok("b2a3"));
+    match berolina.resolve("b3") {
+        Err(InputError::Ambiguous { mut candidates, .. }) => {
+            candidates.sort();
+            assert_eq!(candidates, ["ab3", "cb3"]);
+        }
+        other => panic!("`b3` is two moves: {other:?}"),
+    }
+    // A straight capture (the pawn's only one) names its file, as chess's captures do.
+    let capture = open(
+        "berolina",
+        Some("rnbqkbnr/p1pp1ppp/8/3p2p1/6P1/P5P1/P1PP1PP1/RNBQKBNR b KQkq - 0 3"),
+    );
+    assert_eq!(capture.san("g5g4").as_deref(), Some("gxg4"));
+    assert_eq!(capture.resolve("Pxg4").as_deref(), Ok("g5g4"));
+}
+
 #[test]
 fn typed_moves_are_read_forgivingly_and_refused_clearly() {
     let session = open("chess", None);

@@ -432,3 +432,60 @@ fn a_disagreement_is_reported() {
     assert!(found[2].contains("only pyffish's []"), "{found:#?}");
     assert!(found[3].starts_with("perft 1"), "{found:#?}");
 }
+
+/// Extinction's rulings that the seeded games need not meet, as pyffish answers them: a King
+/// that is not royal castles through an attacked square (f1, by the Bishop on c4) and out of
+/// attack (the Rook on e4), and a move that leaves both sides without a type (the last pawn
+/// promotes by taking the last Knight of the other side) loses for the mover, judged first.
+#[test]
+fn extinction_rulings_agree_with_fairy_stockfish() {
+    let attacked_path = "rnbqk1nr/pppp1ppp/8/8/2b5/8/PPPP1PPP/RNBQK2R w KQkq - 0 1";
+    let attacked_path_moves = "a2a3 a2a4 b1a3 b1c3 b2b3 b2b4 c2c3 d1e2 d1f3 d1g4 d1h5 d2d3 \
+        d2d4 e1e2 e1f1 e1g1 f2f3 f2f4 g2g3 g2g4 h1f1 h1g1 h2h3 h2h4";
+    let attacked_king = "rnbqk1n1/pppp1ppp/8/8/4r3/8/PPPP1PPP/RNBQK2R w KQq - 0 1";
+    let attacked_king_moves = "a2a3 a2a4 b1a3 b1c3 b2b3 b2b4 c2c3 c2c4 d1e2 d1f3 d1g4 d1h5 \
+        d2d3 d2d4 e1e2 e1f1 e1g1 f2f3 f2f4 g2g3 g2g4 h1f1 h1g1 h2h3 h2h4";
+    let last_pawn = "rn1qkbnr/P1pppppp/8/8/8/8/8/RNBQKBNR w KQkq - 0 1";
+    let last_pawn_moves = "a1a2 a1a3 a1a4 a1a5 a1a6 a7b8b a7b8k a7b8n a7b8q a7b8r b1a3 b1c3 \
+        b1d2 c1a3 c1b2 c1d2 c1e3 c1f4 c1g5 c1h6 d1a4 d1b3 d1c2 d1d2 d1d3 d1d4 d1d5 d1d6 d1d7 \
+        d1e2 d1f3 d1g4 d1h5 e1d2 e1e2 e1f2 f1a6 f1b5 f1c4 f1d3 f1e2 f1g2 f1h3 g1e2 g1f3 g1h3 \
+        h1h2 h1h3 h1h4 h1h5 h1h6 h1h7";
+    let both_extinct = "rQ1qkbnr/2pppppp/8/8/8/8/8/RNBQKBNR b KQkq - 0 1";
+    let text = format!(
+        "variant\textinction\n\
+         game\t0\n\
+         position\t{attacked_path}\t{attacked_path_moves}\t-\t-\n\
+         game\t1\n\
+         position\t{attacked_king}\t{attacked_king_moves}\t-\t-\n\
+         game\t2\n\
+         position\t{last_pawn}\t{last_pawn_moves}\t-\ta7b8q\n\
+         position\t{both_extinct}\t\twin\t-\n"
+    );
+    let (found, compared) = check("extinction", &text);
+    assert_eq!(compared, 4);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// Placement's castling rights (`when placed`), as pyffish answers them: a right is gained by
+/// the drop that leaves the King and that Rook on their chess squares, whichever comes last,
+/// and never by another piece on the rook's square or a King elsewhere.
+#[test]
+fn placement_gains_castling_rights_as_fairy_stockfish_does() {
+    let definition = load("placement").expect("placement loads");
+    for (drops, rights) in [
+        ("K@e1 K@e8 R@h1", "K"),
+        ("R@h1 K@e8 K@e1", "K"),
+        ("K@e1 K@e8 Q@h1", "-"),
+        ("K@f1 K@e8 R@h1", "-"),
+        ("K@e1 K@e8 R@h1 R@a8", "Kq"),
+        ("K@e1 R@h8 R@h1 K@e8", "Kk"),
+    ] {
+        let mut session = variant_interpreter::open(&definition, None).expect("opens");
+        for drop in drops.split(' ') {
+            session.play(drop).expect("a legal drop");
+        }
+        let fen = session.fen();
+        assert_eq!(fen.split(' ').nth(2), Some(rights), "{drops}: {fen}");
+        assert!(session.hash_is_consistent(), "{drops}");
+    }
+}

@@ -16,8 +16,8 @@ use variant_interpreter::outcome::outcome;
 use variant_interpreter::perft::perft;
 use variant_interpreter::plan::plan;
 use variant_interpreter::rules::Options;
-use variant_interpreter::PieceId;
 use variant_interpreter::{Bitboard, Position, Rules};
+use variant_interpreter::{ByPiece, PieceId};
 
 /// The game files and test variants whose drop rules a plan folds (their board fits 64 bits).
 fn files_with_drop_rules() -> Vec<(PathBuf, Rules<u64>, Position<u64>)> {
@@ -115,26 +115,25 @@ fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Pat
         return false;
     };
     // Every type at once, and each type alone (a group's squares do not depend on the others).
-    const TYPES: usize = variant_interpreter::rules::MAX_PIECE_TYPES;
-    let (mut all, mut all_ahead) = ([0; TYPES], [0; TYPES]);
+    let (mut all, mut all_ahead) = (ByPiece::splat(0), ByPiece::splat(0));
     let every = (1u32 << rules.pieces()) - 1;
     let mut judge = Judge::new(rules, position, side);
     plan.drop_squares(&mut judge, every, true, &mut all, &mut all_ahead);
-    for piece in 0..rules.pieces() {
+    for piece in (0..rules.pieces()).map(PieceId::new) {
         let mut judge = Judge::new(rules, position, side);
         let unfolded = drop_squares(&mut judge, piece, true);
-        let (mut alone, mut alone_ahead) = ([0; TYPES], [0; TYPES]);
-        plan.drop_squares(&mut judge, 1 << piece, true, &mut alone, &mut alone_ahead);
+        let (mut alone, mut alone_ahead) = (ByPiece::splat(0), ByPiece::splat(0));
+        plan.drop_squares(&mut judge, 1 << piece.0, true, &mut alone, &mut alone_ahead);
         let at = path.display();
         assert_eq!(
             (all[piece], all_ahead[piece]),
             unfolded,
-            "{at} piece {piece}"
+            "{at} piece {piece:?}"
         );
         assert_eq!(
             (alone[piece], alone_ahead[piece]),
             unfolded,
-            "{at} piece {piece} alone"
+            "{at} piece {piece:?} alone"
         );
     }
     let empty = rules.geometry().board & !position.occupied();
@@ -197,7 +196,8 @@ fn leaves_a_drop(
         .expect("a held piece dropped on an empty square");
     let side = next.side_to_move(rules);
     (0..rules.pieces())
-        .filter(|&p| next.hand(side, PieceId::new(p)) > 0)
+        .map(PieceId::new)
+        .filter(|&p| next.hand(side, p) > 0)
         .any(|p| drop_squares(&mut Judge::new(rules, &next, side), p, false).0 != 0)
 }
 

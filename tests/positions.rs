@@ -349,3 +349,35 @@ fn a_lost_royal_piece_is_a_finished_game_where_the_end_rules_say_so() {
         stderr(&output)
     );
 }
+
+/// A double step that ends on the promotion rank (Torpedo's b3-b1, which promotes) leaves its
+/// en-passant target behind the promoted piece: the FEN printed after it reads back, and is
+/// played from. An en-passant square that no double step could have left is still refused.
+#[test]
+fn the_target_of_a_promoting_double_step_reads_back() {
+    let before = "4k3/8/8/8/8/1p6/8/4K3 b - - 0 1";
+    let after = show_json(&["games/torpedo.variant", "--fen", before, "--play", "b3b1b"]);
+    let fen = after["fen"].as_str().expect("a FEN").to_string();
+    assert_eq!(fen, "4k3/8/8/8/8/8/8/1b2K3 w - b2 0 2");
+    for strict in [false, true] {
+        let mut args = vec!["games/torpedo.variant", "--fen", &fen];
+        if strict {
+            args.push("--strict");
+        }
+        let read = show_json(&args);
+        assert_eq!(read["fen"], fen.as_str());
+    }
+    // The start square b3 is occupied: no double step passed b2.
+    let output = variant(&[
+        "moves",
+        "games/torpedo.variant",
+        "--fen",
+        "4k3/8/8/8/8/1n6/8/1b2K3 w - b2 0 2",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("no piece can be captured en passant on b2"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -534,14 +534,21 @@ pub struct Castle {
     pub side: Spanned<String>,
     /// The FEN letter of the right.
     pub letter: Spanned<char>,
+    /// The king's piece type when named (`king King e1-g1`); else the side's royal piece.
+    pub king_piece: Option<Spanned<String>>,
     /// Where the king starts.
     pub king_from: Spanned<String>,
     /// Where the king ends.
     pub king_to: Spanned<String>,
+    /// The rook's piece type when named (`rook Rook h1-f1`); else any piece of the side.
+    pub rook_piece: Option<Spanned<String>>,
     /// Where the rook starts.
     pub rook_from: Spanned<String>,
     /// Where the rook ends.
     pub rook_to: Spanned<String>,
+    /// `when placed`: the right is gained when drops put the king and the rook on their start
+    /// squares.
+    pub when_placed: Option<Span>,
 }
 
 /// `actions moves drops`

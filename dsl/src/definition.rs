@@ -805,14 +805,24 @@ pub struct CastlingDef {
     pub side: SideId,
     /// The FEN letter of this right in the side's case (`K`, `Q`, `k`, `q`).
     pub fen_letter: char,
+    /// The king's piece type when the castling names it; else the side's royal piece castles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub king_piece: Option<PieceId>,
     /// Where the king starts.
     pub king_from: Square,
     /// Where the king ends.
     pub king_to: Square,
+    /// The rook's piece type when the castling names it; else any piece of the side castles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rook_piece: Option<PieceId>,
     /// Where the rook starts.
     pub rook_from: Square,
     /// Where the rook ends.
     pub rook_to: Square,
+    /// The right is gained when a drop leaves the king and the rook on their start squares
+    /// (`when placed`), besides being given by the setup.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub when_placed: bool,
 }
 
 /// A result for the side that is in the named situation.

@@ -2,7 +2,7 @@
 //! fields through [`crate::fen::extensions`]), the side to move, castling rights, the en-passant
 //! square and the move counters, including the short forms other engines write.
 
-use crate::definition::{CastlingDef, Definition, Placement, Setup, SideId, Square};
+use crate::definition::{CastlingDef, Definition, PieceId, Placement, Setup, SideId, Square};
 use crate::fen::board::parse_board_and_hands;
 use crate::fen::error::{describe_square, error, side_name, FenError};
 use crate::fen::extensions::{parse_extension, resolve_numbers, resolve_turn};
@@ -275,8 +275,9 @@ fn parse_castling(
     Ok(rights)
 }
 
-/// A castling right needs its side's royal piece on the king's square and one of its pieces on
-/// the rook's square.
+/// A castling right needs its side's king on the king's square (the piece the castling names,
+/// else a royal piece) and its rook on the rook's square (the piece named, else any of the
+/// side's pieces).
 fn check_castling_pieces(
     def: &Definition,
     board: &[Placement],
@@ -285,13 +286,33 @@ fn check_castling_pieces(
 ) -> Result<(), FenError> {
     let side = side_name(def, castle.side);
     let at = |square: Square| board.iter().find(|placement| placement.square == square);
+    let name = |piece: PieceId| def.pieces[piece.0 as usize].name.as_str();
     let king = at(castle.king_from);
-    if !king.is_some_and(|p| p.side == castle.side && def.pieces[p.piece.0 as usize].royal) {
+    let king_fits = |p: &Placement| {
+        p.side == castle.side
+            && match castle.king_piece {
+                Some(piece) => p.piece == piece,
+                None => def.pieces[p.piece.0 as usize].royal,
+            }
+    };
+    if !king.is_some_and(king_fits) {
+        let wanted = castle.king_piece.map_or("royal piece", name);
+        // A side's own piece that is not royal, where the castling names none: the game
+        // probably means that piece (extinction chess's King is not royal).
+        let hint = match king {
+            Some(p) if p.side == castle.side && castle.king_piece.is_none() => format!(
+                " (a castling whose king is not royal names it: `king {} {}-{}`)",
+                name(p.piece),
+                castle.king_from,
+                castle.king_to
+            ),
+            _ => String::new(),
+        };
         return Err(error(
             offset,
             1,
             format!(
-                "castling right `{}` needs a {side} royal piece on {}, but {}",
+                "castling right `{}` needs a {side} {wanted} on {}, but {}{hint}",
                 castle.fen_letter,
                 castle.king_from,
                 describe_square(def, castle.king_from, king)
@@ -299,12 +320,18 @@ fn check_castling_pieces(
         ));
     }
     let rook = at(castle.rook_from);
-    if rook.is_none_or(|p| p.side != castle.side) {
+    let rook_fits = |p: &Placement| {
+        p.side == castle.side && castle.rook_piece.is_none_or(|piece| p.piece == piece)
+    };
+    if !rook.is_some_and(rook_fits) {
+        let wanted = castle
+            .rook_piece
+            .map_or("piece".to_string(), |piece| name(piece).to_string());
         return Err(error(
             offset,
             1,
             format!(
-                "castling right `{}` needs a {side} piece on {} to castle with, but {}",
+                "castling right `{}` needs a {side} {wanted} on {} to castle with, but {}",
                 castle.fen_letter,
                 castle.rook_from,
                 describe_square(def, castle.rook_from, rook)

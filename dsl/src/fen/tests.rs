@@ -273,3 +273,38 @@ fn an_en_passant_field_of_several_squares_is_read_as_fairy_stockfish_writes_it()
         assert!(parse_fen(&def, &fen).is_err(), "{field}");
     }
 }
+
+/// A castling that names its pieces (`king King e1-g1 rook Rook h1-f1`) needs those types on its
+/// squares, royal or not; one that names none needs a royal king, and says how to name it when
+/// the side's piece there is not royal.
+#[test]
+fn castling_rights_need_the_pieces_the_castling_names() {
+    let mut def = chess();
+    let piece = |def: &Definition, name: &str| {
+        PieceId(
+            def.pieces
+                .iter()
+                .position(|p| p.name == name)
+                .expect("a piece") as u8,
+        )
+    };
+    let (king, rook) = (piece(&def, "King"), piece(&def, "Rook"));
+    def.pieces[king.0 as usize].royal = false;
+    assert_eq!(
+        fen_error(&def, "4k3/8/8/8/8/8/8/4K2R w K -").0,
+        "castling right `K` needs a white royal piece on e1, but e1 holds a white King \
+         (a castling whose king is not royal names it: `king King e1-g1`)"
+    );
+    def.castling[0].king_piece = Some(king);
+    def.castling[0].rook_piece = Some(rook);
+    let setup = parse_fen(&def, "4k3/8/8/8/8/8/8/4K2R w K - 0 1").expect("named pieces");
+    assert_eq!(setup.castling, vec![0]);
+    assert_eq!(
+        fen_error(&def, "4k3/8/8/8/8/8/8/4K2Q w K -").0,
+        "castling right `K` needs a white Rook on h1 to castle with, but h1 holds a white Queen"
+    );
+    assert_eq!(
+        fen_error(&def, "4k3/8/8/8/8/8/8/4R2R w K -").0,
+        "castling right `K` needs a white King on e1, but e1 holds a white Rook"
+    );
+}

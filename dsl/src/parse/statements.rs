@@ -249,16 +249,31 @@ pub(super) fn castling_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> C
             let mut parts = pair.into_inner();
             let side = text_of(file, &child(&mut parts));
             let letter = letter_of(file, &child(&mut parts));
-            let (king_from, king_to) = square_path(file, parts.nth(1).expect("king path"));
-            let (rook_from, rook_to) = square_path(file, parts.nth(1).expect("rook path"));
+            // What follows `king` and `rook`: an optional piece name, then the path.
+            let mut piece_and_path = || {
+                parts.next(); // the keyword
+                let mut next = child(&mut parts);
+                let piece = (next.as_rule() == Rule::castle_piece).then(|| {
+                    let name = text_of(file, &next);
+                    next = child(&mut parts);
+                    name
+                });
+                (piece, square_path(file, next))
+            };
+            let (king_piece, (king_from, king_to)) = piece_and_path();
+            let (rook_piece, (rook_from, rook_to)) = piece_and_path();
+            let when_placed = parts.next().map(|pair| span_of(file, &pair));
             Spanned::new(
                 Castle {
                     side,
                     letter,
+                    king_piece,
                     king_from,
                     king_to,
+                    rook_piece,
                     rook_from,
                     rook_to,
+                    when_placed,
                 },
                 span,
             )

@@ -236,6 +236,9 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::rank_span => words("a range of ranks such as `1-3`"),
         Rule::castle => words("a castling move such as `white K king e1-g1 rook h1-f1`"),
         Rule::square_path => words("two squares such as `e1-g1`"),
+        // Optional before the squares, which the message names.
+        Rule::castle_piece => unmentioned(),
+        Rule::castle_when_placed => words("`when placed`"),
         Rule::check_rule => keyword(END_ITEM, "check"),
         Rule::checkmate_rule => keyword(END_ITEM, "checkmate"),
         Rule::stalemate_rule => keyword(END_ITEM, "stalemate"),

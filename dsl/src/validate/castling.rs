@@ -88,14 +88,27 @@ impl Validator<'_> {
                 );
                 continue;
             }
+            // The pieces named (`king King e1-g1`): an unknown name is reported and the right
+            // left out.
+            let named = [&castle.king_piece, &castle.rook_piece].map(|name| {
+                name.as_ref()
+                    .map(|name| self.piece_id(name, context.pieces, "`castling`"))
+            });
+            if named.iter().any(|piece| matches!(piece, Some(None))) {
+                continue;
+            }
+            let [king_piece, rook_piece] = named.map(Option::flatten);
             if let [Some(king_from), Some(king_to), Some(rook_from), Some(rook_to)] = squares {
                 let right = CastlingDef {
                     side,
                     fen_letter: letter,
+                    king_piece,
                     king_from,
                     king_to,
+                    rook_piece,
                     rook_from,
                     rook_to,
+                    when_placed: castle.when_placed.is_some(),
                 };
                 if self.castle_moves_both(&right, castle) {
                     rights.push((right, castle.letter.span));

@@ -206,6 +206,40 @@ fn thirty_two_castling_rights_and_no_more() {
 }
 
 #[test]
+fn castling_names_its_pieces() {
+    // `king King e1-g1 rook Rook h1-f1`: the types are kept; `king e1-g1` names none.
+    let text = CHESS.replace(
+        "white K king e1-g1 rook h1-f1",
+        "white K king King e1-g1 rook Rook h1-f1",
+    );
+    let (definition, _) = check(&text).expect("named pieces");
+    let named = &definition.castling[0];
+    let name = |piece: Option<PieceId>| piece.map(|p| definition.pieces[p.0 as usize].name.clone());
+    assert_eq!(name(named.king_piece).as_deref(), Some("King"));
+    assert_eq!(name(named.rook_piece).as_deref(), Some("Rook"));
+    assert_eq!(named.king_from, Square::parse("e1").unwrap());
+    assert_eq!(named.rook_to, Square::parse("f1").unwrap());
+    let unnamed = &definition.castling[1];
+    assert_eq!((unnamed.king_piece, unnamed.rook_piece), (None, None));
+    assert!(!named.when_placed);
+    // `when placed` at the end: the right is gained by drops.
+    let placed = text.replace("rook Rook h1-f1", "rook Rook h1-f1 when placed");
+    let (definition, _) = check(&placed).expect("when placed");
+    assert!(definition.castling[0].when_placed);
+    assert!(!definition.castling[1].when_placed);
+    // An unknown name is reported where it is written, with a suggestion.
+    let misspelt = text.replace("rook Rook h1-f1", "rook Rok h1-f1");
+    let diagnostics = check(&misspelt).expect_err("unknown piece");
+    let error = diagnostics.iter().next().unwrap();
+    assert_eq!(error.code, code::UNKNOWN_PIECE);
+    assert_eq!(
+        &misspelt[error.primary.span.start..error.primary.span.end],
+        "Rok"
+    );
+    assert_eq!(error.help.as_deref(), Some("did you mean `Rook`?"));
+}
+
+#[test]
 fn the_setup_side_must_be_in_the_turn_order() {
     let text = CHESS.replace("turns white black", "turns black");
     let diagnostics = check(&text).expect_err("white never moves");

@@ -503,11 +503,13 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
         }
         let king_ok = position.at(castle.king_from).is_some_and(|o| {
             o.side == us
-                && rules.royal.contains(&o.piece)
+                && castle.king_is(o.piece, &rules.royal)
                 && movable.restrict(o.piece, B::single(castle.king_from)).any()
         });
         let rook_ok = position.at(castle.rook_from).is_some_and(|o| {
-            o.side == us && movable.restrict(o.piece, B::single(castle.rook_from)).any()
+            o.side == us
+                && castle.rook_is(o.piece)
+                && movable.restrict(o.piece, B::single(castle.rook_from)).any()
         });
         if !king_ok || !rook_ok || (castle.empty & occupied).any() {
             continue;

@@ -1016,6 +1016,9 @@ impl<B: Bitboard> Position<B> {
             self.hash ^= rules.zobrist.castling(self.castling & lost);
             self.castling &= !lost;
         }
+        if dropped && rules.castle_gain[to] != 0 {
+            self.gain_castling(rules, us, to);
+        }
         if rules.numbered {
             self.carry_numbers(rules, mv);
         }
@@ -1026,6 +1029,29 @@ impl<B: Bitboard> Position<B> {
         } else {
             self.halfmove_clock.saturating_add(1)
         };
+    }
+
+    /// A drop on `square` gains the `when placed` castling rights of `us` whose king and rook
+    /// now both stand on their start squares.
+    fn gain_castling(&mut self, rules: &Tables<B>, us: SideId, square: usize) {
+        let mut gained = 0;
+        for (index, castle) in rules.castles.iter().enumerate() {
+            let fits = |at: usize, is: &dyn Fn(PieceId) -> bool| {
+                self.at(at).is_some_and(|o| o.side == us && is(o.piece))
+            };
+            if rules.castle_gain[square] >> index & 1 != 0
+                && castle.side == us
+                && fits(castle.king_from, &|p| castle.king_is(p, &rules.royal))
+                && fits(castle.rook_from, &|p| castle.rook_is(p))
+            {
+                gained |= 1 << index;
+            }
+        }
+        let new = gained & !self.castling;
+        if new != 0 {
+            self.hash ^= rules.zobrist.castling(new);
+            self.castling |= new;
+        }
     }
 
     /// The edits on the board, without ending the turn (to judge what they leave). A piece
@@ -1448,7 +1474,10 @@ fn created_en_passant<B: Bitboard>(
         })
 }
 
-/// For a FEN's en-passant square: the piece of the side that moved last standing just beyond it.
+/// For a FEN's en-passant square: the piece of the side that moved last standing just beyond it,
+/// where an initial lame move of its type could have passed the square from an empty start.
+/// The piece may be one its type promotes to there: a double step that ends in the promotion
+/// zone (a Torpedo pawn's d3-d1) promotes and still leaves its target behind.
 fn en_passant_victim<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
@@ -1456,24 +1485,22 @@ fn en_passant_victim<B: Bitboard>(
 ) -> Option<usize> {
     let previous = position.previous_side(rules);
     rules.piece_ids().find_map(|piece| {
-        rules
-            .moves_of(previous, piece)
-            .lame
-            .iter()
-            .enumerate()
-            .find_map(|(from, leaps)| {
-                leaps
-                    .iter()
-                    .find(|leap| leap.passed == Some(target) && leap.initial_only)
-                    .filter(|leap| {
-                        position.at(leap.to)
-                            == Some(Occupant {
-                                side: previous,
-                                piece,
-                            })
-                            && position.at(from).is_none()
+        let moves = rules.moves_of(previous, piece);
+        let stands_as = |square: usize| match position.at(square) {
+            Some(o) if o.side == previous => {
+                o.piece == piece
+                    || moves.promotion.as_ref().is_some_and(|promotion| {
+                        promotion.zone.has(square) && promotion.choices.contains(&o.piece)
                     })
-                    .map(|leap| leap.to)
-            })
+            }
+            _ => false,
+        };
+        moves.lame.iter().enumerate().find_map(|(from, leaps)| {
+            leaps
+                .iter()
+                .find(|leap| leap.passed == Some(target) && leap.initial_only)
+                .filter(|leap| stands_as(leap.to) && position.at(from).is_none())
+                .map(|leap| leap.to)
+        })
     })
 }

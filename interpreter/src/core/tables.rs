@@ -290,6 +290,10 @@ pub struct Attacks<B> {
 pub struct Castle<B> {
     /// The side.
     pub side: SideId,
+    /// The king's type when the castling names it; else a royal piece castles.
+    pub king_piece: Option<PieceId>,
+    /// The rook's type when the castling names it; else any piece of the side castles.
+    pub rook_piece: Option<PieceId>,
     /// King from.
     pub king_from: usize,
     /// King to.
@@ -302,6 +306,21 @@ pub struct Castle<B> {
     pub empty: B,
     /// Squares the king stands on, crosses or reaches: none may be attacked.
     pub king_path: Vec<usize>,
+    /// The right is gained when a drop leaves the king and the rook on their start squares.
+    pub when_placed: bool,
+}
+
+impl<B> Castle<B> {
+    /// Whether a piece of this type castles as the king: the type named, else a royal one.
+    pub fn king_is(&self, piece: PieceId, royal: &[PieceId]) -> bool {
+        self.king_piece
+            .map_or_else(|| royal.contains(&piece), |named| named == piece)
+    }
+
+    /// Whether a piece of this type castles as the rook: the type named, else any.
+    pub fn rook_is(&self, piece: PieceId) -> bool {
+        self.rook_piece.is_none_or(|named| named == piece)
+    }
 }
 
 /// The compiled tables of a game: what the core reads.
@@ -325,6 +344,8 @@ pub struct Tables<B> {
     pub(crate) castles: Vec<Castle<B>>,
     /// Per square, the castling rights lost when a move starts or ends there.
     pub(crate) castle_loss: Vec<u32>,
+    /// Per square, the castling rights (`when placed`) a drop there may gain.
+    pub(crate) castle_gain: Vec<u32>,
     /// Royal piece types.
     pub(crate) royal: Vec<PieceId>,
     /// Piece types no action captures (`uncapturable`).
@@ -490,6 +511,11 @@ impl<B: Bitboard> Tables<B> {
             castle_loss[castle.king_from] |= 1 << index;
             castle_loss[castle.rook_from] |= 1 << index;
         }
+        let mut castle_gain = vec![0u32; geometry.grid_size()];
+        for (index, castle) in castles.iter().enumerate().filter(|(_, c)| c.when_placed) {
+            castle_gain[castle.king_from] |= 1 << index;
+            castle_gain[castle.rook_from] |= 1 << index;
+        }
         let royal = definition
             .pieces
             .iter()
@@ -561,6 +587,7 @@ impl<B: Bitboard> Tables<B> {
             attacks,
             castles,
             castle_loss,
+            castle_gain,
             royal,
             irreversible: ByPiece::from_fn(|piece| {
                 definition
@@ -1026,12 +1053,15 @@ fn compile_castles<B: Bitboard>(definition: &Definition, geometry: &Geometry<B>)
             empty &= !(B::single(king_from) | B::single(rook_from));
             Castle {
                 side: castle.side,
+                king_piece: castle.king_piece,
+                rook_piece: castle.rook_piece,
                 king_from,
                 king_to,
                 rook_from,
                 rook_to,
                 empty,
                 king_path,
+                when_placed: castle.when_placed,
             }
         })
         .collect()

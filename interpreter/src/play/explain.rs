@@ -176,11 +176,10 @@ impl<B: Bitboard> Words<'_, B> {
                 ));
             }
             MoveKind::Drop(piece) => {
-                let piece = piece.0 as usize;
                 lines.push(format!(
                     "legal: {} puts a {} from its hand on {}",
                     self.side(us),
-                    self.piece(PieceId::new(piece)),
+                    self.piece(piece),
                     self.square(to)
                 ));
                 let met: Vec<String> = binding_drop_constraints(rules, self.position, piece, to)
@@ -292,6 +291,7 @@ impl<B: Bitboard> Words<'_, B> {
             .pieces
             .iter()
             .position(|p| p.letter.eq_ignore_ascii_case(&first))
+            .map(PieceId::new)
         else {
             let letters: Vec<String> = rules
                 .definition
@@ -304,7 +304,9 @@ impl<B: Bitboard> Words<'_, B> {
                 letters.join(", ")
             ));
         };
-        let upper = rules.definition.pieces[piece].letter.to_ascii_uppercase();
+        let upper = rules.definition.pieces[piece.index()]
+            .letter
+            .to_ascii_uppercase();
         let hint = |e: Explanation| {
             if first.is_ascii_lowercase() {
                 e.with(format!(
@@ -329,7 +331,7 @@ impl<B: Bitboard> Words<'_, B> {
         if !rules.definition.actions.drops {
             return Explanation::illegal("this game has no drops");
         }
-        if self.position.hand(us, PieceId::new(piece)) == 0 {
+        if self.position.hand(us, piece) == 0 {
             let held: Vec<String> = (0..rules.pieces)
                 .filter(|&p| self.position.hand(us, PieceId::new(p)) > 0)
                 .map(|p| {
@@ -348,7 +350,7 @@ impl<B: Bitboard> Words<'_, B> {
             return hint(Explanation::illegal(format!(
                 "{} has no {} in hand (it holds {holding})",
                 self.side(us),
-                self.piece(PieceId::new(piece))
+                self.piece(piece)
             )));
         }
         if self.position.at(to).is_some() {
@@ -367,7 +369,7 @@ impl<B: Bitboard> Words<'_, B> {
         if !broken.is_empty() {
             let mut explanation = Explanation::illegal(format!(
                 "a {} on {} breaks the placement rules:",
-                self.piece(PieceId::new(piece)),
+                self.piece(piece),
                 square
             ));
             for constraint in broken {
@@ -378,7 +380,7 @@ impl<B: Bitboard> Words<'_, B> {
         let mv = Move {
             from: Sq(to as u16),
             to: Sq(to as u16),
-            kind: MoveKind::Drop(variant_dsl::PieceId(piece as u8)),
+            kind: MoveKind::Drop(piece),
             converts: None,
         };
         if let Some(exposed) = self.exposes_royal(mv) {
@@ -399,13 +401,13 @@ impl<B: Bitboard> Words<'_, B> {
         }
         hint(Explanation::illegal(format!(
             "a {} cannot be placed on {} here",
-            self.piece(PieceId::new(piece)),
+            self.piece(piece),
             square
         )))
     }
 
     /// The first `must leave an action` rule that binds a drop of `piece` on `to`.
-    fn binding_lookahead(&self, piece: usize, to: usize) -> Option<&DropConstraint> {
+    fn binding_lookahead(&self, piece: PieceId, to: usize) -> Option<&DropConstraint> {
         let rules = self.rules;
         let us = self.to_move();
         let mut judge = crate::expression::Judge::new(rules, self.position, us);
@@ -472,7 +474,7 @@ impl<B: Bitboard> Words<'_, B> {
             ));
         }
         let unmet: Vec<String> =
-            binding_move_constraints(self.rules, self.position, mover.piece.index(), from)
+            binding_move_constraints(self.rules, self.position, mover.piece, from)
                 .into_iter()
                 .filter(|(_, met)| !met)
                 .map(|(constraint, _)| format!("  {}", self.constraint(constraint)))

@@ -5,7 +5,8 @@
 //! Nothing is chess-specific: a piece is written by its `letter`; a piece that promotes is
 //! written without one, as pawns are; castling is `O-O` for a side's castling with the rook
 //! nearest the king and `O-O-O` for the others; a move is disambiguated by file, then rank,
-//! then square, when another piece of the same type can reach the same square; a piece taken
+//! then square, when another piece of the same type can reach the same square (a letterless
+//! piece by its file, then square: `ab3` and `cb3` for two Berolina pawns); a piece taken
 //! over on the way is added as in the game's notation (`Ng5^f4`); `+` marks a move that leaves
 //! the next side's royal piece attacked, `#` one that also leaves it no move.
 //!
@@ -101,9 +102,7 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
         mv.kind == MoveKind::EnPassant || position.at(mv.to.index()).is_some_and(|o| o.side != us);
     let mut text = String::new();
     if letterless(rules, us.index(), mover.piece.index()) {
-        if capture {
-            text.push_str(&file_and_rank(rules, mv.from.index()).0);
-        }
+        text.push_str(&letterless_origin(rules, position, mv, capture, legal));
     } else {
         text.push(letter(mover.piece.index()));
         text.push_str(&disambiguation(
@@ -143,6 +142,48 @@ fn castle_name<B: Bitboard>(rules: &Rules<B>, index: usize) -> String {
         .filter(|c| c.side == castle.side && c.king_from == castle.king_from)
         .any(|c| distance(c) < distance(castle));
     if nearer { "O-O-O" } else { "O-O" }.to_string()
+}
+
+/// The origin written before a letterless piece's move: its file for a capture (`exd5`), and
+/// when another piece of the type makes the same kind of move (capture or not) to the same
+/// square, its file, or its square if the file is shared: Berolina's pawns step diagonally, so
+/// a2-b3 and c2-b3 are `ab3` and `cb3`, never both `b3`.
+fn letterless_origin<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    mv: Move,
+    capture: bool,
+    legal: &[Move],
+) -> String {
+    let Some(mover) = position.at(mv.from.index()) else {
+        return String::new();
+    };
+    let us = position.side_to_move(rules);
+    let captures = |m: &Move| {
+        m.kind == MoveKind::EnPassant || position.at(m.to.index()).is_some_and(|o| o.side != us)
+    };
+    let rivals: Vec<usize> = legal
+        .iter()
+        .filter(|m| {
+            m.to == mv.to
+                && m.from != mv.from
+                && matches!(
+                    m.kind,
+                    MoveKind::Normal | MoveKind::Promote(_) | MoveKind::EnPassant
+                )
+                && captures(m) == capture
+                && position.at(m.from.index()).map(|o| o.piece) == Some(mover.piece)
+        })
+        .map(|m| m.from.index())
+        .collect();
+    let (file, rank) = file_and_rank(rules, mv.from.index());
+    if rivals.iter().any(|&r| file_and_rank(rules, r).0 == file) {
+        file + &rank
+    } else if capture || !rivals.is_empty() {
+        file
+    } else {
+        String::new()
+    }
 }
 
 /// The origin's file, rank or square when another piece of the type can reach the same square.
@@ -465,7 +506,7 @@ fn castling_meant<B: Bitboard>(
                 && castle_name(rules, *index) == wanted
                 && position
                     .at(castle.king_from)
-                    .is_some_and(|o| o.side == us && rules.definition.pieces[o.piece.index()].royal)
+                    .is_some_and(|o| o.side == us && castle.king_is(o.piece, &rules.royal))
         })
         .map(|(_, castle)| castle)
         .collect();

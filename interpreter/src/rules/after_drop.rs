@@ -26,7 +26,7 @@
 //! side's compiled requirements on it ([`crate::program::Replay`]).
 
 use crate::bitboard::Bitboard;
-use crate::core::index::SideId;
+use crate::core::index::{PieceId, SideId};
 use crate::domain::Domain;
 use crate::expression::{around, colour_of, Bounds, Fld};
 use crate::position::Position;
@@ -356,7 +356,7 @@ impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
     fn zone(&mut self, per_side: &[B]) -> (Lower<B>, B) {
         Self::plain(self.bounds.zone(per_side))
     }
-    fn pieces(&mut self, sides: SideRef, piece: Option<usize>) -> (Lower<B>, B) {
+    fn pieces(&mut self, sides: SideRef, piece: Option<PieceId>) -> (Lower<B>, B) {
         Self::plain(self.bounds.pieces(sides, piece))
     }
     fn controlled_by(&mut self, sides: SideRef) -> (Lower<B>, B) {
@@ -433,7 +433,7 @@ impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
         let low = self.fold(low);
         self.bounds.count((low, high))
     }
-    fn hand(&mut self, sides: SideRef, piece: Option<usize>) -> (i64, i64) {
+    fn hand(&mut self, sides: SideRef, piece: Option<PieceId>) -> (i64, i64) {
         self.bounds.hand(sides, piece)
     }
     fn counter(&mut self, sides: SideRef, counter: usize) -> (i64, i64) {
@@ -477,7 +477,7 @@ impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
     fn hands_empty(&mut self) -> (bool, bool) {
         self.bounds.hands_empty()
     }
-    fn placed(&mut self, sides: SideRef, piece: usize) -> (bool, bool) {
+    fn placed(&mut self, sides: SideRef, piece: PieceId) -> (bool, bool) {
         self.bounds.placed(sides, piece)
     }
     fn both(&mut self, a: (bool, bool), b: (bool, bool)) -> (bool, bool) {

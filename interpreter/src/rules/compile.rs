@@ -38,12 +38,12 @@ impl<B: Bitboard> Rules<B> {
             tables,
             setup_hand: setup_hand(definition),
             reachable: Vec::new(),
-            material_excluded: (0..pieces)
+            material_excluded: crate::core::index::pieces(pieces)
                 .filter(|&piece| {
                     definition.end.material.iter().all(|rule| {
                         rule.counts
                             .iter()
-                            .all(|c| c.piece.0 as usize != piece || c.max == Some(0))
+                            .all(|c| c.piece != piece || c.max == Some(0))
                     })
                 })
                 .collect(),

@@ -13,7 +13,7 @@
 //! compilation fills in.
 
 use crate::core::bitboard::Bitboard;
-use crate::core::index::BySide;
+use crate::core::index::{BySide, PieceId};
 use crate::core::moves::Move;
 use crate::core::position::Position;
 use crate::core::tables::Tables;
@@ -65,7 +65,7 @@ pub struct Rules<B: Bitboard> {
     pub(crate) reachable: Vec<B>,
     /// Piece types that no `material` rule allows on the board: one of them present rules
     /// every material end out at once (pawns in chess).
-    pub(crate) material_excluded: Vec<usize>,
+    pub(crate) material_excluded: Vec<PieceId>,
     /// The drop rules, score and end conditions, compiled.
     pub(crate) expressions: crate::expression::Compiled<B>,
     /// The shortcuts switched on (all, but in tests).

@@ -27,6 +27,7 @@
 //! certain of a set after a drop on an unknown square, kept symbolic around the drop).
 
 use crate::bitboard::Bitboard;
+use crate::core::index::PieceId;
 // The shape questions' traversal is the IR's own; it is re-exported here, where the passes
 // that ask them have always found it.
 pub(crate) use crate::rules::ir::{each_term, every_term, Term};
@@ -57,7 +58,7 @@ pub(crate) trait Domain<B: Bitboard> {
     /// A zone, given per side.
     fn zone(&mut self, per_side: &[B]) -> Self::Squares;
     /// The pieces of some sides, of one type or of all.
-    fn pieces(&mut self, sides: SideRef, piece: Option<usize>) -> Self::Squares;
+    fn pieces(&mut self, sides: SideRef, piece: Option<PieceId>) -> Self::Squares;
     /// The squares some sides control.
     fn controlled_by(&mut self, sides: SideRef) -> Self::Squares;
     /// The squares among `among` that some sides attack, as check sees it (`among` is what an
@@ -100,7 +101,7 @@ pub(crate) trait Domain<B: Bitboard> {
     /// The number of squares in a set.
     fn count(&mut self, squares: Self::Squares) -> Self::Number;
     /// The pieces some sides hold in hand, of one type or of all.
-    fn hand(&mut self, sides: SideRef, piece: Option<usize>) -> Self::Number;
+    fn hand(&mut self, sides: SideRef, piece: Option<PieceId>) -> Self::Number;
     /// A counter's value, added up over some sides (`opponent checks`).
     fn counter(&mut self, sides: SideRef, counter: usize) -> Self::Number;
     /// `actions this turn`.
@@ -132,7 +133,7 @@ pub(crate) trait Domain<B: Bitboard> {
     /// No side holds a piece in hand.
     fn hands_empty(&mut self) -> Self::Truth;
     /// Some side's last action dropped this type.
-    fn placed(&mut self, sides: SideRef, piece: usize) -> Self::Truth;
+    fn placed(&mut self, sides: SideRef, piece: PieceId) -> Self::Truth;
     /// Both.
     fn both(&mut self, a: Self::Truth, b: Self::Truth) -> Self::Truth;
     /// Either.
@@ -305,7 +306,7 @@ enum Action {
 pub(crate) fn drop_mask<B: Bitboard, D: Domain<B>>(
     domain: &mut D,
     condition: &Cond<B>,
-    piece: usize,
+    piece: PieceId,
 ) -> D::Squares {
     mask(domain, condition, piece, Action::Drop)
 }
@@ -316,7 +317,7 @@ pub(crate) fn drop_mask<B: Bitboard, D: Domain<B>>(
 pub(crate) fn move_mask<B: Bitboard, D: Domain<B>>(
     domain: &mut D,
     condition: &Cond<B>,
-    piece: usize,
+    piece: PieceId,
 ) -> D::Squares {
     mask(domain, condition, piece, Action::Move)
 }
@@ -326,7 +327,7 @@ pub(crate) fn move_mask<B: Bitboard, D: Domain<B>>(
 fn mask<B: Bitboard, D: Domain<B>>(
     domain: &mut D,
     condition: &Cond<B>,
-    piece: usize,
+    piece: PieceId,
     action: Action,
 ) -> D::Squares {
     match (condition, action) {
@@ -373,7 +374,7 @@ mod tests {
     //! nothing). Before, only the differential tests of whole rules covered them.
     use super::*;
     use crate::after_drop::{After, Symbolic};
-    use crate::core::index::PieceId;
+    use crate::core::index::{pieces, PieceId};
     use crate::expression::{reply_side, Bounds, Judge};
     use crate::moves::Move;
     use crate::position::Position;
@@ -450,7 +451,7 @@ mod tests {
         ];
         for reference in references {
             sets.push(Set::Pieces(reference, None));
-            sets.extend((0..rules.pieces).map(|piece| Set::Pieces(reference, Some(piece))));
+            sets.extend(pieces(rules.pieces).map(|piece| Set::Pieces(reference, Some(piece))));
             sets.push(Set::ControlledBy(reference));
             sets.push(Set::AttackedBy(reference));
             sets.push(Set::LastDrop(reference));
@@ -489,7 +490,7 @@ mod tests {
             SideRef::Next,
         ] {
             numbers.push(Num::Hand(reference, None));
-            numbers.extend((0..rules.pieces).map(|piece| Num::Hand(reference, Some(piece))));
+            numbers.extend(pieces(rules.pieces).map(|piece| Num::Hand(reference, Some(piece))));
         }
         for set in &leaves {
             numbers.push(Num::Count(boxed(set)));
@@ -513,7 +514,7 @@ mod tests {
             SideRef::Any,
             SideRef::Next,
         ] {
-            conditions.extend((0..rules.pieces).map(|piece| Cond::Placed(reference, piece)));
+            conditions.extend(pieces(rules.pieces).map(|piece| Cond::Placed(reference, piece)));
         }
         conditions.extend(leaves.iter().map(|set| Cond::Some(set.clone())));
         let operators = [
@@ -536,14 +537,14 @@ mod tests {
             conditions.push(Cond::Not(Box::new(a.clone())));
         }
         // What only a drop rule reads.
-        for piece in 0..rules.pieces {
+        for piece in pieces(rules.pieces) {
             conditions.push(Cond::Place(piece));
         }
         for set in leaves.iter().take(12) {
             conditions.push(Cond::PlaceOn(set.clone()));
             conditions.push(Cond::And(
                 Box::new(Cond::PlaceOn(set.clone())),
-                Box::new(Cond::Place(0)),
+                Box::new(Cond::Place(PieceId::new(0))),
             ));
         }
         sets.into_iter()
@@ -590,7 +591,7 @@ mod tests {
         /// The empty squares before the drop.
         empty: u64,
         to: usize,
-        dropped: usize,
+        dropped: PieceId,
     }
 
     /// [`Dropped`] from `seed`, `plies` and `pick` (the square, then the piece type); `None`
@@ -606,8 +607,8 @@ mod tests {
         let next = reply_side(rules, &position)?;
         let mover = position.side_to_move(rules);
         let empty = rules.geometry.board & !position.occupied();
-        let held: Vec<usize> = (0..rules.pieces)
-            .filter(|&p| position.hand(mover, PieceId::new(p)) > 0)
+        let held: Vec<PieceId> = pieces(rules.pieces)
+            .filter(|&p| position.hand(mover, p) > 0)
             .collect();
         if empty == 0 || held.is_empty() {
             return None;
@@ -616,7 +617,7 @@ mod tests {
         let to = squares[pick as usize % squares.len()];
         let dropped = held[(pick >> 16) as usize % held.len()];
         let mut played = position;
-        played.play_unchecked(rules, Move::drop(PieceId::new(dropped), to));
+        played.play_unchecked(rules, Move::drop(dropped, to));
         Some(Dropped {
             position,
             played,
@@ -732,10 +733,10 @@ mod tests {
                 for term in &terms {
                     prop_assert!(
                         within(&mut bounds, &mut after, term),
-                        "{}: {:?} after {} on {} (drops {:#x})", name, term, dropped, to, drops
+                        "{}: {:?} after {:?} on {} (drops {:#x})", name, term, dropped, to, drops
                     );
                 }
-                for piece in 0..rules.pieces {
+                for piece in pieces(rules.pieces) {
                     for term in &terms {
                         let Term::Cond(condition) = term else { continue };
                         let (low, high) = bounds.drop_mask(condition, piece);
@@ -743,7 +744,7 @@ mod tests {
                         let board = rules.geometry.board;
                         prop_assert!(
                             low & board & !value == 0 && value & board & !high == 0,
-                            "{}: drop mask {:?} of {}", name, condition, piece
+                            "{}: drop mask {:?} of {:?}", name, condition, piece
                         );
                     }
                 }
@@ -767,7 +768,7 @@ mod tests {
             for term in &terms(rules) {
                 prop_assert!(defined(&mut judge, term), "{}: {:?}", name, term);
                 if let Term::Cond(condition) = term {
-                    for piece in 0..rules.pieces {
+                    for piece in pieces(rules.pieces) {
                         let mask = judge.drop_mask(condition, piece);
                         let expected = match condition {
                             Cond::Place(named) => if *named == piece { board } else { 0 },
@@ -837,11 +838,11 @@ mod tests {
                             replay.run(&mut judge), judge.drop_mask(condition, other),
                             "{}: replayed {:?}", name, condition
                         );
-                        for piece in (0..rules.pieces).chain([other]) {
+                        for piece in pieces(rules.pieces).chain([other]) {
                             let term = TestTerm::DropMask(condition, piece);
                             let value = squares(&mut judge, compiled(term));
                             let expected = judge.drop_mask(condition, piece);
-                            prop_assert_eq!(value, expected, "{}: {:?} of {}", name, condition, piece);
+                            prop_assert_eq!(value, expected, "{}: {:?} of {:?}", name, condition, piece);
                         }
                     }
                 }
@@ -899,11 +900,11 @@ mod tests {
                         let (certainly, possibly) = super::holds(&mut bounds, condition);
                         check(TestTerm::Holds(condition), value, (all(certainly), all(possibly)))
                             .map_err(|e| TestCaseError::fail(format!("{e} {condition:?}")))?;
-                        for piece in 0..rules.pieces {
+                        for piece in pieces(rules.pieces) {
                             let value = after.drop_mask(condition, piece);
                             let pair = bounds.drop_mask(condition, piece);
                             check(TestTerm::DropMask(condition, piece), value, pair)
-                                .map_err(|e| TestCaseError::fail(format!("{e} {condition:?} of {piece}")))?;
+                                .map_err(|e| TestCaseError::fail(format!("{e} {condition:?} of {piece:?}")))?;
                         }
                     }
                 }
@@ -945,7 +946,7 @@ mod tests {
                             let value = after.set(set);
                             prop_assert!(
                                 within(super::set(&mut symbolic, set), value),
-                                "{}: {:?} after {} on {}", name, set, dropped, to
+                                "{}: {:?} after {:?} on {}", name, set, dropped, to
                             );
                         }
                         Term::Num(number) => {
@@ -958,14 +959,14 @@ mod tests {
                             let value = after.holds(condition);
                             prop_assert!(
                                 (!certainly || value) && (!value || possibly),
-                                "{}: {:?} after {} on {}", name, condition, dropped, to
+                                "{}: {:?} after {:?} on {}", name, condition, dropped, to
                             );
-                            for piece in 0..rules.pieces {
+                            for piece in pieces(rules.pieces) {
                                 let mask = super::drop_mask(&mut symbolic, condition, piece);
                                 let value = after.drop_mask(condition, piece);
                                 prop_assert!(
                                     within(mask, value),
-                                    "{}: drop mask {:?} of {}", name, condition, piece
+                                    "{}: drop mask {:?} of {:?}", name, condition, piece
                                 );
                             }
                         }

@@ -8,7 +8,7 @@
 //! [`crate::outcome`]'s, above the legal moves.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{sides, PieceId, SideId};
+use crate::core::index::{pieces, sides, SideId};
 use crate::expression::{EndCheck, Judge};
 use crate::moves::Move;
 use crate::position::Position;
@@ -125,15 +125,15 @@ pub(crate) fn material_rule<'r, B: Bitboard>(
         || rules
             .material_excluded
             .iter()
-            .any(|&piece| position.typed(PieceId::new(piece)).any())
+            .any(|&piece| position.typed(piece).any())
         || sides(rules.sides).any(|side| position.hand_total(side) > 0)
     {
         return None;
     }
     material.iter().find(|rule| {
-        let counts_fit = (0..rules.pieces).all(|piece| {
-            let count = position.typed(PieceId::new(piece)).count();
-            match rule.counts.iter().find(|c| c.piece.0 as usize == piece) {
+        let counts_fit = pieces(rules.pieces).all(|piece| {
+            let count = position.typed(piece).count();
+            match rule.counts.iter().find(|c| c.piece == piece) {
                 Some(bounds) => count >= bounds.min && bounds.max.is_none_or(|max| count <= max),
                 None => count == 0,
             }

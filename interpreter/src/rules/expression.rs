@@ -21,14 +21,14 @@
 //! reference (explanations, end conditions, scores, and the plans' own tests).
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{sides, BySide, PieceId, SideId};
+use crate::core::index::{pieces, sides, ByPiece, BySide, PieceId, SideId};
 use crate::domain::{Domain, Settles};
 // The IR's types keep their paths (`crate::expression::Set`, ...): the files above name them so.
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 pub(crate) use crate::rules::ir::OTHER_PIECE;
 pub use crate::rules::ir::{compile_set, Compiled, Cond, DropRule, EndCheck, Fld, Num, Set};
-use crate::rules::{Rules, MAX_PIECE_TYPES};
+use crate::rules::Rules;
 use variant_dsl::expression::{Comparison, SideRef};
 
 /// The sides a reference names, judged for `side`, as a bit mask.
@@ -69,7 +69,12 @@ fn each_side(mask: u32) -> impl Iterator<Item = SideId> {
     each_bit(mask).map(SideId::new)
 }
 
-/// The bits set in a mask, lowest first (piece types, where a mask holds a bit per type).
+/// The piece types of a mask (a bit per type), lowest first.
+fn each_piece(mask: u32) -> impl Iterator<Item = PieceId> {
+    each_bit(mask).map(PieceId::new)
+}
+
+/// The bits set in a mask, lowest first.
 fn each_bit(mask: u32) -> impl Iterator<Item = usize> {
     let mut rest = mask;
     std::iter::from_fn(move || {
@@ -244,13 +249,13 @@ impl<'a, B: Bitboard> Judge<'a, B> {
 
     /// The squares where the condition holds for a drop of `piece` there.
     #[inline]
-    pub fn drop_mask(&mut self, condition: &Cond<B>, piece: usize) -> B {
+    pub fn drop_mask(&mut self, condition: &Cond<B>, piece: PieceId) -> B {
         crate::domain::drop_mask(self, condition, piece)
     }
 
     /// The squares from which a piece of type `piece` moving from there meets the condition.
     #[inline]
-    pub fn move_mask(&mut self, condition: &Cond<B>, piece: usize) -> B {
+    pub fn move_mask(&mut self, condition: &Cond<B>, piece: PieceId) -> B {
         crate::domain::move_mask(self, condition, piece)
     }
 }
@@ -278,13 +283,13 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         per_side[self.side.index()]
     }
     #[inline]
-    fn pieces(&mut self, sides: SideRef, piece: Option<usize>) -> B {
+    fn pieces(&mut self, sides: SideRef, piece: Option<PieceId>) -> B {
         let mut squares = B::EMPTY;
         for side in each_side(self.sides(sides)) {
             squares |= self.position.side_pieces(side);
         }
         match piece {
-            Some(piece) => squares & self.position.typed(PieceId::new(piece)),
+            Some(piece) => squares & self.position.typed(piece),
             None => squares,
         }
     }
@@ -393,10 +398,10 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         i64::from(squares.count())
     }
     #[inline]
-    fn hand(&mut self, sides: SideRef, piece: Option<usize>) -> i64 {
+    fn hand(&mut self, sides: SideRef, piece: Option<PieceId>) -> i64 {
         each_side(self.sides(sides))
             .map(|side| match piece {
-                Some(piece) => i64::from(self.position.hand(side, PieceId::new(piece))),
+                Some(piece) => i64::from(self.position.hand(side, piece)),
                 None => i64::from(self.position.hand_total(side)),
             })
             .sum()
@@ -459,11 +464,11 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         sides(self.rules.sides).all(|side| self.position.hand_total(side) == 0)
     }
     #[inline]
-    fn placed(&mut self, sides: SideRef, piece: usize) -> bool {
+    fn placed(&mut self, sides: SideRef, piece: PieceId) -> bool {
         each_side(self.sides(sides)).any(|side| {
             self.position
                 .last_drop(side)
-                .is_some_and(|(p, _)| p == PieceId::new(piece))
+                .is_some_and(|(p, _)| p == piece)
         })
     }
     #[inline]
@@ -531,7 +536,7 @@ pub fn movable_squares<B: Bitboard>(
         }
         // The squares a piece of this type may move from under this rule: computed once for
         // the types the rule does not name, and once for each type it names.
-        let mut allowed_for = |piece: usize| {
+        let mut allowed_for = |piece: PieceId| {
             let applies = judge.move_mask(&rule.condition, piece);
             if applies.is_empty() {
                 board
@@ -540,8 +545,8 @@ pub fn movable_squares<B: Bitboard>(
             }
         };
         let others = allowed_for(OTHER_PIECE);
-        for (piece, allowed) in movable.iter_mut().enumerate().take(rules.pieces) {
-            *allowed &= if rule.named.contains(&piece) {
+        for piece in pieces(rules.pieces) {
+            movable[piece] &= if rule.named.contains(&piece) {
                 allowed_for(piece)
             } else {
                 others
@@ -556,7 +561,7 @@ pub fn movable_squares<B: Bitboard>(
 pub fn binding_move_rules<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
-    piece: usize,
+    piece: PieceId,
     from: usize,
 ) -> Vec<(usize, bool)> {
     let side = position.side_to_move(rules);
@@ -651,7 +656,7 @@ pub fn placement<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: Si
 /// cost Cheversi playouts 10% more instructions (measured), so both stay.
 pub fn drop_squares<B: Bitboard>(
     judge: &mut Judge<'_, B>,
-    piece: usize,
+    piece: PieceId,
     lookahead_wanted: bool,
 ) -> (B, B) {
     let rules = judge.rules;
@@ -688,12 +693,12 @@ pub fn drop_squares_of<B: Bitboard>(
     judge: &mut Judge<'_, B>,
     pieces: u32,
     lookahead_wanted: bool,
-    allowed: &mut [B; MAX_PIECE_TYPES],
-    lookahead: &mut [B; MAX_PIECE_TYPES],
+    allowed: &mut ByPiece<B>,
+    lookahead: &mut ByPiece<B>,
 ) {
     let rules = judge.rules;
     let empty = rules.geometry.board & !judge.position.occupied();
-    for piece in each_bit(pieces) {
+    for piece in each_piece(pieces) {
         allowed[piece] = empty;
         lookahead[piece] = B::EMPTY;
     }
@@ -709,7 +714,7 @@ pub fn drop_squares_of<B: Bitboard>(
             continue;
         }
         let mut shared_requirement = None;
-        for piece in each_bit(live) {
+        for piece in each_piece(live) {
             let applies = match shared_condition {
                 Some(applies) => applies,
                 None => judge.drop_mask(&rule.condition, piece),
@@ -732,14 +737,14 @@ pub fn drop_squares_of<B: Bitboard>(
             };
             allowed[piece] &= !applies | required;
             if allowed[piece].is_empty() {
-                live &= !(1 << piece);
+                live &= !(1 << piece.0);
             }
         }
         if live == 0 {
             break;
         }
     }
-    for piece in each_bit(pieces) {
+    for piece in each_piece(pieces) {
         lookahead[piece] &= allowed[piece];
     }
 }
@@ -749,7 +754,7 @@ pub fn drop_squares_of<B: Bitboard>(
 pub fn binding_rules<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
-    piece: usize,
+    piece: PieceId,
     to: usize,
 ) -> Vec<(usize, bool)> {
     let side = position.side_to_move(rules);
@@ -831,8 +836,8 @@ fn reply_certain_for<B: Bitboard>(
     // A rule's bounds that name no piece type are the same for every type: judged once.
     let mut shared_possibly = [None; SHARED_RULES];
     let mut shared_certainly = [None; SHARED_RULES];
-    for piece in 0..rules.pieces {
-        if position.hand(next, PieceId::new(piece)) == 0 {
+    for piece in pieces(rules.pieces) {
+        if position.hand(next, piece) == 0 {
             continue;
         }
         let mut allowed = empty;
@@ -932,7 +937,7 @@ impl<'a, B: Bitboard> Bounds<'a, B> {
     }
 
     /// (certainly, possibly) as squares, for a drop of `piece` by the judged side.
-    pub(crate) fn drop_mask(&mut self, condition: &Cond<B>, piece: usize) -> (B, B) {
+    pub(crate) fn drop_mask(&mut self, condition: &Cond<B>, piece: PieceId) -> (B, B) {
         crate::domain::drop_mask(self, condition, piece)
     }
 
@@ -963,17 +968,17 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
     fn zone(&mut self, per_side: &[B]) -> (B, B) {
         (per_side[self.side.index()], per_side[self.side.index()])
     }
-    fn pieces(&mut self, reference: SideRef, piece: Option<usize>) -> (B, B) {
+    fn pieces(&mut self, reference: SideRef, piece: Option<PieceId>) -> (B, B) {
         let position = self.position;
         let mut squares = B::EMPTY;
         for side in each_side(self.sides(reference)) {
             squares |= position.side_pieces(side);
         }
         if let Some(piece) = piece {
-            squares &= position.typed(PieceId::new(piece));
+            squares &= position.typed(piece);
         }
         let grows = self.includes_mover(reference)
-            && piece.is_none_or(|p| position.hand(self.mover, PieceId::new(p)) > 0);
+            && piece.is_none_or(|p| position.hand(self.mover, p) > 0);
         (squares, if grows { squares | self.drops } else { squares })
     }
     // Control, attacks, legal drops, acted pieces, fields: unknown after the drop.
@@ -1049,16 +1054,16 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
     fn count(&mut self, (low, high): (B, B)) -> (i64, i64) {
         (i64::from(low.count()), i64::from(high.count()))
     }
-    fn hand(&mut self, reference: SideRef, piece: Option<usize>) -> (i64, i64) {
+    fn hand(&mut self, reference: SideRef, piece: Option<PieceId>) -> (i64, i64) {
         let mut total = 0i64;
         for side in each_side(self.sides(reference)) {
             total += match piece {
-                Some(piece) => i64::from(self.position.hand(side, PieceId::new(piece))),
+                Some(piece) => i64::from(self.position.hand(side, piece)),
                 None => i64::from(self.position.hand_total(side)),
             };
         }
         let shrinks = self.includes_mover(reference)
-            && piece.is_none_or(|p| self.position.hand(self.mover, PieceId::new(p)) > 0);
+            && piece.is_none_or(|p| self.position.hand(self.mover, p) > 0);
         let exact_total = piece.is_none() && self.includes_mover(reference);
         if exact_total {
             (total - 1, total - 1)
@@ -1117,18 +1122,18 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         });
         (empty, empty)
     }
-    fn placed(&mut self, reference: SideRef, piece: usize) -> (bool, bool) {
+    fn placed(&mut self, reference: SideRef, piece: PieceId) -> (bool, bool) {
         let others = each_side(self.sides(reference))
             .filter(|&side| side != self.mover)
             .any(|side| {
                 self.position
                     .last_drop(side)
-                    .is_some_and(|(p, _)| p == PieceId::new(piece))
+                    .is_some_and(|(p, _)| p == piece)
             });
         if !self.includes_mover(reference) {
             return (others, others);
         }
-        let held = self.position.hand(self.mover, PieceId::new(piece));
+        let held = self.position.hand(self.mover, piece);
         let only = held > 0 && u32::from(held) == self.position.hand_total(self.mover);
         (others || only, others || held > 0)
     }

@@ -9,7 +9,7 @@
 //! plans ([`crate::plan`]).
 
 use crate::bitboard::Bitboard;
-use crate::core::index::SideId;
+use crate::core::index::{PieceId, SideId};
 use variant_dsl::expression::{
     Comparison, Condition, Field, Number, SideRef, SquareConstant, Squares,
 };
@@ -26,7 +26,7 @@ pub enum Set<B> {
     /// A zone, per side judged for.
     Zone(Vec<B>),
     /// Pieces of some sides, of one type or all.
-    Pieces(SideRef, Option<usize>),
+    Pieces(SideRef, Option<PieceId>),
     /// Control of some sides.
     ControlledBy(SideRef),
     /// Attacks of some sides, as check sees them.
@@ -63,7 +63,7 @@ pub enum Num<B> {
     /// Squares in a set.
     Count(Box<Set<B>>),
     /// Pieces in hand.
-    Hand(SideRef, Option<usize>),
+    Hand(SideRef, Option<PieceId>),
     /// A counter's value, added up over some sides.
     Counter(SideRef, usize),
     /// Actions taken this turn.
@@ -101,13 +101,13 @@ pub enum Cond<B> {
     /// Never (what a condition folds to when it cannot hold: [`crate::plan`]).
     False,
     /// The dropped piece's type.
-    Place(usize),
+    Place(PieceId),
     /// The drop's square.
     PlaceOn(Set<B>),
     /// The next side can act after the drop.
     LeaveAction,
     /// The moving piece's type.
-    Move(usize),
+    Move(PieceId),
     /// The moving piece's square.
     MoveFrom(Set<B>),
     /// An `at turn start` condition, by index into [`Compiled::turn_start`].
@@ -121,7 +121,7 @@ pub enum Cond<B> {
     /// No side holds a piece.
     HandsEmpty,
     /// Some side's last action dropped this type.
-    Placed(SideRef, usize),
+    Placed(SideRef, PieceId),
     /// Both.
     And(Box<Cond<B>>, Box<Cond<B>>),
     /// Either.
@@ -143,7 +143,7 @@ pub struct DropRule<B> {
     pub lookahead: bool,
     /// The piece types its requirement and condition name (`place King`, `move King`): for any
     /// other type the rule's masks are the same, and are computed once.
-    pub named: Vec<usize>,
+    pub named: Vec<PieceId>,
     /// Whether the condition names a piece type: if not, its mask is the same for every type.
     pub condition_named: bool,
     /// Whether the requirement names a piece type.
@@ -300,7 +300,7 @@ impl<B: Bitboard> Compiled<B> {
 }
 
 /// The piece types a condition names as the dropped or moving piece.
-fn named_pieces<B>(condition: &Cond<B>, named: &mut Vec<usize>) {
+fn named_pieces<B>(condition: &Cond<B>, named: &mut Vec<PieceId>) {
     each_term(Term::Condition(condition), &mut |term| {
         if let Term::Condition(Cond::Place(piece) | Cond::Move(piece)) = term {
             if !named.contains(piece) {
@@ -311,7 +311,7 @@ fn named_pieces<B>(condition: &Cond<B>, named: &mut Vec<usize>) {
 }
 
 /// A piece index that no rule names: the masks of "any other piece type".
-pub(crate) const OTHER_PIECE: usize = usize::MAX;
+pub(crate) const OTHER_PIECE: PieceId = PieceId(u8::MAX);
 
 /// Whether a condition reads the legal actions (`can act`, `legal drops`).
 fn condition_reads_actions<B>(condition: &Cond<B>) -> bool {
@@ -343,10 +343,10 @@ impl<B: Bitboard> Compiler<'_, B> {
         let boxed = |c: &Condition| Box::new(self.condition(c));
         match condition {
             Condition::True => Cond::True,
-            Condition::Place(piece) => Cond::Place(piece.0 as usize),
+            Condition::Place(piece) => Cond::Place(*piece),
             Condition::PlaceOn(set) => Cond::PlaceOn(self.set(set)),
             Condition::LeaveAction => Cond::LeaveAction,
-            Condition::Move(piece) => Cond::Move(piece.0 as usize),
+            Condition::Move(piece) => Cond::Move(*piece),
             Condition::MoveFrom(set) => Cond::MoveFrom(self.set(set)),
             Condition::AtTurnStart(inner) => {
                 let compiled = self.condition(inner);
@@ -358,7 +358,7 @@ impl<B: Bitboard> Compiler<'_, B> {
             Condition::Compare(a, op, b) => Cond::Compare(self.number(a), *op, self.number(b)),
             Condition::Some(set) => Cond::Some(self.set(set)),
             Condition::HandsEmpty => Cond::HandsEmpty,
-            Condition::Placed(side, piece) => Cond::Placed(*side, piece.0 as usize),
+            Condition::Placed(side, piece) => Cond::Placed(*side, *piece),
             Condition::And(a, b) => Cond::And(boxed(a), boxed(b)),
             Condition::Or(a, b) => Cond::Or(boxed(a), boxed(b)),
             Condition::Not(a) => Cond::Not(boxed(a)),
@@ -380,7 +380,7 @@ impl<B: Bitboard> Compiler<'_, B> {
                     .map(|squares| self.geometry.mask(squares))
                     .collect(),
             ),
-            Squares::Pieces(side, piece) => Set::Pieces(*side, piece.map(|p| p.0 as usize)),
+            Squares::Pieces(side, piece) => Set::Pieces(*side, *piece),
             Squares::ControlledBy(side) => Set::ControlledBy(*side),
             Squares::AttackedBy(side) => Set::AttackedBy(*side),
             Squares::LastDrop(side) => Set::LastDrop(*side),
@@ -402,7 +402,7 @@ impl<B: Bitboard> Compiler<'_, B> {
             Number::Constant(value) => Num::Constant(*value),
             Number::Placement => Num::Placement,
             Number::Count(set) => Num::Count(Box::new(self.set(set))),
-            Number::Hand(side, piece) => Num::Hand(*side, piece.map(|p| p.0 as usize)),
+            Number::Hand(side, piece) => Num::Hand(*side, *piece),
             Number::Counter(side, counter) => Num::Counter(*side, *counter),
             Number::ActionsThisTurn => Num::ActionsThisTurn,
             Number::DropsThisTurn => Num::DropsThisTurn,

@@ -22,7 +22,7 @@
 //! action, and the legality of an action first asks the cheaper question.
 
 use crate::core::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{pieces, ByPiece, PieceId, SideId};
 use crate::core::movegen::{
     castling, en_passant, leaves_king_safe, piece_moves, safety, Collector, Counter, Exists,
     Movable, Sink,
@@ -31,7 +31,7 @@ use crate::core::moves::{Move, MoveKind};
 use crate::core::position::Position;
 use crate::expression::{drop_squares, drop_squares_of, reply_certain_after, Judge};
 use crate::rules::end::{ends_before_actions_settled, ends_by_action};
-use crate::rules::{Rules, MAX_PIECE_TYPES};
+use crate::rules::Rules;
 use variant_dsl::ObligationKind;
 
 /// The plan of a position's scalar state where the caller has looked it up already (`Some`,
@@ -338,8 +338,8 @@ fn drops<B: Bitboard, S: Sink<B>>(
     let plan = known.unwrap_or_else(|| crate::plan::plan(rules, position, us));
     let in_hand = position.held_types(us);
     // Every type at once: from the plan, or from the rules (unless one drop is enough).
-    let mut allowed_of = [B::EMPTY; MAX_PIECE_TYPES];
-    let mut looked_ahead_of = [B::EMPTY; MAX_PIECE_TYPES];
+    let mut allowed_of = ByPiece::splat(B::EMPTY);
+    let mut looked_ahead_of = ByPiece::splat(B::EMPTY);
     let prepared = match &plan {
         Some(plan) => {
             plan.drop_squares(
@@ -379,7 +379,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
         let mut ahead = B::EMPTY;
         let mut rest = in_hand;
         while rest != 0 {
-            let piece = rest.trailing_zeros() as usize;
+            let piece = PieceId::new(rest.trailing_zeros() as usize);
             rest &= rest - 1;
             ahead |= looked_ahead_of[piece] & allowed_of[piece];
         }
@@ -387,9 +387,9 @@ fn drops<B: Bitboard, S: Sink<B>>(
         if proved {
             let mut rest = in_hand;
             while rest != 0 {
-                let piece = rest.trailing_zeros() as usize;
+                let piece = PieceId::new(rest.trailing_zeros() as usize);
                 rest &= rest - 1;
-                sink.drops(PieceId::new(piece), allowed_of[piece]);
+                sink.drops(piece, allowed_of[piece]);
                 if sink.satisfied() {
                     return;
                 }
@@ -400,8 +400,8 @@ fn drops<B: Bitboard, S: Sink<B>>(
     }
     // Otherwise proved square by square (whatever the type dropped), or tested drop by drop.
     let (mut square_tried, mut square_proved) = (B::EMPTY, B::EMPTY);
-    for piece in 0..rules.pieces {
-        if in_hand >> piece & 1 == 0 {
+    for piece in pieces(rules.pieces) {
+        if in_hand >> piece.0 & 1 == 0 {
             continue;
         }
         let (mut allowed, looked_ahead) = if prepared {
@@ -411,7 +411,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
         };
         if king_to_keep {
             for to in allowed.squares() {
-                if !leaves_king_safe(rules, position, Move::drop(PieceId::new(piece), to), us) {
+                if !leaves_king_safe(rules, position, Move::drop(piece, to), us) {
                     allowed &= !B::single(to);
                 }
             }
@@ -428,14 +428,14 @@ fn drops<B: Bitboard, S: Sink<B>>(
                         }
                     }
                     if (square_proved & square).is_empty()
-                        && !leaves_a_reply(rules, position, Move::drop(PieceId::new(piece), to))
+                        && !leaves_a_reply(rules, position, Move::drop(piece, to))
                     {
                         allowed &= !square;
                     }
                 }
             }
         }
-        sink.drops(PieceId::new(piece), allowed);
+        sink.drops(piece, allowed);
         if sink.satisfied() {
             return;
         }
@@ -447,7 +447,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
 pub fn binding_drop_constraints<'r, B: Bitboard>(
     rules: &'r Rules<B>,
     position: &Position<B>,
-    piece: usize,
+    piece: PieceId,
     to: usize,
 ) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
     let written = match position.phase() {
@@ -465,7 +465,7 @@ pub fn binding_drop_constraints<'r, B: Bitboard>(
 pub fn binding_move_constraints<'r, B: Bitboard>(
     rules: &'r Rules<B>,
     position: &Position<B>,
-    piece: usize,
+    piece: PieceId,
     from: usize,
 ) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
     crate::expression::binding_move_rules(rules, position, piece, from)

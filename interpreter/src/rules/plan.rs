@@ -24,7 +24,7 @@
 
 use crate::after_drop::{After, Certain, Lower, Symbolic};
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{pieces, ByPiece, PieceId, SideId};
 use crate::domain::{every_term, Settles, Term};
 use crate::expression::{known_square, reply_side, Bounds, Cond, DropRule, Judge, Num, Set};
 use crate::moves::{Move, MoveKind};
@@ -33,7 +33,7 @@ use crate::program::{FoldedRule, ReplyRules};
 pub use crate::rules::plan_cache::{KeySpec, PlanCache};
 pub use crate::rules::plan_data::Plan;
 use crate::rules::plan_data::{Program, Reg, Replay, Reply, ReplySlot};
-use crate::rules::{Rules, MAX_PIECE_TYPES};
+use crate::rules::Rules;
 
 /// The most rule slots a plan holds (rules times the piece types they name); a game with more
 /// is judged unfolded.
@@ -92,8 +92,8 @@ impl<B: Bitboard> Plan<B> {
         judge: &mut Judge<'_, B>,
         pieces: u32,
         lookahead_wanted: bool,
-        allowed_of: &mut [B; MAX_PIECE_TYPES],
-        lookahead_of: &mut [B; MAX_PIECE_TYPES],
+        allowed_of: &mut ByPiece<B>,
+        lookahead_of: &mut ByPiece<B>,
     ) {
         self.program
             .run(judge, pieces, lookahead_wanted, allowed_of, lookahead_of);
@@ -459,13 +459,13 @@ fn scalar_ends<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<
 fn slots<'r, B: Bitboard + 'r>(
     rules: &Rules<B>,
     in_force: impl Iterator<Item = &'r DropRule<B>>,
-    fold: &mut dyn FnMut(&DropRule<B>, Option<usize>) -> Option<DropRule<B>>,
+    fold: &mut dyn FnMut(&DropRule<B>, Option<PieceId>) -> Option<DropRule<B>>,
 ) -> Option<(Vec<DropRule<B>>, Vec<Vec<u8>>)> {
     let mut slots = Vec::new();
     let mut by_piece = vec![Vec::new(); rules.pieces];
     for rule in in_force {
         let mut other = None;
-        for (piece, list) in by_piece.iter_mut().enumerate() {
+        for (piece, list) in pieces(rules.pieces).zip(by_piece.iter_mut()) {
             let index = if rule.named.contains(&piece) {
                 fold(rule, Some(piece)).map(|folded| {
                     slots.push(folded);
@@ -494,7 +494,7 @@ fn slots<'r, B: Bitboard + 'r>(
 /// the rule does not name); `None` when it can never bind.
 fn fold_rule<B: Bitboard>(
     rule: &DropRule<B>,
-    piece: Option<usize>,
+    piece: Option<PieceId>,
     folder: &mut impl Settles<B>,
     keep_lookahead: bool,
 ) -> Option<DropRule<B>> {
@@ -537,7 +537,7 @@ fn settled_squares<B: Bitboard, D: Settles<B>>(domain: &mut D, set: &Set<B>) -> 
 /// (`Some(type)`, or `None` for a type no `place` names), moves never in question.
 fn fold_condition<B: Bitboard>(
     condition: &Cond<B>,
-    piece: Option<usize>,
+    piece: Option<PieceId>,
     folder: &mut impl Settles<B>,
 ) -> Cond<B> {
     if scalar_condition(condition) {
@@ -726,7 +726,7 @@ mod tests {
     }
 
     /// The type a slot is folded for: the piece's own where the rule names it.
-    fn folded_for<B>(rule: &DropRule<B>, piece: usize) -> Option<usize> {
+    fn folded_for<B>(rule: &DropRule<B>, piece: PieceId) -> Option<PieceId> {
         rule.named.contains(&piece).then_some(piece)
     }
 
@@ -744,7 +744,7 @@ mod tests {
             if rule.side.is_some_and(|s| s != side) {
                 continue;
             }
-            for piece in 0..rules.pieces {
+            for piece in pieces(rules.pieces) {
                 let folded = {
                     let piece = folded_for(rule, piece);
                     let mut folder = Judge::new(rules, position, side);
@@ -782,7 +782,7 @@ mod tests {
                 if rule.lookahead || rule.side.is_some_and(|s| s != next) {
                     continue;
                 }
-                for piece in 0..rules.pieces {
+                for piece in pieces(rules.pieces) {
                     for cond in [&rule.condition, &rule.requirement] {
                         // Folded over every drop, as plans are: a tighter range cannot unfold it.
                         let mut folder = Bounds::new(rules, position, next);
@@ -821,17 +821,13 @@ mod tests {
                             known: u64::single(to),
                         };
                         let at_square = symbolic.fold(rules, square) & board;
-                        for dropped in
-                            (0..rules.pieces).filter(|&p| position.hand(side, PieceId::new(p)) > 0)
+                        for dropped in pieces(rules.pieces).filter(|&p| position.hand(side, p) > 0)
                         {
                             let mut played = *position;
-                            played.play_unchecked(
-                                rules,
-                                crate::moves::Move::drop(PieceId::new(dropped), to),
-                            );
+                            played.play_unchecked(rules, crate::moves::Move::drop(dropped, to));
                             let truth = Judge::new(rules, &played, next)
                                 .drop_mask(&rule.requirement, piece);
-                            assert_eq!(at_square & !truth, 0, "drop {dropped} on {to}");
+                            assert_eq!(at_square & !truth, 0, "drop {dropped:?} on {to}");
                             checked += 1;
                         }
                     }
@@ -978,15 +974,12 @@ mod tests {
         let at = path.display();
         assert!(plan.reply_certain(rules, position, empty), "{at}");
         let all = (1u32 << rules.pieces) - 1;
-        let mut allowed_of = [0u64; MAX_PIECE_TYPES];
-        let mut ahead_of = [0u64; MAX_PIECE_TYPES];
+        let mut allowed_of = ByPiece::splat(0u64);
+        let mut ahead_of = ByPiece::splat(0u64);
         plan.drop_squares(&mut judge, all, false, &mut allowed_of, &mut ahead_of);
-        let in_hand = |&(piece, _): &(usize, &u64)| {
-            piece < rules.pieces && position.hand(side, PieceId::new(piece)) > 0
-        };
-        for (piece, &allowed) in allowed_of.iter().enumerate().filter(in_hand) {
-            for to in allowed.squares() {
-                let drop = Move::drop(PieceId::new(piece), to);
+        for piece in pieces(rules.pieces).filter(|&piece| position.hand(side, piece) > 0) {
+            for to in allowed_of[piece].squares() {
+                let drop = Move::drop(piece, to);
                 assert!(
                     crate::legal::leaves_a_reply(rules, position, drop),
                     "{at}: {drop:?} leaves no reply"

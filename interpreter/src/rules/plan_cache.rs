@@ -64,11 +64,11 @@ impl KeySpec {
             Term::Condition(Cond::HandsEmpty)
             | Term::Number(Num::Placement | Num::Hand(_, None)) => self.totals = true,
             Term::Condition(Cond::Placed(_, piece)) => {
-                self.placed_types |= 1 << piece;
+                self.placed_types |= 1 << piece.0;
                 self.totals = true;
-                self.hand_pieces |= 1 << piece;
+                self.hand_pieces |= 1 << piece.0;
             }
-            Term::Number(Num::Hand(_, Some(piece))) => self.hand_pieces |= 1 << piece,
+            Term::Number(Num::Hand(_, Some(piece))) => self.hand_pieces |= 1 << piece.0,
             _ => {}
         });
     }

@@ -8,7 +8,7 @@
 //! game, and run there too; what it holds names nothing above the expression IR.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::SideId;
+use crate::core::index::{PieceId, SideId};
 use crate::rules::ir::{Cond, Fld, Num, Set};
 use variant_dsl::expression::{Comparison, SideRef};
 
@@ -34,7 +34,7 @@ pub(super) const OCCUPIED: Reg = 1;
 #[derive(Debug)]
 pub(crate) enum Op<B> {
     /// The pieces of some sides (a bit per side), of one type or all.
-    Pieces(Reg, u32, Option<u8>),
+    Pieces(Reg, u32, Option<PieceId>),
     /// The squares of the last drops of some sides.
     LastDrop(Reg, u32),
     /// The squares around a register's.

@@ -25,7 +25,7 @@
 //! the piece counts apply to them.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{pieces, sides, PieceId, SideId};
 use crate::core::tables::targets;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -169,9 +169,9 @@ fn hand_without_hands<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> 
     if rules.definition.uses_hands() {
         return None;
     }
-    for side in 0..rules.sides {
-        for piece in 0..rules.pieces {
-            let held = position.hand(SideId::new(side), PieceId::new(piece));
+    for side in sides(rules.sides) {
+        for piece in pieces(rules.pieces) {
+            let held = position.hand(side, piece);
             if held > 0 {
                 return Some(format!(
                     "{} holds {held} {} in hand, but nothing in this game puts pieces in a hand",
@@ -201,11 +201,10 @@ fn past_limits<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<
 /// The pieces on the board, in hand and in prison.
 fn total_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> u32 {
     position.occupied().count()
-        + (0..rules.sides)
+        + sides(rules.sides)
             .flat_map(|side| {
-                (0..rules.pieces).map(move |piece| {
-                    u32::from(position.hand(SideId::new(side), PieceId::new(piece)))
-                        + u32::from(position.prison(SideId::new(side), PieceId::new(piece)))
+                pieces(rules.pieces).map(move |piece| {
+                    u32::from(position.hand(side, piece)) + u32::from(position.prison(side, piece))
                 })
             })
             .sum::<u32>()
@@ -220,12 +219,12 @@ fn counted(count: u32, name: &str) -> String {
     }
 }
 
-fn side_name<B: Bitboard>(rules: &Rules<B>, side: usize) -> &str {
-    &rules.definition.sides[side].name
+fn side_name<B: Bitboard>(rules: &Rules<B>, side: SideId) -> &str {
+    &rules.definition.sides[side.index()].name
 }
 
-fn piece_name<B: Bitboard>(rules: &Rules<B>, piece: usize) -> &str {
-    &rules.definition.pieces[piece].name
+fn piece_name<B: Bitboard>(rules: &Rules<B>, piece: PieceId) -> &str {
+    &rules.definition.pieces[piece.index()].name
 }
 
 /// In a game with `check`: a side without a royal piece (unless `royal captured` ends the game
@@ -237,16 +236,16 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     }
     // A game lost by its royal piece's capture (atomic chess) is over without it, not broken.
     let lost_is_an_end = end.royal_captured.is_some();
-    for side in (0..rules.sides).filter(|_| !lost_is_an_end) {
+    for side in sides(rules.sides).filter(|_| !lost_is_an_end) {
         let in_hand = rules
             .royal
             .iter()
-            .any(|royal| position.hand(SideId::new(side), PieceId::new(royal.0 as usize)) > 0);
-        if position.royals(rules, SideId::new(side)).is_empty() && !in_hand {
+            .any(|&royal| position.hand(side, royal) > 0);
+        if position.royals(rules, side).is_empty() && !in_hand {
             let names: Vec<&str> = rules
                 .royal
                 .iter()
-                .map(|royal| piece_name(rules, royal.0 as usize))
+                .map(|&royal| piece_name(rules, royal))
                 .collect();
             return Some(format!(
                 "{} has no {} on the board, and this game is played with `check`",
@@ -273,14 +272,14 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
             return Some(format!(
                 "{}'s {} on {} is attacked by {}'s {} on {}, with {} to move: {} cannot have \
                  made the last move",
-                side_name(rules, mover.index()),
-                piece_name(rules, royal.piece.index()),
+                side_name(rules, mover),
+                piece_name(rules, royal.piece),
                 rules.geometry.square(square),
-                side_name(rules, by.side.index()),
-                piece_name(rules, by.piece.index()),
+                side_name(rules, by.side),
+                piece_name(rules, by.piece),
                 rules.geometry.square(attacker),
-                side_name(rules, to_move.index()),
-                side_name(rules, mover.index()),
+                side_name(rules, to_move),
+                side_name(rules, mover),
             ));
         }
     }
@@ -302,8 +301,8 @@ fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> O
     let occupant = position.at(first)?;
     let more = stranded.count();
     let (side, piece) = (
-        side_name(rules, occupant.side.index()),
-        piece_name(rules, occupant.piece.index()),
+        side_name(rules, occupant.side),
+        piece_name(rules, occupant.piece),
     );
     let mut text = format!(
         "{side}'s {piece} on {}: no {piece} of {side} can ever stand there in this game",
@@ -337,10 +336,10 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
         });
     }
     let pooled = converts(rules);
-    let groups: Vec<Vec<usize>> = if pooled {
-        vec![(0..rules.sides).collect()]
+    let groups: Vec<Vec<SideId>> = if pooled {
+        vec![sides(rules.sides).collect()]
     } else {
-        (0..rules.sides).map(|side| vec![side]).collect()
+        sides(rules.sides).map(|side| vec![side]).collect()
     };
     for group in groups {
         let side = group[0];
@@ -349,53 +348,48 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
         } else {
             side_name(rules, side).to_string()
         };
-        let mine = group.iter().fold(B::EMPTY, |acc, &s| {
-            acc | position.side_pieces(SideId::new(s))
-        });
-        let count = |piece: usize| {
-            (mine & position.typed(PieceId::new(piece))).count()
+        let mine = group
+            .iter()
+            .fold(B::EMPTY, |acc, &s| acc | position.side_pieces(s));
+        let count = |piece: PieceId| {
+            (mine & position.typed(piece)).count()
                 + group
                     .iter()
-                    .map(|&s| u32::from(position.hand(SideId::new(s), PieceId::new(piece))))
+                    .map(|&s| u32::from(position.hand(s, piece)))
                     .sum::<u32>()
         };
-        let given = |piece: usize| {
+        let given = |piece: PieceId| {
             let on_board = setup
                 .board
                 .iter()
-                .filter(|p| group.contains(&(p.side.0 as usize)) && p.piece.0 as usize == piece)
+                .filter(|p| group.contains(&p.side) && p.piece == piece)
                 .count() as u32;
             let in_hand: u32 = setup
                 .hands
                 .iter()
-                .filter(|(s, p, _)| group.contains(&(s.0 as usize)) && p.0 as usize == piece)
+                .filter(|(s, p, _)| group.contains(s) && *p == piece)
                 .map(|&(_, _, n)| n)
                 .sum();
             on_board.saturating_add(in_hand)
         };
-        let promoters: Vec<usize> = (0..rules.pieces)
-            .filter(|&piece| {
-                rules
-                    .moves_of(SideId::new(side), PieceId::new(piece))
-                    .promotion
-                    .is_some()
-            })
+        let promoters: Vec<PieceId> = pieces(rules.pieces)
+            .filter(|&piece| rules.moves_of(side, piece).promotion.is_some())
             .collect();
-        let is_choice = |piece: usize| {
+        let is_choice = |piece: PieceId| {
             promoters.iter().any(|&p| {
                 rules
-                    .moves_of(SideId::new(side), PieceId::new(p))
+                    .moves_of(side, p)
                     .promotion
                     .as_ref()
-                    .is_some_and(|rule| rule.choices.iter().any(|c| c.0 as usize == piece))
+                    .is_some_and(|rule| rule.choices.contains(&piece))
             })
         };
-        for piece in 0..rules.pieces {
-            let held = u32::from(position.hand(SideId::new(side), PieceId::new(piece)));
+        for piece in pieces(rules.pieces) {
+            let held = u32::from(position.hand(side, piece));
             let setup_held: u32 = setup
                 .hands
                 .iter()
-                .filter(|(s, p, _)| s.0 as usize == side && p.0 as usize == piece)
+                .filter(|&&(s, p, _)| s == side && p == piece)
                 .map(|&(_, _, n)| n)
                 .sum();
             if held > setup_held {
@@ -409,7 +403,7 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
         }
         let mut promoted = 0u32;
         let mut promoted_names = Vec::new();
-        for piece in 0..rules.pieces {
+        for piece in pieces(rules.pieces) {
             let (have, had) = (count(piece), given(piece));
             if have <= had {
                 continue;

@@ -28,13 +28,13 @@
 //! the turn's conditions) are one operation that asks the [`Judge`] for that term alone.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{ByPiece, PieceId, SideId};
 use crate::domain::{self, Domain};
 use crate::expression::{around, colour_of, sides_of, Cond, Fld, Judge, Num, Set, OTHER_PIECE};
 use crate::position::Position;
 use crate::rules::plan_data::{needed, set_place, Op, EMPTY, MAX_NUMBERS, OCCUPIED};
 pub(crate) use crate::rules::plan_data::{NumReg, Program, Reg, Replay, MAX_REGISTERS};
-use crate::rules::{Rules, MAX_PIECE_TYPES};
+use crate::rules::Rules;
 use std::collections::HashMap;
 use variant_dsl::expression::{Comparison, SideRef};
 
@@ -159,8 +159,8 @@ impl<B: Bitboard> Program<B> {
         judge: &mut Judge<'_, B>,
         pieces: u32,
         lookahead_wanted: bool,
-        allowed_of: &mut [B; MAX_PIECE_TYPES],
-        lookahead_of: &mut [B; MAX_PIECE_TYPES],
+        allowed_of: &mut ByPiece<B>,
+        lookahead_of: &mut ByPiece<B>,
     ) {
         if self.registers <= 16 {
             self.run_with::<16>(judge, pieces, lookahead_wanted, allowed_of, lookahead_of);
@@ -183,16 +183,16 @@ impl<B: Bitboard> Program<B> {
         judge: &mut Judge<'_, B>,
         pieces: u32,
         lookahead_wanted: bool,
-        allowed_of: &mut [B; MAX_PIECE_TYPES],
-        lookahead_of: &mut [B; MAX_PIECE_TYPES],
+        allowed_of: &mut ByPiece<B>,
+        lookahead_of: &mut ByPiece<B>,
     ) {
         let mut registers = [B::EMPTY; N];
         self.execute(judge, &mut registers);
         let mut rest = pieces;
         while rest != 0 {
-            let piece = rest.trailing_zeros() as usize;
+            let piece = PieceId::new(rest.trailing_zeros() as usize);
             rest &= rest - 1;
-            let Some(&(allowed, lookahead)) = self.by_type.get(piece) else {
+            let Some(&(allowed, lookahead)) = self.by_type.get(piece.index()) else {
                 break;
             };
             let allowed = registers[usize::from(allowed)];
@@ -200,7 +200,7 @@ impl<B: Bitboard> Program<B> {
             lookahead_of[piece] = registers[usize::from(lookahead)] & allowed;
         }
         if !lookahead_wanted {
-            *lookahead_of = [B::EMPTY; MAX_PIECE_TYPES];
+            *lookahead_of = ByPiece::splat(B::EMPTY);
         }
     }
 
@@ -300,10 +300,7 @@ impl<B: Bitboard> Program<B> {
                         rest &= rest - 1;
                     }
                     match piece {
-                        Some(piece) => (
-                            to,
-                            squares & position.typed(PieceId::new(usize::from(piece))),
-                        ),
+                        Some(piece) => (to, squares & position.typed(piece)),
                         None => (to, squares),
                     }
                 }
@@ -780,11 +777,11 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
     fn zone(&mut self, per_side: &[B]) -> Reg {
         self.constant(per_side[self.side.index()])
     }
-    fn pieces(&mut self, sides: SideRef, piece: Option<usize>) -> Reg {
+    fn pieces(&mut self, sides: SideRef, piece: Option<PieceId>) -> Reg {
         if self.asked {
             return self.judged(Set::Pieces(sides, piece));
         }
-        let (sides, piece) = (self.sides(sides), piece.map(|piece| piece as u8));
+        let sides = self.sides(sides);
         self.register(|to| Op::Pieces(to, sides, piece))
     }
     fn controlled_by(&mut self, sides: SideRef) -> Reg {
@@ -854,7 +851,7 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
             None => self.number_register(|to| Op::Count(to, squares)),
         }
     }
-    fn hand(&mut self, sides: SideRef, piece: Option<usize>) -> NumReg {
+    fn hand(&mut self, sides: SideRef, piece: Option<PieceId>) -> NumReg {
         self.judged_number(Num::Hand(sides, piece))
     }
     fn counter(&mut self, sides: SideRef, counter: usize) -> NumReg {
@@ -900,7 +897,7 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
     fn hands_empty(&mut self) -> Reg {
         self.judged_truth(Cond::HandsEmpty)
     }
-    fn placed(&mut self, sides: SideRef, piece: usize) -> Reg {
+    fn placed(&mut self, sides: SideRef, piece: PieceId) -> Reg {
         self.judged_truth(Cond::Placed(sides, piece))
     }
     fn both(&mut self, a: Reg, b: Reg) -> Reg {
@@ -1014,9 +1011,8 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
     fn zone(&mut self, per_side: &[B]) -> Pair {
         self.exact(per_side[self.next.index()])
     }
-    fn pieces(&mut self, reference: SideRef, piece: Option<usize>) -> Pair {
+    fn pieces(&mut self, reference: SideRef, piece: Option<PieceId>) -> Pair {
         let sides = self.sides(reference);
-        let piece = piece.map(|piece| piece as u8);
         let pieces = self.compiler.register(|to| Op::Pieces(to, sides, piece));
         // The mover's drop may add one of its pieces (looser than the interval domain, which
         // asks whether the mover holds one of the type).
@@ -1083,7 +1079,7 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
     fn constant(&mut self, _: i64) {}
     fn placement(&mut self) {}
     fn count(&mut self, _: Pair) {}
-    fn hand(&mut self, _: SideRef, _: Option<usize>) {}
+    fn hand(&mut self, _: SideRef, _: Option<PieceId>) {}
     fn counter(&mut self, _: SideRef, _: usize) {}
     fn actions_this_turn(&mut self) {}
     fn drops_this_turn(&mut self) {}
@@ -1115,7 +1111,7 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
     fn hands_empty(&mut self) -> Pair {
         None
     }
-    fn placed(&mut self, _: SideRef, _: usize) -> Pair {
+    fn placed(&mut self, _: SideRef, _: PieceId) -> Pair {
         None
     }
     fn both(&mut self, a: Pair, b: Pair) -> Pair {
@@ -1419,7 +1415,7 @@ pub(crate) enum TestTerm<'t, B> {
     /// A condition, judged where no piece drops (its truth register: the board or nothing).
     Holds(&'t Cond<B>),
     /// A condition's squares for a drop of a piece type.
-    DropMask(&'t Cond<B>, usize),
+    DropMask(&'t Cond<B>, PieceId),
 }
 
 /// The register of a term compiled for tests.

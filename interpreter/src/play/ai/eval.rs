@@ -12,9 +12,9 @@
 
 use crate::bitboard::Bitboard;
 use crate::control::side_control;
-use crate::core::index::SideId;
+use crate::core::index::{BySide, SideId};
 use crate::position::Position;
-use crate::rules::{Rules, MAX_SIDES};
+use crate::rules::Rules;
 use crate::score::scores;
 
 /// A won game is worth this, less the plies to reach it (the search's scores): evaluations
@@ -29,14 +29,14 @@ pub const SCORE_WEIGHT: i64 = 100;
 pub const MOBILITY_WEIGHT: i64 = 5;
 
 /// Each side's material: piece values on the board and in hand.
-pub fn material<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> [i64; MAX_SIDES] {
-    let mut material = [0i64; MAX_SIDES];
-    for (side, total) in rules.side_ids().zip(material.iter_mut()) {
+pub fn material<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> BySide<i64> {
+    let mut material = BySide::splat(0i64);
+    for side in rules.side_ids() {
         for piece in rules.piece_ids() {
             let count = (position.side_pieces(side) & position.typed(piece)).count() as i64
                 + i64::from(position.hand(side, piece));
             let value = rules.definition.pieces[piece.index()].value;
-            *total += count * i64::from(value) * VALUE_SCALE;
+            material[side] += count * i64::from(value) * VALUE_SCALE;
         }
     }
     material
@@ -45,19 +45,19 @@ pub fn material<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> [i64; 
 /// The position seen by `side`: its total minus its strongest opponent's.
 pub fn evaluate<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> i32 {
     let mut totals = material(rules, position);
-    for (s, total) in rules.side_ids().zip(totals.iter_mut()) {
-        *total += MOBILITY_WEIGHT * i64::from(side_control(rules, position, s).count());
+    for s in rules.side_ids() {
+        totals[s] += MOBILITY_WEIGHT * i64::from(side_control(rules, position, s).count());
     }
     if let Some(scores) = scores(rules, position) {
-        for (total, score) in totals.iter_mut().zip(scores) {
-            *total += SCORE_WEIGHT * score;
+        for (s, score) in rules.side_ids().zip(scores) {
+            totals[s] += SCORE_WEIGHT * score;
         }
     }
     let best_other = rules
         .side_ids()
         .filter(|&s| rules.is_enemy(side, s))
-        .map(|s| totals[s.index()])
+        .map(|s| totals[s])
         .max()
         .unwrap_or(0);
-    (totals[side.index()] - best_other).clamp(-(MATE as i64 / 2), MATE as i64 / 2) as i32
+    (totals[side] - best_other).clamp(-(MATE as i64 / 2), MATE as i64 / 2) as i32
 }

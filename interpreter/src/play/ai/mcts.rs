@@ -20,12 +20,12 @@ use super::{typed, Agent, AgentOptions, Budget, Choice, PlayerSpec, Progress, Sn
 use crate::action::Action;
 use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
-use crate::core::index::SideId;
+use crate::core::index::{BySide, SideId};
 use crate::moves::Move;
 use crate::outcome::status_into_set;
 use crate::policy::Policies;
 use crate::position::Position;
-use crate::rules::{Rules, MAX_SIDES};
+use crate::rules::Rules;
 use crate::session::Session;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -50,17 +50,17 @@ struct Node {
     /// A legal move, or a policy's action (a side moved by its policy is chance).
     mv: Action,
     /// The side that played `mv`: rewards are counted for it.
-    mover: u8,
+    mover: SideId,
     children: Vec<u32>,
     expanded: bool,
     visits: u32,
     reward: f64,
     /// The rewards when the game is over here.
-    terminal: Option<[f32; MAX_SIDES]>,
+    terminal: Option<BySide<f32>>,
 }
 
 impl Node {
-    fn new(mv: Action, mover: u8) -> Self {
+    fn new(mv: Action, mover: SideId) -> Self {
         Node {
             mv,
             mover,
@@ -86,7 +86,7 @@ struct Tree {
 impl Tree {
     fn new(rng: ChaCha8Rng) -> Self {
         Tree {
-            nodes: vec![Node::new(Action::Move(Move::normal(0, 0)), 0)],
+            nodes: vec![Node::new(Action::Move(Move::normal(0, 0)), SideId::new(0))],
             line: Vec::new(),
             rng,
             baseline: Baseline::default(),
@@ -113,7 +113,7 @@ impl Tree {
         match node {
             Some(0) => {}
             Some(root) => self.reroot(root),
-            None => self.nodes = vec![Node::new(Action::Move(Move::normal(0, 0)), 0)],
+            None => self.nodes = vec![Node::new(Action::Move(Move::normal(0, 0)), SideId::new(0))],
         }
         self.line = line.to_vec();
     }
@@ -135,7 +135,7 @@ impl Tree {
         for &old in &order {
             let mut node = std::mem::replace(
                 &mut self.nodes[old],
-                Node::new(Action::Move(Move::normal(0, 0)), 0),
+                Node::new(Action::Move(Move::normal(0, 0)), SideId::new(0)),
             );
             for child in &mut node.children {
                 *child = renumber[*child as usize];
@@ -185,13 +185,16 @@ impl Tree {
         let mut node = 0usize;
         let result: Rewards = loop {
             if let Some(terminal) = self.nodes[node].terminal {
-                break self.baseline.finished(terminal.map(f64::from));
+                break self
+                    .baseline
+                    .finished(BySide::from_fn(|side| f64::from(terminal[side])));
             }
             if !self.nodes[node].expanded {
                 match status(rules, &position, path) {
                     Status::Over(result) => {
                         let result = rewards(rules, &result);
-                        self.nodes[node].terminal = Some(result.map(|r| r as f32));
+                        self.nodes[node].terminal =
+                            Some(BySide::from_fn(|side| result[side] as f32));
                         break self.baseline.finished(result);
                     }
                     Status::Moves(_) if scripted(rules, policies, &position, root_side) => {
@@ -199,7 +202,7 @@ impl Tree {
                     }
                     Status::Moves(moves) => {
                         if self.nodes.len() < MAX_NODES {
-                            self.expand(node, moves, (position.side_to_move(rules)).0);
+                            self.expand(node, moves, position.side_to_move(rules));
                         } else {
                             break self.playout(rules, policies, &mut position, path, Some(moves));
                         }
@@ -217,7 +220,7 @@ impl Tree {
                 {
                     Some(child) => child,
                     None if self.nodes.len() < MAX_NODES => {
-                        self.nodes.push(Node::new(mv, side.0));
+                        self.nodes.push(Node::new(mv, side));
                         let child = self.nodes.len() - 1;
                         self.nodes[node].children.push(child as u32);
                         child
@@ -237,7 +240,7 @@ impl Tree {
         for &n in &visited {
             let node = &mut self.nodes[n];
             node.visits += 1;
-            node.reward += result[node.mover as usize];
+            node.reward += result[node.mover];
         }
     }
 
@@ -264,7 +267,7 @@ impl Tree {
 
     /// Adds a child per legal move, in random order (so that unvisited children are tried in
     /// random order).
-    fn expand(&mut self, node: usize, mut moves: Vec<Move>, mover: u8) {
+    fn expand(&mut self, node: usize, mut moves: Vec<Move>, mover: SideId) {
         for i in (1..moves.len()).rev() {
             let j = self.rng.random_range(0..=i);
             moves.swap(i, j);
@@ -395,26 +398,28 @@ fn policy_move<B: Bitboard>(
 /// from the last move carries rewards measured from the root before it: close to the new
 /// root's, and outweighed as new playouts accumulate.
 #[derive(Clone, Copy, Debug, Default)]
-struct Baseline([f64; MAX_SIDES]);
+struct Baseline(BySide<f64>);
 
 impl Baseline {
     /// The evaluation of `root` for each side.
     fn of<B: Bitboard>(rules: &Rules<B>, root: &Position<B>) -> Self {
-        let mut advantage = [0.0; MAX_SIDES];
-        for (side, value) in advantage.iter_mut().enumerate().take(rules.sides) {
-            *value = f64::from(super::eval::evaluate(rules, root, SideId::new(side)));
-        }
-        Baseline(advantage)
+        Baseline(BySide::from_fn(|side| {
+            if side.index() < rules.sides {
+                f64::from(super::eval::evaluate(rules, root, side))
+            } else {
+                0.0
+            }
+        }))
     }
 
     /// The expected reward of an advantage, seen from the root's.
-    fn reward(&self, side: usize, advantage: f64) -> f64 {
+    fn reward(&self, side: SideId, advantage: f64) -> f64 {
         1.0 / (1.0 + (-(advantage - self.0[side]) / EVALUATION_SCALE).exp())
     }
 
     /// A reward measured from the root, read back as an absolute expectation (the logistic of
     /// the advantage it stands for), for reports.
-    fn absolute(&self, side: usize, reward: f64) -> f64 {
+    fn absolute(&self, side: SideId, reward: f64) -> f64 {
         if reward <= 0.0 || reward >= 1.0 {
             return reward.clamp(0.0, 1.0);
         }
@@ -425,25 +430,27 @@ impl Baseline {
     /// The rewards of a finished game (1 a win, 0 a loss, ½ a draw), a draw valued as an
     /// advantage of 0.
     fn finished(&self, result: Rewards) -> Rewards {
-        let mut rewards = result;
-        for (side, reward) in rewards.iter_mut().enumerate() {
-            if *reward == 0.5 {
-                *reward = self.reward(side, 0.0);
+        BySide::from_fn(|side| {
+            if result[side] == 0.5 {
+                self.reward(side, 0.0)
+            } else {
+                result[side]
             }
-        }
-        rewards
+        })
     }
 
     /// The expected reward of each side in an unfinished position, from the generic
     /// evaluation: the logistic of the side's advantage over its strongest opponent, less
     /// the root's.
     fn unfinished<B: Bitboard>(&self, rules: &Rules<B>, position: &Position<B>) -> Rewards {
-        let mut rewards = [0.5; MAX_SIDES];
-        for (side, reward) in rewards.iter_mut().enumerate().take(rules.sides) {
-            let advantage = f64::from(super::eval::evaluate(rules, position, SideId::new(side)));
-            *reward = self.reward(side, advantage);
-        }
-        rewards
+        BySide::from_fn(|side| {
+            if side.index() < rules.sides {
+                let advantage = f64::from(super::eval::evaluate(rules, position, side));
+                self.reward(side, advantage)
+            } else {
+                0.5
+            }
+        })
     }
 }
 
@@ -594,7 +601,7 @@ impl<B: Bitboard> MctsAgent<B> {
         if visits > 0 {
             self.trees[0]
                 .baseline
-                .absolute(side.index(), reward / visits as f64)
+                .absolute(side, reward / visits as f64)
         } else {
             0.5
         }
@@ -664,49 +671,50 @@ mod tests {
 
     /// A root where side 0 is 900 ahead (a queen), side 1 as far behind.
     fn queen_ahead() -> Baseline {
-        let mut advantage = [0.0; MAX_SIDES];
-        advantage[0] = 900.0;
-        advantage[1] = -900.0;
+        let mut advantage = BySide::splat(0.0);
+        advantage[SideId::new(0)] = 900.0;
+        advantage[SideId::new(1)] = -900.0;
         Baseline(advantage)
     }
 
     #[test]
     fn keeping_the_root_advantage_is_worth_a_half_and_more_is_worth_more() {
         let baseline = queen_ahead();
-        assert!((baseline.reward(0, 900.0) - 0.5).abs() < 1e-12);
-        assert!(baseline.reward(0, 1800.0) > 0.85);
-        assert!(baseline.reward(0, 0.0) < 0.15);
+        assert!((baseline.reward(SideId::new(0), 900.0) - 0.5).abs() < 1e-12);
+        assert!(baseline.reward(SideId::new(0), 1800.0) > 0.85);
+        assert!(baseline.reward(SideId::new(0), 0.0) < 0.15);
     }
 
     #[test]
     fn a_draw_is_an_advantage_of_nothing_and_wins_stay_whole() {
         let baseline = queen_ahead();
-        let drawn = [0.5; MAX_SIDES];
+        let drawn = BySide::splat(0.5);
         let drawn = baseline.finished(drawn);
         assert!(
-            drawn[0] < 0.15,
+            drawn[SideId::new(0)] < 0.15,
             "the side ahead loses by a draw: {}",
-            drawn[0]
+            drawn[SideId::new(0)]
         );
         assert!(
-            drawn[1] > 0.85,
+            drawn[SideId::new(1)] > 0.85,
             "the side behind gains by a draw: {}",
-            drawn[1]
+            drawn[SideId::new(1)]
         );
-        let mut won = [0.0; MAX_SIDES];
-        won[0] = 1.0;
-        assert_eq!(baseline.finished(won)[..2], [1.0, 0.0]);
+        let mut won = BySide::splat(0.0);
+        won[SideId::new(0)] = 1.0;
+        let won = baseline.finished(won);
+        assert_eq!([won[SideId::new(0)], won[SideId::new(1)]], [1.0, 0.0]);
     }
 
     #[test]
     fn a_reward_reads_back_as_the_absolute_expectation_of_its_advantage() {
         let baseline = queen_ahead();
         for advantage in [-1200.0, -300.0, 0.0, 450.0, 900.0, 2000.0] {
-            let relative = baseline.reward(0, advantage);
+            let relative = baseline.reward(SideId::new(0), advantage);
             let absolute = 1.0 / (1.0 + (-advantage / EVALUATION_SCALE).exp());
-            assert!((baseline.absolute(0, relative) - absolute).abs() < 1e-9);
+            assert!((baseline.absolute(SideId::new(0), relative) - absolute).abs() < 1e-9);
         }
-        assert_eq!(baseline.absolute(0, 1.0), 1.0);
-        assert_eq!(baseline.absolute(0, 0.0), 0.0);
+        assert_eq!(baseline.absolute(SideId::new(0), 1.0), 1.0);
+        assert_eq!(baseline.absolute(SideId::new(0), 0.0), 0.0);
     }
 }

@@ -3,28 +3,28 @@
 //! allow (the result itself is computed only at the end).
 
 use crate::bitboard::Bitboard;
-use crate::core::index::SideId;
+use crate::core::index::{BySide, SideId};
 use crate::outcome::Outcome;
-use crate::rules::{Rules, MAX_SIDES};
+use crate::rules::Rules;
 
 pub(crate) use crate::outcome::{status, Status};
 
-/// Per side (by index), what the result is worth: 1 for a win, 0 for a loss, ½ for a draw.
-pub(crate) type Rewards = [f64; MAX_SIDES];
+/// Per side, what the result is worth: 1 for a win, 0 for a loss, ½ for a draw.
+pub(crate) type Rewards = BySide<f64>;
 
-/// The rewards of a finished game.
+/// The rewards of a finished game (0 for the entries past the game's sides).
 pub(crate) fn rewards<B: Bitboard>(rules: &Rules<B>, result: &Outcome) -> Rewards {
-    let mut rewards = [0.0; MAX_SIDES];
-    for (side, reward) in rewards.iter_mut().enumerate().take(rules.sides) {
-        *reward = if result.winners.is_empty() {
+    BySide::from_fn(|side| {
+        if side.index() >= rules.sides {
+            0.0
+        } else if result.winners.is_empty() {
             0.5
-        } else if result.winners.contains(&rules.definition.sides[side].name) {
+        } else if wins(rules, result, side) {
             1.0
         } else {
             0.0
-        };
-    }
-    rewards
+        }
+    })
 }
 
 /// Whether `side` is among the winners.
