@@ -441,6 +441,11 @@ impl<'a> Naive<'a> {
                 .into_iter()
                 .map(|square| self.field(field, square))
                 .sum(),
+            Number::Counter(reference, counter) => self
+                .sides(*reference)
+                .into_iter()
+                .map(|side| i64::from(self.position.counter(*counter, SideId::new(side))))
+                .sum(),
             Number::Plus(a, b) => self.number(a) + self.number(b),
             Number::Minus(a, b) => self.number(a) - self.number(b),
         }

@@ -117,6 +117,8 @@ pub enum Statement {
     Drops(DropsStatement),
     /// `moves { ... }`: rules every move obeys (the same items as a `drops` block).
     MoveRules(DropsStatement),
+    /// `counter checks { add 1 on check; fen remaining 3 }`
+    Counter(CounterStatement),
     /// `phase setup { ... }`
     Phase(PhaseStatement),
     /// `turn { ... }`
@@ -153,6 +155,7 @@ impl Statement {
             Statement::Castling(s) => s.keyword,
             Statement::Actions(s) => s.keyword,
             Statement::Drops(s) | Statement::MoveRules(s) => s.keyword,
+            Statement::Counter(s) => s.keyword,
             Statement::Phase(s) => s.keyword,
             Statement::Turn(s) => s.keyword,
             Statement::Control(s) => s.keyword,
@@ -183,6 +186,7 @@ impl Statement {
             Statement::Actions(_) => "actions",
             Statement::Drops(_) => "drops",
             Statement::MoveRules(_) => "moves",
+            Statement::Counter(_) => "counter",
             Statement::Phase(_) => "phase",
             Statement::Turn(_) => "turn",
             Statement::Control(_) => "control",
@@ -649,6 +653,8 @@ pub struct DropsStatement {
 pub enum DropsItem {
     /// `black must place Queen when placement = 7 and hand Queen > 0`
     Must(Box<MustStatement>),
+    /// `must capture when a capture is possible` (in a `moves` block only)
+    Obligation(Box<ObligationStatement>),
     /// A construct not implemented yet.
     Future(FutureStatement),
 }
@@ -699,6 +705,50 @@ pub struct MustStatement {
     pub requirement: Spanned<Expression>,
     /// When the rule applies; `None` for always.
     pub condition: Option<Spanned<Expression>>,
+}
+
+/// `[side] must capture|drop [when CONDITION]`: an obligation on the turn's action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObligationStatement {
+    /// The side it binds, as written; `None` for every side.
+    pub side: Option<Spanned<String>>,
+    /// What the action must be.
+    pub kind: Spanned<crate::definition::ObligationKind>,
+    /// When the obligation binds; `None` for always.
+    pub condition: Option<Spanned<ObligationCondition>>,
+}
+
+/// When an obligation binds, as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ObligationCondition {
+    /// `a capture is possible`, `a drop is possible`.
+    Possible(crate::definition::ObligationKind),
+    /// Any condition.
+    When(Expression),
+}
+
+/// `counter checks { start 0; add 1 on check; fen remaining 3 }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct CounterStatement {
+    /// The `counter` keyword.
+    pub keyword: Span,
+    /// The counter's name, as expressions read it (`opponent checks`).
+    pub name: Spanned<String>,
+    /// The statements of the block.
+    pub items: Vec<Spanned<CounterItem>>,
+}
+
+/// A statement inside a `counter` block; numbers as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CounterItem {
+    /// `start 0`
+    Start(Spanned<String>),
+    /// `add 1 on check`
+    Add(Spanned<String>, crate::definition::CounterEvent),
+    /// `fen remaining 3`
+    FenRemaining(Spanned<String>),
+    /// `fen count`
+    FenCount,
 }
 
 /// An expression as written: names unresolved, types unchecked (see `crate::typing`).

@@ -70,6 +70,114 @@ pub struct Definition {
     /// Scripted controllers of sides (`policy red { ... }`).
     #[serde(default)]
     pub policies: Vec<PolicyDef>,
+    /// Numbers per side that the position keeps (`counter checks { ... }`), in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<CounterDef>,
+}
+
+/// `counter checks { start 0; add 1 on check; fen remaining 3 }`: a number per side, part of
+/// the position (its hash, repetition, its FEN), changed by events, read by expressions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CounterDef {
+    /// Its name, as expressions read it (`opponent checks`).
+    pub name: String,
+    /// Every side's value at the setup, when its FEN does not give the counter.
+    pub start: u32,
+    /// What changes it: after an action of a side, for each event that happened, the side's
+    /// value goes up by the amount.
+    pub events: Vec<(CounterEvent, u32)>,
+    /// How the FEN shows it.
+    pub fen: CounterFen,
+}
+
+/// What happens in an action that a counter counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CounterEvent {
+    /// `on check`: after the action, an opponent's royal piece is attacked.
+    Check,
+    /// `on capture`: the action captured.
+    Capture,
+}
+
+/// How a counter appears in the FEN: a field after the en-passant square, each side's value in
+/// side order joined by `+` (Fairy-Stockfish's `3+3` of 3check).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CounterFen {
+    /// `fen count`: the values themselves.
+    Count,
+    /// `fen remaining 3`: 3 minus each value (the checks still to give).
+    Remaining(u32),
+}
+
+impl CounterFen {
+    /// The number written for a value.
+    pub fn shown(self, value: u32) -> i64 {
+        match self {
+            CounterFen::Count => i64::from(value),
+            CounterFen::Remaining(of) => i64::from(of) - i64::from(value),
+        }
+    }
+
+    /// The value of a number written, if it is one the counter can have.
+    pub fn value(self, shown: i64) -> Option<u32> {
+        let value = match self {
+            CounterFen::Count => shown,
+            CounterFen::Remaining(of) => i64::from(of) - shown,
+        };
+        u32::try_from(value)
+            .ok()
+            .filter(|&v| v <= MAX_COUNTER_VALUE)
+    }
+}
+
+/// The largest value a counter holds (it stops there).
+pub const MAX_COUNTER_VALUE: u32 = 255;
+
+/// The most counters a game may declare.
+pub const MAX_COUNTERS: usize = 4;
+
+/// What an obligation asks of the turn's action (`must capture`, `must drop`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ObligationKind {
+    /// `capture`: the action captures (en passant included).
+    Capture,
+    /// `drop`: the action is a drop from the hand.
+    Drop,
+}
+
+impl ObligationKind {
+    /// The word as written.
+    pub fn word(self) -> &'static str {
+        match self {
+            ObligationKind::Capture => "capture",
+            ObligationKind::Drop => "drop",
+        }
+    }
+}
+
+/// `[side] must capture when a capture is possible`: while the condition holds, the side's
+/// only legal actions are those of the kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Obligation {
+    /// The side it binds; `None` for every side.
+    pub side: Option<SideId>,
+    /// What the action must be.
+    pub kind: ObligationKind,
+    /// When it binds.
+    pub condition: ObligationWhen,
+    /// Where the statement is written, for explanations.
+    #[serde(default)]
+    pub origin: Origin,
+}
+
+/// When an obligation binds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ObligationWhen {
+    /// `a capture is possible`: some legal action (before the obligations) is of this kind.
+    Possible(ObligationKind),
+    /// A condition judged for the side to move ([`crate::expression::Condition::True`] for
+    /// always).
+    Holds(crate::expression::Condition),
 }
 
 /// `policy red { ... }`: how a side chooses its actions.
@@ -357,6 +465,10 @@ impl Default for Actions {
 pub struct DropRules {
     /// `must ...` statements, in source order.
     pub constraints: Vec<DropConstraint>,
+    /// `must capture ...`, `must drop ...`: obligations on the turn's action as a whole (a
+    /// `moves` block's), in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub obligations: Vec<Obligation>,
     /// `must [not] after C` and `must [not] give check` statements (move rules only), in source
     /// order: judged on the position after each move, not compiled into the squares a piece may
     /// move from.
@@ -977,6 +1089,10 @@ pub struct Setup {
     /// Numbered pieces (`numbers`): (square, number), by number.
     #[serde(default)]
     pub numbers: Vec<(Square, u8)>,
+    /// The counters' values (`counter`), per counter then per side; empty in a game without
+    /// counters (and where a FEN does not give them: their start values then).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<Vec<u32>>,
 }
 
 /// How far a turn of several actions has gone.

@@ -212,6 +212,9 @@ pub enum Number {
     Hand(SideRef, Option<PieceId>),
     /// `sum F on S`
     Sum(Field, Box<Squares>),
+    /// `opponent checks`: a counter's value (`counter checks`, by index into
+    /// [`crate::Definition::counters`]), added up over the sides.
+    Counter(SideRef, usize),
     /// `A + B`
     Plus(Box<Number>, Box<Number>),
     /// `A - B`

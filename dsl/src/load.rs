@@ -621,6 +621,7 @@ fn merge_key(statement: &Statement) -> Option<String> {
         Statement::Piece(piece) => Some(format!("piece {}", piece.name.node)),
         Statement::Side(side) => Some(format!("side {}", side.name.node)),
         Statement::Zone(zone) => Some(format!("zone {}", zone.name.node)),
+        Statement::Counter(counter) => Some(format!("counter {}", counter.name.node)),
         Statement::Future(_)
         | Statement::Extends(_)
         | Statement::Remove(_)

@@ -29,6 +29,8 @@ pub(crate) trait Names {
     ) -> Option<Vec<crate::definition::MoveAtom>>;
     /// Whether captured pieces come back to a hand in this game.
     fn pieces_return(&self) -> bool;
+    /// The counter of this name (`counter checks`), if the game declares one.
+    fn counter(&self, name: &str) -> Option<usize>;
 }
 
 /// Where an expression is written: what it may speak of.
@@ -44,6 +46,9 @@ pub(crate) enum Place {
     AfterMove,
     /// Inside `at turn start`: judged when the turn starts, before any action.
     TurnStart,
+    /// The `when` condition of an obligation (`must capture when ...`): judged for the side to
+    /// move, before any action.
+    Obligation,
     /// A `score`.
     Score,
     /// An `end` condition: the legal actions of the side to move.
@@ -59,6 +64,7 @@ impl Place {
             Place::Move => "a move rule",
             Place::AfterMove => "an `after` condition",
             Place::TurnStart => "an `at turn start` condition",
+            Place::Obligation => "the condition of `must capture` or `must drop`",
             Place::Score => "a score",
             Place::End => "an end condition",
             Place::Policy => "a policy",
@@ -558,6 +564,11 @@ impl Checker<'_> {
             Expression::ControlValue(side) => Typed::Field(Field::ControlValue(self.side(side)?)),
             Expression::Squares(constant) => Typed::Squares(Squares::Constant(*constant)),
             Expression::Zone(zone) => Typed::Squares(Squares::Zone(self.names.zone(zone)?)),
+            Expression::Pieces(side, Some(name)) if self.names.counter(&name.node).is_some() => {
+                // `opponent checks`: a counter's value, added up over the sides.
+                let counter = self.names.counter(&name.node)?;
+                Typed::Number(Number::Counter(self.side(side)?, counter))
+            }
             Expression::Pieces(side, piece) => {
                 let side = self.side(side);
                 let piece = match piece {

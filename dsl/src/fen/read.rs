@@ -114,6 +114,7 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
     )?;
     let rest = &fields[2..];
     let (castling_field, en_passant_field, counters) = state_fields(def, rest, text)?;
+    let (counter_values, counters) = parse_counter_fields(def, counters)?;
     let castling = match castling_field {
         Some(field) => parse_castling(def, &board, field)?,
         None => Vec::new(),
@@ -154,6 +155,7 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
         last_drops: Vec::new(),
         turn: None,
         numbers: Vec::new(),
+        counters: counter_values,
     };
     for field in extensions {
         parse_extension(def, field, &mut setup)?;
@@ -161,6 +163,56 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
     resolve_turn(def, &mut setup, text)?;
     resolve_numbers(def, &mut setup, text)?;
     Ok(setup)
+}
+
+/// The fields of the game's counters (`counter`), one per counter after the en-passant field,
+/// each side's number joined by `+` (3check's `3+3`), and the fields after them. A FEN that
+/// leaves them out (its next field has no `+`) gives every counter its start value.
+type CounterFields<'a, 'f> = (Vec<Vec<u32>>, &'f [Field<'a>]);
+
+fn parse_counter_fields<'a, 'f>(
+    def: &Definition,
+    fields: &'f [Field<'a>],
+) -> Result<CounterFields<'a, 'f>, FenError> {
+    let sides = def.sides.len();
+    let given = fields.first().is_some_and(|field| field.text.contains('+'));
+    if def.counters.is_empty() || !given {
+        let starts = def
+            .counters
+            .iter()
+            .map(|counter| vec![counter.start; sides])
+            .collect();
+        return Ok((starts, fields));
+    }
+    let mut values = Vec::with_capacity(def.counters.len());
+    for (index, counter) in def.counters.iter().enumerate() {
+        let Some(field) = fields.get(index) else {
+            return Err(error(
+                fields.last().map_or(0, |f| f.offset + f.text.len()),
+                0,
+                format!("the FEN ends here: expected the counter `{}`", counter.name),
+            ));
+        };
+        let shown: Vec<Option<u32>> = field
+            .text
+            .split('+')
+            .map(|part| part.parse::<i64>().ok().and_then(|n| counter.fen.value(n)))
+            .collect();
+        match shown.into_iter().collect::<Option<Vec<u32>>>() {
+            Some(per_side) if per_side.len() == sides => values.push(per_side),
+            _ => {
+                return Err(error(
+                    field.offset,
+                    field.text.len(),
+                    format!(
+                        "`{}` is not the counter `{}`: expected {sides} numbers joined by `+`, one per side",
+                        field.text, counter.name
+                    ),
+                ))
+            }
+        }
+    }
+    Ok((values, &fields[def.counters.len()..]))
 }
 
 fn parse_side_to_move(def: &Definition, field: Field<'_>) -> Result<SideId, FenError> {

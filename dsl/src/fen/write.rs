@@ -35,8 +35,17 @@ pub fn write_fen(def: &Definition, setup: &Setup) -> String {
     let en_passant = setup
         .en_passant
         .map_or("-".to_string(), |square| square.to_string());
+    let mut counters = String::new();
+    for (counter, values) in def.counters.iter().zip(&setup.counters) {
+        let shown: Vec<String> = values
+            .iter()
+            .map(|&value| counter.fen.shown(value).to_string())
+            .collect();
+        counters.push_str(&shown.join("+"));
+        counters.push(' ');
+    }
     let mut text = format!(
-        "{fen} {side_letter} {castling} {en_passant} {} {}",
+        "{fen} {side_letter} {castling} {en_passant} {counters}{} {}",
         setup.halfmove_clock, setup.fullmove_number
     );
     for extension in extensions(def, setup) {

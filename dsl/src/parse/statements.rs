@@ -3,7 +3,7 @@
 //! [`crate::parse::expressions`]).
 
 use crate::ast::*;
-use crate::definition::{Store, Tiebreak, Verdict};
+use crate::definition::{CounterEvent, ObligationKind, Store, Tiebreak, Verdict};
 use crate::parse::expressions::{expression, zone, zone_statement};
 use crate::parse::grammar::Rule;
 use crate::parse::pairs::{block_items, child, letter_of, span_of, string_of, text_of};
@@ -41,6 +41,7 @@ pub(super) fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Sta
         Rule::actions_statement => Statement::Actions(actions_statement(file, &mut inner)),
         Rule::drops_statement => Statement::Drops(drops_statement(file, &mut inner)),
         Rule::move_rules_statement => Statement::MoveRules(drops_statement(file, &mut inner)),
+        Rule::counter_statement => Statement::Counter(counter_statement(file, &mut inner)),
         Rule::phase_statement => Statement::Phase(phase_statement(file, &mut inner)),
         Rule::turn_statement => Statement::Turn(turn_statement(file, &mut inner)),
         Rule::control_statement => Statement::Control(control_statement(file, &mut inner)),
@@ -363,6 +364,9 @@ pub(super) fn drops_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> Drop
                 Rule::drop_constraint | Rule::move_constraint => {
                     DropsItem::Must(Box::new(must_statement(file, parts)))
                 }
+                Rule::move_obligation => {
+                    DropsItem::Obligation(Box::new(obligation_statement(file, parts)))
+                }
                 _ => DropsItem::Future(future_statement(file, &mut parts)),
             };
             Spanned::new(item, span)
@@ -390,6 +394,10 @@ pub(super) fn phase_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> Phas
             }
             Rule::drop_constraint => rules.push(Spanned::new(
                 DropsItem::Must(Box::new(must_statement(file, parts))),
+                span,
+            )),
+            Rule::move_obligation => rules.push(Spanned::new(
+                DropsItem::Obligation(Box::new(obligation_statement(file, parts))),
                 span,
             )),
             _ => rules.push(Spanned::new(
@@ -446,6 +454,94 @@ fn must_statement(file: FileId, parts: Pairs<'_, Rule>) -> MustStatement {
             .next()
             .expect("the grammar requires a requirement"),
         condition: expressions.next(),
+    }
+}
+
+/// `[side] must capture [when CONDITION]`.
+fn obligation_statement(file: FileId, parts: Pairs<'_, Rule>) -> ObligationStatement {
+    let mut side = None;
+    let mut kind = None;
+    let mut condition = None;
+    for part in parts {
+        match part.as_rule() {
+            Rule::identifier => side = Some(text_of(file, &part)),
+            Rule::obligation_kind => kind = Some(obligation_kind(file, part)),
+            Rule::obligation_condition => {
+                let span = span_of(file, &part);
+                let inner = part.into_inner().next().expect("a condition");
+                let written = match inner.as_rule() {
+                    Rule::possible_clause => {
+                        let kind = inner
+                            .into_inner()
+                            .find(|p| p.as_rule() == Rule::obligation_kind)
+                            .expect("the kind of action");
+                        ObligationCondition::Possible(obligation_kind(file, kind).node)
+                    }
+                    _ => ObligationCondition::When(expression(file, inner).node),
+                };
+                condition = Some(Spanned::new(written, span));
+            }
+            _ => {}
+        }
+    }
+    ObligationStatement {
+        side,
+        kind: kind.expect("the grammar requires the kind"),
+        condition,
+    }
+}
+
+fn obligation_kind(file: FileId, pair: Pair<'_, Rule>) -> Spanned<ObligationKind> {
+    let span = span_of(file, &pair);
+    let kind = match pair.into_inner().next().map(|word| word.as_rule()) {
+        Some(Rule::kw_capture) => ObligationKind::Capture,
+        _ => ObligationKind::Drop,
+    };
+    Spanned::new(kind, span)
+}
+
+/// `counter NAME { start N; add N on EVENT; fen remaining N | fen count }`.
+fn counter_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> CounterStatement {
+    let keyword = span_of(file, &child(inner));
+    let name = text_of(file, &child(inner));
+    let items = block_items(inner.clone())
+        .map(|pair| {
+            let span = span_of(file, &pair);
+            let rule = pair.as_rule();
+            let parts: Vec<Pair<'_, Rule>> = pair.into_inner().collect();
+            let number = || {
+                let integer = parts
+                    .iter()
+                    .find(|p| p.as_rule() == Rule::integer)
+                    .expect("a number");
+                text_of(file, integer)
+            };
+            let item = match rule {
+                Rule::counter_start => CounterItem::Start(number()),
+                Rule::counter_add => {
+                    let event = parts
+                        .iter()
+                        .find(|p| p.as_rule() == Rule::counter_event)
+                        .and_then(|p| p.clone().into_inner().next())
+                        .map(|word| word.as_rule());
+                    let event = match event {
+                        Some(Rule::kw_check) => CounterEvent::Check,
+                        _ => CounterEvent::Capture,
+                    };
+                    CounterItem::Add(number(), event)
+                }
+                _ if parts.iter().any(|p| p.as_rule() == Rule::integer) => {
+                    CounterItem::FenRemaining(number())
+                }
+                _ => CounterItem::FenCount,
+            };
+            Spanned::new(item, span)
+        })
+        .collect();
+    CounterStatement {
+        keyword,
+        name,
+        items,
     }
 }
 

@@ -366,6 +366,24 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_count => keyword("`count`", "count"),
         Rule::kw_sum => keyword("`sum`", "sum"),
         Rule::kw_drop => keyword("`drop`", "drop"),
+        Rule::move_obligation => words("a rule such as `must capture when a capture is possible`"),
+        Rule::obligation_kind => keywords("`capture` or `drop`", &["capture", "drop"]),
+        Rule::obligation_condition => {
+            words("a condition such as `a capture is possible` or `hand > 0`")
+        }
+        Rule::possible_clause | Rule::kw_a => keyword("`a capture is possible`", "a"),
+        Rule::kw_is => keyword("`is`", "is"),
+        Rule::kw_possible => keyword("`possible`", "possible"),
+        Rule::counter_statement | Rule::kw_counter => keyword(STATEMENT, "counter"),
+        Rule::counter_item => keywords(
+            "a counter rule such as `start 0`, `add 1 on check` or `fen remaining 3`",
+            &["start", "add", "fen"],
+        ),
+        Rule::counter_start => keyword("`start N`", "start"),
+        Rule::counter_add | Rule::kw_add => keyword("`add N on EVENT`", "add"),
+        Rule::counter_event => keywords("`check` or `capture`", &["check", "capture"]),
+        Rule::counter_fen | Rule::kw_fen => keyword("`fen remaining N` or `fen count`", "fen"),
+        Rule::kw_remaining => keyword("`remaining`", "remaining"),
         Rule::kw_of => keyword("`of`", "of"),
         Rule::kw_attacked => keyword("`attacked`", "attacked"),
         Rule::kw_adjacent => keyword("`adjacent`", "adjacent"),

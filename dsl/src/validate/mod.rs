@@ -24,6 +24,7 @@
 mod board;
 mod capture;
 mod castling;
+mod counters;
 mod end;
 mod names;
 mod pieces;
@@ -80,6 +81,7 @@ impl Validator<'_> {
         self.report_removals(&statements.removals, &piece_names);
         let names_ok = self.error_count() == errors_before_names && !sides.is_empty();
         let turn_order = self.turn_order(statements.turns, &sides);
+        let counter_names = self.counter_names(&statements.counters, &piece_names);
         let zones = self.named_zones(
             &statements.zones,
             &Context {
@@ -88,14 +90,21 @@ impl Validator<'_> {
                 pieces: &piece_names,
                 zones: &[],
                 pieces_return: false,
+                counters: &counter_names,
             },
         );
+        let counters: Vec<Option<CounterDef>> = statements
+            .counters
+            .iter()
+            .map(|counter| self.counter(counter))
+            .collect();
         let mut context = Context {
             board: board.as_ref(),
             sides: &sides,
             pieces: &piece_names,
             zones: &zones,
             pieces_return: false,
+            counters: &counter_names,
         };
         let mut pieces: Vec<PieceDef> = piece_names
             .iter()
@@ -181,6 +190,7 @@ impl Validator<'_> {
             capture,
             teams,
             policies,
+            counters: counters.into_iter().collect::<Option<Vec<_>>>()?,
         };
         if !names_ok || !castling_ok {
             return None;

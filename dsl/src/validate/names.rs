@@ -29,6 +29,8 @@ pub(super) struct Context<'a> {
     /// Captured pieces come back to a hand (directly or by prisoner exchange) while these rules
     /// apply: never during a placement phase, where nothing is captured.
     pub(super) pieces_return: bool,
+    /// The counters' names (`counter checks`), by index.
+    pub(super) counters: &'a [String],
 }
 
 /// A `zone` statement, resolved: its squares for every side (`None` if it is faulty, already
@@ -86,6 +88,10 @@ impl typing::Names for Resolver<'_, '_, '_> {
 
     fn pieces_return(&self) -> bool {
         self.context.pieces_return
+    }
+
+    fn counter(&self, name: &str) -> Option<usize> {
+        self.context.counters.iter().position(|c| c == name)
     }
 
     fn error(&mut self, diagnostic: Diagnostic) {

@@ -161,5 +161,6 @@ pub(super) fn empty_setup() -> Setup {
         last_drops: Vec::new(),
         turn: None,
         numbers: Vec::new(),
+        counters: Vec::new(),
     }
 }

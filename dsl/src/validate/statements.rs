@@ -24,6 +24,7 @@ pub(super) struct Statements<'a> {
     pub(super) drops: Option<&'a DropsStatement>,
     pub(super) move_rules: Option<&'a DropsStatement>,
     pub(super) phases: Vec<&'a PhaseStatement>,
+    pub(super) counters: Vec<&'a CounterStatement>,
     pub(super) turn: Option<&'a TurnStatement>,
     pub(super) control: Option<&'a ControlStatement>,
     pub(super) capture: Option<&'a CaptureStatement>,
@@ -53,6 +54,7 @@ impl Validator<'_> {
                     | Statement::Future(_)
                     | Statement::Remove(_)
                     | Statement::Phase(_)
+                    | Statement::Counter(_)
             );
             if once {
                 let name = statement.node.keyword_text().to_string();
@@ -74,6 +76,7 @@ impl Validator<'_> {
                 Statement::Actions(s) => statements.actions = Some(s),
                 Statement::Drops(s) => statements.drops = Some(s),
                 Statement::MoveRules(s) => statements.move_rules = Some(s),
+                Statement::Counter(s) => statements.counters.push(s),
                 Statement::Phase(s) => statements.phases.push(s),
                 Statement::Turn(s) => statements.turn = Some(s),
                 Statement::Control(s) => statements.control = Some(s),

@@ -64,6 +64,25 @@ impl Validator<'_> {
                         rules.constraints.push(constraint);
                     }
                 }
+                DropsItem::Obligation(obligation) if kind == RuleKind::Drop => {
+                    let word = obligation.kind.node.word();
+                    self.error(
+                        Diagnostic::error(
+                            code::EXPRESSION_PLACE,
+                            format!("`must {word}` is a rule of the `moves` block"),
+                            obligation.kind.span,
+                            "an obligation on the turn's action as a whole",
+                        )
+                        .with_help(format!(
+                            "write it in `moves {{ ... }}`: `moves {{ must {word} when a {word} is possible }}`"
+                        )),
+                    );
+                }
+                DropsItem::Obligation(obligation) => {
+                    if let Some(obligation) = self.obligation(obligation, item.span, context) {
+                        rules.obligations.push(obligation);
+                    }
+                }
             }
         }
         rules
@@ -140,6 +159,45 @@ impl Validator<'_> {
                 ),
             );
         }
+    }
+
+    /// One `must capture` or `must drop` statement (the grammar allows them in a `moves` block
+    /// only); `None` if any of its names or types is wrong (each is reported).
+    fn obligation(
+        &mut self,
+        statement: &ObligationStatement,
+        span: Span,
+        context: &Context<'_>,
+    ) -> Option<Obligation> {
+        let side = statement
+            .side
+            .as_ref()
+            .map(|name| self.side_id(name, context.sides, "`moves`"));
+        let condition = match &statement.condition {
+            None => Some(ObligationWhen::Holds(Condition::True)),
+            Some(written) => match &written.node {
+                ObligationCondition::Possible(kind) => Some(ObligationWhen::Possible(*kind)),
+                ObligationCondition::When(expression) => {
+                    let mut names = Resolver {
+                        validator: self,
+                        context,
+                    };
+                    let expression = Spanned::new(expression.clone(), written.span);
+                    typing::condition(&mut names, &expression, Place::Obligation)
+                        .map(ObligationWhen::Holds)
+                }
+            },
+        };
+        let side = match side {
+            Some(found) => Some(found?),
+            None => None,
+        };
+        Some(Obligation {
+            side,
+            kind: statement.kind.node,
+            condition: condition?,
+            origin: self.origin(span),
+        })
     }
 
     /// One `must` statement; `None` if any of its names or types is wrong (each is reported).

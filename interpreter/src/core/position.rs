@@ -1,5 +1,5 @@
 //! A position: where every piece stands, whose turn it is, and the state the rules remember
-//! (castling rights, the en-passant target, the move-limit clock, hands).
+//! (castling rights, the en-passant target, the move-limit clock, hands, counters).
 //!
 //! Positions are small fixed-size values, copied to make a move ("copy-make"): the search and
 //! the legality test never need to undo anything. The Zobrist hash is updated incrementally by
@@ -71,6 +71,8 @@ pub struct Position<B: Bitboard> {
     /// number is a name, not state the rules compare). A table of squares rather than a number
     /// per square keeps positions small, and so copy-make fast.
     numbers: [u8; MAX_NUMBERED],
+    /// Per side, the values of the game's counters (`counter`), in declaration order; hashed.
+    counters: BySide<[u8; variant_dsl::MAX_COUNTERS]>,
 }
 
 /// A side's last drop, `(piece, square)`, packed into one aligned word: read just after a
@@ -160,6 +162,7 @@ impl<B: Bitboard> Position<B> {
             hash: 0,
             last_drop: BySide::splat(LastDrop::NONE),
             numbers: [NO_SQUARE; MAX_NUMBERED],
+            counters: BySide::splat([0; variant_dsl::MAX_COUNTERS]),
         }
     }
 
@@ -265,6 +268,12 @@ impl<B: Bitboard> Position<B> {
                     victim: Sq::new(victim),
                 }),
             );
+        }
+        for (counter, values) in setup.counters.iter().enumerate() {
+            for (side, &value) in rules.side_ids().zip(values) {
+                // The FEN reader keeps values within a counter's range.
+                position.set_counter(rules, counter, side, value.min(255) as u8);
+            }
         }
         position.halfmove_clock = setup.halfmove_clock;
         position.fullmove_number = setup.fullmove_number.max(1);
@@ -410,7 +419,35 @@ impl<B: Bitboard> Position<B> {
                 longest: Some(self.progress.longest),
                 start: Some(self.progress.start),
             },
+            counters: (0..rules.definition.counters.len())
+                .map(|counter| {
+                    rules
+                        .side_ids()
+                        .map(|side| u32::from(self.counters[side][counter]))
+                        .collect()
+                })
+                .collect(),
         }
+    }
+
+    /// The value of a side's counter (`counter`, by declaration order).
+    #[inline]
+    pub fn counter(&self, counter: usize, side: SideId) -> u8 {
+        self.counters[side][counter]
+    }
+
+    /// Sets a side's counter, keeping the hash.
+    pub(crate) fn set_counter(
+        &mut self,
+        rules: &Tables<B>,
+        counter: usize,
+        side: SideId,
+        value: u8,
+    ) {
+        let z = &rules.zobrist;
+        self.hash ^= z.counter(counter, side, self.counters[side][counter])
+            ^ z.counter(counter, side, value);
+        self.counters[side][counter] = value;
     }
 
     /// The piece on a square.
@@ -610,6 +647,11 @@ impl<B: Bitboard> Position<B> {
         }
         if rules.cycle_repeats && self.phase == 0 {
             hash ^= z.slot(self.turn as usize);
+        }
+        for counter in 0..rules.definition.counters.len() {
+            for side in rules.side_ids() {
+                hash ^= z.counter(counter, side, self.counters[side][counter]);
+            }
         }
         hash ^ z.phase(self.phase()) ^ progress_key(rules, &self.progress)
     }

@@ -431,6 +431,8 @@ pub struct Tables<B> {
     pub(crate) reads_last_drop: bool,
     /// Whether some side numbers its pieces (`numbers`): positions then carry the numbers.
     pub(crate) numbered: bool,
+    /// Whether the game keeps counters (`counter`): actions then count their events.
+    pub(crate) counts: bool,
     /// Per side, where its numbered pieces start in a position's table of numbers.
     pub(crate) number_base: BySide<u8>,
     /// Whether the turn order names a side more than once: the place in it is then hashed.
@@ -702,6 +704,7 @@ impl<B: Bitboard> Tables<B> {
                 base
             },
             numbered: definition.sides.iter().any(|side| !side.numbers.is_empty()),
+            counts: !definition.counters.is_empty(),
             cycle_repeats: {
                 let order = &definition.turn_order;
                 (0..order.len()).any(|i| order[..i].contains(&order[i]))

@@ -25,7 +25,13 @@ pub struct Zobrist {
     last_drop_keys: Vec<u64>,
     /// Per place in a turn order that names a side more than once.
     slot_keys: Vec<u64>,
+    /// Per counter, side and value (`counter`).
+    counter_keys: Vec<u64>,
+    sides: usize,
 }
+
+/// The most counter values the hash distinguishes (every value a counter holds).
+const COUNTER_DEPTH: usize = 256;
 
 /// The most places of a turn order the hash distinguishes.
 const SLOTS: usize = 32;
@@ -72,6 +78,8 @@ impl Zobrist {
             phase_keys: take(PHASES),
             last_drop_keys: take(sides * pieces * squares),
             slot_keys: take(SLOTS),
+            counter_keys: take(variant_dsl::MAX_COUNTERS * sides * COUNTER_DEPTH),
+            sides,
         }
     }
 
@@ -90,6 +98,18 @@ impl Zobrist {
             self.prison_keys[(side.index() * self.pieces + piece.index()) * HAND_DEPTH
                 + (count as usize).min(HAND_DEPTH)
                 - 1]
+        }
+    }
+
+    /// Key of a side's counter holding `value` (0 for the value 0, so that a game without
+    /// counters hashes as before).
+    #[inline]
+    pub fn counter(&self, counter: usize, side: SideId, value: u8) -> u64 {
+        if value == 0 {
+            0
+        } else {
+            self.counter_keys
+                [(counter * self.sides + side.index()) * COUNTER_DEPTH + value as usize]
         }
     }
 

@@ -491,6 +491,9 @@ impl<B: Bitboard> Words<'_, B> {
             }
             return explanation;
         }
+        if let Some(obliged) = self.why_obliged(from, to, legal) {
+            return obliged;
+        }
         let same_squares: Vec<&Move> = legal
             .iter()
             .filter(|mv| mv.from.index() == from && mv.to.index() == to)
@@ -515,6 +518,37 @@ impl<B: Bitboard> Words<'_, B> {
             return compound;
         }
         self.why_not_reach(mover, from, to)
+    }
+
+    /// A move from `from` to `to` that the obligations (`must capture`) rule out: the rules
+    /// that bind, quoted, and a move they allow.
+    fn why_obliged(&self, from: usize, to: usize, legal: &[Move]) -> Option<Explanation> {
+        let obligations = &self.rules.definition.move_rules.obligations;
+        if obligations.is_empty() {
+            return None;
+        }
+        let before = crate::legal::unobliged_actions(self.rules, self.position);
+        let ruled_out = before
+            .iter()
+            .any(|mv| mv.from.index() == from && mv.to.index() == to && !legal.contains(mv));
+        if !ruled_out {
+            return None;
+        }
+        let binding = crate::legal::obliged_kinds(self.rules, self.position, &before);
+        let (_, kind) = binding.first()?;
+        let mut explanation = Explanation::illegal(format!(
+            "{} must {} now, against the rule{}:",
+            self.side(self.to_move()),
+            kind.word(),
+            if binding.len() == 1 { "" } else { "s" }
+        ));
+        for (index, _) in &binding {
+            explanation = explanation.with(format!("  {}", obligations[*index].origin));
+        }
+        if let Some(example) = legal.first() {
+            explanation = explanation.with(format!("for example {}", example.uci(self.rules)));
+        }
+        Some(explanation)
     }
 
     /// Splits `e2e4q` into ("e2", "e4", Some("q")); a takeover mark (`^d3`) is dropped.

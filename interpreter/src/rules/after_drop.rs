@@ -443,6 +443,9 @@ impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
     fn hand(&mut self, sides: SideRef, piece: Option<PieceId>) -> (i64, i64) {
         self.bounds.hand(sides, piece)
     }
+    fn counter(&mut self, sides: SideRef, counter: usize) -> (i64, i64) {
+        self.bounds.counter(sides, counter)
+    }
     fn actions_this_turn(&mut self) -> (i64, i64) {
         self.bounds.actions_this_turn()
     }

@@ -108,6 +108,8 @@ pub(crate) trait Domain<B: Bitboard> {
     fn count(&mut self, squares: Self::Squares) -> Self::Number;
     /// The pieces some sides hold in hand, of one type or of all.
     fn hand(&mut self, sides: SideRef, piece: Option<PieceId>) -> Self::Number;
+    /// A counter's value, added up over some sides (`opponent checks`).
+    fn counter(&mut self, sides: SideRef, counter: usize) -> Self::Number;
     /// `actions this turn`.
     fn actions_this_turn(&mut self) -> Self::Number;
     /// `drops this turn`.
@@ -234,6 +236,7 @@ pub(crate) fn number<B: Bitboard, D: Domain<B>>(domain: &mut D, number_term: &Nu
             domain.count(squares)
         }
         Num::Hand(sides, piece) => domain.hand(*sides, *piece),
+        Num::Counter(sides, counter) => domain.counter(*sides, *counter),
         Num::ActionsThisTurn => domain.actions_this_turn(),
         Num::DropsThisTurn => domain.drops_this_turn(),
         Num::Sum(field, squares) => {

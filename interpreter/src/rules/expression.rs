@@ -431,6 +431,12 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
             .sum()
     }
     #[inline]
+    fn counter(&mut self, sides: SideRef, counter: usize) -> i64 {
+        each_side(self.sides(sides))
+            .map(|side| i64::from(self.position.counter(counter, side)))
+            .sum()
+    }
+    #[inline]
     fn actions_this_turn(&mut self) -> i64 {
         i64::from(self.position.progress().actions)
     }
@@ -1115,6 +1121,10 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         } else {
             (total, total)
         }
+    }
+    fn counter(&mut self, _: SideRef, _: usize) -> (i64, i64) {
+        // An action may change the counters: nothing is certain of them after it.
+        UNKNOWN_NUMBER
     }
     fn actions_this_turn(&mut self) -> (i64, i64) {
         UNKNOWN_NUMBER

@@ -111,7 +111,11 @@ impl<B: Bitboard> Position<B> {
     /// copy just written (a load that waits for the copy's stores).
     #[inline(always)]
     pub(crate) fn play_inlined(&mut self, rules: &Rules<B>, mv: Move) {
+        let captures = rules.counts && crate::legal::captures(self, mv);
         let acted = self.act(rules, mv);
+        if acted && rules.counts {
+            self.count_events(rules, captures);
+        }
         if acted
             && rules.multi_action
             && self.phase().is_none()
@@ -120,6 +124,35 @@ impl<B: Bitboard> Position<B> {
             return;
         }
         self.finish_turn(rules);
+    }
+
+    /// After an action of the side to move (`captured`: whether it captured), each counter
+    /// (`counter`) of that side goes up by the amounts of the events that happened: `check`,
+    /// an opponent's royal piece attacked; `capture`. A counter stops at its largest value.
+    #[cold]
+    fn count_events(&mut self, rules: &Rules<B>, captured: bool) {
+        let mover = self.side_to_move(rules);
+        let mut checks = None;
+        for (index, counter) in rules.definition.counters.iter().enumerate() {
+            let mut value = u32::from(self.counter(index, mover));
+            for &(event, amount) in &counter.events {
+                let happened = match event {
+                    variant_dsl::CounterEvent::Capture => captured,
+                    variant_dsl::CounterEvent::Check => *checks.get_or_insert_with(|| {
+                        rules
+                            .side_ids()
+                            .any(|side| side != mover && self.in_check(rules, side))
+                    }),
+                };
+                if happened {
+                    value += amount;
+                }
+            }
+            let value = value.min(variant_dsl::MAX_COUNTER_VALUE) as u8;
+            if value != self.counter(index, mover) {
+                self.set_counter(rules, index, mover, value);
+            }
+        }
     }
 
     /// Plays an action made of primitive edits (a policy's own action, see [`crate::edit`]) as

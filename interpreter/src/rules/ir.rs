@@ -69,6 +69,8 @@ pub enum Num<B> {
     Count(Box<Set<B>>),
     /// Pieces in hand.
     Hand(SideRef, Option<PieceId>),
+    /// A counter's value, added up over some sides.
+    Counter(SideRef, usize),
     /// Actions taken this turn.
     ActionsThisTurn,
     /// Drops taken this turn.
@@ -235,6 +237,21 @@ pub struct Compiled<B> {
     pub score: Option<Num<B>>,
     /// The end conditions, in source order (the definition's `end.conditions`).
     pub end: Vec<EndCheck<B>>,
+    /// The obligations (`must capture ...`), in source order; empty in most games, which then
+    /// generate their actions without looking at them.
+    pub obligations: Vec<ObligationRule<B>>,
+}
+
+/// A compiled obligation (`[side] must capture when ...`).
+#[derive(Clone, Debug)]
+pub struct ObligationRule<B> {
+    /// The side it binds; `None` for every side.
+    pub side: Option<SideId>,
+    /// What the action must be.
+    pub kind: variant_dsl::ObligationKind,
+    /// When it binds: `Err(kind)` while an action of that kind is possible, `Ok(condition)`
+    /// while the condition holds for the side to move.
+    pub when: Result<Cond<B>, variant_dsl::ObligationKind>,
 }
 
 impl<B: Bitboard> Compiled<B> {
@@ -312,6 +329,21 @@ impl<B: Bitboard> Compiled<B> {
                         needs_actions: condition_reads_actions(&condition),
                         condition,
                     }
+                })
+                .collect(),
+            obligations: definition
+                .move_rules
+                .obligations
+                .iter()
+                .map(|obligation| ObligationRule {
+                    side: obligation.side,
+                    kind: obligation.kind,
+                    when: match &obligation.condition {
+                        variant_dsl::ObligationWhen::Possible(kind) => Err(*kind),
+                        variant_dsl::ObligationWhen::Holds(condition) => {
+                            Ok(compiler.condition(condition))
+                        }
+                    },
                 })
                 .collect(),
         };
@@ -492,6 +524,7 @@ impl<B: Bitboard> Compiler<'_, B> {
             Number::Placement => Num::Placement,
             Number::Count(set) => Num::Count(Box::new(self.set(set))),
             Number::Hand(side, piece) => Num::Hand(*side, *piece),
+            Number::Counter(side, counter) => Num::Counter(*side, *counter),
             Number::ActionsThisTurn => Num::ActionsThisTurn,
             Number::DropsThisTurn => Num::DropsThisTurn,
             Number::Sum(f, set) => Num::Sum(field(f), Box::new(self.set(set))),

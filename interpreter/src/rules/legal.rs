@@ -27,12 +27,13 @@ use crate::core::movegen::{
     castling, en_passant, leaves_king_safe, piece_moves, safety, Collector, Counter, Exists,
     Movable, Safety, Sink,
 };
-use crate::core::moves::Move;
+use crate::core::moves::{Move, MoveKind};
 use crate::core::position::Position;
 use crate::expression::{drop_squares, drop_squares_of, reply_certain_after, Judge};
 use crate::rules::after_move::AfterMoves;
 use crate::rules::end::{ends_before_actions_settled, ends_by_action};
 use crate::rules::Rules;
+use variant_dsl::ObligationKind;
 
 /// The plan of a position's scalar state where the caller has looked it up already (`Some`,
 /// holding what [`crate::plan::plan`] gave, for drop generation to take rather than look it up
@@ -133,7 +134,10 @@ fn drops_alone<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
     let definition = &rules.definition;
     let moves_now = definition.actions.moves && position.phase().is_none();
     let other_actions = moves_now || rules.multi_action || definition.turn.pass;
-    definition.actions.drops && !other_actions && !definition.end.check
+    definition.actions.drops
+        && !other_actions
+        && !definition.end.check
+        && rules.expressions.obligations.is_empty()
 }
 
 /// Generates every legal move of the side to move into `sink`.
@@ -183,8 +187,108 @@ pub(crate) fn single_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<
 
 /// Generates the legal actions; `lookahead` applies the drop rules' lookahead (off when the
 /// lookahead itself asks whether a reply exists); `known`: the plan of the position's scalar
-/// state, where the caller has looked it up.
+/// state, where the caller has looked it up. A game with obligations (`must capture`) collects
+/// the actions first, to know which kinds are possible, and keeps those the obligations allow;
+/// every other game sends them to the sink as they are found.
 fn generate_actions<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    sink: &mut S,
+    lookahead: bool,
+    known: KnownPlan<'_, B>,
+) {
+    if rules.expressions.obligations.is_empty() {
+        generate_unobliged(rules, position, sink, lookahead, known);
+    } else {
+        generate_obliged(rules, position, sink, lookahead, known);
+    }
+}
+
+/// Whether `mv`, on `position`, captures: en passant, or a move onto an occupied square.
+#[inline]
+pub(crate) fn captures<B: Bitboard>(position: &Position<B>, mv: Move) -> bool {
+    match mv.kind {
+        MoveKind::EnPassant => true,
+        MoveKind::Normal | MoveKind::Promote(_) => position.occupied().has(mv.to.index()),
+        MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass => false,
+    }
+}
+
+/// Whether `mv` is an action of this kind.
+fn is_kind<B: Bitboard>(position: &Position<B>, mv: Move, kind: ObligationKind) -> bool {
+    match kind {
+        ObligationKind::Capture => captures(position, mv),
+        ObligationKind::Drop => matches!(mv.kind, MoveKind::Drop(_)),
+    }
+}
+
+/// The obligations that bind the side to move, given its actions before them (to know what
+/// is possible): each one's index (source order) and the kind of action it asks for. An
+/// action is legal when it is of every kind asked.
+pub fn obliged_kinds<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    actions: &[Move],
+) -> Vec<(usize, ObligationKind)> {
+    let us = position.side_to_move(rules);
+    let mut judge = None;
+    let mut binding = Vec::new();
+    for (index, obligation) in rules.expressions.obligations.iter().enumerate() {
+        if obligation.side.is_some_and(|side| side != us) {
+            continue;
+        }
+        let binds = match &obligation.when {
+            Err(kind) => actions.iter().any(|&mv| is_kind(position, mv, *kind)),
+            Ok(condition) => judge
+                .get_or_insert_with(|| Judge::new(rules, position, us))
+                .holds(condition),
+        };
+        if binds {
+            binding.push((index, obligation.kind));
+        }
+    }
+    binding
+}
+
+/// The legal actions before the obligations (`must capture`) are applied: what they choose
+/// from (for explanations).
+pub fn unobliged_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
+    let mut collector = Collector {
+        moves: Vec::with_capacity(64),
+        drop_squares: B::EMPTY,
+    };
+    generate_unobliged(rules, position, &mut collector, true, None);
+    collector.moves
+}
+
+/// [`generate_actions`] in a game with obligations.
+#[cold]
+fn generate_obliged<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    sink: &mut S,
+    lookahead: bool,
+    known: KnownPlan<'_, B>,
+) {
+    let mut collector = Collector {
+        moves: Vec::with_capacity(64),
+        drop_squares: B::EMPTY,
+    };
+    generate_unobliged(rules, position, &mut collector, lookahead, known);
+    let binding = obliged_kinds(rules, position, &collector.moves);
+    for mv in collector.moves {
+        if binding.iter().all(|&(_, kind)| is_kind(position, mv, kind)) {
+            sink.single(mv);
+            if sink.satisfied() {
+                return;
+            }
+        }
+    }
+}
+
+/// The legal actions before any obligation.
+#[inline(always)]
+fn generate_unobliged<B: Bitboard, S: Sink<B>>(
     rules: &Rules<B>,
     position: &Position<B>,
     sink: &mut S,

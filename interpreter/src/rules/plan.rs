@@ -644,7 +644,7 @@ fn scalar_term<B>(term: Term<'_, B>) -> bool {
                 | Cond::Move(_)
                 | Cond::MoveFrom(_)
                 | Cond::CanAct
-        ) | Term::Number(Num::Sum(..))
+        ) | Term::Number(Num::Sum(..) | Num::Counter(..))
             | Term::Set(
                 Set::Empty
                     | Set::Occupied

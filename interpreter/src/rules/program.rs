@@ -864,6 +864,9 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
     fn hand(&mut self, sides: SideRef, piece: Option<PieceId>) -> NumReg {
         self.judged_number(Num::Hand(sides, piece))
     }
+    fn counter(&mut self, sides: SideRef, counter: usize) -> NumReg {
+        self.judged_number(Num::Counter(sides, counter))
+    }
     fn actions_this_turn(&mut self) -> NumReg {
         self.judged_number(Num::ActionsThisTurn)
     }
@@ -1093,6 +1096,7 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
     fn placement(&mut self) {}
     fn count(&mut self, _: Pair) {}
     fn hand(&mut self, _: SideRef, _: Option<PieceId>) {}
+    fn counter(&mut self, _: SideRef, _: usize) {}
     fn actions_this_turn(&mut self) {}
     fn drops_this_turn(&mut self) {}
     fn sum(&mut self, _: &Fld, _: Pair) {}
