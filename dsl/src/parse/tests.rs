@@ -41,7 +41,7 @@ fn syntax_errors_speak_plainly() {
         ("piece X { promotes on last to Queen }", "expected `rank`, found `to`"),
         (
             "piece X { promotes on rnk 8 to Queen }",
-            "expected a zone such as `rank 2`, `ranks 1-3`, `last rank`, `squares e4 d5`, `files d-f` or `zone palace`, found `rnk`",
+            "expected a zone such as `rank 2`, `ranks 1-3`, `last rank`, `squares e4 d5`, `files d-f` or `zone palace` or `or`, found `rnk`",
         ),
         ("turns", "expected a name, found the end of the file"),
         ("setup rnbqk", "expected a string in double quotes, found `rnbqk`"),
