@@ -380,9 +380,12 @@ fn pinned<B: Bitboard>(
     pinned
 }
 
-/// Keeps the targets whose move leaves the mover's royal pieces safe.
+/// Keeps the targets whose move leaves the mover's royal pieces safe. The tests that settle
+/// most pieces (no `check` rule; neither royal nor pinned) are inlined into every move loop;
+/// the rest is [`filter_tested`]. (Left to the compiler, the whole filter stopped being inlined
+/// once the loops had more instances, and chess paid a call per piece: issue 26.)
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 fn filter_legal<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
@@ -393,23 +396,34 @@ fn filter_legal<B: Bitboard>(
     occupied: B,
     us: SideId,
 ) -> B {
-    if !safety.enforced {
+    if !safety.enforced || (safety.fast && !royal && !safety.pinned.has(from)) {
         return targets;
     }
-    if safety.fast {
-        if !royal && !safety.pinned.has(from) {
-            return targets;
-        }
-        if royal {
-            let without_king = occupied & !B::single(from);
-            let mut legal = B::EMPTY;
-            for to in targets.squares() {
-                if !position.attacked(rules, to, us, without_king | B::single(to)) {
-                    legal |= B::single(to);
-                }
+    filter_tested(rules, position, safety, royal, from, targets, occupied, us)
+}
+
+/// [`filter_legal`] for a royal piece, a pinned one, or any piece where pins do not settle
+/// legality: each target tested.
+#[allow(clippy::too_many_arguments)]
+fn filter_tested<B: Bitboard>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    safety: &Safety<B>,
+    royal: bool,
+    from: usize,
+    targets: B,
+    occupied: B,
+    us: SideId,
+) -> B {
+    if safety.fast && royal {
+        let without_king = occupied & !B::single(from);
+        let mut legal = B::EMPTY;
+        for to in targets.squares() {
+            if !position.attacked(rules, to, us, without_king | B::single(to)) {
+                legal |= B::single(to);
             }
-            return legal;
         }
+        return legal;
     }
     let mut legal = B::EMPTY;
     for to in targets.squares() {
