@@ -86,14 +86,18 @@ impl<B: Bitboard> Default for Counter<B> {
 impl<B: Bitboard> Sink<B> for Counter<B> {
     #[inline]
     fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
-        match promotion {
-            None => self.count += targets.count() as u64,
-            Some(rule) => {
-                let promoting = rule.promoting(from, targets);
-                self.count += (targets ^ promoting).count() as u64
-                    + promoting.count() as u64 * rule.choices.len() as u64
-                    + rule.also_plain(promoting).count() as u64;
-            }
+        self.count += targets.count() as u64;
+        // A promoting target counts once per choice, and once more where it may stay plain:
+        // worked out only where a target promotes, rare among a promoting piece's moves.
+        let Some(rule) = promotion else {
+            return;
+        };
+        let promoting = rule.promoting(from, targets);
+        if promoting.any() {
+            let promotions = promoting.count() as u64;
+            self.count = self.count - promotions
+                + promotions * rule.choices.len() as u64
+                + rule.also_plain(promoting).count() as u64;
         }
     }
     #[inline]
