@@ -74,6 +74,8 @@ const FAIRY_STOCKFISH_GAMES: &[&str] = &[
     "minishogi",
     "xiangqi",
     "minixiangqi",
+    "dobutsu",
+    "sittuyin",
 ];
 
 fn root() -> &'static Path {
@@ -496,4 +498,25 @@ fn placement_gains_castling_rights_as_fairy_stockfish_does() {
         assert_eq!(fen.split(' ').nth(2), Some(rights), "{drops}: {fen}");
         assert!(session.hash_is_consistent(), "{drops}");
     }
+}
+
+/// Dobutsu's try, as pyffish answers it: a lion on its far rank wins only where no enemy piece
+/// attacks it, judged for both sides on every position (the side to move wins with its own
+/// lion there, loses with the other's), and both lions safe there is a draw. An attacked lion
+/// there ends nothing (White's on b4, attacked by the giraffe on a4; Black's on c1, by the
+/// elephant on b2).
+#[test]
+fn dobutsu_try_agrees_with_fairy_stockfish() {
+    let text = "variant\tdobutsu\n\
+         game\t0\n\
+         position\tgL1/3/2l/E1C[] b - - 0 1\ta4a3 a4b4 c2b1 c2b2 c2b3 c2c1 c2c3\t-\t-\n\
+         position\tgL1/3/2l/E1C[] w - - 0 1\ta1b2 b4a3 b4a4 b4b3 b4c3 b4c4 c1c2\t-\t-\n\
+         position\t1L1/g2/2l/E1C[] b - - 0 1\t\tloss\t-\n\
+         position\t1L1/g2/2l/E1C[] w - - 0 1\t\twin\t-\n\
+         position\t1L1/3/1C1/El1[g] w - - 0 1\t\tdraw\t-\n\
+         position\t1L1/3/1C1/El1[g] b - - 0 1\t\tdraw\t-\n\
+         position\t1L1/3/1E1/2l[g] b - - 0 1\t\tloss\t-\n";
+    let (found, compared) = check("dobutsu", text);
+    assert_eq!(compared, 7);
+    assert!(found.is_empty(), "{found:#?}");
 }
