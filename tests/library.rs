@@ -27,6 +27,9 @@
 //! - a setup without castling and en passant: Fairy-Stockfish leaves both fields out of its start
 //!   FEN (Breakthrough's `w 0 1`) but writes them (`- -`) after every move; we always write them.
 //!   Its start FEN writes empty hands `[-]` (shogi), its others `[]`; we write `[]`.
+//! - the hands of the start FEN: Fairy-Stockfish writes them as its variant's text gives them
+//!   (sittuyin's `[KFRRSSNN...]`), every later FEN in its own order, the order we write (the
+//!   pieces' declaration order). At the data file's start FEN, hands are compared as multisets.
 //! - the half-move clock in games with hands: Fairy-Stockfish resets it on every drop, the
 //!   language on moves and drops of `irreversible` pieces only, and the language cannot say
 //!   "every drop resets it". The clock matters only to the 50-move rule, which pyffish's move
@@ -150,16 +153,23 @@ struct Ours<B: Bitboard> {
     rules: Rules<B>,
     /// Whether the game is played with hands (the half-move clock is then not compared).
     hands: bool,
+    /// The data file's start FEN (pyffish's `start_fen`), whose hands may be in any order.
+    start: Option<String>,
 }
 
 impl<B: Bitboard> Ours<B> {
-    fn new(definition: Definition) -> Self {
+    fn new(definition: Definition, text: &str) -> Self {
         let rules = Rules::<B>::compile(&definition).expect("the game compiles");
         let hands = variant_dsl::fen::write_fen(&definition, &definition.setup).contains('[');
+        let start = text
+            .lines()
+            .find_map(|line| line.strip_prefix("start\t"))
+            .map(String::from);
         Ours {
             definition,
             rules,
             hands,
+            start,
         }
     }
 
@@ -211,7 +221,17 @@ impl<B: Bitboard> Ours<B> {
             their.splice(2..2, ["-", "-"]);
         }
         // Empty hands written `[-]` (shogi's start FEN), as we write `[]`.
-        let their_board = their[0].replace("[-]", "[]");
+        let mut their_board = their[0].replace("[-]", "[]");
+        // The start FEN's hands, in any order (see the module doc).
+        let at_start = self.start.as_deref() == Some(theirs);
+        let my_board = if at_start {
+            their_board = hand_sorted(&their_board);
+            hand_sorted(mine[0])
+        } else {
+            mine[0].to_string()
+        };
+        let mut mine = mine;
+        mine[0] = &my_board;
         their[0] = &their_board;
         if mine.len() != their.len() || mine.len() < 6 {
             return ours == theirs;
@@ -329,6 +349,18 @@ impl<B: Bitboard> Ours<B> {
     }
 }
 
+/// A FEN's board field with the letters of its hand (`[...]`) sorted.
+fn hand_sorted(board: &str) -> String {
+    match board.split_once('[') {
+        Some((squares, hand)) => {
+            let mut letters: Vec<char> = hand.trim_end_matches(']').chars().collect();
+            letters.sort_unstable();
+            format!("{squares}[{}]", letters.into_iter().collect::<String>())
+        }
+        None => board.to_string(),
+    }
+}
+
 /// The square names written one after another in Fairy-Stockfish's en-passant field (`d3c4`).
 fn listed_squares(field: &str) -> Vec<&str> {
     let starts: Vec<usize> = field
@@ -353,11 +385,11 @@ fn check(name: &str, text: &str) -> (Vec<String>, usize) {
     };
     let squares = definition.board.files as usize * definition.board.ranks as usize;
     let found = if squares <= 64 {
-        Ours::<u64>::new(definition).disagreements(text)
+        Ours::<u64>::new(definition, text).disagreements(text)
     } else if squares <= 128 {
-        Ours::<u128>::new(definition).disagreements(text)
+        Ours::<u128>::new(definition, text).disagreements(text)
     } else {
-        Ours::<Wide256>::new(definition).disagreements(text)
+        Ours::<Wide256>::new(definition, text).disagreements(text)
     };
     let compared = text
         .lines()
