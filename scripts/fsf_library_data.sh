@@ -32,6 +32,9 @@ options() {
         # Random games fill the board after some 70 to 120 plies: 4 games of up to 400 plies,
         # each ending on a full board, one with a pass (a side with stones and no move).
         ataxx) echo "--plies 400" ;;
+        # Random games of dobutsu end within a few plies (a lion taken): 16 games, so that
+        # chicks promote and lions try.
+        dobutsu) echo "--games 16" ;;
         *) echo "" ;;
     esac
 }
@@ -40,7 +43,8 @@ options() {
 # a game not yet in games/ is skipped.
 GAMES="crazyhouse atomic kingofthehill 3check antichess losers horde racingkings gothic seirawan
 knightmate extinction placement chaturanga amazon berolina courier breakthrough ataxx spartan
-newzealand hoppelpoppel duck torpedo grasshopper shogi minishogi xiangqi minixiangqi"
+newzealand hoppelpoppel duck torpedo grasshopper shogi minishogi xiangqi minixiangqi dobutsu
+sittuyin"
 
 if [ "$#" -gt 0 ]; then
     GAMES="$*"
