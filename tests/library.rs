@@ -31,6 +31,10 @@
 //!   language on moves and drops of `irreversible` pieces only, and the language cannot say
 //!   "every drop resets it". The clock matters only to the 50-move rule, which pyffish's move
 //!   lists do not apply. It is left out of the comparison there, and compared everywhere else.
+//!   So it is in games whose drops come from an endless supply (ataxx's clones), where
+//!   Fairy-Stockfish resets it on every drop too.
+//! - a pass: Fairy-Stockfish writes it as a move of a piece to its own square (ataxx's `a5a5`,
+//!   its first piece), we write `pass`; pyffish's moves from a square to itself read as `pass`.
 
 mod common;
 
@@ -146,14 +150,16 @@ fn parse(line: &str) -> Option<Record<'_>> {
 struct Ours<B: Bitboard> {
     definition: Definition,
     rules: Rules<B>,
-    /// Whether the game is played with hands (the half-move clock is then not compared).
+    /// Whether the game is played with hands or an endless supply of drops (the half-move clock
+    /// is then not compared).
     hands: bool,
 }
 
 impl<B: Bitboard> Ours<B> {
     fn new(definition: Definition) -> Self {
         let rules = Rules::<B>::compile(&definition).expect("the game compiles");
-        let hands = variant_dsl::fen::write_fen(&definition, &definition.setup).contains('[');
+        let hands = variant_dsl::fen::write_fen(&definition, &definition.setup).contains('[')
+            || definition.pieces.iter().any(|piece| piece.supply);
         Ours {
             definition,
             rules,
@@ -244,10 +250,13 @@ impl<B: Bitboard> Ours<B> {
                 Some(Record::Game) => expected_next = None,
                 Some(Record::Position {
                     fen,
-                    moves,
+                    mut moves,
                     result,
                     played,
                 }) => {
+                    moves = moves.into_iter().map(as_pass).collect();
+                    moves.sort_unstable();
+                    let played = played.map(as_pass);
                     if let Some((before, after)) = expected_next.take() {
                         if !self.same_fen(&after, fen) {
                             found.push(format!(
@@ -324,6 +333,20 @@ impl<B: Bitboard> Ours<B> {
         let mut after = position;
         after.play_legal(&self.rules, mv);
         Ok(Some((format!("{played} from {fen}"), after)))
+    }
+}
+
+/// Pyffish's move in our notation where they differ: a move from a square to itself is
+/// Fairy-Stockfish's pass (`a5a5`), our `pass`.
+fn as_pass(uci: &str) -> &str {
+    let half = uci.len() / 2;
+    let same = uci.len() >= 4 && uci.len() % 2 == 0 && uci[..half] == uci[half..];
+    let square = uci[..half].starts_with(|c: char| c.is_ascii_lowercase())
+        && uci[1..half].chars().all(|c| c.is_ascii_digit());
+    if same && square {
+        "pass"
+    } else {
+        uci
     }
 }
 

@@ -480,6 +480,10 @@ pub enum PieceItem {
     Irreversible,
     /// `uncapturable`
     Uncapturable,
+    /// `supply`: dropped from an endless supply.
+    Supply,
+    /// `converts around`: its landing converts the enemy pieces around.
+    ConvertsAround,
     /// `path W any, then outward`: the legs in order.
     Path(Vec<Spanned<LegSyntax>>),
     /// A construct not implemented yet.
@@ -517,6 +521,8 @@ impl PieceItem {
             PieceItem::Promotes { .. } => "promotes",
             PieceItem::Irreversible => "irreversible",
             PieceItem::Uncapturable => "uncapturable",
+            PieceItem::Supply => "supply",
+            PieceItem::ConvertsAround => "converts",
             PieceItem::Path(_) => "path",
             PieceItem::Future(future) => &future.keyword.node,
         }

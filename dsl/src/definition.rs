@@ -646,6 +646,14 @@ pub struct PieceDef {
     /// No action captures it (`uncapturable`).
     #[serde(default)]
     pub uncapturable: bool,
+    /// `supply`: each side may drop it at any time without holding one (an endless supply, in
+    /// no hand and no FEN).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub supply: bool,
+    /// `converts around`: after every action that lands it on a square (a move or a drop), the
+    /// enemy pieces on the 8 squares around become the mover's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub converts_around: bool,
     /// Movements written leg by leg (`path W any, then outward`), besides the Betza ones.
     #[serde(default)]
     pub paths: Vec<PathDef>,

@@ -219,6 +219,8 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
         }
         Rule::irreversible_statement => PieceItem::Irreversible,
         Rule::uncapturable_statement => PieceItem::Uncapturable,
+        Rule::supply_statement => PieceItem::Supply,
+        Rule::converts_statement => PieceItem::ConvertsAround,
         Rule::path_statement => PieceItem::Path(path(file, parts)),
         _ => PieceItem::Future(future_statement(file, &mut parts)),
     };

@@ -225,6 +225,8 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::promotes_statement => keyword(PIECE_ITEM, "promotes"),
         Rule::irreversible_statement => keyword(PIECE_ITEM, "irreversible"),
         Rule::uncapturable_statement | Rule::kw_uncapturable => keyword(PIECE_ITEM, "uncapturable"),
+        Rule::supply_statement | Rule::kw_supply => keyword(PIECE_ITEM, "supply"),
+        Rule::converts_statement | Rule::kw_converts => keyword(PIECE_ITEM, "converts"),
         Rule::path_statement | Rule::kw_path => keyword(PIECE_ITEM, "path"),
         Rule::leg | Rule::leg_head | Rule::leg_direction | Rule::betza_leg => words(LEG),
         Rule::leg_count => words("`*` or `+`"),

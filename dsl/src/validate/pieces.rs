@@ -140,6 +140,8 @@ impl Validator<'_> {
             initial_zone: Vec::new(),
             irreversible: false,
             uncapturable: false,
+            supply: false,
+            converts_around: false,
             paths: Vec::new(),
             confined: None,
             zoned_moves: Vec::new(),
@@ -179,6 +181,8 @@ impl Validator<'_> {
                 PieceItem::Royal => piece.royal = true,
                 PieceItem::Irreversible => piece.irreversible = true,
                 PieceItem::Uncapturable => piece.uncapturable = true,
+                PieceItem::Supply => piece.supply = true,
+                PieceItem::ConvertsAround => piece.converts_around = true,
                 PieceItem::Moves(text) => {
                     piece.betza = text.node.value.clone();
                     piece.moves = self.moves(text);
