@@ -105,7 +105,7 @@ fn seirawan_plays_gating_moves_at_the_prompt() {
 fn gating_game(dir: &std::path::Path, gating: &str) -> String {
     let text = format!(
         "extends \"chess\"\ngame \"Gated\"\n{gating}\n\
-         setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQkq - 0 1\"\n"
+         setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQBCDFGkqbcdfg - 0 1\"\n"
     );
     std::fs::write(dir.join("gated.variant"), text).expect("writes");
     "gated.variant".to_string()

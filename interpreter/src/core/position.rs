@@ -1124,6 +1124,8 @@ impl<B: Bitboard> Position<B> {
         self.set_last_drop(rules, us, None);
         let mut irreversible = false;
         let mut lost = 0;
+        // Squares emptied or entered lose their gating rights (`gating`).
+        let mut touched = B::EMPTY;
         for &edit in edits {
             match edit {
                 Edit::Move { from, to } => {
@@ -1138,11 +1140,13 @@ impl<B: Bitboard> Position<B> {
                         self.carry_number(from, to);
                     }
                     lost |= rules.castle_loss[from] | rules.castle_loss[to];
+                    touched |= B::single(from) | B::single(to);
                 }
                 Edit::Remove(square) => {
                     let square = square.index();
                     irreversible |= self.remove(rules, square).is_some();
                     lost |= rules.castle_loss[square];
+                    touched |= B::single(square);
                 }
                 Edit::Place { square, piece } => {
                     let square = square.index();
@@ -1150,12 +1154,20 @@ impl<B: Bitboard> Position<B> {
                     self.put(rules, us, piece, square);
                     irreversible = true;
                     lost |= rules.castle_loss[square];
+                    touched |= B::single(square);
                 }
             }
         }
         if self.castling & lost != 0 {
             self.hash ^= rules.zobrist.castling(self.castling & lost);
             self.castling &= !lost;
+        }
+        let gates_lost = self.gates & touched;
+        if gates_lost.any() {
+            for square in gates_lost.squares() {
+                self.hash ^= rules.zobrist.gate(square);
+            }
+            self.gates ^= gates_lost;
         }
         if rules.numbered {
             self.drop_lost_numbers();
