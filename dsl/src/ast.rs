@@ -459,6 +459,8 @@ pub enum PieceItem {
     Confined(Spanned<Zone>),
     /// `initial rank 2`
     Initial(Spanned<Zone>),
+    /// `en-passant on rank 3`: where the piece's initial lame moves leave en-passant targets.
+    EnPassantOn(Spanned<Zone>),
     /// `letter +P`: the piece is the promoted form of the piece lettered `P`.
     PromotedLetter(Spanned<char>),
     /// `promotes on last rank to Queen Rook`
@@ -515,6 +517,7 @@ impl PieceItem {
             PieceItem::Moves(_) | PieceItem::MovesIn { .. } => "moves",
             PieceItem::Confined(_) => "confined",
             PieceItem::Initial(_) => "initial",
+            PieceItem::EnPassantOn(_) => "en-passant on",
             PieceItem::Promotes { .. } => "promotes",
             PieceItem::Irreversible => "irreversible",
             PieceItem::Uncapturable => "uncapturable",
@@ -974,6 +977,9 @@ pub enum EndRule {
     Material(MaterialStatement),
     /// `royal captured loses`
     RoyalCaptured(Spanned<Verdict>),
+    /// `check when all royal pieces attacked`: `check`, where a side is in check only when
+    /// every one of its royal pieces is attacked.
+    CheckWhenAll,
     /// A construct not implemented yet.
     Future(FutureStatement),
 }
@@ -982,7 +988,7 @@ impl EndRule {
     /// The rule's keyword, for messages about duplicates.
     pub fn keyword_text(&self) -> &str {
         match self {
-            EndRule::Check => "check",
+            EndRule::Check | EndRule::CheckWhenAll => "check",
             EndRule::Checkmate(_) => "checkmate",
             EndRule::Stalemate(_) => "stalemate",
             EndRule::Repetition { .. } => "repetition",

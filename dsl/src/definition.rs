@@ -669,6 +669,10 @@ pub struct PieceDef {
     /// "fsW" in ranks 6-10`), the first whose zone holds the piece's square.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zoned_moves: Vec<ZonedMoves>,
+    /// For each side, the only squares where the piece's initial lame moves leave an
+    /// en-passant target (`en-passant on ZONE`); `None`: wherever they pass a square.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub en_passant_zone: Option<Vec<Vec<Square>>>,
 }
 
 /// `moves "fsW" in ranks 6-10`: a piece's movement while it stands in a zone, instead of its
@@ -978,6 +982,11 @@ pub struct EndRules {
     /// game, with this verdict for that side (atomic chess, Kingdrops).
     #[serde(default)]
     pub royal_captured: Option<Verdict>,
+    /// `check when all royal pieces attacked`: with [`EndRules::check`], a side is in check
+    /// only when every one of its royal pieces is attacked (Spartan chess's duple check): no
+    /// action may leave them all attacked, and checkmate needs them all attacked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub check_all_royals: bool,
 }
 
 /// `RESULT when CONDITION`: the game ends when the condition holds for the side to move.

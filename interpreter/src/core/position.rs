@@ -1432,7 +1432,15 @@ impl<B: Bitboard> Position<B> {
                 .squares()
                 .any(|square| self.checkers(rules, square, side).any());
         }
-        self.team_royals(rules, side)
+        let royals = self.team_royals(rules, side);
+        if rules.definition.end.check_all_royals {
+            // Duple check: in check only when every royal piece is attacked.
+            return royals.any()
+                && royals
+                    .squares()
+                    .all(|sq| self.attacked(rules, sq, side, occupied));
+        }
+        royals
             .squares()
             .any(|sq| self.attacked(rules, sq, side, occupied))
     }

@@ -900,6 +900,15 @@ impl<B: Bitboard> Builder<'_, B> {
             }
         }
         moves.routes.extend(paths.routes);
+        if let Some(zone) = &piece.en_passant_zone {
+            // `en-passant on ZONE`: a square passed outside the zone is no target.
+            let zone = zone
+                .get(side)
+                .map_or(B::EMPTY, |squares| self.geometry.mask(squares));
+            for leap in moves.lame.iter_mut().flatten() {
+                leap.passed = leap.passed.filter(|&square| zone.has(square));
+            }
+        }
         moves.simple = moves.are_simple();
         moves.route_attacks = moves.routes.iter().any(crate::path::Route::attacks);
         moves.takes_en_passant = moves.en_passant.iter().any(|squares| squares.any());
