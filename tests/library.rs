@@ -348,10 +348,16 @@ impl<B: Bitboard> Ours<B> {
 /// Fairy-Stockfish's pass (`a5a5`), our `pass`.
 fn as_pass(uci: &str) -> &str {
     let half = uci.len() / 2;
-    let same = uci.len() >= 4 && uci.len() % 2 == 0 && uci[..half] == uci[half..];
+    let same = uci.len() >= 4
+        && uci.is_ascii()
+        && uci.len().is_multiple_of(2)
+        && uci[..half] == uci[half..];
+    if !same {
+        return uci;
+    }
     let square = uci[..half].starts_with(|c: char| c.is_ascii_lowercase())
         && uci[1..half].chars().all(|c| c.is_ascii_digit());
-    if same && square {
+    if square {
         "pass"
     } else {
         uci
