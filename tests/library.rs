@@ -566,6 +566,9 @@ fn dobutsu_try_agrees_with_fairy_stockfish() {
          position\t1L1/3/1E1/2l[g] b - - 0 1\t\tloss\t-\n";
     let (found, compared) = check("dobutsu", text);
     assert_eq!(compared, 7);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
 /// Seirawan's gating rulings that the seeded games need not meet, as pyffish answers them:
 /// castling gates on the king's square (`e1g1e`) or on the rook's (`h1e1e`, written from the
 /// rook's square to the king's), the castling field then keeps the other rook's square (`A`);
