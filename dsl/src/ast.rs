@@ -463,6 +463,8 @@ pub enum PieceItem {
     Confined(Spanned<Zone>),
     /// `initial rank 2`
     Initial(Spanned<Zone>),
+    /// `en-passant on rank 3`: where the piece's initial lame moves leave en-passant targets.
+    EnPassantOn(Spanned<Zone>),
     /// `letter +P`: the piece is the promoted form of the piece lettered `P`.
     PromotedLetter(Spanned<char>),
     /// `promotes on last rank to Queen Rook`
@@ -482,6 +484,10 @@ pub enum PieceItem {
     Irreversible,
     /// `uncapturable`
     Uncapturable,
+    /// `supply`: dropped from an endless supply.
+    Supply,
+    /// `converts around`: its landing converts the enemy pieces around.
+    ConvertsAround,
     /// `path W any, then outward`: the legs in order.
     Path(Vec<Spanned<LegSyntax>>),
     /// A construct not implemented yet.
@@ -515,9 +521,12 @@ impl PieceItem {
             PieceItem::Moves(_) | PieceItem::MovesIn { .. } => "moves",
             PieceItem::Confined(_) => "confined",
             PieceItem::Initial(_) => "initial",
+            PieceItem::EnPassantOn(_) => "en-passant on",
             PieceItem::Promotes { .. } => "promotes",
             PieceItem::Irreversible => "irreversible",
             PieceItem::Uncapturable => "uncapturable",
+            PieceItem::Supply => "supply",
+            PieceItem::ConvertsAround => "converts",
             PieceItem::Path(_) => "path",
             PieceItem::Future(future) => &future.keyword.node,
         }
@@ -981,6 +990,9 @@ pub enum EndRule {
     Material(MaterialStatement),
     /// `royal captured loses`
     RoyalCaptured(Spanned<Verdict>),
+    /// `check when all royal pieces attacked`: `check`, where a side is in check only when
+    /// every one of its royal pieces is attacked.
+    CheckWhenAll,
     /// A construct not implemented yet.
     Future(FutureStatement),
 }
@@ -989,7 +1001,7 @@ impl EndRule {
     /// The rule's keyword, for messages about duplicates.
     pub fn keyword_text(&self) -> &str {
         match self {
-            EndRule::Check => "check",
+            EndRule::Check | EndRule::CheckWhenAll => "check",
             EndRule::Checkmate(_) => "checkmate",
             EndRule::Stalemate(_) => "stalemate",
             EndRule::Repetition { .. } => "repetition",

@@ -690,6 +690,14 @@ pub struct PieceDef {
     /// No action captures it (`uncapturable`).
     #[serde(default)]
     pub uncapturable: bool,
+    /// `supply`: each side may drop it at any time without holding one (an endless supply, in
+    /// no hand and no FEN).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub supply: bool,
+    /// `converts around`: after every action that lands it on a square (a move or a drop), the
+    /// enemy pieces on the 8 squares around become the mover's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub converts_around: bool,
     /// Movements written leg by leg (`path W any, then outward`), besides the Betza ones.
     #[serde(default)]
     pub paths: Vec<PathDef>,
@@ -705,6 +713,10 @@ pub struct PieceDef {
     /// "fsW" in ranks 6-10`), the first whose zone holds the piece's square.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zoned_moves: Vec<ZonedMoves>,
+    /// For each side, the only squares where the piece's initial lame moves leave an
+    /// en-passant target (`en-passant on ZONE`); `None`: wherever they pass a square.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub en_passant_zone: Option<Vec<Vec<Square>>>,
 }
 
 /// `moves "fsW" in ranks 6-10`: a piece's movement while it stands in a zone, instead of its
@@ -1014,6 +1026,11 @@ pub struct EndRules {
     /// game, with this verdict for that side (atomic chess, Kingdrops).
     #[serde(default)]
     pub royal_captured: Option<Verdict>,
+    /// `check when all royal pieces attacked`: with [`EndRules::check`], a side is in check
+    /// only when every one of its royal pieces is attacked (Spartan chess's duple check): no
+    /// action may leave them all attacked, and checkmate needs them all attacked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub check_all_royals: bool,
 }
 
 /// `RESULT when CONDITION`: the game ends when the condition holds for the side to move.

@@ -76,6 +76,8 @@ pub mod code {
     pub const DUPLICATE_ZONE: &str = "E0306";
     /// `confined to` or `moves ... in` on a piece that does not only leap.
     pub const REGION_MOVES: &str = "E0307";
+    /// `en-passant on` on a piece none of whose moves leaves an en-passant target.
+    pub const EN_PASSANT_ZONE: &str = "E0309";
     /// `forward` is neither `up` nor `down`.
     pub const BAD_FORWARD: &str = "E0401";
     /// The turn order never gives the setup's side to move a turn.

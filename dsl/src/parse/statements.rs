@@ -195,6 +195,9 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
         }
         Rule::confined_statement => PieceItem::Confined(zone(file, parts.nth(2).expect("zone"))),
         Rule::initial_statement => PieceItem::Initial(zone(file, parts.nth(1).expect("zone"))),
+        Rule::en_passant_statement => {
+            PieceItem::EnPassantOn(zone(file, parts.nth(2).expect("zone")))
+        }
         Rule::promotes_statement => {
             parts.next();
             let mut next = parts.next().expect("`for` or `on`");
@@ -220,6 +223,8 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
         }
         Rule::irreversible_statement => PieceItem::Irreversible,
         Rule::uncapturable_statement => PieceItem::Uncapturable,
+        Rule::supply_statement => PieceItem::Supply,
+        Rule::converts_statement => PieceItem::ConvertsAround,
         Rule::path_statement => PieceItem::Path(path(file, parts)),
         _ => PieceItem::Future(future_statement(file, &mut parts)),
     };
@@ -617,6 +622,7 @@ pub(super) fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndSta
             let rule = pair.as_rule();
             let mut parts = pair.into_inner();
             let end_rule = match rule {
+                Rule::check_rule if parts.clone().nth(1).is_some() => EndRule::CheckWhenAll,
                 Rule::check_rule => EndRule::Check,
                 Rule::checkmate_rule => {
                     EndRule::Checkmate(verdict(file, parts.nth(1).expect("verdict")))

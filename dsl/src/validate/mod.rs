@@ -149,6 +149,7 @@ impl Validator<'_> {
             .iter()
             .filter_map(|phase| self.phase(phase, &placing, actions))
             .collect();
+        self.supplies_fit(&statements.pieces, actions, !phases.is_empty());
         let turn = statements
             .turn
             .map(|turn| self.turn_rules(turn))

@@ -16,7 +16,7 @@
 use crate::bitboard::Bitboard;
 use crate::core::index::{ByPiece, PieceId, SideId, Sq};
 pub(crate) use crate::core::tables::targets;
-use crate::core::tables::{PromotionRule, Tables};
+use crate::core::tables::{PieceMoves, PromotionRule, Tables};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 
@@ -235,9 +235,20 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
         }
         let moves = rules.moves_of(us, piece);
         let royal = rules.royal.contains(&piece);
+        let to_royal = royal_promotion(rules, moves, safety);
         for from in pieces.squares() {
             let targets = targets(rules, moves, from, own, enemy, occupied);
-            if targets.any() {
+            if let Some(rule) = to_royal {
+                royal_promotion_moves(
+                    rules,
+                    position,
+                    us,
+                    (from, targets, royal),
+                    rule,
+                    safety,
+                    sink,
+                );
+            } else if targets.any() {
                 let legal =
                     filter_legal(rules, position, safety, royal, from, targets, occupied, us);
                 if legal.any() {
@@ -249,6 +260,53 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
             }
         }
     }
+}
+
+/// The promotion rule of a piece that may promote to a royal piece, where legality is enforced:
+/// such a promotion adds a royal piece to keep safe (or, under `check when all royal pieces
+/// attacked`, one that may be the safe one), so each promotion is tested as itself.
+#[inline]
+fn royal_promotion<'r, B: Bitboard>(
+    rules: &Tables<B>,
+    moves: &'r PieceMoves<B>,
+    safety: &Safety<B>,
+) -> Option<&'r PromotionRule<B>> {
+    if !safety.enforced {
+        return None;
+    }
+    moves.promotion.as_ref().filter(|rule| {
+        rule.choices
+            .iter()
+            .any(|choice| rules.royal.contains(choice))
+    })
+}
+
+/// The moves of a piece that may promote to a royal piece: its plain moves as any piece's, its
+/// promotions each played on a copy and tested.
+#[cold]
+fn royal_promotion_moves<B: Bitboard, S: Sink<B>>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    us: SideId,
+    (from, targets, royal): (usize, B, bool),
+    rule: &PromotionRule<B>,
+    safety: &Safety<B>,
+    sink: &mut S,
+) {
+    let occupied = position.occupied();
+    let promoting = rule.promoting(from, targets);
+    let plain = targets & !promoting;
+    if plain.any() {
+        let legal = filter_legal(rules, position, safety, royal, from, plain, occupied, us);
+        if legal.any() {
+            sink.batch(from, legal, Some(rule));
+        }
+    }
+    promotion_moves(from, promoting, rule, |mv| {
+        if leaves_king_safe(rules, position, mv, us) {
+            sink.single(mv);
+        }
+    });
 }
 
 /// The pieces a move of `us` may not land on: its team's, and uncapturable ones.

@@ -192,6 +192,14 @@ impl<B: Bitboard> Position<B> {
             let count = u8::try_from(count).map_err(|_| SetupError::HandTooLarge)?;
             position.set_hand(rules, side, piece, count);
         }
+        // An endless supply is one piece of each supplied type always in every hand.
+        for side in rules.side_ids() {
+            for piece in rules.piece_ids() {
+                if rules.supply >> piece.0 & 1 != 0 {
+                    position.set_hand(rules, side, piece, 1);
+                }
+            }
+        }
         for &(side, piece, count) in &setup.prisons {
             let count = u8::try_from(count).map_err(|_| SetupError::PrisonTooLarge)?;
             position.set_prison(rules, side, piece, count);
@@ -366,7 +374,8 @@ impl<B: Bitboard> Position<B> {
         for side in rules.side_ids() {
             for piece in rules.piece_ids() {
                 let count = self.hands[side][piece];
-                if count > 0 {
+                let supplied = rules.supply >> piece.0 & 1 != 0;
+                if count > 0 && !supplied {
                     hands.push((side, piece, count as u32));
                 }
             }
@@ -1011,8 +1020,10 @@ impl<B: Bitboard> Position<B> {
                 }
             }
             MoveKind::Drop(piece) => {
-                let count = self.hands[us][piece].saturating_sub(1);
-                self.set_hand(rules, us, piece, count);
+                if rules.supply >> piece.0 & 1 == 0 {
+                    let count = self.hands[us][piece].saturating_sub(1);
+                    self.set_hand(rules, us, piece, count);
+                }
                 self.put(rules, us, piece, to);
                 // As Fairy-Stockfish counts: a drop of an irreversible piece (a pawn) resets
                 // the move-limit clock.
@@ -1042,6 +1053,9 @@ impl<B: Bitboard> Position<B> {
         let mut lost = rules.castle_loss[from] | rules.castle_loss[to];
         if captured && rules.capture_effects {
             lost |= self.capture_effects(rules, to);
+        }
+        if rules.converts_around != 0 {
+            lost |= self.convert_around(rules, us, to);
         }
         if let Some(converted) = mv.converts {
             lost |= rules.castle_loss[converted.index()];
@@ -1263,6 +1277,30 @@ impl<B: Bitboard> Position<B> {
         lost
     }
 
+    /// `converts around`: where a piece of such a type of `us` has landed on `square` (moved or
+    /// dropped), every enemy piece on the 8 squares around becomes `us`'s, as a piece of the
+    /// same type. Returns the castling rights lost with the squares converted. A conversion
+    /// does not reset the move-limit clock (as Fairy-Stockfish's ataxx counts), which only
+    /// makes repetition compare more positions.
+    fn convert_around(&mut self, rules: &Tables<B>, us: SideId, square: usize) -> u32 {
+        let lands = self
+            .at(square)
+            .is_some_and(|o| o.side == us && rules.converts_around >> o.piece.0 & 1 != 0);
+        if !lands {
+            return 0;
+        }
+        let team = self.team_pieces(rules, us);
+        let enemies = rules.neighbours[square] & self.occupied() & !team;
+        let mut lost = 0;
+        for around in enemies.squares() {
+            if let Some(taken) = self.remove(rules, around) {
+                self.put(rules, us, taken.piece, around);
+                lost |= rules.castle_loss[around];
+            }
+        }
+        lost
+    }
+
     /// Whether `square` is attacked by `attacker` with the board occupied as `occupied`: by
     /// its ordinary moves ([`Position::attacked_by_moves`]) or its attacking routes.
     #[inline]
@@ -1465,7 +1503,15 @@ impl<B: Bitboard> Position<B> {
                 .squares()
                 .any(|square| self.checkers(rules, square, side).any());
         }
-        self.team_royals(rules, side)
+        let royals = self.team_royals(rules, side);
+        if rules.definition.end.check_all_royals {
+            // Duple check: in check only when every royal piece is attacked.
+            return royals.any()
+                && royals
+                    .squares()
+                    .all(|sq| self.attacked(rules, sq, side, occupied));
+        }
+        royals
             .squares()
             .any(|sq| self.attacked(rules, sq, side, occupied))
     }

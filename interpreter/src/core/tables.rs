@@ -390,6 +390,12 @@ pub struct Tables<B> {
     pub(crate) uncapturable: Vec<PieceId>,
     /// Irreversible piece types (reset the move-limit counter).
     pub(crate) irreversible: ByPiece<bool>,
+    /// Piece types dropped from an endless supply (`supply`), a bit per type: every side
+    /// always holds one of each in hand, which no setup shows.
+    pub(crate) supply: u32,
+    /// Piece types whose landing converts the enemy pieces around (`converts around`), a bit
+    /// per type; 0 in most games, which then pay nothing.
+    pub(crate) converts_around: u32,
     /// Whether pins and checks computed from leaps and rides decide legality exactly (no lame
     /// attackers whose path a move could open).
     pub(crate) pins_suffice: bool,
@@ -701,6 +707,8 @@ impl<B: Bitboard> Tables<B> {
             uncapturable: crate::core::index::pieces(pieces)
                 .filter(|&p| definition.pieces[p.index()].uncapturable)
                 .collect(),
+            supply: piece_mask(definition, |piece| piece.supply),
+            converts_around: piece_mask(definition, |piece| piece.converts_around),
             number_base: {
                 let mut base = BySide::splat(0u8);
                 let mut next = 0usize;
@@ -739,6 +747,16 @@ impl<B: Bitboard> Tables<B> {
     pub fn moves_of(&self, side: SideId, piece: PieceId) -> &PieceMoves<B> {
         &self.movement[side.index() * self.pieces + piece.index()]
     }
+}
+
+/// The piece types for which `test` holds, a bit per type.
+fn piece_mask(definition: &Definition, test: impl Fn(&variant_dsl::PieceDef) -> bool) -> u32 {
+    definition
+        .pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, piece)| test(piece))
+        .fold(0, |mask, (index, _)| mask | 1 << index)
 }
 
 /// Pseudo-legal targets of one piece (here rather than in [`crate::movegen`], which calls it
@@ -889,6 +907,15 @@ impl<B: Bitboard> Builder<'_, B> {
             }
         }
         moves.routes.extend(paths.routes);
+        if let Some(zone) = &piece.en_passant_zone {
+            // `en-passant on ZONE`: a square passed outside the zone is no target.
+            let zone = zone
+                .get(side)
+                .map_or(B::EMPTY, |squares| self.geometry.mask(squares));
+            for leap in moves.lame.iter_mut().flatten() {
+                leap.passed = leap.passed.filter(|&square| zone.has(square));
+            }
+        }
         moves.simple = moves.are_simple();
         moves.route_attacks = moves.routes.iter().any(crate::path::Route::attacks);
         moves.takes_en_passant = moves.en_passant.iter().any(|squares| squares.any());

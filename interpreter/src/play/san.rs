@@ -285,14 +285,19 @@ fn normalise(text: &str) -> String {
     trimmed.replace('=', "")
 }
 
-/// The parts of an algebraic move: `[Piece][file][rank][x]square[=Promotion]`.
+/// The parts of an algebraic move: `[Piece][file][rank][x]square[=Promotion]`, where a piece
+/// may be a promoted form, `+` and its letter (`+Pc8`, `c7=+P`).
 #[derive(Debug, Default)]
 struct Written {
     piece: Option<char>,
+    /// The piece was written `+P`: the promoted form of the piece lettered `P`.
+    promoted_piece: bool,
     from_file: Option<String>,
     from_rank: Option<String>,
     to: String,
     promotion: Option<char>,
+    /// The promotion was written `=+P`: to a promoted form.
+    promotion_to_promoted: bool,
 }
 
 /// Splits a normalised algebraic move into its parts.
@@ -302,16 +307,26 @@ fn parse(text: &str) -> Option<Written> {
     }
     let mut rest = text;
     let mut written = Written::default();
+    if let Some(promoted) = rest.strip_prefix('+') {
+        written.promoted_piece = true;
+        rest = promoted;
+    }
     let first = rest.chars().next()?;
     if first.is_ascii_uppercase() {
         written.piece = Some(first);
         rest = &rest[1..];
+    } else if written.promoted_piece {
+        return None;
     }
-    // The promotion: a trailing letter after the last digit.
+    // The promotion: a trailing letter after the last digit, `+` before it for a promoted form.
     let last = rest.chars().last()?;
     if last.is_ascii_alphabetic() && rest.len() > 2 {
         written.promotion = Some(last.to_ascii_uppercase());
         rest = &rest[..rest.len() - 1];
+        if let Some(plain) = rest.strip_suffix('+') {
+            written.promotion_to_promoted = true;
+            rest = plain;
+        }
     }
     let digits_end = rest.len();
     let digits_start = rest.rfind(|c: char| !c.is_ascii_digit())? + 1;
@@ -408,8 +423,9 @@ fn fits<B: Bitboard>(
     let letter = rules.definition.pieces[mover.piece.index()]
         .letter
         .to_ascii_uppercase();
+    let promoted_form = |piece: usize| rules.definition.pieces[piece].promoted_form;
     let piece_ok = match written.piece {
-        Some(p) => p == letter,
+        Some(p) => p == letter && written.promoted_piece == promoted_form(mover.piece.index()),
         None => letterless(rules, us.index(), mover.piece.index()),
     };
     let (file, rank) = file_and_rank(rules, mv.from.index());
@@ -419,6 +435,7 @@ fn fits<B: Bitboard>(
                 .letter
                 .to_ascii_uppercase()
                 == p
+                && written.promotion_to_promoted == promoted_form(piece.0 as usize)
         }
         (Some(_), _) => false,
         (None, _) => true,
