@@ -86,14 +86,18 @@ impl<B: Bitboard> Default for Counter<B> {
 impl<B: Bitboard> Sink<B> for Counter<B> {
     #[inline]
     fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
-        match promotion {
-            None => self.count += targets.count() as u64,
-            Some(rule) => {
-                let promoting = rule.promoting(from, targets);
-                self.count += (targets ^ promoting).count() as u64
-                    + promoting.count() as u64 * rule.choices.len() as u64
-                    + rule.also_plain(promoting).count() as u64;
-            }
+        self.count += targets.count() as u64;
+        // A promoting target counts once per choice, and once more where it may stay plain:
+        // worked out only where a target promotes, rare among a promoting piece's moves.
+        let Some(rule) = promotion else {
+            return;
+        };
+        let promoting = rule.promoting(from, targets);
+        if promoting.any() {
+            let promotions = promoting.count() as u64;
+            self.count = self.count - promotions
+                + promotions * rule.choices.len() as u64
+                + rule.also_plain(promoting).count() as u64;
         }
     }
     #[inline]
@@ -439,9 +443,12 @@ fn pinned<B: Bitboard>(
     pinned
 }
 
-/// Keeps the targets whose move leaves the mover's royal pieces safe.
+/// Keeps the targets whose move leaves the mover's royal pieces safe. The tests that settle
+/// most pieces (no `check` rule; neither royal nor pinned) are inlined into every move loop;
+/// the rest is [`filter_tested`]. (Left to the compiler, the whole filter stopped being inlined
+/// once the loops had more instances, and chess paid a call per piece: issue 26.)
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 fn filter_legal<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
@@ -452,23 +459,34 @@ fn filter_legal<B: Bitboard>(
     occupied: B,
     us: SideId,
 ) -> B {
-    if !safety.enforced {
+    if !safety.enforced || (safety.fast && !royal && !safety.pinned.has(from)) {
         return targets;
     }
-    if safety.fast {
-        if !royal && !safety.pinned.has(from) {
-            return targets;
-        }
-        if royal {
-            let without_king = occupied & !B::single(from);
-            let mut legal = B::EMPTY;
-            for to in targets.squares() {
-                if !position.attacked(rules, to, us, without_king | B::single(to)) {
-                    legal |= B::single(to);
-                }
+    filter_tested(rules, position, safety, royal, from, targets, occupied, us)
+}
+
+/// [`filter_legal`] for a royal piece, a pinned one, or any piece where pins do not settle
+/// legality: each target tested.
+#[allow(clippy::too_many_arguments)]
+fn filter_tested<B: Bitboard>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    safety: &Safety<B>,
+    royal: bool,
+    from: usize,
+    targets: B,
+    occupied: B,
+    us: SideId,
+) -> B {
+    if safety.fast && royal {
+        let without_king = occupied & !B::single(from);
+        let mut legal = B::EMPTY;
+        for to in targets.squares() {
+            if !position.attacked(rules, to, us, without_king | B::single(to)) {
+                legal |= B::single(to);
             }
-            return legal;
         }
+        return legal;
     }
     let mut legal = B::EMPTY;
     for to in targets.squares() {

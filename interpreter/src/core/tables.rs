@@ -233,24 +233,51 @@ pub struct PromotionRule<B> {
     /// Where the piece, unpromoted, would be stranded (no move of it could leave): an optional
     /// promotion is forced there.
     pub stranded: B,
+    /// `moves`, `optional` and `stranded` as masks, found once when the game is compiled.
+    pub masks: PromotionMasks<B>,
+}
+
+/// A promotion rule's tests as masks of target squares, so that the move loop pays a choice
+/// between two masks rather than the rule's words per move (issue 26).
+#[derive(Clone, Copy, Debug)]
+pub struct PromotionMasks<B> {
+    /// The targets that promote of a move that starts in the zone.
+    pub from_zone: B,
+    /// The targets that promote of a move that starts outside the zone.
+    pub from_outside: B,
+    /// The promoting targets where the move may also be made without promoting.
+    pub plain: B,
+}
+
+impl<B: Bitboard> PromotionMasks<B> {
+    /// No target promotes: the value before [`PromotionRule::with_masks`].
+    pub const NONE: PromotionMasks<B> = PromotionMasks {
+        from_zone: B::EMPTY,
+        from_outside: B::EMPTY,
+        plain: B::EMPTY,
+    };
 }
 
 impl<B: Bitboard> PromotionRule<B> {
+    /// The rule with its [`PromotionMasks`] found from its zone and words.
+    pub fn with_masks(mut self) -> Self {
+        let (zone, moves) = (self.zone, self.moves);
+        let when = |promotes: bool, mask: B| if promotes { mask } else { B::EMPTY };
+        self.masks = PromotionMasks {
+            from_zone: when(moves.within, zone) | when(moves.leaving, !zone),
+            from_outside: when(moves.entering, zone),
+            plain: when(self.optional, !self.stranded),
+        };
+        self
+    }
+
     /// The targets of a move from `from` that promote.
     #[inline]
     pub fn promoting(&self, from: usize, targets: B) -> B {
-        let moves = self.moves;
         let mask = if self.zone.has(from) {
-            match (moves.within, moves.leaving) {
-                (true, true) => return targets,
-                (true, false) => self.zone,
-                (false, true) => !self.zone,
-                (false, false) => B::EMPTY,
-            }
-        } else if moves.entering {
-            self.zone
+            self.masks.from_zone
         } else {
-            B::EMPTY
+            self.masks.from_outside
         };
         targets & mask
     }
@@ -258,11 +285,7 @@ impl<B: Bitboard> PromotionRule<B> {
     /// Among the promoting targets, those where the move may also be made without promoting.
     #[inline]
     pub fn also_plain(&self, promoting: B) -> B {
-        if self.optional {
-            promoting & !self.stranded
-        } else {
-            B::EMPTY
-        }
+        promoting & self.masks.plain
     }
 }
 
@@ -859,24 +882,27 @@ impl<B: Bitboard> Builder<'_, B> {
                 .initial_zone
                 .get(side)
                 .map_or(B::EMPTY, |zone| self.geometry.mask(zone)),
-            promotion: piece.promotion.as_ref().map(|promotion| PromotionRule {
-                zone: promotion
-                    .zone
-                    .get(side)
-                    .map_or(B::EMPTY, |z| self.geometry.mask(z)),
-                choices: promotion.choices_for(SideId(side as u8)).to_vec(),
-                moves: promotion.moves,
-                optional: promotion.optional,
-                stranded: def
-                    .pieces
-                    .iter()
-                    .position(|p| p == piece)
-                    .map_or(B::EMPTY, |index| {
-                        self.geometry.mask(&def.stranded_squares(
-                            variant_dsl::SideId(side as u8),
-                            variant_dsl::PieceId(index as u8),
-                        ))
-                    }),
+            promotion: piece.promotion.as_ref().map(|promotion| {
+                PromotionRule {
+                    zone: promotion
+                        .zone
+                        .get(side)
+                        .map_or(B::EMPTY, |z| self.geometry.mask(z)),
+                    choices: promotion.choices_for(SideId(side as u8)).to_vec(),
+                    moves: promotion.moves,
+                    optional: promotion.optional,
+                    stranded: def.pieces.iter().position(|p| p == piece).map_or(
+                        B::EMPTY,
+                        |index| {
+                            self.geometry.mask(&def.stranded_squares(
+                                variant_dsl::SideId(side as u8),
+                                variant_dsl::PieceId(index as u8),
+                            ))
+                        },
+                    ),
+                    masks: PromotionMasks::NONE,
+                }
+                .with_masks()
             }),
             routes: Vec::new(),
             route_attacks: false,
