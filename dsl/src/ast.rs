@@ -109,6 +109,8 @@ pub enum Statement {
     Remove(RemoveStatement),
     /// `castling { ... }`
     Castling(CastlingStatement),
+    /// `gating from rank 1`
+    Gating(GatingStatement),
     /// `setup "..."`
     Setup(TextStatement),
     /// `actions moves drops`
@@ -153,6 +155,7 @@ impl Statement {
             Statement::Piece(s) => s.keyword,
             Statement::Remove(s) => s.keyword,
             Statement::Castling(s) => s.keyword,
+            Statement::Gating(s) => s.keyword,
             Statement::Actions(s) => s.keyword,
             Statement::Drops(s) | Statement::MoveRules(s) => s.keyword,
             Statement::Counter(s) => s.keyword,
@@ -182,6 +185,7 @@ impl Statement {
             Statement::Piece(_) => "piece",
             Statement::Remove(_) => "remove",
             Statement::Castling(_) => "castling",
+            Statement::Gating(_) => "gating",
             Statement::Setup(_) => "setup",
             Statement::Actions(_) => "actions",
             Statement::Drops(_) => "drops",
@@ -899,6 +903,15 @@ pub enum CaptureItem {
     Store(Vec<Spanned<String>>, crate::definition::Store),
     /// A construct not implemented yet.
     Future(FutureStatement),
+}
+
+/// `gating from rank 1`: the squares whose first piece may gate a piece from the hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GatingStatement {
+    /// The `gating` keyword.
+    pub keyword: Span,
+    /// The squares, counted from each side.
+    pub zone: Spanned<Zone>,
 }
 
 /// `control { en-passant standing }`

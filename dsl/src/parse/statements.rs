@@ -38,6 +38,10 @@ pub(super) fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Sta
             piece: text_of(file, &inner.nth(1).expect("the piece's name")),
         }),
         Rule::castling_statement => Statement::Castling(castling_statement(file, &mut inner)),
+        Rule::gating_statement => Statement::Gating(GatingStatement {
+            keyword: span_of(file, &child(&mut inner)),
+            zone: super::expressions::zone(file, inner.nth(1).expect("the gating zone")),
+        }),
         Rule::actions_statement => Statement::Actions(actions_statement(file, &mut inner)),
         Rule::drops_statement => Statement::Drops(drops_statement(file, &mut inner)),
         Rule::move_rules_statement => Statement::MoveRules(drops_statement(file, &mut inner)),

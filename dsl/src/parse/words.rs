@@ -199,6 +199,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::piece_statement => keyword(STATEMENT, "piece"),
         Rule::remove_statement | Rule::kw_remove => keyword(STATEMENT, "remove"),
         Rule::castling_statement => keyword(STATEMENT, "castling"),
+        Rule::gating_statement | Rule::kw_gating => keyword(STATEMENT, "gating"),
         Rule::setup_statement => keyword(STATEMENT, "setup"),
         Rule::end_statement => keyword(STATEMENT, "end"),
         Rule::actions_statement => keyword(STATEMENT, "actions"),

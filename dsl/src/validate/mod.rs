@@ -115,6 +115,9 @@ impl Validator<'_> {
             .castling
             .map(|castling| self.castling(castling, &context))
             .unwrap_or_default();
+        let gating = statements
+            .gating
+            .and_then(|gating| self.gating(gating, &context, &castling));
         let castling_ok = self.error_count() == errors_before_castling;
         let end = statements
             .end
@@ -192,6 +195,7 @@ impl Validator<'_> {
             teams,
             policies,
             counters: counters.into_iter().collect::<Option<Vec<_>>>()?,
+            gating,
         };
         if !names_ok || !castling_ok {
             return None;

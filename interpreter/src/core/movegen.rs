@@ -179,6 +179,7 @@ pub(crate) fn promotion_moves<B: Bitboard>(
                     to: Sq::new(to),
                     kind: MoveKind::Promote(choice),
                     converts: None,
+                    gate: None,
                 });
             }
         } else {
@@ -553,6 +554,7 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
                 to: ep.target,
                 kind: MoveKind::EnPassant,
                 converts: None,
+                gate: None,
             };
             if !safety.enforced || leaves_king_safe(rules, position, mv, us) {
                 sink.single(mv);
@@ -597,6 +599,7 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
             to: Sq::new(castle.king_to),
             kind: MoveKind::Castle(index as u8),
             converts: None,
+            gate: None,
         };
         if safety.enforced {
             let passes_attack = castle
@@ -608,5 +611,74 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
             }
         }
         sink.single(mv);
+    }
+}
+
+/// The gating moves of `us` (`gating`): every move of a piece standing on one of its gating
+/// squares (not a promotion, en passant or a compound move), and every legal castling whose
+/// king's or rook's square is one (where neither lands on it), once per type in the hand, with a
+/// piece of that type placed on the square left. A move gates only where it is legal on its own
+/// (as Fairy-Stockfish judges: the piece placed never unpins the piece that leaves); standing
+/// where the moving piece stood, it can expose nothing, so the legal moves are the gating ones.
+#[cold]
+pub(crate) fn gating_moves<B: Bitboard, S: Sink<B>>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    us: SideId,
+    safety: &Safety<B>,
+    movable: Movable<'_, B>,
+    sink: &mut S,
+) {
+    let held = position.held_types(us);
+    let gates = position.gates() & position.side_pieces(us);
+    if held == 0 || gates.is_empty() {
+        return;
+    }
+    let emit = |mv: Move, on_rook: bool, sink: &mut S| {
+        let mut rest = held;
+        while rest != 0 {
+            let piece = PieceId::new(rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+            sink.single(mv.gated(piece, on_rook));
+        }
+    };
+    let occupied = position.occupied();
+    let own = if rules.plain_sides {
+        position.side_pieces(us)
+    } else {
+        blockers(rules, position, us)
+    };
+    for from in gates.squares() {
+        let Some(occupant) = position.at(from) else {
+            continue;
+        };
+        if movable.restrict(occupant.piece, B::single(from)).is_empty() {
+            continue;
+        }
+        let moves = rules.moves_of(us, occupant.piece);
+        let reached = targets(rules, moves, from, own, occupied & !own, occupied);
+        let royal = rules.royal.contains(&occupant.piece);
+        let mut plain = filter_legal(rules, position, safety, royal, from, reached, occupied, us);
+        if let Some(rule) = moves.promotion.as_ref() {
+            let promoting = rule.promoting(from, plain);
+            plain &= !(promoting & !rule.also_plain(promoting));
+        }
+        for to in plain.squares() {
+            emit(Move::normal(from, to), false, sink);
+        }
+    }
+    let mut castles = Collector::default();
+    castling(rules, position, us, occupied, safety, movable, &mut castles);
+    for mv in castles.moves {
+        let MoveKind::Castle(index) = mv.kind else {
+            continue;
+        };
+        let castle = &rules.castles[index as usize];
+        for (square, on_rook) in [(castle.king_from, false), (castle.rook_from, true)] {
+            let landed = square == castle.king_to || square == castle.rook_to;
+            if gates.has(square) && !landed {
+                emit(mv, on_rook, sink);
+            }
+        }
     }
 }

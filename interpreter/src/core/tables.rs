@@ -441,6 +441,11 @@ pub struct Tables<B> {
     pub(crate) capture_effects: bool,
     /// Whether a turn may have several actions (`turn { up to N actions }`, N > 1).
     pub(crate) multi_action: bool,
+    /// `gating`: a piece first leaving a gating square may have a piece of the hand placed on
+    /// the square it left ([`crate::moves::Move::gate`]).
+    pub(crate) gating: bool,
+    /// Whether a side whose hand is empty keeps its gating rights (captures fill hands).
+    pub(crate) gates_kept_without_hand: bool,
     /// Per piece type, where its captured pieces go (`capture { ... to hand }`).
     pub(crate) stores: ByPiece<Option<variant_dsl::Store>>,
     /// Per piece type, the type a promoted piece of it goes back to when captured into a hand:
@@ -724,6 +729,8 @@ impl<B: Bitboard> Tables<B> {
                 .contains(&Some(variant_dsl::Store::Hand)),
             pieces_return: definition.capture.stores.iter().any(Option::is_some),
             tracks_turns: false,
+            gating: definition.gating.is_some(),
+            gates_kept_without_hand: variant_dsl::GatingDef::kept_without_hand(definition),
             exchanges_prisoners: definition.turn.exchange_prisoners,
             reads_last_drop: definition.reads_last_drop(),
             uncapturable: crate::core::index::pieces(pieces)

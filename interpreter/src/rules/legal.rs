@@ -24,8 +24,8 @@
 use crate::core::bitboard::Bitboard;
 use crate::core::index::{pieces, ByPiece, PieceId, SideId};
 use crate::core::movegen::{
-    castling, en_passant, leaves_king_safe, piece_moves, safety, Collector, Counter, Exists,
-    Movable, Safety, Sink,
+    castling, en_passant, gating_moves, leaves_king_safe, piece_moves, safety, Collector, Counter,
+    Exists, Movable, Safety, Sink,
 };
 use crate::core::moves::{Move, MoveKind};
 use crate::core::position::Position;
@@ -365,6 +365,9 @@ fn board_moves<B: Bitboard, S: Sink<B>>(
         movable,
         sink,
     );
+    if rules.gating {
+        gating_moves(rules, position, us, safety, movable, sink);
+    }
 }
 
 fn drops<B: Bitboard, S: Sink<B>>(
