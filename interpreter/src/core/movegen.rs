@@ -239,7 +239,7 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
         }
         let moves = rules.moves_of(us, piece);
         let royal = rules.royal.contains(&piece);
-        let to_royal = royal_promotion(rules, moves, safety);
+        let to_royal = royal_promotion(moves, safety);
         for from in pieces.squares() {
             let targets = targets(rules, moves, from, own, enemy, occupied);
             if let Some(rule) = to_royal {
@@ -271,18 +271,13 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
 /// attacked`, one that may be the safe one), so each promotion is tested as itself.
 #[inline]
 fn royal_promotion<'r, B: Bitboard>(
-    rules: &Tables<B>,
     moves: &'r PieceMoves<B>,
     safety: &Safety<B>,
 ) -> Option<&'r PromotionRule<B>> {
     if !safety.enforced {
         return None;
     }
-    moves.promotion.as_ref().filter(|rule| {
-        rule.choices
-            .iter()
-            .any(|choice| rules.royal.contains(choice))
-    })
+    moves.promotion.as_ref().filter(|rule| rule.to_royal)
 }
 
 /// The moves of a piece that may promote to a royal piece: its plain moves as any piece's, its

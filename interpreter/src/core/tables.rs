@@ -235,6 +235,9 @@ pub struct PromotionRule<B> {
     pub stranded: B,
     /// `moves`, `optional` and `stranded` as masks, found once when the game is compiled.
     pub masks: PromotionMasks<B>,
+    /// Whether a choice is a royal piece (its promotions are then each tested for the king's
+    /// safety), found once when the game is compiled rather than per move generation.
+    pub to_royal: bool,
 }
 
 /// A promotion rule's tests as masks of target squares, so that the move loop pays a choice
@@ -605,13 +608,16 @@ impl<B: Bitboard> Tables<B> {
             castle_gain[castle.king_from] |= 1 << index;
             castle_gain[castle.rook_from] |= 1 << index;
         }
-        let royal = definition
+        let royal: Vec<PieceId> = definition
             .pieces
             .iter()
             .enumerate()
             .filter(|(_, p)| p.royal)
             .map(|(i, _)| PieceId(i as u8))
             .collect();
+        for rule in movement.iter_mut().filter_map(|m| m.promotion.as_mut()) {
+            rule.to_royal = rule.choices.iter().any(|choice| royal.contains(choice));
+        }
         // Capture effects can remove the mover's own royal piece with any capture: every move is
         // then tested by playing it.
         // A hopper's attack opens and closes as pieces enter or leave its line on either side of
@@ -901,6 +907,7 @@ impl<B: Bitboard> Builder<'_, B> {
                         },
                     ),
                     masks: PromotionMasks::NONE,
+                    to_royal: false,
                 }
                 .with_masks()
             }),
