@@ -33,7 +33,7 @@ options() {
 # a game not yet in games/ is skipped.
 GAMES="crazyhouse atomic kingofthehill 3check antichess losers horde racingkings gothic seirawan
 knightmate extinction placement chaturanga amazon berolina courier breakthrough ataxx spartan
-newzealand hoppelpoppel duck torpedo grasshopper shogi minishogi xiangqi minixiangqi"
+newzealand hoppelpoppel duck torpedo grasshopper shogi minishogi xiangqi minixiangqi janggi"
 
 if [ "$#" -gt 0 ]; then
     GAMES="$*"

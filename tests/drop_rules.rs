@@ -493,6 +493,10 @@ impl<'a> Naive<'a> {
                     .last_drop(SideId::new(side))
                     .is_some_and(|(kind, _)| kind == PieceId::new(piece.0 as usize))
             }),
+            Condition::Passed(reference) => self
+                .sides(*reference)
+                .into_iter()
+                .any(|side| self.position.passed(SideId::new(side))),
             Condition::And(a, b) => self.holds(a, drop) && self.holds(b, drop),
             Condition::Or(a, b) => self.holds(a, drop) || self.holds(b, drop),
             Condition::Not(a) => !self.holds(a, drop),

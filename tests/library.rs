@@ -74,6 +74,7 @@ const FAIRY_STOCKFISH_GAMES: &[&str] = &[
     "minishogi",
     "xiangqi",
     "minixiangqi",
+    "janggi",
 ];
 
 fn root() -> &'static Path {

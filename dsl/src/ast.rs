@@ -455,8 +455,24 @@ pub enum PieceItem {
         /// Where it applies.
         zone: Spanned<Zone>,
     },
+    /// `moves "B" along zone palace-lines`: more movement from the zone's squares, every square
+    /// passed or landed on in the zone.
+    MovesAlong {
+        /// The Betza text.
+        moves: Spanned<StringLit>,
+        /// The zone it runs in.
+        zone: Spanned<Zone>,
+    },
     /// `confined to zone palace`: the piece never leaves the zone.
     Confined(Spanned<Zone>),
+    /// `may not hop over Cannon` (`hop` true) or `may not capture Cannon`: piece types this
+    /// piece never jumps over, or never takes.
+    MayNot {
+        /// `hop over` rather than `capture`.
+        hop: bool,
+        /// The piece names.
+        pieces: Vec<Spanned<String>>,
+    },
     /// `initial rank 2`
     Initial(Spanned<Zone>),
     /// `letter +P`: the piece is the promoted form of the piece lettered `P`.
@@ -508,8 +524,12 @@ impl PieceItem {
             PieceItem::Letter(_) | PieceItem::PromotedLetter(_) => "letter",
             PieceItem::Value(_) => "value",
             PieceItem::Royal => "royal",
-            PieceItem::Moves(_) | PieceItem::MovesIn { .. } => "moves",
+            PieceItem::Moves(_) | PieceItem::MovesIn { .. } | PieceItem::MovesAlong { .. } => {
+                "moves"
+            }
             PieceItem::Confined(_) => "confined",
+            PieceItem::MayNot { hop: true, .. } => "may not hop over",
+            PieceItem::MayNot { hop: false, .. } => "may not capture",
             PieceItem::Initial(_) => "initial",
             PieceItem::Promotes { .. } => "promotes",
             PieceItem::Irreversible => "irreversible",
@@ -690,6 +710,8 @@ pub enum TurnItem {
     Maximal,
     /// `pass when no action`
     Pass,
+    /// `may pass`: the side to move may pass instead of acting.
+    MayPass,
     /// `exchange prisoners`
     ExchangePrisoners,
     /// A construct not implemented yet.
@@ -821,6 +843,8 @@ pub enum Expression {
     },
     /// `opponent placed Queen`
     Placed(Spanned<SideReference>, Spanned<String>),
+    /// `opponent passed`: the side's last action was a pass.
+    Passed(Spanned<SideReference>),
     /// `last drop of opponent`
     LastDrop(Spanned<SideReference>),
     /// `controlled by own`

@@ -140,6 +140,8 @@ pub enum Condition {
     HandsEmpty,
     /// `opponent placed Queen`: the last action of the side (one of the sides) dropped this type.
     Placed(SideRef, PieceId),
+    /// `opponent passed`: the last action of the side (one of the sides) was a pass.
+    Passed(SideRef),
     /// `A and B`
     And(Box<Condition>, Box<Condition>),
     /// `A or B`

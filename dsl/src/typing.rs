@@ -517,6 +517,7 @@ impl Checker<'_> {
                 let piece = self.names.piece(name, "`placed`");
                 Typed::Condition(Condition::Placed(side?, piece?))
             }
+            Expression::Passed(side) => Typed::Condition(Condition::Passed(self.side(side)?)),
             Expression::LastDrop(side) => Typed::Squares(Squares::LastDrop(self.side(side)?)),
             Expression::ControlledBy(side) => {
                 Typed::Squares(Squares::ControlledBy(self.side(side)?))

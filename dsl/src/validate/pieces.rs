@@ -143,6 +143,9 @@ impl Validator<'_> {
             paths: Vec::new(),
             confined: None,
             zoned_moves: Vec::new(),
+            lined_moves: Vec::new(),
+            no_hurdle: Vec::new(),
+            no_capture: Vec::new(),
         };
         let mut seen: HashMap<String, Span> = HashMap::new();
         // Sides whose promotion zone a `SIDE promotes` statement set: the general statement
@@ -158,9 +161,13 @@ impl Validator<'_> {
                     side: Some(side), ..
                 } => format!("{} promotes", side.node),
                 PieceItem::MovesIn { .. } => "moves in".to_string(),
+                PieceItem::MovesAlong { .. } => "moves along".to_string(),
                 other => other.keyword_text().to_string(),
             };
-            let repeatable = matches!(item.node, PieceItem::Path(_) | PieceItem::MovesIn { .. });
+            let repeatable = matches!(
+                item.node,
+                PieceItem::Path(_) | PieceItem::MovesIn { .. } | PieceItem::MovesAlong { .. }
+            );
             if let Some(first) = seen
                 .insert(keyword.clone(), item.span)
                 .filter(|_| !repeatable)
@@ -190,6 +197,32 @@ impl Validator<'_> {
                             betza: moves.node.value.clone(),
                             moves: decoded,
                         });
+                    }
+                }
+                PieceItem::MovesAlong { moves, zone } => {
+                    let decoded = self.moves(moves);
+                    if let Some(zone) = self.zone(zone, context) {
+                        piece.lined_moves.push(ZonedMoves {
+                            zone,
+                            betza: moves.node.value.clone(),
+                            moves: decoded,
+                        });
+                    }
+                }
+                PieceItem::MayNot { hop, pieces } => {
+                    let context_words = if *hop {
+                        "`may not hop over`"
+                    } else {
+                        "`may not capture`"
+                    };
+                    let ids: Vec<PieceId> = pieces
+                        .iter()
+                        .filter_map(|name| self.piece_id(name, context.pieces, context_words))
+                        .collect();
+                    if *hop {
+                        piece.no_hurdle = ids;
+                    } else {
+                        piece.no_capture = ids;
                     }
                 }
                 PieceItem::Confined(zone) => piece.confined = self.zone(zone, context),

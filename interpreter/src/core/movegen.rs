@@ -15,8 +15,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{ByPiece, PieceId, SideId, Sq};
-pub(crate) use crate::core::tables::targets;
-use crate::core::tables::{PromotionRule, Tables};
+use crate::core::tables::{targets_barred, Barred, PromotionRule, Tables};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 
@@ -234,8 +233,9 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
         }
         let moves = rules.moves_of(us, piece);
         let royal = rules.royal.contains(&piece);
+        let barred = Barred::of(moves, |p| position.typed(p));
         for from in pieces.squares() {
-            let targets = targets(rules, moves, from, own, enemy, occupied);
+            let targets = targets_barred(rules, moves, from, own, enemy, occupied, barred);
             if targets.any() {
                 let legal =
                     filter_legal(rules, position, safety, royal, from, targets, occupied, us);

@@ -488,6 +488,9 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         sides(self.rules.sides).all(|side| self.position.hand_total(side) == 0)
     }
     #[inline]
+    fn passed(&mut self, sides: SideRef) -> bool {
+        each_side(self.sides(sides)).any(|side| self.position.passed(side))
+    }
     fn placed(&mut self, sides: SideRef, piece: PieceId) -> bool {
         each_side(self.sides(sides)).any(|side| {
             self.position
@@ -1170,6 +1173,13 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
             }
         });
         (empty, empty)
+    }
+    fn passed(&mut self, reference: SideRef) -> (bool, bool) {
+        // After the mover's drop, the mover has not passed; the others are as they were.
+        let others = each_side(self.sides(reference))
+            .filter(|&side| side != self.mover)
+            .any(|side| self.position.passed(side));
+        (others, others)
     }
     fn placed(&mut self, reference: SideRef, piece: PieceId) -> (bool, bool) {
         let others = each_side(self.sides(reference))

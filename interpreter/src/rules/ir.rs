@@ -127,6 +127,8 @@ pub enum Cond<B> {
     HandsEmpty,
     /// Some side's last action dropped this type.
     Placed(SideRef, PieceId),
+    /// Some side's last action was a pass.
+    Passed(SideRef),
     /// Both.
     And(Box<Cond<B>>, Box<Cond<B>>),
     /// Either.
@@ -449,6 +451,7 @@ impl<B: Bitboard> Compiler<'_, B> {
             Condition::Some(set) => Cond::Some(self.set(set)),
             Condition::HandsEmpty => Cond::HandsEmpty,
             Condition::Placed(side, piece) => Cond::Placed(*side, *piece),
+            Condition::Passed(side) => Cond::Passed(*side),
             Condition::And(a, b) => Cond::And(boxed(a), boxed(b)),
             Condition::Or(a, b) => Cond::Or(boxed(a), boxed(b)),
             Condition::Not(a) => Cond::Not(boxed(a)),
