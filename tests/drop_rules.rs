@@ -413,6 +413,12 @@ impl<'a> Naive<'a> {
                 }
                 total
             }
+            Field::PieceValue => self
+                .position
+                .at(self.game.index(square))
+                .map_or(0, |occupant| {
+                    i64::from(self.game.definition.pieces[occupant.piece.index()].value)
+                }),
             Field::Plus(a, b) => self.field(a, square) + self.field(b, square),
             Field::Minus(a, b) => self.field(a, square) - self.field(b, square),
         }

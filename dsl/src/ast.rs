@@ -869,6 +869,8 @@ pub enum Expression {
     Controllers(Spanned<SideReference>),
     /// `control value of own`
     ControlValue(Spanned<SideReference>),
+    /// `value`: the value of the piece on each square.
+    PieceValue,
     /// `empty`, `occupied`, `light`, `dark`, `board`
     Squares(crate::expression::SquareConstant),
     /// `rank 2`, `last rank`, `squares e4 d5`

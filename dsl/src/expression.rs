@@ -232,6 +232,8 @@ pub enum Field {
     Controllers(SideRef),
     /// `control value of own`: the sum of the values of the side's pieces controlling it.
     ControlValue(SideRef),
+    /// `value`: the value of the piece standing on the square, 0 where none does.
+    PieceValue,
     /// `A + B`
     Plus(Box<Field>, Box<Field>),
     /// `A - B`

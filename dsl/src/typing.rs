@@ -563,6 +563,7 @@ impl Checker<'_> {
             }
             Expression::Controllers(side) => Typed::Field(Field::Controllers(self.side(side)?)),
             Expression::ControlValue(side) => Typed::Field(Field::ControlValue(self.side(side)?)),
+            Expression::PieceValue => Typed::Field(Field::PieceValue),
             Expression::Squares(constant) => Typed::Squares(Squares::Constant(*constant)),
             Expression::Zone(zone) => Typed::Squares(Squares::Zone(self.names.zone(zone)?)),
             Expression::Pieces(side, Some(name)) if self.names.counter(&name.node).is_some() => {

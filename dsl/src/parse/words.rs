@@ -352,6 +352,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         | Rule::legal_drops_term
         | Rule::controllers_term
         | Rule::control_value_term
+        | Rule::piece_value_term
         | Rule::squares_term
         | Rule::pieces_term
         | Rule::term => keywords(EXPRESSION, EXPRESSION_KEYWORDS),

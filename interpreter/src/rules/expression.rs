@@ -190,6 +190,13 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                 });
                 total
             }
+            Fld::PieceValue => (squares & self.position.occupied())
+                .squares()
+                .filter_map(|square| self.position.at(square))
+                .map(|occupant| {
+                    i64::from(self.rules.definition.pieces[occupant.piece.index()].value)
+                })
+                .sum(),
             Fld::Plus(a, b) => self
                 .field_sum(a, squares)
                 .saturating_add(self.field_sum(b, squares)),
@@ -232,6 +239,13 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                 });
                 values
             }
+            Fld::PieceValue => (0..size)
+                .map(|square| {
+                    self.position.at(square).map_or(0, |occupant| {
+                        i64::from(self.rules.definition.pieces[occupant.piece.index()].value)
+                    })
+                })
+                .collect(),
             Fld::Plus(a, b) | Fld::Minus(a, b) => {
                 let plus = matches!(field, Fld::Plus(..));
                 let (a, b) = (self.field(a), self.field(b));

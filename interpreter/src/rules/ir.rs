@@ -92,6 +92,8 @@ pub enum Fld {
     Controllers(SideRef),
     /// Values of the controlling pieces of some sides.
     ControlValue(SideRef),
+    /// The value of the piece on the square.
+    PieceValue,
     /// Addition.
     Plus(Box<Fld>, Box<Fld>),
     /// Subtraction.
@@ -542,6 +544,7 @@ fn field(field_expression: &Field) -> Fld {
         Field::Constant(value) => Fld::Constant(*value),
         Field::Controllers(side) => Fld::Controllers(*side),
         Field::ControlValue(side) => Fld::ControlValue(*side),
+        Field::PieceValue => Fld::PieceValue,
         Field::Plus(a, b) => Fld::Plus(Box::new(field(a)), Box::new(field(b))),
         Field::Minus(a, b) => Fld::Minus(Box::new(field(a)), Box::new(field(b))),
     }
