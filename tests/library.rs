@@ -31,6 +31,10 @@
 //!   language on moves and drops of `irreversible` pieces only, and the language cannot say
 //!   "every drop resets it". The clock matters only to the 50-move rule, which pyffish's move
 //!   lists do not apply. It is left out of the comparison there, and compared everywhere else.
+//! - perft in games with `may pass` (janggi): pyffish counts each position read again from its
+//!   FEN, without the history that ends a janggi game after a pass (bikjang, two passes), so
+//!   there we count the same way (`Ours::perft_through_fens`); tests/janggi.rs checks those
+//!   ends on move sequences.
 
 mod common;
 
@@ -200,6 +204,27 @@ impl<B: Bitboard> Ours<B> {
         }
     }
 
+    /// Perft counted as pyffish counts it: each position read again from its FEN, so without
+    /// the history that a game with passes reads (janggi's ends after a pass).
+    fn perft_through_fens(&self, position: &Position<B>, depth: u32) -> u64 {
+        if outcome(&self.rules, position, &[]).is_some() {
+            return 0;
+        }
+        let moves = legal_moves(&self.rules, position);
+        if depth <= 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut after = *position;
+                after.play_legal(&self.rules, mv);
+                let again = self.read(&self.fen(&after)).expect("our FEN reads back");
+                self.perft_through_fens(&again, depth - 1)
+            })
+            .sum()
+    }
+
     /// Whether our FEN of `position` says what pyffish's `theirs` says (see the module doc).
     fn same_fen(&self, position: &Position<B>, theirs: &str) -> bool {
         let ours = self.fen(position);
@@ -263,9 +288,13 @@ impl<B: Bitboard> Ours<B> {
                     }
                 }
                 Some(Record::Perft { fen, depth, nodes }) => {
-                    let ours = self
-                        .read(fen)
-                        .map(|position| perft::perft(&self.rules, &position, depth, &[]));
+                    let ours = self.read(fen).map(|position| {
+                        if self.definition.turn.may_pass {
+                            self.perft_through_fens(&position, depth)
+                        } else {
+                            perft::perft(&self.rules, &position, depth, &[])
+                        }
+                    });
                     if ours != Ok(nodes) {
                         found.push(format!(
                             "perft {depth} at {fen}: ours {ours:?}, pyffish {nodes}"
