@@ -488,7 +488,7 @@ impl Features {
             }
         };
         for cell in session.board().cells {
-            if let Cell::Piece { side, letter } = cell {
+            if let Cell::Piece { side, letter, .. } = cell {
                 if let Some(&piece) = self.letters.get(&letter.to_ascii_uppercase()) {
                     x[piece] += sign(side);
                 }

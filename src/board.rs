@@ -37,35 +37,34 @@ pub fn draw(board: &BoardView, color: bool) -> String {
         out.push('\n');
     }
     out.push_str("   ");
+    let width = if board.promoted_forms { 3 } else { 2 };
     for file in 0..board.files {
         let letter = (b'a' + file as u8) as char;
         if color {
-            out.push_str(&format!(" {letter} "));
+            out.push_str(&format!("{letter:>width$} "));
         } else {
-            out.push_str(&format!(" {letter}"));
+            out.push_str(&format!("{letter:>width$}"));
         }
     }
     out.push('\n');
     out
 }
 
+/// One cell: its symbol right-aligned in a column of 2 characters, or of 3 in a game with
+/// promoted forms (` +P`); in colour, with a blank after it.
 fn cell(board: &BoardView, index: usize, color: bool) -> String {
-    let glyph = match board.cells[index] {
-        Cell::Hole => ' ',
-        Cell::Empty => {
-            if color {
-                ' '
-            } else {
-                '.'
-            }
-        }
-        Cell::Piece { letter, .. } => letter,
+    let glyph = match &board.cells[index] {
+        Cell::Hole => " ".to_string(),
+        Cell::Empty if color => " ".to_string(),
+        Cell::Empty => ".".to_string(),
+        piece => piece.symbol().unwrap_or_default(),
     };
+    let width = if board.promoted_forms { 3 } else { 2 };
     if !color {
-        return format!(" {glyph}");
+        return format!("{glyph:>width$}");
     }
     if board.cells[index] == Cell::Hole {
-        return format!("{RESET}   ");
+        return format!("{RESET}{:width$} ", "");
     }
     let background = if board.last_move.contains(&index) {
         HIGHLIGHT
@@ -78,7 +77,7 @@ fn cell(board: &BoardView, index: usize, color: bool) -> String {
         Cell::Piece { side, .. } => SIDE_COLORS[side % SIDE_COLORS.len()],
         _ => "",
     };
-    format!("{RESET}{background}{foreground} {glyph} ")
+    format!("{RESET}{background}{foreground}{glyph:>width$} ")
 }
 
 /// The hands that hold something: `white in hand: K Q R×2`.

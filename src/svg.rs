@@ -132,8 +132,9 @@ fn chess_glyph(name: &str) -> Option<char> {
 }
 
 /// The piece type a side's letter stands for: the side's own letter, else the piece's letter.
-fn piece_of(definition: &Definition, side: usize, letter: char) -> Option<usize> {
-    let pieces = 0..definition.pieces.len();
+fn piece_of(definition: &Definition, side: usize, letter: char, promoted: bool) -> Option<usize> {
+    let pieces = (0..definition.pieces.len())
+        .filter(|&piece| definition.pieces[piece].promoted_form == promoted);
     pieces
         .clone()
         .find(|&piece| definition.piece_letter(SideId(side as u8), PieceId(piece as u8)) == letter)
@@ -312,11 +313,16 @@ fn square(
     let mut out = format!(
         r#"<g data-square="{name}"><rect x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{fill}"/>"#
     );
-    if let Cell::Piece { side, letter } = board.cells[index] {
+    if let Cell::Piece {
+        side,
+        letter,
+        promoted,
+    } = board.cells[index]
+    {
         out.push_str(&piece(
             definition,
             side,
-            letter,
+            (letter, promoted),
             (x + SQUARE / 2, y + SQUARE / 2),
             SQUARE,
             colours,
@@ -327,11 +333,11 @@ fn square(
 }
 
 /// A piece centred at `centre`, `size` units tall: the chess glyph for the chess pieces, else
-/// a disc with the piece's letter.
+/// a disc with the piece's letter, after `+` for a promoted form (`+P`, as a FEN writes it).
 fn piece(
     definition: &Definition,
     side: usize,
-    letter: char,
+    (letter, promoted): (char, bool),
     (cx, cy): (usize, usize),
     size: usize,
     colours: &[Palette],
@@ -341,13 +347,19 @@ fn piece(
         .sides
         .get(side)
         .map_or("?", |side| side.name.as_str());
-    let kind = piece_of(definition, side, letter).map(|piece| &definition.pieces[piece].name);
+    let kind =
+        piece_of(definition, side, letter, promoted).map(|piece| &definition.pieces[piece].name);
+    let symbol = if promoted {
+        format!("+{letter}")
+    } else {
+        letter.to_string()
+    };
     let title = kind.map_or(String::new(), |name| {
         format!("<title>{} {}</title>", escape(side_name), escape(name))
     });
     let open = format!(
         r#"<g data-piece="{}" data-side="{}">{title}"#,
-        escape(&letter.to_string()),
+        escape(&symbol),
         escape(side_name)
     );
     let body = match kind.and_then(|name| chess_glyph(name)) {
@@ -364,9 +376,9 @@ fn piece(
             palette.fill,
             palette.ink,
             cy + size / 6,
-            size / 2,
+            if promoted { size * 2 / 5 } else { size / 2 },
             palette.ink,
-            escape(&letter.to_ascii_uppercase().to_string())
+            escape(&symbol.to_ascii_uppercase())
         ),
     };
     format!("{open}{body}</g>")
@@ -382,9 +394,13 @@ fn checked_squares(session: &dyn Session, board: &BoardView) -> Vec<usize> {
         .collect();
     (0..board.cells.len())
         .filter(|&index| match board.cells[index] {
-            Cell::Piece { side, letter } => {
+            Cell::Piece {
+                side,
+                letter,
+                promoted,
+            } => {
                 checked.contains(&side)
-                    && piece_of(definition, side, letter)
+                    && piece_of(definition, side, letter, promoted)
                         .is_some_and(|piece| definition.pieces[piece].royal)
             }
             _ => false,
@@ -504,7 +520,14 @@ fn pocket(
     let mut x = 8 * label.chars().count() + 24;
     for &(letter, count) in held {
         let _ = write!(out, r#"<g data-count="{count}">"#);
-        out.push_str(&piece(definition, side, letter, (x + 12, 14), 28, colours));
+        out.push_str(&piece(
+            definition,
+            side,
+            (letter, false),
+            (x + 12, 14),
+            28,
+            colours,
+        ));
         if count > 1 {
             let _ = write!(
                 out,

@@ -162,5 +162,6 @@ pub(super) fn empty_setup() -> Setup {
         turn: None,
         numbers: Vec::new(),
         counters: Vec::new(),
+        gates: Vec::new(),
     }
 }

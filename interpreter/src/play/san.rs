@@ -7,7 +7,9 @@
 //! nearest the king and `O-O-O` for the others; a move is disambiguated by file, then rank,
 //! then square, when another piece of the same type can reach the same square (a letterless
 //! piece by its file, then square: `ab3` and `cb3` for two Berolina pawns); a piece taken
-//! over on the way is added as in the game's notation (`Ng5^f4`); `+` marks a move that leaves
+//! over on the way is added as in the game's notation (`Ng5^f4`); a piece gated from the hand
+//! (`gating`) as Fairy-Stockfish writes it, `/` and its letter (`Nc3/H`), with its square after
+//! castling (`O-O/Eh1`, `O-O/Ee1`); `+` marks a move that leaves
 //! the next side's royal piece attacked, `#` one that also leaves it no move.
 //!
 //! Reading is forgiving: the game's own notation (UCI) is accepted, `0-0`, a missing `=` or
@@ -102,7 +104,9 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     };
     match mv.kind {
         MoveKind::Drop(piece) => return format!("{}@{to}", letter(piece.0 as usize)),
-        MoveKind::Castle(index) => return castle_name(rules, index as usize),
+        MoveKind::Castle(index) => {
+            return castle_name(rules, index as usize) + &gate_suffix(rules, mv, true)
+        }
         MoveKind::Pass => return "pass".to_string(),
         _ => {}
     }
@@ -138,7 +142,24 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
         text.push('^');
         text.push_str(&square_name(rules, converted.index()));
     }
+    text.push_str(&gate_suffix(rules, mv, false));
     text
+}
+
+/// The gated piece of a move, as Fairy-Stockfish writes it: `/H`, and its square after
+/// castling (`/Eh1`); empty for a move that gates nothing.
+fn gate_suffix<B: Bitboard>(rules: &Rules<B>, mv: Move, with_square: bool) -> String {
+    let Some((piece, square)) = mv.gate_square(rules) else {
+        return String::new();
+    };
+    let letter = rules.definition.pieces[piece.index()]
+        .letter
+        .to_ascii_uppercase();
+    if with_square {
+        format!("/{letter}{}", square_name(rules, square))
+    } else {
+        format!("/{letter}")
+    }
 }
 
 /// `O-O` for the castling whose rook starts nearest the king, `O-O-O` for the others.
@@ -264,14 +285,19 @@ fn normalise(text: &str) -> String {
     trimmed.replace('=', "")
 }
 
-/// The parts of an algebraic move: `[Piece][file][rank][x]square[=Promotion]`.
+/// The parts of an algebraic move: `[Piece][file][rank][x]square[=Promotion]`, where a piece
+/// may be a promoted form, `+` and its letter (`+Pc8`, `c7=+P`).
 #[derive(Debug, Default)]
 struct Written {
     piece: Option<char>,
+    /// The piece was written `+P`: the promoted form of the piece lettered `P`.
+    promoted_piece: bool,
     from_file: Option<String>,
     from_rank: Option<String>,
     to: String,
     promotion: Option<char>,
+    /// The promotion was written `=+P`: to a promoted form.
+    promotion_to_promoted: bool,
 }
 
 /// Splits a normalised algebraic move into its parts.
@@ -281,16 +307,26 @@ fn parse(text: &str) -> Option<Written> {
     }
     let mut rest = text;
     let mut written = Written::default();
+    if let Some(promoted) = rest.strip_prefix('+') {
+        written.promoted_piece = true;
+        rest = promoted;
+    }
     let first = rest.chars().next()?;
     if first.is_ascii_uppercase() {
         written.piece = Some(first);
         rest = &rest[1..];
+    } else if written.promoted_piece {
+        return None;
     }
-    // The promotion: a trailing letter after the last digit.
+    // The promotion: a trailing letter after the last digit, `+` before it for a promoted form.
     let last = rest.chars().last()?;
     if last.is_ascii_alphabetic() && rest.len() > 2 {
         written.promotion = Some(last.to_ascii_uppercase());
         rest = &rest[..rest.len() - 1];
+        if let Some(plain) = rest.strip_suffix('+') {
+            written.promotion_to_promoted = true;
+            rest = plain;
+        }
     }
     let digits_end = rest.len();
     let digits_start = rest.rfind(|c: char| !c.is_ascii_digit())? + 1;
@@ -387,8 +423,9 @@ fn fits<B: Bitboard>(
     let letter = rules.definition.pieces[mover.piece.index()]
         .letter
         .to_ascii_uppercase();
+    let promoted_form = |piece: usize| rules.definition.pieces[piece].promoted_form;
     let piece_ok = match written.piece {
-        Some(p) => p == letter,
+        Some(p) => p == letter && written.promoted_piece == promoted_form(mover.piece.index()),
         None => letterless(rules, us.index(), mover.piece.index()),
     };
     let (file, rank) = file_and_rank(rules, mv.from.index());
@@ -398,6 +435,7 @@ fn fits<B: Bitboard>(
                 .letter
                 .to_ascii_uppercase()
                 == p
+                && written.promotion_to_promoted == promoted_form(piece.0 as usize)
         }
         (Some(_), _) => false,
         (None, _) => true,

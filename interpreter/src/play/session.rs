@@ -647,13 +647,26 @@ impl<B: Bitboard> Session for Game<B> {
         // taken by replacement or en passant and whatever capture effects removed, the capturer
         // included. Castling and drops remove nothing.
         let after = self.position();
-        let converted = mv
+        // Taken over on the way (a path's `convert`), or turned around the landing square
+        // (`converts around`): the same piece, another owner, off the landing square.
+        let taken_over = mv
             .as_move()
             .and_then(|mv| mv.converts)
             .map(|square| square.index());
+        let landing = mv.to();
+        let converted: Vec<usize> = before
+            .occupied()
+            .squares()
+            .filter(|&square| {
+                Some(square) == taken_over
+                    || (square != landing
+                        && matches!((before.at(square), after.at(square)),
+                            (Some(was), Some(is)) if was.side != is.side && was.piece == is.piece))
+            })
+            .collect();
         let removed = |square: usize| match (before.at(square), after.at(square)) {
             (Some(_), None) => true,
-            (Some(was), Some(is)) => was.side != is.side && Some(square) != converted,
+            (Some(was), Some(is)) => was.side != is.side && !converted.contains(&square),
             _ => false,
         };
         // The squares a moving piece left (its own, not a capture).
@@ -684,7 +697,7 @@ impl<B: Bitboard> Session for Game<B> {
         Some(MoveReport {
             notation: mv.notation(rules),
             captured,
-            converted: converted.and_then(report).into_iter().collect(),
+            converted: converted.into_iter().filter_map(report).collect(),
         })
     }
 
@@ -874,13 +887,14 @@ impl<B: Bitboard> Session for Game<B> {
 /// The board with a side's controlled squares: `x` on an empty controlled square, `#` on an
 /// occupied one, `o` on an uncontrolled piece, `.` elsewhere.
 fn control_diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, control: B) -> String {
-    draw(rules, |index| {
+    draw(rules, 2, |index| {
         match (control.has(index), position.at(index).is_some()) {
-            (true, false) => 'x',
-            (true, true) => '#',
-            (false, true) => 'o',
-            (false, false) => '.',
+            (true, false) => "x",
+            (true, true) => "#",
+            (false, true) => "o",
+            (false, false) => ".",
         }
+        .to_string()
     })
 }
 
@@ -924,38 +938,46 @@ fn looks_like_move(text: &str) -> bool {
 }
 
 /// The board in text: the first side's pieces in upper case, the second's in lower case, `.` for
-/// an empty square and a blank for a hole, with file letters and rank numbers.
+/// an empty square and a blank for a hole, with file letters and rank numbers. A promoted form
+/// is written as in a FEN (`+P`); in a game that has promoted forms every column is one
+/// character wider, so that the board keeps its shape as pieces promote.
 pub fn diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> String {
-    let mut out = draw(rules, |index| match position.at(index) {
-        None => '.',
-        Some(o) => rules.definition.piece_letter(
+    let width = if rules.definition.pieces.iter().any(|p| p.promoted_form) {
+        3
+    } else {
+        2
+    };
+    let mut out = draw(rules, width, |index| match position.at(index) {
+        None => ".".to_string(),
+        Some(o) => rules.definition.piece_symbol(
             variant_dsl::SideId(o.side.0),
             variant_dsl::PieceId(o.piece.0),
         ),
     });
     out.push_str("   ");
     for file in 0..rules.geometry.files {
-        out.push(' ');
-        out.push((b'a' + file as u8) as char);
+        let letter = (b'a' + file as u8) as char;
+        out.push_str(&format!("{letter:>width$}"));
     }
     out.push('\n');
     out
 }
 
-/// The board's ranks, top first, each cell drawn by `cell` (holes are blank), with rank numbers.
-fn draw<B: Bitboard>(rules: &Rules<B>, cell: impl Fn(usize) -> char) -> String {
+/// The board's ranks, top first, each cell drawn by `cell` right-aligned in `width` characters
+/// (holes are blank), with rank numbers.
+fn draw<B: Bitboard>(rules: &Rules<B>, width: usize, cell: impl Fn(usize) -> String) -> String {
     let geometry = &rules.geometry;
     let mut out = String::new();
     for rank in (0..geometry.ranks).rev() {
         out.push_str(&format!("{:>2} ", rank + 1));
         for file in 0..geometry.files {
             let index = rank * geometry.files + file;
-            out.push(' ');
-            out.push(if geometry.on_board(index) {
+            let symbol = if geometry.on_board(index) {
                 cell(index)
             } else {
-                ' '
-            });
+                String::new()
+            };
+            out.push_str(&format!("{symbol:>width$}"));
         }
         out.push('\n');
     }

@@ -23,6 +23,8 @@ pub enum Cell {
         side: usize,
         /// Its letter as a FEN writes it (upper case for the first side).
         letter: char,
+        /// Whether it is a promoted form (`letter +P`): written `+` and `letter`.
+        promoted: bool,
     },
 }
 
@@ -39,6 +41,9 @@ pub struct BoardView {
     pub light: Vec<bool>,
     /// The cells the last move touched (origin and destination, or the square of a drop).
     pub last_move: Vec<usize>,
+    /// Whether the game has promoted forms (`letter +P`), whose symbols take two characters: a
+    /// text board then gives every cell the same wider column, whatever stands on it.
+    pub promoted_forms: bool,
 }
 
 /// One side's hand: `(letter, piece name, count)` for every piece type it holds.
@@ -48,6 +53,21 @@ pub struct Hand {
     pub side: String,
     /// The pieces held.
     pub pieces: Vec<(char, String, u32)>,
+}
+
+impl Cell {
+    /// The piece as a FEN writes it (`P`, `+p`), or `None` for an empty square or a hole.
+    pub fn symbol(&self) -> Option<String> {
+        match *self {
+            Cell::Piece {
+                letter,
+                promoted: true,
+                ..
+            } => Some(format!("+{letter}")),
+            Cell::Piece { letter, .. } => Some(letter.to_string()),
+            _ => None,
+        }
+    }
 }
 
 /// The board of `position`, after `last` if a move was played.
@@ -67,6 +87,7 @@ pub fn board<B: Bitboard>(
                 Some(o) => Cell::Piece {
                     side: o.side.index(),
                     letter: rules.definition.piece_letter(o.side, o.piece),
+                    promoted: rules.definition.pieces[o.piece.index()].promoted_form,
                 },
             }
         })
@@ -84,6 +105,7 @@ pub fn board<B: Bitboard>(
             .map(|i| geometry.light.has(i))
             .collect(),
         last_move,
+        promoted_forms: rules.definition.pieces.iter().any(|p| p.promoted_form),
     }
 }
 
