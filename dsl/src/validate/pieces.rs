@@ -305,6 +305,7 @@ impl Validator<'_> {
             }
         }
         self.check_region_moves(statement, &piece);
+        self.check_hurdles(statement, &piece);
         self.check_en_passant_zone(statement, &piece);
         piece
     }
@@ -346,6 +347,41 @@ impl Validator<'_> {
             .with_help(
                 "an en-passant target is left by an initial lame move that passes a square, \
                  such as the pawn's double step `imfnD`",
+            ),
+        );
+    }
+
+    /// `may not hop over` speaks of hurdles: the piece must have a hop (`p`, `g`) somewhere in
+    /// its moves, else the statement says nothing (a mistake, such as `p` left out of `pR`).
+    fn check_hurdles(&mut self, statement: &PieceStatement, piece: &PieceDef) {
+        let Some(item) = statement
+            .items
+            .iter()
+            .find(|item| matches!(item.node, PieceItem::MayNot { hop: true, .. }))
+        else {
+            return;
+        };
+        let hops = piece
+            .moves
+            .iter()
+            .chain(piece.zoned_moves.iter().flat_map(|zoned| &zoned.moves))
+            .chain(piece.lined_moves.iter().flat_map(|lined| &lined.moves))
+            .any(|atom| !atom.hop.is_none());
+        if hops {
+            return;
+        }
+        self.error(
+            Diagnostic::error(
+                code::HURDLE_WITHOUT_HOP,
+                format!(
+                    "the piece `{}` may not hop over pieces, but it never hops",
+                    statement.name.node
+                ),
+                item.span,
+                "no move of this piece jumps a hurdle",
+            )
+            .with_help(
+                "hurdles belong to hoppers: a cannon `pR` or a grasshopper `gQ` (Betza `p`, `g`)",
             ),
         );
     }
