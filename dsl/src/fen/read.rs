@@ -344,7 +344,7 @@ fn gate_named(
     };
     let name = side_name(def, side);
     let at = board.iter().find(|placement| placement.square == square);
-    if !at.is_some_and(|placement| placement.side == side) {
+    if at.is_none_or(|placement| placement.side != side) {
         return Err(error(
             offset,
             1,
