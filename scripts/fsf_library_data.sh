@@ -44,7 +44,7 @@ options() {
 GAMES="crazyhouse atomic kingofthehill 3check antichess losers horde racingkings gothic seirawan
 knightmate extinction placement chaturanga amazon berolina courier breakthrough ataxx spartan
 newzealand hoppelpoppel duck torpedo grasshopper shogi minishogi xiangqi minixiangqi dobutsu
-sittuyin"
+sittuyin janggi"
 
 if [ "$#" -gt 0 ]; then
     GAMES="$*"

@@ -413,6 +413,12 @@ impl<'a> Naive<'a> {
                 }
                 total
             }
+            Field::PieceValue => self
+                .position
+                .at(self.game.index(square))
+                .map_or(0, |occupant| {
+                    i64::from(self.game.definition.pieces[occupant.piece.index()].value)
+                }),
             Field::Plus(a, b) => self.field(a, square) + self.field(b, square),
             Field::Minus(a, b) => self.field(a, square) - self.field(b, square),
         }
@@ -493,6 +499,10 @@ impl<'a> Naive<'a> {
                     .last_drop(SideId::new(side))
                     .is_some_and(|(kind, _)| kind == PieceId::new(piece.0 as usize))
             }),
+            Condition::Passed(reference) => self
+                .sides(*reference)
+                .into_iter()
+                .any(|side| self.position.passed(SideId::new(side))),
             Condition::And(a, b) => self.holds(a, drop) && self.holds(b, drop),
             Condition::Or(a, b) => self.holds(a, drop) || self.holds(b, drop),
             Condition::Not(a) => !self.holds(a, drop),

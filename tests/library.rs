@@ -37,7 +37,12 @@
 //!   So it is in games whose drops come from an endless supply (ataxx's clones), where
 //!   Fairy-Stockfish resets it on every drop too.
 //! - a pass: Fairy-Stockfish writes it as a move of a piece to its own square (ataxx's `a5a5`,
-//!   its first piece), we write `pass`; pyffish's moves from a square to itself read as `pass`.
+//!   its first piece), we write `pass`; pyffish's moves from a square to itself read as `pass`,
+//!   except in games with `may pass`, which write it as Fairy-Stockfish does (janggi's `e2e2`).
+//! - perft in games with `may pass` (janggi): pyffish counts each position read again from its
+//!   FEN, without the history that ends a janggi game after a pass (bikjang, two passes), so
+//!   there we count the same way (`Ours::perft_through_fens`); tests/janggi.rs checks those
+//!   ends on move sequences.
 
 mod common;
 
@@ -81,6 +86,7 @@ const FAIRY_STOCKFISH_GAMES: &[&str] = &[
     "minishogi",
     "xiangqi",
     "minixiangqi",
+    "janggi",
     "dobutsu",
     "sittuyin",
 ];
@@ -210,6 +216,27 @@ impl<B: Bitboard> Ours<B> {
         }
     }
 
+    /// Perft counted as pyffish counts it: each position read again from its FEN, so without
+    /// the history that a game with passes reads (janggi's ends after a pass).
+    fn perft_through_fens(&self, position: &Position<B>, depth: u32) -> u64 {
+        if outcome(&self.rules, position, &[]).is_some() {
+            return 0;
+        }
+        let moves = legal_moves(&self.rules, position);
+        if depth <= 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut after = *position;
+                after.play_legal(&self.rules, mv);
+                let again = self.read(&self.fen(&after)).expect("our FEN reads back");
+                self.perft_through_fens(&again, depth - 1)
+            })
+            .sum()
+    }
+
     /// Whether our FEN of `position` says what pyffish's `theirs` says (see the module doc).
     fn same_fen(&self, position: &Position<B>, theirs: &str) -> bool {
         let ours = self.fen(position);
@@ -262,9 +289,12 @@ impl<B: Bitboard> Ours<B> {
                     result,
                     played,
                 }) => {
-                    moves = moves.into_iter().map(as_pass).collect();
+                    // A game with `may pass` writes its passes as Fairy-Stockfish does.
+                    let native = self.definition.turn.may_pass;
+                    let ours = |uci| if native { uci } else { as_pass(uci) };
+                    moves = moves.into_iter().map(ours).collect();
                     moves.sort_unstable();
-                    let played = played.map(as_pass);
+                    let played = played.map(ours);
                     if let Some((before, after)) = expected_next.take() {
                         if !self.same_fen(&after, fen) {
                             found.push(format!(
@@ -279,9 +309,13 @@ impl<B: Bitboard> Ours<B> {
                     }
                 }
                 Some(Record::Perft { fen, depth, nodes }) => {
-                    let ours = self
-                        .read(fen)
-                        .map(|position| perft::perft(&self.rules, &position, depth, &[]));
+                    let ours = self.read(fen).map(|position| {
+                        if self.definition.turn.may_pass {
+                            self.perft_through_fens(&position, depth)
+                        } else {
+                            perft::perft(&self.rules, &position, depth, &[])
+                        }
+                    });
                     if ours != Ok(nodes) {
                         found.push(format!(
                             "perft {depth} at {fen}: ours {ours:?}, pyffish {nodes}"

@@ -459,8 +459,24 @@ pub enum PieceItem {
         /// Where it applies.
         zone: Spanned<Zone>,
     },
+    /// `moves "B" along zone palace-lines`: more movement from the zone's squares, every square
+    /// passed or landed on in the zone.
+    MovesAlong {
+        /// The Betza text.
+        moves: Spanned<StringLit>,
+        /// The zone it runs in.
+        zone: Spanned<Zone>,
+    },
     /// `confined to zone palace`: the piece never leaves the zone.
     Confined(Spanned<Zone>),
+    /// `may not hop over Cannon` (`hop` true) or `may not capture Cannon`: piece types this
+    /// piece never jumps over, or never takes.
+    MayNot {
+        /// `hop over` rather than `capture`.
+        hop: bool,
+        /// The piece names.
+        pieces: Vec<Spanned<String>>,
+    },
     /// `initial rank 2`
     Initial(Spanned<Zone>),
     /// `en-passant on rank 3`: where the piece's initial lame moves leave en-passant targets.
@@ -518,8 +534,12 @@ impl PieceItem {
             PieceItem::Letter(_) | PieceItem::PromotedLetter(_) => "letter",
             PieceItem::Value(_) => "value",
             PieceItem::Royal => "royal",
-            PieceItem::Moves(_) | PieceItem::MovesIn { .. } => "moves",
+            PieceItem::Moves(_) | PieceItem::MovesIn { .. } | PieceItem::MovesAlong { .. } => {
+                "moves"
+            }
             PieceItem::Confined(_) => "confined",
+            PieceItem::MayNot { hop: true, .. } => "may not hop over",
+            PieceItem::MayNot { hop: false, .. } => "may not capture",
             PieceItem::Initial(_) => "initial",
             PieceItem::EnPassantOn(_) => "en-passant on",
             PieceItem::Promotes { .. } => "promotes",
@@ -703,6 +723,8 @@ pub enum TurnItem {
     Maximal,
     /// `pass when no action`
     Pass,
+    /// `may pass`: the side to move may pass instead of acting.
+    MayPass,
     /// `exchange prisoners`
     ExchangePrisoners,
     /// A construct not implemented yet.
@@ -834,6 +856,8 @@ pub enum Expression {
     },
     /// `opponent placed Queen`
     Placed(Spanned<SideReference>, Spanned<String>),
+    /// `opponent passed`: the side's last action was a pass.
+    Passed(Spanned<SideReference>),
     /// `last drop of opponent`
     LastDrop(Spanned<SideReference>),
     /// `controlled by own`
@@ -858,6 +882,8 @@ pub enum Expression {
     Controllers(Spanned<SideReference>),
     /// `control value of own`
     ControlValue(Spanned<SideReference>),
+    /// `value`: the value of the piece on each square.
+    PieceValue,
     /// `empty`, `occupied`, `light`, `dark`, `board`
     Squares(crate::expression::SquareConstant),
     /// `rank 2`, `last rank`, `squares e4 d5`

@@ -473,6 +473,10 @@ pub struct TurnRules {
     /// `exchange prisoners`: after every turn, for each piece type held in every side's prison,
     /// as many as every side holds go back to their owners' hands.
     pub exchange_prisoners: bool,
+    /// `may pass`: the side to move may pass instead of acting, written as its royal piece's
+    /// square twice (`e2e2`, Fairy-Stockfish's janggi).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub may_pass: bool,
 }
 
 impl Default for TurnRules {
@@ -482,6 +486,7 @@ impl Default for TurnRules {
             maximal: false,
             pass: false,
             exchange_prisoners: false,
+            may_pass: false,
         }
     }
 }
@@ -713,6 +718,16 @@ pub struct PieceDef {
     /// "fsW" in ranks 6-10`), the first whose zone holds the piece's square.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zoned_moves: Vec<ZonedMoves>,
+    /// Movements added on the squares of a zone, every square they pass or land on in it
+    /// (`moves "B" along zone palace-lines`): janggi's palace diagonals.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lined_moves: Vec<ZonedMoves>,
+    /// Piece types this piece never jumps over as a hopper (`may not hop over Cannon`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_hurdle: Vec<PieceId>,
+    /// Piece types this piece never captures (`may not capture Cannon`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_capture: Vec<PieceId>,
     /// For each side, the only squares where the piece's initial lame moves leave an
     /// en-passant target (`en-passant on ZONE`); `None`: wherever they pass a square.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -78,6 +78,8 @@ pub mod code {
     pub const REGION_MOVES: &str = "E0307";
     /// `en-passant on` on a piece none of whose moves leaves an en-passant target.
     pub const EN_PASSANT_ZONE: &str = "E0309";
+    /// `may not hop over` on a piece that has no hop (`p`, `g`).
+    pub const HURDLE_WITHOUT_HOP: &str = "E0310";
     /// `forward` is neither `up` nor `down`.
     pub const BAD_FORWARD: &str = "E0401";
     /// The turn order never gives the setup's side to move a turn.

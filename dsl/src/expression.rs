@@ -140,6 +140,8 @@ pub enum Condition {
     HandsEmpty,
     /// `opponent placed Queen`: the last action of the side (one of the sides) dropped this type.
     Placed(SideRef, PieceId),
+    /// `opponent passed`: the last action of the side (one of the sides) was a pass.
+    Passed(SideRef),
     /// `A and B`
     And(Box<Condition>, Box<Condition>),
     /// `A or B`
@@ -230,6 +232,8 @@ pub enum Field {
     Controllers(SideRef),
     /// `control value of own`: the sum of the values of the side's pieces controlling it.
     ControlValue(SideRef),
+    /// `value`: the value of the piece standing on the square, 0 where none does.
+    PieceValue,
     /// `A + B`
     Plus(Box<Field>, Box<Field>),
     /// `A - B`

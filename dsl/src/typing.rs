@@ -517,6 +517,7 @@ impl Checker<'_> {
                 let piece = self.names.piece(name, "`placed`");
                 Typed::Condition(Condition::Placed(side?, piece?))
             }
+            Expression::Passed(side) => Typed::Condition(Condition::Passed(self.side(side)?)),
             Expression::LastDrop(side) => Typed::Squares(Squares::LastDrop(self.side(side)?)),
             Expression::ControlledBy(side) => {
                 Typed::Squares(Squares::ControlledBy(self.side(side)?))
@@ -562,6 +563,7 @@ impl Checker<'_> {
             }
             Expression::Controllers(side) => Typed::Field(Field::Controllers(self.side(side)?)),
             Expression::ControlValue(side) => Typed::Field(Field::ControlValue(self.side(side)?)),
+            Expression::PieceValue => Typed::Field(Field::PieceValue),
             Expression::Squares(constant) => Typed::Squares(Squares::Constant(*constant)),
             Expression::Zone(zone) => Typed::Squares(Squares::Zone(self.names.zone(zone)?)),
             Expression::Pieces(side, Some(name)) if self.names.counter(&name.node).is_some() => {

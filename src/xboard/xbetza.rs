@@ -38,8 +38,9 @@ pub enum Inexpressible {
     Castling,
     /// The sides do not move in opposite directions, so one description cannot serve both.
     Orientation,
-    /// It is confined to a zone or moves differently in one (`confined to`, `moves ... in`),
-    /// which XBetza cannot say.
+    /// It is confined to a zone or moves differently in one (`confined to`, `moves ... in`,
+    /// `moves ... along`), or its hops and captures depend on piece types (`may not hop
+    /// over`, `may not capture`), which XBetza cannot say.
     Regions,
 }
 
@@ -48,7 +49,10 @@ impl fmt::Display for Inexpressible {
         match self {
             Inexpressible::Paths => write!(f, "it moves along paths (compound moves, conditions)"),
             Inexpressible::Uncapturable => write!(f, "it cannot be captured"),
-            Inexpressible::Regions => write!(f, "its moves depend on zones of the board"),
+            Inexpressible::Regions => write!(
+                f,
+                "its moves depend on zones of the board or on the pieces it meets"
+            ),
             Inexpressible::Leap(right, forward) => {
                 write!(f, "its leap ({right},{forward}) has no XBetza atom")
             }
@@ -87,7 +91,12 @@ pub fn write(definition: &Definition, id: PieceId) -> Result<String, Inexpressib
     if piece.uncapturable {
         return Err(Inexpressible::Uncapturable);
     }
-    if piece.confined.is_some() || !piece.zoned_moves.is_empty() {
+    if piece.confined.is_some()
+        || !piece.zoned_moves.is_empty()
+        || !piece.lined_moves.is_empty()
+        || !piece.no_hurdle.is_empty()
+        || !piece.no_capture.is_empty()
+    {
         return Err(Inexpressible::Regions);
     }
     if !opposite_sides(definition) {

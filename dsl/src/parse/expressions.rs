@@ -198,6 +198,7 @@ pub(super) fn expression(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Expressi
             let who = side(child(&mut parts));
             Expression::Placed(who, text_of(file, &parts.nth(1).expect("a name")))
         }
+        Rule::passed_term => Expression::Passed(side(child(&mut parts))),
         Rule::last_drop_term => Expression::LastDrop(side(parts.nth(3).expect("a side"))),
         Rule::controlled_term => Expression::ControlledBy(side(parts.nth(2).expect("a side"))),
         Rule::attacked_term => Expression::AttackedBy(side(parts.nth(2).expect("a side"))),
@@ -213,6 +214,7 @@ pub(super) fn expression(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Expressi
         Rule::no_term => Expression::No(boxed(parts.nth(1).expect("an operand"))),
         Rule::legal_drops_term => Expression::LegalDrops,
         Rule::controllers_term => Expression::Controllers(side(parts.nth(2).expect("a side"))),
+        Rule::piece_value_term => Expression::PieceValue,
         Rule::control_value_term => Expression::ControlValue(side(parts.nth(3).expect("a side"))),
         Rule::squares_term => Expression::Squares(match child(&mut parts).as_rule() {
             Rule::kw_empty => SquareConstant::Empty,

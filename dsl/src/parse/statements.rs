@@ -185,12 +185,24 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
         Rule::royal_statement => PieceItem::Royal,
         Rule::moves_statement => {
             let moves = string_of(file, parts.nth(1).expect("moves"));
-            match parts.nth(1) {
-                Some(place) => PieceItem::MovesIn {
-                    moves,
-                    zone: zone(file, place),
-                },
+            match parts.next() {
+                Some(place) => {
+                    let along = place.as_rule() == Rule::moves_along;
+                    let zone = zone(file, place.into_inner().nth(1).expect("zone"));
+                    if along {
+                        PieceItem::MovesAlong { moves, zone }
+                    } else {
+                        PieceItem::MovesIn { moves, zone }
+                    }
+                }
                 None => PieceItem::Moves(moves),
+            }
+        }
+        Rule::may_not_statement => {
+            let hop = parts.nth(2).expect("hop over or capture").as_rule() == Rule::hop_over;
+            PieceItem::MayNot {
+                hop,
+                pieces: parts.map(|name| text_of(file, &name)).collect(),
             }
         }
         Rule::confined_statement => PieceItem::Confined(zone(file, parts.nth(2).expect("zone"))),
@@ -436,6 +448,7 @@ pub(super) fn turn_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> TurnS
                 }
                 Rule::maximal_rule => TurnItem::Maximal,
                 Rule::pass_rule => TurnItem::Pass,
+                Rule::may_pass_rule => TurnItem::MayPass,
                 Rule::exchange_rule => TurnItem::ExchangePrisoners,
                 _ => TurnItem::Future(future_statement(file, &mut parts)),
             };

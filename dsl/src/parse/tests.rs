@@ -96,7 +96,10 @@ fn drop_syntax_errors_suggest_keywords() {
     // A misspelt word of an expression reads as a side's name; validation then reports
     // the unknown side (see `typing`).
     let rendered = error_of("score cuont");
-    assert!(rendered.contains("expected a name, `piece`"), "{rendered}");
+    assert!(
+        rendered.contains("expected a name, `passed`, `piece`"),
+        "{rendered}"
+    );
 }
 
 #[test]

@@ -257,6 +257,10 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::file_letter | Rule::file_start => words("a file's letter such as `e`"),
         Rule::file_span => words("files such as `d-f`"),
         Rule::confined_statement | Rule::kw_confined => keyword(PIECE_ITEM, "confined"),
+        Rule::moves_in => keyword("`in` and a zone", "in"),
+        Rule::moves_along | Rule::kw_along => keyword("`along` and a zone", "along"),
+        Rule::may_not_statement | Rule::kw_may => keyword(PIECE_ITEM, "may"),
+        Rule::hop_over | Rule::kw_hop | Rule::kw_over => keyword("`hop over`", "hop"),
         Rule::rank_span => words("a range of ranks such as `1-3`"),
         Rule::castle => words("a castling move such as `white K king e1-g1 rook h1-f1`"),
         Rule::square_path => words("two squares such as `e1-g1`"),
@@ -293,13 +297,14 @@ pub(super) fn expected(rule: Rule) -> Expected {
         | Rule::turn_length_rule
         | Rule::maximal_rule
         | Rule::pass_rule
+        | Rule::may_pass_rule
         | Rule::exchange_rule
         | Rule::kw_up
         | Rule::kw_maximal
         | Rule::kw_pass
         | Rule::kw_exchange => keywords(
-            "`up to N actions`, `maximal`, `pass when no action` or `exchange prisoners`",
-            &["up", "maximal", "pass", "exchange"],
+            "`up to N actions`, `maximal`, `pass when no action`, `may pass` or `exchange prisoners`",
+            &["up", "maximal", "pass", "may", "exchange"],
         ),
         Rule::kw_prisoners => keyword("`prisoners`", "prisoners"),
         Rule::capture_store_rule | Rule::kw_prison => keyword("`to hand` or `to prison`", "prison"),
@@ -340,6 +345,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         | Rule::hands_empty_term
         | Rule::hand_term
         | Rule::placed_term
+        | Rule::passed_term
         | Rule::last_drop_term
         | Rule::controlled_term
         | Rule::attacked_term
@@ -352,6 +358,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         | Rule::legal_drops_term
         | Rule::controllers_term
         | Rule::control_value_term
+        | Rule::piece_value_term
         | Rule::squares_term
         | Rule::pieces_term
         | Rule::term => keywords(EXPRESSION, EXPRESSION_KEYWORDS),
@@ -419,6 +426,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_occupied => keyword("`occupied`", "occupied"),
         Rule::kw_placing => keyword("`placing`", "placing"),
         Rule::kw_placed => keyword("`placed`", "placed"),
+        Rule::kw_passed => keyword("`passed`", "passed"),
         Rule::kw_control => keyword(STATEMENT, "control"),
         Rule::kw_standing => keyword("`standing`", "standing"),
         Rule::kw_score => keyword(STATEMENT, "score"),

@@ -145,6 +145,9 @@ impl Validator<'_> {
             paths: Vec::new(),
             confined: None,
             zoned_moves: Vec::new(),
+            lined_moves: Vec::new(),
+            no_hurdle: Vec::new(),
+            no_capture: Vec::new(),
             en_passant_zone: None,
         };
         let mut seen: HashMap<String, Span> = HashMap::new();
@@ -161,9 +164,13 @@ impl Validator<'_> {
                     side: Some(side), ..
                 } => format!("{} promotes", side.node),
                 PieceItem::MovesIn { .. } => "moves in".to_string(),
+                PieceItem::MovesAlong { .. } => "moves along".to_string(),
                 other => other.keyword_text().to_string(),
             };
-            let repeatable = matches!(item.node, PieceItem::Path(_) | PieceItem::MovesIn { .. });
+            let repeatable = matches!(
+                item.node,
+                PieceItem::Path(_) | PieceItem::MovesIn { .. } | PieceItem::MovesAlong { .. }
+            );
             if let Some(first) = seen
                 .insert(keyword.clone(), item.span)
                 .filter(|_| !repeatable)
@@ -195,6 +202,32 @@ impl Validator<'_> {
                             betza: moves.node.value.clone(),
                             moves: decoded,
                         });
+                    }
+                }
+                PieceItem::MovesAlong { moves, zone } => {
+                    let decoded = self.moves(moves);
+                    if let Some(zone) = self.zone(zone, context) {
+                        piece.lined_moves.push(ZonedMoves {
+                            zone,
+                            betza: moves.node.value.clone(),
+                            moves: decoded,
+                        });
+                    }
+                }
+                PieceItem::MayNot { hop, pieces } => {
+                    let context_words = if *hop {
+                        "`may not hop over`"
+                    } else {
+                        "`may not capture`"
+                    };
+                    let ids: Vec<PieceId> = pieces
+                        .iter()
+                        .filter_map(|name| self.piece_id(name, context.pieces, context_words))
+                        .collect();
+                    if *hop {
+                        piece.no_hurdle = ids;
+                    } else {
+                        piece.no_capture = ids;
                     }
                 }
                 PieceItem::Confined(zone) => piece.confined = self.zone(zone, context),
@@ -272,6 +305,7 @@ impl Validator<'_> {
             }
         }
         self.check_region_moves(statement, &piece);
+        self.check_hurdles(statement, &piece);
         self.check_en_passant_zone(statement, &piece);
         piece
     }
@@ -313,6 +347,41 @@ impl Validator<'_> {
             .with_help(
                 "an en-passant target is left by an initial lame move that passes a square, \
                  such as the pawn's double step `imfnD`",
+            ),
+        );
+    }
+
+    /// `may not hop over` speaks of hurdles: the piece must have a hop (`p`, `g`) somewhere in
+    /// its moves, else the statement says nothing (a mistake, such as `p` left out of `pR`).
+    fn check_hurdles(&mut self, statement: &PieceStatement, piece: &PieceDef) {
+        let Some(item) = statement
+            .items
+            .iter()
+            .find(|item| matches!(item.node, PieceItem::MayNot { hop: true, .. }))
+        else {
+            return;
+        };
+        let hops = piece
+            .moves
+            .iter()
+            .chain(piece.zoned_moves.iter().flat_map(|zoned| &zoned.moves))
+            .chain(piece.lined_moves.iter().flat_map(|lined| &lined.moves))
+            .any(|atom| !atom.hop.is_none());
+        if hops {
+            return;
+        }
+        self.error(
+            Diagnostic::error(
+                code::HURDLE_WITHOUT_HOP,
+                format!(
+                    "the piece `{}` may not hop over pieces, but it never hops",
+                    statement.name.node
+                ),
+                item.span,
+                "no move of this piece jumps a hurdle",
+            )
+            .with_help(
+                "hurdles belong to hoppers: a cannon `pR` or a grasshopper `gQ` (Betza `p`, `g`)",
             ),
         );
     }

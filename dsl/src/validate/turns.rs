@@ -294,6 +294,7 @@ impl Validator<'_> {
                 TurnItem::Length(_) => "up to",
                 TurnItem::Maximal => "maximal",
                 TurnItem::Pass => "pass",
+                TurnItem::MayPass => "may pass",
                 TurnItem::ExchangePrisoners => "exchange prisoners",
             };
             if let Some(first) = seen.insert(name, item.span) {
@@ -308,6 +309,7 @@ impl Validator<'_> {
                 }
                 TurnItem::Maximal => rules.maximal = true,
                 TurnItem::Pass => rules.pass = true,
+                TurnItem::MayPass => rules.may_pass = true,
                 TurnItem::ExchangePrisoners => rules.exchange_prisoners = true,
                 TurnItem::Future(_) => {}
             }

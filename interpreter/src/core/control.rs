@@ -9,7 +9,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{PieceId, SideId};
-use crate::core::tables::{targets, PieceMoves, Tables};
+use crate::core::tables::{targets_barred, Barred, PieceMoves, Tables};
 use crate::position::Position;
 
 /// The squares one piece of `side` on `from` controls.
@@ -59,7 +59,16 @@ impl<B: Bitboard> Board<B> {
         moves: &PieceMoves<B>,
         from: usize,
     ) -> B {
-        let mut control = targets(rules, moves, from, self.own, self.enemy, self.occupied);
+        let barred = Barred::of(moves, |piece| position.typed(piece));
+        let mut control = targets_barred(
+            rules,
+            moves,
+            from,
+            self.own,
+            self.enemy,
+            self.occupied,
+            barred,
+        );
         if moves.route_attacks {
             control |= route_control(rules, position, side, moves, from);
         }

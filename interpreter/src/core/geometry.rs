@@ -198,9 +198,9 @@ impl<B: Bitboard> Ray<B> {
     /// Where a hopper would stand to land on `square` coming against this ray (the ray points
     /// from `square` towards the hopper): the piece beyond the hurdle, the hurdle being the
     /// first piece for a cannon and the adjacent square, which must be occupied, for a
-    /// grasshopper.
+    /// grasshopper. None when the hurdle is one of `barred` (`may not hop over`).
     #[inline]
-    pub fn hopper_behind(&self, hop: Hop, square: usize, occupied: B) -> Option<usize> {
+    pub fn hopper_behind(&self, hop: Hop, square: usize, occupied: B, barred: B) -> Option<usize> {
         let near = self.beyond[square];
         let hurdle = match hop {
             Hop::Cannon => self.first_blocker(near, occupied)?,
@@ -209,6 +209,9 @@ impl<B: Bitboard> Ray<B> {
                 .filter(|&next| occupied.has(next))?,
             Hop::None => return None,
         };
+        if barred.has(hurdle) {
+            return None;
+        }
         self.first_blocker(self.beyond[hurdle], occupied)
     }
 }

@@ -16,7 +16,7 @@
 use crate::bitboard::Bitboard;
 use crate::core::index::{ByPiece, PieceId, SideId, Sq};
 pub(crate) use crate::core::tables::targets;
-use crate::core::tables::{PieceMoves, PromotionRule, Tables};
+use crate::core::tables::{targets_barred, Barred, PieceMoves, PromotionRule, Tables};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 
@@ -240,8 +240,9 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
         let moves = rules.moves_of(us, piece);
         let royal = rules.royal.contains(&piece);
         let to_royal = royal_promotion(moves, safety);
+        let barred = Barred::of(moves, |p| position.typed(p));
         for from in pieces.squares() {
-            let targets = targets(rules, moves, from, own, enemy, occupied);
+            let targets = targets_barred(rules, moves, from, own, enemy, occupied, barred);
             if let Some(rule) = to_royal {
                 royal_promotion_moves(
                     rules,

@@ -91,6 +91,18 @@ impl Move {
         }
     }
 
+    /// A pass written, in a game with `may pass`, as `square` twice (`e2e2`): the passing side's
+    /// royal piece's square, as Fairy-Stockfish writes janggi's pass.
+    pub fn pass_at(square: usize) -> Self {
+        Move {
+            from: Sq::new(square),
+            to: Sq::new(square),
+            kind: MoveKind::Pass,
+            converts: None,
+            gate: None,
+        }
+    }
+
     /// This move, placing `piece` from the hand on the square it leaves (for castling, the
     /// rook's start square when `on_rook`, else the king's).
     #[inline]
@@ -158,6 +170,9 @@ impl Move {
     fn plain_uci<B: Bitboard>(&self, rules: &Tables<B>) -> String {
         let square = |square: Sq| rules.geometry.square(square.index()).to_string();
         match self.kind {
+            MoveKind::Pass if rules.definition.turn.may_pass => {
+                format!("{}{}", square(self.from), square(self.to))
+            }
             MoveKind::Pass => "pass".to_string(),
             MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castle(_) => {
                 format!("{}{}", square(self.from), square(self.to))

@@ -77,6 +77,10 @@ pub struct Position<B: Bitboard> {
     numbers: [u8; MAX_NUMBERED],
     /// Per side, the values of the game's counters (`counter`), in declaration order; hashed.
     counters: BySide<[u8; variant_dsl::MAX_COUNTERS]>,
+    /// The sides whose last action was a pass, a bit per side, kept in games with `may pass`
+    /// (`opponent passed`): history like [`Position::mover`], neither hashed nor in the FEN,
+    /// as Fairy-Stockfish keeps it.
+    passed: u8,
 }
 
 /// A side's last drop, `(piece, square)`, packed into one aligned word: read just after a
@@ -168,6 +172,7 @@ impl<B: Bitboard> Position<B> {
             last_drop: BySide::splat(LastDrop::NONE),
             numbers: [NO_SQUARE; MAX_NUMBERED],
             counters: BySide::splat([0; variant_dsl::MAX_COUNTERS]),
+            passed: 0,
         }
     }
 
@@ -576,8 +581,13 @@ impl<B: Bitboard> Position<B> {
         self.halfmove_clock
     }
 
-    /// A side's last action, if it was a drop: (piece, square).
+    /// Whether the side's last action was a pass, in a game with `may pass` (else `false`).
     #[inline]
+    pub fn passed(&self, side: SideId) -> bool {
+        self.passed >> side.index() & 1 == 1
+    }
+
+    /// The side's last drop, as (piece, square), if its last action was one.
     pub fn last_drop(&self, side: SideId) -> Option<(PieceId, usize)> {
         self.last_drop[side]
             .get()
@@ -831,6 +841,14 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     pub(crate) fn act(&mut self, rules: &Tables<B>, mv: Move) -> bool {
         self.mover = self.side;
+        if rules.tracks_passes {
+            let bit = 1u8 << self.side.index();
+            if mv.kind == MoveKind::Pass {
+                self.passed |= bit;
+            } else {
+                self.passed &= !bit;
+            }
+        }
         if mv.kind == MoveKind::Pass {
             // A pass is a ply: the clock runs, an en-passant chance lapses.
             self.halfmove_clock = self.halfmove_clock.saturating_add(1);
@@ -1376,17 +1394,24 @@ impl<B: Bitboard> Position<B> {
         }
         for hop in &attacks.hops {
             let ray = &rules.rays[hop.ray];
-            let hoppers = hop
+            let mut hoppers = hop
                 .pieces
                 .iter()
                 .fold(B::EMPTY, |acc, p| acc | self.by_piece[*p])
                 & theirs
                 & hop.zone;
+            if let Some(reach) = &hop.reach {
+                hoppers &= reach[square];
+            }
             if (ray.beyond[square] & hoppers).is_empty() {
                 continue;
             }
+            let barred = hop
+                .no_hurdle
+                .iter()
+                .fold(B::EMPTY, |acc, p| acc | self.by_piece[*p]);
             if ray
-                .hopper_behind(hop.hop, square, occupied)
+                .hopper_behind(hop.hop, square, occupied, barred)
                 .is_some_and(|from| hoppers.has(from))
             {
                 return true;
@@ -1417,13 +1442,15 @@ impl<B: Bitboard> Position<B> {
                     continue;
                 };
                 let moves = rules.moves_of(other, occupant.piece);
-                let reach = crate::core::tables::targets(
+                let barred = crate::core::tables::Barred::of(moves, |p| self.by_piece[p]);
+                let reach = crate::core::tables::targets_barred(
                     rules,
                     moves,
                     from,
                     theirs,
                     B::single(square),
                     occupied | B::single(square),
+                    barred,
                 );
                 let by_route = || {
                     moves.route_attacks

@@ -137,7 +137,7 @@ pub struct Ride<B> {
 
 /// One hopper direction of a piece (Betza `p`, `g`): always an unlimited ride.
 #[derive(Clone, Debug)]
-pub struct HopRide {
+pub struct HopRide<B> {
     /// Index into [`Tables::rays`].
     pub ray: usize,
     /// Cannon or grasshopper.
@@ -146,6 +146,9 @@ pub struct HopRide {
     pub mode: MoveMode,
     /// Only from the initial zone.
     pub initial_only: bool,
+    /// For a hop along a zone (`moves "pB" along zone palace-lines`), per square the squares
+    /// it may land on: the ray's squares up to the zone's edge; `None` for the whole ray.
+    pub reach: Option<Vec<B>>,
 }
 
 /// How one piece type of one side moves.
@@ -158,7 +161,11 @@ pub struct PieceMoves<B> {
     /// Rider directions.
     pub rides: Vec<Ride<B>>,
     /// Hopper directions (empty for most pieces).
-    pub hops: Vec<HopRide>,
+    pub hops: Vec<HopRide<B>>,
+    /// Piece types the hops may not jump over (`may not hop over`; empty for most pieces).
+    pub no_hurdle: Vec<PieceId>,
+    /// Piece types the piece may not capture (`may not capture`; empty for most pieces).
+    pub no_capture: Vec<PieceId>,
     /// Per square, the squares from which an en-passant capture lands (targets of `e` atoms).
     pub en_passant: Vec<B>,
     /// Where `i` moves are allowed.
@@ -172,7 +179,7 @@ pub struct PieceMoves<B> {
     pub route_attacks: bool,
     /// Whether every leap and ride moves or captures alike, from any square, the rides without
     /// a range limit, and no leap is lame: the piece's targets are then one table lookup and
-    /// its rides' slides ([`crate::movegen::targets`]), as most pieces' are.
+    /// its rides' slides ([`targets`]), as most pieces' are.
     pub simple: bool,
     /// Whether the piece has an en-passant capture (`e`): some square of
     /// [`PieceMoves::en_passant`].
@@ -182,7 +189,8 @@ pub struct PieceMoves<B> {
 impl<B: Bitboard> PieceMoves<B> {
     /// Whether the moves are [`PieceMoves::simple`].
     fn are_simple(&self) -> bool {
-        self.lame.iter().all(Vec::is_empty)
+        self.no_capture.is_empty()
+            && self.lame.iter().all(Vec::is_empty)
             && self.hops.is_empty()
             && self.leaps.len() <= 1
             && self
@@ -332,6 +340,10 @@ pub struct HopAttack<B> {
     pub hop: Hop,
     /// Attackers must stand here (initial-only captures), else the whole board.
     pub zone: B,
+    /// For hops along a zone, per attacked square the squares an attacker may stand on.
+    pub reach: Option<Vec<B>>,
+    /// Piece types that may not be the hurdle (`may not hop over`).
+    pub no_hurdle: Vec<PieceId>,
     /// The piece types hopping this way (towards the attacked square).
     pub pieces: Vec<PieceId>,
 }
@@ -470,6 +482,8 @@ pub struct Tables<B> {
     pub(crate) numbered: bool,
     /// Whether the game keeps counters (`counter`): actions then count their events.
     pub(crate) counts: bool,
+    /// Whether positions remember which sides passed last (`may pass`: `opponent passed`).
+    pub(crate) tracks_passes: bool,
     /// Per side, where its numbered pieces start in a position's table of numbers.
     pub(crate) number_base: BySide<u8>,
     /// Whether the turn order names a side more than once: the place in it is then hashed.
@@ -749,6 +763,7 @@ impl<B: Bitboard> Tables<B> {
             },
             numbered: definition.sides.iter().any(|side| !side.numbers.is_empty()),
             counts: !definition.counters.is_empty(),
+            tracks_passes: definition.turn.may_pass,
             cycle_repeats: {
                 let order = &definition.turn_order;
                 (0..order.len()).any(|i| order[..i].contains(&order[i]))
@@ -778,6 +793,37 @@ impl<B: Bitboard> Tables<B> {
     }
 }
 
+/// The squares of the pieces a piece may not jump over and may not capture (`may not hop
+/// over`, `may not capture`), read from the pieces' squares by type: both empty for most pieces.
+#[derive(Clone, Copy, Debug)]
+pub struct Barred<B> {
+    /// Pieces that may not be a hurdle.
+    pub hurdles: B,
+    /// Pieces that may not be captured.
+    pub prey: B,
+}
+
+impl<B: Bitboard> Barred<B> {
+    /// Nothing barred.
+    pub const NONE: Barred<B> = Barred {
+        hurdles: B::EMPTY,
+        prey: B::EMPTY,
+    };
+
+    /// What `moves` bars, with the squares of each piece type given by `typed`.
+    #[inline]
+    pub fn of(moves: &PieceMoves<B>, typed: impl Fn(PieceId) -> B) -> Self {
+        if moves.no_hurdle.is_empty() && moves.no_capture.is_empty() {
+            return Barred::NONE;
+        }
+        let squares = |types: &[PieceId]| types.iter().fold(B::EMPTY, |acc, &p| acc | typed(p));
+        Barred {
+            hurdles: squares(&moves.no_hurdle),
+            prey: squares(&moves.no_capture),
+        }
+    }
+}
+
 /// The piece types for which `test` holds, a bit per type.
 fn piece_mask(definition: &Definition, test: impl Fn(&variant_dsl::PieceDef) -> bool) -> u32 {
     definition
@@ -798,6 +844,21 @@ pub(crate) fn targets<B: Bitboard>(
     own: B,
     enemy: B,
     occupied: B,
+) -> B {
+    targets_barred(rules, moves, from, own, enemy, occupied, Barred::NONE)
+}
+
+/// [`targets`] of a piece that may not hop over or capture the pieces `barred` (a janggi
+/// cannon): a hop whose hurdle is barred does not land, and a barred piece is not taken.
+#[inline]
+pub(crate) fn targets_barred<B: Bitboard>(
+    rules: &Tables<B>,
+    moves: &PieceMoves<B>,
+    from: usize,
+    own: B,
+    enemy: B,
+    occupied: B,
+    barred: Barred<B>,
 ) -> B {
     if moves.simple {
         let mut targets = moves
@@ -843,17 +904,68 @@ pub(crate) fn targets<B: Bitboard>(
     }
     for hop in &moves.hops {
         if !hop.initial_only || initial {
-            targets |= rules.rays[hop.ray].hop(hop.hop, from, occupied) & allowed(hop.mode);
+            let ray = &rules.rays[hop.ray];
+            let mut lands = ray.hop(hop.hop, from, occupied);
+            if barred.hurdles.any() {
+                // Landing squares past a barred hurdle are not landing squares once the barred
+                // pieces are taken away: the hurdle found then lies further.
+                lands &= ray.hop(hop.hop, from, occupied & !barred.hurdles);
+            }
+            if let Some(reach) = &hop.reach {
+                lands &= reach[from];
+            }
+            targets |= lands & allowed(hop.mode);
         }
     }
-    targets
+    targets & !barred.prey
 }
 
-/// Where a movement applies from and where it may land (`moves ... in`, `confined to`).
+/// Where a movement applies from and where it may land (`moves ... in`, `confined to`), and for
+/// a movement along a zone (`moves ... along`) the zone every square it passes must be in.
 #[derive(Clone, Copy)]
 struct Region<B> {
     from: B,
     to: B,
+    along: Option<B>,
+}
+
+impl<B: Bitboard> Region<B> {
+    /// Per square, the squares a ride or hop from it may reach along `(dx, dy)`: from a square
+    /// of the region, the ray's squares while they stay in its `along` zone (and, for a ride,
+    /// where it may land, so that the squares stay a prefix of the ray).
+    fn reach(&self, geometry: &Geometry<B>, dx: i32, dy: i32, ride: bool) -> Vec<B> {
+        let lane = self.along.unwrap_or(geometry.board);
+        let lane = if ride { lane & self.to } else { lane };
+        (0..geometry.grid_size())
+            .map(|from| {
+                let mut squares = B::EMPTY;
+                if !self.from.has(from) {
+                    return squares;
+                }
+                let mut at = from;
+                while let Some(next) = geometry.step(at, dx, dy).filter(|&next| lane.has(next)) {
+                    squares |= B::single(next);
+                    at = next;
+                }
+                if ride {
+                    squares
+                } else {
+                    squares & self.to
+                }
+            })
+            .collect()
+    }
+}
+
+/// Per square, the squares from which a ride or hop with these per-square `reach`es reaches it.
+fn inverted<B: Bitboard>(reach: &[B]) -> Vec<B> {
+    let mut sources = vec![B::EMPTY; reach.len()];
+    for (from, targets) in reach.iter().enumerate() {
+        for to in targets.squares() {
+            sources[to] |= B::single(from);
+        }
+    }
+    sources
 }
 
 struct Builder<'g, B> {
@@ -883,6 +995,8 @@ impl<B: Bitboard> Builder<'_, B> {
             lame: vec![Vec::new(); size],
             rides: Vec::new(),
             hops: Vec::new(),
+            no_hurdle: piece.no_hurdle.iter().map(|p| PieceId(p.0)).collect(),
+            no_capture: piece.no_capture.iter().map(|p| PieceId(p.0)).collect(),
             en_passant: vec![B::EMPTY; size],
             initial_zone: piece
                 .initial_zone
@@ -963,6 +1077,8 @@ impl<B: Bitboard> Builder<'_, B> {
             lame: vec![Vec::new(); size],
             rides: Vec::new(),
             hops: Vec::new(),
+            no_hurdle: Vec::new(),
+            no_capture: Vec::new(),
             en_passant: vec![B::EMPTY; size],
             initial_zone: B::EMPTY,
             promotion: None,
@@ -997,9 +1113,20 @@ impl<B: Bitboard> Builder<'_, B> {
         };
         let board = self.geometry.board;
         let to = piece.confined.as_ref().map_or(board, mask);
+        let lined = piece.lined_moves.iter().map(|lined| {
+            let zone = mask(&lined.zone);
+            let region = Region {
+                from: zone,
+                to: to & zone,
+                along: Some(zone),
+            };
+            (Some(region), lined.moves.as_slice())
+        });
         let zoned = piece.confined.is_some() || !piece.zoned_moves.is_empty();
         if !zoned {
-            return vec![(None, &piece.moves)];
+            return std::iter::once((None, piece.moves.as_slice()))
+                .chain(lined)
+                .collect();
         }
         let mut taken = B::EMPTY;
         let mut sets = Vec::with_capacity(piece.zoned_moves.len() + 1);
@@ -1009,6 +1136,7 @@ impl<B: Bitboard> Builder<'_, B> {
                 Some(Region {
                     from: zone & !taken,
                     to,
+                    along: None,
                 }),
                 zoned.moves.as_slice(),
             ));
@@ -1018,9 +1146,11 @@ impl<B: Bitboard> Builder<'_, B> {
             Some(Region {
                 from: board & !taken,
                 to,
+                along: None,
             }),
             piece.moves.as_slice(),
         ));
+        sets.extend(lined);
         sets
     }
 
@@ -1036,9 +1166,16 @@ impl<B: Bitboard> Builder<'_, B> {
         let allows = |from: usize, to: usize| {
             region.is_none_or(|region| region.from.has(from) && region.to.has(to))
         };
+        // A lame leap along a zone passes its squares only.
+        let passes = |path: B| {
+            region
+                .and_then(|region| region.along)
+                .is_none_or(|lane| (path & !lane).is_empty())
+        };
         debug_assert!(
-            region.is_none() || (atom.range == Some(1) && atom.hop.is_none()),
-            "validation keeps zones to leaps"
+            region.is_none_or(|region| region.along.is_some())
+                || (atom.range == Some(1) && atom.hop.is_none()),
+            "validation keeps zones other than `along` to leaps"
         );
         if !atom.hop.is_none() {
             let ray = self.ray_index(dx, dy);
@@ -1047,6 +1184,7 @@ impl<B: Bitboard> Builder<'_, B> {
                 hop: atom.hop,
                 mode: atom.mode,
                 initial_only: atom.initial_only,
+                reach: region.map(|region| region.reach(geometry, dx, dy, false)),
             });
             return;
         }
@@ -1060,7 +1198,7 @@ impl<B: Bitboard> Builder<'_, B> {
         if atom.range == Some(1) && atom.lame {
             for from in 0..geometry.grid_size() {
                 if let Some(leap) = lame_leap(geometry, from, dx, dy, atom) {
-                    if allows(from, leap.to) {
+                    if allows(from, leap.to) && passes(leap.path) {
                         moves.lame[from].push(leap);
                     }
                 }
@@ -1076,11 +1214,23 @@ impl<B: Bitboard> Builder<'_, B> {
             }
         } else {
             let ray = self.ray_index(dx, dy);
-            let reach = atom.range.map(|range| {
-                (0..geometry.grid_size())
-                    .map(|from| limited_ray(geometry, from, dx, dy, range as usize))
-                    .collect()
-            });
+            let limited = |from: usize| match atom.range {
+                Some(range) => limited_ray(geometry, from, dx, dy, range as usize),
+                None => geometry.board,
+            };
+            let reach = match region {
+                Some(region) => Some(
+                    region
+                        .reach(geometry, dx, dy, true)
+                        .into_iter()
+                        .enumerate()
+                        .map(|(from, squares)| squares & limited(from))
+                        .collect(),
+                ),
+                None => atom
+                    .range
+                    .map(|_| (0..geometry.grid_size()).map(limited).collect()),
+            };
             moves.rides.push(Ride {
                 ray,
                 reach,
@@ -1137,17 +1287,23 @@ impl<B: Bitboard> Builder<'_, B> {
                 } else {
                     self.geometry.board
                 };
-                match attacks
-                    .hops
-                    .iter_mut()
-                    .find(|a| a.ray == back && a.hop == hop.hop && a.zone == zone)
-                {
+                let reach = hop.reach.as_deref().map(inverted);
+                match attacks.hops.iter_mut().find(|a| {
+                    a.ray == back
+                        && a.hop == hop.hop
+                        && a.zone == zone
+                        && a.reach.is_none()
+                        && reach.is_none()
+                        && a.no_hurdle == moves.no_hurdle
+                }) {
                     Some(shared) if !shared.pieces.contains(&piece) => shared.pieces.push(piece),
                     Some(_) => {}
                     None => attacks.hops.push(HopAttack {
                         ray: back,
                         hop: hop.hop,
                         zone,
+                        reach,
+                        no_hurdle: moves.no_hurdle.clone(),
                         pieces: vec![piece],
                     }),
                 }
@@ -1159,11 +1315,7 @@ impl<B: Bitboard> Builder<'_, B> {
             {
                 let (dx, dy) = (self.rays[ride.ray].dx, self.rays[ride.ray].dy);
                 let back = self.ray_index(-dx, -dy);
-                let reach = ride.range.map(|range| {
-                    (0..size)
-                        .map(|at| limited_ray(self.geometry, at, -dx, -dy, range as usize))
-                        .collect::<Vec<B>>()
-                });
+                let reach = ride.reach.as_deref().map(inverted);
                 match attacks
                     .rides
                     .iter_mut()

@@ -487,6 +487,9 @@ impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
     fn placed(&mut self, sides: SideRef, piece: PieceId) -> (bool, bool) {
         self.bounds.placed(sides, piece)
     }
+    fn passed(&mut self, sides: SideRef) -> (bool, bool) {
+        self.bounds.passed(sides)
+    }
     fn both(&mut self, a: (bool, bool), b: (bool, bool)) -> (bool, bool) {
         (a.0 && b.0, a.1 && b.1)
     }

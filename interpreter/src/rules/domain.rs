@@ -140,6 +140,8 @@ pub(crate) trait Domain<B: Bitboard> {
     fn hands_empty(&mut self) -> Self::Truth;
     /// Some side's last action dropped this type.
     fn placed(&mut self, sides: SideRef, piece: PieceId) -> Self::Truth;
+    /// Some side's last action was a pass.
+    fn passed(&mut self, sides: SideRef) -> Self::Truth;
     /// Both.
     fn both(&mut self, a: Self::Truth, b: Self::Truth) -> Self::Truth;
     /// Either.
@@ -281,6 +283,7 @@ pub(crate) fn holds<B: Bitboard, D: Domain<B>>(domain: &mut D, condition: &Cond<
         }
         Cond::HandsEmpty => domain.hands_empty(),
         Cond::Placed(sides, piece) => domain.placed(*sides, *piece),
+        Cond::Passed(sides) => domain.passed(*sides),
         Cond::And(a, b) => {
             let a = holds(domain, a);
             if domain.never(a) {

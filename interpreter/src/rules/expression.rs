@@ -190,6 +190,13 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                 });
                 total
             }
+            Fld::PieceValue => (squares & self.position.occupied())
+                .squares()
+                .filter_map(|square| self.position.at(square))
+                .map(|occupant| {
+                    i64::from(self.rules.definition.pieces[occupant.piece.index()].value)
+                })
+                .sum(),
             Fld::Plus(a, b) => self
                 .field_sum(a, squares)
                 .saturating_add(self.field_sum(b, squares)),
@@ -232,6 +239,13 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                 });
                 values
             }
+            Fld::PieceValue => (0..size)
+                .map(|square| {
+                    self.position.at(square).map_or(0, |occupant| {
+                        i64::from(self.rules.definition.pieces[occupant.piece.index()].value)
+                    })
+                })
+                .collect(),
             Fld::Plus(a, b) | Fld::Minus(a, b) => {
                 let plus = matches!(field, Fld::Plus(..));
                 let (a, b) = (self.field(a), self.field(b));
@@ -488,6 +502,9 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         sides(self.rules.sides).all(|side| self.position.hand_total(side) == 0)
     }
     #[inline]
+    fn passed(&mut self, sides: SideRef) -> bool {
+        each_side(self.sides(sides)).any(|side| self.position.passed(side))
+    }
     fn placed(&mut self, sides: SideRef, piece: PieceId) -> bool {
         each_side(self.sides(sides)).any(|side| {
             self.position
@@ -1170,6 +1187,13 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
             }
         });
         (empty, empty)
+    }
+    fn passed(&mut self, reference: SideRef) -> (bool, bool) {
+        // After the mover's drop, the mover has not passed; the others are as they were.
+        let others = each_side(self.sides(reference))
+            .filter(|&side| side != self.mover)
+            .any(|side| self.position.passed(side));
+        (others, others)
     }
     fn placed(&mut self, reference: SideRef, piece: PieceId) -> (bool, bool) {
         let others = each_side(self.sides(reference))

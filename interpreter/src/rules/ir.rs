@@ -92,6 +92,8 @@ pub enum Fld {
     Controllers(SideRef),
     /// Values of the controlling pieces of some sides.
     ControlValue(SideRef),
+    /// The value of the piece on the square.
+    PieceValue,
     /// Addition.
     Plus(Box<Fld>, Box<Fld>),
     /// Subtraction.
@@ -127,6 +129,8 @@ pub enum Cond<B> {
     HandsEmpty,
     /// Some side's last action dropped this type.
     Placed(SideRef, PieceId),
+    /// Some side's last action was a pass.
+    Passed(SideRef),
     /// Both.
     And(Box<Cond<B>>, Box<Cond<B>>),
     /// Either.
@@ -449,6 +453,7 @@ impl<B: Bitboard> Compiler<'_, B> {
             Condition::Some(set) => Cond::Some(self.set(set)),
             Condition::HandsEmpty => Cond::HandsEmpty,
             Condition::Placed(side, piece) => Cond::Placed(*side, *piece),
+            Condition::Passed(side) => Cond::Passed(*side),
             Condition::And(a, b) => Cond::And(boxed(a), boxed(b)),
             Condition::Or(a, b) => Cond::Or(boxed(a), boxed(b)),
             Condition::Not(a) => Cond::Not(boxed(a)),
@@ -539,6 +544,7 @@ fn field(field_expression: &Field) -> Fld {
         Field::Constant(value) => Fld::Constant(*value),
         Field::Controllers(side) => Fld::Controllers(*side),
         Field::ControlValue(side) => Fld::ControlValue(*side),
+        Field::PieceValue => Fld::PieceValue,
         Field::Plus(a, b) => Fld::Plus(Box::new(field(a)), Box::new(field(b))),
         Field::Minus(a, b) => Fld::Minus(Box::new(field(a)), Box::new(field(b))),
     }

@@ -133,7 +133,8 @@ pub fn count_legal_unless_ended_with<'r, B: Bitboard>(
 fn drops_alone<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
     let definition = &rules.definition;
     let moves_now = definition.actions.moves && position.phase().is_none();
-    let other_actions = moves_now || rules.multi_action || definition.turn.pass;
+    let other_actions =
+        moves_now || rules.multi_action || definition.turn.pass || definition.turn.may_pass;
     definition.actions.drops
         && !other_actions
         && !definition.end.check
@@ -172,6 +173,32 @@ fn generate_with<B: Bitboard, S: Sink<B>>(
         return;
     }
     generate_actions(rules, position, sink, true, known);
+    if rules.definition.turn.may_pass {
+        if let Some(pass) = optional_pass(rules, position) {
+            sink.single(pass);
+        }
+    }
+}
+
+/// The pass of `may pass`, where it is legal: always, except under `check` while a royal
+/// piece of the side to move is attacked (a pass leaves it so). Written on the side's royal
+/// piece's square (its lowest, else its lowest piece's), as Fairy-Stockfish writes it.
+#[cold]
+fn optional_pass<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<Move> {
+    let us = position.side_to_move(rules);
+    if rules.definition.end.check && position.in_check(rules, us) {
+        return None;
+    }
+    let royals = position.team_royals(rules, us) & position.side_pieces(us);
+    let mine = position.side_pieces(us);
+    let square = if royals.any() {
+        royals.lowest()
+    } else if mine.any() {
+        mine.lowest()
+    } else {
+        0
+    };
+    Some(Move::pass_at(square))
 }
 
 /// The actions each legal on its own (the turn's other rules, such as `maximal`, not applied):

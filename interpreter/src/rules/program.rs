@@ -910,6 +910,9 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
     fn placed(&mut self, sides: SideRef, piece: PieceId) -> Reg {
         self.judged_truth(Cond::Placed(sides, piece))
     }
+    fn passed(&mut self, sides: SideRef) -> Reg {
+        self.judged_truth(Cond::Passed(sides))
+    }
     fn both(&mut self, a: Reg, b: Reg) -> Reg {
         self.and(a, b)
     }
@@ -1128,6 +1131,9 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
         None
     }
     fn placed(&mut self, _: SideRef, _: PieceId) -> Pair {
+        None
+    }
+    fn passed(&mut self, _: SideRef) -> Pair {
         None
     }
     fn both(&mut self, a: Pair, b: Pair) -> Pair {
