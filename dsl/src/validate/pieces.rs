@@ -143,6 +143,7 @@ impl Validator<'_> {
             paths: Vec::new(),
             confined: None,
             zoned_moves: Vec::new(),
+            in_place: None,
         };
         let mut seen: HashMap<String, Span> = HashMap::new();
         // Sides whose promotion zone a `SIDE promotes` statement set: the general statement
@@ -232,6 +233,11 @@ impl Validator<'_> {
                         moves: *moves,
                     });
                 }
+                PieceItem::PromotesInPlace {
+                    step,
+                    choices,
+                    rules,
+                } => piece.in_place = Some(self.in_place(step.as_ref(), choices, rules, context)),
                 PieceItem::Promotes {
                     side: Some(side),
                     optionally,
@@ -267,6 +273,45 @@ impl Validator<'_> {
         }
         self.check_region_moves(statement, &piece);
         piece
+    }
+
+    /// `promotes in place [or by "BETZA"] to NAME... { RULES }`: the step decoded, the choices
+    /// resolved, the block's rules checked as a `moves` block's (obligations refused: they bind
+    /// the turn's action as a whole, not one kind of move).
+    fn in_place(
+        &mut self,
+        step: Option<&Spanned<StringLit>>,
+        choices: &[Spanned<String>],
+        rules: &[Spanned<DropsItem>],
+        context: &Context<'_>,
+    ) -> InPlacePromotion {
+        let choices = choices
+            .iter()
+            .filter_map(|choice| self.piece_id(choice, context.pieces, "`promotes in place`"))
+            .collect();
+        let mut kept = Vec::with_capacity(rules.len());
+        for rule in rules {
+            if let DropsItem::Obligation(_) = rule.node {
+                self.error(
+                    Diagnostic::error(
+                        code::EXPRESSION_PLACE,
+                        "an obligation cannot bind a promotion in place",
+                        rule.span,
+                        "an obligation on the turn's action as a whole",
+                    )
+                    .with_help("write it in the game's `moves { ... }` block"),
+                );
+            } else {
+                kept.push(rule.clone());
+            }
+        }
+        let rules = self.drop_rules(&kept, context, crate::validate::turns::RuleKind::Move);
+        InPlacePromotion {
+            betza: step.map(|s| s.node.value.clone()).unwrap_or_default(),
+            step: step.map(|s| self.moves(s)).unwrap_or_default(),
+            choices,
+            rules,
+        }
     }
 
     /// A piece confined to a zone, or moving differently in one, has those zones compiled into
