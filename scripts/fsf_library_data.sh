@@ -25,6 +25,13 @@ options() {
         # Random kings seldom race to the eighth rank: 6 games of 200 plies, three of which end
         # there (Black first, so White loses at once).
         racingkings) echo "--games 6 --plies 200" ;;
+        # Random games seldom reach Spartan's rules: 6 games of 200 plies hold 103 positions
+        # where Black has one King left, hoplite promotions with and without the King among
+        # the choices (Black has two, or fewer), and a checkmate.
+        spartan) echo "--games 6 --plies 200" ;;
+        # Random games fill the board after some 70 to 120 plies: 4 games of up to 400 plies,
+        # each ending on a full board, one with a pass (a side with stones and no move).
+        ataxx) echo "--plies 400" ;;
         # Random games of dobutsu end within a few plies (a lion taken): 16 games, so that
         # chicks promote and lions try.
         dobutsu) echo "--games 16" ;;

@@ -10,6 +10,10 @@
 //!   file is written for them.
 //! - Hoppers (a cannon `mRcpR`, a grasshopper `gQ`) are imported as hoppers, and play as pyffish
 //!   plays them.
+//! - The rule options of `tests/inputs/import/rules.ini` (`mustCapture`, `checkCounting`,
+//!   `extinctionValue`/`extinctionPieceTypes`, `castlingKingPiece`, `castlingDroppedPiece`,
+//!   `doubleStepRegion*` over two ranks, `enPassantRegion*`) are written as the language's rules
+//!   and play as pyffish plays them (random games and perft); what they cannot say is refused.
 //! - Bad input gets a clear error: a missing file, garbage, an unknown parent, a section that
 //!   inherits itself, a 10 MB file; an existing file is kept without `--force`.
 
@@ -145,12 +149,12 @@ fn sections_without_an_exact_equivalent_are_refused_with_their_line() {
     assert_eq!(output.status.code(), Some(1));
     let errors = stderr(&output);
     assert!(
-        errors.contains("refused.ini:6: [capturing] not imported: `mustCapture = true`"),
+        errors.contains("refused.ini:6: [dropping] not imported: `mustDrop = true`"),
         "{errors}"
     );
     assert!(errors.contains("refused.ini:9: [cannons] not imported: `customPiece2`: a hopper (`p`) `W` that is not a plain unlimited rider"), "{errors}");
     assert!(
-        errors.contains("refused.ini:11: [child] not imported: its parent `capturing` was refused"),
+        errors.contains("refused.ini:11: [child] not imported: its parent `dropping` was refused"),
         "{errors}"
     );
     assert!(
@@ -159,7 +163,7 @@ fn sections_without_an_exact_equivalent_are_refused_with_their_line() {
         stdout(&output)
     );
     assert!(dir.join("plain.variant").is_file());
-    for name in ["capturing", "cannons", "child"] {
+    for name in ["dropping", "cannons", "child"] {
         assert!(
             !dir.join(format!("{name}.variant")).exists(),
             "{name} was written"
@@ -341,5 +345,127 @@ fn oracle_data_is_deterministic_and_agrees_with_an_imported_section() {
     assert!(
         positions > 10 && perfts >= 4,
         "{positions} positions, {perfts} perfts"
+    );
+}
+
+const RULES_CONFIG: &str = "tests/inputs/import/rules.ini";
+const RULE_SECTIONS: [&str; 5] = [
+    "capturing",
+    "threechecks",
+    "extinct",
+    "hordes",
+    "droppedcastle",
+];
+
+#[test]
+fn rule_options_are_written_as_the_language_says_them() {
+    let (dir, output) = import("import-rules", RULES_CONFIG);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).ends_with("5 written, 0 refused\n"),
+        "{}",
+        stdout(&output)
+    );
+    for name in RULE_SECTIONS {
+        let check = variant(&["check", &game(&dir, name)]);
+        assert!(check.status.success(), "{name}: {}", stderr(&check));
+    }
+    let text = |name: &str| std::fs::read_to_string(dir.join(format!("{name}.variant"))).unwrap();
+    for (name, expected) in [
+        ("capturing", "must capture when a capture is possible"),
+        ("threechecks", "fen remaining 3"),
+        ("threechecks", "loses when opponent checks >= 3"),
+        ("extinct", "white K king Commoner e1-g1 rook h1-f1"),
+        (
+            "extinct",
+            "each side loses when no own Commoner or no own Queen or no own Rook",
+        ),
+        ("hordes", "initial ranks 1-2"),
+        ("hordes", "en-passant on rank 3"),
+        ("hordes", "each side loses when no own pieces"),
+        (
+            "droppedcastle",
+            "white K king King e1-g1 rook Rook h1-f1 when placed",
+        ),
+    ] {
+        assert!(text(name).contains(expected), "{name}: {}", text(name));
+    }
+}
+
+#[test]
+fn rule_options_play_as_pyffish_plays_them() {
+    if !python_module_or_skip("rule_options_play_as_pyffish", "pyffish", "pyffish") {
+        return;
+    }
+    let (dir, output) = import("import-rules-oracle", RULES_CONFIG);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for name in RULE_SECTIONS {
+        let file = game(&dir, name);
+        let text = run_python_script(
+            "scripts/crosscheck_fairy.py",
+            &[
+                "--config",
+                RULES_CONFIG,
+                "--variant",
+                name,
+                "--game",
+                &file,
+                "--games",
+                "3",
+                "--plies",
+                "60",
+                "--seed",
+                "7",
+            ],
+        );
+        assert!(
+            text.contains(&format!("random games agree with Fairy-Stockfish {name}")),
+            "{text}"
+        );
+    }
+    for name in ["capturing", "threechecks", "extinct", "hordes"] {
+        let theirs = run_python_script(
+            "scripts/crosscheck_fairy.py",
+            &["--config", RULES_CONFIG, "--variant", name, "--perft", "3"],
+        );
+        let nodes = theirs
+            .lines()
+            .last()
+            .unwrap()
+            .split(": ")
+            .nth(1)
+            .unwrap()
+            .trim()
+            .to_string();
+        let ours = variant(&["perft", &game(&dir, name), "--depth", "3"]);
+        assert_eq!(
+            stdout(&ours).lines().last(),
+            Some(format!("Nodes searched: {nodes}").as_str()),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn rule_options_the_language_cannot_say_are_refused() {
+    refused(
+        "import-en-passant-region",
+        b"[a:chess]\nenPassantRegionWhite = *6\nenPassantRegionBlack = *4\n",
+        "the en-passant regions are not one whole rank each",
+    );
+    refused(
+        "import-check-counting",
+        b"[a:chess]\ncheckCounting = true\n",
+        "`checkCounting` needs the start FEN to give the same number of checks",
+    );
+    refused(
+        "import-pseudo-royal",
+        b"[a:chess]\nextinctionPseudoRoyal = true\n",
+        "`extinctionPseudoRoyal = true` has no exact equivalent",
+    );
+    refused(
+        "import-extinction-in-hand",
+        b"[a:crazyhouse]\nextinctionValue = loss\nextinctionPieceTypes = q\n",
+        "extinction with pieces in hand",
     );
 }

@@ -27,13 +27,17 @@
 //! - a setup without castling and en passant: Fairy-Stockfish leaves both fields out of its start
 //!   FEN (Breakthrough's `w 0 1`) but writes them (`- -`) after every move; we always write them.
 //!   Its start FEN writes empty hands `[-]` (shogi), its others `[]`; we write `[]`.
-//! - the hands of the start FEN: Fairy-Stockfish writes them as its variant's text gives them
-//!   (sittuyin's `[KFRRSSNN...]`), every later FEN in its own order, the order we write (the
-//!   pieces' declaration order). At the data file's start FEN, hands are compared as multisets.
+//! - the order of the pieces in hand: a hand is a set, which Fairy-Stockfish writes in its start
+//!   FEN's order there (Seirawan's `[HEhe]`, sittuyin's `[KFRRSSNN...]`) and by piece type elsewhere (`[EHeh]`), and we in
+//!   declaration order; the letters are compared sorted.
 //! - the half-move clock in games with hands: Fairy-Stockfish resets it on every drop, the
 //!   language on moves and drops of `irreversible` pieces only, and the language cannot say
 //!   "every drop resets it". The clock matters only to the 50-move rule, which pyffish's move
 //!   lists do not apply. It is left out of the comparison there, and compared everywhere else.
+//!   So it is in games whose drops come from an endless supply (ataxx's clones), where
+//!   Fairy-Stockfish resets it on every drop too.
+//! - a pass: Fairy-Stockfish writes it as a move of a piece to its own square (ataxx's `a5a5`,
+//!   its first piece), we write `pass`; pyffish's moves from a square to itself read as `pass`.
 
 mod common;
 
@@ -151,25 +155,20 @@ fn parse(line: &str) -> Option<Record<'_>> {
 struct Ours<B: Bitboard> {
     definition: Definition,
     rules: Rules<B>,
-    /// Whether the game is played with hands (the half-move clock is then not compared).
+    /// Whether the game is played with hands or an endless supply of drops (the half-move clock
+    /// is then not compared).
     hands: bool,
-    /// The data file's start FEN (pyffish's `start_fen`), whose hands may be in any order.
-    start: Option<String>,
 }
 
 impl<B: Bitboard> Ours<B> {
-    fn new(definition: Definition, text: &str) -> Self {
+    fn new(definition: Definition) -> Self {
         let rules = Rules::<B>::compile(&definition).expect("the game compiles");
-        let hands = variant_dsl::fen::write_fen(&definition, &definition.setup).contains('[');
-        let start = text
-            .lines()
-            .find_map(|line| line.strip_prefix("start\t"))
-            .map(String::from);
+        let hands = variant_dsl::fen::write_fen(&definition, &definition.setup).contains('[')
+            || definition.pieces.iter().any(|piece| piece.supply);
         Ours {
             definition,
             rules,
             hands,
-            start,
         }
     }
 
@@ -221,18 +220,11 @@ impl<B: Bitboard> Ours<B> {
             their.splice(2..2, ["-", "-"]);
         }
         // Empty hands written `[-]` (shogi's start FEN), as we write `[]`.
-        let mut their_board = their[0].replace("[-]", "[]");
-        // The start FEN's hands, in any order (see the module doc).
-        let at_start = self.start.as_deref() == Some(theirs);
-        let my_board = if at_start {
-            their_board = hand_sorted(&their_board);
-            hand_sorted(mine[0])
-        } else {
-            mine[0].to_string()
-        };
+        let their_board = sorted_hands(&their[0].replace("[-]", "[]"));
+        their[0] = &their_board;
+        let my_board = sorted_hands(mine[0]);
         let mut mine = mine;
         mine[0] = &my_board;
-        their[0] = &their_board;
         if mine.len() != their.len() || mine.len() < 6 {
             return ours == theirs;
         }
@@ -266,10 +258,13 @@ impl<B: Bitboard> Ours<B> {
                 Some(Record::Game) => expected_next = None,
                 Some(Record::Position {
                     fen,
-                    moves,
+                    mut moves,
                     result,
                     played,
                 }) => {
+                    moves = moves.into_iter().map(as_pass).collect();
+                    moves.sort_unstable();
+                    let played = played.map(as_pass);
                     if let Some((before, after)) = expected_next.take() {
                         if !self.same_fen(&after, fen) {
                             found.push(format!(
@@ -349,15 +344,36 @@ impl<B: Bitboard> Ours<B> {
     }
 }
 
-/// A FEN's board field with the letters of its hand (`[...]`) sorted.
-fn hand_sorted(board: &str) -> String {
-    match board.split_once('[') {
-        Some((squares, hand)) => {
-            let mut letters: Vec<char> = hand.trim_end_matches(']').chars().collect();
-            letters.sort_unstable();
-            format!("{squares}[{}]", letters.into_iter().collect::<String>())
+/// Pyffish's move in our notation where they differ: a move from a square to itself is
+/// Fairy-Stockfish's pass (`a5a5`), our `pass`.
+fn as_pass(uci: &str) -> &str {
+    let half = uci.len() / 2;
+    let same = uci.len() >= 4
+        && uci.is_ascii()
+        && uci.len().is_multiple_of(2)
+        && uci[..half] == uci[half..];
+    if !same {
+        return uci;
+    }
+    let square = uci[..half].starts_with(|c: char| c.is_ascii_lowercase())
+        && uci[1..half].chars().all(|c| c.is_ascii_digit());
+    if square {
+        "pass"
+    } else {
+        uci
+    }
+}
+
+/// The board field with the letters in hand (between `[` and `]`) sorted.
+fn sorted_hands(board: &str) -> String {
+    match (board.find('['), board.rfind(']')) {
+        (Some(open), Some(close)) if open < close => {
+            let mut hand: Vec<char> = board[open + 1..close].chars().collect();
+            hand.sort_unstable();
+            let hand: String = hand.into_iter().collect();
+            format!("{}[{hand}]{}", &board[..open], &board[close + 1..])
         }
-        None => board.to_string(),
+        _ => board.to_string(),
     }
 }
 
@@ -385,11 +401,11 @@ fn check(name: &str, text: &str) -> (Vec<String>, usize) {
     };
     let squares = definition.board.files as usize * definition.board.ranks as usize;
     let found = if squares <= 64 {
-        Ours::<u64>::new(definition, text).disagreements(text)
+        Ours::<u64>::new(definition).disagreements(text)
     } else if squares <= 128 {
-        Ours::<u128>::new(definition, text).disagreements(text)
+        Ours::<u128>::new(definition).disagreements(text)
     } else {
-        Ours::<Wide256>::new(definition, text).disagreements(text)
+        Ours::<Wide256>::new(definition).disagreements(text)
     };
     let compared = text
         .lines()
@@ -579,5 +595,44 @@ fn sittuyin_promotion_agrees_with_fairy_stockfish() {
         position\t8/8/8/8/8/8/4F3/1k2K3[] b - - 0 1\tb1a1 b1a2 b1b2 b1c1 b1c2\t-\t-\n";
     let (found, compared) = check("sittuyin", text);
     assert_eq!(compared, 8);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// Seirawan's gating rulings that the seeded games need not meet, as pyffish answers them:
+/// castling gates on the king's square (`e1g1e`) or on the rook's (`h1e1e`, written from the
+/// rook's square to the king's), the castling field then keeps the other rook's square (`A`);
+/// and a piece pinned on the first rank stays pinned, though the piece gated would block the
+/// line (no move of the knight on c1).
+#[test]
+fn seirawan_gating_rulings_agree_with_fairy_stockfish() {
+    let castles = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[HEhe] w KQkq - 0 1";
+    let castles_moves = "a1b1 a1b1e a1b1h a1c1 a1c1e a1c1h a1d1 a1d1e a1d1h a1e1e a1e1h a2a3 \
+        a2a4 b2b3 b2b4 c2c3 c2c4 d2d3 d2d4 e1c1 e1c1e e1c1h e1d1 e1d1e e1d1h e1f1 e1f1e e1f1h \
+        e1g1 e1g1e e1g1h e2e3 e2e4 f2f3 f2f4 g2g3 g2g4 h1e1e h1e1h h1f1 h1f1e h1f1h h1g1 h1g1e \
+        h1g1h h2h3 h2h4";
+    let on_rook = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RKE[Heh] b Akq - 1 1";
+    let on_rook_moves = "a7a5 a7a6 a8b8 a8b8e a8b8h a8c8 a8c8e a8c8h a8d8 a8d8e a8d8h a8e8e \
+        a8e8h b7b5 b7b6 c7c5 c7c6 d7d5 d7d6 e7e5 e7e6 e8c8 e8c8e e8c8h e8d8 e8d8e e8d8h e8f8 \
+        e8f8e e8f8h e8g8 e8g8e e8g8h f7f5 f7f6 g7g5 g7g6 h7h5 h7h6 h8e8e h8e8h h8f8 h8f8e h8f8h \
+        h8g8 h8g8e h8g8h";
+    let queen_side = "2krh2r/pppppppp/8/8/8/8/PPPPPPPP/R4RKE[He] w Ah - 2 2";
+    let queen_side_moves = "a1b1 a1b1h a1c1 a1c1h a1d1 a1d1h a1e1 a1e1h a2a3 a2a4 b2b3 b2b4 \
+        c2c3 c2c4 d2d3 d2d4 e2e3 e2e4 f1b1 f1c1 f1d1 f1e1 f2f3 f2f4 g2g3 g2g4 h1g3 h2h3 h2h4";
+    let on_king = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3ERK1[Heh] b Akq - 1 1";
+    let pinned = "4k3/8/8/8/8/8/8/r1N1K3[H] w C - 0 1";
+    let text = format!(
+        "variant\tseirawan\n\
+         game\t0\n\
+         position\t{castles}\t{castles_moves}\t-\th1e1e\n\
+         position\t{on_rook}\t{on_rook_moves}\t-\te8c8h\n\
+         position\t{queen_side}\t{queen_side_moves}\t-\t-\n\
+         game\t1\n\
+         position\t{castles}\t{castles_moves}\t-\te1g1e\n\
+         position\t{on_king}\t{on_rook_moves}\t-\t-\n\
+         game\t2\n\
+         position\t{pinned}\te1d1 e1d2 e1e2 e1f1 e1f2\t-\t-\n"
+    );
+    let (found, compared) = check("seirawan", &text);
+    assert_eq!(compared, 6);
     assert!(found.is_empty(), "{found:#?}");
 }

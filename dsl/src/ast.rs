@@ -109,6 +109,8 @@ pub enum Statement {
     Remove(RemoveStatement),
     /// `castling { ... }`
     Castling(CastlingStatement),
+    /// `gating from rank 1`
+    Gating(GatingStatement),
     /// `setup "..."`
     Setup(TextStatement),
     /// `actions moves drops`
@@ -153,6 +155,7 @@ impl Statement {
             Statement::Piece(s) => s.keyword,
             Statement::Remove(s) => s.keyword,
             Statement::Castling(s) => s.keyword,
+            Statement::Gating(s) => s.keyword,
             Statement::Actions(s) => s.keyword,
             Statement::Drops(s) | Statement::MoveRules(s) => s.keyword,
             Statement::Counter(s) => s.keyword,
@@ -182,6 +185,7 @@ impl Statement {
             Statement::Piece(_) => "piece",
             Statement::Remove(_) => "remove",
             Statement::Castling(_) => "castling",
+            Statement::Gating(_) => "gating",
             Statement::Setup(_) => "setup",
             Statement::Actions(_) => "actions",
             Statement::Drops(_) => "drops",
@@ -459,6 +463,8 @@ pub enum PieceItem {
     Confined(Spanned<Zone>),
     /// `initial rank 2`
     Initial(Spanned<Zone>),
+    /// `en-passant on rank 3`: where the piece's initial lame moves leave en-passant targets.
+    EnPassantOn(Spanned<Zone>),
     /// `letter +P`: the piece is the promoted form of the piece lettered `P`.
     PromotedLetter(Spanned<char>),
     /// `promotes on last rank to Queen Rook`
@@ -488,6 +494,10 @@ pub enum PieceItem {
     Irreversible,
     /// `uncapturable`
     Uncapturable,
+    /// `supply`: dropped from an endless supply.
+    Supply,
+    /// `converts around`: its landing converts the enemy pieces around.
+    ConvertsAround,
     /// `path W any, then outward`: the legs in order.
     Path(Vec<Spanned<LegSyntax>>),
     /// A construct not implemented yet.
@@ -521,10 +531,13 @@ impl PieceItem {
             PieceItem::Moves(_) | PieceItem::MovesIn { .. } => "moves",
             PieceItem::Confined(_) => "confined",
             PieceItem::Initial(_) => "initial",
+            PieceItem::EnPassantOn(_) => "en-passant on",
             PieceItem::Promotes { .. } => "promotes",
             PieceItem::PromotesInPlace { .. } => "promotes in place",
             PieceItem::Irreversible => "irreversible",
             PieceItem::Uncapturable => "uncapturable",
+            PieceItem::Supply => "supply",
+            PieceItem::ConvertsAround => "converts",
             PieceItem::Path(_) => "path",
             PieceItem::Future(future) => &future.keyword.node,
         }
@@ -903,6 +916,15 @@ pub enum CaptureItem {
     Future(FutureStatement),
 }
 
+/// `gating from rank 1`: the squares whose first piece may gate a piece from the hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GatingStatement {
+    /// The `gating` keyword.
+    pub keyword: Span,
+    /// The squares, counted from each side.
+    pub zone: Spanned<Zone>,
+}
+
 /// `control { en-passant standing }`
 #[derive(Clone, Debug, PartialEq)]
 pub struct ControlStatement {
@@ -979,6 +1001,9 @@ pub enum EndRule {
     Material(MaterialStatement),
     /// `royal captured loses`
     RoyalCaptured(Spanned<Verdict>),
+    /// `check when all royal pieces attacked`: `check`, where a side is in check only when
+    /// every one of its royal pieces is attacked.
+    CheckWhenAll,
     /// A construct not implemented yet.
     Future(FutureStatement),
 }
@@ -987,7 +1012,7 @@ impl EndRule {
     /// The rule's keyword, for messages about duplicates.
     pub fn keyword_text(&self) -> &str {
         match self {
-            EndRule::Check => "check",
+            EndRule::Check | EndRule::CheckWhenAll => "check",
             EndRule::Checkmate(_) => "checkmate",
             EndRule::Stalemate(_) => "stalemate",
             EndRule::Repetition { .. } => "repetition",

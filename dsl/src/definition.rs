@@ -73,6 +73,50 @@ pub struct Definition {
     /// Numbers per side that the position keeps (`counter checks { ... }`), in source order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counters: Vec<CounterDef>,
+    /// `gating from rank 1`: the squares whose first piece may gate a piece from the hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gating: Option<GatingDef>,
+}
+
+/// `gating from ZONE` (Seirawan chess): when a piece first leaves one of the zone's squares, its
+/// side may place a piece of its hand on the square it left, as part of the same move. The
+/// squares whose piece has not left yet are part of the position ([`Setup::gates`]); the FEN
+/// writes them in the castling field as file letters, in the side's case, after the castling
+/// rights, leaving out the squares a castling right it holds names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GatingDef {
+    /// Per side (by [`SideId`]), the zone's squares counted from that side; at most one per
+    /// file, so that a file letter names each.
+    pub squares: Vec<Vec<Square>>,
+}
+
+impl GatingDef {
+    /// The letter naming a gating square on `file` in a FEN's castling field: the file's
+    /// letter, in upper case for the first side and lower case for the second.
+    pub fn letter(side: SideId, file: u8) -> char {
+        let letter = (b'a' + file) as char;
+        if side.0 == 0 {
+            letter.to_ascii_uppercase()
+        } else {
+            letter
+        }
+    }
+
+    /// Whether a side whose hand is empty keeps its gating rights in `def`: only where captured
+    /// pieces go to a hand, which may fill again. Elsewhere an empty hand never fills, and the
+    /// side's rights are gone (as Fairy-Stockfish drops them).
+    pub fn kept_without_hand(def: &Definition) -> bool {
+        def.capture.stores.contains(&Some(Store::Hand))
+    }
+
+    /// The gating square of `side` named by `letter`, if any.
+    pub fn square_of(&self, side: SideId, letter: char) -> Option<Square> {
+        self.squares
+            .get(side.index())?
+            .iter()
+            .copied()
+            .find(|square| Self::letter(side, square.file) == letter)
+    }
 }
 
 /// `counter checks { start 0; add 1 on check; fen remaining 3 }`: a number per side, part of
@@ -646,6 +690,14 @@ pub struct PieceDef {
     /// No action captures it (`uncapturable`).
     #[serde(default)]
     pub uncapturable: bool,
+    /// `supply`: each side may drop it at any time without holding one (an endless supply, in
+    /// no hand and no FEN).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub supply: bool,
+    /// `converts around`: after every action that lands it on a square (a move or a drop), the
+    /// enemy pieces on the 8 squares around become the mover's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub converts_around: bool,
     /// Movements written leg by leg (`path W any, then outward`), besides the Betza ones.
     #[serde(default)]
     pub paths: Vec<PathDef>,
@@ -664,6 +716,10 @@ pub struct PieceDef {
     /// `promotes in place ...`: a promotion that is a move of its own (sittuyin's pawn).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_place: Option<InPlacePromotion>,
+    /// For each side, the only squares where the piece's initial lame moves leave an
+    /// en-passant target (`en-passant on ZONE`); `None`: wherever they pass a square.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub en_passant_zone: Option<Vec<Vec<Square>>>,
 }
 
 /// `promotes in place or by "mF" to Ferz { must no own Ferz }`: the piece may, as a move of its
@@ -989,6 +1045,11 @@ pub struct EndRules {
     /// game, with this verdict for that side (atomic chess, Kingdrops).
     #[serde(default)]
     pub royal_captured: Option<Verdict>,
+    /// `check when all royal pieces attacked`: with [`EndRules::check`], a side is in check
+    /// only when every one of its royal pieces is attacked (Spartan chess's duple check): no
+    /// action may leave them all attacked, and checkmate needs them all attacked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub check_all_royals: bool,
 }
 
 /// `RESULT when CONDITION`: the game ends when the condition holds for the side to move.
@@ -1112,6 +1173,10 @@ pub struct Setup {
     /// counters (and where a FEN does not give them: their start values then).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counters: Vec<Vec<u32>>,
+    /// The squares that still carry a gating right (`gating`), with the side whose piece stands
+    /// there, sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gates: Vec<(SideId, Square)>,
 }
 
 /// How far a turn of several actions has gone.

@@ -76,6 +76,8 @@ pub mod code {
     pub const DUPLICATE_ZONE: &str = "E0306";
     /// `confined to` or `moves ... in` on a piece that does not only leap.
     pub const REGION_MOVES: &str = "E0307";
+    /// `en-passant on` on a piece none of whose moves leaves an en-passant target.
+    pub const EN_PASSANT_ZONE: &str = "E0309";
     /// `forward` is neither `up` nor `down`.
     pub const BAD_FORWARD: &str = "E0401";
     /// The turn order never gives the setup's side to move a turn.
@@ -98,6 +100,9 @@ pub mod code {
     pub const CASTLING_LIMIT: &str = "E0602";
     /// A castling move whose king or rook stays put, or that puts both on one square.
     pub const CASTLING_PATH: &str = "E0603";
+    /// A `gating` statement whose squares a FEN cannot name: two on a file, a file letter that
+    /// is a castling letter, more than two sides, none on the board.
+    pub const GATING: &str = "E0604";
     /// The `setup` FEN is not valid for this game.
     pub const FEN: &str = "E0701";
     /// An `end` rule with a meaningless count.

@@ -54,8 +54,8 @@ pub use ast::GameFile;
 pub use definition::{
     ActionCondition, ActionNumber, Actions, AfterRule, AfterTest, BoardDef, CaptureRules,
     CastlingDef, ControlRules, CounterDef, CounterEvent, CounterFen, Definition, Dice,
-    DropConstraint, DropRules, EndCondition, EndRules, Forward, Grouping, Hop, Leg, LegCount,
-    LegDirection, LegEffect, MaterialRule, MoveAtom, MoveLimit, MoveMode, Obligation,
+    DropConstraint, DropRules, EndCondition, EndRules, Forward, GatingDef, Grouping, Hop, Leg,
+    LegCount, LegDirection, LegEffect, MaterialRule, MoveAtom, MoveLimit, MoveMode, Obligation,
     ObligationKind, ObligationWhen, Offset, Origin, PathDef, PhaseDef, PieceCount, PieceDef,
     PieceId, Placement, PolicyDef, PolicyItem, PolicyStep, Promotion, PromotionMoves, Repetition,
     ScoreRule, Setup, SideDef, SideId, SlideLine, Square, SquareTest, Store, Tiebreak,

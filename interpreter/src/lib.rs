@@ -51,7 +51,7 @@ pub use ai::{Agent, AgentError, AgentOptions, Budget, Choice, PlayerSpec};
 pub use bitboard::{Bitboard, Wide256};
 pub use explain::Explanation;
 pub use index::{ByPiece, BySide, PieceId, SideId, Sq};
-pub use moves::{Move, MoveKind};
+pub use moves::{Gate, Move, MoveKind};
 pub use outcome::{Outcome, Reason};
 pub use position::Position;
 pub use rules::{CompileError, Rules};

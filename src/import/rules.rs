@@ -71,7 +71,26 @@ pub struct Rules {
     /// The flag piece's letter per side (`None`: `*`, none), and the flag regions.
     pub flag_piece: [Option<char>; 2],
     pub flag_region: [BTreeSet<Square>; 2],
+    /// `mustCapture`: a side that can capture must.
+    pub must_capture: bool,
+    /// `checkCounting`: the checks each side still needs are in the FEN; the last one wins.
+    pub check_counting: bool,
+    /// `castlingDroppedPiece`: castling rights are gained by dropping king and rook in place.
+    pub castling_dropped_piece: bool,
+    /// `castlingKingPiece`: the letter of the piece that castles, per side (`None`: the king).
+    pub castling_king_piece: [Option<char>; 2],
+    /// `extinctionValue` for the side whose pieces are extinct (`None`: no extinction rule).
+    pub extinction_value: Option<Verdict>,
+    /// `extinctionPieceTypes`, by letter; `*` (every piece together) as [`ALL_PIECES`].
+    pub extinction_piece_types: Vec<char>,
+    /// `extinctionPieceCount`: a type is extinct at this count or below.
+    pub extinction_piece_count: u32,
+    /// `enPassantRegion` per capturing side, where it differs from the whole board.
+    pub en_passant_region: [Option<BTreeSet<Square>>; 2],
 }
+
+/// `*` in `extinctionPieceTypes`: every piece of a side together.
+pub const ALL_PIECES: char = '*';
 
 /// Fairy-Stockfish's predefined piece types that import maps, with their Betza and the letter
 /// chess gives them.
@@ -140,7 +159,7 @@ const COSMETIC: [&str; 6] = [
 ];
 
 /// Options import accepts only at Fairy-Stockfish's default, which the language states.
-const DEFAULT_ONLY: [(&str, &str); 37] = [
+const DEFAULT_ONLY: [(&str, &str); 35] = [
     ("flagMove", "false"),
     ("flagPieceSafe", "false"),
     ("flagPieceBlockedWin", "false"),
@@ -148,7 +167,6 @@ const DEFAULT_ONLY: [(&str, &str); 37] = [
     ("twoBoards", "false"),
     ("checking", "true"),
     ("dropChecks", "true"),
-    ("mustCapture", "false"),
     ("mustDrop", "false"),
     ("dropLoop", "false"),
     ("blastOnCapture", "false"),
@@ -162,10 +180,9 @@ const DEFAULT_ONLY: [(&str, &str); 37] = [
     ("flyingGeneral", "false"),
     ("immobilityIllegal", "false"),
     ("shogiPawnDropMateIllegal", "false"),
-    ("checkCounting", "false"),
     ("sittuyinPromotion", "false"),
     ("piecePromotionOnCapture", "false"),
-    ("castlingDroppedPiece", "false"),
+    ("extinctionPseudoRoyal", "false"),
     ("oppositeCastling", "false"),
     ("dropPromoted", "false"),
     ("perpetualCheckIllegal", "false"),
@@ -211,6 +228,14 @@ impl Rules {
             n_fold_value: Verdict::Draw,
             flag_piece: [None, None],
             flag_region: [BTreeSet::new(), BTreeSet::new()],
+            must_capture: false,
+            check_counting: false,
+            castling_dropped_piece: false,
+            castling_king_piece: [None, None],
+            extinction_value: None,
+            extinction_piece_types: Vec::new(),
+            extinction_piece_count: 0,
+            en_passant_region: [None, None],
         }
     }
 
@@ -437,6 +462,34 @@ impl Rules {
             }
             "flagRegionWhite" => self.flag_region[WHITE] = self.bitboard(setting)?,
             "flagRegionBlack" => self.flag_region[BLACK] = self.bitboard(setting)?,
+            "mustCapture" => self.must_capture = boolean(setting)?,
+            "checkCounting" => self.check_counting = boolean(setting)?,
+            "castlingDroppedPiece" => self.castling_dropped_piece = boolean(setting)?,
+            "castlingKingPiece" => {
+                let piece = self.flag_piece(setting)?;
+                self.castling_king_piece = [piece, piece];
+            }
+            "castlingKingPieceWhite" => self.castling_king_piece[WHITE] = self.flag_piece(setting)?,
+            "castlingKingPieceBlack" => self.castling_king_piece[BLACK] = self.flag_piece(setting)?,
+            "extinctionValue" => {
+                self.extinction_value = match value {
+                    "none" => None,
+                    _ => Some(verdict(setting)?),
+                }
+            }
+            "extinctionPieceTypes" => self.extinction_piece_types = self.extinction_types(setting)?,
+            "extinctionPieceCount" => self.extinction_piece_count = number(setting)?,
+            "extinctionOpponentPieceCount" if number(setting)? == 0 => {}
+            "enPassantRegion" => {
+                let region = self.bitboard(setting)?;
+                self.en_passant_region = [Some(region.clone()), Some(region)];
+            }
+            "enPassantRegionWhite" => {
+                self.en_passant_region[WHITE] = Some(self.bitboard(setting)?)
+            }
+            "enPassantRegionBlack" => {
+                self.en_passant_region[BLACK] = Some(self.bitboard(setting)?)
+            }
             _ => {
                 return Err(refuse(setting, format!(
                     "the option `{key}` has no exact equivalent in the language yet, or is not one import knows (docs/fairy-stockfish.md lists them)"
@@ -531,6 +584,22 @@ impl Rules {
             }
         }
         Ok(letters)
+    }
+
+    /// `extinctionPieceTypes`: piece letters, or `*` for every piece together.
+    fn extinction_types(&self, setting: &Setting) -> Result<Vec<char>, Refusal> {
+        let words: String = setting.value.split_whitespace().collect();
+        if words.contains(ALL_PIECES) {
+            return if words == "*" {
+                Ok(vec![ALL_PIECES])
+            } else {
+                Err(refuse(
+                    setting,
+                    "`*` with other piece types is not mapped".into(),
+                ))
+            };
+        }
+        self.piece_set(setting)
     }
 
     fn flag_piece(&self, setting: &Setting) -> Result<Option<char>, Refusal> {

@@ -3,7 +3,7 @@
 //! cannot say (an asymmetric double-step region, castling from a square that is not a corner)
 //! is a refusal here too, pointing at the section's header.
 
-use super::rules::{Piece, Refusal, Rules, Square, Verdict, BLACK, WHITE};
+use super::rules::{Piece, Refusal, Rules, Square, Verdict, ALL_PIECES, BLACK, WHITE};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -46,7 +46,17 @@ pub fn variant_text(
     if rules.captures_to_hand {
         out.push_str("capture { to hand }\n");
     }
-    out.push_str(&end_block(rules, king).map_err(refuse)?);
+    if rules.must_capture {
+        out.push_str("moves {\n    must capture when a capture is possible\n}\n");
+    }
+    let checks = checks_to_give(rules).map_err(refuse)?;
+    if let Some(checks) = checks {
+        let _ = writeln!(
+            out,
+            "counter checks {{\n    add 1 on check\n    fen remaining {checks}\n}}"
+        );
+    }
+    out.push_str(&end_block(rules, king, checks).map_err(refuse)?);
     Ok(out)
 }
 
@@ -84,16 +94,34 @@ fn pawn_items(rules: &Rules) -> Result<String, String> {
     let double = rules.double_step
         && !(on_board(white, rules).is_empty() && on_board(black, rules).is_empty());
     if double {
-        let rank = whole_rank(white, rules)
-            .filter(|&r| whole_rank(black, rules) == Some(rules.ranks - 1 - r));
-        let Some(rank) = rank else {
-            return Err("the pawns' double-step regions are not one rank each, counted from each side's edge (set doubleStepRegionWhite/Black to mirrored ranks): the language's `initial` zone is one zone for both sides".into());
+        let ranks = whole_ranks(white, rules).filter(|ranks| {
+            let mirrored: Vec<u8> = ranks.iter().rev().map(|r| rules.ranks - 1 - r).collect();
+            whole_ranks(black, rules) == Some(mirrored)
+        });
+        let Some((first, last)) = ranks.and_then(|ranks| Some((*ranks.first()?, *ranks.last()?)))
+        else {
+            return Err("the pawns' double-step regions are not whole consecutive ranks, counted alike from each side's edge (set doubleStepRegionWhite/Black to mirrored ranks): the language's `initial` zone is one zone for both sides".into());
         };
-        let _ = writeln!(
-            out,
-            "    moves \"mfW cfeF imfnD\"\n    initial rank {}",
-            rank + 1
-        );
+        let initial = if first == last {
+            format!("rank {}", first + 1)
+        } else {
+            format!("ranks {}-{}", first + 1, last + 1)
+        };
+        match en_passant_rank(rules)? {
+            EnPassant::Anywhere => {
+                let _ = writeln!(out, "    moves \"mfW cfeF imfnD\"\n    initial {initial}");
+            }
+            EnPassant::Rank(rank) => {
+                let _ = writeln!(
+                    out,
+                    "    moves \"mfW cfeF imfnD\"\n    initial {initial}\n    en-passant on rank {}",
+                    rank + 1
+                );
+            }
+            EnPassant::Nowhere => {
+                let _ = writeln!(out, "    moves \"mfW cfF imfnD\"\n    initial {initial}");
+            }
+        }
     } else {
         out.push_str("    moves \"mfW cfF\"\n");
     }
@@ -145,6 +173,57 @@ fn on_board(region: &BTreeSet<Square>, rules: &Rules) -> BTreeSet<Square> {
         .collect()
 }
 
+/// Where the pawns' double steps leave en-passant targets.
+enum EnPassant {
+    /// Wherever they pass a square (Fairy-Stockfish's default region, the whole board).
+    Anywhere,
+    /// Only on this rank, counted from each side's own edge (`en-passant on rank R`).
+    Rank(u8),
+    /// Nowhere: the pawns take no en passant.
+    Nowhere,
+}
+
+/// `enPassantRegionWhite/Black` (the squares where each side may take en passant) as the
+/// language says it: the targets a side's pawns leave are where the other side may take.
+fn en_passant_rank(rules: &Rules) -> Result<EnPassant, String> {
+    let all = |side: usize| {
+        rules.en_passant_region[side].as_ref().is_none_or(|region| {
+            on_board(region, rules).len() == rules.files as usize * rules.ranks as usize
+        })
+    };
+    if all(WHITE) && all(BLACK) {
+        return Ok(EnPassant::Anywhere);
+    }
+    let region = |side: usize| {
+        rules.en_passant_region[side]
+            .as_ref()
+            .map(|region| on_board(region, rules))
+            .unwrap_or_default()
+    };
+    let (taken_by_white, taken_by_black) = (region(WHITE), region(BLACK));
+    if taken_by_white.is_empty() && taken_by_black.is_empty() {
+        return Ok(EnPassant::Nowhere);
+    }
+    let white_targets = whole_rank(&taken_by_black, rules);
+    match (white_targets, whole_rank(&taken_by_white, rules)) {
+        (Some(white), Some(black)) if black == rules.ranks - 1 - white => Ok(EnPassant::Rank(white)),
+        _ => Err("the en-passant regions are not one whole rank each, counted alike from each side's edge: not mapped (`en-passant on` is one zone for both sides)".into()),
+    }
+}
+
+/// The rank indices, in order, when `region` is whole ranks of the board, consecutive.
+fn whole_ranks(region: &BTreeSet<Square>, rules: &Rules) -> Option<Vec<u8>> {
+    let region = &on_board(region, rules);
+    let ranks: BTreeSet<u8> = region.iter().map(|&(_, r)| r).collect();
+    let full: BTreeSet<Square> = ranks
+        .iter()
+        .flat_map(|&r| (0..rules.files).map(move |f| (f, r)))
+        .collect();
+    let ranks: Vec<u8> = ranks.into_iter().collect();
+    let consecutive = ranks.windows(2).all(|pair| pair[1] == pair[0] + 1);
+    (*region == full && !ranks.is_empty() && consecutive).then_some(ranks)
+}
+
 /// The rank index when `region` is exactly one whole rank of the board.
 fn whole_rank(region: &BTreeSet<Square>, rules: &Rules) -> Option<u8> {
     let region = &on_board(region, rules);
@@ -160,11 +239,24 @@ fn square_name((file, rank): Square) -> String {
 /// The castling block for the rights the start position holds (K, Q, k, q; king on its file,
 /// rooks in the corners), or `castling { }`.
 fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String> {
-    let rights = castling_field(rules);
+    let dropped = rules.castling_dropped_piece && rules.piece_drops;
+    let rights = if dropped {
+        // Gained by dropping king and rook in place: every right, none held at the start.
+        if castling_field(rules) != "-" {
+            return Err(
+                "`castlingDroppedPiece` with castling rights in startFen is not mapped".into(),
+            );
+        }
+        "KQkq".to_string()
+    } else {
+        castling_field(rules)
+    };
     if !rules.castling || rights == "-" {
         return Ok("castling { }\n".into());
     }
-    let Some(king) = king else {
+    // Without a royal `king`, the castling piece must be named (`castlingKingPiece`).
+    let named = rules.castling_king_piece[WHITE].and_then(|letter| rules.piece(letter));
+    let Some(king) = king.or(named) else {
         return Err("castling rights without a `king`".into());
     };
     let board = board_squares(&rules.start_fen);
@@ -208,8 +300,19 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
         };
         let king_from = (rules.castling_king_file, rank);
         let rook_from = (rook_file, rank);
-        if board.get(&king_from) != Some(&case(king.letter))
-            || board.get(&rook_from) != Some(&case('r'))
+        // The piece that castles: `castlingKingPiece`, named where it is not the king.
+        let castler = match rules.castling_king_piece[side] {
+            Some(letter) if letter != king.letter || king.slot != "king" => Some(
+                rules
+                    .piece(letter)
+                    .ok_or("`castlingKingPiece` is not a piece")?,
+            ),
+            _ => None,
+        };
+        let castler_letter = castler.map_or(king.letter, |piece| piece.letter);
+        if !dropped
+            && (board.get(&king_from) != Some(&case(castler_letter))
+                || board.get(&rook_from) != Some(&case('r')))
         {
             return Err(format!(
                 "the castling right `{right}` needs the king on {} and a rook on {} in startFen",
@@ -223,13 +326,24 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
             );
         }
         let who = if side == WHITE { "white" } else { "black" };
+        // Named pieces where the castling king is not the royal `king`, or where the right is
+        // gained by drops (the language names both pieces then).
+        let (king_word, rook_word) = match (castler, dropped) {
+            (Some(piece), _) => (
+                format!(" {}", piece_name(piece)),
+                if dropped { " Rook" } else { "" },
+            ),
+            (None, true) => (format!(" {}", piece_name(king)), " Rook"),
+            (None, false) => (String::new(), ""),
+        };
         let _ = writeln!(
             out,
-            "    {who} {right} king {}-{} rook {}-{}",
+            "    {who} {right} king{king_word} {}-{} rook{rook_word} {}-{}{}",
             square_name(king_from),
             square_name((king_to, rank)),
             square_name(rook_from),
-            square_name((rook_to, rank))
+            square_name((rook_to, rank)),
+            if dropped { " when placed" } else { "" }
         );
     }
     out.push_str("}\n");
@@ -329,10 +443,70 @@ fn verdict(v: Verdict) -> &'static str {
     }
 }
 
-fn end_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String> {
+/// With `checkCounting`, the checks each side must give to win, from the start FEN's `N+N`
+/// field (after the en-passant field); `None` without.
+fn checks_to_give(rules: &Rules) -> Result<Option<u32>, String> {
+    if !rules.check_counting {
+        return Ok(None);
+    }
+    let fields: Vec<&str> = rules.start_fen.split_whitespace().collect();
+    let counts = fields
+        .get(4)
+        .and_then(|field| field.split_once('+'))
+        .and_then(|(white, black)| Some((white.parse::<u32>().ok()?, black.parse::<u32>().ok()?)));
+    match counts {
+        Some((white, black)) if white == black && (1..=255).contains(&white) => Ok(Some(white)),
+        _ => Err("`checkCounting` needs the start FEN to give the same number of checks to each side (`3+3` after the en-passant field)".into()),
+    }
+}
+
+/// `extinctionValue` with its piece types: each side, after every move (the side that moved
+/// first, as Fairy-Stockfish judges it), gets the value when a type is down to the count.
+fn extinction_rule(rules: &Rules) -> Result<String, String> {
+    let Some(value) = rules.extinction_value else {
+        return Ok(String::new());
+    };
+    if rules.extinction_piece_types.is_empty() {
+        return Ok(String::new());
+    }
+    if rules.piece_drops || rules.captures_to_hand {
+        return Err(
+            "extinction with pieces in hand (Fairy-Stockfish counts them) is not mapped".into(),
+        );
+    }
+    let mut terms = Vec::new();
+    for &letter in &rules.extinction_piece_types {
+        let pieces = if letter == ALL_PIECES {
+            "own pieces".to_string()
+        } else {
+            let piece = rules
+                .piece(letter)
+                .ok_or("an extinction type is not a piece")?;
+            format!("own {}", piece_name(piece))
+        };
+        terms.push(match rules.extinction_piece_count {
+            0 => format!("no {pieces}"),
+            count => format!("count {pieces} <= {count}"),
+        });
+    }
+    Ok(format!(
+        "    each side {} when {}\n",
+        verdict(value),
+        terms.join(" or ")
+    ))
+}
+
+fn end_block(rules: &Rules, king: Option<&Piece>, checks: Option<u32>) -> Result<String, String> {
     let mut out = String::from("end {\n");
     if king.is_some() {
-        let _ = writeln!(out, "    check\n    checkmate {}", verdict(rules.checkmate));
+        out.push_str("    check\n");
+    }
+    out.push_str(&extinction_rule(rules)?);
+    if let Some(checks) = checks {
+        let _ = writeln!(out, "    loses when opponent checks >= {checks}");
+    }
+    if king.is_some() {
+        let _ = writeln!(out, "    checkmate {}", verdict(rules.checkmate));
     }
     let _ = writeln!(out, "    stalemate {}", verdict(rules.stalemate));
     out.push_str(&flag_rule(rules)?);

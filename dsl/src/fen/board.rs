@@ -76,7 +76,7 @@ fn parse_hands(def: &Definition, field: Field<'_>) -> Result<Hands, FenError> {
             None => hands.push((side, piece, 1)),
         }
     }
-    if !hands.is_empty() && !def.actions.drops {
+    if !hands.is_empty() && !def.actions.drops && def.gating.is_none() {
         return Err(error(
             field.offset,
             field.text.len(),

@@ -115,9 +115,9 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
     let rest = &fields[2..];
     let (castling_field, en_passant_field, counters) = state_fields(def, rest, text)?;
     let (counter_values, counters) = parse_counter_fields(def, counters)?;
-    let castling = match castling_field {
-        Some(field) => parse_castling(def, &board, field)?,
-        None => Vec::new(),
+    let (castling, gates) = match castling_field {
+        Some(field) => parse_castling(def, &board, &hands, field)?,
+        None => (Vec::new(), Vec::new()),
     };
     let en_passant = match en_passant_field {
         Some(field) => parse_en_passant(def, &board, field)?,
@@ -156,6 +156,7 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
         turn: None,
         numbers: Vec::new(),
         counters: counter_values,
+        gates,
     };
     for field in extensions {
         parse_extension(def, field, &mut setup)?;
@@ -239,26 +240,52 @@ fn parse_side_to_move(def: &Definition, field: Field<'_>) -> Result<SideId, FenE
     })
 }
 
+/// The castling rights and the gating squares (`gating`) of the castling field.
+type CastlingField = (Vec<usize>, Vec<(SideId, Square)>);
+
+/// The castling field: castling rights by their letters and, in a game with `gating`, gating
+/// squares by their file letters in the side's case (`KQBCDFGkqbcdfg`). A castling right also
+/// gives the gating rights of its king's and rook's squares, where they are gating squares, as
+/// Fairy-Stockfish reads `K` in Seirawan chess. A side with an empty hand that can never fill
+/// again holds no gating right.
 fn parse_castling(
     def: &Definition,
     board: &[Placement],
+    hands: &[(SideId, PieceId, u32)],
     field: Field<'_>,
-) -> Result<Vec<usize>, FenError> {
+) -> Result<CastlingField, FenError> {
     if field.text == "-" {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     let mut rights = Vec::new();
+    let mut gates = Vec::new();
     for (index, letter) in field.text.char_indices() {
         let offset = field.offset + index;
+        if let Some(gate) = gate_named(def, board, hands, letter, offset)? {
+            if gates.contains(&gate) {
+                return Err(error(
+                    offset,
+                    1,
+                    format!("the gating right `{letter}` is given twice"),
+                ));
+            }
+            gates.push(gate);
+            continue;
+        }
         let Some(right) = def
             .castling
             .iter()
             .position(|castle| castle.fen_letter == letter)
         else {
+            let what = if def.gating.is_some() {
+                "a castling right or a gating square"
+            } else {
+                "a castling right"
+            };
             return Err(error(
                 offset,
                 letter.len_utf8(),
-                format!("`{letter}` is not a castling right of this game"),
+                format!("`{letter}` is not {what} of this game"),
             ));
         };
         if rights.contains(&right) {
@@ -272,7 +299,72 @@ fn parse_castling(
         rights.push(right);
     }
     rights.sort_unstable();
-    Ok(rights)
+    if let Some(gating) = &def.gating {
+        for &right in &rights {
+            let castle = &def.castling[right];
+            let zone = &gating.squares[castle.side.index()];
+            for square in [castle.king_from, castle.rook_from] {
+                let gate = (castle.side, square);
+                let holds = gate_holder(def, hands, castle.side);
+                if zone.contains(&square) && holds && !gates.contains(&gate) {
+                    gates.push(gate);
+                }
+            }
+        }
+    }
+    gates.sort_unstable();
+    Ok((rights, gates))
+}
+
+/// Whether `side` may hold gating rights: it has pieces in hand, or captures may fill it.
+fn gate_holder(def: &Definition, hands: &[(SideId, PieceId, u32)], side: SideId) -> bool {
+    crate::definition::GatingDef::kept_without_hand(def)
+        || hands.iter().any(|&(s, _, count)| s == side && count > 0)
+}
+
+/// The gating square a letter of the castling field names, checked against the board and the
+/// hands; `None` when the letter names none (it may be a castling right). A castling right's
+/// letter is never a gating square's (`gating` refuses such a file).
+fn gate_named(
+    def: &Definition,
+    board: &[Placement],
+    hands: &[(SideId, PieceId, u32)],
+    letter: char,
+    offset: usize,
+) -> Result<Option<(SideId, Square)>, FenError> {
+    let Some(gating) = &def.gating else {
+        return Ok(None);
+    };
+    let named = (0..gating.squares.len()).find_map(|side| {
+        let side = SideId(side as u8);
+        gating.square_of(side, letter).map(|square| (side, square))
+    });
+    let Some((side, square)) = named else {
+        return Ok(None);
+    };
+    let name = side_name(def, side);
+    let at = board.iter().find(|placement| placement.square == square);
+    if at.is_none_or(|placement| placement.side != side) {
+        return Err(error(
+            offset,
+            1,
+            format!(
+                "gating right `{letter}` needs a {name} piece on {square}, but {}",
+                describe_square(def, square, at)
+            ),
+        ));
+    }
+    if !gate_holder(def, hands, side) {
+        return Err(error(
+            offset,
+            1,
+            format!(
+                "gating right `{letter}`: {name} has no piece in hand to gate, and no capture \
+                 fills a hand, so it holds no gating right"
+            ),
+        ));
+    }
+    Ok(Some((side, square)))
 }
 
 /// A castling right needs its side's king on the king's square (the piece the castling names,

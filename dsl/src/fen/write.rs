@@ -1,7 +1,7 @@
 //! Writing a position as a FEN, always in the full form; [`write_fen`] is the inverse of
 //! [`crate::fen::parse_fen`].
 
-use crate::definition::{BoardDef, Definition, Placement, Setup, Square};
+use crate::definition::{BoardDef, Definition, GatingDef, Placement, Setup, SideId, Square};
 use crate::fen::extensions::extensions;
 use crate::fen::letters::letter_for;
 
@@ -21,17 +21,7 @@ pub fn write_fen(def: &Definition, setup: &Setup) -> String {
         .sides
         .get(setup.side_to_move.0 as usize)
         .map_or('?', |side| side.fen_letter);
-    let castling: String = setup
-        .castling
-        .iter()
-        .filter_map(|&right| def.castling.get(right))
-        .map(|castle| castle.fen_letter)
-        .collect();
-    let castling = if castling.is_empty() {
-        "-".to_string()
-    } else {
-        castling
-    };
+    let castling = castling_field(def, setup);
     let en_passant = setup
         .en_passant
         .map_or("-".to_string(), |square| square.to_string());
@@ -53,6 +43,49 @@ pub fn write_fen(def: &Definition, setup: &Setup) -> String {
         text.push_str(&extension);
     }
     text
+}
+
+/// The castling field: the rights held, or `-`. In a game with `gating`, side by side, the
+/// side's rights then the file letters of its gating squares that none of those rights names
+/// (as Fairy-Stockfish writes Seirawan chess: `KQBCDFGkqbcdfg`).
+fn castling_field(def: &Definition, setup: &Setup) -> String {
+    let held = || {
+        setup
+            .castling
+            .iter()
+            .filter_map(|&right| def.castling.get(right))
+    };
+    let field: String = match &def.gating {
+        None => held().map(|castle| castle.fen_letter).collect(),
+        Some(_) => {
+            let mut field = String::new();
+            for side in (0..def.sides.len()).map(|side| SideId(side as u8)) {
+                let rights = || held().filter(|castle| castle.side == side);
+                field.extend(rights().map(|castle| castle.fen_letter));
+                let named = |square: Square| {
+                    rights().any(|castle| castle.king_from == square || castle.rook_from == square)
+                };
+                let mut gates: Vec<Square> = setup
+                    .gates
+                    .iter()
+                    .filter(|&&(s, square)| s == side && !named(square))
+                    .map(|&(_, square)| square)
+                    .collect();
+                gates.sort_by_key(|square| (square.file, square.rank));
+                field.extend(
+                    gates
+                        .iter()
+                        .map(|square| GatingDef::letter(side, square.file)),
+                );
+            }
+            field
+        }
+    };
+    if field.is_empty() {
+        "-".to_string()
+    } else {
+        field
+    }
 }
 
 fn write_board(def: &Definition, board: &[Placement], promoted: &[Square]) -> String {

@@ -38,6 +38,10 @@ pub(super) fn build_statement(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Sta
             piece: text_of(file, &inner.nth(1).expect("the piece's name")),
         }),
         Rule::castling_statement => Statement::Castling(castling_statement(file, &mut inner)),
+        Rule::gating_statement => Statement::Gating(GatingStatement {
+            keyword: span_of(file, &child(&mut inner)),
+            zone: super::expressions::zone(file, inner.nth(1).expect("the gating zone")),
+        }),
         Rule::actions_statement => Statement::Actions(actions_statement(file, &mut inner)),
         Rule::drops_statement => Statement::Drops(drops_statement(file, &mut inner)),
         Rule::move_rules_statement => Statement::MoveRules(drops_statement(file, &mut inner)),
@@ -191,6 +195,9 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
         }
         Rule::confined_statement => PieceItem::Confined(zone(file, parts.nth(2).expect("zone"))),
         Rule::initial_statement => PieceItem::Initial(zone(file, parts.nth(1).expect("zone"))),
+        Rule::en_passant_statement => {
+            PieceItem::EnPassantOn(zone(file, parts.nth(2).expect("zone")))
+        }
         Rule::promotes_statement => {
             parts.next();
             let mut next = parts.next().expect("`for` or `on`");
@@ -234,6 +241,8 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
         }
         Rule::irreversible_statement => PieceItem::Irreversible,
         Rule::uncapturable_statement => PieceItem::Uncapturable,
+        Rule::supply_statement => PieceItem::Supply,
+        Rule::converts_statement => PieceItem::ConvertsAround,
         Rule::path_statement => PieceItem::Path(path(file, parts)),
         _ => PieceItem::Future(future_statement(file, &mut parts)),
     };
@@ -636,6 +645,7 @@ pub(super) fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndSta
             let rule = pair.as_rule();
             let mut parts = pair.into_inner();
             let end_rule = match rule {
+                Rule::check_rule if parts.clone().nth(1).is_some() => EndRule::CheckWhenAll,
                 Rule::check_rule => EndRule::Check,
                 Rule::checkmate_rule => {
                     EndRule::Checkmate(verdict(file, parts.nth(1).expect("verdict")))

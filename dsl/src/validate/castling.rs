@@ -184,3 +184,79 @@ impl Validator<'_> {
         false
     }
 }
+
+impl Validator<'_> {
+    /// `gating from ZONE`: the zone per side, each square named in a FEN by its file letter in
+    /// the side's case (so two sides at most, one square per file, and no file letter that is
+    /// also one of the side's castling letters); `None` after reporting a mistake.
+    pub(super) fn gating(
+        &mut self,
+        gating: &GatingStatement,
+        context: &Context<'_>,
+        castling: &[CastlingDef],
+    ) -> Option<GatingDef> {
+        let squares = self.zone(&gating.zone, context)?;
+        let mistake = |message: String, label: &str, help: &str| {
+            Diagnostic::error(code::GATING, message, gating.zone.span, label.to_string())
+                .with_help(help.to_string())
+        };
+        if context.sides.len() > 2 {
+            self.error(
+                Diagnostic::error(
+                    code::GATING,
+                    format!(
+                        "gating needs a game of two sides, this one has {}",
+                        context.sides.len()
+                    ),
+                    gating.keyword,
+                    "the FEN names gating squares by file letters in a side's case",
+                )
+                .with_help("remove the `gating` statement"),
+            );
+            return None;
+        }
+        let mut ok = true;
+        for (side, zone) in squares.iter().enumerate() {
+            let name = &context.sides[side].node.name;
+            let mut files: Vec<u8> = zone.iter().map(|square| square.file).collect();
+            files.sort_unstable();
+            if let Some(twice) = files.windows(2).find(|pair| pair[0] == pair[1]) {
+                let file = (b'a' + twice[0]) as char;
+                self.error(mistake(
+                    format!("the gating squares of `{name}` hold two squares of the file {file}"),
+                    "at most one square per file",
+                    "the FEN names a gating square by its file letter: use one rank, such as `rank 1`",
+                ));
+                ok = false;
+                continue;
+            }
+            for &file in &files {
+                let letter = GatingDef::letter(SideId(side as u8), file);
+                let clash = castling
+                    .iter()
+                    .any(|castle| castle.side.0 as usize == side && castle.fen_letter == letter);
+                if clash {
+                    self.error(mistake(
+                        format!(
+                            "the gating square on file {} of `{name}` would be written `{letter}`, \
+                             a castling right's letter",
+                            (b'a' + file) as char
+                        ),
+                        "a file letter that is also a castling letter",
+                        "give the castling right another letter, or leave that file out of the gating squares",
+                    ));
+                    ok = false;
+                }
+            }
+        }
+        if squares.iter().all(Vec::is_empty) {
+            self.error(mistake(
+                "the gating squares are not on the board".to_string(),
+                "no square of the board",
+                "name squares of the board, such as `rank 1`",
+            ));
+            ok = false;
+        }
+        ok.then_some(GatingDef { squares })
+    }
+}

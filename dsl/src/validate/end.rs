@@ -68,6 +68,10 @@ impl Validator<'_> {
             }
             match &rule.node {
                 EndRule::Check => rules.check = true,
+                EndRule::CheckWhenAll => {
+                    rules.check = true;
+                    rules.check_all_royals = true;
+                }
                 EndRule::Checkmate(verdict) => rules.checkmate = Some(verdict.node),
                 EndRule::Stalemate(verdict) => rules.stalemate = Some(verdict.node),
                 EndRule::RoyalCaptured(verdict) => rules.royal_captured = Some(verdict.node),

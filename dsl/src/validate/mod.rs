@@ -115,6 +115,9 @@ impl Validator<'_> {
             .castling
             .map(|castling| self.castling(castling, &context))
             .unwrap_or_default();
+        let gating = statements
+            .gating
+            .and_then(|gating| self.gating(gating, &context, &castling));
         let castling_ok = self.error_count() == errors_before_castling;
         let end = statements
             .end
@@ -146,6 +149,7 @@ impl Validator<'_> {
             .iter()
             .filter_map(|phase| self.phase(phase, &placing, actions))
             .collect();
+        self.supplies_fit(&statements.pieces, actions, !phases.is_empty());
         let turn = statements
             .turn
             .map(|turn| self.turn_rules(turn))
@@ -191,6 +195,7 @@ impl Validator<'_> {
             teams,
             policies,
             counters: counters.into_iter().collect::<Option<Vec<_>>>()?,
+            gating,
         };
         if !names_ok || !castling_ok {
             return None;

@@ -140,10 +140,13 @@ impl Validator<'_> {
             initial_zone: Vec::new(),
             irreversible: false,
             uncapturable: false,
+            supply: false,
+            converts_around: false,
             paths: Vec::new(),
             confined: None,
             zoned_moves: Vec::new(),
             in_place: None,
+            en_passant_zone: None,
         };
         let mut seen: HashMap<String, Span> = HashMap::new();
         // Sides whose promotion zone a `SIDE promotes` statement set: the general statement
@@ -179,6 +182,8 @@ impl Validator<'_> {
                 PieceItem::Royal => piece.royal = true,
                 PieceItem::Irreversible => piece.irreversible = true,
                 PieceItem::Uncapturable => piece.uncapturable = true,
+                PieceItem::Supply => piece.supply = true,
+                PieceItem::ConvertsAround => piece.converts_around = true,
                 PieceItem::Moves(text) => {
                     piece.betza = text.node.value.clone();
                     piece.moves = self.moves(text);
@@ -194,6 +199,7 @@ impl Validator<'_> {
                     }
                 }
                 PieceItem::Confined(zone) => piece.confined = self.zone(zone, context),
+                PieceItem::EnPassantOn(zone) => piece.en_passant_zone = self.zone(zone, context),
                 PieceItem::Path(legs) => {
                     if let Some(path) = self.path(legs) {
                         piece.paths.push(path);
@@ -272,6 +278,7 @@ impl Validator<'_> {
             }
         }
         self.check_region_moves(statement, &piece);
+        self.check_en_passant_zone(statement, &piece);
         piece
     }
 
@@ -312,6 +319,47 @@ impl Validator<'_> {
             choices,
             rules,
         }
+    }
+
+    /// `en-passant on ZONE` says where a piece's en-passant targets may be: the piece needs a
+    /// move that leaves one (a term both `i` and `n`, not capture-only, that passes a square,
+    /// such as the pawn's `imfnD`), else the statement would mean nothing.
+    fn check_en_passant_zone(&mut self, statement: &PieceStatement, piece: &PieceDef) {
+        let Some(item) = statement
+            .items
+            .iter()
+            .find(|item| matches!(item.node, PieceItem::EnPassantOn(_)))
+        else {
+            return;
+        };
+        let leaves_target = piece.moves.iter().any(|atom| {
+            atom.initial_only
+                && atom.lame
+                && atom.mode != MoveMode::CaptureOnly
+                && atom.range == Some(1)
+                && atom
+                    .steps
+                    .iter()
+                    .any(|step| step.right.abs().max(step.forward.abs()) > 1)
+        });
+        if leaves_target {
+            return;
+        }
+        self.error(
+            Diagnostic::error(
+                code::EN_PASSANT_ZONE,
+                format!(
+                    "the piece `{}` has no move that leaves an en-passant target",
+                    statement.name.node
+                ),
+                item.span,
+                "`en-passant on` needs such a move",
+            )
+            .with_help(
+                "an en-passant target is left by an initial lame move that passes a square, \
+                 such as the pawn's double step `imfnD`",
+            ),
+        );
     }
 
     /// A piece confined to a zone, or moving differently in one, has those zones compiled into

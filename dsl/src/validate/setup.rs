@@ -166,5 +166,6 @@ pub(super) fn empty_setup() -> Setup {
         turn: None,
         numbers: Vec::new(),
         counters: Vec::new(),
+        gates: Vec::new(),
     }
 }

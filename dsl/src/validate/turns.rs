@@ -360,3 +360,49 @@ pub(super) enum RuleKind {
     Drop,
     Move,
 }
+
+impl Validator<'_> {
+    /// `supply` means something only where drops are played, and never beside a placement
+    /// phase, which ends when the hands are empty: a supplied piece is always in hand.
+    pub(super) fn supplies_fit(
+        &mut self,
+        pieces: &[&PieceStatement],
+        actions: Actions,
+        phases: bool,
+    ) {
+        let supplied = pieces.iter().flat_map(|piece| {
+            piece
+                .items
+                .iter()
+                .filter(|item| item.node == PieceItem::Supply)
+                .map(move |item| (&piece.name.node, item.span))
+        });
+        let problems: Vec<(String, Span, &str, &str)> = supplied
+            .filter_map(|(name, span)| {
+                if !actions.drops {
+                    Some((
+                        format!("`supply` on `{name}` in a game whose `actions` have no `drops`"),
+                        span,
+                        "its pieces could never be dropped",
+                        "add `drops` to the `actions` (`actions moves drops`), or remove `supply`",
+                    ))
+                } else if phases {
+                    Some((
+                        format!("`supply` on `{name}` in a game with a placement phase"),
+                        span,
+                        "a supplied piece is always in hand",
+                        "a placement phase lasts until the hands are empty, which they never \
+                         would be: remove the phase or `supply`",
+                    ))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        for (message, span, label, help) in problems {
+            self.error(
+                Diagnostic::error(code::EXPRESSION_PLACE, message, span, label).with_help(help),
+            );
+        }
+    }
+}

@@ -16,7 +16,7 @@
 use crate::bitboard::Bitboard;
 use crate::core::index::{ByPiece, PieceId, SideId, Sq};
 pub(crate) use crate::core::tables::targets;
-use crate::core::tables::{PromotionRule, Tables};
+use crate::core::tables::{PieceMoves, PromotionRule, Tables};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 
@@ -86,14 +86,18 @@ impl<B: Bitboard> Default for Counter<B> {
 impl<B: Bitboard> Sink<B> for Counter<B> {
     #[inline]
     fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
-        match promotion {
-            None => self.count += targets.count() as u64,
-            Some(rule) => {
-                let promoting = rule.promoting(from, targets);
-                self.count += (targets ^ promoting).count() as u64
-                    + promoting.count() as u64 * rule.choices.len() as u64
-                    + rule.also_plain(promoting).count() as u64;
-            }
+        self.count += targets.count() as u64;
+        // A promoting target counts once per choice, and once more where it may stay plain:
+        // worked out only where a target promotes, rare among a promoting piece's moves.
+        let Some(rule) = promotion else {
+            return;
+        };
+        let promoting = rule.promoting(from, targets);
+        if promoting.any() {
+            let promotions = promoting.count() as u64;
+            self.count = self.count - promotions
+                + promotions * rule.choices.len() as u64
+                + rule.also_plain(promoting).count() as u64;
         }
     }
     #[inline]
@@ -175,6 +179,7 @@ pub(crate) fn promotion_moves<B: Bitboard>(
                     to: Sq::new(to),
                     kind: MoveKind::Promote(choice),
                     converts: None,
+                    gate: None,
                 });
             }
         } else {
@@ -234,9 +239,20 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
         }
         let moves = rules.moves_of(us, piece);
         let royal = rules.royal.contains(&piece);
+        let to_royal = royal_promotion(rules, moves, safety);
         for from in pieces.squares() {
             let targets = targets(rules, moves, from, own, enemy, occupied);
-            if targets.any() {
+            if let Some(rule) = to_royal {
+                royal_promotion_moves(
+                    rules,
+                    position,
+                    us,
+                    (from, targets, royal),
+                    rule,
+                    safety,
+                    sink,
+                );
+            } else if targets.any() {
                 let legal =
                     filter_legal(rules, position, safety, royal, from, targets, occupied, us);
                 if legal.any() {
@@ -248,6 +264,53 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
             }
         }
     }
+}
+
+/// The promotion rule of a piece that may promote to a royal piece, where legality is enforced:
+/// such a promotion adds a royal piece to keep safe (or, under `check when all royal pieces
+/// attacked`, one that may be the safe one), so each promotion is tested as itself.
+#[inline]
+fn royal_promotion<'r, B: Bitboard>(
+    rules: &Tables<B>,
+    moves: &'r PieceMoves<B>,
+    safety: &Safety<B>,
+) -> Option<&'r PromotionRule<B>> {
+    if !safety.enforced {
+        return None;
+    }
+    moves.promotion.as_ref().filter(|rule| {
+        rule.choices
+            .iter()
+            .any(|choice| rules.royal.contains(choice))
+    })
+}
+
+/// The moves of a piece that may promote to a royal piece: its plain moves as any piece's, its
+/// promotions each played on a copy and tested.
+#[cold]
+fn royal_promotion_moves<B: Bitboard, S: Sink<B>>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    us: SideId,
+    (from, targets, royal): (usize, B, bool),
+    rule: &PromotionRule<B>,
+    safety: &Safety<B>,
+    sink: &mut S,
+) {
+    let occupied = position.occupied();
+    let promoting = rule.promoting(from, targets);
+    let plain = targets & !promoting;
+    if plain.any() {
+        let legal = filter_legal(rules, position, safety, royal, from, plain, occupied, us);
+        if legal.any() {
+            sink.batch(from, legal, Some(rule));
+        }
+    }
+    promotion_moves(from, promoting, rule, |mv| {
+        if leaves_king_safe(rules, position, mv, us) {
+            sink.single(mv);
+        }
+    });
 }
 
 /// The pieces a move of `us` may not land on: its team's, and uncapturable ones.
@@ -380,9 +443,12 @@ fn pinned<B: Bitboard>(
     pinned
 }
 
-/// Keeps the targets whose move leaves the mover's royal pieces safe.
+/// Keeps the targets whose move leaves the mover's royal pieces safe. The tests that settle
+/// most pieces (no `check` rule; neither royal nor pinned) are inlined into every move loop;
+/// the rest is [`filter_tested`]. (Left to the compiler, the whole filter stopped being inlined
+/// once the loops had more instances, and chess paid a call per piece: issue 26.)
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 fn filter_legal<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
@@ -393,23 +459,34 @@ fn filter_legal<B: Bitboard>(
     occupied: B,
     us: SideId,
 ) -> B {
-    if !safety.enforced {
+    if !safety.enforced || (safety.fast && !royal && !safety.pinned.has(from)) {
         return targets;
     }
-    if safety.fast {
-        if !royal && !safety.pinned.has(from) {
-            return targets;
-        }
-        if royal {
-            let without_king = occupied & !B::single(from);
-            let mut legal = B::EMPTY;
-            for to in targets.squares() {
-                if !position.attacked(rules, to, us, without_king | B::single(to)) {
-                    legal |= B::single(to);
-                }
+    filter_tested(rules, position, safety, royal, from, targets, occupied, us)
+}
+
+/// [`filter_legal`] for a royal piece, a pinned one, or any piece where pins do not settle
+/// legality: each target tested.
+#[allow(clippy::too_many_arguments)]
+fn filter_tested<B: Bitboard>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    safety: &Safety<B>,
+    royal: bool,
+    from: usize,
+    targets: B,
+    occupied: B,
+    us: SideId,
+) -> B {
+    if safety.fast && royal {
+        let without_king = occupied & !B::single(from);
+        let mut legal = B::EMPTY;
+        for to in targets.squares() {
+            if !position.attacked(rules, to, us, without_king | B::single(to)) {
+                legal |= B::single(to);
             }
-            return legal;
         }
+        return legal;
     }
     let mut legal = B::EMPTY;
     for to in targets.squares() {
@@ -482,6 +559,7 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
                 to: ep.target,
                 kind: MoveKind::EnPassant,
                 converts: None,
+                gate: None,
             };
             if !safety.enforced || leaves_king_safe(rules, position, mv, us) {
                 sink.single(mv);
@@ -526,6 +604,7 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
             to: Sq::new(castle.king_to),
             kind: MoveKind::Castle(index as u8),
             converts: None,
+            gate: None,
         };
         if safety.enforced {
             let passes_attack = castle
@@ -537,5 +616,74 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
             }
         }
         sink.single(mv);
+    }
+}
+
+/// The gating moves of `us` (`gating`): every move of a piece standing on one of its gating
+/// squares (not a promotion, en passant or a compound move), and every legal castling whose
+/// king's or rook's square is one (where neither lands on it), once per type in the hand, with a
+/// piece of that type placed on the square left. A move gates only where it is legal on its own
+/// (as Fairy-Stockfish judges: the piece placed never unpins the piece that leaves); standing
+/// where the moving piece stood, it can expose nothing, so the legal moves are the gating ones.
+#[cold]
+pub(crate) fn gating_moves<B: Bitboard, S: Sink<B>>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    us: SideId,
+    safety: &Safety<B>,
+    movable: Movable<'_, B>,
+    sink: &mut S,
+) {
+    let held = position.held_types(us);
+    let gates = position.gates() & position.side_pieces(us);
+    if held == 0 || gates.is_empty() {
+        return;
+    }
+    let emit = |mv: Move, on_rook: bool, sink: &mut S| {
+        let mut rest = held;
+        while rest != 0 {
+            let piece = PieceId::new(rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+            sink.single(mv.gated(piece, on_rook));
+        }
+    };
+    let occupied = position.occupied();
+    let own = if rules.plain_sides {
+        position.side_pieces(us)
+    } else {
+        blockers(rules, position, us)
+    };
+    for from in gates.squares() {
+        let Some(occupant) = position.at(from) else {
+            continue;
+        };
+        if movable.restrict(occupant.piece, B::single(from)).is_empty() {
+            continue;
+        }
+        let moves = rules.moves_of(us, occupant.piece);
+        let reached = targets(rules, moves, from, own, occupied & !own, occupied);
+        let royal = rules.royal.contains(&occupant.piece);
+        let mut plain = filter_legal(rules, position, safety, royal, from, reached, occupied, us);
+        if let Some(rule) = moves.promotion.as_ref() {
+            let promoting = rule.promoting(from, plain);
+            plain &= !(promoting & !rule.also_plain(promoting));
+        }
+        for to in plain.squares() {
+            emit(Move::normal(from, to), false, sink);
+        }
+    }
+    let mut castles = Collector::default();
+    castling(rules, position, us, occupied, safety, movable, &mut castles);
+    for mv in castles.moves {
+        let MoveKind::Castle(index) = mv.kind else {
+            continue;
+        };
+        let castle = &rules.castles[index as usize];
+        for (square, on_rook) in [(castle.king_from, false), (castle.rook_from, true)] {
+            let landed = square == castle.king_to || square == castle.rook_to;
+            if gates.has(square) && !landed {
+                emit(mv, on_rook, sink);
+            }
+        }
     }
 }

@@ -4,7 +4,9 @@
 //! captures is read from the position when it is played. Notation follows UCI: `e2e4`,
 //! promotion `e7e8q` (the lower-case letter of the new piece), castling as the king's move
 //! `e1g1`, drops and placements `N@c3`; a piece taken over on the way is added as `^` and its
-//! square (`c1e3^d2`).
+//! square (`c1e3^d2`). A move that gates a piece from the hand (`gating`) adds its lower-case
+//! letter as Fairy-Stockfish writes it: `b1c3h`, castling `e1g1e` with the piece on the king's
+//! square, and `h1e1e` (the rook's square, then the king's) with the piece on the rook's.
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{PieceId, Sq};
@@ -39,6 +41,18 @@ pub struct Move {
     /// A piece taken over on the way (a compound move's conversion): it changes owner to the
     /// mover's side where it stands.
     pub converts: Option<Sq>,
+    /// A piece from the mover's hand placed on a square the move empties (`gating`).
+    pub gate: Option<Gate>,
+}
+
+/// A piece from the hand placed, as part of a move, on a square the move leaves (`gating`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Gate {
+    /// The type placed, from the mover's hand.
+    pub piece: PieceId,
+    /// For castling: on the rook's start square (else the king's). Any other move gates on the
+    /// square it starts from.
+    pub on_rook: bool,
 }
 
 impl Move {
@@ -50,6 +64,7 @@ impl Move {
             to: Sq::new(to),
             kind: MoveKind::Normal,
             converts: None,
+            gate: None,
         }
     }
 
@@ -61,6 +76,7 @@ impl Move {
             to: Sq::new(to),
             kind: MoveKind::Drop(piece),
             converts: None,
+            gate: None,
         }
     }
 
@@ -71,19 +87,72 @@ impl Move {
             to: Sq(0),
             kind: MoveKind::Pass,
             converts: None,
+            gate: None,
         }
+    }
+
+    /// This move, placing `piece` from the hand on the square it leaves (for castling, the
+    /// rook's start square when `on_rook`, else the king's).
+    #[inline]
+    pub fn gated(self, piece: PieceId, on_rook: bool) -> Self {
+        Move {
+            gate: Some(Gate { piece, on_rook }),
+            ..self
+        }
+    }
+
+    /// The square a gated piece goes to, with its type.
+    #[inline]
+    pub fn gate_square<B: Bitboard>(&self, rules: &Tables<B>) -> Option<(PieceId, usize)> {
+        let gate = self.gate?;
+        let square = match self.kind {
+            MoveKind::Castle(index) => {
+                let castle = &rules.castles[index as usize];
+                if gate.on_rook {
+                    castle.rook_from
+                } else {
+                    castle.king_from
+                }
+            }
+            _ => self.from.index(),
+        };
+        Some((gate.piece, square))
     }
 
     /// The move in UCI notation, then `^` and the square of a piece taken over, if any
     /// (`c1e3^d2`, `b5d7m^c6`).
     pub fn uci<B: Bitboard>(&self, rules: &Tables<B>) -> String {
         let square = |square: Sq| rules.geometry.square(square.index()).to_string();
-        let mut text = self.plain_uci(rules);
+        let mut text = match self.gate {
+            None => self.plain_uci(rules),
+            Some(gate) => self.gated_uci(rules, gate),
+        };
         if let Some(converted) = self.converts {
             text.push('^');
             text.push_str(&square(converted));
         }
         text
+    }
+
+    /// A gating move as Fairy-Stockfish writes it: the move, then the gated piece's lower-case
+    /// letter; castling that gates on the rook's square goes from the rook's square to the
+    /// king's.
+    fn gated_uci<B: Bitboard>(&self, rules: &Tables<B>, gate: Gate) -> String {
+        let square = |square: usize| rules.geometry.square(square).to_string();
+        let letter = rules.definition.pieces[gate.piece.index()]
+            .letter
+            .to_ascii_lowercase();
+        match self.kind {
+            MoveKind::Castle(index) if gate.on_rook => {
+                let castle = &rules.castles[index as usize];
+                format!(
+                    "{}{}{letter}",
+                    square(castle.rook_from),
+                    square(castle.king_from)
+                )
+            }
+            _ => format!("{}{letter}", self.plain_uci(rules)),
+        }
     }
 
     fn plain_uci<B: Bitboard>(&self, rules: &Tables<B>) -> String {

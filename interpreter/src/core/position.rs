@@ -1,5 +1,6 @@
 //! A position: where every piece stands, whose turn it is, and the state the rules remember
-//! (castling rights, the en-passant target, the move-limit clock, hands, counters).
+//! (castling rights, gating rights, the en-passant target, the move-limit clock, hands,
+//! counters).
 //!
 //! Positions are small fixed-size values, copied to make a move ("copy-make"): the search and
 //! the legality test never need to undo anything. The Zobrist hash is updated incrementally by
@@ -59,6 +60,9 @@ pub struct Position<B: Bitboard> {
     /// How far the current turn has gone (games with turns of several actions).
     progress: Progress<B>,
     castling: u32,
+    /// The squares whose piece may still gate (`gating`): each holds the piece that stood
+    /// there at the setup, so the side is the occupant's. Hashed.
+    gates: B,
     en_passant: Option<EnPassant>,
     halfmove_clock: u32,
     fullmove_number: u32,
@@ -156,6 +160,7 @@ impl<B: Bitboard> Position<B> {
                 start: 0,
             },
             castling: 0,
+            gates: B::EMPTY,
             en_passant: None,
             halfmove_clock: 0,
             fullmove_number: 1,
@@ -186,6 +191,14 @@ impl<B: Bitboard> Position<B> {
         for &(side, piece, count) in &setup.hands {
             let count = u8::try_from(count).map_err(|_| SetupError::HandTooLarge)?;
             position.set_hand(rules, side, piece, count);
+        }
+        // An endless supply is one piece of each supplied type always in every hand.
+        for side in rules.side_ids() {
+            for piece in rules.piece_ids() {
+                if rules.supply >> piece.0 & 1 != 0 {
+                    position.set_hand(rules, side, piece, 1);
+                }
+            }
         }
         for &(side, piece, count) in &setup.prisons {
             let count = u8::try_from(count).map_err(|_| SetupError::PrisonTooLarge)?;
@@ -254,6 +267,14 @@ impl<B: Bitboard> Position<B> {
             position.castling |= 1 << index;
         }
         position.hash ^= rules.zobrist.castling(position.castling);
+        for &(side, square) in &setup.gates {
+            let index = rules.geometry.index(square);
+            if position.at(index).is_none_or(|o| o.side != side) {
+                return Err(SetupError::GateWithoutPiece { square });
+            }
+            position.gates |= B::single(index);
+            position.hash ^= rules.zobrist.gate(index);
+        }
         if let Some(target) = setup.en_passant {
             let target = rules.geometry.index(target);
             let victim = en_passant_victim(rules, &position, target).ok_or_else(|| {
@@ -353,7 +374,8 @@ impl<B: Bitboard> Position<B> {
         for side in rules.side_ids() {
             for piece in rules.piece_ids() {
                 let count = self.hands[side][piece];
-                if count > 0 {
+                let supplied = rules.supply >> piece.0 & 1 != 0;
+                if count > 0 && !supplied {
                     hands.push((side, piece, count as u32));
                 }
             }
@@ -364,6 +386,14 @@ impl<B: Bitboard> Position<B> {
             side_to_move: self.side_to_move(rules),
             castling: (0..rules.castles.len())
                 .filter(|i| self.castling >> i & 1 != 0)
+                .collect(),
+            gates: self
+                .gates
+                .squares()
+                .filter_map(|square| {
+                    let side = self.at(square)?.side;
+                    Some((side, rules.geometry.square(square)))
+                })
                 .collect(),
             en_passant: self
                 .en_passant
@@ -522,6 +552,12 @@ impl<B: Bitboard> Position<B> {
         self.en_passant
     }
 
+    /// The squares whose piece may still gate a piece from the hand (`gating`).
+    #[inline]
+    pub fn gates(&self) -> B {
+        self.gates
+    }
+
     /// Castling rights held, one bit per castling move.
     #[inline]
     pub fn castling_rights(&self) -> u32 {
@@ -633,6 +669,9 @@ impl<B: Bitboard> Position<B> {
         }
         if let Some(ep) = self.en_passant {
             hash ^= z.en_passant(ep.target.index());
+        }
+        for square in self.gates.squares() {
+            hash ^= z.gate(square);
         }
         for side in rules.side_ids() {
             for piece in rules.piece_ids() {
@@ -987,8 +1026,10 @@ impl<B: Bitboard> Position<B> {
                 }
             }
             MoveKind::Drop(piece) => {
-                let count = self.hands[us][piece].saturating_sub(1);
-                self.set_hand(rules, us, piece, count);
+                if rules.supply >> piece.0 & 1 == 0 {
+                    let count = self.hands[us][piece].saturating_sub(1);
+                    self.set_hand(rules, us, piece, count);
+                }
                 self.put(rules, us, piece, to);
                 // As Fairy-Stockfish counts: a drop of an irreversible piece (a pawn) resets
                 // the move-limit clock.
@@ -1005,6 +1046,9 @@ impl<B: Bitboard> Position<B> {
             self.set_progress(rules, progress);
             self.mark_acted(rules, to);
         }
+        if rules.gating {
+            self.gate(rules, us, mv);
+        }
         if let Some(converted) = mv.converts {
             let converted = converted.index();
             if let Some(taken) = self.remove(rules, converted) {
@@ -1015,6 +1059,9 @@ impl<B: Bitboard> Position<B> {
         let mut lost = rules.castle_loss[from] | rules.castle_loss[to];
         if captured && rules.capture_effects {
             lost |= self.capture_effects(rules, to);
+        }
+        if rules.converts_around != 0 {
+            lost |= self.convert_around(rules, us, to);
         }
         if let Some(converted) = mv.converts {
             lost |= rules.castle_loss[converted.index()];
@@ -1036,6 +1083,32 @@ impl<B: Bitboard> Position<B> {
         } else {
             self.halfmove_clock.saturating_add(1)
         };
+    }
+
+    /// `gating`: the piece a move gates goes from the hand to its square; every square the
+    /// move starts or ends on (both pieces' squares for castling) loses its gating right; and a
+    /// side whose hand is empty for good loses them all.
+    #[cold]
+    fn gate(&mut self, rules: &Tables<B>, us: SideId, mv: Move) {
+        let mut touched = B::single(mv.from.index()) | B::single(mv.to.index());
+        if let MoveKind::Castle(index) = mv.kind {
+            let castle = &rules.castles[index as usize];
+            touched |= B::single(castle.rook_from) | B::single(castle.king_to);
+            touched |= B::single(castle.rook_to);
+        }
+        if let Some((piece, square)) = mv.gate_square(rules) {
+            let count = self.hands[us][piece].saturating_sub(1);
+            self.set_hand(rules, us, piece, count);
+            self.put(rules, us, piece, square);
+        }
+        let mut lost = self.gates & touched;
+        if self.hand_total(us) == 0 && !rules.gates_kept_without_hand {
+            lost |= self.gates & self.by_side[us];
+        }
+        for square in lost.squares() {
+            self.hash ^= rules.zobrist.gate(square);
+        }
+        self.gates ^= lost;
     }
 
     /// A drop on `square` gains the `when placed` castling rights of `us` whose king and rook
@@ -1071,6 +1144,8 @@ impl<B: Bitboard> Position<B> {
         self.set_last_drop(rules, us, None);
         let mut irreversible = false;
         let mut lost = 0;
+        // Squares emptied or entered lose their gating rights (`gating`).
+        let mut touched = B::EMPTY;
         for &edit in edits {
             match edit {
                 Edit::Move { from, to } => {
@@ -1085,11 +1160,13 @@ impl<B: Bitboard> Position<B> {
                         self.carry_number(from, to);
                     }
                     lost |= rules.castle_loss[from] | rules.castle_loss[to];
+                    touched |= B::single(from) | B::single(to);
                 }
                 Edit::Remove(square) => {
                     let square = square.index();
                     irreversible |= self.remove(rules, square).is_some();
                     lost |= rules.castle_loss[square];
+                    touched |= B::single(square);
                 }
                 Edit::Place { square, piece } => {
                     let square = square.index();
@@ -1097,12 +1174,20 @@ impl<B: Bitboard> Position<B> {
                     self.put(rules, us, piece, square);
                     irreversible = true;
                     lost |= rules.castle_loss[square];
+                    touched |= B::single(square);
                 }
             }
         }
         if self.castling & lost != 0 {
             self.hash ^= rules.zobrist.castling(self.castling & lost);
             self.castling &= !lost;
+        }
+        let gates_lost = self.gates & touched;
+        if gates_lost.any() {
+            for square in gates_lost.squares() {
+                self.hash ^= rules.zobrist.gate(square);
+            }
+            self.gates ^= gates_lost;
         }
         if rules.numbered {
             self.drop_lost_numbers();
@@ -1193,6 +1278,30 @@ impl<B: Bitboard> Position<B> {
                     self.remove(rules, around);
                     lost |= rules.castle_loss[around];
                 }
+            }
+        }
+        lost
+    }
+
+    /// `converts around`: where a piece of such a type of `us` has landed on `square` (moved or
+    /// dropped), every enemy piece on the 8 squares around becomes `us`'s, as a piece of the
+    /// same type. Returns the castling rights lost with the squares converted. A conversion
+    /// does not reset the move-limit clock (as Fairy-Stockfish's ataxx counts), which only
+    /// makes repetition compare more positions.
+    fn convert_around(&mut self, rules: &Tables<B>, us: SideId, square: usize) -> u32 {
+        let lands = self
+            .at(square)
+            .is_some_and(|o| o.side == us && rules.converts_around >> o.piece.0 & 1 != 0);
+        if !lands {
+            return 0;
+        }
+        let team = self.team_pieces(rules, us);
+        let enemies = rules.neighbours[square] & self.occupied() & !team;
+        let mut lost = 0;
+        for around in enemies.squares() {
+            if let Some(taken) = self.remove(rules, around) {
+                self.put(rules, us, taken.piece, around);
+                lost |= rules.castle_loss[around];
             }
         }
         lost
@@ -1400,7 +1509,15 @@ impl<B: Bitboard> Position<B> {
                 .squares()
                 .any(|square| self.checkers(rules, square, side).any());
         }
-        self.team_royals(rules, side)
+        let royals = self.team_royals(rules, side);
+        if rules.definition.end.check_all_royals {
+            // Duple check: in check only when every royal piece is attacked.
+            return royals.any()
+                && royals
+                    .squares()
+                    .all(|sq| self.attacked(rules, sq, side, occupied));
+        }
+        royals
             .squares()
             .any(|sq| self.attacked(rules, sq, side, occupied))
     }

@@ -139,6 +139,7 @@ impl<B: Bitboard> Walker<'_, '_, B> {
             to: Sq::new(to),
             kind: MoveKind::Normal,
             converts: converted,
+            gate: None,
         };
         match self.promotion {
             Some(rule) if rule.promoting(self.from, B::single(to)).any() => {

@@ -24,6 +24,11 @@ pub enum SetupError {
         /// The square.
         square: Square,
     },
+    /// A gating right names a square without a piece of its side.
+    GateWithoutPiece {
+        /// The square.
+        square: Square,
+    },
     /// The placement phase given is not one of the game's.
     NoSuchPhase,
     /// The side to move does not place in the phase given.
@@ -75,6 +80,9 @@ impl fmt::Display for SetupError {
             SetupError::OffBoard { square } => write!(f, "{square} is not on the board"),
             SetupError::HandTooLarge => f.write_str("more than 255 pieces in a hand"),
             SetupError::PrisonTooLarge => f.write_str("more than 255 prisoners of a type"),
+            SetupError::GateWithoutPiece { square } => {
+                write!(f, "the gating right on {square} needs a piece of its side there")
+            }
             SetupError::LastDropMissing { square } => {
                 write!(f, "the last drop on {square} left no such piece there")
             }

@@ -233,24 +233,51 @@ pub struct PromotionRule<B> {
     /// Where the piece, unpromoted, would be stranded (no move of it could leave): an optional
     /// promotion is forced there.
     pub stranded: B,
+    /// `moves`, `optional` and `stranded` as masks, found once when the game is compiled.
+    pub masks: PromotionMasks<B>,
+}
+
+/// A promotion rule's tests as masks of target squares, so that the move loop pays a choice
+/// between two masks rather than the rule's words per move (issue 26).
+#[derive(Clone, Copy, Debug)]
+pub struct PromotionMasks<B> {
+    /// The targets that promote of a move that starts in the zone.
+    pub from_zone: B,
+    /// The targets that promote of a move that starts outside the zone.
+    pub from_outside: B,
+    /// The promoting targets where the move may also be made without promoting.
+    pub plain: B,
+}
+
+impl<B: Bitboard> PromotionMasks<B> {
+    /// No target promotes: the value before [`PromotionRule::with_masks`].
+    pub const NONE: PromotionMasks<B> = PromotionMasks {
+        from_zone: B::EMPTY,
+        from_outside: B::EMPTY,
+        plain: B::EMPTY,
+    };
 }
 
 impl<B: Bitboard> PromotionRule<B> {
+    /// The rule with its [`PromotionMasks`] found from its zone and words.
+    pub fn with_masks(mut self) -> Self {
+        let (zone, moves) = (self.zone, self.moves);
+        let when = |promotes: bool, mask: B| if promotes { mask } else { B::EMPTY };
+        self.masks = PromotionMasks {
+            from_zone: when(moves.within, zone) | when(moves.leaving, !zone),
+            from_outside: when(moves.entering, zone),
+            plain: when(self.optional, !self.stranded),
+        };
+        self
+    }
+
     /// The targets of a move from `from` that promote.
     #[inline]
     pub fn promoting(&self, from: usize, targets: B) -> B {
-        let moves = self.moves;
         let mask = if self.zone.has(from) {
-            match (moves.within, moves.leaving) {
-                (true, true) => return targets,
-                (true, false) => self.zone,
-                (false, true) => !self.zone,
-                (false, false) => B::EMPTY,
-            }
-        } else if moves.entering {
-            self.zone
+            self.masks.from_zone
         } else {
-            B::EMPTY
+            self.masks.from_outside
         };
         targets & mask
     }
@@ -258,11 +285,7 @@ impl<B: Bitboard> PromotionRule<B> {
     /// Among the promoting targets, those where the move may also be made without promoting.
     #[inline]
     pub fn also_plain(&self, promoting: B) -> B {
-        if self.optional {
-            promoting & !self.stranded
-        } else {
-            B::EMPTY
-        }
+        promoting & self.masks.plain
     }
 }
 
@@ -390,6 +413,12 @@ pub struct Tables<B> {
     pub(crate) uncapturable: Vec<PieceId>,
     /// Irreversible piece types (reset the move-limit counter).
     pub(crate) irreversible: ByPiece<bool>,
+    /// Piece types dropped from an endless supply (`supply`), a bit per type: every side
+    /// always holds one of each in hand, which no setup shows.
+    pub(crate) supply: u32,
+    /// Piece types whose landing converts the enemy pieces around (`converts around`), a bit
+    /// per type; 0 in most games, which then pay nothing.
+    pub(crate) converts_around: u32,
     /// Whether pins and checks computed from leaps and rides decide legality exactly (no lame
     /// attackers whose path a move could open).
     pub(crate) pins_suffice: bool,
@@ -409,6 +438,11 @@ pub struct Tables<B> {
     pub(crate) capture_effects: bool,
     /// Whether a turn may have several actions (`turn { up to N actions }`, N > 1).
     pub(crate) multi_action: bool,
+    /// `gating`: a piece first leaving a gating square may have a piece of the hand placed on
+    /// the square it left ([`crate::moves::Move::gate`]).
+    pub(crate) gating: bool,
+    /// Whether a side whose hand is empty keeps its gating rights (captures fill hands).
+    pub(crate) gates_kept_without_hand: bool,
     /// Per piece type, where its captured pieces go (`capture { ... to hand }`).
     pub(crate) stores: ByPiece<Option<variant_dsl::Store>>,
     /// Per piece type, the type a promoted piece of it goes back to when captured into a hand:
@@ -689,11 +723,15 @@ impl<B: Bitboard> Tables<B> {
                 .contains(&Some(variant_dsl::Store::Hand)),
             pieces_return: definition.capture.stores.iter().any(Option::is_some),
             tracks_turns: false,
+            gating: definition.gating.is_some(),
+            gates_kept_without_hand: variant_dsl::GatingDef::kept_without_hand(definition),
             exchanges_prisoners: definition.turn.exchange_prisoners,
             reads_last_drop: definition.reads_last_drop(),
             uncapturable: crate::core::index::pieces(pieces)
                 .filter(|&p| definition.pieces[p.index()].uncapturable)
                 .collect(),
+            supply: piece_mask(definition, |piece| piece.supply),
+            converts_around: piece_mask(definition, |piece| piece.converts_around),
             number_base: {
                 let mut base = BySide::splat(0u8);
                 let mut next = 0usize;
@@ -732,6 +770,16 @@ impl<B: Bitboard> Tables<B> {
     pub fn moves_of(&self, side: SideId, piece: PieceId) -> &PieceMoves<B> {
         &self.movement[side.index() * self.pieces + piece.index()]
     }
+}
+
+/// The piece types for which `test` holds, a bit per type.
+fn piece_mask(definition: &Definition, test: impl Fn(&variant_dsl::PieceDef) -> bool) -> u32 {
+    definition
+        .pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, piece)| test(piece))
+        .fold(0, |mask, (index, _)| mask | 1 << index)
 }
 
 /// Pseudo-legal targets of one piece (here rather than in [`crate::movegen`], which calls it
@@ -834,24 +882,27 @@ impl<B: Bitboard> Builder<'_, B> {
                 .initial_zone
                 .get(side)
                 .map_or(B::EMPTY, |zone| self.geometry.mask(zone)),
-            promotion: piece.promotion.as_ref().map(|promotion| PromotionRule {
-                zone: promotion
-                    .zone
-                    .get(side)
-                    .map_or(B::EMPTY, |z| self.geometry.mask(z)),
-                choices: promotion.choices_for(SideId(side as u8)).to_vec(),
-                moves: promotion.moves,
-                optional: promotion.optional,
-                stranded: def
-                    .pieces
-                    .iter()
-                    .position(|p| p == piece)
-                    .map_or(B::EMPTY, |index| {
-                        self.geometry.mask(&def.stranded_squares(
-                            variant_dsl::SideId(side as u8),
-                            variant_dsl::PieceId(index as u8),
-                        ))
-                    }),
+            promotion: piece.promotion.as_ref().map(|promotion| {
+                PromotionRule {
+                    zone: promotion
+                        .zone
+                        .get(side)
+                        .map_or(B::EMPTY, |z| self.geometry.mask(z)),
+                    choices: promotion.choices_for(SideId(side as u8)).to_vec(),
+                    moves: promotion.moves,
+                    optional: promotion.optional,
+                    stranded: def.pieces.iter().position(|p| p == piece).map_or(
+                        B::EMPTY,
+                        |index| {
+                            self.geometry.mask(&def.stranded_squares(
+                                variant_dsl::SideId(side as u8),
+                                variant_dsl::PieceId(index as u8),
+                            ))
+                        },
+                    ),
+                    masks: PromotionMasks::NONE,
+                }
+                .with_masks()
             }),
             routes: Vec::new(),
             route_attacks: false,
@@ -882,6 +933,15 @@ impl<B: Bitboard> Builder<'_, B> {
             }
         }
         moves.routes.extend(paths.routes);
+        if let Some(zone) = &piece.en_passant_zone {
+            // `en-passant on ZONE`: a square passed outside the zone is no target.
+            let zone = zone
+                .get(side)
+                .map_or(B::EMPTY, |squares| self.geometry.mask(squares));
+            for leap in moves.lame.iter_mut().flatten() {
+                leap.passed = leap.passed.filter(|&square| zone.has(square));
+            }
+        }
         moves.simple = moves.are_simple();
         moves.route_attacks = moves.routes.iter().any(crate::path::Route::attacks);
         moves.takes_en_passant = moves.en_passant.iter().any(|squares| squares.any());

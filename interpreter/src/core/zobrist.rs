@@ -27,6 +27,8 @@ pub struct Zobrist {
     slot_keys: Vec<u64>,
     /// Per counter, side and value (`counter`).
     counter_keys: Vec<u64>,
+    /// Per square, its gating right (`gating`).
+    gate_keys: Vec<u64>,
     sides: usize,
 }
 
@@ -79,6 +81,7 @@ impl Zobrist {
             last_drop_keys: take(sides * pieces * squares),
             slot_keys: take(SLOTS),
             counter_keys: take(variant_dsl::MAX_COUNTERS * sides * COUNTER_DEPTH),
+            gate_keys: take(squares),
             sides,
         }
     }
@@ -111,6 +114,12 @@ impl Zobrist {
             self.counter_keys
                 [(counter * self.sides + side.index()) * COUNTER_DEPTH + value as usize]
         }
+    }
+
+    /// Key of a square's gating right (`gating`).
+    #[inline]
+    pub fn gate(&self, square: usize) -> u64 {
+        self.gate_keys[square]
     }
 
     /// Key of a promoted piece on a square (games whose captures go to the hand).

@@ -382,6 +382,7 @@ impl<B: Bitboard> Words<'_, B> {
             to: Sq(to as u16),
             kind: MoveKind::Drop(piece),
             converts: None,
+            gate: None,
         };
         if let Some(exposed) = self.exposes_royal(mv) {
             return hint(Explanation::illegal(exposed));
@@ -707,6 +708,7 @@ impl<B: Bitboard> Words<'_, B> {
                 to: Sq(to as u16),
                 kind,
                 converts: None,
+                gate: None,
             };
             if let Some(exposed) = self.exposes_royal(mv) {
                 return Explanation::illegal(exposed);

@@ -9,7 +9,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::legal::{
-    count_legal_unless_ended, count_legal_unless_ended_with, legal_moves, KnownPlan,
+    count_legal_unless_ended, count_legal_unless_ended_with, legal_moves_into, KnownPlan,
 };
 use crate::moves::Move;
 use crate::outcome::{end_reads_actions, ends_before_actions, ends_with_actions};
@@ -29,8 +29,10 @@ pub fn perft<B: Bitboard>(
     depth: u32,
     history: &[u64],
 ) -> u64 {
+    let depth = depth.min(MAX_DEPTH);
     let mut path = history.to_vec();
-    node(rules, position, depth.min(MAX_DEPTH), &mut path)
+    let mut lists = vec![Vec::new(); depth as usize];
+    node(rules, position, depth, &mut path, &mut lists)
 }
 
 /// Perft per root move, in generation order, as `(uci, nodes)`; nothing when the game is over.
@@ -46,12 +48,13 @@ pub fn divide<B: Bitboard>(
         return Vec::new();
     };
     path.push(position.hash());
+    let mut lists = vec![Vec::new(); depth.saturating_sub(1) as usize];
     moves
         .into_iter()
         .map(|mv| {
             let mut next = *position;
             next.play_unchecked(rules, mv);
-            let count = node(rules, &next, depth.saturating_sub(1), &mut path);
+            let count = node(rules, &next, depth.saturating_sub(1), &mut path, &mut lists);
             (mv.uci(rules), count)
         })
         .collect()
@@ -63,18 +66,33 @@ fn children<B: Bitboard>(
     position: &Position<B>,
     path: &[u64],
 ) -> Option<Vec<Move>> {
-    if ends_before_actions(rules, position, path) {
-        return None;
-    }
-    let moves = legal_moves(rules, position);
-    (!ends_with_actions(rules, position, &moves)).then_some(moves)
+    let mut moves = Vec::new();
+    children_into(rules, position, path, &mut moves).then_some(moves)
 }
 
+/// [`children`] into `moves` (the list of the node's ply, kept from one node to the next so
+/// that no node allocates); false when the game is over there.
+fn children_into<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    path: &[u64],
+    moves: &mut Vec<Move>,
+) -> bool {
+    if ends_before_actions(rules, position, path) {
+        return false;
+    }
+    legal_moves_into(rules, position, moves);
+    !ends_with_actions(rules, position, moves)
+}
+
+/// The leaves `depth` plies below `position`; `lists`: a move list per ply below, `depth` of
+/// them (the last for this node).
 fn node<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     depth: u32,
     path: &mut Vec<u64>,
+    lists: &mut [Vec<Move>],
 ) -> u64 {
     if depth == 0 {
         return 1;
@@ -84,24 +102,28 @@ fn node<B: Bitboard>(
     if depth == 1 && !end_reads_actions(rules) {
         return count_legal_unless_ended(rules, position, path);
     }
-    let Some(moves) = children(rules, position, path) else {
+    let Some((moves, below)) = lists.split_last_mut() else {
+        // One list per ply: `perft` and `divide` give `depth` of them.
         return 0;
     };
+    if !children_into(rules, position, path, moves) {
+        return 0;
+    }
     if depth == 1 {
         return moves.len() as u64;
     }
     path.push(position.hash());
     if depth == 2 && rules.plan_key.active && !end_reads_actions(rules) {
-        let total = last_ply(rules, position, &moves, path);
+        let total = last_ply(rules, position, moves, path);
         path.pop();
         return total;
     }
     let total = moves
-        .into_iter()
-        .map(|mv| {
+        .iter()
+        .map(|&mv| {
             let mut next = *position;
             next.play_inlined(rules, mv);
-            node(rules, &next, depth - 1, path)
+            node(rules, &next, depth - 1, path, below)
         })
         .sum();
     path.pop();

@@ -391,6 +391,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     to: Sq(to as u16),
                     kind: MoveKind::Promote(rule.choices[0]),
                     converts: None,
+                    gate: None,
                 },
                 _ => Move::normal(from, to),
             })
@@ -407,6 +408,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     to: ep.target,
                     kind: MoveKind::EnPassant,
                     converts: None,
+                    gate: None,
                 }));
             }
         }

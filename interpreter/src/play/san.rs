@@ -7,7 +7,9 @@
 //! nearest the king and `O-O-O` for the others; a move is disambiguated by file, then rank,
 //! then square, when another piece of the same type can reach the same square (a letterless
 //! piece by its file, then square: `ab3` and `cb3` for two Berolina pawns); a piece taken
-//! over on the way is added as in the game's notation (`Ng5^f4`); `+` marks a move that leaves
+//! over on the way is added as in the game's notation (`Ng5^f4`); a piece gated from the hand
+//! (`gating`) as Fairy-Stockfish writes it, `/` and its letter (`Nc3/H`), with its square after
+//! castling (`O-O/Eh1`, `O-O/Ee1`); `+` marks a move that leaves
 //! the next side's royal piece attacked, `#` one that also leaves it no move.
 //!
 //! Reading is forgiving: the game's own notation (UCI) is accepted, `0-0`, a missing `=` or
@@ -102,7 +104,9 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     };
     match mv.kind {
         MoveKind::Drop(piece) => return format!("{}@{to}", letter(piece.0 as usize)),
-        MoveKind::Castle(index) => return castle_name(rules, index as usize),
+        MoveKind::Castle(index) => {
+            return castle_name(rules, index as usize) + &gate_suffix(rules, mv, true)
+        }
         MoveKind::Pass => return "pass".to_string(),
         _ => {}
     }
@@ -138,7 +142,24 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
         text.push('^');
         text.push_str(&square_name(rules, converted.index()));
     }
+    text.push_str(&gate_suffix(rules, mv, false));
     text
+}
+
+/// The gated piece of a move, as Fairy-Stockfish writes it: `/H`, and its square after
+/// castling (`/Eh1`); empty for a move that gates nothing.
+fn gate_suffix<B: Bitboard>(rules: &Rules<B>, mv: Move, with_square: bool) -> String {
+    let Some((piece, square)) = mv.gate_square(rules) else {
+        return String::new();
+    };
+    let letter = rules.definition.pieces[piece.index()]
+        .letter
+        .to_ascii_uppercase();
+    if with_square {
+        format!("/{letter}{}", square_name(rules, square))
+    } else {
+        format!("/{letter}")
+    }
 }
 
 /// `O-O` for the castling whose rook starts nearest the king, `O-O-O` for the others.

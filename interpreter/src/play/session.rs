@@ -647,13 +647,26 @@ impl<B: Bitboard> Session for Game<B> {
         // taken by replacement or en passant and whatever capture effects removed, the capturer
         // included. Castling and drops remove nothing.
         let after = self.position();
-        let converted = mv
+        // Taken over on the way (a path's `convert`), or turned around the landing square
+        // (`converts around`): the same piece, another owner, off the landing square.
+        let taken_over = mv
             .as_move()
             .and_then(|mv| mv.converts)
             .map(|square| square.index());
+        let landing = mv.to();
+        let converted: Vec<usize> = before
+            .occupied()
+            .squares()
+            .filter(|&square| {
+                Some(square) == taken_over
+                    || (square != landing
+                        && matches!((before.at(square), after.at(square)),
+                            (Some(was), Some(is)) if was.side != is.side && was.piece == is.piece))
+            })
+            .collect();
         let removed = |square: usize| match (before.at(square), after.at(square)) {
             (Some(_), None) => true,
-            (Some(was), Some(is)) => was.side != is.side && Some(square) != converted,
+            (Some(was), Some(is)) => was.side != is.side && !converted.contains(&square),
             _ => false,
         };
         // The squares a moving piece left (its own, not a capture).
@@ -684,7 +697,7 @@ impl<B: Bitboard> Session for Game<B> {
         Some(MoveReport {
             notation: mv.notation(rules),
             captured,
-            converted: converted.and_then(report).into_iter().collect(),
+            converted: converted.into_iter().filter_map(report).collect(),
         })
     }
 

@@ -24,8 +24,8 @@
 use crate::core::bitboard::Bitboard;
 use crate::core::index::{pieces, ByPiece, PieceId, SideId};
 use crate::core::movegen::{
-    castling, en_passant, leaves_king_safe, piece_moves, safety, Collector, Counter, Exists,
-    Movable, Safety, Sink,
+    castling, en_passant, gating_moves, leaves_king_safe, piece_moves, safety, Collector, Counter,
+    Exists, Movable, Safety, Sink,
 };
 use crate::core::moves::{Move, MoveKind};
 use crate::core::position::Position;
@@ -289,8 +289,9 @@ fn generate_obliged<B: Bitboard, S: Sink<B>>(
     }
 }
 
-/// The legal actions before any obligation.
-#[inline(always)]
+/// The legal actions before any obligation. Not forced inline: its instance for a collector,
+/// which the obligations' path also calls, then stays one function, and the move loops inlined
+/// into it (issue 26).
 fn generate_unobliged<B: Bitboard, S: Sink<B>>(
     rules: &Rules<B>,
     position: &Position<B>,
@@ -312,9 +313,7 @@ fn generate_unobliged<B: Bitboard, S: Sink<B>>(
         if rules.expressions.after.is_empty() {
             board_moves(rules, position, &safety, movable, sink);
         } else {
-            // Moves judged on the position after them go through the test first.
-            let mut judged = AfterMoves::new(rules, position, sink);
-            board_moves(rules, position, &safety, movable, &mut judged);
+            judged_board_moves(rules, position, &safety, movable, sink);
         }
         if sink.satisfied() {
             return;
@@ -327,6 +326,21 @@ fn generate_unobliged<B: Bitboard, S: Sink<B>>(
         let king_to_keep = safety.enforced && !safety.fast;
         drops(rules, position, us, king_to_keep, sink, (lookahead, known));
     }
+}
+
+/// [`board_moves`] in a game with rules that judge a move by the position after it: each move
+/// goes through the test first. A function of its own, so that the move loops of the games
+/// without such rules are not made larger by this second instance of them (issue 26).
+#[inline(never)]
+fn judged_board_moves<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    safety: &Safety<B>,
+    movable: Movable<'_, B>,
+    sink: &mut S,
+) {
+    let mut judged = AfterMoves::new(rules, position, sink);
+    board_moves(rules, position, safety, movable, &mut judged);
 }
 
 /// The moves of the pieces on the board: their targets, en passant, castling.
@@ -354,6 +368,9 @@ fn board_moves<B: Bitboard, S: Sink<B>>(
         movable,
         sink,
     );
+    if rules.gating {
+        gating_moves(rules, position, us, safety, movable, sink);
+    }
     if !rules.expressions.in_place.is_empty() {
         promotions_in_place(rules, position, us, safety, sink);
     }

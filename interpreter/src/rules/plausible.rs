@@ -124,14 +124,15 @@ fn hop_reach<B: Bitboard>(
 
 /// Whether some move converts a piece to the mover's side.
 fn converts<B: Bitboard>(rules: &Rules<B>) -> bool {
-    rules.movement.iter().any(|moves| {
-        moves.routes.iter().any(|route| {
-            route
-                .legs
-                .iter()
-                .any(|leg| leg.effect == variant_dsl::LegEffect::Convert)
+    rules.converts_around != 0
+        || rules.movement.iter().any(|moves| {
+            moves.routes.iter().any(|route| {
+                route
+                    .legs
+                    .iter()
+                    .any(|leg| leg.effect == variant_dsl::LegEffect::Convert)
+            })
         })
-    })
 }
 
 /// The most pieces (board, hands and prisons together) of a game where captured pieces come
@@ -172,7 +173,8 @@ fn hand_without_hands<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> 
     for side in sides(rules.sides) {
         for piece in pieces(rules.pieces) {
             let held = position.hand(side, piece);
-            if held > 0 {
+            // A supplied type is always held, from no hand.
+            if held > 0 && rules.supply >> piece.0 & 1 == 0 {
                 return Some(format!(
                     "{} holds {held} {} in hand, but nothing in this game puts pieces in a hand",
                     side_name(rules, side),
@@ -337,6 +339,10 @@ fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> O
 /// game where pieces change sides (conversions), all sides are counted together.
 fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
     let setup = &rules.definition.setup;
+    if rules.supply != 0 {
+        // Drops from an endless supply: no count is out of reach.
+        return None;
+    }
     if rules.pieces_return {
         // Captured pieces come back, changing sides or types (a promoted piece returns as what
         // it promoted from): only the total is bounded.
