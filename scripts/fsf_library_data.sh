@@ -35,6 +35,9 @@ options() {
         # Random games of dobutsu end within a few plies (a lion taken): 16 games, so that
         # chicks promote and lions try.
         dobutsu) echo "--games 16" ;;
+        # Sittuyin's setup takes 32 plies, and a pawn promotes only where its side has lost its
+        # general: 6 games of 160 plies, in which pawns promote.
+        sittuyin) echo "--games 6 --plies 160" ;;
         *) echo "" ;;
     esac
 }

@@ -603,6 +603,35 @@ fn dobutsu_try_agrees_with_fairy_stockfish() {
     assert!(found.is_empty(), "{found:#?}");
 }
 
+/// Sittuyin's promotion, a move of its own (`promotes in place or by "mF" to Ferz`), as pyffish
+/// answers it: on a promotion square (d5 for White, d4 for Black), in place or by a diagonal
+/// step, backwards too; not while the side has a general (f1); not where the new general would
+/// attack an enemy piece (the rooks on c6 and d7); and the last pawn from anywhere (e2).
+#[test]
+fn sittuyin_promotion_agrees_with_fairy_stockfish() {
+    let text = "variant\tsittuyin\n\
+        game\t0\n\
+        position\t4k3/8/8/3P4/8/8/4P3/4K3[] w - - 0 1\t\
+            d5c4f d5c6f d5d5f d5d6 d5e4f d5e6f e1d1 e1d2 e1f1 e1f2 e2e3\t-\td5e6f\n\
+        position\t4k3/8/4F3/8/8/8/4P3/4K3[] b - - 0 1\te8d8 e8e7 e8f8\t-\t-\n\
+        game\t1\n\
+        position\t4k3/8/8/3P4/8/8/8/4KF2[] w - - 0 1\t\
+            d5d6 e1d1 e1d2 e1e2 e1f2 f1e2 f1g2\t-\t-\n\
+        position\t4k3/8/2r5/3P4/8/8/4P3/4K3[] w - - 0 1\t\
+            d5c4f d5c6 d5d6 d5e4f d5e6f e1d1 e1d2 e1f1 e1f2 e2e3\t-\t-\n\
+        position\t4k3/3r4/8/3P4/8/8/4P3/4K3[] w - - 0 1\t\
+            d5c4f d5d5f d5d6 d5e4f e1d1 e1d2 e1f1 e1f2 e2e3\t-\t-\n\
+        position\t4k3/8/8/4p3/3p4/8/8/4K3[] b - - 0 1\t\
+            d4c3f d4c5f d4d3 d4d4f d4e3f e5e4 e8d7 e8d8 e8e7 e8f7 e8f8\t-\t-\n\
+        game\t2\n\
+        position\t8/8/8/8/8/8/4P3/1k2K3[] w - - 0 1\t\
+            e1d1 e1d2 e1f1 e1f2 e2d1f e2d3f e2e2f e2e3 e2f1f e2f3f\t-\te2e2f\n\
+        position\t8/8/8/8/8/8/4F3/1k2K3[] b - - 0 1\tb1a1 b1a2 b1b2 b1c1 b1c2\t-\t-\n";
+    let (found, compared) = check("sittuyin", text);
+    assert_eq!(compared, 8);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
 /// Seirawan's gating rulings that the seeded games need not meet, as pyffish answers them:
 /// castling gates on the king's square (`e1g1e`) or on the rook's (`h1e1e`, written from the
 /// rook's square to the king's), the castling field then keeps the other rook's square (`A`);

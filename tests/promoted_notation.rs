@@ -98,3 +98,34 @@ fn a_promoted_form_moves_by_its_plus_letter() {
     let pawn = play("tokin-pawn", fen, "Pb5\n");
     assert!(pawn.contains("`Pb5` is not legal"), "{pawn}");
 }
+
+/// Sittuyin's promotion in place (`promotes in place or by "mF" to Ferz`): listed by `moves`
+/// with the square twice (`d5d5f`) or after the step (`d5e6f`), and played at the prompt in
+/// either notation; the pawn becomes a general where it stands.
+#[test]
+fn a_promotion_in_place_is_listed_and_played() {
+    let fen = "4k3/8/8/3P4/8/8/4P3/4K3[] w - - 0 1";
+    let moves = text(&variant(&["moves", "sittuyin", "--fen", fen]).stdout);
+    for listed in ["d5d5f", "d5e6f", "d5c4f", "d5d6"] {
+        assert!(
+            moves.lines().any(|line| line == listed),
+            "{listed}: {moves}"
+        );
+    }
+    for typed in ["d5d5f", "Pd5=F"] {
+        let dir = temporary_dir(&format!("in-place-{}", typed.len()));
+        let output = run_in(
+            &dir,
+            &[
+                "play", "sittuyin", "--fen", fen, "--black", "random", "--seed", "1",
+            ],
+            &format!("{typed}\n"),
+        );
+        let out = text(&output.stdout);
+        assert!(
+            out.contains(&format!("white> {typed}\nblack plays")),
+            "{out}"
+        );
+        assert!(out.contains(" 5  . . . F . . . .\n"), "{typed}: {out}");
+    }
+}

@@ -496,6 +496,16 @@ pub enum PieceItem {
         /// Piece names it may become.
         choices: Vec<Spanned<String>>,
     },
+    /// `promotes in place or by "mF" to Ferz { must no own Ferz }`: a promotion that is a move
+    /// of its own.
+    PromotesInPlace {
+        /// `or by "BETZA"`: the step it may make as it promotes; `None` for in place only.
+        step: Option<Spanned<StringLit>>,
+        /// Piece names it may become.
+        choices: Vec<Spanned<String>>,
+        /// The move rules of its block.
+        rules: Vec<Spanned<DropsItem>>,
+    },
     /// `irreversible`
     Irreversible,
     /// `uncapturable`
@@ -543,6 +553,7 @@ impl PieceItem {
             PieceItem::Initial(_) => "initial",
             PieceItem::EnPassantOn(_) => "en-passant on",
             PieceItem::Promotes { .. } => "promotes",
+            PieceItem::PromotesInPlace { .. } => "promotes in place",
             PieceItem::Irreversible => "irreversible",
             PieceItem::Uncapturable => "uncapturable",
             PieceItem::Supply => "supply",

@@ -728,10 +728,29 @@ pub struct PieceDef {
     /// Piece types this piece never captures (`may not capture Cannon`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub no_capture: Vec<PieceId>,
+    /// `promotes in place ...`: a promotion that is a move of its own (sittuyin's pawn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_place: Option<InPlacePromotion>,
     /// For each side, the only squares where the piece's initial lame moves leave an
     /// en-passant target (`en-passant on ZONE`); `None`: wherever they pass a square.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub en_passant_zone: Option<Vec<Vec<Square>>>,
+}
+
+/// `promotes in place or by "mF" to Ferz { must no own Ferz }`: the piece may, as a move of its
+/// own, turn into one of the choices where it stands (`d5d5f`), or after one move of the step's
+/// Betza text to an empty square (`d5e6f`), where the block's move rules allow it: rules judged
+/// before the move (`move from S`, `no own Ferz`) and after it (`must not give check`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InPlacePromotion {
+    /// The Betza text of the step, for display; empty for in place only.
+    pub betza: String,
+    /// The step's decoded movement (moves only, never captures); empty for in place only.
+    pub step: Vec<MoveAtom>,
+    /// The pieces it may become.
+    pub choices: Vec<PieceId>,
+    /// The move rules of its block.
+    pub rules: DropRules,
 }
 
 /// `moves "fsW" in ranks 6-10`: a piece's movement while it stands in a zone, instead of its

@@ -233,6 +233,24 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
                 choices,
             }
         }
+        Rule::promotes_in_place_statement => {
+            let mut step = None;
+            let mut choices = Vec::new();
+            let mut rules = Vec::new();
+            for part in parts {
+                match part.as_rule() {
+                    Rule::string => step = Some(string_of(file, part)),
+                    Rule::identifier => choices.push(text_of(file, &part)),
+                    Rule::in_place_rules => rules = block_rules(file, part.into_inner()),
+                    _ => {}
+                }
+            }
+            PieceItem::PromotesInPlace {
+                step,
+                choices,
+                rules,
+            }
+        }
         Rule::irreversible_statement => PieceItem::Irreversible,
         Rule::uncapturable_statement => PieceItem::Uncapturable,
         Rule::supply_statement => PieceItem::Supply,
@@ -376,7 +394,13 @@ pub(super) fn actions_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> Ac
 
 pub(super) fn drops_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> DropsStatement {
     let keyword = span_of(file, &child(inner));
-    let items = block_items(inner.clone())
+    let items = block_rules(file, inner.clone());
+    DropsStatement { keyword, items }
+}
+
+/// The rules of a block written as a `drops` or `moves` block's.
+fn block_rules(file: FileId, inner: Pairs<'_, Rule>) -> Vec<Spanned<DropsItem>> {
+    block_items(inner)
         .map(|pair| {
             let span = span_of(file, &pair);
             let rule = pair.as_rule();
@@ -392,8 +416,7 @@ pub(super) fn drops_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> Drop
             };
             Spanned::new(item, span)
         })
-        .collect();
-    DropsStatement { keyword, items }
+        .collect()
 }
 
 pub(super) fn phase_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> PhaseStatement {

@@ -223,7 +223,10 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::royal_statement => keyword(PIECE_ITEM, "royal"),
         Rule::moves_statement => keyword(PIECE_ITEM, "moves"),
         Rule::initial_statement => keyword(PIECE_ITEM, "initial"),
-        Rule::promotes_statement => keyword(PIECE_ITEM, "promotes"),
+        Rule::promotes_statement | Rule::promotes_in_place_statement => {
+            keyword(PIECE_ITEM, "promotes")
+        }
+        Rule::in_place_rules => words("a block of move rules such as `{ must not give check }`"),
         Rule::irreversible_statement => keyword(PIECE_ITEM, "irreversible"),
         Rule::uncapturable_statement | Rule::kw_uncapturable => keyword(PIECE_ITEM, "uncapturable"),
         Rule::supply_statement | Rule::kw_supply => keyword(PIECE_ITEM, "supply"),

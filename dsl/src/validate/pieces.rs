@@ -148,6 +148,7 @@ impl Validator<'_> {
             lined_moves: Vec::new(),
             no_hurdle: Vec::new(),
             no_capture: Vec::new(),
+            in_place: None,
             en_passant_zone: None,
         };
         let mut seen: HashMap<String, Span> = HashMap::new();
@@ -271,6 +272,11 @@ impl Validator<'_> {
                         moves: *moves,
                     });
                 }
+                PieceItem::PromotesInPlace {
+                    step,
+                    choices,
+                    rules,
+                } => piece.in_place = Some(self.in_place(step.as_ref(), choices, rules, context)),
                 PieceItem::Promotes {
                     side: Some(side),
                     optionally,
@@ -308,6 +314,45 @@ impl Validator<'_> {
         self.check_hurdles(statement, &piece);
         self.check_en_passant_zone(statement, &piece);
         piece
+    }
+
+    /// `promotes in place [or by "BETZA"] to NAME... { RULES }`: the step decoded, the choices
+    /// resolved, the block's rules checked as a `moves` block's (obligations refused: they bind
+    /// the turn's action as a whole, not one kind of move).
+    fn in_place(
+        &mut self,
+        step: Option<&Spanned<StringLit>>,
+        choices: &[Spanned<String>],
+        rules: &[Spanned<DropsItem>],
+        context: &Context<'_>,
+    ) -> InPlacePromotion {
+        let choices = choices
+            .iter()
+            .filter_map(|choice| self.piece_id(choice, context.pieces, "`promotes in place`"))
+            .collect();
+        let mut kept = Vec::with_capacity(rules.len());
+        for rule in rules {
+            if let DropsItem::Obligation(_) = rule.node {
+                self.error(
+                    Diagnostic::error(
+                        code::EXPRESSION_PLACE,
+                        "an obligation cannot bind a promotion in place",
+                        rule.span,
+                        "an obligation on the turn's action as a whole",
+                    )
+                    .with_help("write it in the game's `moves { ... }` block"),
+                );
+            } else {
+                kept.push(rule.clone());
+            }
+        }
+        let rules = self.drop_rules(&kept, context, crate::validate::turns::RuleKind::Move);
+        InPlacePromotion {
+            betza: step.map(|s| s.node.value.clone()).unwrap_or_default(),
+            step: step.map(|s| self.moves(s)).unwrap_or_default(),
+            choices,
+            rules,
+        }
     }
 
     /// `en-passant on ZONE` says where a piece's en-passant targets may be: the piece needs a

@@ -94,6 +94,10 @@ impl Validator<'_> {
                     .promotion
                     .as_ref()
                     .is_some_and(|promotion| promotion.may_become(id))
+                    || piece
+                        .in_place
+                        .as_ref()
+                        .is_some_and(|promotion| promotion.choices.contains(&id))
             });
             if !on_board && !in_hand && !promoted_to {
                 self.diagnostics.push(

@@ -988,7 +988,13 @@ impl<B: Bitboard> Position<B> {
                 let tracked = rules.tracks_promotion;
                 let victim_promoted = tracked && self.promoted.has(to);
                 let mover_promoted = tracked && self.promoted.has(from);
-                if let Some(victim) = self.remove(rules, to) {
+                // A promotion in place (`d5d5f`) lands on its own square: nothing is taken.
+                let victim = if from == to {
+                    None
+                } else {
+                    self.remove(rules, to)
+                };
+                if let Some(victim) = victim {
                     captured = true;
                     if rules.pieces_return {
                         self.store_captured(rules, us, victim, victim_promoted);

@@ -42,7 +42,7 @@ fn binding<B: Bitboard>(rules: &Rules<B>, us: SideId) -> Vec<&AfterRule<B>> {
 }
 
 /// [`allows`], with the judge of the position before the move and the binding rules at hand.
-fn allowed<B: Bitboard>(
+pub(crate) fn allowed<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     before: &mut Judge<'_, B>,

@@ -34,6 +34,17 @@ impl<B: Bitboard> Rules<B> {
             .iter()
             .map(|atoms| tables.movement_of(atoms))
             .collect();
+        let in_place_steps = expressions
+            .in_place
+            .iter()
+            .map(|rule| {
+                let step = definition.pieces[rule.piece.index()]
+                    .in_place
+                    .as_ref()
+                    .map_or(&[][..], |promotion| &promotion.step[..]);
+                tables.movement_of(step)
+            })
+            .collect();
         let plan_key = if options.plans {
             crate::plan::KeySpec::new(&expressions)
         } else {
@@ -54,6 +65,7 @@ impl<B: Bitboard> Rules<B> {
                 .collect(),
             expressions,
             reach,
+            in_place_steps,
             options,
             plan_key,
             plans: crate::plan::PlanCache::default(),

@@ -597,6 +597,32 @@ pub fn movable_squares<B: Bitboard>(
     movable
 }
 
+/// The squares a piece of type `piece` may move from under the move rules `list` (a promotion
+/// in place's block), for the judged side: where every rule that binds it and applies is met.
+pub(crate) fn allowed_from<B: Bitboard>(
+    judge: &mut Judge<'_, B>,
+    list: &[DropRule<B>],
+    piece: PieceId,
+) -> B {
+    let board = judge.rules.geometry.board;
+    let mut allowed = board;
+    for rule in list {
+        if rule.side.is_some_and(|s| s != judge.side) {
+            continue;
+        }
+        let named = if rule.named.contains(&piece) {
+            piece
+        } else {
+            OTHER_PIECE
+        };
+        let applies = judge.move_mask(&rule.condition, named);
+        if applies.any() {
+            allowed &= !applies | judge.move_mask(&rule.requirement, named);
+        }
+    }
+    allowed
+}
+
 /// The move rules that bind the side to move moving `piece` from `from`, in source order, each
 /// with whether the move meets it (for explanations).
 pub fn binding_move_rules<B: Bitboard>(

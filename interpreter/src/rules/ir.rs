@@ -244,6 +244,21 @@ pub struct Compiled<B> {
     /// The obligations (`must capture ...`), in source order; empty in most games, which then
     /// generate their actions without looking at them.
     pub obligations: Vec<ObligationRule<B>>,
+    /// The promotions in place (`promotes in place`), one per piece type that has one.
+    pub in_place: Vec<InPlaceRules<B>>,
+}
+
+/// A compiled promotion in place (`promotes in place or by "mF" to Ferz { ... }`).
+#[derive(Clone, Debug)]
+pub struct InPlaceRules<B> {
+    /// The piece type that promotes.
+    pub piece: PieceId,
+    /// What it may become.
+    pub choices: Vec<PieceId>,
+    /// The block's rules judged before the move, compiled as move rules.
+    pub before: Vec<DropRule<B>>,
+    /// The block's rules judged after the move.
+    pub after: Vec<AfterRule<B>>,
 }
 
 /// A compiled obligation (`[side] must capture when ...`).
@@ -291,18 +306,39 @@ impl<B: Bitboard> Compiled<B> {
             .any(|constraint| constraint.requirement == Condition::NoCheckmate);
         let drops = rules(&definition.drops.constraints);
         let moves = rules(&definition.move_rules.constraints);
-        let after = definition
-            .move_rules
-            .after
+        let after_rules = |after: &[variant_dsl::AfterRule]| -> Vec<AfterRule<B>> {
+            after
+                .iter()
+                .map(|rule| AfterRule {
+                    side: rule.side,
+                    holds: rule.holds,
+                    test: match &rule.test {
+                        variant_dsl::AfterTest::Check => AfterTest::Check,
+                        variant_dsl::AfterTest::Condition(c) => {
+                            AfterTest::Holds(compiler.condition(c))
+                        }
+                    },
+                    condition: compiler.condition(&rule.condition),
+                })
+                .collect()
+        };
+        let after = after_rules(&definition.move_rules.after);
+        let in_place = definition
+            .pieces
             .iter()
-            .map(|rule| AfterRule {
-                side: rule.side,
-                holds: rule.holds,
-                test: match &rule.test {
-                    variant_dsl::AfterTest::Check => AfterTest::Check,
-                    variant_dsl::AfterTest::Condition(c) => AfterTest::Holds(compiler.condition(c)),
-                },
-                condition: compiler.condition(&rule.condition),
+            .enumerate()
+            .filter_map(|(index, piece)| {
+                let promotion = piece.in_place.as_ref()?;
+                Some(InPlaceRules {
+                    piece: PieceId::new(index),
+                    choices: promotion
+                        .choices
+                        .iter()
+                        .map(|choice| PieceId::new(choice.0 as usize))
+                        .collect(),
+                    before: rules(&promotion.rules.constraints),
+                    after: after_rules(&promotion.rules.after),
+                })
             })
             .collect();
         let phase_drops = definition
@@ -350,6 +386,7 @@ impl<B: Bitboard> Compiled<B> {
                     },
                 })
                 .collect(),
+            in_place,
         };
         compiled.turn_start = compiler.turn_start.into_inner();
         compiled.reach = compiler.reach.into_inner();

@@ -236,7 +236,10 @@ fn generate_actions<B: Bitboard, S: Sink<B>>(
 pub(crate) fn captures<B: Bitboard>(position: &Position<B>, mv: Move) -> bool {
     match mv.kind {
         MoveKind::EnPassant => true,
-        MoveKind::Normal | MoveKind::Promote(_) => position.occupied().has(mv.to.index()),
+        // A promotion in place (`d5d5f`) stands on its own square: no capture.
+        MoveKind::Normal | MoveKind::Promote(_) => {
+            mv.from != mv.to && position.occupied().has(mv.to.index())
+        }
         MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass => false,
     }
 }
@@ -394,6 +397,63 @@ fn board_moves<B: Bitboard, S: Sink<B>>(
     );
     if rules.gating {
         gating_moves(rules, position, us, safety, movable, sink);
+    }
+    if !rules.expressions.in_place.is_empty() {
+        promotions_in_place(rules, position, us, safety, sink);
+    }
+}
+
+/// The promotions that are moves of their own (`promotes in place`, sittuyin's pawn): a piece
+/// of the type, on a square its block's rules judged before the move allow, turns into each
+/// choice where it stands or after a step to an empty square; a move is kept where it leaves
+/// the king safe and meets the block's rules judged after it.
+#[cold]
+fn promotions_in_place<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    us: SideId,
+    safety: &Safety<B>,
+    sink: &mut S,
+) {
+    let occupied = position.occupied();
+    let empty = rules.geometry.board & !occupied;
+    for (index, rule) in rules.expressions.in_place.iter().enumerate() {
+        let pieces = position.side_pieces(us) & position.typed(rule.piece);
+        if pieces.is_empty() {
+            continue;
+        }
+        let mut judge = Judge::new(rules, position, us);
+        let origins =
+            pieces & crate::expression::allowed_from(&mut judge, &rule.before, rule.piece);
+        let binding: Vec<_> = rule
+            .after
+            .iter()
+            .filter(|after| after.side.is_none_or(|side| side == us))
+            .collect();
+        let step = &rules.in_place_steps[index][us.index()];
+        for from in origins.squares() {
+            let steps =
+                crate::core::tables::targets(rules, step, from, occupied, B::EMPTY, occupied);
+            for to in (B::single(from) | (steps & empty)).squares() {
+                for &choice in &rule.choices {
+                    let mv = Move {
+                        kind: MoveKind::Promote(choice),
+                        ..Move::normal(from, to)
+                    };
+                    if safety.enforced && !leaves_king_safe(rules, position, mv, us) {
+                        continue;
+                    }
+                    if crate::rules::after_move::allowed(
+                        rules, position, &mut judge, &binding, us, mv,
+                    ) {
+                        sink.single(mv);
+                        if sink.satisfied() {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
