@@ -273,7 +273,10 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::check_rule => keyword(END_ITEM, "check"),
         Rule::check_when_all => words("`when all royal pieces attacked`"),
         Rule::kw_all => keyword("`all`", "all"),
-        Rule::en_passant_statement => keyword(PIECE_ITEM, "en-passant"),
+        // `en-passant` opens a piece property (`en-passant on rank 3`) and a control rule
+        // (`en-passant standing`); the control block reports its rule, the piece block the
+        // bare keyword.
+        Rule::en_passant_statement | Rule::kw_en_passant => keyword(PIECE_ITEM, "en-passant"),
         Rule::checkmate_rule => keyword(END_ITEM, "checkmate"),
         Rule::stalemate_rule => keyword(END_ITEM, "stalemate"),
         Rule::repetition_rule => keyword(END_ITEM, "repetition"),
@@ -412,9 +415,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::condition_rule | Rule::end_result | Rule::by_score => {
             words("a result such as `by score`, `loses`, `wins` or `draws`")
         }
-        Rule::control_item | Rule::en_passant_standing_rule | Rule::kw_en_passant => {
-            keyword(CONTROL_ITEM, "en-passant")
-        }
+        Rule::control_item | Rule::en_passant_standing_rule => keyword(CONTROL_ITEM, "en-passant"),
         Rule::kw_actions => keyword(STATEMENT, "actions"),
         Rule::kw_drops => keyword("`drops`", "drops"),
         Rule::kw_must => keyword("`must`", "must"),
