@@ -280,6 +280,10 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     if lost_is_an_end && position.royals(rules, to_move).is_empty() {
         return None;
     }
+    // Duple check (`check when all royal pieces attacked`): one royal piece may stay attacked.
+    if rules.definition.end.check_all_royals && !position.in_check(rules, mover) {
+        return None;
+    }
     for square in position.royals(rules, mover).squares() {
         if let Some(attacker) = position.checkers(rules, square, mover).squares().next() {
             let royal = position.at(square)?;
