@@ -897,10 +897,15 @@ pub(crate) fn open_after<B: Bitboard>(open: B, drops: B) -> bool {
 }
 
 /// The next side, whose reply [`reply_certain`] proves, or `None` where the proof does not apply:
-/// with the `check` rule, turns of several actions, placement phases, or a side that moves
-/// again.
+/// with the `check` rule, turns of several actions, placement phases, a side that moves
+/// again, or pieces whose landing converts the pieces around (a drop then changes more than
+/// its square).
 pub(crate) fn reply_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<SideId> {
-    if rules.definition.end.check || rules.multi_action || position.phase().is_some() {
+    if rules.definition.end.check
+        || rules.multi_action
+        || rules.converts_around != 0
+        || position.phase().is_some()
+    {
         return None;
     }
     let mover = position.side_to_move(rules);
