@@ -258,20 +258,13 @@ impl Rules {
         rules
     }
 
-    /// The built-in Fairy-Stockfish variants import can start from.
-    pub fn builtin(name: &str) -> Option<Rules> {
-        match name {
-            "chess" => Some(Rules::chess()),
-            "crazyhouse" => {
-                let mut rules = Rules::chess();
-                rules.start_fen =
-                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1".into();
-                rules.piece_drops = true;
-                rules.captures_to_hand = true;
-                Some(rules)
-            }
-            _ => None,
-        }
+    /// Fairy-Stockfish's built-in `crazyhouse`: chess with drops of captured pieces.
+    pub fn crazyhouse() -> Option<Rules> {
+        let mut rules = Rules::chess();
+        rules.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1".into();
+        rules.piece_drops = true;
+        rules.captures_to_hand = true;
+        Some(rules)
     }
 
     /// The piece with this letter, if any.

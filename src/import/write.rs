@@ -352,7 +352,7 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
 
 /// The castling field of the start FEN (`-` when it has none).
 fn castling_field(rules: &Rules) -> String {
-    let fields: Vec<&str> = rules.start_fen.split_whitespace().collect();
+    let fields = complete_fen(&rules.start_fen);
     match fields.get(2) {
         Some(field) if field.chars().all(|c| c.is_ascii_alphabetic() || c == '-') => {
             field.to_string()
@@ -390,11 +390,7 @@ fn board_squares(fen: &str) -> std::collections::BTreeMap<Square, char> {
 /// The start FEN as the language reads it: with `[]` when the game has hands, and no castling
 /// rights when castling is off.
 fn setup_fen(rules: &Rules) -> String {
-    let mut fields: Vec<String> = rules
-        .start_fen
-        .split_whitespace()
-        .map(String::from)
-        .collect();
+    let mut fields = complete_fen(&rules.start_fen);
     if (rules.piece_drops || rules.captures_to_hand)
         && !fields.first().is_some_and(|b| b.contains('['))
     {
@@ -449,9 +445,11 @@ fn checks_to_give(rules: &Rules) -> Result<Option<u32>, String> {
     if !rules.check_counting {
         return Ok(None);
     }
-    let fields: Vec<&str> = rules.start_fen.split_whitespace().collect();
+    let fields = complete_fen(&rules.start_fen);
     let counts = fields
-        .get(4)
+        .iter()
+        .skip(2)
+        .find(|field| field.contains('+'))
         .and_then(|field| field.split_once('+'))
         .and_then(|(white, black)| Some((white.parse::<u32>().ok()?, black.parse::<u32>().ok()?)));
     match counts {
@@ -563,4 +561,35 @@ fn flag_rule(rules: &Rules) -> Result<String, String> {
         return Ok(String::new());
     }
     Ok(format!("    each side wins when {}\n", parts.join(" or ")))
+}
+
+/// A start FEN with every field, read as Fairy-Stockfish reads a short one: a missing side to
+/// move is White; a digit where the castling field would be means neither castling rights nor an
+/// en-passant field (breakthrough's `w 0 1`); otherwise the field after the castling rights is
+/// the en-passant field whatever it holds (petty's `w - 0 1` has no en-passant square and a
+/// half-move clock of 1); a check count (`3+3`) is kept in its place; missing clocks are `0 1`.
+fn complete_fen(fen: &str) -> Vec<String> {
+    let mut words = fen.split_whitespace().map(String::from).peekable();
+    let mut fields = vec![words.next().unwrap_or_default()];
+    fields.push(words.next().unwrap_or_else(|| "w".into()));
+    match words.next_if(|w| !w.starts_with(|c: char| c.is_ascii_digit())) {
+        Some(castling) => {
+            fields.push(castling);
+            let square = |w: &String| {
+                w.len() >= 2
+                    && w.starts_with(|c: char| c.is_ascii_lowercase())
+                    && w[1..].chars().all(|c| c.is_ascii_digit())
+            };
+            let en_passant = words.next().filter(square);
+            fields.push(en_passant.unwrap_or_else(|| "-".into()));
+        }
+        None => fields.extend(["-".to_string(), "-".to_string()]),
+    }
+    if let Some(checks) = words.next_if(|w| w.contains('+')) {
+        fields.push(checks);
+    }
+    fields.push(words.next().unwrap_or_else(|| "0".into()));
+    fields.push(words.next().unwrap_or_else(|| "1".into()));
+    fields.extend(words);
+    fields
 }
