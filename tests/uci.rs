@@ -401,6 +401,11 @@ fn python_chess_plays_whole_games_through_uci() {
         "chess 0-1",
         "crazyhouse ",
         "atomic ",
+        "kingofthehill ",
+        "3check ",
+        "antichess ",
+        "horde ",
+        "racingkings ",
         "self-play ",
     ] {
         assert!(stdout.contains(game), "{game}: {stdout}");
