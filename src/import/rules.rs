@@ -59,6 +59,11 @@ pub struct Rules {
     pub castling_queenside_file: u8,
     pub castling_rank: u8,
     pub castling_king_file: u8,
+    /// `castlingRookKingsideFile` (Fairy-Stockfish's default, its widest board's last file, is
+    /// cut to the board) and `castlingRookQueensideFile`: where the search for a right's rook
+    /// starts.
+    pub castling_rook_kingside_file: u8,
+    pub castling_rook_queenside_file: u8,
     pub piece_drops: bool,
     pub captures_to_hand: bool,
     pub first_rank_pawn_drops: bool,
@@ -68,8 +73,11 @@ pub struct Rules {
     pub n_move_rule: u32,
     pub n_fold_rule: u32,
     pub n_fold_value: Verdict,
-    /// The flag piece's letter per side (`None`: `*`, none), and the flag regions.
+    /// The flag piece's letter per side ([`ALL_PIECES`]: any piece, Fairy-Stockfish's default;
+    /// `None`: `-`, none), and the flag regions.
     pub flag_piece: [Option<char>; 2],
+    /// `flagPieceCount`: how many flag pieces must stand in the region.
+    pub flag_piece_count: u32,
     pub flag_region: [BTreeSet<Square>; 2],
     /// `mustCapture`: a side that can capture must.
     pub must_capture: bool,
@@ -217,6 +225,8 @@ impl Rules {
             castling_queenside_file: 2,
             castling_rank: 0,
             castling_king_file: 4,
+            castling_rook_kingside_file: 11,
+            castling_rook_queenside_file: 0,
             piece_drops: false,
             captures_to_hand: false,
             first_rank_pawn_drops: false,
@@ -226,7 +236,8 @@ impl Rules {
             n_move_rule: 50,
             n_fold_rule: 3,
             n_fold_value: Verdict::Draw,
-            flag_piece: [None, None],
+            flag_piece: [Some(ALL_PIECES), Some(ALL_PIECES)],
+            flag_piece_count: 1,
             flag_region: [BTreeSet::new(), BTreeSet::new()],
             must_capture: false,
             check_counting: false,
@@ -289,7 +300,21 @@ impl Rules {
                 reason: format!("`{slot}`: {reason}"),
             })?
         };
-        self.pieces.retain(|p| p.letter != letter);
+        // As Fairy-Stockfish's `add_piece`: the piece that had the letter (this slot's own, too)
+        // is removed, with its promotion choices; rules naming this slot's old letter follow it
+        // to the new one (Fairy-Stockfish keeps piece types, not letters, in them).
+        if let Some(displaced) = self.pieces.iter().find(|p| p.letter == letter) {
+            let displaced = displaced.slot.clone();
+            self.remove_piece(&displaced);
+        }
+        if let Some(old) = self
+            .pieces
+            .iter()
+            .find(|p| p.slot == slot)
+            .map(|p| p.letter)
+        {
+            self.rename_letter(old, letter);
+        }
         let piece = Piece {
             slot: slot.to_string(),
             letter,
@@ -300,6 +325,26 @@ impl Rules {
             None => self.pieces.push(piece),
         }
         Ok(())
+    }
+
+    /// Every rule that names the letter `old` names `new` instead.
+    fn rename_letter(&mut self, old: char, new: char) {
+        let rename = |c: &mut char| {
+            if *c == old {
+                *c = new;
+            }
+        };
+        for types in &mut self.promotion_types {
+            types.iter_mut().for_each(rename);
+        }
+        self.extinction_piece_types.iter_mut().for_each(rename);
+        for piece in self
+            .flag_piece
+            .iter_mut()
+            .chain(&mut self.castling_king_piece)
+        {
+            piece.as_mut().map(rename);
+        }
     }
 
     /// Removes a slot's piece (`king = -`), and takes it out of the promotion choices.
@@ -433,6 +478,12 @@ impl Rules {
             "castlingKingsideFile" => self.castling_kingside_file = file_value(setting)?,
             "castlingQueensideFile" => self.castling_queenside_file = file_value(setting)?,
             "castlingKingFile" => self.castling_king_file = file_value(setting)?,
+            "castlingRookKingsideFile" => {
+                self.castling_rook_kingside_file = file_value(setting)?
+            }
+            "castlingRookQueensideFile" => {
+                self.castling_rook_queenside_file = file_value(setting)?
+            }
             "castlingRank" => self.castling_rank = self.rank_value(setting)?,
             "pieceDrops" => self.piece_drops = boolean(setting)?,
             "capturesToHand" => self.captures_to_hand = boolean(setting)?,
@@ -444,11 +495,14 @@ impl Rules {
             "nMoveRule" => self.n_move_rule = number(setting)?,
             "nFoldRule" => self.n_fold_rule = number(setting)?,
             "flagPiece" => {
-                let piece = self.flag_piece(setting)?;
+                let piece = self.flag_piece_types(setting)?;
                 self.flag_piece = [piece, piece];
             }
-            "flagPieceWhite" => self.flag_piece[WHITE] = self.flag_piece(setting)?,
-            "flagPieceBlack" => self.flag_piece[BLACK] = self.flag_piece(setting)?,
+            "flagPieceWhite" => self.flag_piece[WHITE] = self.flag_piece_types(setting)?,
+            "flagPieceBlack" => self.flag_piece[BLACK] = self.flag_piece_types(setting)?,
+            "flagPieceCount" => {
+                self.flag_piece_count = number(setting)?.max(1);
+            }
             "flagRegion" => {
                 let region = self.bitboard(setting)?;
                 self.flag_region = [region.clone(), region];
@@ -593,6 +647,14 @@ impl Rules {
             };
         }
         self.piece_set(setting)
+    }
+
+    /// `flagPiece`: one piece letter, `*` for any piece ([`ALL_PIECES`]), `-` for none.
+    fn flag_piece_types(&self, setting: &Setting) -> Result<Option<char>, Refusal> {
+        match setting.value.trim() {
+            "*" => Ok(Some(ALL_PIECES)),
+            _ => self.flag_piece(setting),
+        }
     }
 
     fn flag_piece(&self, setting: &Setting) -> Result<Option<char>, Refusal> {

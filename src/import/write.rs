@@ -276,7 +276,6 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
             (rules.ranks - 1).checked_sub(rules.castling_rank)
         }
         .ok_or_else(off_board)?;
-        let rook_file = if kingside { rules.files - 1 } else { 0 };
         let king_to = if kingside {
             rules.castling_kingside_file
         } else {
@@ -298,8 +297,6 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
                 c
             }
         };
-        let king_from = (rules.castling_king_file, rank);
-        let rook_from = (rook_file, rank);
         // The piece that castles: `castlingKingPiece`, named where it is not the king.
         let castler = match rules.castling_king_piece[side] {
             Some(letter) if letter != king.letter || king.slot != "king" => Some(
@@ -310,12 +307,34 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
             _ => None,
         };
         let castler_letter = castler.map_or(king.letter, |piece| piece.letter);
+        let (king_from, rook_from) = if dropped {
+            let rook_file = if kingside { rules.files - 1 } else { 0 };
+            ((rules.castling_king_file, rank), (rook_file, rank))
+        } else {
+            castling_squares(
+                rules,
+                &board,
+                rank,
+                case(castler_letter),
+                case('r'),
+                kingside,
+            )
+        };
         if !dropped
             && (board.get(&king_from) != Some(&case(castler_letter))
                 || board.get(&rook_from) != Some(&case('r')))
         {
             return Err(format!(
                 "the castling right `{right}` needs the king on {} and a rook on {} in startFen",
+                square_name(king_from),
+                square_name(rook_from)
+            ));
+        }
+        if king_to.abs_diff(king_from.0) <= 1 {
+            return Err(format!(
+                "the castling right `{right}` moves the king from {} to {}, one square or none: Fairy-Stockfish writes that castling as the king taking its rook ({}{}), the language as the king's step, which an ordinary move writes the same: not mapped",
+                square_name(king_from),
+                square_name((king_to, rank)),
                 square_name(king_from),
                 square_name(rook_from)
             ));
@@ -348,6 +367,40 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
     }
     out.push_str("}\n");
     Ok(out)
+}
+
+/// Where the castling king and rook of a right stand, found as Fairy-Stockfish finds them in
+/// the start position: the king is the only castling piece on the castling rank (else the square
+/// on `castlingKingFile`); the rook is the first one from `castlingRookKingsideFile` (the last
+/// file by default) towards file a, or from `castlingRookQueensideFile` (file a) towards the last.
+fn castling_squares(
+    rules: &Rules,
+    board: &std::collections::BTreeMap<Square, char>,
+    rank: u8,
+    king: char,
+    rook: char,
+    kingside: bool,
+) -> (Square, Square) {
+    let kings: Vec<u8> = (0..rules.files)
+        .filter(|&f| board.get(&(f, rank)) == Some(&king))
+        .collect();
+    let king_file = match kings.as_slice() {
+        [one] => *one,
+        _ => rules.castling_king_file,
+    };
+    let files: Vec<u8> = if kingside {
+        (0..=rules.castling_rook_kingside_file.min(rules.files - 1))
+            .rev()
+            .collect()
+    } else {
+        (rules.castling_rook_queenside_file..rules.files).collect()
+    };
+    let rook_file = files
+        .iter()
+        .copied()
+        .find(|&f| board.get(&(f, rank)) == Some(&rook))
+        .unwrap_or(files.last().copied().unwrap_or(0));
+    ((king_file, rank), (rook_file, rank))
 }
 
 /// The castling field of the start FEN (`-` when it has none).
@@ -539,23 +592,28 @@ fn flag_rule(rules: &Rules) -> Result<String, String> {
     for (side, who) in [(WHITE, "white"), (BLACK, "black")] {
         let region = &on_board(&rules.flag_region[side], rules);
         let Some(letter) = rules.flag_piece[side] else {
-            if region.is_empty() {
-                continue;
-            }
-            return Err("a flag region without a flag piece (`*`) is not mapped".into());
+            continue;
         };
         if region.is_empty() {
             continue;
         }
-        let piece = rules
-            .piece(letter)
-            .map(piece_name)
-            .ok_or("flag piece is not a piece")?;
+        let piece = if letter == ALL_PIECES {
+            "pieces".to_string()
+        } else {
+            rules
+                .piece(letter)
+                .map(piece_name)
+                .ok_or("flag piece is not a piece")?
+        };
         let squares: Vec<String> = region.iter().map(|&s| square_name(s)).collect();
-        parts.push(format!(
-            "some (own {piece} and {who} {piece} and squares {})",
+        let pieces = format!(
+            "own {piece} and {who} {piece} and squares {}",
             squares.join(" ")
-        ));
+        );
+        parts.push(match rules.flag_piece_count {
+            1 => format!("some ({pieces})"),
+            count => format!("count ({pieces}) >= {count}"),
+        });
     }
     if parts.is_empty() {
         return Ok(String::new());
