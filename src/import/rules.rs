@@ -93,6 +93,14 @@ pub struct Rules {
     pub extinction_piece_types: Vec<char>,
     /// `extinctionPieceCount`: a type is extinct at this count or below.
     pub extinction_piece_count: u32,
+    /// `checking = false`: no move may give check.
+    pub checking: bool,
+    /// `flyingGeneral`: the kings may not face each other on a file with nothing between.
+    pub flying_general: bool,
+    /// `dropNoDoubled`: the piece that may not be dropped on a file holding
+    /// `dropNoDoubledCount` of its own kind.
+    pub drop_no_doubled: Option<char>,
+    pub drop_no_doubled_count: u32,
     /// `enPassantRegion` per capturing side, where it differs from the whole board.
     pub en_passant_region: [Option<BTreeSet<Square>>; 2],
 }
@@ -167,13 +175,12 @@ const COSMETIC: [&str; 6] = [
 ];
 
 /// Options import accepts only at Fairy-Stockfish's default, which the language states.
-const DEFAULT_ONLY: [(&str, &str); 35] = [
+const DEFAULT_ONLY: [(&str, &str); 33] = [
     ("flagMove", "false"),
     ("flagPieceSafe", "false"),
     ("flagPieceBlockedWin", "false"),
     ("chess960", "false"),
     ("twoBoards", "false"),
-    ("checking", "true"),
     ("dropChecks", "true"),
     ("mustDrop", "false"),
     ("dropLoop", "false"),
@@ -185,7 +192,6 @@ const DEFAULT_ONLY: [(&str, &str); 35] = [
     ("passWhite", "false"),
     ("passBlack", "false"),
     ("passOnStalemate", "false"),
-    ("flyingGeneral", "false"),
     ("immobilityIllegal", "false"),
     ("shogiPawnDropMateIllegal", "false"),
     ("sittuyinPromotion", "false"),
@@ -247,6 +253,10 @@ impl Rules {
             extinction_piece_types: Vec::new(),
             extinction_piece_count: 0,
             en_passant_region: [None, None],
+            checking: true,
+            flying_general: false,
+            drop_no_doubled: None,
+            drop_no_doubled_count: 1,
         }
     }
 
@@ -510,6 +520,10 @@ impl Rules {
             "flagRegionWhite" => self.flag_region[WHITE] = self.bitboard(setting)?,
             "flagRegionBlack" => self.flag_region[BLACK] = self.bitboard(setting)?,
             "mustCapture" => self.must_capture = boolean(setting)?,
+            "checking" => self.checking = boolean(setting)?,
+            "flyingGeneral" => self.flying_general = boolean(setting)?,
+            "dropNoDoubled" => self.drop_no_doubled = self.flag_piece(setting)?,
+            "dropNoDoubledCount" => self.drop_no_doubled_count = number(setting)?,
             "checkCounting" => self.check_counting = boolean(setting)?,
             "castlingDroppedPiece" => self.castling_dropped_piece = boolean(setting)?,
             "castlingKingPiece" => {

@@ -41,14 +41,12 @@ pub fn variant_text(
     }
     if rules.piece_drops {
         out.push_str("actions moves drops\n");
-        out.push_str(&pawn_drops(rules));
+        out.push_str(&pawn_drops(rules).map_err(refuse)?);
     }
     if rules.captures_to_hand {
         out.push_str("capture { to hand }\n");
     }
-    if rules.must_capture {
-        out.push_str("moves {\n    must capture when a capture is possible\n}\n");
-    }
+    out.push_str(&move_rules(rules, king).map_err(refuse)?);
     let checks = checks_to_give(rules).map_err(refuse)?;
     if let Some(checks) = checks {
         let _ = writeln!(
@@ -457,13 +455,34 @@ fn setup_fen(rules: &Rules) -> String {
     fields.join(" ").replace('"', "")
 }
 
-/// Where pawns may not be dropped: their first rank and their promotion region.
-fn pawn_drops(rules: &Rules) -> String {
+/// Where pieces may not be dropped: pawns on their first rank and in their promotion region,
+/// the `dropNoDoubled` piece on a file that holds one of its kind.
+fn pawn_drops(rules: &Rules) -> Result<String, String> {
+    let mut out = String::from("drops {\n");
+    if let Some(letter) = rules.drop_no_doubled {
+        let name = rules
+            .piece(letter)
+            .map(piece_name)
+            .ok_or("`dropNoDoubled` is not a piece")?;
+        // Fairy-Stockfish: no drop on a file holding `dropNoDoubledCount` own pieces of the kind.
+        match rules.drop_no_doubled_count {
+            0 => {
+                let _ = writeln!(out, "    must not place on board when placing {name}");
+            }
+            1 => {
+                let _ = writeln!(
+                    out,
+                    "    must not place on file of own {name} when placing {name}"
+                );
+            }
+            n => return Err(format!("`dropNoDoubledCount = {n}` (more than one piece of a kind on a file) is not mapped")),
+        }
+    }
     let Some(pawn) = rules.pieces.iter().find(|p| p.slot == "pawn") else {
-        return String::new();
+        out.push_str("}\n");
+        return Ok(out);
     };
     let name = piece_name(pawn);
-    let mut out = String::from("drops {\n");
     if !rules.first_rank_pawn_drops {
         let _ = writeln!(out, "    must not place on rank 1 when placing {name}");
     }
@@ -481,7 +500,7 @@ fn pawn_drops(rules: &Rules) -> String {
         }
     }
     out.push_str("}\n");
-    out
+    Ok(out)
 }
 
 fn verdict(v: Verdict) -> &'static str {
@@ -581,6 +600,37 @@ fn end_block(rules: &Rules, king: Option<&Piece>, checks: Option<u32>) -> Result
     }
     if rules.n_move_rule > 0 {
         let _ = writeln!(out, "    move-limit {} draws", rules.n_move_rule);
+    }
+    out.push_str("}\n");
+    Ok(out)
+}
+
+/// The `moves` block: compulsory capture, no move giving check (`checking = false`), no move
+/// leaving the kings facing each other (`flyingGeneral`).
+fn move_rules(rules: &Rules, king: Option<&Piece>) -> Result<String, String> {
+    let mut lines = Vec::new();
+    if rules.must_capture {
+        lines.push("must capture when a capture is possible".to_string());
+    }
+    if !rules.checking {
+        if rules.piece_drops {
+            return Err("`checking = false` with drops (Fairy-Stockfish's `dropChecks` then decides drops apart) is not mapped".into());
+        }
+        lines.push("must not give check".into());
+    }
+    if rules.flying_general {
+        let king = king.ok_or("`flyingGeneral` without a `king`")?;
+        let name = piece_name(king);
+        lines.push(format!(
+            "must not after some (opponent {name} and reach of (own {name}) by \"vR\")"
+        ));
+    }
+    if lines.is_empty() {
+        return Ok(String::new());
+    }
+    let mut out = String::from("moves {\n");
+    for line in lines {
+        let _ = writeln!(out, "    {line}");
     }
     out.push_str("}\n");
     Ok(out)
