@@ -606,7 +606,8 @@ fn end_block(rules: &Rules, king: Option<&Piece>, checks: Option<u32>) -> Result
 }
 
 /// The `moves` block: compulsory capture, no move giving check (`checking = false`), no move
-/// leaving the kings facing each other (`flyingGeneral`).
+/// leaving the kings facing each other on a file or a rank with nothing between
+/// (`flyingGeneral`: Fairy-Stockfish looks along rook lines).
 fn move_rules(rules: &Rules, king: Option<&Piece>) -> Result<String, String> {
     let mut lines = Vec::new();
     if rules.must_capture {
@@ -620,9 +621,12 @@ fn move_rules(rules: &Rules, king: Option<&Piece>) -> Result<String, String> {
     }
     if rules.flying_general {
         let king = king.ok_or("`flyingGeneral` without a `king`")?;
+        if castling_field(rules) != "-" && rules.castling {
+            return Err("`flyingGeneral` with castling (Fairy-Stockfish's king may not pass a square facing the other king) is not mapped".into());
+        }
         let name = piece_name(king);
         lines.push(format!(
-            "must not after some (opponent {name} and reach of (own {name}) by \"vR\")"
+            "must not after some (opponent {name} and reach of (own {name}) by \"R\")"
         ));
     }
     if lines.is_empty() {
