@@ -26,9 +26,9 @@ fn reason_kind(reason: &str) -> String {
         "its parent was refused".into()
     } else if reason.starts_with("its parent `") {
         format!("built-in parent `{}` not restated", quoted(reason))
-    } else if reason.starts_with("the option `") {
-        format!("option `{}`", quoted(reason))
-    } else if reason.starts_with('`') && reason.contains("has no exact equivalent") {
+    } else if reason.starts_with("the option `")
+        || (reason.starts_with('`') && reason.contains("has no exact equivalent"))
+    {
         format!("option `{}`", quoted(reason))
     } else if reason.starts_with("the piece type `") {
         format!("piece type `{}`", quoted(reason))
@@ -38,14 +38,17 @@ fn reason_kind(reason: &str) -> String {
             "Betza: {}",
             why.split(['(', ':']).next().unwrap_or(why).trim()
         )
+    } else if reason.contains("one square or none") {
+        "castling with a king move of one square".into()
     } else {
-        reason
-            .lines()
-            .next()
-            .unwrap_or(reason)
-            .chars()
-            .take(70)
-            .collect()
+        let line = reason.lines().next().unwrap_or(reason);
+        match line.char_indices().nth(80) {
+            None => line.to_string(),
+            Some((end, _)) => {
+                let cut = line[..end].rfind(' ').unwrap_or(end);
+                format!("{}…", &line[..cut])
+            }
+        }
     }
 }
 

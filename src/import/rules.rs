@@ -134,7 +134,7 @@ const PREDEFINED: [(&str, &str); 20] = [
 ];
 
 /// More predefined types (kept apart to keep each table short).
-const PREDEFINED_MORE: [(&str, &str); 10] = [
+const PREDEFINED_MORE: [(&str, &str); 14] = [
     ("shogiKnight", "fN"),
     ("gold", "WfF"),
     ("dragonHorse", "BW"),
@@ -145,22 +145,22 @@ const PREDEFINED_MORE: [(&str, &str); 10] = [
     ("elephant", "nA"),
     ("janggiElephant", "nZ"),
     ("breakthrough", "fmWfF"),
+    ("cannon", "mRcpR"),
+    ("banner", "RcpRnN"),
+    ("clobber", "cW"),
+    ("immobile", ""),
 ];
 
 /// Predefined types with no equivalent, and why.
-const UNMAPPED_PIECES: [(&str, &str); 6] = [
+const UNMAPPED_PIECES: [(&str, &str); 2] = [
     (
-        "cannon",
-        "a hopper (captures by jumping a piece): the language has no hoppers yet",
+        "janggiCannon",
+        "a hopper that may neither hop over nor capture another cannon: the language says it (`may not hop over Cannon`, `may not capture Cannon`, games/janggi.variant), import does not write it yet",
     ),
-    ("janggiCannon", "a hopper: the language has no hoppers yet"),
-    ("banner", "a hopper: the language has no hoppers yet"),
     (
         "soldier",
-        "it changes its moves across the river: the language has no regions yet",
+        "xiangqi's soldier, whose sideways steps begin at `soldierPromotionRank`: the language says it (`moves \"fW sW\" in ranks ...`, games/xiangqi.variant), import does not write it yet",
     ),
-    ("clobber", "capture-only stones: not mapped"),
-    ("immobile", "an immobile piece: not mapped"),
 ];
 
 /// Options that change nothing of the rules (engine evaluation and GUI hints): accepted, not
