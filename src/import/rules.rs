@@ -101,6 +101,8 @@ pub struct Rules {
     /// `dropNoDoubledCount` of its own kind.
     pub drop_no_doubled: Option<char>,
     pub drop_no_doubled_count: u32,
+    /// `dropRegionWhite/Black`: where each side may drop (`None`: anywhere).
+    pub drop_region: [Option<BTreeSet<Square>>; 2],
     /// `enPassantRegion` per capturing side, where it differs from the whole board.
     pub en_passant_region: [Option<BTreeSet<Square>>; 2],
 }
@@ -257,6 +259,7 @@ impl Rules {
             flying_general: false,
             drop_no_doubled: None,
             drop_no_doubled_count: 1,
+            drop_region: [None, None],
         }
     }
 
@@ -524,6 +527,12 @@ impl Rules {
             "flyingGeneral" => self.flying_general = boolean(setting)?,
             "dropNoDoubled" => self.drop_no_doubled = self.flag_piece(setting)?,
             "dropNoDoubledCount" => self.drop_no_doubled_count = number(setting)?,
+            "dropRegionWhite" | "whiteDropRegion" => {
+                self.drop_region[WHITE] = Some(self.bitboard(setting)?)
+            }
+            "dropRegionBlack" | "blackDropRegion" => {
+                self.drop_region[BLACK] = Some(self.bitboard(setting)?)
+            }
             "checkCounting" => self.check_counting = boolean(setting)?,
             "castlingDroppedPiece" => self.castling_dropped_piece = boolean(setting)?,
             "castlingKingPiece" => {

@@ -456,7 +456,8 @@ fn setup_fen(rules: &Rules) -> String {
 }
 
 /// Where pieces may not be dropped: pawns on their first rank and in their promotion region,
-/// the `dropNoDoubled` piece on a file that holds one of its kind.
+/// the `dropNoDoubled` piece on a file that holds one of its kind, any piece outside the side's
+/// `dropRegion`.
 fn pawn_drops(rules: &Rules) -> Result<String, String> {
     let mut out = String::from("drops {\n");
     if let Some(letter) = rules.drop_no_doubled {
@@ -476,6 +477,25 @@ fn pawn_drops(rules: &Rules) -> Result<String, String> {
                 );
             }
             n => return Err(format!("`dropNoDoubledCount = {n}` (more than one piece of a kind on a file) is not mapped")),
+        }
+    }
+    for (side, who) in [(WHITE, "white"), (BLACK, "black")] {
+        let Some(region) = &rules.drop_region[side] else {
+            continue;
+        };
+        // Fairy-Stockfish's drop region, said as the squares outside it.
+        let region = on_board(region, rules);
+        let outside: Vec<String> = (0..rules.ranks)
+            .flat_map(|r| (0..rules.files).map(move |f| (f, r)))
+            .filter(|square| !region.contains(square))
+            .map(square_name)
+            .collect();
+        if !outside.is_empty() {
+            let _ = writeln!(
+                out,
+                "    {who} must not place on squares {}",
+                outside.join(" ")
+            );
         }
     }
     let Some(pawn) = rules.pieces.iter().find(|p| p.slot == "pawn") else {
