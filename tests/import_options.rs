@@ -67,6 +67,8 @@ fn every_option_section_is_written_with_its_rule() {
             "nifu",
             "must not place on file of own Pawn when placing Pawn",
         ),
+        // Fairy-Stockfish resets the half-move clock on every drop.
+        ("nifu", "drops {\n    irreversible\n"),
         (
             "noknightdrops",
             "must not place on board when placing Knight",

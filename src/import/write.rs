@@ -459,7 +459,8 @@ fn setup_fen(rules: &Rules) -> String {
 /// the `dropNoDoubled` piece on a file that holds one of its kind, any piece outside the side's
 /// `dropRegion`.
 fn pawn_drops(rules: &Rules) -> Result<String, String> {
-    let mut out = String::from("drops {\n");
+    // Fairy-Stockfish resets the half-move clock on every drop.
+    let mut out = String::from("drops {\n    irreversible\n");
     if let Some(letter) = rules.drop_no_doubled {
         let name = rules
             .piece(letter)
