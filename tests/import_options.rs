@@ -3,7 +3,8 @@
 //!
 //! - `checking = false` (`must not give check`), `flyingGeneral` (`must not after` the kings face
 //!   each other along a rook line), `dropNoDoubled` with `dropNoDoubledCount` 1 and 0,
-//!   `flagPiece = *` and `flagPieceCount`, `dropRegionWhite/Black`, `castlingRookKingsideFile` (a rook off its corner),
+//!   `flagPiece = *` and `flagPieceCount`, `dropRegionWhite/Black`, `soldier` with
+//!   `soldierPromotionRank`, `castlingRookKingsideFile` (a rook off its corner),
 //!   short start FENs, and built-in parents import restates (`giveaway`, `gardner`);
 //! - each written file is checked, states the rule as expected, and plays as pyffish loaded with
 //!   the same file plays it: seeded random games (from thinned setups where the script can thin
@@ -18,7 +19,7 @@ use std::path::Path;
 const CONFIG: &str = "tests/inputs/import/options.ini";
 /// The sections, and whether random games may start from thinned setups (`--sparse`: the
 /// script cannot thin short FENs, hands, or ranks of ten files).
-const SECTIONS: [(&str, bool); 10] = [
+const SECTIONS: [(&str, bool); 11] = [
     ("nocheck", true),
     ("flying", true),
     ("nifu", false),
@@ -29,6 +30,7 @@ const SECTIONS: [(&str, bool); 10] = [
     ("gardnerchild", false),
     ("innerrook", false),
     ("droprank", false),
+    ("soldiers", true),
 ];
 
 fn import(test: &str, config: &str) -> (common::TemporaryDir, std::process::Output) {
@@ -48,7 +50,7 @@ fn every_option_section_is_written_with_its_rule() {
     let (dir, output) = import("import-options", CONFIG);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(
-        stdout(&output).ends_with("10 written, 0 refused\n"),
+        stdout(&output).ends_with("11 written, 0 refused\n"),
         "{}",
         stdout(&output)
     );
@@ -86,6 +88,7 @@ fn every_option_section_is_written_with_its_rule() {
         ("gardnerchild", "setup \"rnbk/pppp/4/PPPP/RNBK w - - 0 1\""),
         ("innerrook", "white K king e1-g1 rook h1-f1"),
         ("droprank", "white must not place on squares a2 b2"),
+        ("soldiers", "moves \"fW\"\n    moves \"fW sW\" in ranks 4-8"),
         ("droprank", "black must not place on squares a1 b1"),
     ] {
         assert!(text(name).contains(expected), "{name}: {}", text(name));
@@ -201,6 +204,8 @@ fn option_sections_perft_equals_pyffish() {
         ),
         // Pieces in hand that may be dropped on the own first rank only.
         ("droprank", 2, "r3k3/8/8/8/8/8/8/R3K3[CAca] w - - 0 1"),
+        // Soldiers of both sides on both sides of their fourth rank.
+        ("soldiers", 4, "4k3/8/7p/5p2/2P5/P7/8/4K3 w - - 0 1"),
     ] {
         perft_agrees(&dir, name, depth, Some(fen));
     }

@@ -101,6 +101,9 @@ pub struct Rules {
     /// `dropNoDoubledCount` of its own kind.
     pub drop_no_doubled: Option<char>,
     pub drop_no_doubled_count: u32,
+    /// `soldierPromotionRank` as a rank index from each side's edge: the soldier steps sideways
+    /// from that rank on (0: everywhere).
+    pub soldier_promotion_rank: u8,
     /// `dropRegionWhite/Black`: where each side may drop (`None`: anywhere).
     pub drop_region: [Option<BTreeSet<Square>>; 2],
     /// `enPassantRegion` per capturing side, where it differs from the whole board.
@@ -136,7 +139,7 @@ const PREDEFINED: [(&str, &str); 20] = [
 ];
 
 /// More predefined types (kept apart to keep each table short).
-const PREDEFINED_MORE: [(&str, &str); 14] = [
+const PREDEFINED_MORE: [(&str, &str); 15] = [
     ("shogiKnight", "fN"),
     ("gold", "WfF"),
     ("dragonHorse", "BW"),
@@ -151,19 +154,14 @@ const PREDEFINED_MORE: [(&str, &str); 14] = [
     ("banner", "RcpRnN"),
     ("clobber", "cW"),
     ("immobile", ""),
+    ("soldier", "fsW"),
 ];
 
 /// Predefined types with no equivalent, and why.
-const UNMAPPED_PIECES: [(&str, &str); 2] = [
-    (
-        "janggiCannon",
-        "a hopper that may neither hop over nor capture another cannon: the language says it (`may not hop over Cannon`, `may not capture Cannon`, games/janggi.variant), import does not write it yet",
-    ),
-    (
-        "soldier",
-        "xiangqi's soldier, whose sideways steps begin at `soldierPromotionRank`: the language says it (`moves \"fW sW\" in ranks ...`, games/xiangqi.variant), import does not write it yet",
-    ),
-];
+const UNMAPPED_PIECES: [(&str, &str); 1] = [(
+    "janggiCannon",
+    "a hopper that may neither hop over nor capture another cannon: the language says it (`may not hop over Cannon`, `may not capture Cannon`, games/janggi.variant), import does not write it yet",
+)];
 
 /// Options that change nothing of the rules (engine evaluation and GUI hints): accepted, not
 /// written.
@@ -260,6 +258,7 @@ impl Rules {
             drop_no_doubled: None,
             drop_no_doubled_count: 1,
             drop_region: [None, None],
+            soldier_promotion_rank: 0,
         }
     }
 
@@ -527,6 +526,7 @@ impl Rules {
             "flyingGeneral" => self.flying_general = boolean(setting)?,
             "dropNoDoubled" => self.drop_no_doubled = self.flag_piece(setting)?,
             "dropNoDoubledCount" => self.drop_no_doubled_count = number(setting)?,
+            "soldierPromotionRank" => self.soldier_promotion_rank = self.rank_value(setting)?,
             "dropRegionWhite" | "whiteDropRegion" => {
                 self.drop_region[WHITE] = Some(self.bitboard(setting)?)
             }

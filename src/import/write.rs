@@ -78,6 +78,14 @@ fn piece_block(piece: &Piece, rules: &Rules) -> Result<String, String> {
     }
     if piece.slot == "pawn" {
         out.push_str(&pawn_items(rules)?);
+    } else if piece.slot == "soldier" && rules.soldier_promotion_rank > 0 {
+        // Fairy-Stockfish's soldier steps sideways only from `soldierPromotionRank` on.
+        let _ = writeln!(
+            out,
+            "    moves \"fW\"\n    moves \"fW sW\" in ranks {}-{}",
+            rules.soldier_promotion_rank + 1,
+            rules.ranks
+        );
     } else if !piece.moves.is_empty() {
         let _ = writeln!(out, "    moves \"{}\"", piece.moves);
     }
