@@ -102,7 +102,7 @@ impl LastDrop {
 
     #[inline(always)]
     fn get(self) -> Option<(PieceId, Sq)> {
-        (self.0 != 0).then(|| (PieceId(((self.0 >> 16) - 1) as u8), Sq(self.0 as u16)))
+        (self.0 != 0).then(|| (PieceId(((self.0 >> 16) - 1) as u8), Sq(self.0 as u8)))
     }
 }
 
@@ -1248,7 +1248,7 @@ impl<B: Bitboard> Position<B> {
     /// and the squares left empty lose theirs.
     #[cold]
     fn carry_numbers(&mut self, rules: &Tables<B>, mv: Move) {
-        let (from, to) = (mv.from.0 as u8, mv.to.0 as u8);
+        let (from, to) = (mv.from.0, mv.to.0);
         let moved: [Option<(u8, u8)>; 2] = match mv.kind {
             MoveKind::Normal | MoveKind::Promote(_) | MoveKind::EnPassant => {
                 [Some((from, to)), None]
