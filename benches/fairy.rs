@@ -99,8 +99,12 @@ fn parse_table(text: &str) -> Result<Vec<Entry>, BenchError> {
         };
         entries.push(Entry {
             name: name.to_string(),
-            depth: depth.parse().map_err(|_| bad("the depth is not a number"))?,
-            nodes: nodes.parse().map_err(|_| bad("the nodes are not a number"))?,
+            depth: depth
+                .parse()
+                .map_err(|_| bad("the depth is not a number"))?,
+            nodes: nodes
+                .parse()
+                .map_err(|_| bad("the nodes are not a number"))?,
         });
     }
     Ok(entries)
@@ -371,7 +375,10 @@ fn run() -> Result<ExitCode, BenchError> {
             ),
             Err(error) => {
                 failed = true;
-                format!("| {} | {} | {} | error: {error} | | |", entry.name, entry.depth, entry.nodes)
+                format!(
+                    "| {} | {} | {} | error: {error} | | |",
+                    entry.name, entry.depth, entry.nodes
+                )
             }
         };
         println!("{row}");

@@ -64,7 +64,10 @@ impl Engine {
         let mut line = String::new();
         loop {
             line.clear();
-            assert!(self.output.read_line(&mut line).expect("readable") > 0, "engine quit");
+            assert!(
+                self.output.read_line(&mut line).expect("readable") > 0,
+                "engine quit"
+            );
             if wanted(line.trim()) {
                 return line.trim().to_string();
             }
@@ -90,7 +93,10 @@ impl Engine {
         let line = self.ask(&format!("go perft {depth}"), |l| {
             l.starts_with("Nodes searched:")
         });
-        line["Nodes searched:".len()..].trim().parse().expect("a count")
+        line["Nodes searched:".len()..]
+            .trim()
+            .parse()
+            .expect("a count")
     }
 }
 
@@ -120,7 +126,10 @@ fn the_table_names_every_library_game_that_fairy_stockfish_knows_once() {
         }
     }
     for name in &names {
-        assert!(known.contains(name), "Fairy-Stockfish has no variant `{name}`");
+        assert!(
+            known.contains(name),
+            "Fairy-Stockfish has no variant `{name}`"
+        );
         assert!(
             common::games().contains(name),
             "benches/fairy-games.txt: no games/{name}.variant"
@@ -148,9 +157,13 @@ fn the_tables_counts_are_fairy_stockfishs_and_ours_agree_at_depth_3() {
         assert!(output.status.success(), "{}", common::stderr(&output));
         let ours = common::stdout(&output);
         assert!(
-            ours.trim_end().ends_with(&format!("Nodes searched: {theirs}")),
+            ours.trim_end()
+                .ends_with(&format!("Nodes searched: {theirs}")),
             "{name} perft 3: Fairy-Stockfish {theirs}, ours {ours}"
         );
     }
-    assert!(checked >= 8, "only {checked} counts were cheap enough to check");
+    assert!(
+        checked >= 8,
+        "only {checked} counts were cheap enough to check"
+    );
 }
