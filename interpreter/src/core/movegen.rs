@@ -180,6 +180,7 @@ pub(crate) fn promotion_moves<B: Bitboard>(
                     kind: MoveKind::Promote(choice),
                     converts: None,
                     gate: None,
+                    neutral: None,
                 });
             }
         } else {
@@ -309,12 +310,16 @@ fn royal_promotion_moves<B: Bitboard, S: Sink<B>>(
     });
 }
 
-/// The pieces a move of `us` may not land on: its team's, and uncapturable ones.
+/// The pieces a move of `us` may not land on: its team's, uncapturable ones and the neutral
+/// piece.
 #[cold]
 fn blockers<B: Bitboard>(rules: &Tables<B>, position: &Position<B>, us: SideId) -> B {
     let mut own = position.friends(rules, us);
     for &piece in &rules.uncapturable {
         own |= position.typed(piece);
+    }
+    if rules.neutral.is_some() {
+        own |= position.side_pieces(crate::core::tables::NEUTRAL_SLOT);
     }
     own
 }
@@ -556,6 +561,7 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
                 kind: MoveKind::EnPassant,
                 converts: None,
                 gate: None,
+                neutral: None,
             };
             if !safety.enforced || leaves_king_safe(rules, position, mv, us) {
                 sink.single(mv);
@@ -601,6 +607,7 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
             kind: MoveKind::Castle(index as u8),
             converts: None,
             gate: None,
+            neutral: None,
         };
         if safety.enforced {
             let passes_attack = castle

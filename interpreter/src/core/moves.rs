@@ -7,6 +7,9 @@
 //! square (`c1e3^d2`). A move that gates a piece from the hand (`gating`) adds its lower-case
 //! letter as Fairy-Stockfish writes it: `b1c3h`, castling `e1g1e` with the piece on the king's
 //! square, and `h1e1e` (the rook's square, then the king's) with the piece on the rook's.
+//! A move that ends by putting the neutral piece (`neutral`) is the move, a comma, and the
+//! neutral piece's placement written from the move's destination, as Fairy-Stockfish writes
+//! duck chess: `e2e4,e4e5`, `e1g1,g1e1`, `b7a8q,a8b3`.
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{PieceId, Sq};
@@ -43,6 +46,8 @@ pub struct Move {
     pub converts: Option<Sq>,
     /// A piece from the mover's hand placed on a square the move empties (`gating`).
     pub gate: Option<Gate>,
+    /// Where the move puts the game's neutral piece (`neutral`), from wherever it stood.
+    pub neutral: Option<Sq>,
 }
 
 /// A piece from the hand placed, as part of a move, on a square the move leaves (`gating`).
@@ -65,6 +70,7 @@ impl Move {
             kind: MoveKind::Normal,
             converts: None,
             gate: None,
+            neutral: None,
         }
     }
 
@@ -77,6 +83,7 @@ impl Move {
             kind: MoveKind::Drop(piece),
             converts: None,
             gate: None,
+            neutral: None,
         }
     }
 
@@ -88,6 +95,7 @@ impl Move {
             kind: MoveKind::Pass,
             converts: None,
             gate: None,
+            neutral: None,
         }
     }
 
@@ -100,6 +108,7 @@ impl Move {
             kind: MoveKind::Pass,
             converts: None,
             gate: None,
+            neutral: None,
         }
     }
 
@@ -109,6 +118,15 @@ impl Move {
     pub fn gated(self, piece: PieceId, on_rook: bool) -> Self {
         Move {
             gate: Some(Gate { piece, on_rook }),
+            ..self
+        }
+    }
+
+    /// This move, ending by putting the neutral piece on `square`.
+    #[inline]
+    pub fn with_neutral(self, square: usize) -> Self {
+        Move {
+            neutral: Some(Sq::new(square)),
             ..self
         }
     }
@@ -142,6 +160,11 @@ impl Move {
         if let Some(converted) = self.converts {
             text.push('^');
             text.push_str(&square(converted));
+        }
+        if let Some(neutral) = self.neutral {
+            text.push(',');
+            text.push_str(&square(self.to));
+            text.push_str(&square(neutral));
         }
         text
     }

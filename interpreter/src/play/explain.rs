@@ -383,6 +383,7 @@ impl<B: Bitboard> Words<'_, B> {
             kind: MoveKind::Drop(piece),
             converts: None,
             gate: None,
+            neutral: None,
         };
         if let Some(exposed) = self.exposes_royal(mv) {
             return hint(Explanation::illegal(exposed));
@@ -709,6 +710,7 @@ impl<B: Bitboard> Words<'_, B> {
                 kind,
                 converts: None,
                 gate: None,
+                neutral: None,
             };
             if let Some(exposed) = self.exposes_royal(mv) {
                 return Explanation::illegal(exposed);

@@ -392,6 +392,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     kind: MoveKind::Promote(rule.choices[0]),
                     converts: None,
                     gate: None,
+                    neutral: None,
                 },
                 _ => Move::normal(from, to),
             })
@@ -409,6 +410,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     kind: MoveKind::EnPassant,
                     converts: None,
                     gate: None,
+                    neutral: None,
                 }));
             }
         }
