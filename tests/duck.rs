@@ -205,3 +205,29 @@ fn misused_neutral_pieces_are_reported() {
         "turns of several actions",
     );
 }
+
+#[test]
+fn no_en_passant_onto_the_duck() {
+    // Black's double step puts the duck on the square passed: e5xd6 would land on it.
+    let after = "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1";
+    let output = variant(&["moves", DUCK, "--fen", after, "--play", "d7d5,d5d6"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let listed = stdout(&output);
+    assert!(!listed.lines().any(|m| m.starts_with("e5d6")), "{listed}");
+    // With the duck elsewhere, en passant is a move (once per square for the duck).
+    let output = variant(&["moves", DUCK, "--fen", after, "--play", "d7d5,d5a8"]);
+    assert!(stdout(&output).lines().any(|m| m == "e5d6,d6d5"));
+}
+
+#[test]
+fn perft_3_from_the_start_is_fairy_stockfish_s() {
+    // Fairy-Stockfish's `go perft 3` with `UCI_Variant duck` (pyffish's perft 2 is in
+    // tests/fsf/duck.txt).
+    let output = variant(&["perft", DUCK, "--depth", "3"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("Nodes searched: 249921262"),
+        "{}",
+        stdout(&output)
+    );
+}

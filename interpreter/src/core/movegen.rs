@@ -543,7 +543,8 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
     let victim_ok = position
         .at(ep.victim.index())
         .is_some_and(|o| rules.is_enemy(us, o.side));
-    if !victim_ok || position.at(ep.target.index()).is_some() {
+    // The target is empty, unless the neutral piece (`neutral`) was put there.
+    if !victim_ok || position.occupied().has(ep.target.index()) {
         return;
     }
     for piece in rules.piece_ids() {
