@@ -125,12 +125,25 @@ fn duck_moves_are_typed_at_the_prompt_in_both_notations_and_saved() {
     let output = run_in(
         &dir,
         &["play", "duck", "--black", "random", "--seed", "3"],
-        "e2e4,e4e5\nundo\ne4,e5\nsave game.pgn\nquit\n",
+        "explain e2e4\nexplain e2e4,e4e7\ne2e4,e4e5\nundo\ne4,e5\nsave game.pgn\nquit\n",
     );
     let transcript = stdout(&output);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(
         transcript.contains("neither side's: * Duck"),
+        "{transcript}"
+    );
+    // A move without its placement, and a placement on a piece, are explained.
+    assert!(
+        transcript.contains("the move does not put the Duck"),
+        "{transcript}"
+    );
+    assert!(
+        transcript.contains("the Duck cannot be put as `e4e7` after this move"),
+        "{transcript}"
+    );
+    assert!(
+        transcript.contains("for example `e2e4,e4e2`"),
         "{transcript}"
     );
     // The UCI move was taken back, the SAN one played; the board draws the duck `*`.
