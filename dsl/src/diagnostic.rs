@@ -106,8 +106,8 @@ pub mod code {
     /// is a castling letter, more than two sides, none on the board.
     pub const GATING: &str = "E0604";
     /// A `neutral` piece the game cannot have: a second one, one with moves, royalty,
-    /// promotion or supply, or in a game of four sides, with holes, or with turns of several
-    /// actions, passes or placement phases.
+    /// promotion or supply, or in a game of four sides, with holes, with gating, or with turns
+    /// of several actions, passes or placement phases.
     pub const NEUTRAL: &str = "E0605";
     /// The `setup` FEN is not valid for this game.
     pub const FEN: &str = "E0701";

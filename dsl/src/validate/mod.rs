@@ -162,6 +162,7 @@ impl Validator<'_> {
                 sides: sides.len(),
                 turn: &turn,
                 phases: !phases.is_empty(),
+                gating: gating.is_some(),
             },
         );
         let control = statements

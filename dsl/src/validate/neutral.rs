@@ -1,7 +1,8 @@
 //! Neutral pieces (`neutral`, §2.6): a piece of no side that every move ends by putting on an
 //! empty square (duck chess's duck). The interpreter keeps it in the side slot that no playing
 //! side uses and writes it `*` in FEN, so a game with one has at most one neutral type, fewer
-//! sides than the most, no holes, and single-action turns without passes; and the piece itself
+//! sides than the most, no holes, no gating (a move stores one more placement at most), and
+//! single-action turns without passes; and the piece itself
 //! has no movement, no royalty, no promotion and no supply of its own. Each misuse is `E0605`.
 
 use crate::ast::{PieceItem, PieceStatement};
@@ -17,6 +18,8 @@ pub(super) struct Surroundings<'a> {
     pub(super) sides: usize,
     pub(super) turn: &'a TurnRules,
     pub(super) phases: bool,
+    /// Whether the game has `gating`, whose placement a move shares with the neutral piece's.
+    pub(super) gating: bool,
 }
 
 impl Validator<'_> {
@@ -98,6 +101,13 @@ fn game_problems(around: &Surroundings<'_>) -> Vec<(String, &'static str, &'stat
             "a neutral piece on a board with holes".to_string(),
             "the FEN writes both as `*`",
             "remove the holes, or `neutral`",
+        ));
+    }
+    if around.gating {
+        problems.push((
+            "a neutral piece in a game with `gating`".to_string(),
+            "a move places one more piece at most: a gated one or the neutral piece",
+            "remove `gating`, or `neutral`",
         ));
     }
     let turn = around.turn;

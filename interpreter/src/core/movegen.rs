@@ -180,7 +180,6 @@ pub(crate) fn promotion_moves<B: Bitboard>(
                     kind: MoveKind::Promote(choice),
                     converts: None,
                     gate: None,
-                    neutral: None,
                 });
             }
         } else {
@@ -562,7 +561,6 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
                 kind: MoveKind::EnPassant,
                 converts: None,
                 gate: None,
-                neutral: None,
             };
             if !safety.enforced || leaves_king_safe(rules, position, mv, us) {
                 sink.single(mv);
@@ -608,7 +606,6 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
             kind: MoveKind::Castle(index as u8),
             converts: None,
             gate: None,
-            neutral: None,
         };
         if safety.enforced {
             let passes_attack = castle

@@ -1085,8 +1085,8 @@ impl<B: Bitboard> Position<B> {
         if rules.gating {
             self.gate(rules, us, mv);
         }
-        if let Some(square) = mv.neutral {
-            self.place_neutral(rules, square.index());
+        if let Some(square) = mv.neutral_square() {
+            self.place_neutral(rules, square);
         }
         if let Some(converted) = mv.converts {
             let converted = converted.index();

@@ -140,7 +140,6 @@ impl<B: Bitboard> Walker<'_, '_, B> {
             kind: MoveKind::Normal,
             converts: converted,
             gate: None,
-            neutral: None,
         };
         match self.promotion {
             Some(rule) if rule.promoting(self.from, B::single(to)).any() => {

@@ -128,22 +128,12 @@ impl<B: Bitboard> Words<'_, B> {
             Some((played, placement)) => (played, Some(placement)),
             None => (text, None),
         };
-        let mut alone: Vec<Move> = legal
-            .iter()
-            .map(|&mv| Move {
-                neutral: None,
-                ..mv
-            })
-            .collect();
+        let mut alone: Vec<Move> = legal.iter().map(|mv| mv.without_neutral()).collect();
         alone.dedup();
-        let Some(example) = legal.iter().find(|mv| {
-            Move {
-                neutral: None,
-                ..**mv
-            }
-            .uci(self.rules)
-                == played
-        }) else {
+        let Some(example) = legal
+            .iter()
+            .find(|mv| mv.without_neutral().uci(self.rules) == played)
+        else {
             return match played.split_once('@') {
                 Some((letter, square)) => self.why_not_drop(letter, square, &alone),
                 None => self.why_not_move(played, &alone),
@@ -429,7 +419,6 @@ impl<B: Bitboard> Words<'_, B> {
             kind: MoveKind::Drop(piece),
             converts: None,
             gate: None,
-            neutral: None,
         };
         if let Some(exposed) = self.exposes_royal(mv) {
             return hint(Explanation::illegal(exposed));
@@ -756,7 +745,6 @@ impl<B: Bitboard> Words<'_, B> {
                 kind,
                 converts: None,
                 gate: None,
-                neutral: None,
             };
             if let Some(exposed) = self.exposes_royal(mv) {
                 return Explanation::illegal(exposed);

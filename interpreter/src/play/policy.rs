@@ -392,7 +392,6 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     kind: MoveKind::Promote(rule.choices[0]),
                     converts: None,
                     gate: None,
-                    neutral: None,
                 },
                 _ => Move::normal(from, to),
             })
@@ -410,7 +409,6 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     kind: MoveKind::EnPassant,
                     converts: None,
                     gate: None,
-                    neutral: None,
                 }));
             }
         }
