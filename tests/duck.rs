@@ -213,6 +213,11 @@ fn misused_neutral_pieces_are_reported() {
         "`moves` on the neutral piece `Duck`",
     );
     refused(
+        "neutral-gating",
+        "piece Duck { letter D\n neutral }\ngating from rank 1",
+        "a neutral piece in a game with `gating`",
+    );
+    refused(
         "neutral-turns",
         "piece Duck { letter D\n neutral }\nturn { up to 2 actions }",
         "turns of several actions",
