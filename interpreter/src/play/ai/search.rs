@@ -1,20 +1,34 @@
 //! Alpha-beta search with iterative deepening, a transposition table and a quiescence search,
 //! on the generic evaluation of [`super::eval`].
 //!
-//! Why minimax from one side's point of view rather than negamax: the searching side maximises
-//! its evaluation and every other side is assumed to minimise it ("paranoid" search), which is
-//! exact for two sides and still sound for more, whatever the turn order. The transposition
-//! table is keyed by the Zobrist hash ([`Position::hash`]) and kept between moves while the
-//! agent plays the same side. Moves are ordered: the table's best move, then captures of the
-//! most valuable piece, then promotions, then the rest. Quiescence follows captures and
-//! promotions only, so that no evaluation is taken in the middle of an exchange.
+//! Why "paranoid" negamax: the searching side maximises its evaluation and every other side is
+//! assumed to minimise it, which is exact for two sides and still sound for more, whatever the
+//! turn order. Values are kept from the point of view of the camp to move (the root's side, or
+//! its opponents), so that a child of the other camp is negated and one of the same camp (a turn
+//! of several actions) is not. The transposition table is keyed by the Zobrist hash
+//! ([`Position::hash`]) and kept between moves while the agent plays the same side.
+//!
+//! What makes it search deep on a node budget, each the textbook technique, each judged by
+//! fixed-node self-play (`scripts/search_sprt.py`) and each gated by what the game file says:
+//! - principal variation search (null windows after the first move) and aspiration windows
+//!   around the previous iteration's value;
+//! - move ordering: the table's move, captures of the most valuable piece by the cheapest,
+//!   promotions, two killer moves per ply, then a history score per origin and target;
+//! - late move reductions for quiet moves late in that order;
+//! - null-move pruning, only in games where passing is harmless ([`GameTraits`]: two sides,
+//!   single actions, no pass rule, no compulsory action, no winning stalemate) and only while
+//!   the side to move has a piece that is neither royal nor promoting (zugzwang is otherwise
+//!   likely);
+//! - a check extension, in games with check;
+//! - quiescence on captures and promotions, so that no evaluation is taken in the middle of an
+//!   exchange, with delta pruning where a capture only removes its victim.
 //!
 //! The same iterative deepening ([`deepen`]) serves the players, `variant analyse` and the engine
 //! protocols: it is bounded by [`Limits`] (depth, nodes, several best lines) and by a shared
 //! [`Control`] that another thread may stop or give a deadline, and it hands a [`Report`] (depth,
 //! score, nodes, principal variations) to a callback after every completed depth.
 
-use super::eval::evaluate;
+use super::eval::{evaluate, VALUE_SCALE};
 use super::tree::{status, wins, Status};
 use super::{typed, Agent, Budget, Choice, PlayerSpec, Snapshot};
 use crate::bitboard::Bitboard;
@@ -34,6 +48,10 @@ pub use super::eval::MATE;
 const INFINITY: i32 = MATE + 1;
 /// Quiescence looks at most this many captures deep.
 const QUIESCENCE_DEPTH: u32 = 6;
+/// Quiescence skips a capture whose victim, plus this, cannot bring the evaluation to alpha.
+const DELTA_MARGIN: i64 = 200;
+/// The half-width of the first aspiration window, in hundredths.
+const ASPIRATION_WINDOW: i32 = 30;
 /// Entries of the players' transposition table (a power of two).
 const TABLE_SIZE: usize = 1 << 18;
 /// The largest table [`TranspositionTable::with_megabytes`] builds.
@@ -342,6 +360,9 @@ fn from_table(value: i32, ply: u32) -> i32 {
 }
 
 /// One search from one root.
+///
+/// Values are negamax values: seen from the node's camp, the root's side (`+`) or its opponents
+/// (`-`); a child of the same camp (a turn of several actions) keeps the parent's view.
 struct Searcher<'a, B: Bitboard> {
     rules: &'a Rules<B>,
     table: &'a mut Table,
@@ -356,6 +377,12 @@ struct Searcher<'a, B: Bitboard> {
     seldepth: u32,
     control: &'a Control,
     stopped: bool,
+    /// What the game's rules allow the search to assume.
+    game: GameTraits,
+    /// Move ordering learnt while searching.
+    history: History,
+    /// The depth of the current iteration (bounds the check extensions).
+    iteration: u32,
 }
 
 impl<B: Bitboard> Searcher<'_, B> {
@@ -366,36 +393,74 @@ impl<B: Bitboard> Searcher<'_, B> {
         self.stopped
     }
 
-    fn terminal(&self, result: &crate::outcome::Outcome, ply: u32) -> i32 {
-        if result.winners.is_empty() {
+    /// `1` where the root's side moves, `-1` where an opponent does.
+    fn camp(&self, position: &Position<B>) -> i32 {
+        if position.side_to_move(self.rules) == self.root {
+            1
+        } else {
+            -1
+        }
+    }
+
+    /// A finished game's value for the camp to move at `position`.
+    fn terminal(&self, result: &crate::outcome::Outcome, ply: u32, position: &Position<B>) -> i32 {
+        let value = if result.winners.is_empty() {
             0
         } else if wins(self.rules, result, self.root) {
             MATE - ply as i32
         } else {
             -(MATE - ply as i32)
-        }
+        };
+        value * self.camp(position)
     }
 
-    /// How promising a move looks, for ordering: captures of valuable pieces first.
-    fn order_key(&self, position: &Position<B>, mv: Move, best: Option<Move>) -> i64 {
+    /// The evaluation for the camp to move.
+    fn static_eval(&self, position: &Position<B>) -> i32 {
+        evaluate(self.rules, position, self.root) * self.camp(position)
+    }
+
+    fn value(&self, piece: usize) -> i64 {
+        i64::from(self.rules.definition.pieces[piece].value)
+    }
+
+    /// The piece a move captures on its target square (an enemy's; en passant excluded).
+    fn victim(&self, position: &Position<B>, mv: Move) -> Option<usize> {
+        if matches!(
+            mv.kind,
+            MoveKind::Drop(_) | MoveKind::Castle(_) | MoveKind::Pass
+        ) {
+            return None;
+        }
+        let victim = position.at(mv.to.index())?;
+        (victim.side != position.side_to_move(self.rules)).then_some(victim.piece.index())
+    }
+
+    /// How promising a move looks, for ordering: the table's move, captures of valuable pieces
+    /// by cheap ones, promotions, the killers of this ply, then the history of quiet moves.
+    fn order_key(&self, position: &Position<B>, mv: Move, best: Option<Move>, ply: u32) -> i64 {
         if Some(mv) == best {
             return i64::MAX;
         }
-        let value = |piece: usize| i64::from(self.rules.definition.pieces[piece].value);
         let mut key = 0;
-        if let Some(victim) = position.at(mv.to.index()) {
+        if let Some(victim) = self.victim(position, mv) {
             let attacker = position
                 .at(mv.from.index())
-                .map_or(0, |o| value(o.piece.index()));
-            key += 1000 + 100 * value(victim.piece.index()) - attacker;
+                .map_or(0, |o| self.value(o.piece.index()));
+            key += 10_000_000 + 100 * self.value(victim) - attacker;
         }
         if let MoveKind::Promote(piece) = mv.kind {
-            key += 500 + 100 * value(piece.0 as usize);
+            key += 5_000_000 + 100 * self.value(piece.0 as usize);
         }
         if mv.kind == MoveKind::EnPassant {
-            key += 1000;
+            key += 10_000_100;
         }
-        key
+        if key > 0 {
+            return key;
+        }
+        match self.history.killer_rank(ply, mv) {
+            Some(rank) => 9_000_000 - rank as i64,
+            None => i64::from(self.history.score(mv)),
+        }
     }
 
     fn ordered(
@@ -403,13 +468,15 @@ impl<B: Bitboard> Searcher<'_, B> {
         position: &Position<B>,
         mut moves: Vec<Move>,
         best: Option<Move>,
+        ply: u32,
     ) -> Vec<Move> {
-        moves.sort_by_cached_key(|&mv| std::cmp::Reverse(self.order_key(position, mv, best)));
+        moves.sort_by_cached_key(|&mv| std::cmp::Reverse(self.order_key(position, mv, best, ply)));
         moves
     }
 
-    fn tactical(position: &Position<B>, mv: Move) -> bool {
-        position.at(mv.to.index()).is_some() && !matches!(mv.kind, MoveKind::Drop(_))
+    /// Captures and promotions: what quiescence follows and reductions spare.
+    fn tactical(&self, position: &Position<B>, mv: Move) -> bool {
+        self.victim(position, mv).is_some()
             || matches!(mv.kind, MoveKind::Promote(_) | MoveKind::EnPassant)
     }
 
@@ -420,13 +487,54 @@ impl<B: Bitboard> Searcher<'_, B> {
         next
     }
 
-    fn alpha_beta(
+    /// A child's value seen from its parent's camp, searched in the window `alpha..beta` of
+    /// the parent.
+    #[allow(clippy::too_many_arguments)]
+    fn child_value(
         &mut self,
-        position: &Position<B>,
+        parent: i32,
+        next: &Position<B>,
         depth: u32,
         ply: u32,
+        alpha: i32,
+        beta: i32,
+        null_ok: bool,
+    ) -> i32 {
+        if self.camp(next) == parent {
+            self.negamax(next, depth, ply, alpha, beta, null_ok)
+        } else {
+            -self.negamax(next, depth, ply, -beta, -alpha, null_ok)
+        }
+    }
+
+    fn in_check(&self, position: &Position<B>) -> bool {
+        self.rules.definition.end.check
+            && position.in_check(self.rules, position.side_to_move(self.rules))
+    }
+
+    /// Null-move pruning: if passing still holds `beta`, a real move will (the null-move
+    /// observation), unless the position is a zugzwang; the game decides where it may be tried.
+    fn null_move_cuts(&mut self, position: &Position<B>, depth: u32, ply: u32, beta: i32) -> bool {
+        let reduction = 2 + depth / 4;
+        let next = self.child(position, Move::pass());
+        let value = if self.camp(&next) == self.camp(position) {
+            beta - 1
+        } else {
+            let reduced = depth.saturating_sub(1 + reduction);
+            -self.negamax(&next, reduced, ply + 1, -beta, -beta + 1, false)
+        };
+        self.path.pop();
+        !self.stopped && value >= beta && value < MATE / 2
+    }
+
+    fn negamax(
+        &mut self,
+        position: &Position<B>,
+        mut depth: u32,
+        ply: u32,
         mut alpha: i32,
-        mut beta: i32,
+        beta: i32,
+        null_ok: bool,
     ) -> i32 {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -434,50 +542,105 @@ impl<B: Bitboard> Searcher<'_, B> {
             return 0;
         }
         let moves = match status(self.rules, position, &self.path) {
-            Status::Over(result) => return self.terminal(&result, ply),
+            Status::Over(result) => return self.terminal(&result, ply, position),
             Status::Moves(moves) => moves,
         };
+        let in_check = self.in_check(position);
+        // Check extension: a check is searched a ply deeper, within twice the iteration's depth.
+        if in_check && ply < 2 * self.iteration {
+            depth += 1;
+        }
         if depth == 0 {
             return self.quiescence(position, moves, ply, alpha, beta, QUIESCENCE_DEPTH);
         }
+        let pv = beta - alpha > 1;
         let key = position.hash();
         let entry = self.table.probe(key);
         if let Some(e) = entry.filter(|e| e.depth >= depth) {
             let value = from_table(e.value, ply);
             match e.bound {
                 Bound::Exact => return value,
-                Bound::Lower if value >= beta => return value,
-                Bound::Upper if value <= alpha => return value,
+                Bound::Lower if value >= beta && !pv => return value,
+                Bound::Upper if value <= alpha && !pv => return value,
                 _ => {}
             }
         }
-        let (alpha0, beta0) = (alpha, beta);
-        let maximizing = position.side_to_move(self.rules) == self.root;
-        let mut best = if maximizing { -INFINITY } else { INFINITY };
+        let camp = self.camp(position);
+        if !pv
+            && !in_check
+            && null_ok
+            && depth >= 3
+            && beta.abs() < MATE / 2
+            && self.game.null_move
+            && position.phase().is_none()
+            && self.game.has_officers(self.rules, position)
+            && self.static_eval(position) >= beta
+            && self.null_move_cuts(position, depth, ply, beta)
+        {
+            return beta;
+        }
+        if self.stopped {
+            return 0;
+        }
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
         let mut best_move = None;
-        for mv in self.ordered(position, moves, entry.and_then(|e| e.best)) {
+        let mut quiets: Vec<Move> = Vec::new();
+        let ordered = self.ordered(position, moves, entry.and_then(|e| e.best), ply);
+        for (i, &mv) in ordered.iter().enumerate() {
+            let quiet = !self.tactical(position, mv);
             let next = self.child(position, mv);
-            let value = self.alpha_beta(&next, depth - 1, ply + 1, alpha, beta);
+            let value = if i == 0 {
+                self.child_value(camp, &next, depth - 1, ply + 1, alpha, beta, true)
+            } else {
+                let reduction = if quiet && !in_check && depth >= 3 && i >= 3 {
+                    let killer = self.history.killer_rank(ply, mv).is_some();
+                    late_move_reduction(depth, i, pv || killer).min(depth - 2)
+                } else {
+                    0
+                };
+                let mut value = self.child_value(
+                    camp,
+                    &next,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    alpha,
+                    alpha + 1,
+                    true,
+                );
+                if value > alpha && reduction > 0 && !self.stopped {
+                    value =
+                        self.child_value(camp, &next, depth - 1, ply + 1, alpha, alpha + 1, true);
+                }
+                if value > alpha && value < beta && !self.stopped {
+                    value = self.child_value(camp, &next, depth - 1, ply + 1, alpha, beta, true);
+                }
+                value
+            };
             self.path.pop();
             if self.stopped {
                 return 0;
             }
-            if (maximizing && value > best) || (!maximizing && value < best) {
+            if value > best {
                 best = value;
                 best_move = Some(mv);
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        if quiet {
+                            self.history.reward(ply, depth, mv, &quiets);
+                        }
+                        break;
+                    }
+                }
             }
-            if maximizing {
-                alpha = alpha.max(value);
-            } else {
-                beta = beta.min(value);
-            }
-            if alpha >= beta {
-                break;
+            if quiet {
+                quiets.push(mv);
             }
         }
         let bound = if best <= alpha0 {
             Bound::Upper
-        } else if best >= beta0 {
+        } else if best >= beta {
             Bound::Lower
         } else {
             Bound::Exact
@@ -498,31 +661,31 @@ impl<B: Bitboard> Searcher<'_, B> {
         moves: Vec<Move>,
         ply: u32,
         mut alpha: i32,
-        mut beta: i32,
+        beta: i32,
         depth: u32,
     ) -> i32 {
-        let stand = evaluate(self.rules, position, self.root);
-        let maximizing = position.side_to_move(self.rules) == self.root;
-        if depth == 0 {
+        let stand = self.static_eval(position);
+        if depth == 0 || stand >= beta {
             return stand;
         }
-        if maximizing {
-            if stand >= beta {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-        } else {
-            if stand <= alpha {
-                return stand;
-            }
-            beta = beta.min(stand);
-        }
+        alpha = alpha.max(stand);
         let mut best = stand;
+        let camp = self.camp(position);
         let tactical: Vec<Move> = moves
             .into_iter()
-            .filter(|&mv| Self::tactical(position, mv))
+            .filter(|&mv| self.tactical(position, mv))
             .collect();
-        for mv in self.ordered(position, tactical, None) {
+        for mv in self.ordered(position, tactical, None, ply) {
+            // Delta pruning: a capture that cannot lift the evaluation to alpha even with a
+            // margin is not tried (where a capture only removes its victim).
+            if self.game.plain_captures && !matches!(mv.kind, MoveKind::Promote(_)) {
+                if let Some(victim) = self.victim(position, mv) {
+                    let gain = self.value(victim) * VALUE_SCALE + DELTA_MARGIN;
+                    if i64::from(stand) + gain <= i64::from(alpha) {
+                        continue;
+                    }
+                }
+            }
             self.nodes += 1;
             self.seldepth = self.seldepth.max(ply + 1);
             if self.out_of_time() {
@@ -530,49 +693,67 @@ impl<B: Bitboard> Searcher<'_, B> {
             }
             let next = self.child(position, mv);
             let value = match status(self.rules, &next, &self.path) {
-                Status::Over(result) => self.terminal(&result, ply + 1),
+                Status::Over(result) => {
+                    self.terminal(&result, ply + 1, &next) * camp * self.camp(&next)
+                }
                 Status::Moves(replies) => {
-                    self.quiescence(&next, replies, ply + 1, alpha, beta, depth - 1)
+                    if self.camp(&next) == camp {
+                        self.quiescence(&next, replies, ply + 1, alpha, beta, depth - 1)
+                    } else {
+                        -self.quiescence(&next, replies, ply + 1, -beta, -alpha, depth - 1)
+                    }
                 }
             };
             self.path.pop();
             if self.stopped {
                 return 0;
             }
-            if maximizing {
-                best = best.max(value);
-                alpha = alpha.max(value);
-            } else {
-                best = best.min(value);
-                beta = beta.min(value);
-            }
-            if alpha >= beta {
-                break;
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
             }
         }
         best
     }
 
-    /// Searches every root move to `depth`, the previous best first; `None` if time ran out.
-    /// Returns the best `lines` moves with their values, best first (a move found later
-    /// replaces an earlier one only when strictly better): below the `lines`-th best value a
-    /// move is only shown to be worse, which is all the ranking needs.
+    /// Searches every root move to `depth` within `window`, the previous best first; `None`
+    /// if time ran out. Returns the best `lines` moves with their values, best first (a move
+    /// found later replaces an earlier one only when strictly better): below the `lines`-th
+    /// best value a move is only shown to be worse, which is all the ranking needs. With one
+    /// line, the moves after the first are searched with a null window first (principal
+    /// variation search), and the search stops at a move that reaches the window's top.
     fn root(
         &mut self,
         position: &Position<B>,
         moves: &[Move],
         depth: u32,
         lines: usize,
+        window: (i32, i32),
     ) -> Option<Vec<(Move, i32)>> {
+        let (low, high) = window;
         let mut best: Vec<(Move, i32)> = Vec::with_capacity(lines + 1);
-        for &mv in moves {
+        for (i, &mv) in moves.iter().enumerate() {
             let alpha = if best.len() >= lines {
-                best[lines - 1].1
+                best[lines - 1].1.max(low)
             } else {
-                -INFINITY
+                low
             };
             let next = self.child(position, mv);
-            let value = self.alpha_beta(&next, depth - 1, 1, alpha, INFINITY);
+            let value = if i == 0 || lines > 1 {
+                self.child_value(1, &next, depth - 1, 1, alpha, high, true)
+            } else {
+                let value = self.child_value(1, &next, depth - 1, 1, alpha, alpha + 1, true);
+                if value > alpha && value < high && !self.stopped {
+                    self.child_value(1, &next, depth - 1, 1, alpha, high, true)
+                } else {
+                    value
+                }
+            };
             self.path.pop();
             if self.stopped {
                 return None;
@@ -582,8 +763,50 @@ impl<B: Bitboard> Searcher<'_, B> {
                 best.insert(at, (mv, value));
                 best.truncate(lines);
             }
+            if lines == 1 && value >= high {
+                break;
+            }
         }
         Some(best)
+    }
+
+    /// The root moves searched to `depth` in an aspiration window around the previous
+    /// iteration's value, widened on each side it fails on until the value falls inside.
+    fn aspirated(
+        &mut self,
+        position: &Position<B>,
+        moves: &[Move],
+        depth: u32,
+        lines: usize,
+        previous: i32,
+    ) -> Option<Vec<(Move, i32)>> {
+        let mut delta = ASPIRATION_WINDOW;
+        let aspire = lines == 1 && depth >= 4 && previous.abs() < MATE / 2;
+        let (mut low, mut high) = if aspire {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let found = self.root(position, moves, depth, lines, (low, high))?;
+            let value = found[0].1;
+            delta = delta.saturating_mul(4);
+            if value <= low && low > -INFINITY {
+                low = if delta > MATE / 4 {
+                    -INFINITY
+                } else {
+                    value - delta
+                };
+            } else if value >= high && high < INFINITY {
+                high = if delta > MATE / 4 {
+                    INFINITY
+                } else {
+                    value + delta
+                };
+            } else {
+                return Some(found);
+            }
+        }
     }
 
     /// The line the table remembers after `first`: each position's best move while it is legal
@@ -607,6 +830,138 @@ impl<B: Bitboard> Searcher<'_, B> {
         line
     }
 }
+
+/// Late move reductions: how many plies less a quiet move late in the order is searched with
+/// a null window first (re-searched at full depth if it beats alpha); less in principal
+/// variation nodes and for killers.
+fn late_move_reduction(depth: u32, index: usize, gentle: bool) -> u32 {
+    let r = 0.75 + (f64::from(depth).ln() * (index as f64).ln()) / 2.25;
+    let r = r as u32;
+    if gentle {
+        r.saturating_sub(1)
+    } else {
+        r
+    }
+}
+
+/// What the game's rules allow the search to assume, read once from the definition.
+#[derive(Clone, Debug)]
+struct GameTraits {
+    /// Whether null-move pruning is sound enough here: two opposed sides taking single-action
+    /// turns, no pass in the rules (where passing is a move, or passes are counted, a null
+    /// move would change the game), no obligation on the action (compulsory captures or drops
+    /// make zugzwang the rule), and no stalemate that wins (losing games).
+    null_move: bool,
+    /// Whether a capture only removes its victim (no explosion, hand, prison or conversion):
+    /// then a capture gains at most its victim's value, which delta pruning assumes.
+    plain_captures: bool,
+    /// The piece types whose presence makes zugzwang unlikely: neither royal nor promoting
+    /// (pawn-like), and worth something.
+    officers: Vec<crate::core::index::PieceId>,
+}
+
+impl GameTraits {
+    fn of<B: Bitboard>(rules: &Rules<B>) -> Self {
+        let d = &rules.definition;
+        let two_sides = rules.sides == 2
+            && d.turn_order.len() == 2
+            && rules.is_enemy(SideId::new(0), SideId::new(1));
+        let null_move = two_sides
+            && d.turn.actions == 1
+            && !d.turn.pass
+            && !d.turn.may_pass
+            && d.drops.obligations.is_empty()
+            && d.move_rules.obligations.is_empty()
+            && d.policies.is_empty()
+            && d.end.stalemate != Some(variant_dsl::Verdict::Win);
+        let plain_captures = !d.capture.any()
+            && d.capture.stores.iter().all(Option::is_none)
+            && !d.pieces.iter().any(|p| p.converts_around);
+        let officers = rules
+            .piece_ids()
+            .filter(|&p| {
+                let piece = &d.pieces[p.index()];
+                !piece.royal && piece.promotion.is_none() && piece.value > 0
+            })
+            .collect();
+        GameTraits {
+            null_move,
+            plain_captures,
+            officers,
+        }
+    }
+
+    /// Whether the side to move has an officer on the board or in hand.
+    fn has_officers<B: Bitboard>(&self, rules: &Rules<B>, position: &Position<B>) -> bool {
+        let side = position.side_to_move(rules);
+        let own = position.side_pieces(side);
+        self.officers
+            .iter()
+            .any(|&p| (own & position.typed(p)).any() || position.hand(side, p) > 0)
+    }
+}
+
+/// Plies the killer table covers.
+const KILLER_PLIES: usize = 2 * MAX_DEPTH as usize + 2 * QUIESCENCE_DEPTH as usize;
+
+/// Move ordering learnt while searching: two killers per ply (quiet moves that refuted a
+/// sibling line) and a history score per origin and target square (quiet moves that caused
+/// cut-offs, deeper ones counting more; those tried before them counting against).
+struct History {
+    killers: Vec<[Option<Move>; 2]>,
+    scores: Vec<i32>,
+}
+
+impl History {
+    fn new() -> Self {
+        History {
+            killers: vec![[None; 2]; KILLER_PLIES],
+            scores: vec![0; 256 * 256],
+        }
+    }
+
+    fn index(mv: Move) -> usize {
+        ((mv.from.index() & 255) << 8) | (mv.to.index() & 255)
+    }
+
+    fn score(&self, mv: Move) -> i32 {
+        self.scores[Self::index(mv)]
+    }
+
+    fn killer_rank(&self, ply: u32, mv: Move) -> Option<usize> {
+        self.killers
+            .get(ply as usize)?
+            .iter()
+            .position(|&k| k == Some(mv))
+    }
+
+    /// A quiet move `mv` refuted the line at `ply`; `tried` were searched before it in vain.
+    fn reward(&mut self, ply: u32, depth: u32, mv: Move, tried: &[Move]) {
+        if let Some(killers) = self.killers.get_mut(ply as usize) {
+            if killers[0] != Some(mv) {
+                killers[1] = killers[0];
+                killers[0] = Some(mv);
+            }
+        }
+        let bonus = (depth * depth) as i32;
+        self.scores[Self::index(mv)] += bonus;
+        for &other in tried {
+            self.scores[Self::index(other)] -= bonus;
+        }
+        if self.scores[Self::index(mv)] > HISTORY_LIMIT {
+            self.scores.iter_mut().for_each(|s| *s /= 2);
+        }
+        if tried
+            .iter()
+            .any(|&other| self.scores[Self::index(other)] < -HISTORY_LIMIT)
+        {
+            self.scores.iter_mut().for_each(|s| *s /= 2);
+        }
+    }
+}
+
+/// History scores are halved past this, staying below the killers' keys.
+const HISTORY_LIMIT: i32 = 1 << 20;
 
 /// The end of a search: the best move and what was known of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -654,15 +1009,19 @@ pub(crate) fn deepen<B: Bitboard>(
         seldepth: 0,
         control,
         stopped: false,
+        game: GameTraits::of(rules),
+        history: History::new(),
+        iteration: 1,
     };
-    let mut ordered = searcher.ordered(position, moves, None);
+    let mut ordered = searcher.ordered(position, moves, None, 0);
     let mut best = (ordered[0], 0, 0);
     let mut last_report = None;
     for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
         if control.is_stopped() {
             break;
         }
-        let Some(found) = searcher.root(position, &ordered, depth, lines) else {
+        searcher.iteration = depth;
+        let Some(found) = searcher.aspirated(position, &ordered, depth, lines, best.1) else {
             break;
         };
         let (mv, value) = found[0];
@@ -795,5 +1154,119 @@ impl<B: Bitboard> Agent for SearchAgent<B> {
 
     fn spec(&self) -> PlayerSpec {
         PlayerSpec::Search(self.budget)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(game: &str, fen: Option<&str>) -> Box<dyn Session> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../games/{game}.variant"));
+        let loaded = variant_dsl::load_file(&path).expect("the game loads");
+        crate::session::open(&loaded.definition, fen).expect("a position")
+    }
+
+    fn traits(game: &str) -> GameTraits {
+        let session = session(game, None);
+        match super::super::typed::<u64>(session.as_ref()) {
+            Some(game) => GameTraits::of(&game.shared_rules()),
+            None => GameTraits::of(
+                &super::super::typed::<u128>(session.as_ref())
+                    .expect("a game of 128 squares at most")
+                    .shared_rules(),
+            ),
+        }
+    }
+
+    fn search(session: &dyn Session, depth: u32) -> Finished {
+        let game = super::super::typed::<u64>(session).expect("64 squares at most");
+        let snapshot = Snapshot::of(game);
+        let limits = Limits {
+            depth,
+            ..Limits::default()
+        };
+        deepen(
+            &snapshot.rules,
+            &snapshot.position,
+            &snapshot.history,
+            &mut TranspositionTable::with_megabytes(1),
+            &limits,
+            &Control::new(),
+            None,
+        )
+        .expect("the game goes on")
+    }
+
+    #[test]
+    fn null_moves_are_tried_only_where_the_rules_make_passing_harmless() {
+        assert!(traits("chess").null_move);
+        assert!(traits("crazyhouse").null_move);
+        // Compulsory captures and a winning stalemate: zugzwang is the game.
+        assert!(!traits("antichess").null_move);
+        assert!(!traits("losers").null_move);
+        // A pass is a move of its own there (and two passes end the game).
+        assert!(!traits("ataxx").null_move);
+        assert!(!traits("janggi").null_move);
+    }
+
+    #[test]
+    fn delta_pruning_only_where_a_capture_only_removes_its_victim() {
+        assert!(traits("chess").plain_captures);
+        assert!(!traits("atomic").plain_captures);
+        assert!(!traits("crazyhouse").plain_captures);
+    }
+
+    #[test]
+    fn a_lone_king_and_pawns_have_no_officers() {
+        let traits = traits("chess");
+        let with = |fen: &str| {
+            let session = session("chess", Some(fen));
+            let game = super::super::typed::<u64>(session.as_ref()).expect("chess");
+            traits.has_officers(&game.shared_rules(), game.position())
+        };
+        assert!(!with("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1"));
+        assert!(with("4k3/4p3/8/8/8/8/4P3/4KN2 w - - 0 1"));
+        // Black's knight is not White's.
+        assert!(!with("4kn2/4p3/8/8/8/8/4P3/4K3 w - - 0 1"));
+    }
+
+    #[test]
+    fn mate_in_two_is_found_and_scored_exactly_for_both_sides() {
+        let fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+        for depth in [4, 6] {
+            let finished = search(session("chess", Some(fen)).as_ref(), depth);
+            assert_eq!(finished.best, "d5f6", "at depth {depth}");
+            assert_eq!(finished.score, Score::Mate(2), "at depth {depth}");
+        }
+        let after = "r2qkb1r/pp2nppp/3p1N2/2p1N1B1/2BnP3/3P4/PPP2PPP/R2bK2R b KQkq - 2 1";
+        let finished = search(session("chess", Some(after)).as_ref(), 5);
+        assert_eq!(finished.score, Score::Mate(-1));
+    }
+
+    #[test]
+    fn the_quiet_search_still_sees_a_free_queen_and_keeps_its_own() {
+        // White's queen on d4 is attacked by the pawn on e5: it must move; no capture is free.
+        let finished = search(
+            session(
+                "chess",
+                Some("rnbqkbnr/pppp1ppp/8/4p3/3Q4/8/PPP1PPPP/RNB1KBNR w KQkq - 0 3"),
+            )
+            .as_ref(),
+            5,
+        );
+        assert!(finished.best.starts_with("d4"), "{}", finished.best);
+        assert!(matches!(finished.score, Score::Centipawns(cp) if cp > -100));
+    }
+
+    #[test]
+    fn late_moves_are_reduced_more_the_later_and_deeper_they_are() {
+        assert_eq!(late_move_reduction(3, 3, false), 1);
+        assert!(late_move_reduction(10, 30, false) > late_move_reduction(4, 4, false));
+        assert_eq!(
+            late_move_reduction(10, 30, true) + 1,
+            late_move_reduction(10, 30, false)
+        );
     }
 }
