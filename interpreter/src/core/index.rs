@@ -28,16 +28,20 @@ pub const MAX_SIDES: usize = 4;
 /// The most piece types a game may have.
 pub const MAX_PIECE_TYPES: usize = 20;
 
-/// A square of the compiled board: its bit index in the game's bitboards.
+/// A square of the compiled board: its bit index in the game's bitboards. One byte, as the
+/// widest bitboard ([`Wide256`](crate::bitboard::Wide256)) has 256 squares: so a
+/// [`Move`](crate::moves::Move) (two squares, its kind, its optional conversion and gate) stays
+/// 8 bytes, and move lists and the search's tables copy it at every node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(transparent)]
-pub struct Sq(pub u16);
+pub struct Sq(pub u8);
 
 impl Sq {
     /// The square with this bit index (boards have at most 256 squares).
     #[inline(always)]
     pub const fn new(index: usize) -> Self {
-        Sq(index as u16)
+        debug_assert!(index < 256, "a square index beyond the widest board");
+        Sq(index as u8)
     }
 
     /// The bit index, for bitboards and per-square tables.
@@ -192,7 +196,7 @@ mod tests {
 
     #[test]
     fn indices_cost_their_integer() {
-        assert_eq!(std::mem::size_of::<Sq>(), 2);
+        assert_eq!(std::mem::size_of::<Sq>(), 1);
         assert_eq!(std::mem::size_of::<SideId>(), 1);
         assert_eq!(std::mem::size_of::<BySide<u32>>(), 4 * MAX_SIDES);
         assert_eq!(std::mem::size_of::<ByPiece<u8>>(), MAX_PIECE_TYPES);

@@ -106,7 +106,7 @@ impl LastDrop {
 
     #[inline(always)]
     fn get(self) -> Option<(PieceId, Sq)> {
-        (self.0 != 0).then(|| (PieceId(((self.0 >> 16) - 1) as u8), Sq(self.0 as u16)))
+        (self.0 != 0).then(|| (PieceId(((self.0 >> 16) - 1) as u8), Sq(self.0 as u8)))
     }
 }
 
@@ -1023,7 +1023,9 @@ impl<B: Bitboard> Position<B> {
                 }
                 irreversible |= captured;
                 let mover = self.remove(rules, from).expect("a move starts on a piece");
-                irreversible |= rules.irreversible[mover.piece];
+                // A promotion cannot be undone: it resets the clock, whatever the piece.
+                irreversible |=
+                    rules.irreversible[mover.piece] || matches!(mv.kind, MoveKind::Promote(_));
                 let piece = match mv.kind {
                     MoveKind::Promote(new) => new,
                     _ => mover.piece,
@@ -1070,9 +1072,9 @@ impl<B: Bitboard> Position<B> {
                     self.set_hand(rules, us, piece, count);
                 }
                 self.put(rules, us, piece, to);
-                // As Fairy-Stockfish counts: a drop of an irreversible piece (a pawn) resets
-                // the move-limit clock.
-                irreversible |= rules.irreversible[piece];
+                // A drop of an irreversible piece (a pawn) resets the move-limit clock, and
+                // every drop does where the `drops` block says `irreversible`.
+                irreversible |= rules.drop_irreversible[piece];
                 dropped = true;
             }
             MoveKind::Pass => {}
@@ -1267,7 +1269,7 @@ impl<B: Bitboard> Position<B> {
     /// and the squares left empty lose theirs.
     #[cold]
     fn carry_numbers(&mut self, rules: &Tables<B>, mv: Move) {
-        let (from, to) = (mv.from.0 as u8, mv.to.0 as u8);
+        let (from, to) = (mv.from.0, mv.to.0);
         let moved: [Option<(u8, u8)>; 2] = match mv.kind {
             MoveKind::Normal | MoveKind::Promote(_) | MoveKind::EnPassant => {
                 [Some((from, to)), None]

@@ -378,8 +378,8 @@ impl<B: Bitboard> Words<'_, B> {
             return hint(explanation);
         }
         let mv = Move {
-            from: Sq(to as u16),
-            to: Sq(to as u16),
+            from: Sq::new(to),
+            to: Sq::new(to),
             kind: MoveKind::Drop(piece),
             converts: None,
             gate: None,
@@ -704,8 +704,8 @@ impl<B: Bitboard> Words<'_, B> {
                 MoveKind::Normal
             };
             let mv = Move {
-                from: Sq(from as u16),
-                to: Sq(to as u16),
+                from: Sq::new(from),
+                to: Sq::new(to),
                 kind,
                 converts: None,
                 gate: None,

@@ -387,8 +387,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
             .squares()
             .map(|to| match &moves.promotion {
                 Some(rule) if rule.zone.has(to) => Move {
-                    from: Sq(from as u16),
-                    to: Sq(to as u16),
+                    from: Sq::new(from),
+                    to: Sq::new(to),
                     kind: MoveKind::Promote(rule.choices[0]),
                     converts: None,
                     gate: None,
@@ -404,7 +404,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
                 .is_some_and(|o| self.rules.is_enemy(self.side, o.side));
             if victim_ok && moves.en_passant[from].has(ep.target.index()) {
                 found.push(Action::Move(Move {
-                    from: Sq(from as u16),
+                    from: Sq::new(from),
                     to: ep.target,
                     kind: MoveKind::EnPassant,
                     converts: None,
@@ -489,8 +489,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
             slid.apply_edits(
                 self.rules,
                 &[Edit::Move {
-                    from: Sq(from as u16),
-                    to: Sq(square as u16),
+                    from: Sq::new(from),
+                    to: Sq::new(square),
                 }],
             );
             if Judge::new(self.rules, &slid, self.side)
@@ -512,8 +512,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
             Action::Edited(edited) => edited.edits,
         };
         let edits = first.then(Edit::Move {
-            from: Sq(from as u16),
-            to: Sq(to as u16),
+            from: Sq::new(from),
+            to: Sq::new(to),
         })?;
         Some(Action::Edited(Edited {
             written: Written::Then {
@@ -563,12 +563,12 @@ impl<'a, B: Bitboard> Run<'a, B> {
         let mut found = Vec::new();
         if lands {
             found.push(jump(&[Edit::Move {
-                from: Sq(from as u16),
-                to: Sq(to as u16),
+                from: Sq::new(from),
+                to: Sq::new(to),
             }]));
         }
         if removed {
-            found.push(jump(&[Edit::Remove(Sq(from as u16))]));
+            found.push(jump(&[Edit::Remove(Sq::new(from))]));
         }
         if found.is_empty() {
             found.push(jump(&[]));
