@@ -85,6 +85,7 @@ const FAIRY_STOCKFISH_GAMES: &[&str] = &[
     "janggi",
     "dobutsu",
     "sittuyin",
+    "shako",
 ];
 
 fn root() -> &'static Path {
@@ -614,6 +615,45 @@ fn sittuyin_promotion_agrees_with_fairy_stockfish() {
             e1d1 e1d2 e1f1 e1f2 e2d1f e2d3f e2e2f e2e3 e2f1f e2f3f\t-\te2e2f\n\
         position\t8/8/8/8/8/8/4F3/1k2K3[] b - - 0 1\tb1a1 b1a2 b1b2 b1c1 b1c2\t-\t-\n";
     let (found, compared) = check("sittuyin", text);
+    assert_eq!(compared, 8);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// Shako's rulings that the seeded games need not meet, as pyffish answers them: a pawn on the
+/// ninth rank promotes, by a step or a capture, to queen, rook, bishop, knight, cannon or
+/// elephant; a pawn's double step from its third rank may be taken en passant; the king may not
+/// castle across a square a cannon attacks over a hurdle (f2-h2 over g2), and castles long from
+/// f2 to d2 with the rook from b2 to e2; the elephant leaps two squares diagonally.
+#[test]
+fn shako_rulings_agree_with_fairy_stockfish() {
+    let text = "variant\tshako\n\
+        game\t0\n\
+        position\tc3k4c/1P8/10/10/10/10/10/10/5K4/10 w - - 0 1\t\
+            b9a10b b9a10c b9a10e b9a10n b9a10q b9a10r b9b10b b9b10c b9b10e b9b10n b9b10q b9b10r \
+            f2e1 f2e2 f2e3 f2f1 f2f3 f2g1 f2g2 f2g3\t-\tb9a10c\n\
+        position\tC3k4c/10/10/10/10/10/10/10/5K4/10 b - - 0 1\t\
+            e10d10 e10d9 e10e9 e10f10 e10f9 j10a10 j10f10 j10g10 j10h10 j10i10 j10j1 j10j2 \
+            j10j3 j10j4 j10j5 j10j6 j10j7 j10j8 j10j9\t-\t-\n\
+        game\t1\n\
+        position\t10/5k4/3p6/10/4P5/10/10/10/5K4/10 b - - 0 1\t\
+            d8d6 d8d7 f9e10 f9e8 f9e9 f9f10 f9f8 f9g10 f9g8 f9g9\t-\td8d6\n\
+        position\t10/5k4/10/10/3pP5/10/10/10/5K4/10 w - d7 0 2\t\
+            e6d7 e6e7 f2e1 f2e2 f2e3 f2f1 f2f3 f2g1 f2g2 f2g3\t-\t-\n\
+        game\t2\n\
+        position\t6c3/5k4/10/10/6P3/10/10/10/5K2R1/10 w K - 0 1\t\
+            f2e1 f2e2 f2e3 f2f1 f2f3 g6g7 i2g2 i2h2 i2i1 i2i10 i2i3 i2i4 i2i5 i2i6 i2i7 i2i8 \
+            i2i9 i2j2\t-\t-\n\
+        game\t3\n\
+        position\t10/5k4/10/10/10/10/10/10/1R3K2R1/10 w KQ - 0 1\t\
+            b2a2 b2b1 b2b10 b2b3 b2b4 b2b5 b2b6 b2b7 b2b8 b2b9 b2c2 b2d2 b2e2 f2d2 f2e1 f2e2 \
+            f2e3 f2f1 f2f3 f2g1 f2g2 f2g3 f2h2 i2g2 i2h2 i2i1 i2i10 i2i3 i2i4 i2i5 i2i6 i2i7 \
+            i2i8 i2i9 i2j2\t-\tf2d2\n\
+        position\t10/5k4/10/10/10/10/10/10/3KR3R1/10 b - - 1 1\t\
+            f9f10 f9f8 f9g10 f9g8 f9g9\t-\t-\n\
+        game\t4\n\
+        position\t5k4/10/10/10/10/10/10/10/10/E4K4 w - - 0 1\t\
+            a1b2 a1c3 f1e1 f1e2 f1f2 f1g1 f1g2\t-\t-\n";
+    let (found, compared) = check("shako", text);
     assert_eq!(compared, 8);
     assert!(found.is_empty(), "{found:#?}");
 }

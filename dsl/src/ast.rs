@@ -1007,6 +1007,9 @@ pub enum EndRule {
         count: Spanned<String>,
         /// The verdict.
         verdict: Spanned<Verdict>,
+        /// `, perpetual check VERDICT`: the verdict of a side that gave check with every move
+        /// since the first occurrence.
+        perpetual_check: Option<Spanned<Verdict>>,
     },
     /// `move-limit 50 draws`
     MoveLimit {

@@ -1139,6 +1139,10 @@ pub struct Repetition {
     pub count: u32,
     /// The verdict for the side whose action produced the last occurrence.
     pub verdict: Verdict,
+    /// `, perpetual check VERDICT`: the verdict for a side that gave check with each of its
+    /// moves since the first of the occurrences (perpetual check), when only one side did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perpetual_check: Option<Verdict>,
 }
 
 /// The move-limit rule (FIDE's 50-move rule).

@@ -670,9 +670,16 @@ pub(super) fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndSta
                 }
                 Rule::repetition_rule => {
                     let count = text_of(file, &parts.nth(1).expect("count"));
+                    let verdict_of_repetition = verdict(file, child(&mut parts));
+                    // `, perpetual check VERDICT`: its last child is the verdict.
+                    let perpetual_check = parts
+                        .next()
+                        .and_then(|clause| clause.into_inner().last())
+                        .map(|last| verdict(file, last));
                     EndRule::Repetition {
                         count,
-                        verdict: verdict(file, child(&mut parts)),
+                        verdict: verdict_of_repetition,
+                        perpetual_check,
                     }
                 }
                 Rule::move_limit_rule => {

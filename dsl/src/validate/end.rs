@@ -75,12 +75,17 @@ impl Validator<'_> {
                 EndRule::Checkmate(verdict) => rules.checkmate = Some(verdict.node),
                 EndRule::Stalemate(verdict) => rules.stalemate = Some(verdict.node),
                 EndRule::RoyalCaptured(verdict) => rules.royal_captured = Some(verdict.node),
-                EndRule::Repetition { count, verdict } => {
+                EndRule::Repetition {
+                    count,
+                    verdict,
+                    perpetual_check,
+                } => {
                     rules.repetition = self
                         .count(count, 2, "a position repeats at least twice")
                         .map(|count| Repetition {
                             count,
                             verdict: verdict.node,
+                            perpetual_check: perpetual_check.as_ref().map(|verdict| verdict.node),
                         });
                 }
                 EndRule::MoveLimit {

@@ -51,7 +51,8 @@ fn chess_validates() {
         definition.end.repetition,
         Some(Repetition {
             count: 3,
-            verdict: Verdict::Draw
+            verdict: Verdict::Draw,
+            perpetual_check: None,
         })
     );
 }

@@ -82,6 +82,10 @@ pub struct Position<B: Bitboard> {
     /// (`opponent passed`): history like [`Position::mover`], neither hashed nor in the FEN,
     /// as Fairy-Stockfish keeps it.
     passed: u8,
+    /// Per side, how many of its last actions in a row left an opponent in check, kept in
+    /// games with `perpetual check` (a repetition reads it): history like [`Position::passed`],
+    /// neither hashed nor in the FEN (a position read from a FEN has no checks behind it).
+    checks_in_a_row: BySide<u16>,
 }
 
 /// A side's last drop, `(piece, square)`, packed into one aligned word: read just after a
@@ -174,6 +178,7 @@ impl<B: Bitboard> Position<B> {
             numbers: [NO_SQUARE; MAX_NUMBERED],
             counters: BySide::splat([0; variant_dsl::MAX_COUNTERS]),
             passed: 0,
+            checks_in_a_row: BySide::splat(0),
         }
     }
 
@@ -598,6 +603,22 @@ impl<B: Bitboard> Position<B> {
     #[inline]
     pub fn passed(&self, side: SideId) -> bool {
         self.passed >> side.index() & 1 == 1
+    }
+
+    /// How many of the side's last actions in a row left an opponent in check, in a game with
+    /// `perpetual check` (else 0).
+    #[inline]
+    pub fn checks_in_a_row(&self, side: SideId) -> u16 {
+        self.checks_in_a_row[side]
+    }
+
+    /// Records whether the side's last action left an opponent in check (`perpetual check`).
+    pub(crate) fn set_gave_check(&mut self, side: SideId, gave: bool) {
+        self.checks_in_a_row[side] = if gave {
+            self.checks_in_a_row[side].saturating_add(1)
+        } else {
+            0
+        };
     }
 
     /// The side's last drop, as (piece, square), if its last action was one.

@@ -483,6 +483,9 @@ pub struct Tables<B> {
     /// Whether captured pieces can come back (into a hand or a prison): repetition then looks
     /// back over the whole game, not only since the last capture.
     pub(crate) pieces_return: bool,
+    /// Whether positions count each side's checks in a row (`repetition ..., perpetual check`):
+    /// a repetition then tells who checked with every move of the cycle.
+    pub(crate) tracks_checks: bool,
     /// Whether positions keep a turn's progress: turns of several actions or `at turn start`
     /// (set by [`crate::rules::Rules::compile`], which knows the `at turn start` conditions).
     pub(crate) tracks_turns: bool,
@@ -760,6 +763,10 @@ impl<B: Bitboard> Tables<B> {
                 .stores
                 .contains(&Some(variant_dsl::Store::Hand)),
             pieces_return: definition.capture.stores.iter().any(Option::is_some),
+            tracks_checks: definition
+                .end
+                .repetition
+                .is_some_and(|repetition| repetition.perpetual_check.is_some()),
             tracks_turns: false,
             gating: definition.gating.is_some(),
             gates_kept_without_hand: variant_dsl::GatingDef::kept_without_hand(definition),

@@ -173,12 +173,20 @@ pub(crate) fn repeated<B: Bitboard>(
     position: &Position<B>,
     history: &[u64],
 ) -> bool {
-    let Some(repetition) = rules.definition.end.repetition else {
-        return false;
-    };
+    repetition_span(rules, position, history).is_some()
+}
+
+/// `repetition N`: if the position occurs for the N-th time, how many plies back the first of
+/// those N occurrences stood (the cycle that `perpetual check` judges).
+pub(crate) fn repetition_span<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+) -> Option<usize> {
+    let repetition = rules.definition.end.repetition?;
     // Positions are compared at turn boundaries only.
     if !position.at_turn_start() {
-        return false;
+        return None;
     }
     // Captured pieces that can come back (a hand, a prison) make a capture reversible.
     let clock = if rules.pieces_return {
@@ -187,8 +195,41 @@ pub(crate) fn repeated<B: Bitboard>(
         position.halfmove_clock() as usize
     };
     let recent = &history[history.len().saturating_sub(clock)..];
-    let seen = 1 + recent.iter().filter(|&&h| h == position.hash()).count();
-    seen >= repetition.count as usize
+    let earlier = repetition.count.saturating_sub(1) as usize;
+    if earlier == 0 {
+        return Some(0);
+    }
+    recent
+        .iter()
+        .rev()
+        .enumerate()
+        .filter(|&(_, &hash)| hash == position.hash())
+        .nth(earlier - 1)
+        .map(|(back, _)| back + 1)
+}
+
+/// `repetition ..., perpetual check VERDICT`: the side that gave check with each of its moves
+/// over the last `span` plies (the repetition's cycle), and its verdict, when exactly one side
+/// did. Sides take turns of one action each, so each side moved `span / sides` times in the
+/// cycle; a side whose checks in a row reach that many checked perpetually. When both did, or
+/// neither, the repetition's own verdict stands.
+pub(crate) fn perpetual_checker<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    span: usize,
+) -> Option<(SideId, Verdict)> {
+    let verdict = rules.definition.end.repetition?.perpetual_check?;
+    let moves = span / rules.sides.max(1);
+    if moves == 0 {
+        return None;
+    }
+    let mut checkers = rules
+        .side_ids()
+        .filter(|&side| usize::from(position.checks_in_a_row(side)) >= moves);
+    match (checkers.next(), checkers.next()) {
+        (Some(checker), None) => Some((checker, verdict)),
+        _ => None,
+    }
 }
 
 /// `move-limit N`: N moves by each side without a capture or an irreversible move.

@@ -116,6 +116,9 @@ impl<B: Bitboard> Position<B> {
         if acted && rules.counts {
             self.count_events(rules, captures);
         }
+        if rules.tracks_checks {
+            self.count_checks(rules);
+        }
         if acted
             && rules.multi_action
             && self.phase().is_none()
@@ -153,6 +156,18 @@ impl<B: Bitboard> Position<B> {
                 self.set_counter(rules, index, mover, value);
             }
         }
+    }
+
+    /// After an action (or a pass) of the side to move, in a game with `perpetual check`: its
+    /// checks in a row go up by one if an opponent's royal piece is now attacked, else start
+    /// again from 0.
+    #[cold]
+    fn count_checks(&mut self, rules: &Rules<B>) {
+        let mover = self.side_to_move(rules);
+        let gave = rules
+            .side_ids()
+            .any(|side| side != mover && self.in_check(rules, side));
+        self.set_gave_check(mover, gave);
     }
 
     /// Plays an action made of primitive edits (a policy's own action, see [`crate::edit`]) as

@@ -15,7 +15,10 @@ use crate::score::scores;
 // The end rules judged without the legal actions keep their paths here.
 pub use super::end::ends_before_actions;
 pub(crate) use super::end::fired_end_condition;
-use super::end::{fired_end_condition_by, material_rule, move_limit_reached, repeated, royal_lost};
+use super::end::{
+    fired_end_condition_by, material_rule, move_limit_reached, perpetual_checker, repetition_span,
+    royal_lost,
+};
 use serde::Serialize;
 use variant_dsl::{Tiebreak, Verdict};
 
@@ -40,6 +43,9 @@ pub enum Reason {
     Material,
     /// A side was left without a royal piece (`royal captured`).
     RoyalCaptured,
+    /// A position occurred the set number of times, and one side had given check with every
+    /// move since its first occurrence (`repetition ..., perpetual check VERDICT`).
+    PerpetualCheck,
 }
 
 /// A finished game's result.
@@ -89,6 +95,7 @@ impl Reason {
             Reason::Condition => "an end condition",
             Reason::Material => "dead position",
             Reason::RoyalCaptured => "capture of the royal piece",
+            Reason::PerpetualCheck => "perpetual check",
         }
     }
 }
@@ -181,7 +188,15 @@ fn outcome_given<B: Bitboard>(
         ));
     }
     if let Some(repetition) = end.repetition {
-        if repeated(rules, position, history) {
+        if let Some(span) = repetition_span(rules, position, history) {
+            if let Some((checker, verdict)) = perpetual_checker(rules, position, span) {
+                return Some(verdict_outcome(
+                    rules,
+                    checker,
+                    verdict,
+                    Reason::PerpetualCheck,
+                ));
+            }
             return Some(verdict_outcome(
                 rules,
                 position.previous_side(rules),
