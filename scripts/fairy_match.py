@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
 """Play `variant uci` against Fairy-Stockfish over UCI, refereed by pyffish.
 
-In every two-sided game that both know (chess from games/, crazyhouse and atomic from
-tests/variants/, given to `variant uci` with `--variant-path`), one game with each colour: both
+In every two-sided game that both know (every games/NAME.variant whose NAME is a variant of
+pyffish and which `variant uci` offers in its `UCI_Variant` combo), one game with each colour
+(`--one-colour`: one game per variant, the colours alternating from game to game): both
 engines are sent the same `position fen START moves ...` and `go`; every move of ours must be
 legal by pyffish's rules (Fairy-Stockfish's own move generator), and the game must reach a result
 by pyffish's rules (no legal move, an immediate end, or a claimable draw) within the ply limit.
 Fairy-Stockfish searches a fixed number of nodes (`--nodes`), we a fixed time (`--movetime`).
 Prints one line per game and a summary, exits 0; on the first failure prints it and exits 1.
 
+A game still going after `--plies` plies fails the run, unless `--adjudicate` is given: then it
+counts as unfinished and is reported, every move of ours having been checked legal all the same.
+
 Usage: scripts/fairy_match.py --binary PATH --fairy PATH [--nodes N] [--movetime MS] [--plies P]
+                              [--variants a,b,...] [--one-colour] [--adjudicate]
 """
 import argparse
+import os
 import queue
 import subprocess
 import sys
@@ -20,11 +26,22 @@ import time
 
 import pyffish as sf
 
-GAMES = [
-    ("chess", None),
-    ("crazyhouse", "games/crazyhouse.variant"),
-    ("atomic", "games/atomic.variant"),
-]
+
+
+def offered(binary):
+    """The names in `variant uci`'s `UCI_Variant` combo."""
+    output = subprocess.run([binary, "uci"], input="uci\nquit\n", capture_output=True,
+                            text=True, timeout=60).stdout
+    for line in output.splitlines():
+        if line.startswith("option name UCI_Variant "):
+            return set(line.split(" var ")[1:])
+    raise Failure("`variant uci` offers no UCI_Variant option")
+
+
+def both_know(binary):
+    """Every library game that pyffish and `variant uci` both know, sorted."""
+    library = {name[:-len(".variant")] for name in os.listdir("games") if name.endswith(".variant")}
+    return sorted(library & set(sf.variants()) & offered(binary))
 
 
 class Failure(Exception):
@@ -110,6 +127,8 @@ def result(variant, start, moves):
 
 
 def play(ours, fairy, variant, ours_white, args):
+    """One game: its result and length, or (None, plies) when it is unfinished at the limit and
+    `--adjudicate` is given."""
     start = sf.start_fen(variant)
     moves = []
     while len(moves) < args.plies:
@@ -126,6 +145,8 @@ def play(ours, fairy, variant, ours_white, args):
         else:
             move = fairy.best(start, moves, f"go nodes {args.nodes}")
         moves.append(move)
+    if args.adjudicate:
+        return None, len(moves)
     raise Failure(f"{variant}: no result in {args.plies} plies: {' '.join(moves)}")
 
 
@@ -136,23 +157,29 @@ def main():
     parser.add_argument("--nodes", type=int, default=2000)
     parser.add_argument("--movetime", type=int, default=100)
     parser.add_argument("--plies", type=int, default=400)
+    parser.add_argument("--variants", help="comma-separated; default: every game both know")
+    parser.add_argument("--one-colour", action="store_true")
+    parser.add_argument("--adjudicate", action="store_true")
     args = parser.parse_args()
-    command = [args.binary, "uci"]
-    for _, path in GAMES:
-        if path:
-            command += ["--variant-path", path]
     lines = []
-    ours = Engine("variant", command)
+    unfinished = 0
+    ours = Engine("variant", [args.binary, "uci"])
     fairy = Engine("Fairy-Stockfish", [args.fairy])
     try:
-        for variant, _ in GAMES:
+        variants = args.variants.split(",") if args.variants else both_know(args.binary)
+        print(f"variants: {' '.join(variants)}", flush=True)
+        for index, variant in enumerate(variants):
             ours.start(variant)
             fairy.start(variant)
-            for ours_white in (True, False):
+            colours = [index % 2 == 0] if args.one_colour else [True, False]
+            for ours_white in colours:
                 outcome, plies = play(ours, fairy, variant, ours_white, args)
                 colour = "white" if ours_white else "black"
+                if outcome is None:
+                    unfinished += 1
+                    outcome = "unfinished"
                 line = f"{variant}: variant as {colour}, {outcome} in {plies} plies"
-                print(line)
+                print(line, flush=True)
                 lines.append(line)
     except Failure as e:
         print(f"FAILED: {e}")
@@ -160,7 +187,9 @@ def main():
     finally:
         ours.quit()
         fairy.quit()
-    print(f"{len(lines)} games against Fairy-Stockfish (nodes {args.nodes}) reached a result, "
+    finished = len(lines) - unfinished
+    print(f"{finished} games against Fairy-Stockfish (nodes {args.nodes}) reached a result, "
+          f"{unfinished} unfinished after {args.plies} plies, "
           f"every move of ours legal by pyffish {'.'.join(map(str, sf.version()))}")
     return 0
 

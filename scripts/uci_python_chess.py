@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Drive `variant uci` (or `variant xboard`) with python-chess's `chess.engine`, a real client.
 
-For chess and for each variant python-chess knows that we have as a game file (crazyhouse and
-atomic, from tests/variants/, offered with `--variant-path`), python-chess sets `UCI_Variant`,
+For chess and for each variant python-chess knows that the library has as a game file
+(crazyhouse, atomic, king of the hill, 3check, antichess, horde and racing kings, from games/),
+python-chess sets `UCI_Variant` (over CECP, antichess is left out: python-chess calls it `giveaway`,
+XBoard's name for a game with castling),
 sends the positions and reads the engine's moves:
 - whole games of the engine against seeded random moves, under a clock, a depth, a node count
   and a move time in turn; every move the engine plays must be legal by python-chess's rules, and
@@ -107,7 +109,16 @@ def main():
         ("chess", chess.Board, {chess.BLACK}),
         ("crazyhouse", chess.variant.CrazyhouseBoard, {chess.WHITE}),
         ("atomic", chess.variant.AtomicBoard, {chess.BLACK}),
+        ("kingofthehill", chess.variant.KingOfTheHillBoard, {chess.WHITE}),
+        ("3check", chess.variant.ThreeCheckBoard, {chess.BLACK}),
+        ("antichess", chess.variant.AntichessBoard, {chess.WHITE}),
+        ("horde", chess.variant.HordeBoard, {chess.BLACK}),
+        ("racingkings", chess.variant.RacingKingsBoard, {chess.WHITE}),
     ]
+    if xboard:
+        # python-chess names antichess `giveaway` over CECP, the name XBoard gives a game with
+        # castling (python-chess's GiveawayBoard has the same name): no game of ours is that.
+        games = [game for game in games if game[0] != "antichess"]
     summary = []
     try:
         popen = chess.engine.SimpleEngine.popen_xboard if xboard else chess.engine.SimpleEngine.popen_uci

@@ -482,6 +482,12 @@ impl Engine {
             .unwrap_or_else(|| TranspositionTable::with_megabytes(self.options.hash_mb));
         let seed = session.history().len() as u64 ^ u64::from(std::process::id());
         let shown = self.options.multipv;
+        let passes = Passes {
+            definition: self.definition.clone(),
+            start: self.game.start.clone(),
+            moves: self.game.moves.clone(),
+        };
+        let for_bestmove = passes.clone();
         self.on_ponderhit = deadlines;
         self.running = Some(Thinking::start(
             Root::of(session),
@@ -489,19 +495,59 @@ impl Engine {
             limits,
             deadlines,
             go.infinite || go.ponder,
-            move |report| print_report(report, shown),
+            move |report| print_report(report, shown, &passes),
             move |finished| {
                 if finished.is_none() {
                     error("the search failed in this position");
                 }
-                say(&bestmove(finished, skill, seed));
+                say(&bestmove(finished, skill, seed, &for_bestmove));
             },
         ));
     }
 }
 
+/// The position a search starts from, to write the passes of its lines as Fairy-Stockfish
+/// writes them: a forced pass (`pass when no action`), which the game's notation writes `pass`,
+/// is a move of one of the mover's pieces to its own square there (ataxx's `f5f5`, see
+/// [`variant_interpreter::Session::fairy_pass`]), and which piece depends on the position the
+/// pass is played in.
+#[derive(Clone)]
+struct Passes {
+    definition: Definition,
+    start: Option<String>,
+    moves: Vec<String>,
+}
+
+impl Passes {
+    /// `line`, played from the search's position, with every `pass` written as
+    /// Fairy-Stockfish writes it there.
+    fn written(&self, line: &[String]) -> Vec<String> {
+        if !line.iter().any(|m| m == "pass") {
+            return line.to_vec();
+        }
+        let Ok(mut session) = variant_interpreter::open(&self.definition, self.start.as_deref())
+        else {
+            return line.to_vec();
+        };
+        if self.moves.iter().any(|m| session.play(m).is_err()) {
+            return line.to_vec();
+        }
+        line.iter()
+            .map(|m| {
+                let text = match m.as_str() {
+                    "pass" => session.fairy_pass().unwrap_or_else(|| m.clone()),
+                    _ => m.clone(),
+                };
+                // A move the search found is legal; should one not be, the rest is unchanged.
+                let _ = session.play(m);
+                text
+            })
+            .collect()
+    }
+}
+
 /// The `info` lines of a completed depth, one per line of play shown.
-fn print_report(report: &Report, shown: usize) {
+fn print_report(report: &Report, shown: usize, passes: &Passes) {
     for (index, line) in report.lines.iter().take(shown).enumerate() {
         let score = match line.score {
             Score::Centipawns(cp) => format!("cp {cp}"),
@@ -516,14 +562,14 @@ fn print_report(report: &Report, shown: usize) {
             report.nps(),
             report.hashfull,
             report.time.as_millis(),
-            line.moves.join(" ")
+            passes.written(&line.moves).join(" ")
         ));
     }
 }
 
 /// `bestmove M [ponder P]`: the best move, or at a skill level below the top one a move picked
 /// among the best lines.
-fn bestmove(finished: Option<&Finished>, skill: u32, seed: u64) -> String {
+fn bestmove(finished: Option<&Finished>, skill: u32, seed: u64, passes: &Passes) -> String {
     let Some(finished) = finished else {
         return "bestmove (none)".into();
     };
@@ -534,6 +580,9 @@ fn bestmove(finished: Option<&Finished>, skill: u32, seed: u64) -> String {
         }
         _ => (finished.best.clone(), finished.ponder.clone()),
     };
+    let line: Vec<String> = std::iter::once(best).chain(ponder).collect();
+    let mut written = passes.written(&line).into_iter();
+    let (best, ponder) = (written.next().unwrap_or_default(), written.next());
     match ponder {
         Some(ponder) => format!("bestmove {best} ponder {ponder}"),
         None => format!("bestmove {best}"),

@@ -31,10 +31,10 @@ fn the_start_has_clones_written_as_drops_and_jumps_two_squares_away() {
     let expected =
         "P@a6 P@b6 P@b7 P@f1 P@f2 P@g2 a7a5 a7b5 a7c5 a7c6 a7c7 g1e1 g1e2 g1e3 g1f3 g1g3";
     assert_eq!(found.join(" "), expected);
-    // Clones come from no hand: the FEN has no brackets after one. (The half-move clock counts
-    // the clone: Fairy-Stockfish resets it on drops, which no rule reads here.)
+    // Clones come from no hand: the FEN has no brackets after one. A clone is a drop, which
+    // resets the half-move clock (`drops { irreversible }`), as pyffish's FEN says.
     let value = show_json(&[ATAXX, "--play", "P@f2"]);
-    assert_eq!(value["fen"], "P5p/7/7/7/7/5P1/p5P b - - 1 1");
+    assert_eq!(value["fen"], "P5p/7/7/7/7/5P1/p5P b - - 0 1");
 }
 
 #[test]
@@ -67,7 +67,7 @@ fn a_clone_converts_too_and_keeps_the_stone_it_grew_from() {
         "--play",
         "P@b1",
     ]);
-    assert_eq!(value["fen"], "7/7/7/7/7/1P5/PP5 b - - 1 1");
+    assert_eq!(value["fen"], "7/7/7/7/7/1P5/PP5 b - - 0 1");
     assert_eq!(value["scores"]["white"], 3);
     assert_eq!(value["scores"]["black"], 0);
 }

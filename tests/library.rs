@@ -30,12 +30,8 @@
 //! - the order of the pieces in hand: a hand is a set, which Fairy-Stockfish writes in its start
 //!   FEN's order there (Seirawan's `[HEhe]`, sittuyin's `[KFRRSSNN...]`) and by piece type elsewhere (`[EHeh]`), and we in
 //!   declaration order; the letters are compared sorted.
-//! - the half-move clock in games with hands: Fairy-Stockfish resets it on every drop, the
-//!   language on moves and drops of `irreversible` pieces only, and the language cannot say
-//!   "every drop resets it". The clock matters only to the 50-move rule, which pyffish's move
-//!   lists do not apply. It is left out of the comparison there, and compared everywhere else.
-//!   So it is in games whose drops come from an endless supply (ataxx's clones), where
-//!   Fairy-Stockfish resets it on every drop too.
+//! - the half-move clock is compared everywhere: Fairy-Stockfish resets it on every drop, and so
+//!   do the library's games with drops (`drops { irreversible }`).
 //! - a pass: Fairy-Stockfish writes it as a move of a piece to its own square (ataxx's `a5a5`,
 //!   its first piece), we write `pass`; pyffish's moves from a square to itself read as `pass`,
 //!   except in games with `may pass`, which write it as Fairy-Stockfish does (janggi's `e2e2`).
@@ -161,21 +157,12 @@ fn parse(line: &str) -> Option<Record<'_>> {
 struct Ours<B: Bitboard> {
     definition: Definition,
     rules: Rules<B>,
-    /// Whether the game is played with hands or an endless supply of drops (the half-move clock
-    /// is then not compared).
-    hands: bool,
 }
 
 impl<B: Bitboard> Ours<B> {
     fn new(definition: Definition) -> Self {
         let rules = Rules::<B>::compile(&definition).expect("the game compiles");
-        let hands = variant_dsl::fen::write_fen(&definition, &definition.setup).contains('[')
-            || definition.pieces.iter().any(|piece| piece.supply);
-        Ours {
-            definition,
-            rules,
-            hands,
-        }
+        Ours { definition, rules }
     }
 
     fn read(&self, fen: &str) -> Result<Position<B>, String> {
@@ -264,7 +251,6 @@ impl<B: Bitboard> Ours<B> {
                             .iter()
                             .any(|m| m.kind == MoveKind::EnPassant))
             }
-            4 => self.hands || mine[4] == their[4],
             _ => mine[i] == their[i],
         });
         fields_agree

@@ -401,6 +401,11 @@ fn python_chess_plays_whole_games_through_uci() {
         "chess 0-1",
         "crazyhouse ",
         "atomic ",
+        "kingofthehill ",
+        "3check ",
+        "antichess ",
+        "horde ",
+        "racingkings ",
         "self-play ",
     ] {
         assert!(stdout.contains(game), "{game}: {stdout}");
@@ -434,10 +439,12 @@ fn hash_clear_hash_and_new_games_keep_the_engine_playing() {
     engine.quit();
 }
 
-/// Games against Fairy-Stockfish in chess, crazyhouse and atomic, refereed by pyffish. It runs
-/// where Fairy-Stockfish is found (see [`common::fairy_stockfish`]) and pyffish is installed; it is
-/// skipped elsewhere, also in CI, which builds no Fairy-Stockfish, unless `FAIRY_STOCKFISH` is
-/// set, which makes it required.
+/// Games against Fairy-Stockfish in every library game both know (one game each, our colour
+/// alternating from game to game), refereed by pyffish: every move of ours legal, every game
+/// ending in a result by pyffish's rules within 800 plies. It runs
+/// where Fairy-Stockfish is found (see [`common::fairy_stockfish`]) and pyffish is installed, and
+/// is skipped elsewhere, unless `FAIRY_STOCKFISH` is set (as `.ci/run` sets it), which makes it
+/// required.
 #[test]
 fn games_against_fairy_stockfish_reach_a_result() {
     let pyffish = Command::new("python3")
@@ -454,9 +461,98 @@ fn games_against_fairy_stockfish_reach_a_result() {
         );
         return;
     };
-    let stdout = common::run_python_script("scripts/fairy_match.py", &["--fairy", &fairy]);
-    assert!(
-        stdout.contains("6 games against Fairy-Stockfish"),
-        "{stdout}"
+    let stdout = common::run_python_script(
+        "scripts/fairy_match.py",
+        &[
+            "--fairy",
+            &fairy,
+            "--one-colour",
+            "--movetime",
+            "50",
+            "--plies",
+            "800",
+        ],
     );
+    let variants: Vec<&str> = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("variants: "))
+        .unwrap_or_else(|| panic!("no variants line in {stdout}"))
+        .split(' ')
+        .collect();
+    // Every game of the library that Fairy-Stockfish knows by the same name, and that is for
+    // two sides acting once a turn, is played.
+    for name in [
+        "chess",
+        "crazyhouse",
+        "atomic",
+        "3check",
+        "antichess",
+        "horde",
+        "racingkings",
+        "shogi",
+        "minishogi",
+        "xiangqi",
+        "minixiangqi",
+        "janggi",
+        "sittuyin",
+        "dobutsu",
+        "ataxx",
+        "seirawan",
+        "spartan",
+        "placement",
+        "grasshopper",
+    ] {
+        assert!(variants.contains(&name), "{name} was not played: {stdout}");
+    }
+    let summary = format!(
+        "{} games against Fairy-Stockfish (nodes 2000) reached a result, 0 unfinished",
+        variants.len()
+    );
+    assert!(stdout.contains(&summary), "{stdout}");
+    for variant in &variants {
+        assert!(
+            stdout.contains(&format!("\n{variant}: variant as ")),
+            "{variant}: {stdout}"
+        );
+    }
+}
+
+/// A forced pass (`pass when no action`) goes over UCI as Fairy-Stockfish writes it: a move of
+/// the mover's first piece in square order to its own square. The position is one of a game
+/// played against Fairy-Stockfish in ataxx, where White has stones and no clone or jump, and
+/// pyffish's one legal move there is `f5f5`.
+#[test]
+fn a_forced_pass_is_written_and_read_as_fairy_stockfish_writes_it() {
+    let fen = "2pppPP/2pppPP/2pppPP/1pppppp/1pppppp/2ppppp/pp1ppp1 w - - 0 32";
+    let mut engine = Engine::start(&["uci"]);
+    engine.send("setoption name UCI_Variant value ataxx");
+    engine.send(&format!("position fen {fen}"));
+    engine.send("go depth 2");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    assert_eq!(bestmove(&lines), "f5f5", "{lines:?}");
+    let pv = lines
+        .iter()
+        .filter_map(|l| l.split_once(" pv "))
+        .collect::<Vec<_>>();
+    assert!(
+        pv.iter().all(|(_, line)| line.starts_with("f5f5")),
+        "{lines:?}"
+    );
+    // Read back: the pass is played, and Black is to move.
+    engine.send(&format!("position fen {fen} moves f5f5"));
+    engine.send("go depth 1");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    assert!(
+        bestmove(&lines).starts_with(['a', 'b', 'c', 'P']),
+        "{lines:?}"
+    );
+    // Another stone's square twice is no pass.
+    engine.send(&format!("position fen {fen} moves g7g7"));
+    let lines = engine.sync();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error")),
+        "{lines:?}"
+    );
+    engine.quit();
 }

@@ -180,6 +180,10 @@ fn python_chess_plays_whole_games_through_xboard() {
         "chess 0-1",
         "crazyhouse ",
         "atomic ",
+        "kingofthehill ",
+        "3check ",
+        "horde ",
+        "racingkings ",
         "self-play ",
     ] {
         assert!(stdout.contains(game), "{game}: {stdout}");

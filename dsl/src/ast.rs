@@ -699,6 +699,8 @@ pub enum DropsItem {
     Must(Box<MustStatement>),
     /// `must capture when a capture is possible` (in a `moves` block only)
     Obligation(Box<ObligationStatement>),
+    /// `irreversible` (in a `drops` block only): every drop resets the half-move clock.
+    Irreversible,
     /// A construct not implemented yet.
     Future(FutureStatement),
 }

@@ -523,6 +523,11 @@ pub struct DropRules {
     /// move from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<AfterRule>,
+    /// `irreversible` (the `drops` block only): every drop, in a placement phase too, resets
+    /// the half-move clock, as Fairy-Stockfish counts; without it only drops of `irreversible`
+    /// pieces do.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub irreversible: bool,
 }
 
 /// `[side] must [not] after C [when CONDITION]` in the `moves` block: a move of the side, when

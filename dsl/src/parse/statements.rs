@@ -412,6 +412,7 @@ fn block_rules(file: FileId, inner: Pairs<'_, Rule>) -> Vec<Spanned<DropsItem>> 
                 Rule::move_obligation => {
                     DropsItem::Obligation(Box::new(obligation_statement(file, parts)))
                 }
+                Rule::drops_irreversible => DropsItem::Irreversible,
                 _ => DropsItem::Future(future_statement(file, &mut parts)),
             };
             Spanned::new(item, span)

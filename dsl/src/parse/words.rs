@@ -290,6 +290,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         }
         Rule::action_kind => keywords(ACTION_KIND, &["moves", "drops"]),
         Rule::drops_item | Rule::drop_constraint => words(DROPS_ITEM),
+        Rule::drops_irreversible => keyword(DROPS_ITEM, "irreversible"),
         Rule::move_rules_statement | Rule::kw_moves_block => keyword(STATEMENT, "moves"),
         Rule::move_rules_item | Rule::move_constraint => {
             words("a rule such as `must not move from acted this turn`")

@@ -45,6 +45,7 @@ impl Validator<'_> {
         for item in items {
             match &item.node {
                 DropsItem::Future(future) => self.error(not_supported(future)),
+                DropsItem::Irreversible => rules.irreversible = true,
                 DropsItem::Must(must) if kind == RuleKind::Move => {
                     match self.after_rule(must, item.span, context) {
                         Ok(Some(rule)) => rules.after.push(rule),

@@ -1002,7 +1002,9 @@ impl<B: Bitboard> Position<B> {
                 }
                 irreversible |= captured;
                 let mover = self.remove(rules, from).expect("a move starts on a piece");
-                irreversible |= rules.irreversible[mover.piece];
+                // A promotion cannot be undone: it resets the clock, whatever the piece.
+                irreversible |=
+                    rules.irreversible[mover.piece] || matches!(mv.kind, MoveKind::Promote(_));
                 let piece = match mv.kind {
                     MoveKind::Promote(new) => new,
                     _ => mover.piece,
@@ -1049,9 +1051,9 @@ impl<B: Bitboard> Position<B> {
                     self.set_hand(rules, us, piece, count);
                 }
                 self.put(rules, us, piece, to);
-                // As Fairy-Stockfish counts: a drop of an irreversible piece (a pawn) resets
-                // the move-limit clock.
-                irreversible |= rules.irreversible[piece];
+                // A drop of an irreversible piece (a pawn) resets the move-limit clock, and
+                // every drop does where the `drops` block says `irreversible`.
+                irreversible |= rules.drop_irreversible[piece];
                 dropped = true;
             }
             MoveKind::Pass => {}

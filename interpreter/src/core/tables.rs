@@ -428,6 +428,9 @@ pub struct Tables<B> {
     pub(crate) uncapturable: Vec<PieceId>,
     /// Irreversible piece types (reset the move-limit counter).
     pub(crate) irreversible: ByPiece<bool>,
+    /// Piece types whose drops reset the move-limit counter: the irreversible ones, or every
+    /// type where the `drops` block says `irreversible`.
+    pub(crate) drop_irreversible: ByPiece<bool>,
     /// Piece types dropped from an endless supply (`supply`), a bit per type: every side
     /// always holds one of each in hand, which no setup shows.
     pub(crate) supply: u32,
@@ -703,6 +706,12 @@ impl<B: Bitboard> Tables<B> {
                     .pieces
                     .get(piece.index())
                     .is_some_and(|p| p.irreversible)
+            }),
+            drop_irreversible: ByPiece::from_fn(|piece| {
+                definition
+                    .pieces
+                    .get(piece.index())
+                    .is_some_and(|p| p.irreversible || definition.drops.irreversible)
             }),
             pins_suffice,
             zobrist,

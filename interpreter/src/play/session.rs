@@ -131,6 +131,11 @@ pub trait Session {
     fn san(&self, uci: &str) -> Option<String>;
     /// The one legal move meant by typed text (UCI or short algebraic), in UCI.
     fn resolve(&self, text: &str) -> Result<String, InputError>;
+    /// Where the side to move must pass (`pass when no action`, written `pass`), the pass as
+    /// Fairy-Stockfish writes it: a move of one of the mover's pieces to its own square, its
+    /// royal piece's, else its first piece's in square order (ataxx's `f5f5`). [`Session::play`]
+    /// reads that form too. `None` where no such pass is legal or the mover has no piece.
+    fn fairy_pass(&self) -> Option<String>;
     /// The state of the turn and the stores, for games that have them.
     fn turn_report(&self) -> TurnReport;
     /// For each move played: the index of the side that played it and the move number then.
@@ -284,9 +289,13 @@ impl<B: Bitboard> Game<B> {
                 result: result.description(),
             });
         }
+        let fairy_pass = self.fairy_pass();
         let legal = legal_moves(&self.rules, self.position())
             .into_iter()
-            .find(|m| m.uci(&self.rules) == text);
+            .find(|m| {
+                m.uci(&self.rules) == text
+                    || (m.kind == MoveKind::Pass && fairy_pass.as_deref() == Some(text))
+            });
         legal
             .map(Action::Move)
             .or_else(|| self.policy_action(text))
@@ -881,6 +890,27 @@ impl<B: Bitboard> Session for Game<B> {
             }
         }
         crate::san::resolve(&self.rules, self.position(), text).map(|mv| mv.uci(&self.rules))
+    }
+
+    fn fairy_pass(&self) -> Option<String> {
+        let position = self.position();
+        let legal = legal_moves(&self.rules, position);
+        let pass = legal.iter().find(|m| m.kind == MoveKind::Pass)?;
+        if pass.uci(&self.rules) != "pass" {
+            return None;
+        }
+        let side = position.side_to_move(&self.rules);
+        let royals = position.royals(&self.rules, side);
+        let pieces = if royals.is_empty() {
+            position.side_pieces(side)
+        } else {
+            royals
+        };
+        if pieces.is_empty() {
+            return None;
+        }
+        let square = self.rules.geometry.square(pieces.lowest()).to_string();
+        Some(format!("{square}{square}"))
     }
 }
 
