@@ -105,10 +105,12 @@ def position_key(fen):
       not apply the fifty-move rule. Without hands it is compared.
     """
     fields = fen.split(" ")
+    # The checks each side still needs (`3+3`, 3check), after the en-passant field, when present.
+    checks = fields.pop(4) if len(fields) > 6 and "+" in fields[4] else ""
     board, bracket, hand = fields[0].partition("[")
     hand = "".join(sorted(hand.rstrip("]")))
     clock = "" if bracket else fields[4]
-    return (board, hand, fields[1], fields[2], clock, fields[5]), fields[3]
+    return (board, hand, fields[1], fields[2], clock, fields[5], checks), fields[3]
 
 
 def ep_agree(mine, theirs):

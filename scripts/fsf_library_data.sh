@@ -38,6 +38,11 @@ options() {
         # Sittuyin's setup takes 32 plies, and a pawn promotes only where its side has lost its
         # general: 6 games of 160 plies, in which pawns promote.
         sittuyin) echo "--games 6 --plies 160" ;;
+        # Duck chess lists some 600 moves a position (each move once per square for the
+        # duck), and pyffish counts perft slowly: perft 2 from the start (379,440) and from the
+        # middles; seed 59's 2 games of up to 40 plies both end by a King captured (at plies 27
+        # and 19), in some 450 KB.
+        duck) echo "--seed 59 --games 2 --plies 40 --perft-depth 2" ;;
         *) echo "" ;;
     esac
 }

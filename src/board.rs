@@ -211,6 +211,7 @@ pub fn rules_text(definition: &Definition) -> String {
             .pieces
             .iter()
             .enumerate()
+            .filter(|(_, def)| !def.neutral)
             .map(|(piece, def)| {
                 // A promoted form is typed `+P` in FENs and drawn as its letter.
                 let letter = definition.piece_symbol(
@@ -221,6 +222,12 @@ pub fn rules_text(definition: &Definition) -> String {
             })
             .collect();
         out.push_str(&format!("  {}: {}\n", side.name, pieces.join(", ")));
+    }
+    if let Some(neutral) = definition.neutral_piece() {
+        let name = &definition.pieces[neutral.index()].name;
+        out.push_str(&format!(
+            "  neither side's: * {name}, placed by every move\n"
+        ));
     }
     out
 }

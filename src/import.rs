@@ -7,10 +7,11 @@
 //! it: an imported game plays as Fairy-Stockfish plays it, or is not imported. Every file is
 //! loaded and compiled as `variant check` would before it is written, so a written file is a
 //! valid game. The flow: [`ini`] reads sections, [`rules`] applies each inheritance chain to
-//! Fairy-Stockfish's template, [`betza`] converts piece movements, [`write`] states the rules in
+//! Fairy-Stockfish's template or a built-in variant ([`builtin`]), [`betza`] converts piece movements, [`write`] states the rules in
 //! the language.
 
 mod betza;
+mod builtin;
 mod ini;
 mod rules;
 mod write;
@@ -118,7 +119,7 @@ fn resolve(
             section.name
         )));
     }
-    if Rules::builtin(&section.name).is_some() {
+    if builtin::is_builtin(&section.name) {
         return Err(refuse(format!(
             "`{}` is a built-in Fairy-Stockfish variant: it refuses to redefine it",
             section.name
@@ -129,12 +130,16 @@ fn resolve(
         Some(parent) if parent == section.name => {
             return Err(refuse(format!("`{parent}` inherits from itself")));
         }
-        Some(parent) => match (done.get(parent), Rules::builtin(parent)) {
+        Some(parent) => match (done.get(parent), builtin::rules(parent)) {
             (Some(Ok(rules)), _) => rules.clone(),
             (Some(Err(())), _) => return Err(refuse(format!("its parent `{parent}` was refused"))),
             (None, Some(rules)) => rules,
+            (None, None) if builtin::is_builtin(parent) => return Err(refuse(format!(
+                "its parent `{parent}` is a built-in Fairy-Stockfish variant import does not restate (it restates {}): its rules need options import refuses",
+                builtin::restated().join(", ")
+            ))),
             (None, None) => return Err(refuse(format!(
-                "unknown parent `{parent}`: not a section above this one, nor a built-in Fairy-Stockfish variant import maps (chess, crazyhouse)"
+                "unknown parent `{parent}`: not a section above this one, nor a built-in Fairy-Stockfish variant"
             ))),
         },
     };

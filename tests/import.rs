@@ -209,8 +209,13 @@ fn bad_input_gets_a_clear_error() {
     refused("import-empty", b"no sections here\n", "no `[section]`");
     refused(
         "import-unknown-parent",
+        b"[a:nosuch]\n",
+        "v.ini:1: [a] not imported: unknown parent `nosuch`",
+    );
+    refused(
+        "import-builtin-parent",
         b"[a:shogi]\n",
-        "v.ini:1: [a] not imported: unknown parent `shogi`",
+        "v.ini:1: [a] not imported: its parent `shogi` is a built-in Fairy-Stockfish variant import does not restate",
     );
     refused(
         "import-self",

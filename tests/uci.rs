@@ -501,6 +501,7 @@ fn games_against_fairy_stockfish_reach_a_result() {
         "spartan",
         "placement",
         "grasshopper",
+        "duck",
     ] {
         assert!(variants.contains(&name), "{name} was not played: {stdout}");
     }

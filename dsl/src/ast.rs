@@ -512,6 +512,8 @@ pub enum PieceItem {
     Uncapturable,
     /// `supply`: dropped from an endless supply.
     Supply,
+    /// `neutral`: a piece of no side, moved by every side as the last part of its move.
+    Neutral,
     /// `converts around`: its landing converts the enemy pieces around.
     ConvertsAround,
     /// `path W any, then outward`: the legs in order.
@@ -557,6 +559,7 @@ impl PieceItem {
             PieceItem::Irreversible => "irreversible",
             PieceItem::Uncapturable => "uncapturable",
             PieceItem::Supply => "supply",
+            PieceItem::Neutral => "neutral",
             PieceItem::ConvertsAround => "converts",
             PieceItem::Path(_) => "path",
             PieceItem::Future(future) => &future.keyword.node,

@@ -704,6 +704,11 @@ pub struct PieceDef {
     /// no hand and no FEN).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub supply: bool,
+    /// `neutral`: the piece belongs to no side and is written `*` in FEN; every move ends by
+    /// putting it on an empty square other than its own (duck chess's duck). A game has at most
+    /// one neutral piece on the board.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub neutral: bool,
     /// `converts around`: after every action that lands it on a square (a move or a drop), the
     /// enemy pieces on the 8 squares around become the mover's.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -1197,6 +1202,9 @@ pub struct Setup {
     /// there, sorted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gates: Vec<(SideId, Square)>,
+    /// The square of the game's neutral piece (`neutral`, written `*`), if it is on the board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neutral: Option<Square>,
 }
 
 /// How far a turn of several actions has gone.
@@ -1264,7 +1272,9 @@ impl Definition {
         (0..self.sides.len()).find_map(|side| {
             (0..self.pieces.len())
                 .find(|&piece| {
-                    self.pieces[piece].promoted_form == promoted_form
+                    // A neutral piece belongs to no side: it is written `*`, never by letter.
+                    !self.pieces[piece].neutral
+                        && self.pieces[piece].promoted_form == promoted_form
                         && self.piece_letter(SideId(side as u8), PieceId(piece as u8)) == letter
                 })
                 .map(|piece| (SideId(side as u8), PieceId(piece as u8)))
@@ -1391,6 +1401,14 @@ impl Definition {
                 .score
                 .as_ref()
                 .is_some_and(|score| score.expression.reads_last_drop())
+    }
+
+    /// The game's neutral piece (`neutral`), if it has one (at most one: validation).
+    pub fn neutral_piece(&self) -> Option<PieceId> {
+        self.pieces
+            .iter()
+            .position(|piece| piece.neutral)
+            .map(|index| PieceId(index as u8))
     }
 
     /// Whether the game is played with hands: its setup holds pieces in hand, or captured

@@ -105,6 +105,10 @@ pub mod code {
     /// A `gating` statement whose squares a FEN cannot name: two on a file, a file letter that
     /// is a castling letter, more than two sides, none on the board.
     pub const GATING: &str = "E0604";
+    /// A `neutral` piece the game cannot have: a second one, one with moves, royalty,
+    /// promotion or supply, or in a game of four sides, with holes, with gating, or with turns
+    /// of several actions, passes or placement phases.
+    pub const NEUTRAL: &str = "E0605";
     /// The `setup` FEN is not valid for this game.
     pub const FEN: &str = "E0701";
     /// An `end` rule with a meaningless count.

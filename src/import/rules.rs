@@ -59,6 +59,11 @@ pub struct Rules {
     pub castling_queenside_file: u8,
     pub castling_rank: u8,
     pub castling_king_file: u8,
+    /// `castlingRookKingsideFile` (Fairy-Stockfish's default, its widest board's last file, is
+    /// cut to the board) and `castlingRookQueensideFile`: where the search for a right's rook
+    /// starts.
+    pub castling_rook_kingside_file: u8,
+    pub castling_rook_queenside_file: u8,
     pub piece_drops: bool,
     pub captures_to_hand: bool,
     pub first_rank_pawn_drops: bool,
@@ -68,8 +73,11 @@ pub struct Rules {
     pub n_move_rule: u32,
     pub n_fold_rule: u32,
     pub n_fold_value: Verdict,
-    /// The flag piece's letter per side (`None`: `*`, none), and the flag regions.
+    /// The flag piece's letter per side ([`ALL_PIECES`]: any piece, Fairy-Stockfish's default;
+    /// `None`: `-`, none), and the flag regions.
     pub flag_piece: [Option<char>; 2],
+    /// `flagPieceCount`: how many flag pieces must stand in the region.
+    pub flag_piece_count: u32,
     pub flag_region: [BTreeSet<Square>; 2],
     /// `mustCapture`: a side that can capture must.
     pub must_capture: bool,
@@ -85,6 +93,19 @@ pub struct Rules {
     pub extinction_piece_types: Vec<char>,
     /// `extinctionPieceCount`: a type is extinct at this count or below.
     pub extinction_piece_count: u32,
+    /// `checking = false`: no move may give check.
+    pub checking: bool,
+    /// `flyingGeneral`: the kings may not face each other on a file with nothing between.
+    pub flying_general: bool,
+    /// `dropNoDoubled`: the piece that may not be dropped on a file holding
+    /// `dropNoDoubledCount` of its own kind.
+    pub drop_no_doubled: Option<char>,
+    pub drop_no_doubled_count: u32,
+    /// `soldierPromotionRank` as a rank index from each side's edge: the soldier steps sideways
+    /// from that rank on (0: everywhere).
+    pub soldier_promotion_rank: u8,
+    /// `dropRegionWhite/Black`: where each side may drop (`None`: anywhere).
+    pub drop_region: [Option<BTreeSet<Square>>; 2],
     /// `enPassantRegion` per capturing side, where it differs from the whole board.
     pub en_passant_region: [Option<BTreeSet<Square>>; 2],
 }
@@ -118,7 +139,7 @@ const PREDEFINED: [(&str, &str); 20] = [
 ];
 
 /// More predefined types (kept apart to keep each table short).
-const PREDEFINED_MORE: [(&str, &str); 10] = [
+const PREDEFINED_MORE: [(&str, &str); 15] = [
     ("shogiKnight", "fN"),
     ("gold", "WfF"),
     ("dragonHorse", "BW"),
@@ -129,23 +150,18 @@ const PREDEFINED_MORE: [(&str, &str); 10] = [
     ("elephant", "nA"),
     ("janggiElephant", "nZ"),
     ("breakthrough", "fmWfF"),
+    ("cannon", "mRcpR"),
+    ("banner", "RcpRnN"),
+    ("clobber", "cW"),
+    ("immobile", ""),
+    ("soldier", "fsW"),
 ];
 
 /// Predefined types with no equivalent, and why.
-const UNMAPPED_PIECES: [(&str, &str); 6] = [
-    (
-        "cannon",
-        "a hopper (captures by jumping a piece): the language has no hoppers yet",
-    ),
-    ("janggiCannon", "a hopper: the language has no hoppers yet"),
-    ("banner", "a hopper: the language has no hoppers yet"),
-    (
-        "soldier",
-        "it changes its moves across the river: the language has no regions yet",
-    ),
-    ("clobber", "capture-only stones: not mapped"),
-    ("immobile", "an immobile piece: not mapped"),
-];
+const UNMAPPED_PIECES: [(&str, &str); 1] = [(
+    "janggiCannon",
+    "a hopper that may neither hop over nor capture another cannon: the language says it (`may not hop over Cannon`, `may not capture Cannon`, games/janggi.variant), import does not write it yet",
+)];
 
 /// Options that change nothing of the rules (engine evaluation and GUI hints): accepted, not
 /// written.
@@ -159,13 +175,12 @@ const COSMETIC: [&str; 6] = [
 ];
 
 /// Options import accepts only at Fairy-Stockfish's default, which the language states.
-const DEFAULT_ONLY: [(&str, &str); 35] = [
+const DEFAULT_ONLY: [(&str, &str); 33] = [
     ("flagMove", "false"),
     ("flagPieceSafe", "false"),
     ("flagPieceBlockedWin", "false"),
     ("chess960", "false"),
     ("twoBoards", "false"),
-    ("checking", "true"),
     ("dropChecks", "true"),
     ("mustDrop", "false"),
     ("dropLoop", "false"),
@@ -177,7 +192,6 @@ const DEFAULT_ONLY: [(&str, &str); 35] = [
     ("passWhite", "false"),
     ("passBlack", "false"),
     ("passOnStalemate", "false"),
-    ("flyingGeneral", "false"),
     ("immobilityIllegal", "false"),
     ("shogiPawnDropMateIllegal", "false"),
     ("sittuyinPromotion", "false"),
@@ -217,6 +231,8 @@ impl Rules {
             castling_queenside_file: 2,
             castling_rank: 0,
             castling_king_file: 4,
+            castling_rook_kingside_file: 11,
+            castling_rook_queenside_file: 0,
             piece_drops: false,
             captures_to_hand: false,
             first_rank_pawn_drops: false,
@@ -226,7 +242,8 @@ impl Rules {
             n_move_rule: 50,
             n_fold_rule: 3,
             n_fold_value: Verdict::Draw,
-            flag_piece: [None, None],
+            flag_piece: [Some(ALL_PIECES), Some(ALL_PIECES)],
+            flag_piece_count: 1,
             flag_region: [BTreeSet::new(), BTreeSet::new()],
             must_capture: false,
             check_counting: false,
@@ -236,6 +253,12 @@ impl Rules {
             extinction_piece_types: Vec::new(),
             extinction_piece_count: 0,
             en_passant_region: [None, None],
+            checking: true,
+            flying_general: false,
+            drop_no_doubled: None,
+            drop_no_doubled_count: 1,
+            drop_region: [None, None],
+            soldier_promotion_rank: 0,
         }
     }
 
@@ -258,20 +281,13 @@ impl Rules {
         rules
     }
 
-    /// The built-in Fairy-Stockfish variants import can start from.
-    pub fn builtin(name: &str) -> Option<Rules> {
-        match name {
-            "chess" => Some(Rules::chess()),
-            "crazyhouse" => {
-                let mut rules = Rules::chess();
-                rules.start_fen =
-                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1".into();
-                rules.piece_drops = true;
-                rules.captures_to_hand = true;
-                Some(rules)
-            }
-            _ => None,
-        }
+    /// Fairy-Stockfish's built-in `crazyhouse`: chess with drops of captured pieces.
+    pub fn crazyhouse() -> Option<Rules> {
+        let mut rules = Rules::chess();
+        rules.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1".into();
+        rules.piece_drops = true;
+        rules.captures_to_hand = true;
+        Some(rules)
     }
 
     /// The piece with this letter, if any.
@@ -296,7 +312,21 @@ impl Rules {
                 reason: format!("`{slot}`: {reason}"),
             })?
         };
-        self.pieces.retain(|p| p.letter != letter);
+        // As Fairy-Stockfish's `add_piece`: the piece that had the letter (this slot's own, too)
+        // is removed, with its promotion choices; rules naming this slot's old letter follow it
+        // to the new one (Fairy-Stockfish keeps piece types, not letters, in them).
+        if let Some(displaced) = self.pieces.iter().find(|p| p.letter == letter) {
+            let displaced = displaced.slot.clone();
+            self.remove_piece(&displaced);
+        }
+        if let Some(old) = self
+            .pieces
+            .iter()
+            .find(|p| p.slot == slot)
+            .map(|p| p.letter)
+        {
+            self.rename_letter(old, letter);
+        }
         let piece = Piece {
             slot: slot.to_string(),
             letter,
@@ -307,6 +337,26 @@ impl Rules {
             None => self.pieces.push(piece),
         }
         Ok(())
+    }
+
+    /// Every rule that names the letter `old` names `new` instead.
+    fn rename_letter(&mut self, old: char, new: char) {
+        let rename = |c: &mut char| {
+            if *c == old {
+                *c = new;
+            }
+        };
+        for types in &mut self.promotion_types {
+            types.iter_mut().for_each(rename);
+        }
+        self.extinction_piece_types.iter_mut().for_each(rename);
+        for piece in self
+            .flag_piece
+            .iter_mut()
+            .chain(&mut self.castling_king_piece)
+        {
+            piece.as_mut().map(rename);
+        }
     }
 
     /// Removes a slot's piece (`king = -`), and takes it out of the promotion choices.
@@ -440,6 +490,12 @@ impl Rules {
             "castlingKingsideFile" => self.castling_kingside_file = file_value(setting)?,
             "castlingQueensideFile" => self.castling_queenside_file = file_value(setting)?,
             "castlingKingFile" => self.castling_king_file = file_value(setting)?,
+            "castlingRookKingsideFile" => {
+                self.castling_rook_kingside_file = file_value(setting)?
+            }
+            "castlingRookQueensideFile" => {
+                self.castling_rook_queenside_file = file_value(setting)?
+            }
             "castlingRank" => self.castling_rank = self.rank_value(setting)?,
             "pieceDrops" => self.piece_drops = boolean(setting)?,
             "capturesToHand" => self.captures_to_hand = boolean(setting)?,
@@ -451,11 +507,14 @@ impl Rules {
             "nMoveRule" => self.n_move_rule = number(setting)?,
             "nFoldRule" => self.n_fold_rule = number(setting)?,
             "flagPiece" => {
-                let piece = self.flag_piece(setting)?;
+                let piece = self.flag_piece_types(setting)?;
                 self.flag_piece = [piece, piece];
             }
-            "flagPieceWhite" => self.flag_piece[WHITE] = self.flag_piece(setting)?,
-            "flagPieceBlack" => self.flag_piece[BLACK] = self.flag_piece(setting)?,
+            "flagPieceWhite" => self.flag_piece[WHITE] = self.flag_piece_types(setting)?,
+            "flagPieceBlack" => self.flag_piece[BLACK] = self.flag_piece_types(setting)?,
+            "flagPieceCount" => {
+                self.flag_piece_count = number(setting)?.max(1);
+            }
             "flagRegion" => {
                 let region = self.bitboard(setting)?;
                 self.flag_region = [region.clone(), region];
@@ -463,6 +522,17 @@ impl Rules {
             "flagRegionWhite" => self.flag_region[WHITE] = self.bitboard(setting)?,
             "flagRegionBlack" => self.flag_region[BLACK] = self.bitboard(setting)?,
             "mustCapture" => self.must_capture = boolean(setting)?,
+            "checking" => self.checking = boolean(setting)?,
+            "flyingGeneral" => self.flying_general = boolean(setting)?,
+            "dropNoDoubled" => self.drop_no_doubled = self.flag_piece(setting)?,
+            "dropNoDoubledCount" => self.drop_no_doubled_count = number(setting)?,
+            "soldierPromotionRank" => self.soldier_promotion_rank = self.rank_value(setting)?,
+            "dropRegionWhite" | "whiteDropRegion" => {
+                self.drop_region[WHITE] = Some(self.bitboard(setting)?)
+            }
+            "dropRegionBlack" | "blackDropRegion" => {
+                self.drop_region[BLACK] = Some(self.bitboard(setting)?)
+            }
             "checkCounting" => self.check_counting = boolean(setting)?,
             "castlingDroppedPiece" => self.castling_dropped_piece = boolean(setting)?,
             "castlingKingPiece" => {
@@ -600,6 +670,14 @@ impl Rules {
             };
         }
         self.piece_set(setting)
+    }
+
+    /// `flagPiece`: one piece letter, `*` for any piece ([`ALL_PIECES`]), `-` for none.
+    fn flag_piece_types(&self, setting: &Setting) -> Result<Option<char>, Refusal> {
+        match setting.value.trim() {
+            "*" => Ok(Some(ALL_PIECES)),
+            _ => self.flag_piece(setting),
+        }
     }
 
     fn flag_piece(&self, setting: &Setting) -> Result<Option<char>, Refusal> {

@@ -41,14 +41,12 @@ pub fn variant_text(
     }
     if rules.piece_drops {
         out.push_str("actions moves drops\n");
-        out.push_str(&pawn_drops(rules));
+        out.push_str(&pawn_drops(rules).map_err(refuse)?);
     }
     if rules.captures_to_hand {
         out.push_str("capture { to hand }\n");
     }
-    if rules.must_capture {
-        out.push_str("moves {\n    must capture when a capture is possible\n}\n");
-    }
+    out.push_str(&move_rules(rules, king).map_err(refuse)?);
     let checks = checks_to_give(rules).map_err(refuse)?;
     if let Some(checks) = checks {
         let _ = writeln!(
@@ -80,6 +78,14 @@ fn piece_block(piece: &Piece, rules: &Rules) -> Result<String, String> {
     }
     if piece.slot == "pawn" {
         out.push_str(&pawn_items(rules)?);
+    } else if piece.slot == "soldier" && rules.soldier_promotion_rank > 0 {
+        // Fairy-Stockfish's soldier steps sideways only from `soldierPromotionRank` on.
+        let _ = writeln!(
+            out,
+            "    moves \"fW\"\n    moves \"fW sW\" in ranks {}-{}",
+            rules.soldier_promotion_rank + 1,
+            rules.ranks
+        );
     } else if !piece.moves.is_empty() {
         let _ = writeln!(out, "    moves \"{}\"", piece.moves);
     }
@@ -276,7 +282,6 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
             (rules.ranks - 1).checked_sub(rules.castling_rank)
         }
         .ok_or_else(off_board)?;
-        let rook_file = if kingside { rules.files - 1 } else { 0 };
         let king_to = if kingside {
             rules.castling_kingside_file
         } else {
@@ -298,8 +303,6 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
                 c
             }
         };
-        let king_from = (rules.castling_king_file, rank);
-        let rook_from = (rook_file, rank);
         // The piece that castles: `castlingKingPiece`, named where it is not the king.
         let castler = match rules.castling_king_piece[side] {
             Some(letter) if letter != king.letter || king.slot != "king" => Some(
@@ -310,12 +313,34 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
             _ => None,
         };
         let castler_letter = castler.map_or(king.letter, |piece| piece.letter);
+        let (king_from, rook_from) = if dropped {
+            let rook_file = if kingside { rules.files - 1 } else { 0 };
+            ((rules.castling_king_file, rank), (rook_file, rank))
+        } else {
+            castling_squares(
+                rules,
+                &board,
+                rank,
+                case(castler_letter),
+                case('r'),
+                kingside,
+            )
+        };
         if !dropped
             && (board.get(&king_from) != Some(&case(castler_letter))
                 || board.get(&rook_from) != Some(&case('r')))
         {
             return Err(format!(
                 "the castling right `{right}` needs the king on {} and a rook on {} in startFen",
+                square_name(king_from),
+                square_name(rook_from)
+            ));
+        }
+        if king_to.abs_diff(king_from.0) <= 1 {
+            return Err(format!(
+                "the castling right `{right}` moves the king from {} to {}, one square or none: Fairy-Stockfish writes that castling as the king taking its rook ({}{}), the language as the king's step, which an ordinary move writes the same: not mapped",
+                square_name(king_from),
+                square_name((king_to, rank)),
                 square_name(king_from),
                 square_name(rook_from)
             ));
@@ -350,9 +375,43 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
     Ok(out)
 }
 
+/// Where the castling king and rook of a right stand, found as Fairy-Stockfish finds them in
+/// the start position: the king is the only castling piece on the castling rank (else the square
+/// on `castlingKingFile`); the rook is the first one from `castlingRookKingsideFile` (the last
+/// file by default) towards file a, or from `castlingRookQueensideFile` (file a) towards the last.
+fn castling_squares(
+    rules: &Rules,
+    board: &std::collections::BTreeMap<Square, char>,
+    rank: u8,
+    king: char,
+    rook: char,
+    kingside: bool,
+) -> (Square, Square) {
+    let kings: Vec<u8> = (0..rules.files)
+        .filter(|&f| board.get(&(f, rank)) == Some(&king))
+        .collect();
+    let king_file = match kings.as_slice() {
+        [one] => *one,
+        _ => rules.castling_king_file,
+    };
+    let files: Vec<u8> = if kingside {
+        (0..=rules.castling_rook_kingside_file.min(rules.files - 1))
+            .rev()
+            .collect()
+    } else {
+        (rules.castling_rook_queenside_file..rules.files).collect()
+    };
+    let rook_file = files
+        .iter()
+        .copied()
+        .find(|&f| board.get(&(f, rank)) == Some(&rook))
+        .unwrap_or(files.last().copied().unwrap_or(0));
+    ((king_file, rank), (rook_file, rank))
+}
+
 /// The castling field of the start FEN (`-` when it has none).
 fn castling_field(rules: &Rules) -> String {
-    let fields: Vec<&str> = rules.start_fen.split_whitespace().collect();
+    let fields = complete_fen(&rules.start_fen);
     match fields.get(2) {
         Some(field) if field.chars().all(|c| c.is_ascii_alphabetic() || c == '-') => {
             field.to_string()
@@ -390,11 +449,7 @@ fn board_squares(fen: &str) -> std::collections::BTreeMap<Square, char> {
 /// The start FEN as the language reads it: with `[]` when the game has hands, and no castling
 /// rights when castling is off.
 fn setup_fen(rules: &Rules) -> String {
-    let mut fields: Vec<String> = rules
-        .start_fen
-        .split_whitespace()
-        .map(String::from)
-        .collect();
+    let mut fields = complete_fen(&rules.start_fen);
     if (rules.piece_drops || rules.captures_to_hand)
         && !fields.first().is_some_and(|b| b.contains('['))
     {
@@ -408,13 +463,55 @@ fn setup_fen(rules: &Rules) -> String {
     fields.join(" ").replace('"', "")
 }
 
-/// Where pawns may not be dropped: their first rank and their promotion region.
-fn pawn_drops(rules: &Rules) -> String {
+/// Where pieces may not be dropped: pawns on their first rank and in their promotion region,
+/// the `dropNoDoubled` piece on a file that holds one of its kind, any piece outside the side's
+/// `dropRegion`.
+fn pawn_drops(rules: &Rules) -> Result<String, String> {
+    // Fairy-Stockfish resets the half-move clock on every drop.
+    let mut out = String::from("drops {\n    irreversible\n");
+    if let Some(letter) = rules.drop_no_doubled {
+        let name = rules
+            .piece(letter)
+            .map(piece_name)
+            .ok_or("`dropNoDoubled` is not a piece")?;
+        // Fairy-Stockfish: no drop on a file holding `dropNoDoubledCount` own pieces of the kind.
+        match rules.drop_no_doubled_count {
+            0 => {
+                let _ = writeln!(out, "    must not place on board when placing {name}");
+            }
+            1 => {
+                let _ = writeln!(
+                    out,
+                    "    must not place on file of own {name} when placing {name}"
+                );
+            }
+            n => return Err(format!("`dropNoDoubledCount = {n}` (more than one piece of a kind on a file) is not mapped")),
+        }
+    }
+    for (side, who) in [(WHITE, "white"), (BLACK, "black")] {
+        let Some(region) = &rules.drop_region[side] else {
+            continue;
+        };
+        // Fairy-Stockfish's drop region, said as the squares outside it.
+        let region = on_board(region, rules);
+        let outside: Vec<String> = (0..rules.ranks)
+            .flat_map(|r| (0..rules.files).map(move |f| (f, r)))
+            .filter(|square| !region.contains(square))
+            .map(square_name)
+            .collect();
+        if !outside.is_empty() {
+            let _ = writeln!(
+                out,
+                "    {who} must not place on squares {}",
+                outside.join(" ")
+            );
+        }
+    }
     let Some(pawn) = rules.pieces.iter().find(|p| p.slot == "pawn") else {
-        return String::new();
+        out.push_str("}\n");
+        return Ok(out);
     };
     let name = piece_name(pawn);
-    let mut out = String::from("drops {\n");
     if !rules.first_rank_pawn_drops {
         let _ = writeln!(out, "    must not place on rank 1 when placing {name}");
     }
@@ -432,7 +529,7 @@ fn pawn_drops(rules: &Rules) -> String {
         }
     }
     out.push_str("}\n");
-    out
+    Ok(out)
 }
 
 fn verdict(v: Verdict) -> &'static str {
@@ -449,9 +546,11 @@ fn checks_to_give(rules: &Rules) -> Result<Option<u32>, String> {
     if !rules.check_counting {
         return Ok(None);
     }
-    let fields: Vec<&str> = rules.start_fen.split_whitespace().collect();
+    let fields = complete_fen(&rules.start_fen);
     let counts = fields
-        .get(4)
+        .iter()
+        .skip(2)
+        .find(|field| field.contains('+'))
         .and_then(|field| field.split_once('+'))
         .and_then(|(white, black)| Some((white.parse::<u32>().ok()?, black.parse::<u32>().ok()?)));
     match counts {
@@ -535,32 +634,103 @@ fn end_block(rules: &Rules, king: Option<&Piece>, checks: Option<u32>) -> Result
     Ok(out)
 }
 
+/// The `moves` block: compulsory capture, no move giving check (`checking = false`), no move
+/// leaving the kings facing each other on a file or a rank with nothing between
+/// (`flyingGeneral`: Fairy-Stockfish looks along rook lines).
+fn move_rules(rules: &Rules, king: Option<&Piece>) -> Result<String, String> {
+    let mut lines = Vec::new();
+    if rules.must_capture {
+        lines.push("must capture when a capture is possible".to_string());
+    }
+    if !rules.checking {
+        if rules.piece_drops {
+            return Err("`checking = false` with drops (Fairy-Stockfish's `dropChecks` then decides drops apart) is not mapped".into());
+        }
+        lines.push("must not give check".into());
+    }
+    if rules.flying_general {
+        let king = king.ok_or("`flyingGeneral` without a `king`")?;
+        if castling_field(rules) != "-" && rules.castling {
+            return Err("`flyingGeneral` with castling (Fairy-Stockfish's king may not pass a square facing the other king) is not mapped".into());
+        }
+        let name = piece_name(king);
+        lines.push(format!(
+            "must not after some (opponent {name} and reach of (own {name}) by \"R\")"
+        ));
+    }
+    if lines.is_empty() {
+        return Ok(String::new());
+    }
+    let mut out = String::from("moves {\n");
+    for line in lines {
+        let _ = writeln!(out, "    {line}");
+    }
+    out.push_str("}\n");
+    Ok(out)
+}
+
 /// Capture the flag: the side that just moved wins when its flag piece stands in its region.
 fn flag_rule(rules: &Rules) -> Result<String, String> {
     let mut parts = Vec::new();
     for (side, who) in [(WHITE, "white"), (BLACK, "black")] {
         let region = &on_board(&rules.flag_region[side], rules);
         let Some(letter) = rules.flag_piece[side] else {
-            if region.is_empty() {
-                continue;
-            }
-            return Err("a flag region without a flag piece (`*`) is not mapped".into());
+            continue;
         };
         if region.is_empty() {
             continue;
         }
-        let piece = rules
-            .piece(letter)
-            .map(piece_name)
-            .ok_or("flag piece is not a piece")?;
+        let piece = if letter == ALL_PIECES {
+            "pieces".to_string()
+        } else {
+            rules
+                .piece(letter)
+                .map(piece_name)
+                .ok_or("flag piece is not a piece")?
+        };
         let squares: Vec<String> = region.iter().map(|&s| square_name(s)).collect();
-        parts.push(format!(
-            "some (own {piece} and {who} {piece} and squares {})",
+        let pieces = format!(
+            "own {piece} and {who} {piece} and squares {}",
             squares.join(" ")
-        ));
+        );
+        parts.push(match rules.flag_piece_count {
+            1 => format!("some ({pieces})"),
+            count => format!("count ({pieces}) >= {count}"),
+        });
     }
     if parts.is_empty() {
         return Ok(String::new());
     }
     Ok(format!("    each side wins when {}\n", parts.join(" or ")))
+}
+
+/// A start FEN with every field, read as Fairy-Stockfish reads a short one: a missing side to
+/// move is White; a digit where the castling field would be means neither castling rights nor an
+/// en-passant field (breakthrough's `w 0 1`); otherwise the field after the castling rights is
+/// the en-passant field whatever it holds (petty's `w - 0 1` has no en-passant square and a
+/// half-move clock of 1); a check count (`3+3`) is kept in its place; missing clocks are `0 1`.
+fn complete_fen(fen: &str) -> Vec<String> {
+    let mut words = fen.split_whitespace().map(String::from).peekable();
+    let mut fields = vec![words.next().unwrap_or_default()];
+    fields.push(words.next().unwrap_or_else(|| "w".into()));
+    match words.next_if(|w| !w.starts_with(|c: char| c.is_ascii_digit())) {
+        Some(castling) => {
+            fields.push(castling);
+            let square = |w: &String| {
+                w.len() >= 2
+                    && w.starts_with(|c: char| c.is_ascii_lowercase())
+                    && w[1..].chars().all(|c| c.is_ascii_digit())
+            };
+            let en_passant = words.next().filter(square);
+            fields.push(en_passant.unwrap_or_else(|| "-".into()));
+        }
+        None => fields.extend(["-".to_string(), "-".to_string()]),
+    }
+    if let Some(checks) = words.next_if(|w| w.contains('+')) {
+        fields.push(checks);
+    }
+    fields.push(words.next().unwrap_or_else(|| "0".into()));
+    fields.push(words.next().unwrap_or_else(|| "1".into()));
+    fields.extend(words);
+    fields
 }

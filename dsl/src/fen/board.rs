@@ -1,6 +1,7 @@
 //! Reading the board field and the pieces in hand: ranks from the top down, counts of empty
 //! squares, `*` holes, promoted pieces, and `[...]` hands of at most [`MAX_IN_HAND`] pieces of a
-//! type.
+//! type. In a game with a neutral piece (`neutral`, duck chess's duck), `*` is that piece: such a
+//! game has no holes.
 
 use crate::definition::{Definition, PieceId, Placement, SideId, Square};
 use crate::fen::error::{error, FenError};
@@ -12,10 +13,19 @@ pub const MAX_IN_HAND: u32 = 255;
 
 type Hands = Vec<(SideId, PieceId, u32)>;
 
+/// What the board field marks besides the pieces of the sides.
+#[derive(Default)]
+pub(super) struct Marks {
+    /// Squares of promoted pieces (`Q~`).
+    pub(super) promoted: Vec<Square>,
+    /// The square of the neutral piece (`*` in a game with one).
+    pub(super) neutral: Option<Square>,
+}
+
 pub(super) fn parse_board_and_hands(
     def: &Definition,
     field: Field<'_>,
-) -> Result<(Vec<Placement>, Hands, Vec<Square>), FenError> {
+) -> Result<(Vec<Placement>, Hands, Marks), FenError> {
     let (board_text, hands) = match field.text.find('[') {
         Some(open) => {
             let hand_field = Field {
@@ -26,16 +36,16 @@ pub(super) fn parse_board_and_hands(
         }
         None => (field.text, Vec::new()),
     };
-    let mut promoted = Vec::new();
+    let mut marks = Marks::default();
     let board = parse_board(
         def,
         Field {
             text: board_text,
             offset: field.offset,
         },
-        &mut promoted,
+        &mut marks,
     )?;
-    Ok((board, hands, promoted))
+    Ok((board, hands, marks))
 }
 
 fn parse_hands(def: &Definition, field: Field<'_>) -> Result<Hands, FenError> {
@@ -90,7 +100,7 @@ fn parse_hands(def: &Definition, field: Field<'_>) -> Result<Hands, FenError> {
 fn parse_board(
     def: &Definition,
     field: Field<'_>,
-    promoted: &mut Vec<Square>,
+    marks: &mut Marks,
 ) -> Result<Vec<Placement>, FenError> {
     let mut placements = Vec::new();
     let mut rank_offset = field.offset;
@@ -113,7 +123,7 @@ fn parse_board(
                 offset: rank_offset,
             },
             &mut placements,
-            promoted,
+            marks,
         )?;
         rank_offset += rank_text.len() + 1;
     }
@@ -136,8 +146,9 @@ fn parse_rank(
     rank: u8,
     field: Field<'_>,
     placements: &mut Vec<Placement>,
-    promoted: &mut Vec<Square>,
+    marks: &mut Marks,
 ) -> Result<(), FenError> {
+    let neutral = def.neutral_piece().is_some();
     let files = def.board.files as usize;
     let is_hole =
         |file: usize| file < files && def.board.holes.contains(&Square::new(file as u8, rank));
@@ -175,7 +186,18 @@ fn parse_rank(
             index += digits;
             continue;
         }
-        if c == '*' {
+        if c == '*' && neutral {
+            if marks.neutral.is_some() {
+                return Err(error(
+                    offset,
+                    1,
+                    "a second `*`: this game's neutral piece stands on one square",
+                ));
+            }
+            if file < files {
+                marks.neutral = Some(Square::new(file as u8, rank));
+            }
+        } else if c == '*' {
             if file < files && !is_hole(file) {
                 return Err(error(
                     offset,
@@ -225,7 +247,7 @@ fn parse_rank(
                     ));
                 }
                 if file < files {
-                    promoted.push(Square::new(file as u8, rank));
+                    marks.promoted.push(Square::new(file as u8, rank));
                 }
                 index += 1;
             }

@@ -107,7 +107,7 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
     let Some(board_field) = fields.first().copied() else {
         return Err(error(0, text.len(), "the FEN is empty"));
     };
-    let (board, hands, promoted) = parse_board_and_hands(def, board_field)?;
+    let (board, hands, marks) = parse_board_and_hands(def, board_field)?;
     let side_to_move = parse_side_to_move(
         def,
         *fields.get(1).ok_or_else(|| missing("the side to move"))?,
@@ -149,7 +149,7 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
         halfmove_clock,
         fullmove_number,
         prisons: Vec::new(),
-        promoted,
+        promoted: marks.promoted,
         phase: None,
         progress: Default::default(),
         last_drops: Vec::new(),
@@ -157,6 +157,7 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
         numbers: Vec::new(),
         counters: counter_values,
         gates,
+        neutral: marks.neutral,
     };
     for field in extensions {
         parse_extension(def, field, &mut setup)?;

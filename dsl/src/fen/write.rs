@@ -1,13 +1,13 @@
 //! Writing a position as a FEN, always in the full form; [`write_fen`] is the inverse of
 //! [`crate::fen::parse_fen`].
 
-use crate::definition::{BoardDef, Definition, GatingDef, Placement, Setup, SideId, Square};
+use crate::definition::{BoardDef, Definition, GatingDef, Setup, SideId, Square};
 use crate::fen::extensions::extensions;
 use crate::fen::letters::letter_for;
 
 /// Writes a position as a FEN; `parse_fen(def, &write_fen(def, setup))` gives `setup` back.
 pub fn write_fen(def: &Definition, setup: &Setup) -> String {
-    let mut fen = write_board(def, &setup.board, &setup.promoted);
+    let mut fen = write_board(def, setup);
     // As Fairy-Stockfish writes it: a game played with hands always shows them, `[]` when empty.
     if !setup.hands.is_empty() || def.uses_hands() {
         fen.push('[');
@@ -88,11 +88,15 @@ fn castling_field(def: &Definition, setup: &Setup) -> String {
     }
 }
 
-fn write_board(def: &Definition, board: &[Placement], promoted: &[Square]) -> String {
+/// The board field: the sides' pieces by letter, the neutral piece (`neutral`) as `*`.
+fn write_board(def: &Definition, setup: &Setup) -> String {
     board_field(&def.board, |square| {
-        board.iter().find(|p| p.square == square).map(|p| {
+        if setup.neutral == Some(square) {
+            return Some("*".to_string());
+        }
+        setup.board.iter().find(|p| p.square == square).map(|p| {
             let letter = def.piece_symbol(p.side, p.piece);
-            if promoted.contains(&square) {
+            if setup.promoted.contains(&square) {
                 letter + "~"
             } else {
                 letter

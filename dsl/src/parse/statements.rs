@@ -254,6 +254,7 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
         Rule::irreversible_statement => PieceItem::Irreversible,
         Rule::uncapturable_statement => PieceItem::Uncapturable,
         Rule::supply_statement => PieceItem::Supply,
+        Rule::neutral_statement => PieceItem::Neutral,
         Rule::converts_statement => PieceItem::ConvertsAround,
         Rule::path_statement => PieceItem::Path(path(file, parts)),
         _ => PieceItem::Future(future_statement(file, &mut parts)),

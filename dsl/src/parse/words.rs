@@ -230,6 +230,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::irreversible_statement => keyword(PIECE_ITEM, "irreversible"),
         Rule::uncapturable_statement | Rule::kw_uncapturable => keyword(PIECE_ITEM, "uncapturable"),
         Rule::supply_statement | Rule::kw_supply => keyword(PIECE_ITEM, "supply"),
+        Rule::neutral_statement | Rule::kw_neutral => keyword(PIECE_ITEM, "neutral"),
         Rule::converts_statement | Rule::kw_converts => keyword(PIECE_ITEM, "converts"),
         Rule::path_statement | Rule::kw_path => keyword(PIECE_ITEM, "path"),
         Rule::leg | Rule::leg_head | Rule::leg_direction | Rule::betza_leg => words(LEG),

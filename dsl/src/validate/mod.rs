@@ -27,6 +27,7 @@ mod castling;
 mod counters;
 mod end;
 mod names;
+mod neutral;
 mod pieces;
 mod policy;
 mod setup;
@@ -154,6 +155,16 @@ impl Validator<'_> {
             .turn
             .map(|turn| self.turn_rules(turn))
             .unwrap_or_default();
+        self.neutral_fits(
+            &statements.pieces,
+            &neutral::Surroundings {
+                board: board.as_ref(),
+                sides: sides.len(),
+                turn: &turn,
+                phases: !phases.is_empty(),
+                gating: gating.is_some(),
+            },
+        );
         let control = statements
             .control
             .map(|control| self.control_rules(control))

@@ -141,6 +141,7 @@ impl Validator<'_> {
             irreversible: false,
             uncapturable: false,
             supply: false,
+            neutral: false,
             converts_around: false,
             paths: Vec::new(),
             confined: None,
@@ -190,6 +191,7 @@ impl Validator<'_> {
                 PieceItem::Irreversible => piece.irreversible = true,
                 PieceItem::Uncapturable => piece.uncapturable = true,
                 PieceItem::Supply => piece.supply = true,
+                PieceItem::Neutral => piece.neutral = true,
                 PieceItem::ConvertsAround => piece.converts_around = true,
                 PieceItem::Moves(text) => {
                     piece.betza = text.node.value.clone();

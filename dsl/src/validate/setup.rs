@@ -79,6 +79,10 @@ impl Validator<'_> {
                 continue;
             }
             let id = PieceId(index as u8);
+            if definition.pieces[index].neutral {
+                // Placed by the `neutral` rule, not by the setup.
+                continue;
+            }
             let on_board = definition
                 .setup
                 .board
@@ -167,5 +171,6 @@ pub(super) fn empty_setup() -> Setup {
         numbers: Vec::new(),
         counters: Vec::new(),
         gates: Vec::new(),
+        neutral: None,
     }
 }

@@ -309,12 +309,16 @@ fn royal_promotion_moves<B: Bitboard, S: Sink<B>>(
     });
 }
 
-/// The pieces a move of `us` may not land on: its team's, and uncapturable ones.
+/// The pieces a move of `us` may not land on: its team's, uncapturable ones and the neutral
+/// piece.
 #[cold]
 fn blockers<B: Bitboard>(rules: &Tables<B>, position: &Position<B>, us: SideId) -> B {
     let mut own = position.friends(rules, us);
     for &piece in &rules.uncapturable {
         own |= position.typed(piece);
+    }
+    if rules.neutral.is_some() {
+        own |= position.side_pieces(crate::core::tables::NEUTRAL_SLOT);
     }
     own
 }
@@ -538,7 +542,8 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
     let victim_ok = position
         .at(ep.victim.index())
         .is_some_and(|o| rules.is_enemy(us, o.side));
-    if !victim_ok || position.at(ep.target.index()).is_some() {
+    // The target is empty, unless the neutral piece (`neutral`) was put there.
+    if !victim_ok || position.occupied().has(ep.target.index()) {
         return;
     }
     for piece in rules.piece_ids() {

@@ -7,6 +7,9 @@
 //! square (`c1e3^d2`). A move that gates a piece from the hand (`gating`) adds its lower-case
 //! letter as Fairy-Stockfish writes it: `b1c3h`, castling `e1g1e` with the piece on the king's
 //! square, and `h1e1e` (the rook's square, then the king's) with the piece on the rook's.
+//! A move that ends by putting the neutral piece (`neutral`, kept in the gate's field) is the move, a comma, and the
+//! neutral piece's placement written from the move's destination, as Fairy-Stockfish writes
+//! duck chess: `e2e4,e4e5`, `e1g1,g1e1`, `b7a8q,a8b3`.
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{PieceId, Sq};
@@ -41,18 +44,22 @@ pub struct Move {
     /// A piece taken over on the way (a compound move's conversion): it changes owner to the
     /// mover's side where it stands.
     pub converts: Option<Sq>,
-    /// A piece from the mover's hand placed on a square the move empties (`gating`).
+    /// A second placement as part of the move: a piece from the mover's hand on a square the
+    /// move empties (`gating`), or the neutral piece moved (`neutral`).
     pub gate: Option<Gate>,
 }
 
-/// A piece from the hand placed, as part of a move, on a square the move leaves (`gating`).
+/// What a move places besides its own piece. One field for both, as a game has gating or a
+/// neutral piece, never both (validation), and a move stays 8 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Gate {
-    /// The type placed, from the mover's hand.
-    pub piece: PieceId,
-    /// For castling: on the rook's start square (else the king's). Any other move gates on the
-    /// square it starts from.
-    pub on_rook: bool,
+pub enum Gate {
+    /// `gating`: a piece of this type from the hand, on the square the move starts from (for
+    /// castling, the king's start square).
+    Hand(PieceId),
+    /// `gating`, castling: a piece of this type from the hand on the rook's start square.
+    HandOnRook(PieceId),
+    /// `neutral`: the neutral piece, from wherever it stood (or off the board) to this square.
+    Neutral(Sq),
 }
 
 impl Move {
@@ -108,19 +115,60 @@ impl Move {
     #[inline]
     pub fn gated(self, piece: PieceId, on_rook: bool) -> Self {
         Move {
-            gate: Some(Gate { piece, on_rook }),
+            gate: Some(if on_rook {
+                Gate::HandOnRook(piece)
+            } else {
+                Gate::Hand(piece)
+            }),
             ..self
+        }
+    }
+
+    /// This move, ending by putting the neutral piece on `square`.
+    #[inline]
+    pub fn with_neutral(self, square: usize) -> Self {
+        Move {
+            gate: Some(Gate::Neutral(Sq::new(square))),
+            ..self
+        }
+    }
+
+    /// Where the move puts the neutral piece (`neutral`), if it does.
+    #[inline]
+    pub fn neutral_square(&self) -> Option<usize> {
+        match self.gate {
+            Some(Gate::Neutral(square)) => Some(square.index()),
+            _ => None,
+        }
+    }
+
+    /// This move without the neutral piece's placement.
+    #[inline]
+    pub fn without_neutral(self) -> Self {
+        match self.gate {
+            Some(Gate::Neutral(_)) => Move { gate: None, ..self },
+            _ => self,
+        }
+    }
+
+    /// The piece a move gates from the hand, and whether on the rook's square (castling).
+    #[inline]
+    fn hand_gate(&self) -> Option<(PieceId, bool)> {
+        match self.gate? {
+            Gate::Hand(piece) => Some((piece, false)),
+            Gate::HandOnRook(piece) => Some((piece, true)),
+            Gate::Neutral(_) => None,
         }
     }
 
     /// The square a gated piece goes to, with its type.
     #[inline]
     pub fn gate_square<B: Bitboard>(&self, rules: &Tables<B>) -> Option<(PieceId, usize)> {
-        let gate = self.gate?;
+        let (piece, on_rook) = self.hand_gate()?;
         let square = match self.kind {
             MoveKind::Castle(index) => {
                 let castle = &rules.castles[index as usize];
-                if gate.on_rook {
+                if on_rook {
                     castle.rook_from
                 } else {
                     castle.king_from
@@ -128,14 +176,14 @@ impl Move {
             }
             _ => self.from.index(),
         };
-        Some((gate.piece, square))
+        Some((piece, square))
     }
 
     /// The move in UCI notation, then `^` and the square of a piece taken over, if any
     /// (`c1e3^d2`, `b5d7m^c6`).
     pub fn uci<B: Bitboard>(&self, rules: &Tables<B>) -> String {
         let square = |square: Sq| rules.geometry.square(square.index()).to_string();
-        let mut text = match self.gate {
+        let mut text = match self.hand_gate() {
             None => self.plain_uci(rules),
             Some(gate) => self.gated_uci(rules, gate),
         };
@@ -143,19 +191,28 @@ impl Move {
             text.push('^');
             text.push_str(&square(converted));
         }
+        if let Some(Gate::Neutral(neutral)) = self.gate {
+            text.push(',');
+            text.push_str(&square(self.to));
+            text.push_str(&square(neutral));
+        }
         text
     }
 
     /// A gating move as Fairy-Stockfish writes it: the move, then the gated piece's lower-case
     /// letter; castling that gates on the rook's square goes from the rook's square to the
     /// king's.
-    fn gated_uci<B: Bitboard>(&self, rules: &Tables<B>, gate: Gate) -> String {
+    fn gated_uci<B: Bitboard>(
+        &self,
+        rules: &Tables<B>,
+        (piece, on_rook): (PieceId, bool),
+    ) -> String {
         let square = |square: usize| rules.geometry.square(square).to_string();
-        let letter = rules.definition.pieces[gate.piece.index()]
+        let letter = rules.definition.pieces[piece.index()]
             .letter
             .to_ascii_lowercase();
         match self.kind {
-            MoveKind::Castle(index) if gate.on_rook => {
+            MoveKind::Castle(index) if on_rook => {
                 let castle = &rules.castles[index as usize];
                 format!(
                     "{}{}{letter}",
@@ -212,12 +269,11 @@ mod tests {
         let gated = Move::normal(3, 200).gated(PieceId(19), true);
         assert_eq!(gated.from, Sq(3));
         assert_eq!(gated.to, Sq(200));
-        assert_eq!(
-            gated.gate,
-            Some(Gate {
-                piece: PieceId(19),
-                on_rook: true
-            })
-        );
+        assert_eq!(gated.gate, Some(Gate::HandOnRook(PieceId(19))));
+        // A neutral piece's placement shares the field: still 8 bytes.
+        let placed = Move::normal(12, 28).with_neutral(255);
+        assert_eq!(placed.neutral_square(), Some(255));
+        assert_eq!(placed.without_neutral(), Move::normal(12, 28));
+        assert_eq!(gated.neutral_square(), None);
     }
 }

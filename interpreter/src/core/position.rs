@@ -11,6 +11,7 @@ use crate::core::index::{ByPiece, BySide, Sq};
 use crate::core::setup::SetupError;
 use crate::core::tables::Tables;
 pub use crate::core::tables::MAX_NUMBERED;
+use crate::core::tables::NEUTRAL_SLOT;
 use crate::edit::Edit;
 use crate::moves::{Move, MoveKind};
 use variant_dsl::{MoveMode, PieceId, Placement, Setup, SideId};
@@ -192,6 +193,15 @@ impl<B: Bitboard> Position<B> {
                 });
             }
             position.put(rules, placement.side, placement.piece, square);
+        }
+        if let (Some(square), Some(_)) = (setup.neutral, rules.neutral) {
+            let square = rules.geometry.index(square);
+            if !rules.geometry.on_board(square) || position.at(square).is_some() {
+                return Err(SetupError::OffBoard {
+                    square: rules.geometry.square(square),
+                });
+            }
+            position.place_neutral(rules, square);
         }
         for &(side, piece, count) in &setup.hands {
             let count = u8::try_from(count).map_err(|_| SetupError::HandTooLarge)?;
@@ -392,6 +402,9 @@ impl<B: Bitboard> Position<B> {
             castling: (0..rules.castles.len())
                 .filter(|i| self.castling >> i & 1 != 0)
                 .collect(),
+            neutral: self
+                .neutral_square(rules)
+                .map(|square| rules.geometry.square(square)),
             gates: self
                 .gates
                 .squares()
@@ -669,8 +682,11 @@ impl<B: Bitboard> Position<B> {
         let z = &rules.zobrist;
         let mut hash = z.side(self.side_to_move(rules)) ^ z.castling(self.castling);
         for square in self.occupied().squares() {
-            let o = self.at(square).expect("occupied square has a piece");
-            hash ^= z.piece(o.side, o.piece, square);
+            hash ^= match self.at(square) {
+                Some(o) => z.piece(o.side, o.piece, square),
+                // Not a side's: the neutral piece (`neutral`).
+                None => z.neutral(square),
+            };
         }
         for side in rules.side_ids() {
             for piece in rules.piece_ids() {
@@ -1069,6 +1085,9 @@ impl<B: Bitboard> Position<B> {
         if rules.gating {
             self.gate(rules, us, mv);
         }
+        if let Some(square) = mv.neutral_square() {
+            self.place_neutral(rules, square);
+        }
         if let Some(converted) = mv.converts {
             let converted = converted.index();
             if let Some(taken) = self.remove(rules, converted) {
@@ -1129,6 +1148,24 @@ impl<B: Bitboard> Position<B> {
             self.hash ^= rules.zobrist.gate(square);
         }
         self.gates ^= lost;
+    }
+
+    /// `neutral`: the neutral piece leaves its square, if it stands on one, for `square`.
+    #[cold]
+    fn place_neutral(&mut self, rules: &Tables<B>, square: usize) {
+        for old in self.by_side[NEUTRAL_SLOT].squares() {
+            self.hash ^= rules.zobrist.neutral(old);
+        }
+        self.by_side[NEUTRAL_SLOT] = B::single(square);
+        self.hash ^= rules.zobrist.neutral(square);
+    }
+
+    /// The square of the neutral piece (`neutral`), if it stands on the board.
+    #[inline]
+    pub fn neutral_square(&self, rules: &Tables<B>) -> Option<usize> {
+        rules.neutral?;
+        let slot = self.by_side[NEUTRAL_SLOT];
+        slot.any().then(|| slot.lowest())
     }
 
     /// A drop on `square` gains the `when placed` castling rights of `us` whose king and rook

@@ -28,6 +28,12 @@ pub use crate::core::index::{MAX_PIECE_TYPES, MAX_SIDES};
 /// The most numbered pieces (`numbers`) of all sides together.
 pub const MAX_NUMBERED: usize = 32;
 
+/// The side slot of the position that holds the neutral piece (`neutral`): the last one, which
+/// no playing side of such a game uses (validation allows it fewer sides). Kept there, the
+/// piece is in every count of occupied squares, so it blocks every move and line at no cost to
+/// other games, and in no side's pieces, material or control.
+pub const NEUTRAL_SLOT: SideId = SideId((crate::core::index::MAX_SIDES - 1) as u8);
+
 /// Why a definition cannot be compiled (limits of this engine, not mistakes in the file): each
 /// names the limit and what the game asks of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -426,6 +432,9 @@ pub struct Tables<B> {
     pub(crate) royal: Vec<PieceId>,
     /// Piece types no action captures (`uncapturable`).
     pub(crate) uncapturable: Vec<PieceId>,
+    /// The neutral piece type (`neutral`), kept in the side slot [`NEUTRAL_SLOT`]; `None` in
+    /// most games, whose moves then never look for it.
+    pub(crate) neutral: Option<PieceId>,
     /// Irreversible piece types (reset the move-limit counter).
     pub(crate) irreversible: ByPiece<bool>,
     /// Piece types whose drops reset the move-limit counter: the irreversible ones, or every
@@ -759,6 +768,7 @@ impl<B: Bitboard> Tables<B> {
             uncapturable: crate::core::index::pieces(pieces)
                 .filter(|&p| definition.pieces[p.index()].uncapturable)
                 .collect(),
+            neutral: definition.neutral_piece(),
             supply: piece_mask(definition, |piece| piece.supply),
             converts_around: piece_mask(definition, |piece| piece.converts_around),
             number_base: {
@@ -791,7 +801,10 @@ impl<B: Bitboard> Tables<B> {
             teams: !definition.teams.is_empty(),
             route_attackers,
             plain_sides: definition.teams.is_empty()
-                && !definition.pieces.iter().any(|piece| piece.uncapturable),
+                && !definition
+                    .pieces
+                    .iter()
+                    .any(|piece| piece.uncapturable || piece.neutral),
         })
     }
 

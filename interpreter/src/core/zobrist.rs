@@ -29,6 +29,8 @@ pub struct Zobrist {
     counter_keys: Vec<u64>,
     /// Per square, its gating right (`gating`).
     gate_keys: Vec<u64>,
+    /// Per square, the neutral piece standing there (`neutral`).
+    neutral_keys: Vec<u64>,
     sides: usize,
 }
 
@@ -82,6 +84,7 @@ impl Zobrist {
             slot_keys: take(SLOTS),
             counter_keys: take(variant_dsl::MAX_COUNTERS * sides * COUNTER_DEPTH),
             gate_keys: take(squares),
+            neutral_keys: take(squares),
             sides,
         }
     }
@@ -120,6 +123,12 @@ impl Zobrist {
     #[inline]
     pub fn gate(&self, square: usize) -> u64 {
         self.gate_keys[square]
+    }
+
+    /// Key of the neutral piece (`neutral`) on a square.
+    #[inline]
+    pub fn neutral(&self, square: usize) -> u64 {
+        self.neutral_keys[square]
     }
 
     /// Key of a promoted piece on a square (games whose captures go to the hand).

@@ -105,6 +105,9 @@ pub fn explain<B: Bitboard>(
             );
         }
     }
+    if let Some(neutral) = rules.neutral {
+        return words.why_not_with_neutral(neutral, text, &legal);
+    }
     match text.split_once('@') {
         Some((letter, square)) => words.why_not_drop(letter, square, &legal),
         None => words.why_not_move(text, &legal),
@@ -118,6 +121,39 @@ struct Words<'a, B: Bitboard> {
 }
 
 impl<B: Bitboard> Words<'_, B> {
+    /// Why `text` is not legal in a game with a neutral piece (`neutral`): the move itself is
+    /// judged among the moves without their placements, then the placement.
+    fn why_not_with_neutral(&self, neutral: PieceId, text: &str, legal: &[Move]) -> Explanation {
+        let (played, placement) = match text.split_once(',') {
+            Some((played, placement)) => (played, Some(placement)),
+            None => (text, None),
+        };
+        let mut alone: Vec<Move> = legal.iter().map(|mv| mv.without_neutral()).collect();
+        alone.dedup();
+        let Some(example) = legal
+            .iter()
+            .find(|mv| mv.without_neutral().uci(self.rules) == played)
+        else {
+            return match played.split_once('@') {
+                Some((letter, square)) => self.why_not_drop(letter, square, &alone),
+                None => self.why_not_move(played, &alone),
+            };
+        };
+        let name = self.piece(neutral);
+        let rule = format!(
+            "every move ends by putting the {name} on an empty square other than its own, \
+             written after a comma from the move's destination: for example `{}`",
+            example.uci(self.rules)
+        );
+        match placement {
+            None => Explanation::illegal(format!("the move does not put the {name}")).with(rule),
+            Some(placement) => Explanation::illegal(format!(
+                "the {name} cannot be put as `{placement}` after this move"
+            ))
+            .with(rule),
+        }
+    }
+
     fn side(&self, side: SideId) -> &str {
         &self.rules.definition.sides[side.index()].name
     }

@@ -90,6 +90,12 @@ fn file_and_rank<B: Bitboard>(rules: &Rules<B>, index: usize) -> (String, String
 
 /// SAN of `mv`, a legal move of `position` among `legal`, without the check mark.
 fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: &[Move]) -> String {
+    if let Some(neutral) = mv.neutral_square() {
+        // The move, then where it puts the neutral piece (`neutral`): `e4,e5`.
+        let alone = mv.without_neutral();
+        let square = square_name(rules, neutral);
+        return format!("{},{square}", bare(rules, position, alone, legal));
+    }
     let us = position.side_to_move(rules);
     let to = square_name(rules, mv.to.index());
     let letter = |piece: usize| rules.definition.pieces[piece].letter.to_ascii_uppercase();

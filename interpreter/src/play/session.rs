@@ -929,10 +929,17 @@ fn control_diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, contro
 }
 
 /// A move in UCI shape: squares (letter + digits) with an optional promotion letter, or a drop;
-/// then `^` and a square for each piece taken over.
+/// then `^` and a square for each piece taken over; then, where it puts the neutral piece, `,`
+/// and two squares.
 fn looks_like_move(text: &str) -> bool {
     if text == "pass" {
         return true;
+    }
+    // A move that ends by putting the neutral piece (`neutral`): `e2e4,e4e5`.
+    if let Some((head, placement)) = text.split_once(',') {
+        return looks_like_move(head)
+            && !placement.contains([',', '@'])
+            && looks_like_move(placement);
     }
     let square = |s: &str| variant_dsl::Square::parse(s).is_some();
     let mut parts = text.split('^');

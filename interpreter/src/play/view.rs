@@ -17,6 +17,8 @@ pub enum Cell {
     Hole,
     /// An empty square.
     Empty,
+    /// The neutral piece (`neutral`), of no side: drawn `*`.
+    Neutral,
     /// A piece.
     Piece {
         /// Its side's index in the definition.
@@ -65,6 +67,7 @@ impl Cell {
                 ..
             } => Some(format!("+{letter}")),
             Cell::Piece { letter, .. } => Some(letter.to_string()),
+            Cell::Neutral => Some("*".to_string()),
             _ => None,
         }
     }
@@ -83,6 +86,7 @@ pub fn board<B: Bitboard>(
                 return Cell::Hole;
             }
             match position.at(index) {
+                None if position.neutral_square(rules) == Some(index) => Cell::Neutral,
                 None => Cell::Empty,
                 Some(o) => Cell::Piece {
                     side: o.side.index(),

@@ -154,6 +154,50 @@ fn generate_with<B: Bitboard, S: Sink<B>>(
     sink: &mut S,
     known: KnownPlan<'_, B>,
 ) {
+    if rules.neutral.is_some() {
+        return with_neutral(rules, position, sink, known);
+    }
+    generate_plain(rules, position, sink, known);
+}
+
+/// `neutral`: every legal move, once for each square the neutral piece may then go to: the
+/// empty squares after the move, not the one it stands on (it stays there while the move is
+/// judged), as Fairy-Stockfish places duck chess's duck. A function of its own, outside the
+/// move loop of the games without a neutral piece.
+#[cold]
+#[inline(never)]
+fn with_neutral<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    sink: &mut S,
+    known: KnownPlan<'_, B>,
+) {
+    let mut moves = Collector {
+        moves: Vec::with_capacity(64),
+        drop_squares: B::EMPTY,
+    };
+    generate_plain(rules, position, &mut moves, known);
+    for mv in moves.moves {
+        let mut after = *position;
+        after.apply_action(rules, mv);
+        let empty = rules.geometry.board & !after.occupied();
+        for square in empty.squares() {
+            sink.single(mv.with_neutral(square));
+        }
+        if sink.satisfied() {
+            return;
+        }
+    }
+}
+
+/// [`generate_with`] for the moves themselves, without the neutral piece's placement.
+#[inline(always)]
+fn generate_plain<B: Bitboard, S: Sink<B>>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    sink: &mut S,
+    known: KnownPlan<'_, B>,
+) {
     if rules.multi_action && position.phase().is_none() {
         for mv in legal_actions(rules, position) {
             sink.single(mv);
