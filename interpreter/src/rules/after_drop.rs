@@ -26,7 +26,7 @@
 //! side's compiled requirements on it ([`crate::program::Replay`]).
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{BySide, PieceId, SideId};
 use crate::domain::Domain;
 use crate::expression::{around, colour_of, file_of, Bounds, Fld};
 use crate::position::Position;
@@ -353,7 +353,7 @@ impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
     fn fixed(&mut self, squares: B) -> (Lower<B>, B) {
         (Lower::plain(squares), squares)
     }
-    fn zone(&mut self, per_side: &[B]) -> (Lower<B>, B) {
+    fn zone(&mut self, per_side: &BySide<B>) -> (Lower<B>, B) {
         Self::plain(self.bounds.zone(per_side))
     }
     fn pieces(&mut self, sides: SideRef, piece: Option<PieceId>) -> (Lower<B>, B) {

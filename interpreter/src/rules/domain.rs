@@ -27,7 +27,7 @@
 //! certain of a set after a drop on an unknown square, kept symbolic around the drop).
 
 use crate::bitboard::Bitboard;
-use crate::core::index::PieceId;
+use crate::core::index::{BySide, PieceId};
 // The shape questions' traversal is the IR's own; it is re-exported here, where the passes
 // that ask them have always found it.
 pub(crate) use crate::rules::ir::{each_term, every_term, Term};
@@ -56,7 +56,7 @@ pub(crate) trait Domain<B: Bitboard> {
     /// A fixed set (`board`, `light`, `dark`, or what folding settled).
     fn fixed(&mut self, squares: B) -> Self::Squares;
     /// A zone, given per side.
-    fn zone(&mut self, per_side: &[B]) -> Self::Squares;
+    fn zone(&mut self, per_side: &BySide<B>) -> Self::Squares;
     /// The pieces of some sides, of one type or of all.
     fn pieces(&mut self, sides: SideRef, piece: Option<PieceId>) -> Self::Squares;
     /// The squares some sides control.
@@ -458,7 +458,11 @@ mod tests {
             Set::Empty,
             Set::Occupied,
             Set::Fixed(board & rules.geometry.light),
-            Set::Zone(vec![board & 0xFFFF, board & 0xFFFF << 48]),
+            Set::Zone(Box::new(BySide::from_fn(|side| match side.0 {
+                0 => board & 0xFFFF,
+                1 => board & 0xFFFF << 48,
+                _ => 0,
+            }))),
             Set::LegalDrops,
             Set::Acted,
             Set::Compare(

@@ -295,8 +295,8 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         squares
     }
     #[inline]
-    fn zone(&mut self, per_side: &[B]) -> B {
-        per_side[self.side.index()]
+    fn zone(&mut self, per_side: &BySide<B>) -> B {
+        per_side[self.side]
     }
     #[inline]
     fn pieces(&mut self, sides: SideRef, piece: Option<PieceId>) -> B {
@@ -1055,8 +1055,8 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
     fn fixed(&mut self, squares: B) -> (B, B) {
         (squares, squares)
     }
-    fn zone(&mut self, per_side: &[B]) -> (B, B) {
-        (per_side[self.side.index()], per_side[self.side.index()])
+    fn zone(&mut self, per_side: &BySide<B>) -> (B, B) {
+        (per_side[self.side], per_side[self.side])
     }
     fn pieces(&mut self, reference: SideRef, piece: Option<PieceId>) -> (B, B) {
         let position = self.position;

@@ -9,7 +9,7 @@
 //! plans ([`crate::plan`]).
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{ByPiece, BySide, PieceId, SideId};
 use variant_dsl::expression::{
     Comparison, Condition, Field, Number, SideRef, SquareConstant, Squares,
 };
@@ -23,8 +23,9 @@ pub enum Set<B> {
     Occupied,
     /// A fixed set (`board`, `light`, `dark`).
     Fixed(B),
-    /// A zone, per side judged for.
-    Zone(Vec<B>),
+    /// A zone, per side judged for (boxed: a table of bitboards per side would make every
+    /// set as large as itself).
+    Zone(Box<BySide<B>>),
     /// Pieces of some sides, of one type or all.
     Pieces(SideRef, Option<PieceId>),
     /// Control of some sides.
@@ -433,7 +434,7 @@ pub fn compile_set<B: Bitboard>(geometry: &crate::geometry::Geometry<B>, set: &S
         geometry,
         turn_start: std::cell::RefCell::new(Vec::new()),
         reach: std::cell::RefCell::new(Vec::new()),
-        stranded: Vec::new(),
+        stranded: ByPiece::splat(BySide::splat(B::EMPTY)),
     }
     .set(set)
 }
@@ -443,19 +444,18 @@ pub fn compile_set<B: Bitboard>(geometry: &crate::geometry::Geometry<B>, set: &S
 fn stranded_masks<B: Bitboard>(
     definition: &Definition,
     geometry: &crate::geometry::Geometry<B>,
-) -> Vec<Vec<B>> {
-    (0..definition.pieces.len())
-        .map(|piece| {
-            (0..definition.sides.len())
-                .map(|side| {
-                    geometry.mask(&definition.stranded_squares(
-                        variant_dsl::SideId(side as u8),
-                        variant_dsl::PieceId(piece as u8),
-                    ))
-                })
-                .collect()
+) -> ByPiece<BySide<B>> {
+    let sides = definition.sides.len();
+    let pieces = definition.pieces.len();
+    ByPiece::from_fn(|piece| {
+        BySide::from_fn(|side| {
+            if piece.index() < pieces && side.index() < sides {
+                geometry.mask(&definition.stranded_squares(side, piece))
+            } else {
+                B::EMPTY
+            }
         })
-        .collect()
+    })
 }
 
 struct Compiler<'g, B> {
@@ -465,7 +465,7 @@ struct Compiler<'g, B> {
     /// The movements of the `reach` terms met so far.
     reach: std::cell::RefCell<Vec<Vec<variant_dsl::MoveAtom>>>,
     /// Per piece type, per side, where it is stranded (empty when compiling a policy's set).
-    stranded: Vec<Vec<B>>,
+    stranded: ByPiece<BySide<B>>,
 }
 
 impl<B: Bitboard> Compiler<'_, B> {
@@ -501,13 +501,13 @@ impl<B: Bitboard> Compiler<'_, B> {
     /// squares (per side); never when no type is.
     fn place_stranded(&self) -> Cond<B> {
         let mut any = Cond::False;
-        for (piece, per_side) in self.stranded.iter().enumerate() {
+        for (piece, per_side) in self.stranded.pairs() {
             if per_side.iter().all(|mask| mask.is_empty()) {
                 continue;
             }
             let this = Cond::And(
-                Box::new(Cond::Place(PieceId::new(piece))),
-                Box::new(Cond::PlaceOn(Set::Zone(per_side.clone()))),
+                Box::new(Cond::Place(piece)),
+                Box::new(Cond::PlaceOn(Set::Zone(Box::new(*per_side)))),
             );
             any = match any {
                 Cond::False => this,
@@ -526,12 +526,11 @@ impl<B: Bitboard> Compiler<'_, B> {
             Squares::Constant(SquareConstant::Board) => Set::Fixed(board),
             Squares::Constant(SquareConstant::Light) => Set::Fixed(board & self.geometry.light),
             Squares::Constant(SquareConstant::Dark) => Set::Fixed(board & !self.geometry.light),
-            Squares::Zone(per_side) => Set::Zone(
+            Squares::Zone(per_side) => Set::Zone(Box::new(BySide::from_fn(|side| {
                 per_side
-                    .iter()
-                    .map(|squares| self.geometry.mask(squares))
-                    .collect(),
-            ),
+                    .get(side.index())
+                    .map_or(B::EMPTY, |squares| self.geometry.mask(squares))
+            }))),
             Squares::Pieces(side, piece) => Set::Pieces(*side, *piece),
             Squares::ControlledBy(side) => Set::ControlledBy(*side),
             Squares::AttackedBy(side) => Set::AttackedBy(*side),

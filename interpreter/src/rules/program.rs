@@ -28,7 +28,7 @@
 //! the turn's conditions) are one operation that asks the [`Judge`] for that term alone.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{ByPiece, PieceId, SideId};
+use crate::core::index::{ByPiece, BySide, PieceId, SideId};
 use crate::domain::{self, Domain};
 use crate::expression::{
     around, colour_of, file_of, sides_of, Cond, Fld, Judge, Num, Set, OTHER_PIECE,
@@ -777,8 +777,8 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
     fn fixed(&mut self, squares: B) -> Reg {
         self.constant(squares)
     }
-    fn zone(&mut self, per_side: &[B]) -> Reg {
-        self.constant(per_side[self.side.index()])
+    fn zone(&mut self, per_side: &BySide<B>) -> Reg {
+        self.constant(per_side[self.side])
     }
     fn pieces(&mut self, sides: SideRef, piece: Option<PieceId>) -> Reg {
         if self.asked {
@@ -1021,8 +1021,8 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
     fn fixed(&mut self, squares: B) -> Pair {
         self.exact(squares)
     }
-    fn zone(&mut self, per_side: &[B]) -> Pair {
-        self.exact(per_side[self.next.index()])
+    fn zone(&mut self, per_side: &BySide<B>) -> Pair {
+        self.exact(per_side[self.next])
     }
     fn pieces(&mut self, reference: SideRef, piece: Option<PieceId>) -> Pair {
         let sides = self.sides(reference);
