@@ -679,6 +679,9 @@ fn check_random_game(
                         prop_assert!(expected.is_empty() && !in_check, "not stalemate: {}", fen);
                         prop_assert!(outcome.winners.is_empty());
                     }
+                    Reason::PerpetualCheck => {
+                        prop_assert!(false, "chess has no perpetual-check rule: {}", fen);
+                    }
                     Reason::Repetition => {
                         prop_assert!(!expected.is_empty(), "{}", fen);
                         prop_assert!(
