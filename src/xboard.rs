@@ -377,7 +377,8 @@ impl Engine {
         };
         self.table = Some(ended.table);
         if let (true, false, Some(finished)) = (search.plays, cancelled, ended.finished) {
-            if self.session.play(&finished.best).is_ok() {
+            let played = conveyed(&self.session.legal_moves(), &finished.best);
+            if self.session.play(&played).is_ok() {
                 self.announce_result();
             }
         }
@@ -463,22 +464,9 @@ impl Engine {
         self.after_change();
     }
 
-    /// The legal move XBoard means by `mv`. XBoard passes a move on as far as it reads it: a
-    /// takeover `e5g3^f4` comes as `e5g3`, which stands for the one legal move that adds a
-    /// `^` mark to it, unless `e5g3` is itself legal.
+    /// The legal move XBoard means by `mv` (see [`meant`]).
     fn gui_move(&self, mv: &str) -> String {
-        let legal = self.session.legal_moves();
-        if legal.iter().any(|m| m == mv) {
-            return mv.to_string();
-        }
-        let marked: Vec<&String> = legal
-            .iter()
-            .filter(|m| m.strip_prefix(mv).is_some_and(|rest| rest.starts_with('^')))
-            .collect();
-        match marked[..] {
-            [only] => only.clone(),
-            _ => mv.to_string(),
-        }
+        meant(&self.session.legal_moves(), mv)
     }
 
     /// After the position changed: the engine moves if it is its turn, an analysis restarts.
@@ -584,6 +572,7 @@ impl Engine {
         let cancelled = Arc::new(AtomicBool::new(false));
         let silent = Arc::clone(&cancelled);
         let post = self.post || !plays;
+        let legal = self.session.legal_moves();
         let thinking = Thinking::start(
             Root::of(self.session.as_ref()),
             table,
@@ -598,7 +587,7 @@ impl Engine {
             move |finished| {
                 if let (true, Some(finished)) = (plays, finished) {
                     if !silent.load(Ordering::Relaxed) {
-                        say(&format!("move {}", finished.best));
+                        say(&format!("move {}", conveyed(&legal, &finished.best)));
                     }
                 }
             },
@@ -608,6 +597,40 @@ impl Engine {
             cancelled,
             plays,
         });
+    }
+}
+
+/// The legal move XBoard means by `mv`, one of `legal`. XBoard passes a move on as far as it
+/// reads it: a takeover `e5g3^f4` comes as `e5g3`, which stands for the one legal move that adds
+/// a `^` mark to it, unless `e5g3` is itself legal.
+fn meant(legal: &[String], mv: &str) -> String {
+    if legal.iter().any(|m| m == mv) {
+        return mv.to_string();
+    }
+    let marked: Vec<&String> = legal
+        .iter()
+        .filter(|m| m.strip_prefix(mv).is_some_and(|rest| rest.starts_with('^')))
+        .collect();
+    match marked[..] {
+        [only] => only.clone(),
+        _ => mv.to_string(),
+    }
+}
+
+/// The move the engine plays and sends when the search chose `best`: the one XBoard conveys.
+/// XBoard drops a takeover's `^` marks (`e4d2^e3` reaches the other side as `e4d2`), which
+/// [`meant`] reads back as `best` unless the plain `e4d2` is legal too (or several takeovers
+/// share the squares): then the other side would play another move than ours, so the engine
+/// plays the move the text stands for, and both sides stay on the same position.
+fn conveyed(legal: &[String], best: &str) -> String {
+    let Some((sent, _)) = best.split_once('^') else {
+        return best.to_string();
+    };
+    let read = meant(legal, sent);
+    if legal.contains(&read) {
+        read
+    } else {
+        best.to_string()
     }
 }
 
@@ -738,4 +761,30 @@ fn print_thinking(report: &Report) {
         report.nps(),
         line.moves.join(" ")
     ));
+}
+
+#[cfg(test)]
+mod conveyed_tests {
+    use super::{conveyed, meant};
+
+    fn moves(list: &[&str]) -> Vec<String> {
+        list.iter().map(|m| m.to_string()).collect()
+    }
+
+    #[test]
+    fn a_takeover_is_played_as_xboard_will_pass_it_on() {
+        // Only the takeover has these squares: XBoard's `e4d2` reads back as it.
+        let legal = moves(&["e4d2^e3", "a1a2"]);
+        assert_eq!(meant(&legal, "e4d2"), "e4d2^e3");
+        assert_eq!(conveyed(&legal, "e4d2^e3"), "e4d2^e3");
+        // The plain move is legal too: `e4d2` would be read as it, so the engine plays it.
+        let legal = moves(&["e4d2^e3", "e4d2", "a1a2"]);
+        assert_eq!(meant(&legal, "e4d2"), "e4d2");
+        assert_eq!(conveyed(&legal, "e4d2^e3"), "e4d2");
+        // Two takeovers on the same squares and no plain move: nothing better to send.
+        let legal = moves(&["e4d2^e3", "e4d2^d3"]);
+        assert_eq!(conveyed(&legal, "e4d2^d3"), "e4d2^d3");
+        // Moves without a mark go as they are.
+        assert_eq!(conveyed(&legal, "a1a2"), "a1a2");
+    }
 }
