@@ -6,7 +6,8 @@ pyffish and which `variant uci` offers in its `UCI_Variant` combo), one game wit
 (`--one-colour`: one game per variant, the colours alternating from game to game): both
 engines are sent the same `position fen START moves ...` and `go`; every move of ours must be
 legal by pyffish's rules (Fairy-Stockfish's own move generator), and the game must reach a result
-by pyffish's rules (no legal move, an immediate end, or a claimable draw) within the ply limit.
+by pyffish's rules (no legal move, an immediate end, a claimable draw, or insufficient material
+for both sides) within the ply limit.
 Fairy-Stockfish searches a fixed number of nodes (`--nodes`), we a fixed time (`--movetime`).
 Prints one line per game and a summary, exits 0; on the first failure prints it and exits 1.
 
@@ -123,6 +124,10 @@ def result(variant, start, moves):
     over, value = sf.is_optional_game_end(variant, start, moves)
     if over:
         return score(value)
+    # Neither side can mate (a dead position, K+N against K): a draw, as the library's
+    # `material` rules end it at once and Fairy-Stockfish's GUIs adjudicate it.
+    if all(sf.has_insufficient_material(variant, start, moves)):
+        return "1/2-1/2"
     return None
 
 
