@@ -289,12 +289,15 @@ impl<B: Bitboard> Game<B> {
                 result: result.description(),
             });
         }
-        let fairy_pass = self.fairy_pass();
-        let legal = legal_moves(&self.rules, self.position())
-            .into_iter()
-            .find(|m| {
-                m.uci(&self.rules) == text
-                    || (m.kind == MoveKind::Pass && fairy_pass.as_deref() == Some(text))
+        let moves = legal_moves(&self.rules, self.position());
+        let legal = moves
+            .iter()
+            .copied()
+            .find(|m| m.uci(&self.rules) == text)
+            .or_else(|| {
+                // Fairy-Stockfish's form of a forced pass, looked for only when nothing else matched.
+                let pass = moves.iter().copied().find(|m| m.kind == MoveKind::Pass)?;
+                (self.fairy_pass().as_deref() == Some(text)).then_some(pass)
             });
         legal
             .map(Action::Move)
