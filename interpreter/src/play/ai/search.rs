@@ -1305,8 +1305,9 @@ mod tests {
             &Control::new(),
             Some(&mut keep),
         )?;
-        let best_and_ponder: Vec<String> =
-            std::iter::once(finished.best.clone()).chain(finished.ponder.clone()).collect();
+        let best_and_ponder: Vec<String> = std::iter::once(finished.best.clone())
+            .chain(finished.ponder.clone())
+            .collect();
         for line in lines.iter().chain(std::iter::once(&best_and_ponder)) {
             let mut current = position;
             for text in line {
@@ -1324,14 +1325,25 @@ mod tests {
     /// The legal moves of a session's position, as moves of width `B`.
     fn moves_of<B: Bitboard>(session: &dyn Session) -> Option<Vec<Move>> {
         let snapshot = Snapshot::of(super::super::typed::<B>(session)?);
-        Some(crate::legal::legal_moves(&snapshot.rules, &snapshot.position))
+        Some(crate::legal::legal_moves(
+            &snapshot.rules,
+            &snapshot.position,
+        ))
     }
 
     #[test]
     fn moves_the_table_keeps_from_other_positions_are_never_played() {
         use rand::RngExt;
         let mut rng = super::super::generator(29, 0);
-        for game in ["chess", "crazyhouse", "shogi", "antichess", "3check", "racingkings"] {
+        let mut searched = 0;
+        for game in [
+            "chess",
+            "crazyhouse",
+            "shogi",
+            "antichess",
+            "3check",
+            "racingkings",
+        ] {
             let mut session = session(game, None);
             let mut foreign: Vec<Move> = Vec::new();
             for ply in 0..40 {
@@ -1342,19 +1354,24 @@ mod tests {
                 let mine = moves_of::<u64>(session.as_ref())
                     .or_else(|| moves_of::<u128>(session.as_ref()))
                     .expect("a game of 128 squares at most");
-                let strangers: Vec<Move> =
-                    foreign.iter().filter(|m| !mine.contains(m)).copied().collect();
+                let strangers: Vec<Move> = foreign
+                    .iter()
+                    .filter(|m| !mine.contains(m))
+                    .copied()
+                    .collect();
                 if ply % 4 == 3 && !strangers.is_empty() {
                     let finished = poisoned::<u64>(session.as_ref(), &strangers)
                         .or_else(|| poisoned::<u128>(session.as_ref(), &strangers))
                         .expect("the game goes on");
                     assert!(legal.contains(&finished.best), "{game}: {}", finished.best);
+                    searched += 1;
                 }
                 foreign = mine;
                 let pick = legal[rng.random_range(0..legal.len())].clone();
                 session.play(&pick).expect("a legal move plays");
             }
         }
+        assert!(searched >= 40, "{searched} searches");
     }
 
     #[test]
