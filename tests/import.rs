@@ -149,7 +149,7 @@ fn bad_input_gets_a_clear_error() {
     );
     refused(
         "import-binary",
-        &[0xff, 0xfe, 0x00, 0x5b],
+        [0xff, 0xfe, 0x00, 0x5b],
         "is not UTF-8 text",
     );
     refused("import-empty", b"no sections here\n", "no `[section]`");
