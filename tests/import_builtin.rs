@@ -18,13 +18,16 @@ use common::import::{game, import, perft_agrees, refused};
 use common::{python_module_or_skip, run_python_script, stderr, stdout, variant};
 
 const CONFIG: &str = "tests/inputs/import/builtin.ini";
-const SECTIONS: [&str; 6] = [
+const SECTIONS: [&str; 9] = [
     "atomicchild",
     "nocheckchild",
     "smallatomic",
     "antiblast",
     "twocommoners",
     "amazonroyal",
+    "minipromo",
+    "pawnpromo",
+    "pocketchild",
 ];
 
 const BLAST: &str = "capture {\n    remove capturer\n    remove around except Pawn\n}";
@@ -64,6 +67,25 @@ fn every_builtin_section_is_written_with_its_rule() {
             "piece Commoner {\n    letter K\n    royal\n",
         ),
         ("amazonroyal", "piece Amazon {\n    letter M\n    royal\n"),
+        (
+            "minipromo",
+            "promotes for white optionally on or from squares a5 a6 b5 b6 c5 c6 d5 d6 e5 e6 f5 f6 to PromotedLance",
+        ),
+        ("minipromo", "piece PromotedLance {\n    letter +L\n    moves \"W fF\"\n}"),
+        ("minipromo", "piece PromotedBishop {\n    letter +B\n    moves \"F0 W\"\n}"),
+        ("minipromo", "must not place stranded"),
+        ("minipromo", "repetition 4 draws, perpetual check loses"),
+        (
+            "pawnpromo",
+            "promotes for white on squares a8 b8 c8 d8 e8 f8 g8 h8 to Rook Bishop PromotedPawn",
+        ),
+        (
+            "pawnpromo",
+            "promotes for black on or from squares a1 b1 c1 d1 e1 f1 g1 h1 to PromotedKnight",
+        ),
+        ("pocketchild", "setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1\""),
+        ("pocketchild", "actions moves drops"),
+        ("pawnpromo", "piece PromotedKnight {\n    letter +N\n    moves \"W0 F0\"\n}"),
     ] {
         assert!(text(name).contains(expected), "{name}: {}", text(name));
     }
@@ -71,6 +93,10 @@ fn every_builtin_section_is_written_with_its_rule() {
         // Without explosions a pseudo-royal piece cannot be lost: no extinction rule.
         ("twocommoners", "when no own"),
         ("amazonroyal", "when no own"),
+        // Captured pieces leave the game.
+        ("pocketchild", "to hand"),
+        // The horse appears only promoted: no piece of its own.
+        ("minipromo", "piece DragonHorse"),
         // Without pseudo-royalty the commoner is no royal piece and there is no check.
         ("nocheckchild", "royal"),
         ("nocheckchild", "check\n"),
@@ -126,6 +152,9 @@ fn builtin_sections_perft_equals_pyffish() {
         ("antiblast", 3),
         ("twocommoners", 3),
         ("amazonroyal", 3),
+        ("minipromo", 3),
+        ("pawnpromo", 3),
+        ("pocketchild", 2),
     ] {
         perft_agrees(CONFIG, &dir, name, depth, None);
     }
@@ -147,9 +176,53 @@ fn builtin_sections_perft_equals_pyffish() {
         // One commoner of two attacked; checks against the amazon.
         ("twocommoners", 3, "4k3/8/3k4/8/8/2r5/8/K2K4 w - - 0 1"),
         ("amazonroyal", 3, "r3k2r/8/8/8/8/3q4/8/M7 w kq - 0 1"),
+        // A lance and a knight that must promote where they would be stranded, a silver that
+        // may, pawns in hand.
+        ("minipromo", 3, "2k3/L5/2S3/1N4/6/3K2[Pp] w - - 0 1"),
+        // A pawn with three choices, a knight that must promote on entering the last rank.
+        ("pawnpromo", 3, "4k3/1P6/2N5/8/8/8/6p1/4K3 w - - 0 1"),
     ] {
         perft_agrees(CONFIG, &dir, name, depth, Some(fen));
     }
+}
+
+#[test]
+fn what_shogi_promotion_cannot_say_is_refused_with_its_line() {
+    let lance = "[a:chess]\nlance = l\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/LNBQKBNR w Kkq - 0 1\n";
+    // Optional promotion into the last rank, where the lance could never move again: the
+    // language forces it, Fairy-Stockfish without `immobilityIllegal` does not.
+    refused(
+        "import-promotion-stranded",
+        format!("{lance}promotedPieceType = l:r\n"),
+        "the Lance may promote optionally where it could never move again",
+    );
+    // A lance that does not promote at all, with `immobilityIllegal`.
+    refused(
+        "import-immobility-no-promotion",
+        format!("{lance}immobilityIllegal = true\n"),
+        "`immobilityIllegal`: the Lance may move where it could never move again",
+    );
+    refused(
+        "import-promotion-chain",
+        "[a:chess]\ngold = g\npromotedPieceType = n:g g:q\n",
+        "`g`, a promoted type, promotes again",
+    );
+    refused(
+        "import-promotion-counted",
+        "[a:chess]\ncommoner = c\npromotedPieceType = n:c\nextinctionValue = loss\nextinctionPieceTypes = c\n",
+        "a rule counts or finds pieces of `c`, a promoted type",
+    );
+    // Fairy-Stockfish's pass is a piece's move to its own square: a pawn's resets the clock.
+    refused(
+        "import-pass-on-stalemate",
+        "[a:giveaway]\npassOnStalemate = true\n",
+        "`passOnStalemate` is not mapped",
+    );
+    refused(
+        "import-perpetual-loss",
+        "[a:chess]\nperpetualCheckIllegal = true\nnFoldValue = loss\n",
+        "`perpetualCheckIllegal` with an `nFoldValue` other than `draw`",
+    );
 }
 
 #[test]

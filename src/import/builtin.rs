@@ -115,6 +115,11 @@ blastOnCapture = true
 [atomic:nocheckatomic]
 extinctionPseudoRoyal = true
 
+[pocketknight:chess]
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1
+pieceDrops = true
+capturesToHand = false
+
 [nocastle:chess]
 startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1
 castling = false

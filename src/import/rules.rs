@@ -109,6 +109,8 @@ pub struct Rules {
     /// `perpetualCheckIllegal`: a repetition reached by one side checking with every move
     /// loses for that side.
     pub perpetual_check_illegal: bool,
+    /// `passOnStalemate` per side: a side without a legal move (and not in check) passes.
+    pub pass_on_stalemate: [bool; 2],
     /// `immobilityIllegal`: no move or drop may leave a piece where it could never move again.
     pub immobility_illegal: bool,
     /// `blastOnCapture`: every capture removes the capturer and every piece but pawns on the
@@ -196,7 +198,7 @@ const COSMETIC: [&str; 6] = [
 ];
 
 /// Options import accepts only at Fairy-Stockfish's default, which the language states.
-const DEFAULT_ONLY: [(&str, &str); 28] = [
+const DEFAULT_ONLY: [(&str, &str); 27] = [
     ("flagMove", "false"),
     ("flagPieceSafe", "false"),
     ("flagPieceBlockedWin", "false"),
@@ -211,7 +213,6 @@ const DEFAULT_ONLY: [(&str, &str); 28] = [
     ("pass", "false"),
     ("passWhite", "false"),
     ("passBlack", "false"),
-    ("passOnStalemate", "false"),
     ("shogiPawnDropMateIllegal", "false"),
     ("sittuyinPromotion", "false"),
     ("piecePromotionOnCapture", "false"),
@@ -275,6 +276,7 @@ impl Rules {
             mandatory_piece_promotion: false,
             immobility_illegal: false,
             perpetual_check_illegal: false,
+            pass_on_stalemate: [false, false],
             en_passant_region: [None, None],
             checking: true,
             flying_general: false,
@@ -588,6 +590,9 @@ impl Rules {
             "mandatoryPiecePromotion" => self.mandatory_piece_promotion = boolean(setting)?,
             "immobilityIllegal" => self.immobility_illegal = boolean(setting)?,
             "perpetualCheckIllegal" => self.perpetual_check_illegal = boolean(setting)?,
+            "passOnStalemate" => self.pass_on_stalemate = [boolean(setting)?; 2],
+            "passOnStalemateWhite" => self.pass_on_stalemate[WHITE] = boolean(setting)?,
+            "passOnStalemateBlack" => self.pass_on_stalemate[BLACK] = boolean(setting)?,
             "enPassantRegion" => {
                 let region = self.bitboard(setting)?;
                 self.en_passant_region = [Some(region.clone()), Some(region)];

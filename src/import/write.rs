@@ -30,6 +30,7 @@ pub fn variant_text(
     let _ = writeln!(out, "game \"{name}\"");
     let _ = writeln!(out, "board {}x{}", rules.files, rules.ranks);
     out.push_str("side white { forward up }\nside black { forward down }\nturns white black\n");
+    out.push_str(&turn_block(rules).map_err(refuse)?);
     let king = rules.pieces.iter().find(|p| p.slot == "king");
     let royalty = royal::royalty(rules).map_err(refuse)?;
     promotion::check(rules).map_err(refuse)?;
@@ -553,6 +554,17 @@ fn pawn_drops(rules: &Rules) -> Result<String, String> {
     }
     out.push_str("}\n");
     Ok(out)
+}
+
+/// `passOnStalemate` would be `turn { pass when no action }` (with no `stalemate` rule), but
+/// for the half-move clock: refused until the two agree.
+fn turn_block(rules: &Rules) -> Result<String, String> {
+    match rules.pass_on_stalemate {
+        [false, false] => Ok(String::new()),
+        // Fairy-Stockfish's pass moves one of the mover's pieces to its own square: a pawn's
+        // resets the half-move clock, the language's `pass` never does.
+        _ => Err("`passOnStalemate` is not mapped: Fairy-Stockfish passes by moving a piece to its own square, which resets the half-move clock when it is a pawn; the language's `pass when no action` does not".into()),
+    }
 }
 
 fn verdict(v: Verdict) -> &'static str {
