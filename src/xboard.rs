@@ -18,6 +18,7 @@
 
 mod xbetza;
 
+use crate::input::{Line, MAX_LINE_BYTES};
 use crate::thinking::{Deadlines, Thinking};
 use crate::variants::Library;
 use crate::Failure;
@@ -171,9 +172,17 @@ pub fn run(variant_paths: &[PathBuf]) -> Result<ExitCode, Failure> {
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    while let Some(line) = crate::uci::read_line(&mut input) {
-        if !engine.command(&line) {
-            break;
+    loop {
+        match crate::input::read_line(&mut input) {
+            Ok(Line::Text(line)) => {
+                if !engine.command(&line) {
+                    break;
+                }
+            }
+            Ok(Line::TooLong) => say(&format!(
+                "Error (longer than {MAX_LINE_BYTES} bytes: skipped): a line"
+            )),
+            Ok(Line::End) | Err(_) => break,
         }
     }
     engine.cancel();
@@ -236,7 +245,10 @@ impl Engine {
                 }
                 _ => error("memory takes megabytes", line),
             },
-            "lift" => say(&format!("highlight {}", self.highlight(rest))),
+            "lift" => {
+                let square = self.ranks().read(rest);
+                say(&format!("highlight {}", self.highlight(&square)));
+            }
             "put" | "hover" => {}
             "?" => {
                 if let Some(search) = self.search.as_ref().filter(|s| s.plays) {
@@ -347,6 +359,13 @@ impl Engine {
             .unwrap_or(0)
     }
 
+    /// How XBoard numbers the ranks of the game's board.
+    fn ranks(&self) -> Ranks {
+        Ranks {
+            from_zero: self.definition.board.ranks == 10,
+        }
+    }
+
     /// Plays the move of a search that has printed it (before the command that follows it).
     fn reap(&mut self) {
         if self
@@ -446,18 +465,18 @@ impl Engine {
         }
     }
 
-    fn user_move(&mut self, mv: &str) {
+    fn user_move(&mut self, sent: &str) {
         if self.search.as_ref().is_some_and(|s| s.plays) {
             // A move while the engine thinks: it was not the engine's turn after all.
             self.cancel();
         }
-        let mv = &self.gui_move(mv);
+        let mv = &self.gui_move(&self.ranks().read(sent));
         let played = match self.session.resolve(mv) {
             Ok(uci) => self.session.play(&uci).map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         };
         if let Err(e) = played {
-            say(&format!("Illegal move ({e}): {mv}"));
+            say(&format!("Illegal move ({e}): {sent}"));
             return;
         }
         self.announce_result();
@@ -539,7 +558,7 @@ impl Engine {
         if let Some(finished) =
             Root::of(self.session.as_ref()).search(&mut table, &limits, &control, None)
         {
-            say(&format!("Hint: {}", finished.best));
+            say(&format!("Hint: {}", self.ranks().write(&finished.best)));
         }
     }
 
@@ -573,6 +592,7 @@ impl Engine {
         let silent = Arc::clone(&cancelled);
         let post = self.post || !plays;
         let legal = self.session.legal_moves();
+        let ranks = self.ranks();
         let thinking = Thinking::start(
             Root::of(self.session.as_ref()),
             table,
@@ -581,13 +601,14 @@ impl Engine {
             !plays,
             move |report| {
                 if post {
-                    print_thinking(report);
+                    print_thinking(report, ranks);
                 }
             },
             move |finished| {
                 if let (true, Some(finished)) = (plays, finished) {
                     if !silent.load(Ordering::Relaxed) {
-                        say(&format!("move {}", conveyed(&legal, &finished.best)));
+                        let mv = conveyed(&legal, &finished.best);
+                        say(&format!("move {}", ranks.write(&mv)));
                     }
                 }
             },
@@ -598,6 +619,66 @@ impl Engine {
             plays,
         });
     }
+}
+
+/// XBoard's rank numbers: from 0 on a board of exactly ten ranks (CECP: "on boards with exactly
+/// 10 ranks, counting of the ranks starts at 0"; Fairy-Stockfish's xboard mode writes xiangqi's
+/// first move `b0c2`), from 1 otherwise, as the game's notation. Moves and squares are
+/// translated where they cross the protocol; FENs are not (their en-passant square is written
+/// from 1 by XBoard too), nor `highlight` boards, which name no square.
+#[derive(Clone, Copy, Debug)]
+struct Ranks {
+    from_zero: bool,
+}
+
+impl Ranks {
+    /// A move or square as XBoard wrote it, in the game's notation.
+    fn read(self, text: &str) -> String {
+        if self.from_zero {
+            shift_ranks(text, 1)
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// A move in the game's notation, as XBoard reads it.
+    fn write(self, text: &str) -> String {
+        if self.from_zero {
+            shift_ranks(text, -1)
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// `text` with the rank of every square (a run of lowercase letters, then digits: `e2`, `a10`)
+/// moved by `by`; the rest (pieces, `@`, `^`, `,`, promotion letters) as it is. A rank that
+/// would fall below 0 stays as it was.
+fn shift_ranks(text: &str, by: i64) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let letters = rest
+            .find(|c: char| !c.is_ascii_lowercase())
+            .unwrap_or(rest.len());
+        let digits = rest[letters..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len() - letters);
+        if letters > 0 && digits > 0 {
+            let (file, number) = (&rest[..letters], &rest[letters..letters + digits]);
+            out.push_str(file);
+            match number.parse::<i64>().ok().map(|rank| rank + by) {
+                Some(rank) if rank >= 0 => out.push_str(&rank.to_string()),
+                _ => out.push_str(number),
+            }
+            rest = &rest[letters + digits..];
+        } else {
+            let skip = if letters > 0 { letters } else { c.len_utf8() };
+            out.push_str(&rest[..skip]);
+            rest = &rest[skip..];
+        }
+    }
+    out
 }
 
 /// The legal move XBoard means by `mv`, one of `legal`. XBoard passes a move on as far as it
@@ -743,7 +824,7 @@ fn split_move(mv: &str) -> Option<(&str, &str, &str)> {
 
 /// A thinking line: `depth score time nodes seldepth nps pv`, the time in centiseconds and a
 /// mate as 100000 plus the moves to it (negative when mated), as XBoard reads them.
-fn print_thinking(report: &Report) {
+fn print_thinking(report: &Report, ranks: Ranks) {
     let Some(line) = report.lines.first() else {
         return;
     };
@@ -759,8 +840,39 @@ fn print_thinking(report: &Report) {
         report.nodes,
         report.seldepth,
         report.nps(),
-        line.moves.join(" ")
+        line.moves
+            .iter()
+            .map(|mv| ranks.write(mv))
+            .collect::<Vec<_>>()
+            .join(" ")
     ));
+}
+
+#[cfg(test)]
+mod ranks_tests {
+    use super::{shift_ranks, Ranks};
+
+    #[test]
+    fn ten_rank_boards_count_from_zero_across_the_protocol() {
+        let ten = Ranks { from_zero: true };
+        // Xiangqi's `b1c3` is XBoard's `b0c2`; the tenth rank is `9`.
+        assert_eq!(ten.write("b1c3"), "b0c2");
+        assert_eq!(ten.write("a10a9"), "a9a8");
+        assert_eq!(ten.read("b0c2"), "b1c3");
+        assert_eq!(ten.read("a9a8"), "a10a9");
+        // Drops, promotions, takeovers and legs keep their marks.
+        assert_eq!(ten.write("P@e4"), "P@e3");
+        assert_eq!(ten.write("e9e10q"), "e8e9q");
+        assert_eq!(ten.write("e5g3^f4"), "e4g2^f3");
+        assert_eq!(ten.read("e4e3,e3d2"), "e5e4,e4d3");
+        assert_eq!(ten.read("@@@@"), "@@@@");
+        // Other boards are untouched.
+        let eight = Ranks { from_zero: false };
+        assert_eq!(eight.write("b1c3"), "b1c3");
+        assert_eq!(eight.read("e2e4"), "e2e4");
+        // Nothing below rank 0.
+        assert_eq!(shift_ranks("a0", -1), "a0");
+    }
 }
 
 #[cfg(test)]
