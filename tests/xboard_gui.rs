@@ -1,6 +1,7 @@
 //! XBoard itself (Debian's `xboard`, headless under `xvfb-run` with `-noGUI`) plays one game
 //! with `variant xboard` as an engine, saves it as PGN, and `variant replay` reads every move:
-//! against Fairy-Stockfish in chess and crazyhouse (variants both GUI and opponent know), and
+//! against Fairy-Stockfish in chess, crazyhouse and xiangqi (variants both GUI and opponent
+//! know; xiangqi's ten ranks are counted from 0 over CECP and in XBoard's PGN), and
 //! against itself on Takeover Chess's board, which neither XBoard nor Fairy-Stockfish knows:
 //! XBoard learns the board (7x7 with holes), the pieces and the start position from the engine's
 //! `setup` line and plays with its legality testing off, since the knights have no XBetza
@@ -342,6 +343,88 @@ fn xboard_plays_crazyhouse_between_variant_and_fairy_stockfish() {
         played.pgn
     );
     check_game(&dir, &played, "games/crazyhouse.variant");
+}
+
+/// XBoard's PGN of a xiangqi game in the game's notation, which `variant replay` reads: XBoard
+/// counts the ranks of a ten-rank board from 0 in its PGN as in its moves (`Rxd0#`), and names
+/// the horse `H` and the elephant `E` and writes a soldier's move without a letter (`i5`), where
+/// games/xiangqi.variant counts from 1 and writes `N`, `B` and `P` (its soldier is no pawn: it
+/// never promotes). Headers and `{...}` comments are left as they are.
+fn xiangqi_in_game_notation(pgn: &str) -> String {
+    let mut out = String::new();
+    for line in pgn.lines() {
+        if line.starts_with('[') {
+            out.push_str(line);
+        } else {
+            let (mut depth, mut after_file, mut digits) = (0, false, String::new());
+            let mut token_start = true;
+            let flush = |digits: &mut String, out: &mut String| {
+                if !digits.is_empty() {
+                    let rank: u32 = digits.parse().expect("a rank");
+                    out.push_str(&(rank + 1).to_string());
+                    digits.clear();
+                }
+            };
+            for c in line.chars() {
+                if depth == 0 && c.is_ascii_digit() && (after_file || !digits.is_empty()) {
+                    digits.push(c);
+                    after_file = false;
+                    continue;
+                }
+                flush(&mut digits, &mut out);
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+                let c = match (depth == 0 && token_start, c) {
+                    (true, 'H') => 'N',
+                    (true, 'E') => 'B',
+                    (true, 'a'..='i') => {
+                        out.push('P');
+                        c
+                    }
+                    _ => c,
+                };
+                token_start = c.is_whitespace();
+                after_file = depth == 0 && c.is_ascii_lowercase();
+                out.push(c);
+            }
+            flush(&mut digits, &mut out);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Xiangqi, a ten-rank board, whose ranks XBoard and Fairy-Stockfish count from 0 over CECP
+/// (`b0c2`): `variant xboard` reads and writes moves so, or XBoard forfeits its first move.
+#[test]
+fn xboard_plays_xiangqi_between_variant_and_fairy_stockfish() {
+    let Some((xboard, Some(fairy))) = tools_or_skip("xboard_plays_xiangqi", true) else {
+        return;
+    };
+    let dir = common::temporary_dir("xboard-xiangqi");
+    let mut played = play(
+        &dir,
+        &xboard,
+        [&ours(""), &fairy],
+        Some("xiangqi"),
+        AGAINST_FAIRY,
+    );
+    assert!(
+        played.pgn.contains("[Variant \"xiangqi\"]"),
+        "{}",
+        played.pgn
+    );
+    // Moves to and from XBoard's rank 0, the game's first rank.
+    let moves = pgn_moves(&played.pgn);
+    assert!(
+        moves.iter().any(|m| m.contains('0')),
+        "{moves:?}: no move on rank 0"
+    );
+    played.pgn = xiangqi_in_game_notation(&played.pgn);
+    check_game(&dir, &played, "xiangqi");
 }
 
 /// Ignored: XBoard 4.9 cannot show a takeover in any form, so its board parts from the engines'
