@@ -14,6 +14,14 @@
 //! why, and XBoard keeps its slot's own moves for it, so such a game is played in XBoard with
 //! its legality testing off.
 //!
+//! Moves cross the protocol as XBoard writes them ([`Ranks`]): the ranks of a ten-rank board
+//! counted from 0, a pass as the null move `@@@@`.
+//!
+//! XBoard 4.9 cannot show a takeover (a move that converts a piece it passes over: its board
+//! creates a piece of the mover's only on a move's from- or to-square), so it plays Takeover
+//! Chess on a board that parts from the engines' at the first takeover; the engines stay in
+//! step ([`meant`], [`conveyed`]).
+//!
 //! Not done yet (issue 29): node limits (`nps`) are declined.
 
 mod xbetza;
@@ -641,14 +649,26 @@ impl Ranks {
         }
     }
 
-    /// A move in the game's notation, as XBoard reads it.
+    /// A move in the game's notation, as XBoard reads it: a pass as CECP's null move `@@@@`.
     fn write(self, text: &str) -> String {
-        if self.from_zero {
+        if is_pass(text) {
+            NULL_MOVE.to_string()
+        } else if self.from_zero {
             shift_ranks(text, -1)
         } else {
             text.to_string()
         }
     }
+}
+
+/// CECP's null move, a pass.
+const NULL_MOVE: &str = "@@@@";
+
+/// Whether a move of the game's notation is a pass: `pass` (ataxx's forced pass) or a piece's
+/// move to its own square (janggi's `e2e2`), which XBoard refuses as a move ("invalid move") but
+/// takes as `@@@@`, as Fairy-Stockfish's xboard mode writes every pass.
+fn is_pass(mv: &str) -> bool {
+    mv == "pass" || split_move(mv).is_some_and(|(from, to, rest)| from == to && rest.is_empty())
 }
 
 /// `text` with the rank of every square (a run of lowercase letters, then digits: `e2`, `a10`)
@@ -683,15 +703,20 @@ fn shift_ranks(text: &str, by: i64) -> String {
 
 /// The legal move XBoard means by `mv`, one of `legal`. XBoard passes a move on as far as it
 /// reads it: a takeover `e5g3^f4` comes as `e5g3`, which stands for the one legal move that adds
-/// a `^` mark to it, unless `e5g3` is itself legal.
+/// a `^` mark to it, unless `e5g3` is itself legal. The null move `@@@@` stands for the one legal
+/// pass.
 fn meant(legal: &[String], mv: &str) -> String {
     if legal.iter().any(|m| m == mv) {
         return mv.to_string();
     }
-    let marked: Vec<&String> = legal
-        .iter()
-        .filter(|m| m.strip_prefix(mv).is_some_and(|rest| rest.starts_with('^')))
-        .collect();
+    let marked: Vec<&String> = if mv == NULL_MOVE {
+        legal.iter().filter(|m| is_pass(m)).collect()
+    } else {
+        legal
+            .iter()
+            .filter(|m| m.strip_prefix(mv).is_some_and(|rest| rest.starts_with('^')))
+            .collect()
+    };
     match marked[..] {
         [only] => only.clone(),
         _ => mv.to_string(),
@@ -877,7 +902,7 @@ mod ranks_tests {
 
 #[cfg(test)]
 mod conveyed_tests {
-    use super::{conveyed, meant};
+    use super::{conveyed, meant, Ranks};
 
     fn moves(list: &[&str]) -> Vec<String> {
         list.iter().map(|m| m.to_string()).collect()
@@ -898,5 +923,18 @@ mod conveyed_tests {
         assert_eq!(conveyed(&legal, "e4d2^d3"), "e4d2^d3");
         // Moves without a mark go as they are.
         assert_eq!(conveyed(&legal, "a1a2"), "a1a2");
+    }
+
+    #[test]
+    fn the_null_move_is_the_one_legal_pass() {
+        assert_eq!(meant(&moves(&["pass"]), "@@@@"), "pass");
+        assert_eq!(meant(&moves(&["e2e2", "e2e3", "a1a2"]), "@@@@"), "e2e2");
+        // No pass to mean: left as it came, to be refused.
+        assert_eq!(meant(&moves(&["e2e3"]), "@@@@"), "@@@@");
+        let eight = Ranks { from_zero: false };
+        assert_eq!(eight.write("pass"), "@@@@");
+        assert_eq!(eight.write("e2e2"), "@@@@");
+        // A promotion on the spot is no pass.
+        assert_eq!(eight.write("e8e8q"), "e8e8q");
     }
 }

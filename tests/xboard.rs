@@ -452,10 +452,16 @@ fn every_library_game_is_set_up_lifted_moved_and_answered() {
         let lines = engine.until(PATIENCE, |l| l.starts_with("move ") || l.contains(" {"));
         let last = lines.last().expect("a line");
         if let Some(reply) = last.strip_prefix("move ") {
-            assert!(
-                legal_moves(game, &first).contains(&shift_ranks(reply, by)),
-                "{name}: {first} {reply}"
-            );
+            let legal = legal_moves(game, &first);
+            let fits = if reply == "@@@@" {
+                // The null move: a pass, `pass` or a piece's move to its own square.
+                legal.iter().any(|m| {
+                    m == "pass" || (m.len() % 2 == 0 && m[..m.len() / 2] == m[m.len() / 2..])
+                })
+            } else {
+                legal.contains(&shift_ranks(reply, by))
+            };
+            assert!(fits, "{name}: {first} {reply}");
         }
     }
     // The games XBoard does not know by name were described to it.
@@ -474,5 +480,29 @@ fn an_overlong_line_is_skipped_with_an_error_and_the_engine_goes_on() {
     engine.send("usermove e2e4");
     let lines = engine.until(PATIENCE, |l| l.starts_with("move "));
     assert!(legal_moves("chess", "e2e4").contains(&engine_move(&lines)));
+    engine.quit();
+}
+
+#[test]
+fn a_pass_crosses_the_protocol_as_the_null_move() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("variant ataxx");
+    engine.send("force");
+    // White's one stone has no empty square within two steps: its one move is a pass.
+    let fen = "pppppp1/ppppppp/ppppppp/ppppppp/ppppppp/ppppppp/Ppppppp w - - 0 1";
+    engine.send(&format!("setboard {fen}"));
+    engine.send("sd 2");
+    engine.send("go");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("move "));
+    assert_eq!(engine_move(&lines), "@@@@");
+    // XBoard's `@@@@` is the pass, from the same position; in another one it is refused.
+    engine.send("force");
+    engine.send(&format!("setboard {fen}"));
+    engine.send("usermove @@@@");
+    assert!(engine.ping().is_empty());
+    engine.send("new");
+    engine.send("usermove @@@@");
+    let lines = engine.ping();
+    assert!(lines[0].starts_with("Illegal move ("), "{lines:#?}");
     engine.quit();
 }
