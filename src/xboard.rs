@@ -506,14 +506,36 @@ impl Engine {
         }
     }
 
+    /// `setboard FEN`. XBoard relays a pass of the other side as the board after it (it sends
+    /// `@@@@` only in its chu variants), to an engine that is playing, not in force mode: then the
+    /// pass is played, keeping the game's history, and the engine moves if it is its turn, as
+    /// Fairy-Stockfish's xboard mode does.
     fn set_board(&mut self, fen: &str, line: &str) {
         self.cancel();
+        if self.engine_side.is_some() && self.pass_leads_to(fen) {
+            self.announce_result();
+            return self.after_change();
+        }
         if !self.reset(Some(fen)) {
             return error("illegal position", line);
         }
-        if self.analysing {
-            self.think();
+        self.after_change();
+    }
+
+    /// Plays the side to move's pass if it leads to the board and side to move of `fen`.
+    fn pass_leads_to(&mut self, fen: &str) -> bool {
+        let Some(pass) = self.session.legal_moves().into_iter().find(|m| is_pass(m)) else {
+            return false;
+        };
+        if self.session.play(&pass).is_err() {
+            return false;
         }
+        let placement = |fen: &str| fen.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        if placement(&self.session.fen()) == placement(fen) {
+            return true;
+        }
+        self.session.undo();
+        false
     }
 
     fn take_back(&mut self, moves: usize) {

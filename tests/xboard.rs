@@ -506,3 +506,42 @@ fn a_pass_crosses_the_protocol_as_the_null_move() {
     assert!(lines[0].starts_with("Illegal move ("), "{lines:#?}");
     engine.quit();
 }
+
+#[test]
+fn a_pass_relayed_as_the_board_after_it_is_played_and_answered() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("new");
+    engine.send("variant janggi");
+    engine.send("sd 1");
+    // White passes in XBoard; XBoard tells the engine, playing Black, the board after it.
+    let start = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR";
+    engine.send(&format!("setboard {start} b - - 1 1"));
+    let lines = engine.until(PATIENCE, |l| l.starts_with("move "));
+    let reply = match engine_move(&lines).as_str() {
+        // Black's own pass: its general's square.
+        "@@@@" => "e9e9".to_string(),
+        reply => shift_ranks(reply, 1),
+    };
+    // The pass is in the engine's game: its reply follows it, and `remove` takes back the
+    // reply and then the pass, which leaves White to move.
+    assert!(legal_moves("janggi", "e2e2").contains(&reply), "{reply}");
+    engine.send("force");
+    engine.send("remove");
+    engine.send("lift e1");
+    let lines = engine.ping();
+    // (Black's pass would have ended the game after White's: "two passes in a row".)
+    let highlight = lines.last().expect("a highlight");
+    assert!(
+        highlight.starts_with("highlight ") && highlight.contains('Y'),
+        "White's king moves: {lines:#?}"
+    );
+    // In force mode a board is set as it is, and a board no pass leads to likewise.
+    engine.send(&format!("setboard {start} b - - 0 1"));
+    engine.send("lift e8");
+    let highlight = engine.ping();
+    assert!(
+        highlight[0].contains('Y'),
+        "Black's king moves: {highlight:#?}"
+    );
+    engine.quit();
+}
