@@ -352,11 +352,13 @@ fn xboard_plays_crazyhouse_between_variant_and_fairy_stockfish() {
 /// never promotes). Headers and `{...}` comments are left as they are.
 fn xiangqi_in_game_notation(pgn: &str) -> String {
     let mut out = String::new();
+    // Comments may run over several lines.
+    let mut depth = 0;
     for line in pgn.lines() {
-        if line.starts_with('[') {
+        if depth == 0 && line.starts_with('[') {
             out.push_str(line);
         } else {
-            let (mut depth, mut after_file, mut digits) = (0, false, String::new());
+            let (mut after_file, mut digits) = (false, String::new());
             let mut token_start = true;
             let flush = |digits: &mut String, out: &mut String| {
                 if !digits.is_empty() {
