@@ -89,6 +89,8 @@ const KNOWN_TO_XBOARD: &[&str] = &[
     "fairy",
     "grand",
 ];
+/// The longest clock `time` sets, in centiseconds: a year.
+const MAX_CLOCK_CS: i64 = 365 * 24 * 3600 * 100;
 /// The transposition table's size, in megabytes (until `memory` says otherwise).
 const DEFAULT_HASH_MB: usize = 16;
 
@@ -231,8 +233,12 @@ impl Engine {
             }
             "usermove" => self.user_move(rest),
             "setboard" => self.set_board(rest, line),
-            "time" => match rest.parse::<u64>() {
-                Ok(cs) => self.clock.own = Some(Duration::from_millis(cs * 10)),
+            // A clock past its flag comes negative: no time left. More than a year is a year.
+            "time" => match rest.parse::<i64>() {
+                Ok(cs) => {
+                    let cs = cs.clamp(0, MAX_CLOCK_CS) as u64;
+                    self.clock.own = Some(Duration::from_millis(cs * 10));
+                }
                 Err(_) => error("time takes centiseconds", line),
             },
             "level" => self.level(rest, line),

@@ -545,3 +545,30 @@ fn a_pass_relayed_as_the_board_after_it_is_played_and_answered() {
     );
     engine.quit();
 }
+
+#[test]
+fn any_clock_is_taken_and_the_engine_still_moves() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("new");
+    // The longest clock an i64 holds (ten times it overflows), then one past its flag: neither
+    // is an error.
+    for clock in ["time 9223372036854775807", "time -300"] {
+        engine.send(clock);
+        assert!(engine.ping().is_empty(), "{clock}");
+    }
+    engine.send("time 18446744073709551616");
+    let lines = engine.ping();
+    assert!(
+        lines[0].starts_with("Error (time takes centiseconds)"),
+        "{lines:#?}"
+    );
+    // Out of time, the engine still answers with a legal move at once.
+    engine.send("usermove e2e4");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("move "));
+    assert!(legal_moves("chess", "e2e4").contains(&engine_move(&lines)));
+    engine.send("time 9999999999999999");
+    engine.send("usermove d2d4");
+    engine.send("?");
+    engine.until(PATIENCE, |l| l.starts_with("move "));
+    engine.quit();
+}
