@@ -513,12 +513,12 @@ impl Engine {
     }
 
     /// `setboard FEN`. XBoard relays a pass of the other side as the board after it (it sends
-    /// `@@@@` only in its chu variants), to an engine that is playing, not in force mode: then the
-    /// pass is played, keeping the game's history, and the engine moves if it is its turn, as
-    /// Fairy-Stockfish's xboard mode does.
+    /// `@@@@` only in its chu variants): when the side to move's pass leads to the board, the pass
+    /// is played, keeping the game's history (repetitions, passes in a row), and the engine moves
+    /// if it is its turn, as Fairy-Stockfish's xboard mode does.
     fn set_board(&mut self, fen: &str, line: &str) {
         self.cancel();
-        if self.engine_side.is_some() && self.pass_leads_to(fen) {
+        if self.pass_leads_to(fen) {
             self.announce_result();
             return self.after_change();
         }

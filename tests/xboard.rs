@@ -535,14 +535,17 @@ fn a_pass_relayed_as_the_board_after_it_is_played_and_answered() {
         highlight.starts_with("highlight ") && highlight.contains('Y'),
         "White's king moves: {lines:#?}"
     );
-    // In force mode a board is set as it is, and a board no pass leads to likewise.
-    engine.send(&format!("setboard {start} b - - 0 1"));
-    engine.send("lift e8");
+    // A board no pass leads to is set as it is, with no history to take back.
+    engine.send("setboard 3k5/9/9/9/9/9/9/9/4K4/9 b - - 0 1");
+    engine.send("lift d9");
     let highlight = engine.ping();
     assert!(
         highlight[0].contains('Y'),
         "Black's king moves: {highlight:#?}"
     );
+    engine.send("undo");
+    engine.send("lift d9");
+    assert_eq!(engine.ping(), highlight, "still Black's move");
     engine.quit();
 }
 
