@@ -244,6 +244,11 @@ fn what_the_atomic_options_cannot_say_is_refused_with_its_line() {
         "pawns may promote to the extinction type `k`",
     );
     refused(
+        "import-pseudo-royal-promotes",
+        "[a:atomic]\npromotedPieceType = k:q\n",
+        "the extinction type `k` promotes",
+    );
+    refused(
         "import-pseudo-royal-hand",
         "[a:chess]\nking = -\ncommoner = k\npieceDrops = true\ncapturesToHand = true\nextinctionValue = loss\nextinctionPieceTypes = k\nextinctionPseudoRoyal = true\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[K] w - - 0 1\n",
         "the extinction type `k` is in a hand at the start",

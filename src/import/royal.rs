@@ -50,6 +50,13 @@ pub fn royalty(rules: &Rules) -> Result<Royalty, String> {
         if rules.promotion_types.iter().any(|t| t.contains(&letter)) {
             return Err(format!("`extinctionPseudoRoyal`: pawns may promote to the extinction type `{letter}`, so a side may gain one and its pieces stop being pseudo-royal: not mapped"));
         }
+        if rules
+            .promoted_piece_type
+            .iter()
+            .any(|&(from, _)| from == letter)
+        {
+            return Err(format!("`extinctionPseudoRoyal`: the extinction type `{letter}` promotes (`promotedPieceType`), and a promoted piece is no longer of its type: not mapped"));
+        }
         if hand.iter().any(|c| c.to_ascii_lowercase() == letter) {
             return Err(format!("`extinctionPseudoRoyal`: the extinction type `{letter}` is in a hand at the start: not mapped"));
         }
