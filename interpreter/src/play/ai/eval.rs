@@ -7,8 +7,8 @@
 //! - mobility: 5 per square the side controls (the squares its pieces attack, as `control`
 //!   counts them), a cheap stand-in for freedom of movement that needs no move generation;
 //! - the end rules' goals ([`Goals`]), read from the form of each end rule: where a side
-//!   without a legal action wins (`stalemate wins`: antichess, losers), material and mobility
-//!   count against their owner; where a piece of a side standing on some squares decides the
+//!   without a legal action wins (`stalemate wins`: antichess, losers) and no rule makes losing
+//!   a piece lose, material and mobility count against their owner; where a piece of a side standing on some squares decides the
 //!   game (`wins when some (own King and squares ...)`: racing kings, king of the hill), the
 //!   piece's distance to those squares counts against it; where a counter reaching a number
 //!   decides it (`loses when opponent checks >= 3`), each step towards the number counts more
@@ -77,7 +77,7 @@ impl<B: Bitboard> Goals<B> {
     /// The goals the end rules of `rules` state.
     pub fn of(rules: &Rules<B>) -> Self {
         let end = &rules.definition.end;
-        let sign = if end.stalemate == Some(Verdict::Win) {
+        let sign = if losing_game(&rules.definition.end) {
             -1
         } else {
             1
@@ -181,6 +181,21 @@ impl<B: Bitboard> Goals<B> {
         }
         total
     }
+}
+
+/// Whether having less is the goal: a side without a legal action wins (`stalemate wins`) and
+/// no rule makes losing a piece lose (no `checkmate loses`, no `royal captured loses`, no
+/// `loses when no own King`: duck chess's stalemate wins, but its King must be kept).
+fn losing_game(end: &variant_dsl::EndRules) -> bool {
+    let loses_by_absence = |c: &variant_dsl::EndCondition| {
+        c.verdict == Some(Verdict::Loss)
+            && matches!(&c.condition, Condition::Not(inner)
+                if matches!(inner.as_ref(), Condition::Some(Squares::Pieces(SideRef::Own, _))))
+    };
+    end.stalemate == Some(Verdict::Win)
+        && end.checkmate != Some(Verdict::Loss)
+        && end.royal_captured != Some(Verdict::Loss)
+        && !end.conditions.iter().any(loses_by_absence)
 }
 
 /// The conjuncts of a condition (the condition itself when it is no `and`).
@@ -300,6 +315,8 @@ mod tests {
         assert_eq!(goals("antichess").sign, -1);
         assert_eq!(goals("losers").sign, -1);
         assert_eq!(goals("horde").sign, 1);
+        // Duck chess: a stalemated side wins, but losing the King loses.
+        assert_eq!(goals("duck").sign, 1);
         // `wins when some (own King and squares ...)`; the draw when both arrive is no goal.
         let racing = goals("racingkings");
         assert_eq!(racing.regions.len(), 1);
