@@ -5,8 +5,10 @@
 //! counting sink just counts bits (perft's bulk counting), a collecting sink expands them into
 //! [`Move`]s. Legality under the `check` rule is decided without playing the move whenever that
 //! is exact: a piece that is not pinned, while the king is not in check, cannot expose it; a king
-//! step is legal when its target is not attacked. Everything else (evasions, pinned pieces,
-//! en passant, several royal pieces) is played on a copy and tested.
+//! step is legal when its target is not attacked. Several royal pieces none of which is
+//! attacked, and games whose captures explode ([`crate::core::legality`]), take the same path
+//! with their own tests for royal moves and captures. Everything else (evasions, pinned pieces,
+//! en passant, the moves of one of several royal pieces) is played on a copy and tested.
 //!
 //! This is the core's part: the moves of the pieces standing on the board (their targets,
 //! en passant, castling) and whether they leave the mover's king safe, given the squares the
@@ -195,8 +197,12 @@ pub(crate) struct Safety<B> {
     pub(crate) enforced: bool,
     /// The side to move is in check.
     pub(crate) in_check: bool,
-    /// Pieces pinned against a royal piece (only meaningful where `fast`).
+    /// Pieces whose moves go through [`filter_tested`] even where `fast`: those pinned against
+    /// a royal piece, and every piece where some captures are played (`played`).
     pinned: B,
+    /// Pieces pinned against the royal piece where `played` has squares (`pinned` then holds
+    /// every piece, so that the move loops' inlined test stays chess's).
+    pins: B,
     /// Whether the fast path is exact: a move of a piece neither royal nor pinned, to a square
     /// not in `played`, is legal.
     pub(crate) fast: bool,
@@ -389,6 +395,7 @@ pub(crate) fn safety<B: Bitboard>(
             enforced: false,
             in_check: false,
             pinned: B::EMPTY,
+            pins: B::EMPTY,
             fast: true,
             played: B::EMPTY,
             royal: RoyalTest::Played,
@@ -411,6 +418,7 @@ fn checked_safety<B: Bitboard>(
         enforced: true,
         in_check,
         pinned: B::EMPTY,
+        pins: B::EMPTY,
         fast: false,
         played: B::EMPTY,
         royal: RoyalTest::Played,
@@ -433,7 +441,8 @@ fn checked_safety<B: Bitboard>(
     if rules.explosion_shield {
         if let Some((ours, theirs)) = lone_royals(rules, position, us) {
             return Safety {
-                pinned: pinned(rules, position, us, ours, occupied),
+                pinned: position.side_pieces(us),
+                pins: pinned(rules, position, us, ours, occupied),
                 fast: true,
                 played: occupied & !position.side_pieces(us),
                 royal: RoyalTest::Shielded(theirs),
@@ -529,12 +538,7 @@ fn filter_legal<B: Bitboard>(
     occupied: B,
     us: SideId,
 ) -> B {
-    if !safety.enforced
-        || (safety.fast
-            && !royal
-            && !safety.pinned.has(from)
-            && (targets & safety.played).is_empty())
-    {
+    if !safety.enforced || (safety.fast && !royal && !safety.pinned.has(from)) {
         return targets;
     }
     filter_tested(rules, position, safety, royal, from, targets, occupied, us)
@@ -555,7 +559,7 @@ fn filter_tested<B: Bitboard>(
 ) -> B {
     let mut legal = B::EMPTY;
     let mut played = targets;
-    if safety.fast && !royal && !safety.pinned.has(from) {
+    if safety.fast && !royal && safety.played.any() && !safety.pins.has(from) {
         // Only the captures whose effects may reach a royal piece are played.
         played = targets & safety.played;
         legal = targets & !played;
