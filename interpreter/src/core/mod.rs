@@ -11,7 +11,9 @@
 //! tables take (`path.rs` knows nothing of `tables.rs`).
 
 pub mod action_set;
+pub(crate) mod attack;
 pub mod bitboard;
+pub(crate) mod board;
 pub mod control;
 pub mod edit;
 pub mod geometry;

@@ -16,6 +16,7 @@
 //! several actions, passes) are the rules layer's: [`crate::rules::legal`], which calls these.
 
 use crate::bitboard::Bitboard;
+use crate::core::board::AfterMove;
 use crate::core::index::{ByPiece, PieceId, SideId, Sq};
 use crate::core::legality::{lone_royals, shielded_royal_steps};
 pub(crate) use crate::core::tables::targets;
@@ -557,6 +558,11 @@ fn filter_tested<B: Bitboard>(
     occupied: B,
     us: SideId,
 ) -> B {
+    if !safety.in_check && !royal {
+        if let Some(legal) = filter_opened(rules, position, from, targets, us) {
+            return legal;
+        }
+    }
     let mut legal = B::EMPTY;
     let mut played = targets;
     if safety.fast && !royal && safety.played.any() && !safety.pins.has(from) {
@@ -588,8 +594,40 @@ fn filter_tested<B: Bitboard>(
     legal
 }
 
+/// [`filter_tested`] for a piece that is not royal while the one royal piece of `us`'s team is
+/// not in check, in a game whose moves change nothing but their two squares
+/// ([`Tables::board_moves`]): each move is legal unless it opens an attack on that piece, and
+/// only the attacks along a line or through a leg the move touches are tested, on the board it
+/// leaves ([`crate::core::attack::opens_attack`]). `None` where that does not apply.
+fn filter_opened<B: Bitboard>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    from: usize,
+    targets: B,
+    us: SideId,
+) -> Option<B> {
+    if !rules.board_moves {
+        return None;
+    }
+    let royals = position.team_royals(rules, us);
+    if royals.count() != 1 {
+        return None;
+    }
+    let king = royals.lowest();
+    let mut legal = B::EMPTY;
+    for to in targets.squares() {
+        let board = AfterMove::of(rules, position, Move::normal(from, to))?;
+        let touched = B::single(from) | B::single(to);
+        if !crate::core::attack::opens_attack(&board, rules, us, king, touched) {
+            legal |= B::single(to);
+        }
+    }
+    Some(legal)
+}
+
 /// Plays the move on a copy and tests the mover's royal pieces (the board alone decides: the
-/// turn is not ended on the copy).
+/// turn is not ended on the copy); a move that only moves a piece is not played: the test reads
+/// the board it leaves ([`AfterMove`]).
 #[inline]
 pub(crate) fn leaves_king_safe<B: Bitboard>(
     rules: &Tables<B>,
@@ -597,6 +635,9 @@ pub(crate) fn leaves_king_safe<B: Bitboard>(
     mv: Move,
     us: SideId,
 ) -> bool {
+    if let Some(board) = AfterMove::of(rules, position, mv) {
+        return !crate::core::attack::in_check(&board, rules, us);
+    }
     let mut next = *position;
     next.act(rules, mv);
     if rules.capture_effects {

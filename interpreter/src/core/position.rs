@@ -7,6 +7,7 @@
 //! every change and can be checked against [`Position::fresh_hash`].
 
 use crate::bitboard::Bitboard;
+use crate::core::attack;
 use crate::core::index::{ByPiece, BySide, Sq};
 use crate::core::setup::SetupError;
 use crate::core::tables::Tables;
@@ -1423,7 +1424,8 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Whether `square` is attacked by `attacker`'s ordinary moves (Betza atoms and leap paths,
-    /// the attack tables) with the board occupied as `occupied`.
+    /// the attack tables) with the board occupied as `occupied` ([`attack::attacked_by_moves`]).
+    #[inline]
     pub fn attacked_by_moves(
         &self,
         rules: &Tables<B>,
@@ -1431,67 +1433,7 @@ impl<B: Bitboard> Position<B> {
         attacker: SideId,
         occupied: B,
     ) -> bool {
-        let theirs = self.by_side[attacker];
-        let attacks = &rules.attacks[attacker];
-        for leap in &attacks.leaps {
-            if (leap.sources[square] & leap.zone & theirs & self.by_piece[leap.piece]).any() {
-                return true;
-            }
-        }
-        for ride in &attacks.rides {
-            let ray = &rules.rays[ride.ray];
-            let riders = ride
-                .pieces
-                .iter()
-                .fold(B::EMPTY, |acc, p| acc | self.by_piece[*p])
-                & theirs;
-            let reach = match &ride.reach {
-                Some(reach) => reach[square],
-                None => ray.beyond[square],
-            };
-            if (reach & riders).is_empty() {
-                continue;
-            }
-            if let Some(first) = ray.first_blocker(reach, occupied) {
-                if riders.has(first) {
-                    return true;
-                }
-            }
-        }
-        for hop in &attacks.hops {
-            let ray = &rules.rays[hop.ray];
-            let mut hoppers = hop
-                .pieces
-                .iter()
-                .fold(B::EMPTY, |acc, p| acc | self.by_piece[*p])
-                & theirs
-                & hop.zone;
-            if let Some(reach) = &hop.reach {
-                hoppers &= reach[square];
-            }
-            if (ray.beyond[square] & hoppers).is_empty() {
-                continue;
-            }
-            let barred = hop
-                .no_hurdle
-                .iter()
-                .fold(B::EMPTY, |acc, p| acc | self.by_piece[*p]);
-            if ray
-                .hopper_behind(hop.hop, square, occupied, barred)
-                .is_some_and(|from| hoppers.has(from))
-            {
-                return true;
-            }
-        }
-        for lame in &attacks.lame {
-            let pieces = theirs & self.by_piece[lame.piece];
-            for &(from, path) in &lame.sources[square] {
-                if pieces.has(from) && (path & occupied).is_empty() {
-                    return true;
-                }
-            }
-        }
-        false
+        attack::attacked_by_moves(self, rules, square, attacker, occupied)
     }
 
     /// The squares of the pieces of every opponent of `side` that could capture on `square`, with
@@ -1549,11 +1491,7 @@ impl<B: Bitboard> Position<B> {
     /// The royal pieces of a side.
     #[inline]
     pub fn royals(&self, rules: &Tables<B>, side: SideId) -> B {
-        rules
-            .royal
-            .iter()
-            .fold(B::EMPTY, |acc, p| acc | self.by_piece[*p])
-            & self.by_side[side]
+        attack::royals(self, rules, side)
     }
 
     /// The pieces of a side and its allies.
@@ -1576,20 +1514,13 @@ impl<B: Bitboard> Position<B> {
     /// The royal pieces of a side's team (the side's own where it has no ally).
     #[inline(always)]
     pub fn team_royals(&self, rules: &Tables<B>, side: SideId) -> B {
-        if !rules.teams {
-            return self.royals(rules, side);
-        }
-        rules
-            .side_ids()
-            .filter(|&other| !rules.is_enemy(side, other))
-            .fold(B::EMPTY, |acc, other| acc | self.royals(rules, other))
+        attack::team_royals(self, rules, side)
     }
 
     /// Whether any royal piece of `side` is attacked. Where captures have effects (`capture`
     /// rules), an attack counts only if the capture would not remove one of the attacker's own
     /// royal pieces: a capture that destroys its own King is no threat.
     pub fn in_check(&self, rules: &Tables<B>, side: SideId) -> bool {
-        let occupied = self.occupied();
         if rules.capture_effects {
             if rules.explosion_shield {
                 if let Some(check) = crate::core::legality::shielded_check(rules, self, side) {
@@ -1601,17 +1532,9 @@ impl<B: Bitboard> Position<B> {
                 .squares()
                 .any(|square| self.checkers(rules, square, side).any());
         }
-        let royals = self.team_royals(rules, side);
-        if rules.definition.end.check_all_royals {
-            // Duple check: in check only when every royal piece is attacked.
-            return royals.any()
-                && royals
-                    .squares()
-                    .all(|sq| self.attacked(rules, sq, side, occupied));
-        }
-        royals
-            .squares()
-            .any(|sq| self.attacked(rules, sq, side, occupied))
+        attack::royals_attacked(self, rules, side, |square, occupied| {
+            self.attacked(rules, square, side, occupied)
+        })
     }
 
     /// The pieces that give check to `side`'s piece on `square`: the attackers whose capture

@@ -452,6 +452,12 @@ pub struct Tables<B> {
     /// Whether captures explode and shield touching royal pieces, and the rest of the rules let
     /// legality be judged from that ([`crate::core::legality::explosion_shield`]).
     pub(crate) explosion_shield: bool,
+    /// Whether a plain move or a promotion on the board changes nothing of the board but its
+    /// two squares (no capture effects, no conversions around the target) and every attack is an
+    /// ordinary move's (no attacking routes): the legality test and the move rules judged after
+    /// the move then read the board it leaves without playing it
+    /// ([`crate::core::board::AfterMove`]).
+    pub(crate) board_moves: bool,
     /// Hash keys.
     pub(crate) zobrist: Zobrist,
     /// Per square, its (up to 8) neighbours: "touching".
@@ -672,6 +678,9 @@ impl<B: Bitboard> Tables<B> {
                 })
                 .collect()
         });
+        let board_moves = !definition.capture.any()
+            && piece_mask(definition, |piece| piece.converts_around) == 0
+            && route_attackers.iter().all(Vec::is_empty);
         let zobrist = Zobrist::new(sides, pieces, geometry.grid_size(), castles.len());
         let neighbours: Vec<B> = (0..geometry.grid_size())
             .map(|square| {
@@ -730,6 +739,7 @@ impl<B: Bitboard> Tables<B> {
             }),
             pins_suffice,
             explosion_shield: false,
+            board_moves,
             zobrist,
             around_board,
             neighbours,

@@ -12,9 +12,12 @@
 //! listed. Only a game with such rules wraps its sink; every other game pays one test of an
 //! empty list per position. Where every rule asks only whether the move gives check, a piece's
 //! plain moves are judged together from the check givers found once per position
-//! ([`CheckGivers`]), and only the rest is played.
+//! ([`CheckGivers`]); where the move only moves a piece, nothing is played: the test reads the
+//! board it leaves through the position before it ([`BoardJudge`]); only the rest is played.
 
+use crate::core::attack;
 use crate::core::bitboard::Bitboard;
+use crate::core::board::AfterMove;
 use crate::core::index::{PieceId, SideId};
 use crate::core::legality::CheckGivers;
 use crate::core::movegen::{promotion_moves, Sink};
@@ -22,6 +25,7 @@ use crate::core::moves::Move;
 use crate::core::position::Position;
 use crate::core::tables::PromotionRule;
 use crate::expression::{Judge, OTHER_PIECE};
+use crate::rules::after_board::BoardJudge;
 use crate::rules::ir::{AfterRule, AfterTest, Cond};
 use crate::rules::Rules;
 
@@ -53,9 +57,16 @@ pub(crate) fn allowed<B: Bitboard>(
     us: SideId,
     mv: Move,
 ) -> bool {
+    let board = AfterMove::of(rules, position, mv);
     let mut after: Option<Position<B>> = None;
     for rule in binding {
         if !applies(before, position, &rule.condition, mv) {
+            continue;
+        }
+        if let Some(board) = board {
+            if board_holds(rules, position, board, mv, us, &rule.test) != rule.holds {
+                return false;
+            }
             continue;
         }
         let next = after.get_or_insert_with(|| {
@@ -74,6 +85,26 @@ pub(crate) fn allowed<B: Bitboard>(
         }
     }
     true
+}
+
+/// Whether a rule's test holds on the board `mv` leaves, read without playing the move
+/// ([`BoardJudge`]).
+fn board_holds<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    board: AfterMove<'_, B>,
+    mv: Move,
+    us: SideId,
+    test: &AfterTest<B>,
+) -> bool {
+    match test {
+        AfterTest::Check => rules
+            .side_ids()
+            .any(|side| rules.is_enemy(us, side) && attack::in_check(&board, rules, side)),
+        AfterTest::Holds(condition) => {
+            BoardJudge::new(rules, position, board, mv, us).holds(condition)
+        }
+    }
 }
 
 /// Whether a rule's `when` condition holds for the move (judged before it, for the moving

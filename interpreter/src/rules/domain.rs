@@ -217,7 +217,15 @@ pub(crate) fn set<B: Bitboard, D: Domain<B>>(domain: &mut D, set_term: &Set<B>) 
         }
         Set::Except(a, b) => {
             let a = set(domain, a);
-            let b = set(domain, b);
+            if domain.nothing(a) {
+                return a;
+            }
+            // `own Lion and last rank except attacked by opponent`: only the squares that could
+            // be taken away are tested.
+            let b = match &**b {
+                Set::AttackedBy(sides) => domain.attacked_among(*sides, a),
+                other => set(domain, other),
+            };
             domain.difference(a, b)
         }
         Set::Not(a) => {

@@ -18,6 +18,7 @@
 //! rules (`compile.rs`), which wires the one upward question (the legal actions an expression
 //! reads) through [`Rules`].
 
+pub(crate) mod after_board;
 pub(crate) mod after_drop;
 pub mod after_move;
 pub(crate) mod compile;

@@ -1,0 +1,197 @@
+//! Attacks and check on any [`Board`]: a position's, or the board a move leaves
+//! ([`crate::core::board::AfterMove`]), so that a legality test need not play the move on a copy.
+//!
+//! The tests read the attack tables inverted at load time ([`crate::core::tables::Attacks`]):
+//! for an attacked square, the squares a leaper would stand on, the rays a rider or a hopper
+//! would come along, the (square, leg) pairs of a lame leaper; each is a few bitboard operations
+//! on the squares the board gives for the attacker's side and types.
+
+use crate::bitboard::Bitboard;
+use crate::core::board::Board;
+use crate::core::index::{PieceId, SideId};
+use crate::core::tables::Tables;
+
+/// The squares of the pieces of `side` of any of `pieces`' types.
+#[inline(always)]
+fn of_types<B: Bitboard, V: Board<B>>(board: &V, pieces: &[PieceId]) -> B {
+    pieces
+        .iter()
+        .fold(B::EMPTY, |acc, &piece| acc | board.typed(piece))
+}
+
+/// Whether `square` is attacked by `attacker`'s ordinary moves (Betza atoms and leap paths,
+/// the attack tables) with the board occupied as `occupied`; not by attacking routes, which
+/// need the whole position ([`crate::position::Position::attacked_by`]).
+#[inline]
+pub(crate) fn attacked_by_moves<B: Bitboard, V: Board<B>>(
+    board: &V,
+    rules: &Tables<B>,
+    square: usize,
+    attacker: SideId,
+    occupied: B,
+) -> bool {
+    attacks_on::<B, V, false>(board, rules, square, attacker, occupied, !B::EMPTY)
+}
+
+/// Whether a move that changed the board on the squares `touched` alone (its origin and
+/// target), made by a piece that is not on `square`, lets `attacker` attack `square` where it
+/// did not before: a leaper's attack depends on nothing but its square, so none is new; a
+/// rider's, a hopper's or a lame leaper's is new only along a line or through a leg the move
+/// touched, and only those are tested. Exact where `square` was not attacked before the move.
+#[inline]
+pub(crate) fn newly_attacked_by<B: Bitboard, V: Board<B>>(
+    board: &V,
+    rules: &Tables<B>,
+    square: usize,
+    attacker: SideId,
+    touched: B,
+) -> bool {
+    attacks_on::<B, V, true>(board, rules, square, attacker, board.occupied(), touched)
+}
+
+/// [`attacked_by_moves`], or with `NEW_ONLY` [`newly_attacked_by`]: the attack groups whose
+/// squares miss `touched` are skipped.
+#[inline(always)]
+fn attacks_on<B: Bitboard, V: Board<B>, const NEW_ONLY: bool>(
+    board: &V,
+    rules: &Tables<B>,
+    square: usize,
+    attacker: SideId,
+    occupied: B,
+    touched: B,
+) -> bool {
+    let theirs = board.side_pieces(attacker);
+    let attacks = &rules.attacks[attacker];
+    if !NEW_ONLY {
+        for leap in &attacks.leaps {
+            if (leap.sources[square] & leap.zone & theirs & board.typed(leap.piece)).any() {
+                return true;
+            }
+        }
+    }
+    for ride in &attacks.rides {
+        let ray = &rules.rays[ride.ray];
+        let reach = match &ride.reach {
+            Some(reach) => reach[square],
+            None => ray.beyond[square],
+        };
+        if (reach & theirs).is_empty() || (NEW_ONLY && (reach & touched).is_empty()) {
+            continue;
+        }
+        let riders = of_types(board, &ride.pieces) & theirs;
+        if (reach & riders).is_empty() {
+            continue;
+        }
+        if let Some(first) = ray.first_blocker(reach, occupied) {
+            if riders.has(first) {
+                return true;
+            }
+        }
+    }
+    for hop in &attacks.hops {
+        let ray = &rules.rays[hop.ray];
+        let mut line = ray.beyond[square] & theirs & hop.zone;
+        if let Some(reach) = &hop.reach {
+            line &= reach[square];
+        }
+        if line.is_empty() || (NEW_ONLY && (ray.beyond[square] & touched).is_empty()) {
+            continue;
+        }
+        let hoppers = of_types(board, &hop.pieces) & line;
+        if hoppers.is_empty() {
+            continue;
+        }
+        let barred = of_types(board, &hop.no_hurdle);
+        if ray
+            .hopper_behind(hop.hop, square, occupied, barred)
+            .is_some_and(|from| hoppers.has(from))
+        {
+            return true;
+        }
+    }
+    for lame in &attacks.lame {
+        let pieces = theirs & board.typed(lame.piece);
+        if pieces.is_empty() {
+            continue;
+        }
+        for &(from, path) in &lame.sources[square] {
+            if pieces.has(from) && (path & occupied).is_empty() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The royal pieces of a side.
+#[inline]
+pub(crate) fn royals<B: Bitboard, V: Board<B>>(board: &V, rules: &Tables<B>, side: SideId) -> B {
+    of_types(board, &rules.royal) & board.side_pieces(side)
+}
+
+/// The royal pieces of a side's team (the side's own where it has no ally).
+#[inline(always)]
+pub(crate) fn team_royals<B: Bitboard, V: Board<B>>(
+    board: &V,
+    rules: &Tables<B>,
+    side: SideId,
+) -> B {
+    if !rules.teams {
+        return royals(board, rules, side);
+    }
+    rules
+        .side_ids()
+        .filter(|&other| !rules.is_enemy(side, other))
+        .fold(B::EMPTY, |acc, other| acc | royals(board, rules, other))
+}
+
+/// Whether `side`'s team's royal pieces are in check, where `attacked(square, occupied)` says
+/// whether an opponent attacks a square: one of them attacked, or every one under `check when
+/// all royal pieces attacked` (duple check). Capture effects are the caller's.
+#[inline]
+pub(crate) fn royals_attacked<B: Bitboard, V: Board<B>>(
+    board: &V,
+    rules: &Tables<B>,
+    side: SideId,
+    mut attacked: impl FnMut(usize, B) -> bool,
+) -> bool {
+    let occupied = board.occupied();
+    let royals = team_royals(board, rules, side);
+    if rules.definition.end.check_all_royals {
+        return royals.any() && royals.squares().all(|sq| attacked(sq, occupied));
+    }
+    royals.squares().any(|sq| attacked(sq, occupied))
+}
+
+/// Whether `side` is in check on `board`, in a game whose attacks are all ordinary moves and
+/// whose captures have no effects ([`Tables::board_moves`]).
+#[inline]
+pub(crate) fn in_check<B: Bitboard, V: Board<B>>(
+    board: &V,
+    rules: &Tables<B>,
+    side: SideId,
+) -> bool {
+    debug_assert!(rules.board_moves);
+    royals_attacked(board, rules, side, |square, occupied| {
+        rules.side_ids().any(|other| {
+            rules.is_enemy(side, other) && attacked_by_moves(board, rules, square, other, occupied)
+        })
+    })
+}
+
+/// Whether the move `mv` of `us`, of a piece that is not royal, leaves `king` (the one royal
+/// piece of `us`'s team, not attacked before the move) attacked, on the board the move leaves:
+/// only the attacks the move could have opened are tested ([`newly_attacked_by`]).
+#[inline]
+pub(crate) fn opens_attack<B: Bitboard, V: Board<B>>(
+    board: &V,
+    rules: &Tables<B>,
+    us: SideId,
+    king: usize,
+    touched: B,
+) -> bool {
+    debug_assert!(rules.board_moves);
+    rules.side_ids().any(|other| {
+        rules.is_enemy(us, other) && newly_attacked_by(board, rules, king, other, touched)
+    })
+}
