@@ -13,7 +13,7 @@
 //! empty list per position.
 
 use crate::core::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{PieceId, SideId, Sq};
 use crate::core::movegen::{promotion_moves, Sink};
 use crate::core::moves::Move;
 use crate::core::position::Position;
@@ -85,9 +85,9 @@ fn applies<B: Bitboard>(
         return true;
     }
     let piece = position
-        .at(mv.from.index())
+        .occupant(mv.from)
         .map_or(OTHER_PIECE, |occupant| occupant.piece);
-    before.move_mask(condition, piece).has(mv.from.index())
+    before.move_mask(condition, piece).contains(mv.from)
 }
 
 /// A sink that passes on the moves that meet the rules judged after the move.
@@ -131,9 +131,9 @@ impl<B: Bitboard, S: Sink<B>> Sink<B> for AfterMoves<'_, '_, B, S> {
         match promotion.filter(|rule| (rule.zone & targets).any()) {
             None => {
                 let mut kept = B::EMPTY;
-                for to in targets.squares() {
-                    if self.allows(Move::normal(from, to)) {
-                        kept |= B::single(to);
+                for to in targets.iter() {
+                    if self.allows(Move::new(Sq::new(from), to)) {
+                        kept |= B::of(to);
                     }
                 }
                 if kept.any() {
