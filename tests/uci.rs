@@ -557,3 +557,75 @@ fn a_forced_pass_is_written_and_read_as_fairy_stockfish_writes_it() {
     );
     engine.quit();
 }
+
+/// Issue 29's suspected illegal move: after `c1d2 e9e8 i1i2 h7h6 b2c1 c9d8` in shogi, our
+/// engine once answered `e2e3`, a move from an empty square (not reproduced since). The line is
+/// replayed through one engine process after a game of chess (its table and its last position
+/// left behind), with and without `ucinewgame`, under several `go` limits, `Hash` sizes and
+/// `Threads`, after `stop` and `ponderhit`: every `bestmove` and `ponder` is legal where it is
+/// played.
+#[test]
+fn the_shogi_line_of_the_suspected_illegal_move_gets_legal_moves_only() {
+    let line = ["c1d2", "e9e8", "i1i2", "h7h6", "b2c1", "c9d8"];
+    let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w 0 1";
+    let legal: Vec<Vec<String>> = (0..=line.len())
+        .map(|k| legal_moves("shogi", &line[..k].join(" ")))
+        .collect();
+    let after = |k: usize, mv: &str| legal_moves("shogi", &[&line[..k], &[mv]].concat().join(" "));
+    let mut engine = Engine::start(&["uci"]);
+    let check = |engine: &mut Engine, k: usize, go: &str| {
+        let moves = line[..k].join(" ");
+        engine.send(&format!("position fen {start} moves {moves}"));
+        engine.send(go);
+        let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+        let last: Vec<&str> = lines.last().expect("a line").split_whitespace().collect();
+        assert!(
+            legal[k].contains(&last[1].to_string()),
+            "{go} after {moves}: {last:?}"
+        );
+        if let Some(ponder) = last.get(3) {
+            assert!(
+                after(k, last[1]).contains(&ponder.to_string()),
+                "{go}: {last:?}"
+            );
+        }
+    };
+    for (hash, threads, newgame) in [(1, 1, true), (16, 4, false), (64, 1, false)] {
+        engine.send(&format!("setoption name Hash value {hash}"));
+        engine.send(&format!("setoption name Threads value {threads}"));
+        engine.send("setoption name UCI_Variant value chess");
+        for moves in ["e2e4", "e2e4 e7e5 g1f3"] {
+            engine.send(&format!("position startpos moves {moves}"));
+            engine.send("go depth 3");
+            engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+        }
+        engine.send("setoption name UCI_Variant value shogi");
+        if newgame {
+            engine.send("ucinewgame");
+        }
+        for go in [
+            "go depth 1",
+            "go depth 3",
+            "go nodes 3000",
+            "go movetime 50",
+        ] {
+            for k in [0, 2, 4, 6] {
+                check(&mut engine, k, go);
+            }
+        }
+        for (go, then) in [
+            ("go infinite", "stop"),
+            ("go ponder wtime 500 btime 500", "ponderhit"),
+        ] {
+            engine.send(&format!("position fen {start} moves {}", line.join(" ")));
+            engine.send(go);
+            engine.send(then);
+            let lines = engine.until(PATIENCE, |l| l.starts_with("bestmove"));
+            assert!(
+                legal[6].contains(&bestmove(&lines)),
+                "{go} {then}: {lines:?}"
+            );
+        }
+    }
+    engine.quit();
+}

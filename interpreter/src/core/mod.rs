@@ -16,6 +16,7 @@ pub mod control;
 pub mod edit;
 pub mod geometry;
 pub mod index;
+pub mod legality;
 pub mod movegen;
 pub mod moves;
 pub mod path;

@@ -5,8 +5,10 @@
 //! counting sink just counts bits (perft's bulk counting), a collecting sink expands them into
 //! [`Move`]s. Legality under the `check` rule is decided without playing the move whenever that
 //! is exact: a piece that is not pinned, while the king is not in check, cannot expose it; a king
-//! step is legal when its target is not attacked. Everything else (evasions, pinned pieces,
-//! en passant, several royal pieces) is played on a copy and tested.
+//! step is legal when its target is not attacked. Several royal pieces none of which is
+//! attacked, and games whose captures explode ([`crate::core::legality`]), take the same path
+//! with their own tests for royal moves and captures. Everything else (evasions, pinned pieces,
+//! en passant, the moves of one of several royal pieces) is played on a copy and tested.
 //!
 //! This is the core's part: the moves of the pieces standing on the board (their targets,
 //! en passant, castling) and whether they leave the mover's king safe, given the squares the
@@ -15,6 +17,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{ByPiece, PieceId, SideId, Sq};
+use crate::core::legality::{lone_royals, shielded_royal_steps};
 pub(crate) use crate::core::tables::targets;
 use crate::core::tables::{targets_barred, Barred, PieceMoves, PromotionRule, Tables};
 use crate::moves::{Move, MoveKind};
@@ -194,10 +197,32 @@ pub(crate) struct Safety<B> {
     pub(crate) enforced: bool,
     /// The side to move is in check.
     pub(crate) in_check: bool,
-    /// Pieces pinned against the king (only meaningful with a single king, not in check).
+    /// Pieces whose moves go through [`filter_tested`] even where `fast`: those pinned against
+    /// a royal piece, and every piece where some captures are played (`played`).
     pinned: B,
-    /// Whether the fast path is exact.
+    /// Pieces pinned against the royal piece where `played` has squares (`pinned` then holds
+    /// every piece, so that the move loops' inlined test stays chess's).
+    pins: B,
+    /// Whether the fast path is exact: a move of a piece neither royal nor pinned, to a square
+    /// not in `played`, is legal.
     pub(crate) fast: bool,
+    /// Squares a move to which is played and tested even where `fast` settles its piece: the
+    /// enemy pieces where captures explode ([`crate::core::legality`]); none elsewhere.
+    played: B,
+    /// How the moves of a royal piece are judged where `fast`.
+    royal: RoyalTest,
+}
+
+/// How the moves of a royal piece are judged where [`Safety::fast`] holds.
+#[derive(Clone, Copy)]
+enum RoyalTest {
+    /// Played on a copy and tested (several royal pieces: one's move may expose another).
+    Played,
+    /// Legal where the target is not attacked with the royal piece gone from its square.
+    Attacked,
+    /// Captures explode and shield touching royal pieces: legal where the target touches the
+    /// enemy royal piece on this square, or is not attacked ([`shielded_royal_steps`]).
+    Shielded(usize),
 }
 
 /// Per piece type, the squares its pieces may move from under the move rules (`None`: all).
@@ -370,33 +395,87 @@ pub(crate) fn safety<B: Bitboard>(
             enforced: false,
             in_check: false,
             pinned: B::EMPTY,
+            pins: B::EMPTY,
             fast: true,
+            played: B::EMPTY,
+            royal: RoyalTest::Played,
         };
     }
     checked_safety(rules, position, us, occupied)
 }
 
-/// [`safety`] in a game with the `check` rule.
+/// [`safety`] in a game with the `check` rule: the fast path where pins decide legality (one
+/// royal piece not in check, several none of which is attacked, or none), or where captures
+/// explode and each side has one royal piece; every move played otherwise.
 fn checked_safety<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
     us: SideId,
     occupied: B,
 ) -> Safety<B> {
-    let royals = position.team_royals(rules, us);
-    let king = (royals.count() == 1).then(|| royals.lowest());
     let in_check = position.in_check(rules, us);
-    let pinned = match king {
-        Some(king) if !in_check && rules.pins_suffice => {
-            pinned(rules, position, us, king, occupied)
-        }
-        _ => B::EMPTY,
-    };
-    Safety {
+    let slow = Safety {
         enforced: true,
         in_check,
-        pinned,
-        fast: rules.pins_suffice && king.is_some() && !in_check,
+        pinned: B::EMPTY,
+        pins: B::EMPTY,
+        fast: false,
+        played: B::EMPTY,
+        royal: RoyalTest::Played,
+    };
+    if in_check {
+        return slow;
+    }
+    if rules.pins_suffice {
+        let royals = position.team_royals(rules, us);
+        if royals.count() == 1 {
+            return Safety {
+                pinned: pinned(rules, position, us, royals.lowest(), occupied),
+                fast: true,
+                royal: RoyalTest::Attacked,
+                ..slow
+            };
+        }
+        return several_royals_safety(rules, position, us, royals, occupied, slow);
+    }
+    if rules.explosion_shield {
+        if let Some((ours, theirs)) = lone_royals(rules, position, us) {
+            return Safety {
+                pinned: position.side_pieces(us),
+                pins: pinned(rules, position, us, ours, occupied),
+                fast: true,
+                played: occupied & !position.side_pieces(us),
+                royal: RoyalTest::Shielded(theirs),
+                ..slow
+            };
+        }
+    }
+    slow
+}
+
+/// [`checked_safety`] for a side with no royal piece (nothing to expose) or several, where
+/// pins decide legality: the fast path when none is attacked (a move that is not royal and not
+/// pinned against any of them attacks none), royal moves played.
+#[cold]
+fn several_royals_safety<B: Bitboard>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    us: SideId,
+    royals: B,
+    occupied: B,
+    slow: Safety<B>,
+) -> Safety<B> {
+    let mut pins = B::EMPTY;
+    for royal in royals.squares() {
+        if position.attacked(rules, royal, us, occupied) {
+            return slow;
+        }
+        pins |= pinned(rules, position, us, royal, occupied);
+    }
+    Safety {
+        pinned: pins,
+        fast: true,
+        ..slow
     }
 }
 
@@ -478,18 +557,30 @@ fn filter_tested<B: Bitboard>(
     occupied: B,
     us: SideId,
 ) -> B {
-    if safety.fast && royal {
-        let without_king = occupied & !B::single(from);
-        let mut legal = B::EMPTY;
-        for to in targets.squares() {
-            if !position.attacked(rules, to, us, without_king | B::single(to)) {
-                legal |= B::single(to);
-            }
-        }
-        return legal;
-    }
     let mut legal = B::EMPTY;
-    for to in targets.squares() {
+    let mut played = targets;
+    if safety.fast && !royal && safety.played.any() && !safety.pins.has(from) {
+        // Only the captures whose effects may reach a royal piece are played.
+        played = targets & safety.played;
+        legal = targets & !played;
+    } else if safety.fast && royal {
+        match safety.royal {
+            RoyalTest::Attacked => {
+                let without_king = occupied & !B::single(from);
+                for to in targets.squares() {
+                    if !position.attacked(rules, to, us, without_king | B::single(to)) {
+                        legal |= B::single(to);
+                    }
+                }
+                return legal;
+            }
+            RoyalTest::Shielded(theirs) => {
+                return shielded_royal_steps(rules, position, us, (from, theirs), targets);
+            }
+            RoyalTest::Played => {}
+        }
+    }
+    for to in played.squares() {
         if leaves_king_safe(rules, position, Move::normal(from, to), us) {
             legal |= B::single(to);
         }

@@ -1597,6 +1597,11 @@ impl<B: Bitboard> Position<B> {
     pub fn in_check(&self, rules: &Tables<B>, side: SideId) -> bool {
         let occupied = self.occupied();
         if rules.capture_effects {
+            if rules.explosion_shield {
+                if let Some(check) = crate::core::legality::shielded_check(rules, self, side) {
+                    return check;
+                }
+            }
             return self
                 .royals(rules, side)
                 .squares()

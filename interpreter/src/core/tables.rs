@@ -449,6 +449,9 @@ pub struct Tables<B> {
     /// Whether pins and checks computed from leaps and rides decide legality exactly (no lame
     /// attackers whose path a move could open).
     pub(crate) pins_suffice: bool,
+    /// Whether captures explode and shield touching royal pieces, and the rest of the rules let
+    /// legality be judged from that ([`crate::core::legality::explosion_shield`]).
+    pub(crate) explosion_shield: bool,
     /// Hash keys.
     pub(crate) zobrist: Zobrist,
     /// Per square, its (up to 8) neighbours: "touching".
@@ -701,7 +704,7 @@ impl<B: Bitboard> Tables<B> {
             }
             _ => Vec::new(),
         });
-        Ok(Tables {
+        let mut tables = Tables {
             definition: definition.clone(),
             rays: builder.rays,
             geometry,
@@ -726,6 +729,7 @@ impl<B: Bitboard> Tables<B> {
                     .is_some_and(|p| p.irreversible || definition.drops.irreversible)
             }),
             pins_suffice,
+            explosion_shield: false,
             zobrist,
             around_board,
             neighbours,
@@ -812,7 +816,9 @@ impl<B: Bitboard> Tables<B> {
                     .pieces
                     .iter()
                     .any(|piece| piece.uncapturable || piece.neutral),
-        })
+        };
+        tables.explosion_shield = crate::core::legality::explosion_shield(&tables);
+        Ok(tables)
     }
 
     /// Movement of one piece type for one side.

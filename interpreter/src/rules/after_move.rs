@@ -10,10 +10,13 @@
 //! between the core's move generator and the caller's sink, so every generated board move
 //! (promotions, en passant and castling included) passes the test before it is counted or
 //! listed. Only a game with such rules wraps its sink; every other game pays one test of an
-//! empty list per position.
+//! empty list per position. Where every rule asks only whether the move gives check, a piece's
+//! plain moves are judged together from the check givers found once per position
+//! ([`CheckGivers`]), and only the rest is played.
 
 use crate::core::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId, Sq};
+use crate::core::index::{PieceId, SideId};
+use crate::core::legality::CheckGivers;
 use crate::core::movegen::{promotion_moves, Sink};
 use crate::core::moves::Move;
 use crate::core::position::Position;
@@ -98,20 +101,53 @@ pub(crate) struct AfterMoves<'a, 'r, B: Bitboard, S> {
     binding: Vec<&'r AfterRule<B>>,
     us: SideId,
     inner: &'a mut S,
+    /// Where every binding rule is `must (not) give check` for any piece: the moves that
+    /// give check, found without playing them ([`CheckGivers`]); `None` elsewhere.
+    givers: Option<CheckGivers<B>>,
 }
 
 impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
     /// The sink in front of `inner` for the side to move of `position`.
     pub(crate) fn new(rules: &'r Rules<B>, position: &'r Position<B>, inner: &'a mut S) -> Self {
         let us = position.side_to_move(rules);
+        let binding = binding(rules, us);
+        let only_checks = binding.iter().all(|rule| {
+            matches!(rule.test, AfterTest::Check) && matches!(rule.condition, Cond::True)
+        });
+        let givers = only_checks
+            .then(|| CheckGivers::new(rules, position, us))
+            .flatten();
         AfterMoves {
             rules,
             position,
             before: Judge::new(rules, position, us),
-            binding: binding(rules, us),
+            binding,
             us,
             inner,
+            givers,
         }
+    }
+
+    /// The plain moves from `from` to `targets` that meet the rules: judged from the check
+    /// givers where they are known, else each played.
+    fn allowed_targets(&mut self, from: usize, targets: B) -> B {
+        let mut rest = targets;
+        let mut kept = B::EMPTY;
+        if let Some(givers) = &self.givers {
+            let (giving, unknown) =
+                givers.giving(self.rules, self.position, self.us, from, targets);
+            kept = targets & !unknown;
+            for rule in &self.binding {
+                kept &= if rule.holds { giving } else { !giving };
+            }
+            rest = unknown;
+        }
+        for to in rest.squares() {
+            if self.allows(Move::normal(from, to)) {
+                kept |= B::single(to);
+            }
+        }
+        kept
     }
 
     fn allows(&mut self, mv: Move) -> bool {
@@ -130,12 +166,7 @@ impl<B: Bitboard, S: Sink<B>> Sink<B> for AfterMoves<'_, '_, B, S> {
     fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
         match promotion.filter(|rule| (rule.zone & targets).any()) {
             None => {
-                let mut kept = B::EMPTY;
-                for to in targets.iter() {
-                    if self.allows(Move::new(Sq::new(from), to)) {
-                        kept |= B::of(to);
-                    }
-                }
+                let kept = self.allowed_targets(from, targets);
                 if kept.any() {
                     self.inner.batch(from, kept, promotion);
                 }

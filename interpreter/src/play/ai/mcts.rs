@@ -443,9 +443,11 @@ impl Baseline {
     /// evaluation: the logistic of the side's advantage over its strongest opponent, less
     /// the root's.
     fn unfinished<B: Bitboard>(&self, rules: &Rules<B>, position: &Position<B>) -> Rewards {
+        let goals = super::eval::Goals::of(rules);
         BySide::from_fn(|side| {
             if side.index() < rules.sides {
-                let advantage = f64::from(super::eval::evaluate(rules, position, side));
+                let advantage =
+                    f64::from(super::eval::evaluate_with(rules, &goals, position, side));
                 self.reward(side, advantage)
             } else {
                 0.5

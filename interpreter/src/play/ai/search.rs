@@ -28,7 +28,7 @@
 //! [`Control`] that another thread may stop or give a deadline, and it hands a [`Report`] (depth,
 //! score, nodes, principal variations) to a callback after every completed depth.
 
-use super::eval::{evaluate, VALUE_SCALE};
+use super::eval::{evaluate_with, Goals, VALUE_SCALE};
 use super::tree::{status, wins, Status};
 use super::{typed, Agent, Budget, Choice, PlayerSpec, Snapshot};
 use crate::bitboard::Bitboard;
@@ -383,6 +383,8 @@ struct Searcher<'a, B: Bitboard> {
     history: History,
     /// The depth of the current iteration (bounds the check extensions).
     iteration: u32,
+    /// What the end rules make worth having, for the evaluation.
+    goals: Goals<B>,
 }
 
 impl<B: Bitboard> Searcher<'_, B> {
@@ -416,7 +418,7 @@ impl<B: Bitboard> Searcher<'_, B> {
 
     /// The evaluation for the camp to move.
     fn static_eval(&self, position: &Position<B>) -> i32 {
-        evaluate(self.rules, position, self.root) * self.camp(position)
+        evaluate_with(self.rules, &self.goals, position, self.root) * self.camp(position)
     }
 
     fn value(&self, piece: usize) -> i64 {
@@ -1012,6 +1014,7 @@ pub(crate) fn deepen<B: Bitboard>(
         game: GameTraits::of(rules),
         history: History::new(),
         iteration: 1,
+        goals: Goals::of(rules),
     };
     let mut ordered = searcher.ordered(position, moves, None, 0);
     let mut best = (ordered[0], 0, 0);
@@ -1258,6 +1261,117 @@ mod tests {
         );
         assert!(finished.best.starts_with("d4"), "{}", finished.best);
         assert!(matches!(finished.score, Score::Centipawns(cp) if cp > -100));
+    }
+
+    /// Searches the session's position (if it is a game of width `B`) with a table whose
+    /// entries for the position and each of its children name `foreign`, moves of another
+    /// position (as a hash collision, or a table kept from another game, would): the best move,
+    /// the ponder move and every move of every reported line must be legal where played.
+    fn poisoned<B: Bitboard>(session: &dyn Session, foreign: &[Move]) -> Option<Finished> {
+        let snapshot = Snapshot::of(super::super::typed::<B>(session)?);
+        let (rules, position) = (&snapshot.rules, snapshot.position);
+        let legal = crate::legal::legal_moves(rules, &position);
+        let mut table = TranspositionTable::with_megabytes(1);
+        let side = position.side_to_move(rules).index();
+        let slots = table.for_side(side);
+        let mut keys = vec![position.hash()];
+        for &mv in &legal {
+            let mut child = position;
+            child.play_unchecked(rules, mv);
+            keys.push(child.hash());
+        }
+        for (i, key) in keys.into_iter().enumerate() {
+            slots.store(Entry {
+                key,
+                depth: 0,
+                value: 0,
+                bound: Bound::Upper,
+                best: Some(foreign[i % foreign.len()]),
+            });
+        }
+        let mut lines = Vec::new();
+        let mut keep = |report: &Report| lines.extend(report.lines.iter().map(|l| l.moves.clone()));
+        let limits = Limits {
+            nodes: Some(3000),
+            depth: 4,
+            ..Limits::default()
+        };
+        let finished = deepen(
+            rules,
+            &position,
+            &snapshot.history,
+            &mut table,
+            &limits,
+            &Control::new(),
+            Some(&mut keep),
+        )?;
+        let best_and_ponder: Vec<String> = std::iter::once(finished.best.clone())
+            .chain(finished.ponder.clone())
+            .collect();
+        for line in lines.iter().chain(std::iter::once(&best_and_ponder)) {
+            let mut current = position;
+            for text in line {
+                let moves = crate::legal::legal_moves(rules, &current);
+                let played = moves.iter().find(|m| &m.uci(rules) == text);
+                let Some(&played) = played else {
+                    panic!("{text} of {line:?} is illegal (the table named {foreign:?})");
+                };
+                current.play_unchecked(rules, played);
+            }
+        }
+        Some(finished)
+    }
+
+    /// The legal moves of a session's position, as moves of width `B`.
+    fn moves_of<B: Bitboard>(session: &dyn Session) -> Option<Vec<Move>> {
+        let snapshot = Snapshot::of(super::super::typed::<B>(session)?);
+        Some(crate::legal::legal_moves(
+            &snapshot.rules,
+            &snapshot.position,
+        ))
+    }
+
+    #[test]
+    fn moves_the_table_keeps_from_other_positions_are_never_played() {
+        use rand::RngExt;
+        let mut rng = super::super::generator(29, 0);
+        let mut searched = 0;
+        for game in [
+            "chess",
+            "crazyhouse",
+            "shogi",
+            "antichess",
+            "3check",
+            "racingkings",
+        ] {
+            let mut session = session(game, None);
+            let mut foreign: Vec<Move> = Vec::new();
+            for ply in 0..40 {
+                let legal = session.legal_moves();
+                if legal.is_empty() || session.outcome().is_some() {
+                    break;
+                }
+                let mine = moves_of::<u64>(session.as_ref())
+                    .or_else(|| moves_of::<u128>(session.as_ref()))
+                    .expect("a game of 128 squares at most");
+                let strangers: Vec<Move> = foreign
+                    .iter()
+                    .filter(|m| !mine.contains(m))
+                    .copied()
+                    .collect();
+                if ply % 4 == 3 && !strangers.is_empty() {
+                    let finished = poisoned::<u64>(session.as_ref(), &strangers)
+                        .or_else(|| poisoned::<u128>(session.as_ref(), &strangers))
+                        .expect("the game goes on");
+                    assert!(legal.contains(&finished.best), "{game}: {}", finished.best);
+                    searched += 1;
+                }
+                foreign = mine;
+                let pick = legal[rng.random_range(0..legal.len())].clone();
+                session.play(&pick).expect("a legal move plays");
+            }
+        }
+        assert!(searched >= 40, "{searched} searches");
     }
 
     #[test]
