@@ -50,7 +50,7 @@ pub mod movegen {
 pub use ai::{Agent, AgentError, AgentOptions, Budget, Choice, PlayerSpec};
 pub use bitboard::{Bitboard, Wide256};
 pub use explain::Explanation;
-pub use index::{ByPiece, BySide, PieceId, SideId, Sq};
+pub use index::{ByPiece, BySide, BySquare, PieceId, SideId, Sq};
 pub use moves::{Gate, Move, MoveKind};
 pub use outcome::{Outcome, Reason};
 pub use position::Position;

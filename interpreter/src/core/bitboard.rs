@@ -9,6 +9,8 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+use crate::core::index::Sq;
+
 /// A set of squares as bits.
 pub trait Bitboard:
     Copy
@@ -79,6 +81,47 @@ pub trait Bitboard:
     #[inline]
     fn squares(self) -> Squares<Self> {
         Squares(self)
+    }
+
+    /// The set holding only `square`: [`Bitboard::single`] for a typed square.
+    #[inline(always)]
+    fn of(square: Sq) -> Self {
+        Self::single(square.index())
+    }
+
+    /// Whether `square` is in the set: [`Bitboard::has`] for a typed square.
+    #[inline(always)]
+    fn contains(self, square: Sq) -> bool {
+        self.has(square.index())
+    }
+
+    /// The lowest square; the set must not be empty: [`Bitboard::lowest`] as a typed square.
+    #[inline(always)]
+    fn first(self) -> Sq {
+        Sq::new(self.lowest())
+    }
+
+    /// Iterates the squares as [`Sq`], lowest first: [`Bitboard::squares`] typed.
+    #[inline]
+    fn iter(self) -> Sqs<Self> {
+        Sqs(self)
+    }
+}
+
+/// Iterator over the squares of a bitboard as [`Sq`], lowest first.
+pub struct Sqs<B>(B);
+
+impl<B: Bitboard> Iterator for Sqs<B> {
+    type Item = Sq;
+    #[inline]
+    fn next(&mut self) -> Option<Sq> {
+        if self.0.is_empty() {
+            None
+        } else {
+            let square = self.0.first();
+            self.0 = self.0.without_lowest();
+            Some(square)
+        }
     }
 }
 
@@ -284,6 +327,22 @@ mod tests {
         assert_eq!(listed.len(), 3);
         assert!(listed.windows(2).all(|w| w[0] < w[1]));
         assert!((set & !set).is_empty());
+        typed(set, last);
+    }
+
+    /// The typed forms agree with the raw ones they stand beside.
+    fn typed<B: Bitboard>(set: B, last: usize) {
+        let top = Sq::new(last);
+        assert_eq!(B::of(top), B::single(last));
+        assert!(set.contains(top) && !set.contains(Sq::new(4)));
+        assert_eq!(set.first(), Sq::new(3));
+        let listed: Vec<Sq> = set.iter().collect();
+        assert_eq!(
+            listed,
+            set.squares().map(Sq::new).collect::<Vec<_>>(),
+            "typed squares, lowest first"
+        );
+        assert_eq!(B::EMPTY.iter().next(), None);
     }
 
     /// `shifted` moves every square by the same distance, square by square.

@@ -9,6 +9,7 @@
 //! square, where the hopper stands ([`Ray::hopper_behind`]).
 
 use crate::bitboard::Bitboard;
+use crate::core::index::Sq;
 use variant_dsl::{BoardDef, Forward, Hop, Square};
 
 /// The 8 King steps (file, rank): the neighbours of a square.
@@ -106,6 +107,26 @@ impl<B: Bitboard> Geometry<B> {
         }
         let target = rank as usize * self.files + file as usize;
         self.on_board(target).then_some(target)
+    }
+
+    /// Every square of the grid (holes included) as [`Sq`], in index order.
+    pub fn grid(&self) -> impl Iterator<Item = Sq> + Clone {
+        (0..self.grid_size()).map(Sq::new)
+    }
+
+    /// The compiled square of a named square: [`Geometry::index`] typed.
+    pub fn locate(&self, square: Square) -> Sq {
+        Sq::new(self.index(square))
+    }
+
+    /// The name of a compiled square: [`Geometry::square`] for a typed square.
+    pub fn name(&self, square: Sq) -> Square {
+        self.square(square.index())
+    }
+
+    /// Whether a compiled square is a board square (not a hole): [`Geometry::on_board`] typed.
+    pub fn contains(&self, square: Sq) -> bool {
+        self.board.contains(square)
     }
 
     /// The squares of a set of named squares.
@@ -246,5 +267,32 @@ pub fn absolute(forward: Forward, right: i8, ahead: i8) -> (i32, i32) {
     match forward {
         Forward::Up => (right as i32, ahead as i32),
         Forward::Down => (right as i32, -(ahead as i32)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_squares_name_and_locate_as_the_raw_ones() {
+        let hole = Square::new(1, 1);
+        let geometry = Geometry::<u64>::new(&BoardDef {
+            files: 3,
+            ranks: 2,
+            holes: vec![hole],
+        });
+        assert_eq!(geometry.grid().count(), 6);
+        let c2 = Square::new(2, 1);
+        assert_eq!(geometry.locate(c2), Sq::new(5));
+        assert_eq!(geometry.name(Sq::new(5)), c2);
+        assert!(geometry
+            .grid()
+            .all(|s| geometry.name(s) == geometry.square(s.index())));
+        assert!(
+            !geometry.contains(geometry.locate(hole)),
+            "a hole is not on the board"
+        );
+        assert!(geometry.contains(Sq::new(0)));
     }
 }

@@ -1,6 +1,6 @@
 //! The indices of a compiled game and the tables they index: a square of the compiled board
-//! ([`Sq`]), a side ([`SideId`]) and a piece type ([`PieceId`]); per-side ([`BySide`]) and
-//! per-piece ([`ByPiece`]) tables that only these indices open.
+//! ([`Sq`]), a side ([`SideId`]) and a piece type ([`PieceId`]); per-square ([`BySquare`]),
+//! per-side ([`BySide`]) and per-piece ([`ByPiece`]) tables that only these indices open.
 //!
 //! Why these types:
 //! - Sides and piece types reuse the dsl's [`SideId`] and [`PieceId`] rather than interpreter
@@ -17,6 +17,9 @@
 //! - A per-side or per-piece table is a fixed array sized for the engine's limits
 //!   ([`MAX_SIDES`], [`MAX_PIECE_TYPES`]), so a position stays one flat `Copy` block; indexing it
 //!   by the wrong kind of index, or by a raw number, does not compile.
+//! - A per-square table is sized by the board, not by the engine (a 64-square game should not
+//!   carry 256 entries per table), so [`BySquare`] owns a boxed slice: built once when the game
+//!   compiles, read by [`Sq`] at every node at the cost of a slice index.
 
 use std::fmt;
 use std::ops::{Index, IndexMut};
@@ -156,6 +159,84 @@ table_by!(
     MAX_PIECE_TYPES
 );
 
+/// One `T` per square of a compiled board, indexed by [`Sq`] only; as many entries as the board
+/// has squares (its bitboard grid).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct BySquare<T>(Box<[T]>);
+
+impl<T> BySquare<T> {
+    /// A table of `len` squares, each entry computed from its square.
+    #[inline]
+    pub fn from_fn(len: usize, mut entry: impl FnMut(Sq) -> T) -> Self {
+        BySquare((0..len).map(|index| entry(Sq::new(index))).collect())
+    }
+
+    /// How many squares the table holds.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the table holds no square (a board without squares).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The entry of `square`, or `None` beyond the board.
+    #[inline]
+    pub fn get(&self, square: Sq) -> Option<&T> {
+        self.0.get(square.index())
+    }
+
+    /// The entries, in square order.
+    #[inline]
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+
+    /// The entries with their squares, in square order.
+    #[inline]
+    pub fn pairs(&self) -> impl Iterator<Item = (Sq, &T)> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .map(|(index, entry)| (Sq::new(index), entry))
+    }
+}
+
+impl<T> From<Vec<T>> for BySquare<T> {
+    /// The table whose entry for square `i` is the vector's `i`th.
+    #[inline]
+    fn from(entries: Vec<T>) -> Self {
+        BySquare(entries.into_boxed_slice())
+    }
+}
+
+impl<T> Index<Sq> for BySquare<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, square: Sq) -> &T {
+        &self.0[square.index()]
+    }
+}
+
+impl<T> IndexMut<Sq> for BySquare<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, square: Sq) -> &mut T {
+        &mut self.0[square.index()]
+    }
+}
+
+impl<'a, T> IntoIterator for &'a BySquare<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    #[inline]
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
 /// The sides of a game with `count` sides, in index order.
 #[inline]
 pub fn sides(count: usize) -> impl DoubleEndedIterator<Item = SideId> + Clone {
@@ -192,6 +273,25 @@ mod tests {
                 (SideId(3), 0)
             ]
         );
+    }
+
+    #[test]
+    fn square_tables_open_by_square() {
+        let mut distance = BySquare::from_fn(5, |square| square.index() * 10);
+        assert_eq!(distance.len(), 5);
+        assert_eq!(distance[Sq::new(3)], 30);
+        distance[Sq::new(3)] = 7;
+        assert_eq!(distance[Sq::new(3)], 7);
+        assert_eq!(distance.get(Sq::new(5)), None, "beyond the board");
+        assert_eq!(
+            distance
+                .pairs()
+                .map(|(square, &d)| (square.index(), d))
+                .last(),
+            Some((4, 40))
+        );
+        assert_eq!(BySquare::from(vec![1u8, 2]).iter().sum::<u8>(), 3);
+        assert!(BySquare::<u8>::default().is_empty());
     }
 
     #[test]

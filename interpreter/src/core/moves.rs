@@ -75,6 +75,18 @@ impl Move {
         }
     }
 
+    /// A plain move or capture between typed squares: [`Move::normal`] typed.
+    #[inline(always)]
+    pub fn new(from: Sq, to: Sq) -> Self {
+        Move::normal(from.index(), to.index())
+    }
+
+    /// A drop of `piece` from the hand on a typed square: [`Move::drop`] typed.
+    #[inline(always)]
+    pub fn drop_on(piece: PieceId, to: Sq) -> Self {
+        Move::drop(piece, to.index())
+    }
+
     /// A drop of `piece` from the hand on `to`.
     #[inline]
     pub fn drop(piece: PieceId, to: usize) -> Self {

@@ -516,6 +516,12 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
+    /// The piece on a square: [`Position::at`] for a typed square.
+    #[inline(always)]
+    pub fn occupant(&self, square: Sq) -> Option<Occupant> {
+        self.at(square.index())
+    }
+
     /// Squares occupied by anyone.
     #[inline]
     pub fn occupied(&self) -> B {

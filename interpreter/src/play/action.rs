@@ -8,6 +8,7 @@
 //! and dispatches on their type.
 
 use crate::bitboard::Bitboard;
+use crate::core::index::Sq;
 use crate::edit::{Edit, Edits};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
@@ -59,21 +60,21 @@ pub enum Written {
 
 impl Action {
     /// The square the action starts from (the moving piece's).
-    pub fn from(&self) -> usize {
+    pub fn from(&self) -> Sq {
         match self {
-            Action::Move(mv) => mv.from.index(),
+            Action::Move(mv) => mv.from,
             Action::Edited(edited) => match edited.written {
-                Written::Then { from, .. } | Written::Jump { from, .. } => from as usize,
+                Written::Then { from, .. } | Written::Jump { from, .. } => Sq::new(from.into()),
             },
         }
     }
 
     /// The square the action is aimed at (the moving piece's destination).
-    pub fn to(&self) -> usize {
+    pub fn to(&self) -> Sq {
         match self {
-            Action::Move(mv) => mv.to.index(),
+            Action::Move(mv) => mv.to,
             Action::Edited(edited) => match edited.written {
-                Written::Then { to, .. } | Written::Jump { to, .. } => to as usize,
+                Written::Then { to, .. } | Written::Jump { to, .. } => Sq::new(to.into()),
             },
         }
     }
@@ -140,25 +141,23 @@ impl Action {
         &self,
         rules: &Rules<B>,
         position: &Position<B>,
-    ) -> Option<usize> {
+    ) -> Option<Sq> {
         let side = position.side_to_move(rules);
-        let enemy = |square: usize| {
+        let enemy = |square: Sq| {
             position
-                .at(square)
+                .occupant(square)
                 .is_some_and(|o| rules.is_enemy(side, o.side))
                 .then_some(square)
         };
         match self {
             Action::Move(mv) => match mv.kind {
-                MoveKind::EnPassant => position
-                    .en_passant()
-                    .and_then(|ep| enemy(ep.victim.index())),
+                MoveKind::EnPassant => position.en_passant().and_then(|ep| enemy(ep.victim)),
                 MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass => None,
-                _ => enemy(mv.to.index()),
+                _ => enemy(mv.to),
             },
             Action::Edited(edited) => edited.edits.as_slice().iter().find_map(|edit| match *edit {
-                Edit::Move { to, .. } => enemy(to.index()),
-                Edit::Remove(square) => enemy(square.index()),
+                Edit::Move { to, .. } => enemy(to),
+                Edit::Remove(square) => enemy(square),
                 Edit::Place { .. } => None,
             }),
         }

@@ -20,8 +20,8 @@ fn mode_word(mode: MoveMode) -> &'static str {
 
 fn squares_text<B: Bitboard>(rules: &Rules<B>, set: B) -> String {
     let names: Vec<String> = set
-        .squares()
-        .map(|s| rules.geometry.square(s).to_string())
+        .iter()
+        .map(|s| rules.geometry.name(s).to_string())
         .collect();
     if names.is_empty() {
         "nowhere".to_string()

@@ -400,9 +400,9 @@ impl<'a, B: Bitboard> Run<'a, B> {
         if let Some(ep) = self.position.en_passant() {
             let victim_ok = self
                 .position
-                .at(ep.victim.index())
+                .occupant(ep.victim)
                 .is_some_and(|o| self.rules.is_enemy(self.side, o.side));
-            if victim_ok && moves.en_passant[from].has(ep.target.index()) {
+            if victim_ok && moves.en_passant[from].contains(ep.target) {
                 found.push(Action::Move(Move {
                     from: Sq::new(from),
                     to: ep.target,
@@ -517,8 +517,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
         })?;
         Some(Action::Edited(Edited {
             written: Written::Then {
-                from: action.from() as u16,
-                to: action.to() as u16,
+                from: action.from().index() as u16,
+                to: action.to().index() as u16,
                 slide_from: from as u16,
                 slide_to: to as u16,
             },
@@ -580,7 +580,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
     fn group(&self, action: &Action, per: Option<Grouping>) -> (i64, i64) {
         match per {
             None => (0, 0),
-            Some(Grouping::Piece) => (action.from() as i64, 0),
+            Some(Grouping::Piece) => (action.from().index() as i64, 0),
             Some(Grouping::Direction) => {
                 let (df, dr) = self.delta(action);
                 let divisor = gcd(df.abs(), dr.abs()).max(1);
@@ -590,8 +590,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
     }
 
     fn delta(&self, action: &Action) -> (i64, i64) {
-        let (from_file, from_rank) = self.rules.geometry.coords(action.from());
-        let (to_file, to_rank) = self.rules.geometry.coords(action.to());
+        let (from_file, from_rank) = self.rules.geometry.coords(action.from().index());
+        let (to_file, to_rank) = self.rules.geometry.coords(action.to().index());
         (
             to_file as i64 - from_file as i64,
             to_rank as i64 - from_rank as i64,
@@ -601,7 +601,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
     fn victim(&self, action: &Action) -> Option<usize> {
         action
             .victim_square(self.rules, self.position)
-            .and_then(|square| self.position.at(square))
+            .and_then(|square| self.position.occupant(square))
             .map(|o| o.piece.index())
     }
 
@@ -626,7 +626,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     .any(|royal| {
                         self.position
                             .checkers(self.rules, royal, self.side)
-                            .has(victim_square)
+                            .contains(victim_square)
                     })
             }
             Cond::InCheck => self.position.in_check(self.rules, self.side),
@@ -641,21 +641,26 @@ impl<'a, B: Bitboard> Run<'a, B> {
             }
             Cond::Moving(piece) => self
                 .position
-                .at(action.from())
+                .occupant(action.from())
                 .is_some_and(|o| o.piece == PieceId::new(*piece)),
-            Cond::From(set) => self.squares(set, self.position).has(action.from()),
-            Cond::To(set) => self.squares(set, self.position).has(action.to()),
+            Cond::From(set) => self.squares(set, self.position).contains(action.from()),
+            Cond::To(set) => self.squares(set, self.position).contains(action.to()),
             Cond::LandsOn(set) => {
                 let after = action.after(self.rules, self.position);
-                self.squares(set, &after).has(action.to())
+                self.squares(set, &after).contains(action.to())
             }
             Cond::ThenAttacks(set) => {
                 let after = action.after(self.rules, self.position);
-                let Some(moved) = after.at(action.to()) else {
+                let Some(moved) = after.occupant(action.to()) else {
                     return false;
                 };
-                let attacked =
-                    piece_control(self.rules, &after, moved.side, moved.piece, action.to());
+                let attacked = piece_control(
+                    self.rules,
+                    &after,
+                    moved.side,
+                    moved.piece,
+                    action.to().index(),
+                );
                 (attacked & self.squares(set, &after)).any()
             }
             Cond::Compare(left, comparison, right) => comparison.holds(
@@ -672,12 +677,12 @@ impl<'a, B: Bitboard> Run<'a, B> {
             Num::Candidates => count,
             Num::MoverValue => self
                 .position
-                .at(action.from())
+                .occupant(action.from())
                 .map_or(0, |o| value(o.piece.index())),
             Num::VictimValue => self.victim(action).map_or(0, value),
             Num::TargetValue => self
                 .position
-                .at(action.to())
+                .occupant(action.to())
                 .map_or(0, |o| value(o.piece.index())),
             Num::Distance => {
                 let (df, dr) = self.delta(action);
@@ -813,15 +818,16 @@ impl<B: Bitboard> Run<'_, B> {
 fn attackers_by<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
-    square: usize,
+    square: Sq,
     side: usize,
 ) -> i64 {
     position
         .side_pieces(SideId::new(side))
-        .squares()
+        .iter()
         .filter(|&from| {
-            position.at(from).is_some_and(|o| {
-                piece_control(rules, position, SideId::new(side), o.piece, from).has(square)
+            position.occupant(from).is_some_and(|o| {
+                piece_control(rules, position, SideId::new(side), o.piece, from.index())
+                    .contains(square)
             })
         })
         .count() as i64

@@ -116,11 +116,11 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
         MoveKind::Pass => return "pass".to_string(),
         _ => {}
     }
-    let Some(mover) = position.at(mv.from.index()) else {
+    let Some(mover) = position.occupant(mv.from) else {
         return mv.uci(rules);
     };
     let capture =
-        mv.kind == MoveKind::EnPassant || position.at(mv.to.index()).is_some_and(|o| o.side != us);
+        mv.kind == MoveKind::EnPassant || position.occupant(mv.to).is_some_and(|o| o.side != us);
     let mut text = String::new();
     if letterless(rules, us.index(), mover.piece.index()) {
         text.push_str(&letterless_origin(rules, position, mv, capture, legal));
@@ -193,12 +193,12 @@ fn letterless_origin<B: Bitboard>(
     capture: bool,
     legal: &[Move],
 ) -> String {
-    let Some(mover) = position.at(mv.from.index()) else {
+    let Some(mover) = position.occupant(mv.from) else {
         return String::new();
     };
     let us = position.side_to_move(rules);
     let captures = |m: &Move| {
-        m.kind == MoveKind::EnPassant || position.at(m.to.index()).is_some_and(|o| o.side != us)
+        m.kind == MoveKind::EnPassant || position.occupant(m.to).is_some_and(|o| o.side != us)
     };
     let rivals: Vec<usize> = legal
         .iter()
@@ -210,7 +210,7 @@ fn letterless_origin<B: Bitboard>(
                     MoveKind::Normal | MoveKind::Promote(_) | MoveKind::EnPassant
                 )
                 && captures(m) == capture
-                && position.at(m.from.index()).map(|o| o.piece) == Some(mover.piece)
+                && position.occupant(m.from).map(|o| o.piece) == Some(mover.piece)
         })
         .map(|m| m.from.index())
         .collect();
@@ -239,7 +239,7 @@ fn disambiguation<B: Bitboard>(
                 && m.from != mv.from
                 && matches!(m.kind, MoveKind::Normal | MoveKind::Promote(_))
                 && position
-                    .at(m.from.index())
+                    .occupant(m.from)
                     .is_some_and(|o| o.piece == PieceId::new(piece))
         })
         .map(|m| m.from.index())
@@ -422,7 +422,7 @@ fn fits<B: Bitboard>(
     if matches!(mv.kind, MoveKind::Drop(_) | MoveKind::Castle(_)) {
         return false;
     }
-    let Some(mover) = position.at(mv.from.index()) else {
+    let Some(mover) = position.occupant(mv.from) else {
         return false;
     };
     let us = position.side_to_move(rules);

@@ -6,7 +6,7 @@
 
 use crate::action::{Action, Edited, Written};
 use crate::bitboard::{Bitboard, Wide256};
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{PieceId, SideId, Sq};
 use crate::explain::Explanation;
 use crate::legal::legal_moves;
 use crate::moves::{Move, MoveKind};
@@ -648,9 +648,9 @@ impl<B: Bitboard> Session for Game<B> {
         let mv = *self.moves.last()?;
         let before = &self.positions[self.positions.len() - 2];
         let rules = &self.rules;
-        let report = |square: usize| {
-            before.at(square).map(|o| PieceReport {
-                square: rules.geometry.square(square).to_string(),
+        let report = |square: Sq| {
+            before.occupant(square).map(|o| PieceReport {
+                square: rules.geometry.name(square).to_string(),
                 side: rules.definition.sides[o.side.index()].name.clone(),
                 piece: rules.definition.pieces[o.piece.index()].name.clone(),
             })
@@ -661,35 +661,32 @@ impl<B: Bitboard> Session for Game<B> {
         let after = self.position();
         // Taken over on the way (a path's `convert`), or turned around the landing square
         // (`converts around`): the same piece, another owner, off the landing square.
-        let taken_over = mv
-            .as_move()
-            .and_then(|mv| mv.converts)
-            .map(|square| square.index());
+        let taken_over = mv.as_move().and_then(|mv| mv.converts);
         let landing = mv.to();
-        let converted: Vec<usize> = before
+        let converted: Vec<Sq> = before
             .occupied()
-            .squares()
+            .iter()
             .filter(|&square| {
                 Some(square) == taken_over
                     || (square != landing
-                        && matches!((before.at(square), after.at(square)),
+                        && matches!((before.occupant(square), after.occupant(square)),
                             (Some(was), Some(is)) if was.side != is.side && was.piece == is.piece))
             })
             .collect();
-        let removed = |square: usize| match (before.at(square), after.at(square)) {
+        let removed = |square: Sq| match (before.occupant(square), after.occupant(square)) {
             (Some(_), None) => true,
             (Some(was), Some(is)) => was.side != is.side && !converted.contains(&square),
             _ => false,
         };
         // The squares a moving piece left (its own, not a capture).
-        let origins: Vec<usize> = match mv {
-            Action::Move(mv) => vec![mv.from.index()],
+        let origins: Vec<Sq> = match mv {
+            Action::Move(mv) => vec![mv.from],
             Action::Edited(edited) => edited
                 .edits
                 .as_slice()
                 .iter()
                 .filter_map(|edit| match *edit {
-                    crate::edit::Edit::Move { from, .. } => Some(from.index()),
+                    crate::edit::Edit::Move { from, .. } => Some(from),
                     _ => None,
                 })
                 .collect(),
@@ -698,12 +695,12 @@ impl<B: Bitboard> Session for Game<B> {
             Some(MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass) => Vec::new(),
             _ => before
                 .occupied()
-                .squares()
+                .iter()
                 .filter(|&square| !origins.contains(&square) && removed(square))
                 .filter_map(report)
                 .collect(),
         };
-        if rules.capture_effects && mv.as_move().is_some() && after.at(mv.to()).is_none() {
+        if rules.capture_effects && mv.as_move().is_some() && after.occupant(mv.to()).is_none() {
             captured.extend(report(mv.from()));
         }
         Some(MoveReport {
@@ -741,8 +738,8 @@ impl<B: Bitboard> Session for Game<B> {
             return Vec::new();
         };
         crate::control::side_control(&self.rules, self.position(), SideId::new(index))
-            .squares()
-            .map(|square| self.rules.geometry.square(square).to_string())
+            .iter()
+            .map(|square| self.rules.geometry.name(square).to_string())
             .collect()
     }
 
@@ -785,7 +782,7 @@ impl<B: Bitboard> Session for Game<B> {
         let last = self.moves.last().map(|action| {
             action
                 .as_move()
-                .unwrap_or_else(|| Move::normal(action.from(), action.to()))
+                .unwrap_or_else(|| Move::normal(action.from().index(), action.to().index()))
         });
         crate::view::board(&self.rules, self.position(), last)
     }
@@ -912,7 +909,7 @@ impl<B: Bitboard> Session for Game<B> {
         if pieces.is_empty() {
             return None;
         }
-        let square = self.rules.geometry.square(pieces.lowest()).to_string();
+        let square = self.rules.geometry.name(pieces.first()).to_string();
         Some(format!("{square}{square}"))
     }
 }
@@ -920,8 +917,11 @@ impl<B: Bitboard> Session for Game<B> {
 /// The board with a side's controlled squares: `x` on an empty controlled square, `#` on an
 /// occupied one, `o` on an uncontrolled piece, `.` elsewhere.
 fn control_diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, control: B) -> String {
-    draw(rules, 2, |index| {
-        match (control.has(index), position.at(index).is_some()) {
+    draw(rules, 2, |square| {
+        match (
+            control.contains(square),
+            position.occupant(square).is_some(),
+        ) {
             (true, false) => "x",
             (true, true) => "#",
             (false, true) => "o",
@@ -987,7 +987,7 @@ pub fn diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> String 
     } else {
         2
     };
-    let mut out = draw(rules, width, |index| match position.at(index) {
+    let mut out = draw(rules, width, |square| match position.occupant(square) {
         None => ".".to_string(),
         Some(o) => rules.definition.piece_symbol(
             variant_dsl::SideId(o.side.0),
@@ -1005,15 +1005,15 @@ pub fn diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> String 
 
 /// The board's ranks, top first, each cell drawn by `cell` right-aligned in `width` characters
 /// (holes are blank), with rank numbers.
-fn draw<B: Bitboard>(rules: &Rules<B>, width: usize, cell: impl Fn(usize) -> String) -> String {
+fn draw<B: Bitboard>(rules: &Rules<B>, width: usize, cell: impl Fn(Sq) -> String) -> String {
     let geometry = &rules.geometry;
     let mut out = String::new();
     for rank in (0..geometry.ranks).rev() {
         out.push_str(&format!("{:>2} ", rank + 1));
         for file in 0..geometry.files {
-            let index = rank * geometry.files + file;
-            let symbol = if geometry.on_board(index) {
-                cell(index)
+            let square = Sq::new(rank * geometry.files + file);
+            let symbol = if geometry.contains(square) {
+                cell(square)
             } else {
                 String::new()
             };

@@ -80,13 +80,14 @@ pub fn board<B: Bitboard>(
     last: Option<Move>,
 ) -> BoardView {
     let geometry = &rules.geometry;
-    let cells = (0..geometry.grid_size())
-        .map(|index| {
-            if !geometry.on_board(index) {
+    let cells = geometry
+        .grid()
+        .map(|square| {
+            if !geometry.contains(square) {
                 return Cell::Hole;
             }
-            match position.at(index) {
-                None if position.neutral_square(rules) == Some(index) => Cell::Neutral,
+            match position.occupant(square) {
+                None if position.neutral_square(rules) == Some(square.index()) => Cell::Neutral,
                 None => Cell::Empty,
                 Some(o) => Cell::Piece {
                     side: o.side.index(),
@@ -105,8 +106,9 @@ pub fn board<B: Bitboard>(
         files: geometry.files,
         ranks: geometry.ranks,
         cells,
-        light: (0..geometry.grid_size())
-            .map(|i| geometry.light.has(i))
+        light: geometry
+            .grid()
+            .map(|square| geometry.light.contains(square))
             .collect(),
         last_move,
         promoted_forms: rules.definition.pieces.iter().any(|p| p.promoted_form),

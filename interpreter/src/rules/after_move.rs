@@ -119,9 +119,9 @@ fn applies<B: Bitboard>(
         return true;
     }
     let piece = position
-        .at(mv.from.index())
+        .occupant(mv.from)
         .map_or(OTHER_PIECE, |occupant| occupant.piece);
-    before.move_mask(condition, piece).has(mv.from.index())
+    before.move_mask(condition, piece).contains(mv.from)
 }
 
 /// A sink that passes on the moves that meet the rules judged after the move.

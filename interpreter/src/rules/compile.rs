@@ -54,7 +54,7 @@ impl<B: Bitboard> Rules<B> {
         let mut rules = Rules {
             tables,
             setup_hand: setup_hand(definition),
-            reachable: Vec::new(),
+            reachable: None,
             material_excluded: crate::core::index::pieces(pieces)
                 .filter(|&piece| {
                     definition.end.material.iter().all(|rule| {

@@ -13,7 +13,7 @@
 //! compilation fills in.
 
 use crate::core::bitboard::Bitboard;
-use crate::core::index::{BySide, PieceId};
+use crate::core::index::{ByPiece, BySide, PieceId};
 use crate::core::moves::Move;
 use crate::core::position::Position;
 use crate::core::tables::Tables;
@@ -60,9 +60,9 @@ pub struct Rules<B: Bitboard> {
     /// Per side, how many pieces its hand holds in the game's setup: drops made so far are
     /// counted against it.
     pub(crate) setup_hand: BySide<u32>,
-    /// Per `side * pieces + piece`, the squares that piece can ever stand on (empty in games
-    /// with drops); see [`crate::plausible`].
-    pub(crate) reachable: Vec<B>,
+    /// Per side and piece type, the squares that piece can ever stand on (`None` in games with
+    /// pieces in hand to drop); see [`crate::plausible`].
+    pub(crate) reachable: Option<BySide<ByPiece<B>>>,
     /// Piece types that no `material` rule allows on the board: one of them present rules
     /// every material end out at once (pawns in chess).
     pub(crate) material_excluded: Vec<PieceId>,

@@ -664,7 +664,7 @@ fn drop_targets<B: Bitboard>(actions: &[Move]) -> B {
     actions
         .iter()
         .filter(|mv| matches!(mv.kind, MoveKind::Drop(_)))
-        .fold(B::EMPTY, |acc, mv| acc | B::single(mv.to.index()))
+        .fold(B::EMPTY, |acc, mv| acc | B::of(mv.to))
 }
 
 /// The squares next to some square of `squares`.

@@ -282,7 +282,7 @@ pub(crate) fn captures<B: Bitboard>(position: &Position<B>, mv: Move) -> bool {
         MoveKind::EnPassant => true,
         // A promotion in place (`d5d5f`) stands on its own square: no capture.
         MoveKind::Normal | MoveKind::Promote(_) => {
-            mv.from != mv.to && position.occupied().has(mv.to.index())
+            mv.from != mv.to && position.occupied().contains(mv.to)
         }
         MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass => false,
     }
@@ -589,17 +589,17 @@ fn drops<B: Bitboard, S: Sink<B>>(
             drop_squares(&mut judge, piece, lookahead)
         };
         if king_to_keep {
-            for to in allowed.squares() {
-                if !leaves_king_safe(rules, position, Move::drop(piece, to), us) {
-                    allowed &= !B::single(to);
+            for to in allowed.iter() {
+                if !leaves_king_safe(rules, position, Move::drop_on(piece, to), us) {
+                    allowed &= !B::of(to);
                 }
             }
         }
         if lookahead && (looked_ahead & allowed).any() {
             let proved = *reply_proved.get_or_insert_with(|| proved_after(empty));
             if !proved {
-                for to in (looked_ahead & allowed).squares() {
-                    let square = B::single(to);
+                for to in (looked_ahead & allowed).iter() {
+                    let square = B::of(to);
                     if (square_tried & square).is_empty() {
                         square_tried |= square;
                         if proved_after(square) {
@@ -607,7 +607,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
                         }
                     }
                     if (square_proved & square).is_empty()
-                        && !leaves_a_reply(rules, position, Move::drop(piece, to))
+                        && !leaves_a_reply(rules, position, Move::drop_on(piece, to))
                     {
                         allowed &= !square;
                     }

@@ -25,48 +25,49 @@
 //! the piece counts apply to them.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{pieces, sides, PieceId, SideId};
+use crate::core::index::{pieces, sides, ByPiece, BySide, PieceId, SideId};
 use crate::core::tables::targets;
 use crate::position::Position;
 use crate::rules::Rules;
 
-/// Per `side * pieces + piece`, the squares that piece type of that side can ever stand on;
-/// empty when the setup has pieces in hand to drop (any square may then be reached).
-pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
+/// Per side and piece type, the squares that piece type of that side can ever stand on; `None`
+/// when the setup has pieces in hand to drop (any square may then be reached).
+pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Option<BySide<ByPiece<B>>> {
     let definition = &rules.definition;
-    let count = rules.sides * rules.pieces;
     if definition.actions.drops && !definition.setup.hands.is_empty() {
-        return Vec::new();
+        return None;
     }
-    let mut reach = vec![B::EMPTY; count];
+    let mut reach: BySide<ByPiece<B>> = BySide::splat(ByPiece::splat(B::EMPTY));
     for placement in &definition.setup.board {
-        let index = placement.side.0 as usize * rules.pieces + placement.piece.0 as usize;
-        reach[index] |= B::single(rules.geometry.index(placement.square));
+        reach[placement.side][placement.piece] |= B::of(rules.geometry.locate(placement.square));
     }
     for castle in &rules.castles {
         for (from, to) in [
             (castle.king_from, castle.king_to),
             (castle.rook_from, castle.rook_to),
         ] {
-            for squares in reach.iter_mut().filter(|squares| squares.has(from)) {
+            for squares in reach
+                .iter_mut()
+                .flat_map(|per_piece| per_piece.iter_mut())
+                .filter(|squares| squares.has(from))
+            {
                 *squares |= B::single(to);
             }
         }
     }
     // Flood fill: a square reached lets the piece move on from it. Each pass only grows the sets.
-    let mut explored = vec![B::EMPTY; count];
+    let mut explored: BySide<ByPiece<B>> = BySide::splat(ByPiece::splat(B::EMPTY));
     loop {
         let mut grew = false;
-        for side in 0..rules.sides {
-            for piece in 0..rules.pieces {
-                let index = side * rules.pieces + piece;
-                let fresh = reach[index] & !explored[index];
+        for side in sides(rules.sides) {
+            for piece in pieces(rules.pieces) {
+                let fresh = reach[side][piece] & !explored[side][piece];
                 if fresh.is_empty() {
                     continue;
                 }
-                explored[index] |= fresh;
+                explored[side][piece] |= fresh;
                 grew = true;
-                let moves = rules.moves_of(SideId::new(side), PieceId::new(piece));
+                let moves = rules.moves_of(side, piece);
                 for from in fresh.squares() {
                     let next = targets(
                         rules,
@@ -79,12 +80,13 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
                     match &moves.promotion {
                         Some(promotion) => {
                             let promoting = promotion.promoting(from, next);
-                            reach[index] |= (next & !promoting) | promotion.also_plain(promoting);
+                            reach[side][piece] |=
+                                (next & !promoting) | promotion.also_plain(promoting);
                             for &choice in &promotion.choices {
-                                reach[side * rules.pieces + choice.0 as usize] |= promoting;
+                                reach[side][choice] |= promoting;
                             }
                         }
-                        None => reach[index] |= next,
+                        None => reach[side][piece] |= next,
                     }
                 }
             }
@@ -95,16 +97,14 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
     }
     // A piece taken over changes sides where it stands: any side's squares are then possible.
     if converts(rules) {
-        for piece in 0..rules.pieces {
-            let anywhere = (0..rules.sides).fold(B::EMPTY, |acc, side| {
-                acc | reach[side * rules.pieces + piece]
-            });
-            for side in 0..rules.sides {
-                reach[side * rules.pieces + piece] = anywhere;
+        for piece in pieces(rules.pieces) {
+            let anywhere = sides(rules.sides).fold(B::EMPTY, |acc, side| acc | reach[side][piece]);
+            for side in sides(rules.sides) {
+                reach[side][piece] = anywhere;
             }
         }
     }
-    reach
+    Some(reach)
 }
 
 /// The squares a piece's hops could reach from `from` with hurdles wherever it needs them: its
@@ -284,19 +284,20 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     if rules.definition.end.check_all_royals && !position.in_check(rules, mover) {
         return None;
     }
-    for square in position.royals(rules, mover).squares() {
-        if let Some(attacker) = position.checkers(rules, square, mover).squares().next() {
-            let royal = position.at(square)?;
-            let by = position.at(attacker)?;
+    for square in position.royals(rules, mover).iter() {
+        let checkers = position.checkers(rules, square.index(), mover);
+        if let Some(attacker) = checkers.iter().next() {
+            let royal = position.occupant(square)?;
+            let by = position.occupant(attacker)?;
             return Some(format!(
                 "{}'s {} on {} is attacked by {}'s {} on {}, with {} to move: {} cannot have \
                  made the last move",
                 side_name(rules, mover),
                 piece_name(rules, royal.piece),
-                rules.geometry.square(square),
+                rules.geometry.name(square),
                 side_name(rules, by.side),
                 piece_name(rules, by.piece),
-                rules.geometry.square(attacker),
+                rules.geometry.name(attacker),
                 side_name(rules, to_move),
                 side_name(rules, mover),
             ));
@@ -307,17 +308,14 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
 
 /// A piece on a square its type can never stand on.
 fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
-    if rules.reachable.is_empty() {
-        return None;
-    }
-    let mut stranded = position.occupied().squares().filter(|&square| {
-        position.at(square).is_some_and(|occupant| {
-            !rules.reachable[occupant.side.index() * rules.pieces + occupant.piece.index()]
-                .has(square)
-        })
+    let reachable = rules.reachable.as_ref()?;
+    let mut stranded = position.occupied().iter().filter(|&square| {
+        position
+            .occupant(square)
+            .is_some_and(|occupant| !reachable[occupant.side][occupant.piece].contains(square))
     });
     let first = stranded.next()?;
-    let occupant = position.at(first)?;
+    let occupant = position.occupant(first)?;
     let more = stranded.count();
     let (side, piece) = (
         side_name(rules, occupant.side),
@@ -325,7 +323,7 @@ fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> O
     );
     let mut text = format!(
         "{side}'s {piece} on {}: no {piece} of {side} can ever stand there in this game",
-        rules.geometry.square(first),
+        rules.geometry.name(first),
     );
     if more > 0 {
         text.push_str(&format!(
