@@ -104,3 +104,27 @@ fn perft_counts_the_pass_and_stops_at_mate() {
         );
     }
 }
+
+/// A game with drop rules (judged through plans, interpreter/src/rules/plan.rs) whose end
+/// condition reads only who passed: two passes in a row draw. A plan settles such a condition
+/// once per scalar state, so its key must tell positions apart by who passed, which the
+/// position's hash does not: after `pass pass` the board, hands and side to move are the
+/// start's, and a plan keyed without the passes had kept the start's "not over" (perft then
+/// counted 11 moves where `show` said the game was over).
+#[test]
+fn a_plan_tells_positions_apart_by_who_passed() {
+    const DROPS_PASS: &str = "tests/variants/drops-pass.variant";
+    let value = show_json(&[DROPS_PASS, "--play", "pass pass"]);
+    assert_eq!(value["result"]["reason"], "condition");
+    assert_eq!(value["result"]["draw"], true);
+    let perft = variant(&["perft", DROPS_PASS, "--depth", "1", "--play", "pass pass"]);
+    assert!(perft.status.success(), "{}", stderr(&perft));
+    assert_eq!(stdout(&perft).trim(), "Nodes searched: 0");
+    // Below one pass, Black's pass ends the game and its other moves do not.
+    let divide = variant(&[
+        "perft", DROPS_PASS, "--depth", "2", "--play", "pass", "--divide",
+    ]);
+    let text = stdout(&divide);
+    assert!(text.contains("a4a4: 0"), "{text}");
+    assert!(text.contains("a4a3: 11"), "{text}");
+}
