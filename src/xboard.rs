@@ -14,10 +14,19 @@
 //! why, and XBoard keeps its slot's own moves for it, so such a game is played in XBoard with
 //! its legality testing off.
 //!
+//! Moves cross the protocol as XBoard writes them ([`Ranks`]): the ranks of a ten-rank board
+//! counted from 0, a pass as the null move `@@@@`.
+//!
+//! XBoard 4.9 cannot show a takeover (a move that converts a piece it passes over: its board
+//! creates a piece of the mover's only on a move's from- or to-square), so it plays Takeover
+//! Chess on a board that parts from the engines' at the first takeover; the engines stay in
+//! step ([`meant`], [`conveyed`]).
+//!
 //! Not done yet (issue 29): node limits (`nps`) are declined.
 
 mod xbetza;
 
+use crate::input::{Line, MAX_LINE_BYTES};
 use crate::thinking::{Deadlines, Thinking};
 use crate::variants::Library;
 use crate::Failure;
@@ -80,6 +89,8 @@ const KNOWN_TO_XBOARD: &[&str] = &[
     "fairy",
     "grand",
 ];
+/// The longest clock `time` sets, in centiseconds: a year.
+const MAX_CLOCK_CS: i64 = 365 * 24 * 3600 * 100;
 /// The transposition table's size, in megabytes (until `memory` says otherwise).
 const DEFAULT_HASH_MB: usize = 16;
 
@@ -171,9 +182,17 @@ pub fn run(variant_paths: &[PathBuf]) -> Result<ExitCode, Failure> {
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    while let Some(line) = crate::uci::read_line(&mut input) {
-        if !engine.command(&line) {
-            break;
+    loop {
+        match crate::input::read_line(&mut input) {
+            Ok(Line::Text(line)) => {
+                if !engine.command(&line) {
+                    break;
+                }
+            }
+            Ok(Line::TooLong) => say(&format!(
+                "Error (longer than {MAX_LINE_BYTES} bytes: skipped): a line"
+            )),
+            Ok(Line::End) | Err(_) => break,
         }
     }
     engine.cancel();
@@ -214,8 +233,12 @@ impl Engine {
             }
             "usermove" => self.user_move(rest),
             "setboard" => self.set_board(rest, line),
-            "time" => match rest.parse::<u64>() {
-                Ok(cs) => self.clock.own = Some(Duration::from_millis(cs * 10)),
+            // A clock past its flag comes negative: no time left. More than a year is a year.
+            "time" => match rest.parse::<i64>() {
+                Ok(cs) => {
+                    let cs = cs.clamp(0, MAX_CLOCK_CS) as u64;
+                    self.clock.own = Some(Duration::from_millis(cs * 10));
+                }
                 Err(_) => error("time takes centiseconds", line),
             },
             "level" => self.level(rest, line),
@@ -236,7 +259,10 @@ impl Engine {
                 }
                 _ => error("memory takes megabytes", line),
             },
-            "lift" => say(&format!("highlight {}", self.highlight(rest))),
+            "lift" => {
+                let square = self.ranks().read(rest);
+                say(&format!("highlight {}", self.highlight(&square)));
+            }
             "put" | "hover" => {}
             "?" => {
                 if let Some(search) = self.search.as_ref().filter(|s| s.plays) {
@@ -347,6 +373,13 @@ impl Engine {
             .unwrap_or(0)
     }
 
+    /// How XBoard numbers the ranks of the game's board.
+    fn ranks(&self) -> Ranks {
+        Ranks {
+            from_zero: self.definition.board.ranks == 10,
+        }
+    }
+
     /// Plays the move of a search that has printed it (before the command that follows it).
     fn reap(&mut self) {
         if self
@@ -446,18 +479,18 @@ impl Engine {
         }
     }
 
-    fn user_move(&mut self, mv: &str) {
+    fn user_move(&mut self, sent: &str) {
         if self.search.as_ref().is_some_and(|s| s.plays) {
             // A move while the engine thinks: it was not the engine's turn after all.
             self.cancel();
         }
-        let mv = &self.gui_move(mv);
+        let mv = &self.gui_move(&self.ranks().read(sent));
         let played = match self.session.resolve(mv) {
             Ok(uci) => self.session.play(&uci).map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         };
         if let Err(e) = played {
-            say(&format!("Illegal move ({e}): {mv}"));
+            say(&format!("Illegal move ({e}): {sent}"));
             return;
         }
         self.announce_result();
@@ -479,14 +512,36 @@ impl Engine {
         }
     }
 
+    /// `setboard FEN`. XBoard relays a pass of the other side as the board after it (it sends
+    /// `@@@@` only in its chu variants): when the side to move's pass leads to the board, the pass
+    /// is played, keeping the game's history (repetitions, passes in a row), and the engine moves
+    /// if it is its turn, as Fairy-Stockfish's xboard mode does.
     fn set_board(&mut self, fen: &str, line: &str) {
         self.cancel();
+        if self.pass_leads_to(fen) {
+            self.announce_result();
+            return self.after_change();
+        }
         if !self.reset(Some(fen)) {
             return error("illegal position", line);
         }
-        if self.analysing {
-            self.think();
+        self.after_change();
+    }
+
+    /// Plays the side to move's pass if it leads to the board and side to move of `fen`.
+    fn pass_leads_to(&mut self, fen: &str) -> bool {
+        let Some(pass) = self.session.legal_moves().into_iter().find(|m| is_pass(m)) else {
+            return false;
+        };
+        if self.session.play(&pass).is_err() {
+            return false;
         }
+        let placement = |fen: &str| fen.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        if placement(&self.session.fen()) == placement(fen) {
+            return true;
+        }
+        self.session.undo();
+        false
     }
 
     fn take_back(&mut self, moves: usize) {
@@ -539,7 +594,7 @@ impl Engine {
         if let Some(finished) =
             Root::of(self.session.as_ref()).search(&mut table, &limits, &control, None)
         {
-            say(&format!("Hint: {}", finished.best));
+            say(&format!("Hint: {}", self.ranks().write(&finished.best)));
         }
     }
 
@@ -573,6 +628,7 @@ impl Engine {
         let silent = Arc::clone(&cancelled);
         let post = self.post || !plays;
         let legal = self.session.legal_moves();
+        let ranks = self.ranks();
         let thinking = Thinking::start(
             Root::of(self.session.as_ref()),
             table,
@@ -581,13 +637,14 @@ impl Engine {
             !plays,
             move |report| {
                 if post {
-                    print_thinking(report);
+                    print_thinking(report, ranks);
                 }
             },
             move |finished| {
                 if let (true, Some(finished)) = (plays, finished) {
                     if !silent.load(Ordering::Relaxed) {
-                        say(&format!("move {}", conveyed(&legal, &finished.best)));
+                        let mv = conveyed(&legal, &finished.best);
+                        say(&format!("move {}", ranks.write(&mv)));
                     }
                 }
             },
@@ -600,17 +657,94 @@ impl Engine {
     }
 }
 
+/// XBoard's rank numbers: from 0 on a board of exactly ten ranks (CECP: "on boards with exactly
+/// 10 ranks, counting of the ranks starts at 0"; Fairy-Stockfish's xboard mode writes xiangqi's
+/// first move `b0c2`), from 1 otherwise, as the game's notation. Moves and squares are
+/// translated where they cross the protocol; FENs are not (their en-passant square is written
+/// from 1 by XBoard too), nor `highlight` boards, which name no square.
+#[derive(Clone, Copy, Debug)]
+struct Ranks {
+    from_zero: bool,
+}
+
+impl Ranks {
+    /// A move or square as XBoard wrote it, in the game's notation.
+    fn read(self, text: &str) -> String {
+        if self.from_zero {
+            shift_ranks(text, 1)
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// A move in the game's notation, as XBoard reads it: a pass as CECP's null move `@@@@`.
+    fn write(self, text: &str) -> String {
+        if is_pass(text) {
+            NULL_MOVE.to_string()
+        } else if self.from_zero {
+            shift_ranks(text, -1)
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// CECP's null move, a pass.
+const NULL_MOVE: &str = "@@@@";
+
+/// Whether a move of the game's notation is a pass: `pass` (ataxx's forced pass) or a piece's
+/// move to its own square (janggi's `e2e2`), which XBoard refuses as a move ("invalid move") but
+/// takes as `@@@@`, as Fairy-Stockfish's xboard mode writes every pass.
+fn is_pass(mv: &str) -> bool {
+    mv == "pass" || split_move(mv).is_some_and(|(from, to, rest)| from == to && rest.is_empty())
+}
+
+/// `text` with the rank of every square (a run of lowercase letters, then digits: `e2`, `a10`)
+/// moved by `by`; the rest (pieces, `@`, `^`, `,`, promotion letters) as it is. A rank that
+/// would fall below 0 stays as it was.
+fn shift_ranks(text: &str, by: i64) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let letters = rest
+            .find(|c: char| !c.is_ascii_lowercase())
+            .unwrap_or(rest.len());
+        let digits = rest[letters..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len() - letters);
+        if letters > 0 && digits > 0 {
+            let (file, number) = (&rest[..letters], &rest[letters..letters + digits]);
+            out.push_str(file);
+            match number.parse::<i64>().ok().map(|rank| rank + by) {
+                Some(rank) if rank >= 0 => out.push_str(&rank.to_string()),
+                _ => out.push_str(number),
+            }
+            rest = &rest[letters + digits..];
+        } else {
+            let skip = if letters > 0 { letters } else { c.len_utf8() };
+            out.push_str(&rest[..skip]);
+            rest = &rest[skip..];
+        }
+    }
+    out
+}
+
 /// The legal move XBoard means by `mv`, one of `legal`. XBoard passes a move on as far as it
 /// reads it: a takeover `e5g3^f4` comes as `e5g3`, which stands for the one legal move that adds
-/// a `^` mark to it, unless `e5g3` is itself legal.
+/// a `^` mark to it, unless `e5g3` is itself legal. The null move `@@@@` stands for the one legal
+/// pass.
 fn meant(legal: &[String], mv: &str) -> String {
     if legal.iter().any(|m| m == mv) {
         return mv.to_string();
     }
-    let marked: Vec<&String> = legal
-        .iter()
-        .filter(|m| m.strip_prefix(mv).is_some_and(|rest| rest.starts_with('^')))
-        .collect();
+    let marked: Vec<&String> = if mv == NULL_MOVE {
+        legal.iter().filter(|m| is_pass(m)).collect()
+    } else {
+        legal
+            .iter()
+            .filter(|m| m.strip_prefix(mv).is_some_and(|rest| rest.starts_with('^')))
+            .collect()
+    };
     match marked[..] {
         [only] => only.clone(),
         _ => mv.to_string(),
@@ -743,7 +877,7 @@ fn split_move(mv: &str) -> Option<(&str, &str, &str)> {
 
 /// A thinking line: `depth score time nodes seldepth nps pv`, the time in centiseconds and a
 /// mate as 100000 plus the moves to it (negative when mated), as XBoard reads them.
-fn print_thinking(report: &Report) {
+fn print_thinking(report: &Report, ranks: Ranks) {
     let Some(line) = report.lines.first() else {
         return;
     };
@@ -759,13 +893,44 @@ fn print_thinking(report: &Report) {
         report.nodes,
         report.seldepth,
         report.nps(),
-        line.moves.join(" ")
+        line.moves
+            .iter()
+            .map(|mv| ranks.write(mv))
+            .collect::<Vec<_>>()
+            .join(" ")
     ));
 }
 
 #[cfg(test)]
+mod ranks_tests {
+    use super::{shift_ranks, Ranks};
+
+    #[test]
+    fn ten_rank_boards_count_from_zero_across_the_protocol() {
+        let ten = Ranks { from_zero: true };
+        // Xiangqi's `b1c3` is XBoard's `b0c2`; the tenth rank is `9`.
+        assert_eq!(ten.write("b1c3"), "b0c2");
+        assert_eq!(ten.write("a10a9"), "a9a8");
+        assert_eq!(ten.read("b0c2"), "b1c3");
+        assert_eq!(ten.read("a9a8"), "a10a9");
+        // Drops, promotions, takeovers and legs keep their marks.
+        assert_eq!(ten.write("P@e4"), "P@e3");
+        assert_eq!(ten.write("e9e10q"), "e8e9q");
+        assert_eq!(ten.write("e5g3^f4"), "e4g2^f3");
+        assert_eq!(ten.read("e4e3,e3d2"), "e5e4,e4d3");
+        assert_eq!(ten.read("@@@@"), "@@@@");
+        // Other boards are untouched.
+        let eight = Ranks { from_zero: false };
+        assert_eq!(eight.write("b1c3"), "b1c3");
+        assert_eq!(eight.read("e2e4"), "e2e4");
+        // Nothing below rank 0.
+        assert_eq!(shift_ranks("a0", -1), "a0");
+    }
+}
+
+#[cfg(test)]
 mod conveyed_tests {
-    use super::{conveyed, meant};
+    use super::{conveyed, meant, Ranks};
 
     fn moves(list: &[&str]) -> Vec<String> {
         list.iter().map(|m| m.to_string()).collect()
@@ -786,5 +951,18 @@ mod conveyed_tests {
         assert_eq!(conveyed(&legal, "e4d2^d3"), "e4d2^d3");
         // Moves without a mark go as they are.
         assert_eq!(conveyed(&legal, "a1a2"), "a1a2");
+    }
+
+    #[test]
+    fn the_null_move_is_the_one_legal_pass() {
+        assert_eq!(meant(&moves(&["pass"]), "@@@@"), "pass");
+        assert_eq!(meant(&moves(&["e2e2", "e2e3", "a1a2"]), "@@@@"), "e2e2");
+        // No pass to mean: left as it came, to be refused.
+        assert_eq!(meant(&moves(&["e2e3"]), "@@@@"), "@@@@");
+        let eight = Ranks { from_zero: false };
+        assert_eq!(eight.write("pass"), "@@@@");
+        assert_eq!(eight.write("e2e2"), "@@@@");
+        // A promotion on the spot is no pass.
+        assert_eq!(eight.write("e8e8q"), "e8e8q");
     }
 }

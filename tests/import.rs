@@ -19,8 +19,8 @@
 
 mod common;
 
+use common::import::{game, import, perft_agrees, refused};
 use common::{python_module_or_skip, run_python_script, stderr, stdout, temporary_dir, variant};
-use std::path::Path;
 
 const CONFIG: &str = "tests/inputs/import/variants.ini";
 const SECTIONS: [&str; 6] = [
@@ -31,19 +31,6 @@ const SECTIONS: [&str; 6] = [
     "hill",
     "hopperchess",
 ];
-
-/// Imports `config` into a fresh folder named after `test`, returning the folder and the run.
-fn import(test: &str, config: &str) -> (common::TemporaryDir, std::process::Output) {
-    let dir = temporary_dir(test);
-    let output = variant(&["import", config, "--out", dir.to_str().unwrap()]);
-    (dir, output)
-}
-
-fn game(dir: &Path, name: &str) -> String {
-    dir.join(format!("{name}.variant"))
-        .to_string_lossy()
-        .into_owned()
-}
 
 #[test]
 fn every_section_is_written_and_checks() {
@@ -114,32 +101,7 @@ fn perft_equals_pyffish() {
         ("minihouse", 2),
         ("hopperchess", 3),
     ] {
-        let theirs = run_python_script(
-            "scripts/crosscheck_fairy.py",
-            &[
-                "--config",
-                CONFIG,
-                "--variant",
-                name,
-                "--perft",
-                &depth.to_string(),
-            ],
-        );
-        let nodes = theirs
-            .lines()
-            .last()
-            .unwrap()
-            .split(": ")
-            .nth(1)
-            .unwrap()
-            .trim()
-            .to_string();
-        let ours = variant(&["perft", &game(&dir, name), "--depth", &depth.to_string()]);
-        assert_eq!(
-            stdout(&ours).lines().last(),
-            Some(format!("Nodes searched: {nodes}").as_str()),
-            "{name} depth {depth}"
-        );
+        perft_agrees(CONFIG, &dir, name, depth, None);
     }
 }
 
@@ -171,22 +133,6 @@ fn sections_without_an_exact_equivalent_are_refused_with_their_line() {
     }
 }
 
-/// Imports `text` written to a file, expecting failure with `expected` in standard error.
-fn refused(test: &str, text: &[u8], expected: &str) {
-    let dir = temporary_dir(test);
-    let config = dir.join("v.ini");
-    std::fs::write(&config, text).unwrap();
-    let output = variant(&[
-        "import",
-        config.to_str().unwrap(),
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
-    assert!(stderr(&output).contains(expected), "{}", stderr(&output));
-    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
-}
-
 #[test]
 fn bad_input_gets_a_clear_error() {
     let missing = variant(&["import", "tests/inputs/import/no-such.ini", "--out", "/tmp"]);
@@ -203,7 +149,7 @@ fn bad_input_gets_a_clear_error() {
     );
     refused(
         "import-binary",
-        &[0xff, 0xfe, 0x00, 0x5b],
+        [0xff, 0xfe, 0x00, 0x5b],
         "is not UTF-8 text",
     );
     refused("import-empty", b"no sections here\n", "no `[section]`");

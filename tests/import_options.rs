@@ -13,8 +13,8 @@
 
 mod common;
 
-use common::{python_module_or_skip, run_python_script, stderr, stdout, temporary_dir, variant};
-use std::path::Path;
+use common::import::{game, import, perft_agrees, refused};
+use common::{python_module_or_skip, run_python_script, stderr, stdout, variant};
 
 const CONFIG: &str = "tests/inputs/import/options.ini";
 /// The sections, and whether random games may start from thinned setups (`--sparse`: the
@@ -32,18 +32,6 @@ const SECTIONS: [(&str, bool); 11] = [
     ("droprank", false),
     ("soldiers", true),
 ];
-
-fn import(test: &str, config: &str) -> (common::TemporaryDir, std::process::Output) {
-    let dir = temporary_dir(test);
-    let output = variant(&["import", config, "--out", dir.to_str().unwrap()]);
-    (dir, output)
-}
-
-fn game(dir: &Path, name: &str) -> String {
-    dir.join(format!("{name}.variant"))
-        .to_string_lossy()
-        .into_owned()
-}
 
 #[test]
 fn every_option_section_is_written_with_its_rule() {
@@ -131,34 +119,6 @@ fn option_sections_play_as_pyffish_plays_them() {
     }
 }
 
-/// Perft of an imported section equals pyffish's, from its start or from `fen`.
-fn perft_agrees(dir: &Path, name: &str, depth: u32, fen: Option<&str>) {
-    let depth = depth.to_string();
-    let mut theirs_args = vec!["--config", CONFIG, "--variant", name, "--perft", &depth];
-    let mut ours_args = vec!["perft".to_string(), game(dir, name), "--depth".into()];
-    ours_args.push(depth.clone());
-    if let Some(fen) = fen {
-        theirs_args.extend(["--fen", fen]);
-        ours_args.extend(["--fen".to_string(), fen.to_string()]);
-    }
-    let theirs = run_python_script("scripts/crosscheck_fairy.py", &theirs_args);
-    let nodes = theirs
-        .lines()
-        .last()
-        .and_then(|line| line.split(": ").nth(1))
-        .unwrap()
-        .trim()
-        .to_string();
-    let ours_args: Vec<&str> = ours_args.iter().map(String::as_str).collect();
-    let ours = variant(&ours_args);
-    assert_eq!(
-        stdout(&ours).lines().last(),
-        Some(format!("Nodes searched: {nodes}").as_str()),
-        "{name} {fen:?}: {}",
-        stderr(&ours)
-    );
-}
-
 #[test]
 fn option_sections_perft_equals_pyffish() {
     if !python_module_or_skip("option_sections_perft", "pyffish", "pyffish") {
@@ -174,7 +134,7 @@ fn option_sections_perft_equals_pyffish() {
         ("gardnerchild", 4),
         ("innerrook", 2),
     ] {
-        perft_agrees(&dir, name, depth, None);
+        perft_agrees(CONFIG, &dir, name, depth, None);
     }
     for (name, depth, fen) in [
         // A queen that could give check from many squares; kings open to checks.
@@ -207,24 +167,8 @@ fn option_sections_perft_equals_pyffish() {
         // Soldiers of both sides on both sides of their fourth rank.
         ("soldiers", 4, "4k3/8/7p/5p2/2P5/P7/8/4K3 w - - 0 1"),
     ] {
-        perft_agrees(&dir, name, depth, Some(fen));
+        perft_agrees(CONFIG, &dir, name, depth, Some(fen));
     }
-}
-
-/// Imports `text` written to a file, expecting failure with `expected` in standard error.
-fn refused(test: &str, text: &str, expected: &str) {
-    let dir = temporary_dir(test);
-    let config = dir.join("v.ini");
-    std::fs::write(&config, text).unwrap();
-    let output = variant(&[
-        "import",
-        config.to_str().unwrap(),
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
-    assert!(stderr(&output).contains(expected), "{}", stderr(&output));
-    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
 }
 
 #[test]

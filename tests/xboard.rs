@@ -311,3 +311,267 @@ fn a_takeover_without_its_mark_is_the_takeover_it_stands_for() {
     assert!(lines[0].starts_with("Illegal move ("), "{lines:#?}");
     engine.quit();
 }
+
+/// A move or square in the game's notation with every rank moved by `by` (XBoard counts the
+/// ranks of a ten-rank board from 0).
+fn shift_ranks(text: &str, by: i32) -> String {
+    let mut out = String::new();
+    let mut digits = String::new();
+    let flush = |digits: &mut String, out: &mut String| {
+        if !digits.is_empty() {
+            let rank: i32 = digits.parse().expect("a rank");
+            out.push_str(&(rank + by).to_string());
+            digits.clear();
+        }
+    };
+    let mut after_file = false;
+    for c in text.chars() {
+        if c.is_ascii_digit() && (after_file || !digits.is_empty()) {
+            digits.push(c);
+            after_file = false;
+            continue;
+        }
+        flush(&mut digits, &mut out);
+        after_file = c.is_ascii_lowercase();
+        out.push(c);
+    }
+    flush(&mut digits, &mut out);
+    out
+}
+
+#[test]
+fn a_ten_rank_board_counts_its_ranks_from_zero_as_xboard_does() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("variant xiangqi");
+    engine.send("force");
+    engine.ping();
+    // The horse on b1 (XBoard's b0) reaches a3 and c3: the highlight board names no rank.
+    engine.send("lift b0");
+    assert_eq!(engine.ping(), ["highlight 9/9/9/9/9/9/9/Y1Y6/9/9"]);
+    // The cannon h3-e3 is XBoard's `h2e2`; `h3e3` would be h4-e4, which is no move.
+    engine.send("usermove h2e2");
+    assert!(engine.ping().is_empty());
+    // The game's own `b10c8` names an eleventh rank: refused, echoed as sent.
+    engine.send("usermove b10c8");
+    let lines = engine.ping();
+    assert!(lines[0].starts_with("Illegal move ("), "{lines:#?}");
+    assert!(lines[0].ends_with(": b10c8"), "{lines:#?}");
+    // Red's horse b10-c8 is `b9c7`.
+    engine.send("usermove b9c7");
+    assert!(engine.ping().is_empty());
+    // The engine's move and its thinking come in XBoard's numbering too.
+    engine.send("post");
+    engine.send("sd 2");
+    engine.send("go");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("move "));
+    let reply = shift_ranks(&engine_move(&lines), 1);
+    assert!(
+        legal_moves("xiangqi", "h3e3 b10c8").contains(&reply),
+        "{reply}: {lines:#?}"
+    );
+    let pv_first = lines[0]
+        .split_whitespace()
+        .nth(6)
+        .expect("a thinking line's move");
+    assert!(
+        legal_moves("xiangqi", "h3e3 b10c8").contains(&shift_ranks(pv_first, 1)),
+        "{lines:#?}"
+    );
+    engine.quit();
+}
+
+#[test]
+fn every_library_game_is_set_up_lifted_moved_and_answered() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("protover 2");
+    let features = engine.until(PATIENCE, |l| l.contains("done=1"));
+    let variants: Vec<String> = features
+        .last()
+        .and_then(|f| f.split("variants=\"").nth(1))
+        .and_then(|rest| rest.split('"').next())
+        .expect("variants")
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    assert!(variants.len() >= 40, "{variants:?}");
+    let mut set_up = 0;
+    for name in &variants {
+        let game = if name == "normal" { "chess" } else { name };
+        engine.send("new");
+        engine.send(&format!("variant {name}"));
+        engine.send("force");
+        let lines = engine.ping();
+        // Nothing but a description of the game: a `setup` line first, if any, then `piece`
+        // lines and comments.
+        for (index, line) in lines.iter().enumerate() {
+            let fits = if index == 0 {
+                line.starts_with("setup (") || line.starts_with("piece ")
+            } else {
+                line.starts_with("piece ") || line.starts_with("# ")
+            };
+            assert!(fits, "{name}: {lines:#?}");
+        }
+        set_up += usize::from(lines.first().is_some_and(|l| l.starts_with("setup (")));
+        // The board's ranks, from a lift on no piece's square.
+        engine.send("lift a1");
+        let board = engine.ping();
+        let ranks = board[0].matches('/').count() + 1;
+        let by = if ranks == 10 { 1 } else { 0 };
+        let first = legal_moves(game, "")
+            .into_iter()
+            .next()
+            .expect("a legal move");
+        let sent = shift_ranks(&first, -by);
+        // A move from a square: its piece's lift marks some target.
+        if !first.contains('@') {
+            let from: String = sent
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase())
+                .chain(
+                    sent.chars()
+                        .skip_while(|c| c.is_ascii_lowercase())
+                        .take_while(|c| c.is_ascii_digit()),
+                )
+                .collect();
+            engine.send(&format!("lift {from}"));
+            let highlight = engine.ping();
+            assert_eq!(highlight.len(), 1, "{name}: {highlight:#?}");
+            assert!(
+                highlight[0].starts_with("highlight ")
+                    && highlight[0].contains(['Y', 'R', 'M'])
+                    && highlight[0].matches('/').count() + 1 == ranks,
+                "{name} lift {from}: {highlight:#?}"
+            );
+            engine.send(&format!("put {from}"));
+            assert!(engine.ping().is_empty(), "{name}");
+        }
+        engine.send(&format!("usermove {sent}"));
+        assert!(engine.ping().is_empty(), "{name}: usermove {sent}");
+        engine.send("sd 1");
+        engine.send("go");
+        let lines = engine.until(PATIENCE, |l| l.starts_with("move ") || l.contains(" {"));
+        let last = lines.last().expect("a line");
+        if let Some(reply) = last.strip_prefix("move ") {
+            let legal = legal_moves(game, &first);
+            let fits = if reply == "@@@@" {
+                // The null move: a pass, `pass` or a piece's move to its own square.
+                legal.iter().any(|m| {
+                    m == "pass" || (m.len() % 2 == 0 && m[..m.len() / 2] == m[m.len() / 2..])
+                })
+            } else {
+                legal.contains(&shift_ranks(reply, by))
+            };
+            assert!(fits, "{name}: {first} {reply}");
+        }
+    }
+    // The games XBoard does not know by name were described to it.
+    assert!(set_up >= 20, "{set_up} setup lines");
+    engine.quit();
+}
+
+#[test]
+fn an_overlong_line_is_skipped_with_an_error_and_the_engine_goes_on() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send(&format!("usermove {}", "e".repeat(200_000)));
+    let lines = engine.ping();
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    assert!(lines[0].starts_with("Error (longer than "), "{lines:#?}");
+    engine.send("new");
+    engine.send("usermove e2e4");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("move "));
+    assert!(legal_moves("chess", "e2e4").contains(&engine_move(&lines)));
+    engine.quit();
+}
+
+#[test]
+fn a_pass_crosses_the_protocol_as_the_null_move() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("variant ataxx");
+    engine.send("force");
+    // White's one stone has no empty square within two steps: its one move is a pass.
+    let fen = "pppppp1/ppppppp/ppppppp/ppppppp/ppppppp/ppppppp/Ppppppp w - - 0 1";
+    engine.send(&format!("setboard {fen}"));
+    engine.send("sd 2");
+    engine.send("go");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("move "));
+    assert_eq!(engine_move(&lines), "@@@@");
+    // XBoard's `@@@@` is the pass, from the same position; in another one it is refused.
+    engine.send("force");
+    engine.send(&format!("setboard {fen}"));
+    engine.send("usermove @@@@");
+    assert!(engine.ping().is_empty());
+    engine.send("new");
+    engine.send("usermove @@@@");
+    let lines = engine.ping();
+    assert!(lines[0].starts_with("Illegal move ("), "{lines:#?}");
+    engine.quit();
+}
+
+#[test]
+fn a_pass_relayed_as_the_board_after_it_is_played_and_answered() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("new");
+    engine.send("variant janggi");
+    engine.send("sd 1");
+    // White passes in XBoard; XBoard tells the engine, playing Black, the board after it.
+    let start = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR";
+    engine.send(&format!("setboard {start} b - - 1 1"));
+    let lines = engine.until(PATIENCE, |l| l.starts_with("move "));
+    let reply = match engine_move(&lines).as_str() {
+        // Black's own pass: its general's square.
+        "@@@@" => "e9e9".to_string(),
+        reply => shift_ranks(reply, 1),
+    };
+    // The pass is in the engine's game: its reply follows it, and `remove` takes back the
+    // reply and then the pass, which leaves White to move.
+    assert!(legal_moves("janggi", "e2e2").contains(&reply), "{reply}");
+    engine.send("force");
+    engine.send("remove");
+    engine.send("lift e1");
+    let lines = engine.ping();
+    // (Black's pass would have ended the game after White's: "two passes in a row".)
+    let highlight = lines.last().expect("a highlight");
+    assert!(
+        highlight.starts_with("highlight ") && highlight.contains('Y'),
+        "White's king moves: {lines:#?}"
+    );
+    // A board no pass leads to is set as it is, with no history to take back.
+    engine.send("setboard 3k5/9/9/9/9/9/9/9/4K4/9 b - - 0 1");
+    engine.send("lift d9");
+    let highlight = engine.ping();
+    assert!(
+        highlight[0].contains('Y'),
+        "Black's king moves: {highlight:#?}"
+    );
+    engine.send("undo");
+    engine.send("lift d9");
+    assert_eq!(engine.ping(), highlight, "still Black's move");
+    engine.quit();
+}
+
+#[test]
+fn any_clock_is_taken_and_the_engine_still_moves() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("new");
+    // The longest clock an i64 holds (ten times it overflows), then one past its flag: neither
+    // is an error.
+    for clock in ["time 9223372036854775807", "time -300"] {
+        engine.send(clock);
+        assert!(engine.ping().is_empty(), "{clock}");
+    }
+    engine.send("time 18446744073709551616");
+    let lines = engine.ping();
+    assert!(
+        lines[0].starts_with("Error (time takes centiseconds)"),
+        "{lines:#?}"
+    );
+    // Out of time, the engine still answers with a legal move at once.
+    engine.send("usermove e2e4");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("move "));
+    assert!(legal_moves("chess", "e2e4").contains(&engine_move(&lines)));
+    engine.send("time 9999999999999999");
+    engine.send("usermove d2d4");
+    engine.send("?");
+    engine.until(PATIENCE, |l| l.starts_with("move "));
+    engine.quit();
+}

@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test file uses its own part
 
 pub mod engine;
+pub mod import;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
