@@ -7,12 +7,14 @@
 //! it: an imported game plays as Fairy-Stockfish plays it, or is not imported. Every file is
 //! loaded and compiled as `variant check` would before it is written, so a written file is a
 //! valid game. The flow: [`ini`] reads sections, [`rules`] applies each inheritance chain to
-//! Fairy-Stockfish's template or a built-in variant ([`builtin`]), [`betza`] converts piece movements, [`write`] states the rules in
+//! Fairy-Stockfish's template or a built-in variant ([`builtin`]), [`betza`] converts piece movements, [`royal`] says which pieces are royal and what a capture blows up, [`promotion`] writes shogi's promotion, [`write`] states the rules in
 //! the language.
 
 mod betza;
 mod builtin;
 mod ini;
+mod promotion;
+mod royal;
 mod rules;
 mod write;
 

@@ -411,8 +411,10 @@ fn rule_options_the_language_cannot_say_are_refused() {
     );
     refused(
         "import-pseudo-royal",
-        b"[a:chess]\nextinctionPseudoRoyal = true\n",
-        "`extinctionPseudoRoyal = true` has no exact equivalent",
+        // The queen may be gained by promotion: Fairy-Stockfish's queens then stop being
+        // pseudo-royal, which no royal piece of the language does.
+        b"[a:chess]\nextinctionValue = loss\nextinctionPieceTypes = q\nextinctionPseudoRoyal = true\n",
+        "pawns may promote to the extinction type `q`",
     );
     refused(
         "import-extinction-in-hand",

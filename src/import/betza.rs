@@ -42,6 +42,7 @@ const OUR_DIRECTIONS: [(&str, Keeps); 18] = [
 ];
 
 /// One atom of a Fairy-Stockfish term: its offset (forward, sideways) and whether it rides.
+#[derive(Clone, Copy)]
 struct Atom {
     offset: (i32, i32),
     rider: bool,
@@ -142,7 +143,7 @@ fn cover(offset: (i32, i32), wanted: &BTreeSet<Step>) -> Option<Vec<&'static str
 }
 
 /// The state of one term while its letters are read.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Term {
     modalities: String,
     lame: bool,
@@ -151,10 +152,37 @@ struct Term {
     directions: Vec<String>,
 }
 
+/// One atom of a term as Fairy-Stockfish reads it: the term's modifiers, the atom, whether it
+/// rides and its range (`Some(0)`: unlimited).
+type ReadAtom = (Term, Atom, bool, Option<u32>);
+
 /// Converts a Fairy-Stockfish Betza string to the language's, or says why it cannot be.
 pub fn convert(betza: &str) -> Result<String, String> {
-    let chars: Vec<char> = betza.chars().collect();
     let mut out: Vec<String> = Vec::new();
+    for (term, atom, rides, steps) in read(betza)? {
+        out.extend(write_atom(&term, &atom, rides, steps)?);
+    }
+    Ok(out.join(" "))
+}
+
+/// The squares a piece moving as `betza` could step to first without capturing, on an empty
+/// board, as (dx, dy) with dy forward: each non-capturing, non-hopping atom's leap or a
+/// rider's first step (Fairy-Stockfish's test of a piece that could never move again).
+pub fn quiet_first_steps(betza: &str) -> Result<BTreeSet<(i32, i32)>, String> {
+    let mut found = BTreeSet::new();
+    for (term, atom, _, _) in read(betza)? {
+        let quiet = term.modalities.is_empty() || term.modalities.contains('m');
+        if quiet && term.hop.is_none() {
+            found.extend(fsf_steps(atom.offset, &term.directions));
+        }
+    }
+    Ok(found)
+}
+
+/// Reads a Fairy-Stockfish Betza string into its atoms, or says why it cannot be read exactly.
+fn read(betza: &str) -> Result<Vec<ReadAtom>, String> {
+    let chars: Vec<char> = betza.chars().collect();
+    let mut out: Vec<ReadAtom> = Vec::new();
     let mut term = Term::default();
     let mut i = 0;
     while i < chars.len() {
@@ -209,7 +237,7 @@ pub fn convert(betza: &str) -> Result<String, String> {
                 for atom in atoms {
                     let rides = atom.rider || range.is_some();
                     let steps = if atom.rider && range.is_none() { Some(0) } else { range };
-                    out.extend(write_atom(&term, &atom, rides, steps)?);
+                    out.push((term.clone(), atom, rides, steps));
                 }
                 term = Term::default();
             }
@@ -225,7 +253,7 @@ pub fn convert(betza: &str) -> Result<String, String> {
     {
         return Err(format!("`{betza}` ends with modifiers but no atom"));
     }
-    Ok(out.join(" "))
+    Ok(out)
 }
 
 /// The language's terms for one atom of a term.

@@ -104,6 +104,22 @@ archbishop = j
 startFen = rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1
 promotionPieceTypes = jqrbn
 
+[nocheckatomic:chess]
+king = -
+commoner = k
+castlingKingPiece = k
+extinctionValue = loss
+extinctionPieceTypes = k
+blastOnCapture = true
+
+[atomic:nocheckatomic]
+extinctionPseudoRoyal = true
+
+[pocketknight:chess]
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1
+pieceDrops = true
+capturesToHand = false
+
 [nocastle:chess]
 startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1
 castling = false

@@ -40,6 +40,8 @@ pub struct Piece {
     /// The movement in the language's Betza notation (not used for the pawn, which is built from
     /// the double-step and en-passant options).
     pub moves: String,
+    /// The movement in Fairy-Stockfish's Betza notation, as the option gave it.
+    pub fsf_betza: String,
 }
 
 /// The rules of a variant.
@@ -93,6 +95,27 @@ pub struct Rules {
     pub extinction_piece_types: Vec<char>,
     /// `extinctionPieceCount`: a type is extinct at this count or below.
     pub extinction_piece_count: u32,
+    /// `extinctionOpponentPieceCount`: extinction counts only while the opponent has at least
+    /// this many of the type.
+    pub extinction_opponent_piece_count: u32,
+    /// `extinctionPseudoRoyal`: the extinction types may not be left attacked (while a side has
+    /// at most `extinctionPieceCount + 1` of them), checkmate included.
+    pub extinction_pseudo_royal: bool,
+    /// `promotedPieceType`: (piece, the type it promotes to) by letter, shogi's promotion.
+    pub promoted_piece_type: Vec<(char, char)>,
+    /// `mandatoryPiecePromotion`: a piece with a promoted type must promote on every move that
+    /// starts or ends in the promotion region.
+    pub mandatory_piece_promotion: bool,
+    /// `perpetualCheckIllegal`: a repetition reached by one side checking with every move
+    /// loses for that side.
+    pub perpetual_check_illegal: bool,
+    /// `passOnStalemate` per side: a side without a legal move (and not in check) passes.
+    pub pass_on_stalemate: [bool; 2],
+    /// `immobilityIllegal`: no move or drop may leave a piece where it could never move again.
+    pub immobility_illegal: bool,
+    /// `blastOnCapture`: every capture removes the capturer and every piece but pawns on the
+    /// eight squares around the capture square (atomic chess).
+    pub blast_on_capture: bool,
     /// `checking = false`: no move may give check.
     pub checking: bool,
     /// `flyingGeneral`: the kings may not face each other on a file with nothing between.
@@ -175,7 +198,7 @@ const COSMETIC: [&str; 6] = [
 ];
 
 /// Options import accepts only at Fairy-Stockfish's default, which the language states.
-const DEFAULT_ONLY: [(&str, &str); 33] = [
+const DEFAULT_ONLY: [(&str, &str); 27] = [
     ("flagMove", "false"),
     ("flagPieceSafe", "false"),
     ("flagPieceBlockedWin", "false"),
@@ -184,29 +207,23 @@ const DEFAULT_ONLY: [(&str, &str); 33] = [
     ("dropChecks", "true"),
     ("mustDrop", "false"),
     ("dropLoop", "false"),
-    ("blastOnCapture", "false"),
     ("gating", "false"),
     ("seirawanGating", "false"),
     ("cambodianMoves", "false"),
     ("pass", "false"),
     ("passWhite", "false"),
     ("passBlack", "false"),
-    ("passOnStalemate", "false"),
-    ("immobilityIllegal", "false"),
     ("shogiPawnDropMateIllegal", "false"),
     ("sittuyinPromotion", "false"),
     ("piecePromotionOnCapture", "false"),
-    ("extinctionPseudoRoyal", "false"),
     ("oppositeCastling", "false"),
     ("dropPromoted", "false"),
-    ("perpetualCheckIllegal", "false"),
     ("moveRepetitionIllegal", "false"),
     ("bikjangRule", "false"),
     ("makpongRule", "false"),
     ("shatarMateRule", "false"),
     ("dupleCheck", "false"),
     ("mandatoryPawnPromotion", "true"),
-    ("mandatoryPiecePromotion", "false"),
     ("pieceDemotion", "false"),
     ("sittuyinRookDrop", "false"),
 ];
@@ -252,6 +269,14 @@ impl Rules {
             extinction_value: None,
             extinction_piece_types: Vec::new(),
             extinction_piece_count: 0,
+            extinction_opponent_piece_count: 0,
+            extinction_pseudo_royal: false,
+            blast_on_capture: false,
+            promoted_piece_type: Vec::new(),
+            mandatory_piece_promotion: false,
+            immobility_illegal: false,
+            perpetual_check_illegal: false,
+            pass_on_stalemate: [false, false],
             en_passant_region: [None, None],
             checking: true,
             flying_general: false,
@@ -331,6 +356,7 @@ impl Rules {
             slot: slot.to_string(),
             letter,
             moves,
+            fsf_betza: fsf_betza.to_string(),
         };
         match self.pieces.iter_mut().find(|p| p.slot == slot) {
             Some(existing) => *existing = piece,
@@ -350,6 +376,10 @@ impl Rules {
             types.iter_mut().for_each(rename);
         }
         self.extinction_piece_types.iter_mut().for_each(rename);
+        for (from, to) in &mut self.promoted_piece_type {
+            rename(from);
+            rename(to);
+        }
         for piece in self
             .flag_piece
             .iter_mut()
@@ -370,6 +400,8 @@ impl Rules {
             for types in &mut self.promotion_types {
                 types.retain(|&c| c != letter);
             }
+            self.promoted_piece_type
+                .retain(|&(from, to)| from != letter && to != letter);
         }
         self.pieces.retain(|p| p.slot != slot);
     }
@@ -549,7 +581,18 @@ impl Rules {
             }
             "extinctionPieceTypes" => self.extinction_piece_types = self.extinction_types(setting)?,
             "extinctionPieceCount" => self.extinction_piece_count = number(setting)?,
-            "extinctionOpponentPieceCount" if number(setting)? == 0 => {}
+            "extinctionOpponentPieceCount" => {
+                self.extinction_opponent_piece_count = number(setting)?
+            }
+            "extinctionPseudoRoyal" => self.extinction_pseudo_royal = boolean(setting)?,
+            "blastOnCapture" => self.blast_on_capture = boolean(setting)?,
+            "promotedPieceType" => self.promoted_piece_type = self.promoted_types(setting)?,
+            "mandatoryPiecePromotion" => self.mandatory_piece_promotion = boolean(setting)?,
+            "immobilityIllegal" => self.immobility_illegal = boolean(setting)?,
+            "perpetualCheckIllegal" => self.perpetual_check_illegal = boolean(setting)?,
+            "passOnStalemate" => self.pass_on_stalemate = [boolean(setting)?; 2],
+            "passOnStalemateWhite" => self.pass_on_stalemate[WHITE] = boolean(setting)?,
+            "passOnStalemateBlack" => self.pass_on_stalemate[BLACK] = boolean(setting)?,
             "enPassantRegion" => {
                 let region = self.bitboard(setting)?;
                 self.en_passant_region = [Some(region.clone()), Some(region)];
@@ -654,6 +697,34 @@ impl Rules {
             }
         }
         Ok(letters)
+    }
+
+    /// `promotedPieceType`: `p:g n:e ...`, each piece letter with the letter of the type it
+    /// promotes to.
+    fn promoted_types(&self, setting: &Setting) -> Result<Vec<(char, char)>, Refusal> {
+        // Fairy-Stockfish adds to the parent's pairs; `x:-` takes one away.
+        let mut pairs = self.promoted_piece_type.clone();
+        for word in setting.value.split_whitespace() {
+            let letters: Vec<char> = word.chars().map(|c| c.to_ascii_lowercase()).collect();
+            let [from, ':', to] = letters.as_slice() else {
+                return Err(refuse(setting, format!("`{word}` is not `letter:letter`")));
+            };
+            if *to == '-' {
+                pairs.retain(|&(f, _)| f != *from);
+                continue;
+            }
+            for c in [from, to] {
+                if self.piece(*c).is_none() {
+                    return Err(refuse(
+                        setting,
+                        format!("`{c}` is not the letter of a piece of this variant"),
+                    ));
+                }
+            }
+            pairs.retain(|&(f, _)| f != *from);
+            pairs.push((*from, *to));
+        }
+        Ok(pairs)
     }
 
     /// `extinctionPieceTypes`: piece letters, or `*` for every piece together.

@@ -3,6 +3,8 @@
 //! cannot say (an asymmetric double-step region, castling from a square that is not a corner)
 //! is a refusal here too, pointing at the section's header.
 
+use super::promotion;
+use super::royal::{self, Royalty};
 use super::rules::{Piece, Refusal, Rules, Square, Verdict, ALL_PIECES, BLACK, WHITE};
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -28,10 +30,16 @@ pub fn variant_text(
     let _ = writeln!(out, "game \"{name}\"");
     let _ = writeln!(out, "board {}x{}", rules.files, rules.ranks);
     out.push_str("side white { forward up }\nside black { forward down }\nturns white black\n");
+    out.push_str(&turn_block(rules).map_err(refuse)?);
     let king = rules.pieces.iter().find(|p| p.slot == "king");
+    let royalty = royal::royalty(rules).map_err(refuse)?;
+    promotion::check(rules).map_err(refuse)?;
     for piece in &rules.pieces {
-        out.push_str(&piece_block(piece, rules).map_err(refuse)?);
+        if !promotion::only_promoted(rules, piece) {
+            out.push_str(&piece_block(piece, rules, &royalty).map_err(refuse)?);
+        }
     }
+    out.push_str(&promotion::promoted_blocks(rules));
     out.push_str(&castling_block(rules, king).map_err(refuse)?);
     let _ = writeln!(out, "setup \"{}\"", setup_fen(rules));
     if rules.captures_to_hand && !rules.piece_drops {
@@ -46,6 +54,10 @@ pub fn variant_text(
     if rules.captures_to_hand {
         out.push_str("capture { to hand }\n");
     }
+    let blast = royal::blast_lines(rules).map_err(refuse)?;
+    if !blast.is_empty() {
+        let _ = writeln!(out, "capture {{\n    {}\n}}", blast.join("\n    "));
+    }
     out.push_str(&move_rules(rules, king).map_err(refuse)?);
     let checks = checks_to_give(rules).map_err(refuse)?;
     if let Some(checks) = checks {
@@ -54,7 +66,7 @@ pub fn variant_text(
             "counter checks {{\n    add 1 on check\n    fen remaining {checks}\n}}"
         );
     }
-    out.push_str(&end_block(rules, king, checks).map_err(refuse)?);
+    out.push_str(&end_block(rules, king, &royalty, checks).map_err(refuse)?);
     Ok(out)
 }
 
@@ -67,13 +79,13 @@ pub fn piece_name(piece: &Piece) -> String {
         .unwrap_or_default()
 }
 
-fn piece_block(piece: &Piece, rules: &Rules) -> Result<String, String> {
+fn piece_block(piece: &Piece, rules: &Rules, royalty: &Royalty) -> Result<String, String> {
     let mut out = format!(
         "piece {} {{\n    letter {}\n",
         piece_name(piece),
         piece.letter.to_ascii_uppercase()
     );
-    if piece.slot == "king" {
+    if piece.slot == "king" || royalty.pseudo_royal.contains(&piece.letter) {
         out.push_str("    royal\n");
     }
     if piece.slot == "pawn" {
@@ -89,6 +101,7 @@ fn piece_block(piece: &Piece, rules: &Rules) -> Result<String, String> {
     } else if !piece.moves.is_empty() {
         let _ = writeln!(out, "    moves \"{}\"", piece.moves);
     }
+    out.push_str(&promotion::promotes_lines(rules, piece));
     out.push_str("}\n");
     Ok(out)
 }
@@ -138,6 +151,13 @@ fn pawn_items(rules: &Rules) -> Result<String, String> {
 
 fn promotion_items(rules: &Rules) -> Result<String, String> {
     let mut out = String::new();
+    // The pawn's shogi-style promotion (`promotedPieceType`) is one more choice.
+    let promoted = rules
+        .pieces
+        .iter()
+        .find(|p| p.slot == "pawn")
+        .filter(|pawn| promotion::promoted_type(rules, pawn.letter).is_some())
+        .map(promotion::promoted_name);
     let names = |side: usize| -> Result<String, String> {
         rules.promotion_types[side]
             .iter()
@@ -147,6 +167,7 @@ fn promotion_items(rules: &Rules) -> Result<String, String> {
                     .map(piece_name)
                     .ok_or(format!("promotion to `{c}`, not a piece"))
             })
+            .chain(promoted.clone().map(Ok))
             .collect::<Result<Vec<_>, _>>()
             .map(|v| v.join(" "))
     };
@@ -155,7 +176,7 @@ fn promotion_items(rules: &Rules) -> Result<String, String> {
         if region.is_empty() {
             continue;
         }
-        if rules.promotion_types[side].is_empty() {
+        if rules.promotion_types[side].is_empty() && promoted.is_none() {
             return Err("pawns reach a promotion region with no promotion choices (promotionPieceTypes): not mapped".into());
         }
         let squares: Vec<String> = region.iter().map(|&s| square_name(s)).collect();
@@ -171,7 +192,7 @@ fn promotion_items(rules: &Rules) -> Result<String, String> {
 }
 
 /// The squares of `region` on the board (Fairy-Stockfish masks its regions with the board).
-fn on_board(region: &BTreeSet<Square>, rules: &Rules) -> BTreeSet<Square> {
+pub(super) fn on_board(region: &BTreeSet<Square>, rules: &Rules) -> BTreeSet<Square> {
     region
         .iter()
         .copied()
@@ -238,7 +259,7 @@ fn whole_rank(region: &BTreeSet<Square>, rules: &Rules) -> Option<u8> {
     (*region == full).then_some(rank)
 }
 
-fn square_name((file, rank): Square) -> String {
+pub(super) fn square_name((file, rank): Square) -> String {
     format!("{}{}", (b'a' + file) as char, rank + 1)
 }
 
@@ -421,7 +442,7 @@ fn castling_field(rules: &Rules) -> String {
 }
 
 /// The pieces of a FEN's board field by square.
-fn board_squares(fen: &str) -> std::collections::BTreeMap<Square, char> {
+pub(super) fn board_squares(fen: &str) -> std::collections::BTreeMap<Square, char> {
     let board = fen.split_whitespace().next().unwrap_or("");
     let board = board.split('[').next().unwrap_or("");
     let ranks: Vec<&str> = board.split('/').collect();
@@ -507,6 +528,9 @@ fn pawn_drops(rules: &Rules) -> Result<String, String> {
             );
         }
     }
+    if rules.immobility_illegal {
+        out.push_str("    must not place stranded\n");
+    }
     let Some(pawn) = rules.pieces.iter().find(|p| p.slot == "pawn") else {
         out.push_str("}\n");
         return Ok(out);
@@ -530,6 +554,17 @@ fn pawn_drops(rules: &Rules) -> Result<String, String> {
     }
     out.push_str("}\n");
     Ok(out)
+}
+
+/// `passOnStalemate` would be `turn { pass when no action }` (with no `stalemate` rule), but
+/// for the half-move clock: refused until the two agree.
+fn turn_block(rules: &Rules) -> Result<String, String> {
+    match rules.pass_on_stalemate {
+        [false, false] => Ok(String::new()),
+        // Fairy-Stockfish's pass moves one of the mover's pieces to its own square: a pawn's
+        // resets the half-move clock, the language's `pass` never does.
+        _ => Err("`passOnStalemate` is not mapped: Fairy-Stockfish passes by moving a piece to its own square, which resets the half-move clock when it is a pawn; the language's `pass when no action` does not".into()),
+    }
 }
 
 fn verdict(v: Verdict) -> &'static str {
@@ -583,9 +618,17 @@ fn extinction_rule(rules: &Rules) -> Result<String, String> {
                 .ok_or("an extinction type is not a piece")?;
             format!("own {}", piece_name(piece))
         };
-        terms.push(match rules.extinction_piece_count {
+        let extinct = match rules.extinction_piece_count {
             0 => format!("no {pieces}"),
             count => format!("count {pieces} <= {count}"),
+        };
+        // `extinctionOpponentPieceCount`: only while the opponent has that many of the type.
+        terms.push(match rules.extinction_opponent_piece_count {
+            0 => extinct,
+            least => {
+                let theirs = pieces.replacen("own ", "opponent ", 1);
+                format!("{extinct} and count {theirs} >= {least}")
+            }
         });
     }
     Ok(format!(
@@ -595,16 +638,27 @@ fn extinction_rule(rules: &Rules) -> Result<String, String> {
     ))
 }
 
-fn end_block(rules: &Rules, king: Option<&Piece>, checks: Option<u32>) -> Result<String, String> {
+fn end_block(
+    rules: &Rules,
+    king: Option<&Piece>,
+    royalty: &Royalty,
+    checks: Option<u32>,
+) -> Result<String, String> {
     let mut out = String::from("end {\n");
-    if king.is_some() {
+    let royal = king.is_some() || !royalty.pseudo_royal.is_empty();
+    if royal {
         out.push_str("    check\n");
     }
-    out.push_str(&extinction_rule(rules)?);
+    if let Some(value) = royalty.captured {
+        let _ = writeln!(out, "    royal captured {}", verdict(value));
+    }
+    if !royalty.replaces_extinction() {
+        out.push_str(&extinction_rule(rules)?);
+    }
     if let Some(checks) = checks {
         let _ = writeln!(out, "    loses when opponent checks >= {checks}");
     }
-    if king.is_some() {
+    if royal {
         let _ = writeln!(out, "    checkmate {}", verdict(rules.checkmate));
     }
     let _ = writeln!(out, "    stalemate {}", verdict(rules.stalemate));
@@ -620,9 +674,16 @@ fn end_block(rules: &Rules, king: Option<&Piece>, checks: Option<u32>) -> Result
         if rules.n_fold_rule < 2 {
             return Err("`nFoldRule` below 2 is not mapped".into());
         }
+        // Perpetual check: Fairy-Stockfish draws when both sides checked throughout, the
+        // language gives the repetition's verdict then; the same only when that is a draw.
+        let perpetual = match (rules.perpetual_check_illegal, mover) {
+            (false, _) => "",
+            (true, Verdict::Draw) => ", perpetual check loses",
+            (true, _) => return Err("`perpetualCheckIllegal` with an `nFoldValue` other than `draw` is not mapped (Fairy-Stockfish draws when both sides check throughout)".into()),
+        };
         let _ = writeln!(
             out,
-            "    repetition {} {}",
+            "    repetition {} {}{perpetual}",
             rules.n_fold_rule,
             verdict(mover)
         );
