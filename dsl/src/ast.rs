@@ -739,9 +739,8 @@ pub enum TurnItem {
     Maximal,
     /// `pass when no action`
     Pass,
-    /// `may pass`: the side to move may pass instead of acting; with `in check when C`, also
-    /// while in check where C holds.
-    MayPass(Option<Spanned<Expression>>),
+    /// `may pass`: the side to move may pass instead of acting.
+    MayPass,
     /// `exchange prisoners`
     ExchangePrisoners,
     /// A construct not implemented yet.
