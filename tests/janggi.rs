@@ -118,3 +118,31 @@ fn the_material_count_decides_by_score_and_the_pass_is_written_on_the_generals_s
         show_json(&[JANGGI, "--play", "e2e2"])["last_move"]
     );
 }
+
+/// `explain` says which `may not hop over` or `may not capture` rule bars a cannon's move (the
+/// pattern alone reaches the square), in the game's notation and in SAN; the positions are the
+/// cannon cases above, whose legal moves pyffish gives.
+#[test]
+fn explain_names_the_cannon_a_cannon_may_not_hop_over_or_capture() {
+    for (fen, written, expected) in [
+        (
+            "3k5/9/9/9/9/9/9/c8/9/C3K4 w - - 0 1",
+            "a1a4",
+            "a Cannon may not hop over a Cannon (on a3) to a4",
+        ),
+        (
+            "3k5/9/9/9/9/9/9/c8/9/C3K4 w - - 0 1",
+            "Ca4",
+            "a Cannon may not hop over a Cannon (on a3) to a4",
+        ),
+        (
+            "3k5/9/9/9/9/c8/9/p8/9/C3K4 w - - 0 1",
+            "Cxa5",
+            "a Cannon may not capture a Cannon (on a5)",
+        ),
+    ] {
+        let output = common::variant(&["explain", JANGGI, "--fen", fen, written]);
+        let text = common::stdout(&output);
+        assert!(text.contains(expected), "{fen} {written}: {text}");
+    }
+}

@@ -104,3 +104,78 @@ fn perft_counts_the_pass_and_stops_at_mate() {
         );
     }
 }
+
+/// A game with drop rules (judged through plans, interpreter/src/rules/plan.rs) whose end
+/// condition reads only who passed: two passes in a row draw. A plan settles such a condition
+/// once per scalar state, so its key must tell positions apart by who passed, which the
+/// position's hash does not: after `pass pass` the board, hands and side to move are the
+/// start's, and a plan keyed without the passes had kept the start's "not over" (perft then
+/// counted 11 moves where `show` said the game was over).
+/// The game of [`a_plan_tells_positions_apart_by_who_passed`], written to a temporary file (not
+/// a test variant of tests/variants/, which the bench suite would have to list).
+const DROPS_PASS_SOURCE: &str = r#"// A game with drop rules (so that plans judge it, interpreter/src/rules/plan.rs) and passes,
+// whose end condition reads only who passed: two passes in a row draw. tests/pass.rs plays it
+// to check that a plan's key tells positions apart by who passed (the position's hash does not).
+
+game "Drops with passes"
+description "Kings and men on a small board; men are dropped on the own half; two passes in a row draw."
+
+board 4x4
+
+side white { forward up }
+side black { forward down }
+turns white black
+
+piece King {
+    letter K
+    value 0
+    royal
+    moves "K"
+}
+
+piece Man {
+    letter M
+    value 1
+    moves "W"
+}
+
+setup "k3/4/4/3K[MMmm] w - - 0 1"
+
+actions moves drops
+
+turn {
+    may pass
+}
+
+drops {
+    must place on ranks 1-2
+}
+
+end {
+    check
+    checkmate loses
+    stalemate draws
+    draws when opponent passed and own passed
+}
+"#;
+
+#[test]
+fn a_plan_tells_positions_apart_by_who_passed() {
+    let dir = common::temporary_dir("drops-pass");
+    let path = dir.join("drops-pass.variant");
+    std::fs::write(&path, DROPS_PASS_SOURCE).expect("write the game");
+    let drops_pass = path.to_str().expect("a path");
+    let value = show_json(&[drops_pass, "--play", "pass pass"]);
+    assert_eq!(value["result"]["reason"], "condition");
+    assert_eq!(value["result"]["draw"], true);
+    let perft = variant(&["perft", drops_pass, "--depth", "1", "--play", "pass pass"]);
+    assert!(perft.status.success(), "{}", stderr(&perft));
+    assert_eq!(stdout(&perft).trim(), "Nodes searched: 0");
+    // Below one pass, Black's pass ends the game and its other moves do not.
+    let divide = variant(&[
+        "perft", drops_pass, "--depth", "2", "--play", "pass", "--divide",
+    ]);
+    let text = stdout(&divide);
+    assert!(text.contains("a4a4: 0"), "{text}");
+    assert!(text.contains("a4a3: 11"), "{text}");
+}

@@ -1005,8 +1005,10 @@ pub enum EndRule {
     Repetition {
         /// Occurrences, as written.
         count: Spanned<String>,
-        /// The verdict.
-        verdict: Spanned<Verdict>,
+        /// The verdict; `None` for `by score`.
+        verdict: Option<Spanned<Verdict>>,
+        /// `for SIDE`: the side the verdict is for, whoever made the repetition.
+        for_side: Option<Spanned<String>>,
         /// `, perpetual check VERDICT`: the verdict of a side that gave check with every move
         /// since the first occurrence.
         perpetual_check: Option<Spanned<Verdict>>,
@@ -1017,8 +1019,8 @@ pub enum EndRule {
         moves: Spanned<String>,
         /// `plies`: the number counts single actions.
         plies: bool,
-        /// The verdict.
-        verdict: Spanned<Verdict>,
+        /// The verdict; `None` for `by score`.
+        verdict: Option<Spanned<Verdict>>,
     },
     /// `by score when hands empty`, `loses when no own King`
     Condition {

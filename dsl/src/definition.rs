@@ -1137,12 +1137,24 @@ pub struct PieceCount {
 pub struct Repetition {
     /// How many occurrences end the game (3 for threefold).
     pub count: u32,
-    /// The verdict for the side whose action produced the last occurrence.
+    /// The verdict for the side whose action produced the last occurrence (or, with
+    /// [`Repetition::for_side`], for that side). With [`Repetition::by_score`] it is `Draw`:
+    /// what equal scores give.
     pub verdict: Verdict,
     /// `, perpetual check VERDICT`: the verdict for a side that gave check with each of its
     /// moves since the first of the occurrences (perpetual check), when only one side did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub perpetual_check: Option<Verdict>,
+    /// `repetition N VERDICT for SIDE`: the verdict is for this side, whoever produced the last
+    /// occurrence (Fairy-Stockfish's `nFoldValueAbsolute`: minishogi's sennichite loses for
+    /// sente).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub for_side: Option<SideId>,
+    /// `repetition N by score`: the scores decide (§2.13), as `by score when ...` does: the
+    /// highest wins, then the tie-breaks, else a draw (Fairy-Stockfish's `materialCounting`).
+    /// Perpetual check, where the rule has it, is judged first.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_score: bool,
 }
 
 /// The move-limit rule (FIDE's 50-move rule).
@@ -1153,8 +1165,13 @@ pub struct MoveLimit {
     /// `move-limit 100 plies`: the limit counts single actions, not moves of each side.
     #[serde(default)]
     pub plies: bool,
-    /// The verdict for the side to move when the limit is reached.
+    /// The verdict for the side to move when the limit is reached. With
+    /// [`MoveLimit::by_score`] it is `Draw`: what equal scores give.
     pub verdict: Verdict,
+    /// `move-limit N by score`: the scores decide (§2.13), as `by score when ...` does
+    /// (Fairy-Stockfish's `materialCounting` on its `nMoveRule`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_score: bool,
 }
 
 /// A position as a FEN describes it, resolved against a definition.

@@ -670,15 +670,27 @@ pub(super) fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndSta
                 }
                 Rule::repetition_rule => {
                     let count = text_of(file, &parts.nth(1).expect("count"));
-                    let verdict_of_repetition = verdict(file, child(&mut parts));
-                    // `, perpetual check VERDICT`: its last child is the verdict.
-                    let perpetual_check = parts
-                        .next()
-                        .and_then(|clause| clause.into_inner().last())
-                        .map(|last| verdict(file, last));
+                    let verdict_of_repetition = end_result(file, child(&mut parts));
+                    let mut for_side = None;
+                    let mut perpetual_check = None;
+                    for clause in parts {
+                        match clause.as_rule() {
+                            // `for SIDE`: its last child is the side's name.
+                            Rule::verdict_for => {
+                                for_side =
+                                    clause.into_inner().last().map(|name| text_of(file, &name));
+                            }
+                            // `, perpetual check VERDICT`: its last child is the verdict.
+                            _ => {
+                                perpetual_check =
+                                    clause.into_inner().last().map(|last| verdict(file, last));
+                            }
+                        }
+                    }
                     EndRule::Repetition {
                         count,
                         verdict: verdict_of_repetition,
+                        for_side,
                         perpetual_check,
                     }
                 }
@@ -692,7 +704,7 @@ pub(super) fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndSta
                     EndRule::MoveLimit {
                         moves,
                         plies,
-                        verdict: verdict(file, next),
+                        verdict: end_result(file, next),
                     }
                 }
                 Rule::condition_rule => {
@@ -701,9 +713,7 @@ pub(super) fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndSta
                     if each_side {
                         first = child(&mut parts);
                     }
-                    let result = first.into_inner().next().expect("a result");
-                    let verdict =
-                        (result.as_rule() == Rule::verdict).then(|| verdict(file, result));
+                    let verdict = end_result(file, first);
                     EndRule::Condition {
                         each_side,
                         verdict,
@@ -758,6 +768,12 @@ fn material_statement(file: FileId, parts: Pairs<'_, Rule>) -> MaterialStatement
         one_colour,
         verdict: verdict_found.expect("the grammar requires a verdict"),
     }
+}
+
+/// `by score` (`None`) or a verdict, from an `end_result`.
+fn end_result(file: FileId, pair: Pair<'_, Rule>) -> Option<Spanned<Verdict>> {
+    let result = pair.into_inner().next().expect("a result");
+    (result.as_rule() == Rule::verdict).then(|| verdict(file, result))
 }
 
 pub(super) fn verdict(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Verdict> {

@@ -470,6 +470,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_letters => keyword(SIDE_ITEM, "letters"),
         Rule::kw_plies => words("`plies`"),
         Rule::kw_perpetual | Rule::perpetual_check => words("`, perpetual check VERDICT`"),
+        Rule::verdict_for => words("`for` and a side's name"),
         Rule::policy_item => words("a policy item such as `rule 1 { ... }`"),
         Rule::policy_step => words("a policy step such as `moves` or `where capture`"),
         Rule::action_atom => words("a condition on an action such as `capture`"),

@@ -78,14 +78,19 @@ impl Validator<'_> {
                 EndRule::Repetition {
                     count,
                     verdict,
+                    for_side,
                     perpetual_check,
                 } => {
+                    let for_side = self.verdict_for(verdict.as_ref(), for_side.as_ref(), context);
                     rules.repetition = self
                         .count(count, 2, "a position repeats at least twice")
-                        .map(|count| Repetition {
+                        .zip(for_side)
+                        .map(|(count, for_side)| Repetition {
                             count,
-                            verdict: verdict.node,
+                            verdict: verdict.as_ref().map_or(Verdict::Draw, |v| v.node),
                             perpetual_check: perpetual_check.as_ref().map(|verdict| verdict.node),
+                            for_side,
+                            by_score: verdict.is_none(),
                         });
                 }
                 EndRule::MoveLimit {
@@ -98,7 +103,8 @@ impl Validator<'_> {
                             .map(|moves| MoveLimit {
                                 moves,
                                 plies: *plies,
-                                verdict: verdict.node,
+                                verdict: verdict.as_ref().map_or(Verdict::Draw, |v| v.node),
+                                by_score: verdict.is_none(),
                             });
                 }
                 EndRule::Tiebreak(tiebreak) => rules.tiebreaks.push(tiebreak.node),
@@ -107,6 +113,36 @@ impl Validator<'_> {
         }
         self.warn_checkmate_without_check(end, &rules);
         rules
+    }
+
+    /// `VERDICT for SIDE`: the side named (`Some(None)` without `for`); `None` after an error
+    /// (an unknown side, or `for` after `by score`, which is for no side).
+    fn verdict_for(
+        &mut self,
+        verdict: Option<&Spanned<Verdict>>,
+        for_side: Option<&Spanned<String>>,
+        context: &Context<'_>,
+    ) -> Option<Option<SideId>> {
+        let Some(name) = for_side else {
+            return Some(None);
+        };
+        if verdict.is_none() {
+            self.error(
+                Diagnostic::error(
+                    code::END_RULE,
+                    "`by score` is for no side",
+                    name.span,
+                    "a side named after `by score`",
+                )
+                .with_help("write a verdict before `for` (`loses for sente`), or drop `for ...`"),
+            );
+            return None;
+        }
+        let mut names = Resolver {
+            validator: self,
+            context,
+        };
+        typing::Names::side(&mut names, name, "a repetition rule").map(Some)
     }
 
     /// `checkmate` needs `check`: without it a move may leave the royal piece attacked, so a

@@ -53,6 +53,8 @@ fn chess_validates() {
             count: 3,
             verdict: Verdict::Draw,
             perpetual_check: None,
+            for_side: None,
+            by_score: false,
         })
     );
 }

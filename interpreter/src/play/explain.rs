@@ -9,7 +9,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{PieceId, SideId, Sq};
-use crate::core::tables::targets;
+use crate::core::tables::{targets, targets_barred, Barred};
 use crate::legal::{
     binding_drop_constraints, binding_move_constraints, leaves_a_reply, legal_moves,
 };
@@ -728,7 +728,9 @@ impl<B: Bitboard> Words<'_, B> {
         let enemy = occupied & !own;
         let name = self.piece(mover.piece);
         let (sq_from, sq_to) = (self.square(from), self.square(to));
-        let pseudo = targets(rules, moves, from, own, enemy, occupied);
+        // `may not hop over` and `may not capture` (a janggi cannon) are part of the movement.
+        let barred = Barred::of(moves, |piece| self.position.typed(piece));
+        let pseudo = targets_barred(rules, moves, from, own, enemy, occupied, barred);
         let en_passant = self
             .position
             .en_passant()
@@ -759,6 +761,9 @@ impl<B: Bitboard> Words<'_, B> {
                 self.side(us),
                 self.piece_at(to)
             ));
+        }
+        if targets(rules, moves, from, own, enemy, occupied).has(to) {
+            return Explanation::illegal(self.why_barred(mover, from, to, barred));
         }
         let betza = &rules.definition.pieces[mover.piece.index()].betza;
         let alone = B::single(from);
@@ -802,6 +807,42 @@ impl<B: Bitboard> Words<'_, B> {
         Explanation::illegal(format!(
             "the {name} on {sq_from} cannot go to {sq_to} from here (its moves: \"{betza}\")"
         ))
+    }
+
+    /// Why a move that the piece's pattern makes is barred by `may not capture` (the piece on
+    /// `to`) or `may not hop over` (the hurdle whose leave would let it land).
+    fn why_barred(&self, mover: Occupant, from: usize, to: usize, barred: Barred<B>) -> String {
+        let rules = self.rules;
+        let name = self.piece(mover.piece);
+        let sq_to = self.square(to);
+        if barred.prey.has(to) {
+            return format!(
+                "a {name} may not capture a {} (on {sq_to})",
+                self.piece_at(to)
+            );
+        }
+        let moves = rules.moves_of(mover.side, mover.piece);
+        let own = self.position.side_pieces(mover.side);
+        let occupied = self.position.occupied();
+        let hurdle = barred.hurdles.squares().find(|&hurdle| {
+            let allowed = Barred {
+                hurdles: barred.hurdles & !B::single(hurdle),
+                prey: barred.prey,
+            };
+            targets_barred(rules, moves, from, own, occupied & !own, occupied, allowed).has(to)
+        });
+        match hurdle {
+            Some(hurdle) => format!(
+                "a {name} may not hop over a {} (on {}) to {sq_to}",
+                self.piece_at(hurdle),
+                self.square(hurdle)
+            ),
+            None => format!(
+                "the {name} on {} cannot go to {sq_to}: its way there hops over more than one \
+                 piece it may not hop over",
+                self.square(from)
+            ),
+        }
     }
 
     /// If `mv` would leave a royal piece of the mover attacked: which, and by what.

@@ -520,8 +520,10 @@ fn geometry_index<B: Bitboard>(rules: &Rules<B>, text: &str) -> Option<usize> {
 }
 
 /// Whether the piece on `from` moves to `to` by its movement alone (as if every piece in its
-/// way could be captured, en passant included), whatever the rules that may forbid it; with
-/// `blocked_too`, also a move that pieces in the way block (as if the board were empty).
+/// way could be captured, en passant included; its movement includes `may not hop over` and
+/// `may not capture`, so a janggi cannon does not reach over a cannon), whatever the rules
+/// that may forbid it; with `blocked_too`, also a move that pieces in the way block (as if the
+/// board were empty).
 fn reaches<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
@@ -535,7 +537,9 @@ fn reaches<B: Bitboard>(
     let moves = rules.moves_of(mover.side, mover.piece);
     let occupied = position.occupied();
     let everywhere = !B::EMPTY;
-    crate::core::tables::targets(rules, moves, from, B::EMPTY, occupied, occupied).has(to)
+    let barred = crate::core::tables::Barred::of(moves, |piece| position.typed(piece));
+    crate::core::tables::targets_barred(rules, moves, from, B::EMPTY, occupied, occupied, barred)
+        .has(to)
         || (blocked_too
             && crate::core::tables::targets(rules, moves, from, B::EMPTY, everywhere, B::EMPTY)
                 .has(to))

@@ -197,9 +197,16 @@ fn outcome_given<B: Bitboard>(
                     Reason::PerpetualCheck,
                 ));
             }
+            if repetition.by_score {
+                return Some(scored(rules, position, Reason::Repetition));
+            }
+            // `for SIDE`: the verdict is that side's, whoever repeated.
+            let side = repetition
+                .for_side
+                .unwrap_or_else(|| position.previous_side(rules));
             return Some(verdict_outcome(
                 rules,
-                position.previous_side(rules),
+                side,
                 repetition.verdict,
                 Reason::Repetition,
             ));
@@ -207,6 +214,9 @@ fn outcome_given<B: Bitboard>(
     }
     if let Some(limit) = end.move_limit {
         if move_limit_reached(rules, position) {
+            if limit.by_score {
+                return Some(scored(rules, position, Reason::MoveLimit));
+            }
             return Some(verdict_outcome(
                 rules,
                 to_move,
@@ -216,6 +226,15 @@ fn outcome_given<B: Bitboard>(
         }
     }
     None
+}
+
+/// A game that a rule with `by score` ended (`repetition 3 by score`, `move-limit 50 by
+/// score`): the scores decide as [`by_score`] does, and the reason stays the rule's.
+fn scored<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, reason: Reason) -> Outcome {
+    Outcome {
+        reason,
+        ..by_score(rules, position)
+    }
 }
 
 /// A position of a game: finished, or going on with these legal actions.

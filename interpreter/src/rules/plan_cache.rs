@@ -34,6 +34,10 @@ pub struct KeySpec {
     placed_types: u32,
     /// The turn's progress (`actions this turn`, `drops this turn`, `at turn start`).
     pub(super) progress: bool,
+    /// Which sides' last action was a pass (`passed`): scalar state that a plan settles like
+    /// the rest (`by score when opponent passed and own passed` in a game with drops), though
+    /// neither the position's hash nor its FEN holds it.
+    passed: bool,
 }
 
 impl KeySpec {
@@ -69,6 +73,7 @@ impl KeySpec {
                 self.hand_pieces |= 1 << piece.0;
             }
             Term::Number(Num::Hand(_, Some(piece))) => self.hand_pieces |= 1 << piece.0,
+            Term::Condition(Cond::Passed(_)) => self.passed = true,
             _ => {}
         });
     }
@@ -113,6 +118,13 @@ impl KeySpec {
                 });
             }
         }
+        if self.passed {
+            key.byte(
+                sides()
+                    .filter(|&side| position.passed(side))
+                    .fold(0, |bits, side| bits | 1 << side.index()),
+            );
+        }
         if self.progress {
             let progress = position.progress();
             key.byte(progress.actions);
@@ -126,7 +138,8 @@ impl KeySpec {
 }
 
 /// The longest key a plan has: 4 bytes of sides and turn, 2 per side of hand totals, one per
-/// side and type of hand counts the rules read, one per side of last drop types, 6 of progress
+/// side and type of hand counts the rules read, one per side of last drop types, one of passes,
+/// 6 of progress
 /// (Cheversi's is 12). A game whose scalar state takes more is judged without plans: keys are
 /// made, copied and compared at every position, and a short one costs less.
 const KEY_BYTES: usize = 64;
