@@ -9,6 +9,7 @@
 use crate::bitboard::Bitboard;
 use crate::core::board::Board;
 use crate::core::index::{PieceId, SideId};
+use crate::core::position::Position;
 use crate::core::tables::Tables;
 
 /// The squares of the pieces of `side` of any of `pieces`' types.
@@ -194,4 +195,53 @@ pub(crate) fn opens_attack<B: Bitboard, V: Board<B>>(
     rules.side_ids().any(|other| {
         rules.is_enemy(us, other) && newly_attacked_by(board, rules, king, other, touched)
     })
+}
+
+/// The position's attack and check questions, answered here on its board: the position does
+/// not import the attack code, which reads it through [`Board`].
+impl<B: Bitboard> Position<B> {
+    /// Whether `square` is attacked by `attacker`'s ordinary moves (Betza atoms and leap paths,
+    /// the attack tables) with the board occupied as `occupied` ([`attacked_by_moves`]).
+    #[inline]
+    pub fn attacked_by_moves(
+        &self,
+        rules: &Tables<B>,
+        square: usize,
+        attacker: SideId,
+        occupied: B,
+    ) -> bool {
+        attacked_by_moves(self, rules, square, attacker, occupied)
+    }
+
+    /// The royal pieces of a side.
+    #[inline]
+    pub fn royals(&self, rules: &Tables<B>, side: SideId) -> B {
+        royals(self, rules, side)
+    }
+
+    /// The royal pieces of a side's team (the side's own where it has no ally).
+    #[inline(always)]
+    pub fn team_royals(&self, rules: &Tables<B>, side: SideId) -> B {
+        team_royals(self, rules, side)
+    }
+
+    /// Whether any royal piece of `side` is attacked. Where captures have effects (`capture`
+    /// rules), an attack counts only if the capture would not remove one of the attacker's own
+    /// royal pieces: a capture that destroys its own King is no threat.
+    pub fn in_check(&self, rules: &Tables<B>, side: SideId) -> bool {
+        if rules.capture_effects {
+            if rules.explosion_shield {
+                if let Some(check) = crate::core::legality::shielded_check(rules, self, side) {
+                    return check;
+                }
+            }
+            return self
+                .royals(rules, side)
+                .squares()
+                .any(|square| self.checkers(rules, square, side).any());
+        }
+        royals_attacked(self, rules, side, |square, occupied| {
+            self.attacked(rules, square, side, occupied)
+        })
+    }
 }

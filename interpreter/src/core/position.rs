@@ -7,7 +7,6 @@
 //! every change and can be checked against [`Position::fresh_hash`].
 
 use crate::bitboard::Bitboard;
-use crate::core::attack;
 use crate::core::index::{ByPiece, BySide, Sq};
 use crate::core::setup::SetupError;
 use crate::core::tables::Tables;
@@ -1429,19 +1428,6 @@ impl<B: Bitboard> Position<B> {
         })
     }
 
-    /// Whether `square` is attacked by `attacker`'s ordinary moves (Betza atoms and leap paths,
-    /// the attack tables) with the board occupied as `occupied` ([`attack::attacked_by_moves`]).
-    #[inline]
-    pub fn attacked_by_moves(
-        &self,
-        rules: &Tables<B>,
-        square: usize,
-        attacker: SideId,
-        occupied: B,
-    ) -> bool {
-        attack::attacked_by_moves(self, rules, square, attacker, occupied)
-    }
-
     /// The squares of the pieces of every opponent of `side` that could capture on `square`, with
     /// the board occupied as `occupied` (for messages; [`Position::attacked`] is the fast test).
     pub fn attackers(&self, rules: &Tables<B>, square: usize, side: SideId, occupied: B) -> B {
@@ -1494,12 +1480,6 @@ impl<B: Bitboard> Position<B> {
         })
     }
 
-    /// The royal pieces of a side.
-    #[inline]
-    pub fn royals(&self, rules: &Tables<B>, side: SideId) -> B {
-        attack::royals(self, rules, side)
-    }
-
     /// The pieces of a side and its allies.
     #[inline(always)]
     pub fn friends(&self, rules: &Tables<B>, side: SideId) -> B {
@@ -1515,32 +1495,6 @@ impl<B: Bitboard> Position<B> {
             .side_ids()
             .filter(|&other| !rules.is_enemy(side, other))
             .fold(B::EMPTY, |acc, other| acc | self.by_side[other])
-    }
-
-    /// The royal pieces of a side's team (the side's own where it has no ally).
-    #[inline(always)]
-    pub fn team_royals(&self, rules: &Tables<B>, side: SideId) -> B {
-        attack::team_royals(self, rules, side)
-    }
-
-    /// Whether any royal piece of `side` is attacked. Where captures have effects (`capture`
-    /// rules), an attack counts only if the capture would not remove one of the attacker's own
-    /// royal pieces: a capture that destroys its own King is no threat.
-    pub fn in_check(&self, rules: &Tables<B>, side: SideId) -> bool {
-        if rules.capture_effects {
-            if rules.explosion_shield {
-                if let Some(check) = crate::core::legality::shielded_check(rules, self, side) {
-                    return check;
-                }
-            }
-            return self
-                .royals(rules, side)
-                .squares()
-                .any(|square| self.checkers(rules, square, side).any());
-        }
-        attack::royals_attacked(self, rules, side, |square, occupied| {
-            self.attacked(rules, square, side, occupied)
-        })
     }
 
     /// The pieces that give check to `side`'s piece on `square`: the attackers whose capture

@@ -713,7 +713,7 @@ impl<B: Bitboard> Tables<B> {
             }
             _ => Vec::new(),
         });
-        let mut tables = Tables {
+        let tables = Tables {
             definition: definition.clone(),
             rays: builder.rays,
             geometry,
@@ -827,7 +827,6 @@ impl<B: Bitboard> Tables<B> {
                     .iter()
                     .any(|piece| piece.uncapturable || piece.neutral),
         };
-        tables.explosion_shield = crate::core::legality::explosion_shield(&tables);
         Ok(tables)
     }
 

@@ -392,9 +392,16 @@ fn generate_unobliged<B: Bitboard, S: Sink<B>>(
     }
     if rules.definition.actions.drops {
         // Whether each drop is tested for the king's safety: a drop cannot expose a king that
-        // is not in check where pins decide legality. (A flag rather than the safety itself:
-        // a reference to it kept the move loops' safety in memory, for chess too.)
-        let king_to_keep = safety.enforced && !safety.fast;
+        // is not in check where pins decide legality, but a royal piece dropped may land
+        // attacked. (A flag rather than the safety itself: a reference to it kept the move
+        // loops' safety in memory, for chess too.)
+        let royal_in_hand = || {
+            rules
+                .royal
+                .iter()
+                .any(|&piece| position.hand(us, piece) > 0)
+        };
+        let king_to_keep = safety.enforced && (!safety.fast || royal_in_hand());
         drops(rules, position, us, king_to_keep, sink, (lookahead, known));
     }
 }
