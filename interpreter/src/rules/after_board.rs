@@ -15,7 +15,9 @@ use crate::bitboard::Bitboard;
 use crate::core::board::{AfterMove, Board};
 use crate::core::index::{BySide, PieceId, SideId};
 use crate::domain::Domain;
-use crate::expression::{around, colour_of, file_of, sides_of, Cond, Fld, Judge, Set};
+use crate::expression::{
+    around, colour_of, file_of, reach_squares, sides_of, Cond, Fld, Judge, Set,
+};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -172,21 +174,7 @@ impl<B: Bitboard> Domain<B> for BoardJudge<'_, B> {
     }
     fn reach(&mut self, from: &Set<B>, index: usize) -> B {
         let from = crate::domain::set(self, from);
-        let moves = &self.rules.reach[index][self.side.index()];
-        let occupied = self.board.occupied();
-        let mut squares = B::EMPTY;
-        for square in from.squares() {
-            // Every piece stops a line and may be captured: nothing is the mover's own.
-            squares |= crate::core::tables::targets(
-                self.rules,
-                moves,
-                square,
-                B::EMPTY,
-                occupied,
-                occupied,
-            );
-        }
-        squares & self.rules.geometry.board
+        reach_squares(self.rules, index, self.side, from, self.board.occupied())
     }
     #[inline]
     fn adjacent(&mut self, inner: B) -> B {

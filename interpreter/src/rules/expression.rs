@@ -370,21 +370,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     }
     fn reach(&mut self, from: &Set<B>, index: usize) -> B {
         let from = crate::domain::set(self, from);
-        let moves = &self.rules.reach[index][self.side.index()];
-        let occupied = self.position.occupied();
-        let mut squares = B::EMPTY;
-        for square in from.squares() {
-            // Every piece stops a line and may be captured: nothing is the mover's own.
-            squares |= crate::core::tables::targets(
-                self.rules,
-                moves,
-                square,
-                B::EMPTY,
-                occupied,
-                occupied,
-            );
-        }
-        squares & self.rules.geometry.board
+        reach_squares(self.rules, index, self.side, from, self.position.occupied())
     }
     #[inline]
     fn adjacent(&mut self, inner: B) -> B {
@@ -665,6 +651,24 @@ fn drop_targets<B: Bitboard>(actions: &[Move]) -> B {
         .iter()
         .filter(|mv| matches!(mv.kind, MoveKind::Drop(_)))
         .fold(B::EMPTY, |acc, mv| acc | B::of(mv.to))
+}
+
+/// The squares the reach rule `index` of `side` attacks from `from` on a board occupied as
+/// `occupied` (`reach of (FROM) by "BETZA"`): every piece stops a line and may be captured,
+/// nothing is the mover's own.
+pub(crate) fn reach_squares<B: Bitboard>(
+    rules: &Rules<B>,
+    index: usize,
+    side: SideId,
+    from: B,
+    occupied: B,
+) -> B {
+    let moves = &rules.reach[index][side.index()];
+    let mut squares = B::EMPTY;
+    for square in from.squares() {
+        squares |= crate::core::tables::targets(rules, moves, square, B::EMPTY, occupied, occupied);
+    }
+    squares & rules.geometry.board
 }
 
 /// The squares next to some square of `squares`.
