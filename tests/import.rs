@@ -19,7 +19,7 @@
 
 mod common;
 
-use common::import::{game, import, perft_agrees, refused};
+use common::import::{game, import, perft_agrees, plays_as_pyffish, refused};
 use common::{python_module_or_skip, run_python_script, stderr, stdout, temporary_dir, variant};
 
 const CONFIG: &str = "tests/inputs/import/variants.ini";
@@ -62,27 +62,12 @@ fn imported_games_play_as_pyffish_plays_the_configuration() {
     let (dir, output) = import("import-oracle", CONFIG);
     assert!(output.status.success(), "{}", stderr(&output));
     for name in SECTIONS {
-        let file = game(&dir, name);
         let sparse = if name == "hill" { "0.9" } else { "0" };
-        let text = run_python_script(
-            "scripts/crosscheck_fairy.py",
-            &[
-                "--config",
-                CONFIG,
-                "--variant",
-                name,
-                "--game",
-                &file,
-                "--games",
-                "3",
-            ]
-            .into_iter()
-            .chain(["--plies", "60", "--seed", "7", "--sparse", sparse])
-            .collect::<Vec<_>>(),
-        );
-        assert!(
-            text.contains(&format!("random games agree with Fairy-Stockfish {name}")),
-            "{text}"
+        plays_as_pyffish(
+            CONFIG,
+            &dir,
+            name,
+            &["--plies", "60", "--seed", "7", "--sparse", sparse],
         );
     }
 }
@@ -351,28 +336,7 @@ fn rule_options_play_as_pyffish_plays_them() {
     let (dir, output) = import("import-rules-oracle", RULES_CONFIG);
     assert!(output.status.success(), "{}", stderr(&output));
     for name in RULE_SECTIONS {
-        let file = game(&dir, name);
-        let text = run_python_script(
-            "scripts/crosscheck_fairy.py",
-            &[
-                "--config",
-                RULES_CONFIG,
-                "--variant",
-                name,
-                "--game",
-                &file,
-                "--games",
-                "3",
-                "--plies",
-                "60",
-                "--seed",
-                "7",
-            ],
-        );
-        assert!(
-            text.contains(&format!("random games agree with Fairy-Stockfish {name}")),
-            "{text}"
-        );
+        plays_as_pyffish(RULES_CONFIG, &dir, name, &["--plies", "60", "--seed", "7"]);
     }
     for name in ["capturing", "threechecks", "extinct", "hordes"] {
         let theirs = run_python_script(

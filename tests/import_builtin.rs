@@ -14,8 +14,8 @@
 
 mod common;
 
-use common::import::{game, import, perft_agrees, refused};
-use common::{python_module_or_skip, run_python_script, stderr, stdout, variant};
+use common::import::{game, import, perft_agrees, plays_as_pyffish, refused};
+use common::{python_module_or_skip, stderr, stdout, variant};
 
 const CONFIG: &str = "tests/inputs/import/builtin.ini";
 const SECTIONS: [&str; 9] = [
@@ -113,28 +113,7 @@ fn builtin_sections_play_as_pyffish_plays_them() {
     let (dir, output) = import("import-builtin-oracle", CONFIG);
     assert!(output.status.success(), "{}", stderr(&output));
     for name in SECTIONS {
-        let file = game(&dir, name);
-        let text = run_python_script(
-            "scripts/crosscheck_fairy.py",
-            &[
-                "--config",
-                CONFIG,
-                "--variant",
-                name,
-                "--game",
-                &file,
-                "--games",
-                "3",
-                "--plies",
-                "80",
-                "--seed",
-                "11",
-            ],
-        );
-        assert!(
-            text.contains(&format!("random games agree with Fairy-Stockfish {name}")),
-            "{text}"
-        );
+        plays_as_pyffish(CONFIG, &dir, name, &["--plies", "80", "--seed", "11"]);
     }
 }
 

@@ -13,8 +13,8 @@
 
 mod common;
 
-use common::import::{game, import, perft_agrees, refused};
-use common::{python_module_or_skip, run_python_script, stderr, stdout, variant};
+use common::import::{game, import, perft_agrees, plays_as_pyffish, refused};
+use common::{python_module_or_skip, stderr, stdout, variant};
 
 const CONFIG: &str = "tests/inputs/import/options.ini";
 /// The sections, and whether random games may start from thinned setups (`--sparse`: the
@@ -91,30 +91,12 @@ fn option_sections_play_as_pyffish_plays_them() {
     let (dir, output) = import("import-options-oracle", CONFIG);
     assert!(output.status.success(), "{}", stderr(&output));
     for (name, thin) in SECTIONS {
-        let file = game(&dir, name);
         let sparse = if thin { "0.5" } else { "0" };
-        let text = run_python_script(
-            "scripts/crosscheck_fairy.py",
-            &[
-                "--config",
-                CONFIG,
-                "--variant",
-                name,
-                "--game",
-                &file,
-                "--games",
-                "3",
-                "--plies",
-                "60",
-                "--seed",
-                "7",
-                "--sparse",
-                sparse,
-            ],
-        );
-        assert!(
-            text.contains(&format!("random games agree with Fairy-Stockfish {name}")),
-            "{text}"
+        plays_as_pyffish(
+            CONFIG,
+            &dir,
+            name,
+            &["--plies", "60", "--seed", "7", "--sparse", sparse],
         );
     }
 }

@@ -63,3 +63,26 @@ pub fn perft_agrees(config: &str, dir: &Path, name: &str, depth: u32, fen: Optio
         stderr(&ours)
     );
 }
+
+/// Seeded random games of the section `name` of `config`, imported into `dir`, agree with
+/// pyffish's (loaded with `config`) at every position: three games, with `options` of
+/// `scripts/crosscheck_fairy.py` (`--plies`, `--seed`, `--sparse`).
+pub fn plays_as_pyffish(config: &str, dir: &Path, name: &str, options: &[&str]) {
+    let file = game(dir, name);
+    let mut args = vec![
+        "--config",
+        config,
+        "--variant",
+        name,
+        "--game",
+        &file,
+        "--games",
+        "3",
+    ];
+    args.extend_from_slice(options);
+    let text = run_python_script("scripts/crosscheck_fairy.py", &args);
+    assert!(
+        text.contains(&format!("random games agree with Fairy-Stockfish {name}")),
+        "{text}"
+    );
+}
