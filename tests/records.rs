@@ -292,6 +292,33 @@ fn a_resignation_is_recorded_and_replays() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A xiangqi game XBoard saved (from a CI run of tests/xboard_gui.rs), tagged with the game file:
+/// XBoard writes squares from rank 1 but a rank that tells two pieces apart from 0 (`R6xd5`
+/// for the rook on d7, with another on d2), and `replay` reads it to XBoard's checkmate.
+#[test]
+fn an_xboard_xiangqi_record_replays_to_its_checkmate() {
+    let dir = temporary_dir("xboard-xiangqi");
+    let record = format!(
+        "[Event \"Computer Chess Game\"]\n[GameFile \"xiangqi.variant\"]\n\
+         [DefinitionHash \"{}\"]\n[Result \"0-1\"]\n[Variant \"xiangqi\"]\n\n\
+         1. Chc3 {{+0.05/6}} Bce8 2. Cxc7 Nd9 3. Cxg7 Ni8 4. Cf7 Pi6 5. Pg5 Ri9 6.\n\
+         Cb6 Rf9 7. Cb7 Pe6 8. Cfd7 Rc10 9. Cxa7 Rxc4 10. Ri3 Nh6 11. Ng3\n\
+         Rb4 12. Ca9 Nc7 13. Ca10+ Cb10 14. Pi5 Rxb7 15. Nc3 Ci8 16. Rh3\n\
+         Ni4 17. Rh4 Pixi5 18. Ca5 Rf3 19. Ne2 Nb5 20. Ra2 Rd3 21. Bce3\n\
+         Rbd7 22. Ra1 Rd2 23. Nxi4 Nc3 24. Cd5 R6xd5 25. Nh2 Rxd1+ 26. Rxd1\n\
+         Rxd1# {{Xboard adjudication: Checkmate}} 0-1\n",
+        common::definition_hash("xiangqi")
+    );
+    std::fs::write(dir.join("x.pgn"), record).expect("record written");
+    let replay = run_in(&dir, &["replay", "x.pgn", "--no-color"], "");
+    let out = text(&replay.stdout);
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    assert!(out.contains("(52 moves)"), "{out}");
+    assert!(out.contains("48. black R7xd5 (d7d5)"), "{out}");
+    assert!(out.contains("Result: black wins by checkmate"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Why python-chess cannot read records here, if it cannot.
 fn python_chess_missing() -> Option<String> {
     match Command::new("python3")

@@ -216,18 +216,6 @@ fn pgn_moves(pgn: &str) -> Vec<String> {
         .collect()
 }
 
-/// `fnv1a64:...` of `variant dump GAME`: the `DefinitionHash` a record of the game carries.
-fn definition_hash(game: &str) -> String {
-    let output = common::variant(&["dump", game]);
-    assert!(output.status.success(), "{}", common::stderr(&output));
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in output.stdout {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("fnv1a64:{hash:016x}")
-}
-
 /// Checks an XBoard game: both engines moved, no move was refused, and `variant replay` plays
 /// every move of the PGN in `game` (a name or a path) to the result XBoard gave, unless XBoard
 /// adjudicated a long game as a draw. Returns the replay's output.
@@ -259,7 +247,7 @@ fn check_game(dir: &Path, played: &Played, game: &str) -> String {
         "[Result ",
         &format!(
             "[GameFile \"{file_name}\"]\n[DefinitionHash \"{}\"]\n[Result ",
-            definition_hash(game)
+            common::definition_hash(game)
         ),
         1,
     );

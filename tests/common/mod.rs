@@ -272,3 +272,15 @@ pub fn fairy_stockfish() -> Option<String> {
         .map(|mut child| child.kill());
     on_path.is_ok().then(|| "fairy-stockfish".into())
 }
+
+/// `fnv1a64:...` of `variant dump GAME`: the `DefinitionHash` a record of the game carries.
+pub fn definition_hash(game: &str) -> String {
+    let output = variant(&["dump", game]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in output.stdout {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("fnv1a64:{hash:016x}")
+}

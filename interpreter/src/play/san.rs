@@ -14,7 +14,9 @@
 //!
 //! Reading is forgiving: the game's own notation (UCI) is accepted, `0-0`, a missing `=` or
 //! `x`, and check marks are optional, and a move is accepted whenever exactly one legal move
-//! fits what was written.
+//! fits what was written. On a board of exactly ten ranks, a rank written to tell two pieces
+//! apart that fits no move is read once more as counted from 0: XBoard's PGN of xiangqi writes
+//! squares from rank 1 but that rank from 0 (`R6xd5` for the rook on d7 of two on the d-file).
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{PieceId, SideId};
@@ -293,7 +295,7 @@ fn normalise(text: &str) -> String {
 
 /// The parts of an algebraic move: `[Piece][file][rank][x]square[=Promotion]`, where a piece
 /// may be a promoted form, `+` and its letter (`+Pc8`, `c7=+P`).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Written {
     piece: Option<char>,
     /// The piece was written `+P`: the promoted form of the piece lettered `P`.
@@ -394,8 +396,19 @@ pub fn resolve<B: Bitboard>(
     let Some(written) = parse(&wanted) else {
         return Err(InputError::NotAMove(text.to_string()));
     };
-    let fits = |m: &Move| fits(rules, position, &written, *m);
-    let candidates: Vec<Move> = legal.iter().copied().filter(fits).collect();
+    let fitting = |written: &Written| -> Vec<Move> {
+        legal
+            .iter()
+            .copied()
+            .filter(|&m| fits(rules, position, written, m))
+            .collect()
+    };
+    let mut candidates = fitting(&written);
+    if candidates.is_empty() {
+        if let Some(from_zero) = rank_from_zero(rules, &written) {
+            candidates = fitting(&from_zero);
+        }
+    }
     match candidates.len() {
         1 => Ok(candidates[0]),
         0 => Err(InputError::Illegal {
@@ -410,6 +423,19 @@ pub fn resolve<B: Bitboard>(
                 .collect(),
         }),
     }
+}
+
+/// The written move with its disambiguating rank read as counted from 0, as XBoard writes it
+/// on a board of exactly ten ranks; `None` when there is no such rank or board.
+fn rank_from_zero<B: Bitboard>(rules: &Rules<B>, written: &Written) -> Option<Written> {
+    if rules.geometry.ranks != 10 {
+        return None;
+    }
+    let rank: usize = written.from_rank.as_ref()?.parse().ok()?;
+    Some(Written {
+        from_rank: Some((rank + 1).to_string()),
+        ..written.clone()
+    })
 }
 
 /// Whether a legal move fits the written parts.
