@@ -12,7 +12,9 @@
 //!   game (`wins when some (own King and squares ...)`: racing kings, king of the hill), the
 //!   piece's distance to those squares counts against it; where a counter reaching a number
 //!   decides it (`loses when opponent checks >= 3`), each step towards the number counts more
-//!   than the last.
+//!   than the last;
+//! - positional terms ([`super::positional`]), where having more is the goal: a promoting
+//!   piece's advance towards its promotion zone.
 //!
 //! A side's evaluation is its total minus the best total among its opponents, so that it works
 //! for any number of sides.
@@ -52,6 +54,8 @@ pub struct Goals<B> {
     regions: Vec<Region<B>>,
     /// Counters whose reaching a number decides the game for their side.
     counters: Vec<CounterGoal>,
+    /// The positional terms ([`super::positional`]), counted where having more is the goal.
+    positional: super::positional::Positional,
 }
 
 /// `wins when some (own King and squares a8 ...)`, or `loses when some (opponent King and
@@ -86,6 +90,7 @@ impl<B: Bitboard> Goals<B> {
             sign,
             regions: Vec::new(),
             counters: Vec::new(),
+            positional: super::positional::Positional::of(rules),
         };
         for condition in &end.conditions {
             let Some(verdict) = condition.verdict else {
@@ -263,6 +268,9 @@ pub fn evaluate_with<B: Bitboard>(
     for s in rules.side_ids() {
         totals[s] += MOBILITY_WEIGHT * i64::from(side_control(rules, position, s).count());
         totals[s] *= goals.sign;
+        if goals.sign > 0 {
+            totals[s] += goals.positional.term(position, s);
+        }
         totals[s] += goals.term(position, s);
     }
     if let Some(scores) = scores(rules, position) {

@@ -20,6 +20,7 @@ pub mod analysis;
 pub mod eval;
 pub mod mcts;
 pub mod policy;
+pub mod positional;
 pub mod random;
 pub mod search;
 mod tree;

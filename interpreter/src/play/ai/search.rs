@@ -19,9 +19,14 @@
 //!   single actions, no pass rule, no compulsory action, no winning stalemate) and only while
 //!   the side to move has a piece that is neither royal nor promoting (zugzwang is otherwise
 //!   likely);
+//! - reverse futility pruning: at three plies or less from the horizon, outside the principal
+//!   variation and out of check, a static evaluation above beta by a margin per ply stands;
 //! - a check extension, in games with check;
 //! - quiescence on captures and promotions, so that no evaluation is taken in the middle of an
-//!   exchange, with delta pruning where a capture only removes its victim.
+//!   exchange, with delta pruning where a capture only removes its victim, and there captures
+//!   of a cheaper piece on a square an enemy controls skipped (a cheap static exchange test);
+//! - an iteration cut short by the clock or the node budget still counts where it proved a
+//!   root move better than the last iteration's (one line only).
 //!
 //! The same iterative deepening ([`deepen`]) serves the players, `variant analyse` and the engine
 //! protocols: it is bounded by [`Limits`] (depth, nodes, several best lines) and by a shared
@@ -52,6 +57,11 @@ const QUIESCENCE_DEPTH: u32 = 6;
 const DELTA_MARGIN: i64 = 200;
 /// The half-width of the first aspiration window, in hundredths.
 const ASPIRATION_WINDOW: i32 = 30;
+/// Reverse futility pruning: at this depth or less, a node whose static evaluation beats beta
+/// by [`FUTILITY_MARGIN`] a ply is taken to hold beta.
+const FUTILITY_DEPTH: u32 = 3;
+/// Reverse futility pruning's margin per ply of depth (hundredths of a unit of value).
+const FUTILITY_MARGIN: i32 = 120;
 /// Entries of the players' transposition table (a power of two).
 const TABLE_SIZE: usize = 1 << 18;
 /// The largest table [`TranspositionTable::with_megabytes`] builds.
@@ -385,6 +395,9 @@ struct Searcher<'a, B: Bitboard> {
     iteration: u32,
     /// What the end rules make worth having, for the evaluation.
     goals: Goals<B>,
+    /// The best root move of an iteration cut short, proven better than the window's bottom
+    /// (one line only): the next iteration's best so far, played if the search stops there.
+    partial: Option<(Move, i32)>,
 }
 
 impl<B: Bitboard> Searcher<'_, B> {
@@ -529,6 +542,35 @@ impl<B: Bitboard> Searcher<'_, B> {
         !self.stopped && value >= beta && value < MATE / 2
     }
 
+    /// Whether a capture loses material at once, as a cheap stand-in for a static exchange
+    /// evaluation (where a capture only removes its victim): the capturer is worth more than
+    /// its victim and an enemy controls the square, so that it is taken back. `guarded` caches
+    /// the squares the mover's enemies control.
+    fn losing_capture(&self, position: &Position<B>, mv: Move, guarded: &mut Option<B>) -> bool {
+        if !self.game.plain_captures || matches!(mv.kind, MoveKind::Promote(_)) {
+            return false;
+        }
+        let Some(victim) = self.victim(position, mv) else {
+            return false;
+        };
+        let attacker = position
+            .at(mv.from.index())
+            .map_or(0, |o| self.value(o.piece.index()));
+        if attacker <= self.value(victim) {
+            return false;
+        }
+        let guarded = *guarded.get_or_insert_with(|| {
+            let mover = position.side_to_move(self.rules);
+            self.rules
+                .side_ids()
+                .filter(|&s| self.rules.is_enemy(mover, s))
+                .fold(B::EMPTY, |all, s| {
+                    all | crate::control::side_control(self.rules, position, s)
+                })
+        });
+        guarded.has(mv.to.index())
+    }
+
     fn negamax(
         &mut self,
         position: &Position<B>,
@@ -565,6 +607,17 @@ impl<B: Bitboard> Searcher<'_, B> {
                 Bound::Lower if value >= beta && !pv => return value,
                 Bound::Upper if value <= alpha && !pv => return value,
                 _ => {}
+            }
+        }
+        if !pv
+            && !in_check
+            && depth <= FUTILITY_DEPTH
+            && beta.abs() < MATE / 2
+            && position.phase().is_none()
+        {
+            let stand = self.static_eval(position);
+            if stand - FUTILITY_MARGIN * depth as i32 >= beta {
+                return stand;
             }
         }
         let camp = self.camp(position);
@@ -677,7 +730,12 @@ impl<B: Bitboard> Searcher<'_, B> {
             .into_iter()
             .filter(|&mv| self.tactical(position, mv))
             .collect();
+        // The squares the mover's enemies control, found when first needed.
+        let mut guarded: Option<B> = None;
         for mv in self.ordered(position, tactical, None, ply) {
+            if self.losing_capture(position, mv, &mut guarded) {
+                continue;
+            }
             // Delta pruning: a capture that cannot lift the evaluation to alpha even with a
             // margin is not tried (where a capture only removes its victim).
             if self.game.plain_captures && !matches!(mv.kind, MoveKind::Promote(_)) {
@@ -758,6 +816,10 @@ impl<B: Bitboard> Searcher<'_, B> {
             };
             self.path.pop();
             if self.stopped {
+                self.partial = best
+                    .first()
+                    .filter(|&&(_, value)| lines == 1 && value > low)
+                    .copied();
                 return None;
             }
             if best.len() < lines || value > alpha {
@@ -1015,6 +1077,7 @@ pub(crate) fn deepen<B: Bitboard>(
         history: History::new(),
         iteration: 1,
         goals: Goals::of(rules),
+        partial: None,
     };
     let mut ordered = searcher.ordered(position, moves, None, 0);
     let mut best = (ordered[0], 0, 0);
@@ -1024,7 +1087,20 @@ pub(crate) fn deepen<B: Bitboard>(
             break;
         }
         searcher.iteration = depth;
+        searcher.partial = None;
         let Some(found) = searcher.aspirated(position, &ordered, depth, lines, best.1) else {
+            // An iteration cut short still knows a better move than the last one's, if it
+            // proved one.
+            if let Some((mv, value)) = searcher.partial {
+                if mv != best.0 && depth > 1 {
+                    best = (mv, value, best.2);
+                    if let Some(report) = report.as_mut() {
+                        let made = report_of(&searcher, position, &[(mv, value)], depth, control);
+                        report(&made);
+                        last_report = Some(made);
+                    }
+                }
+            }
             break;
         };
         let (mv, value) = found[0];
@@ -1037,22 +1113,7 @@ pub(crate) fn deepen<B: Bitboard>(
             }
         }
         if let Some(report) = report.as_mut() {
-            let line = |&(mv, value): &(Move, i32)| Line {
-                score: Score::of(value),
-                moves: searcher
-                    .principal_variation(position, mv, depth)
-                    .iter()
-                    .map(|m| m.uci(rules))
-                    .collect(),
-            };
-            let made = Report {
-                depth,
-                seldepth: searcher.seldepth.max(depth),
-                nodes: searcher.nodes,
-                time: control.elapsed(),
-                hashfull: searcher.table.per_mille_full(),
-                lines: found.iter().map(line).collect(),
-            };
+            let made = report_of(&searcher, position, &found, depth, control);
             report(&made);
             last_report = Some(made);
         }
@@ -1073,6 +1134,32 @@ pub(crate) fn deepen<B: Bitboard>(
         report: last_report,
         value: best.1,
     })
+}
+
+/// What the search knows of `found` (the best lines, best first) at `depth`.
+fn report_of<B: Bitboard>(
+    searcher: &Searcher<'_, B>,
+    position: &Position<B>,
+    found: &[(Move, i32)],
+    depth: u32,
+    control: &Control,
+) -> Report {
+    let line = |&(mv, value): &(Move, i32)| Line {
+        score: Score::of(value),
+        moves: searcher
+            .principal_variation(position, mv, depth)
+            .iter()
+            .map(|m| m.uci(searcher.rules))
+            .collect(),
+    };
+    Report {
+        depth,
+        seldepth: searcher.seldepth.max(depth),
+        nodes: searcher.nodes,
+        time: control.elapsed(),
+        hashfull: searcher.table.per_mille_full(),
+        lines: found.iter().map(line).collect(),
+    }
 }
 
 /// The alpha-beta player.

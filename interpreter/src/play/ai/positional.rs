@@ -1,0 +1,154 @@
+//! Positional terms of the evaluation, read from the game file: kept apart from the material
+//! and the end rules' goals of [`super::eval`] because they are guesses about the play of a
+//! game, not consequences of its rules, and each is judged by self-play (issue 29).
+//!
+//! - advance: a piece with a promotion rule is worth part of what its promotion would add
+//!   (the best choice's value less its own), more the nearer it stands to its promotion zone:
+//!   `gain * ADVANCE_PERCENT / 100 / 2^steps` for `steps` king steps to the nearest square of
+//!   the zone (the square before the zone counts as one step). A chess pawn on the seventh rank
+//!   is then worth 80 more, on the sixth 40 more; a shogi pawn next to the zone 25 more.
+//!
+//! All terms are in the hundredths of [`super::eval`] and are per side; they count only in
+//! games where having more is the goal (not in antichess-like games).
+
+use crate::bitboard::Bitboard;
+use crate::core::index::{PieceId, SideId};
+use crate::position::Position;
+use crate::rules::Rules;
+
+use super::eval::VALUE_SCALE;
+
+/// The share, in percent, of a promotion's gain that a piece one step from its zone is worth;
+/// each further step halves it.
+pub const ADVANCE_PERCENT: i64 = 20;
+
+/// The positional terms of a game, with their per-square tables built once.
+#[derive(Clone, Debug, Default)]
+pub struct Positional {
+    /// Per side, its promoting pieces.
+    advances: Vec<Advance>,
+}
+
+/// A side's promoting piece type: per square, its bonus for standing there.
+#[derive(Clone, Debug)]
+struct Advance {
+    side: SideId,
+    piece: PieceId,
+    /// Per square index, the bonus (0 far from the zone).
+    bonus: Vec<i64>,
+}
+
+impl Positional {
+    /// The terms of the game of `rules`.
+    pub fn of<B: Bitboard>(rules: &Rules<B>) -> Self {
+        let mut advances = Vec::new();
+        for side in rules.side_ids() {
+            for piece in rules.piece_ids() {
+                if let Some(advance) = Advance::of(rules, side, piece) {
+                    advances.push(advance);
+                }
+            }
+        }
+        Positional { advances }
+    }
+
+    /// The positional total of `side`.
+    pub fn term<B: Bitboard>(&self, position: &Position<B>, side: SideId) -> i64 {
+        self.advances
+            .iter()
+            .filter(|advance| advance.side == side)
+            .map(|advance| {
+                (position.side_pieces(side) & position.typed(advance.piece))
+                    .squares()
+                    .map(|index| advance.bonus[index])
+                    .sum::<i64>()
+            })
+            .sum()
+    }
+}
+
+impl Advance {
+    /// The advance table of `side`'s `piece`, if it promotes to something worth more.
+    fn of<B: Bitboard>(rules: &Rules<B>, side: SideId, piece: PieceId) -> Option<Self> {
+        let pieces = &rules.definition.pieces;
+        let movement = &rules.movement[side.index() * rules.pieces() + piece.index()];
+        let promotion = movement.promotion.as_ref()?;
+        let best = promotion
+            .choices
+            .iter()
+            .map(|choice| i64::from(pieces[choice.index()].value))
+            .max()?;
+        let gain = (best - i64::from(pieces[piece.index()].value)) * VALUE_SCALE;
+        if gain <= 0 || promotion.zone.is_empty() {
+            return None;
+        }
+        let geometry = rules.geometry();
+        let zone: Vec<(usize, usize)> = promotion
+            .zone
+            .squares()
+            .map(|i| geometry.coords(i))
+            .collect();
+        let bonus = (0..geometry.grid_size())
+            .map(|index| {
+                let (file, rank) = geometry.coords(index);
+                let steps = zone
+                    .iter()
+                    .map(|&(f, r)| file.abs_diff(f).max(rank.abs_diff(r)))
+                    .min()
+                    .unwrap_or(usize::MAX)
+                    .max(1);
+                if steps >= 16 {
+                    0
+                } else {
+                    gain * ADVANCE_PERCENT / 100 >> (steps - 1)
+                }
+            })
+            .collect();
+        Some(Advance { side, piece, bonus })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Session;
+
+    fn game(name: &str, fen: &str) -> Box<dyn Session> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../games/{name}.variant"));
+        let loaded = variant_dsl::load_file(&path).expect("the game loads");
+        crate::session::open(&loaded.definition, Some(fen)).expect("a position")
+    }
+
+    /// The positional total of the first side in `fen`.
+    fn first_side<B: Bitboard>(name: &str, fen: &str) -> i64 {
+        let session = game(name, fen);
+        let game = super::super::typed::<B>(session.as_ref()).expect("the board fits");
+        let rules = game.shared_rules();
+        Positional::of(&rules).term(game.position(), SideId::new(0))
+    }
+
+    #[test]
+    fn a_chess_pawn_is_worth_more_the_nearer_it_stands_to_promotion() {
+        let on = |fen| first_side::<u64>("chess", fen);
+        let second = on("4k3/8/8/8/8/8/P7/4K3 w - - 0 1");
+        let sixth = on("4k3/8/P7/8/8/8/8/4K3 w - - 0 1");
+        let seventh = on("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+        assert!(
+            seventh > sixth && sixth > second,
+            "{second} {sixth} {seventh}"
+        );
+        // A pawn on the seventh rank is worth a fifth of the queen it would become, less a pawn.
+        assert_eq!(seventh, 8 * VALUE_SCALE * ADVANCE_PERCENT / 100);
+        // No promoting piece, no term.
+        assert_eq!(on("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 0);
+    }
+
+    #[test]
+    fn a_shogi_pawn_is_worth_more_next_to_the_promotion_zone() {
+        let on = |fen| first_side::<u128>("shogi", fen);
+        let start = on("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w 0 1");
+        let advanced = on("lnsgkgsnl/1r5b1/ppppppppp/P8/9/9/1PPPPPPPP/1B5R1/LNSGKGSNL[-] w 0 1");
+        assert!(advanced > start, "{start} {advanced}");
+    }
+}
