@@ -33,12 +33,13 @@ import argparse
 import math
 import random
 import shutil
-import subprocess
 import sys
 
 import chess
 import chess.engine
 import pyffish
+
+from uci_referee import Uci, opening, play
 
 LN10_400 = math.log(10) / 400
 
@@ -151,95 +152,6 @@ FAIRY_VARIANTS = (
 ).split()
 
 
-class Uci:
-    """A UCI engine driven line by line: only what a game needs (the variant, a position, `go`)."""
-
-    def __init__(self, command):
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-
-    def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def wait(self, prefix):
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError(f"the engine quit while we waited for `{prefix}`")
-            if line.startswith(prefix):
-                return line
-
-    def new_game(self, variant):
-        self.send(f"setoption name UCI_Variant value {variant}")
-        self.send("ucinewgame")
-        self.send("isready")
-        self.wait("readyok")
-
-    def best_move(self, fen, moves, go):
-        self.send(f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else ""))
-        self.send(f"go {go}")
-        words = self.wait("bestmove").split()
-        return words[1] if len(words) > 1 else "(none)"
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.process.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            self.process.kill()
-
-
-def refereed_end(variant, fen, moves):
-    """pyffish's verdict on the position after `moves`, from White's side (1, 0.5, 0), or None
-    while the game goes on. pyffish's values are from the side to move's view."""
-    end, value = pyffish.is_immediate_game_end(variant, fen, moves)
-    if not end:
-        if not pyffish.legal_moves(variant, fen, moves):
-            end, value = True, pyffish.game_result(variant, fen, moves)
-        else:
-            end, value = pyffish.is_optional_game_end(variant, fen, moves)
-    if not end:
-        return None
-    white_to_move = pyffish.get_fen(variant, fen, moves).split()[1] == "w"
-    score = 0.5 if value == 0 else (1.0 if value > 0 else 0.0)
-    return score if white_to_move else 1 - score
-
-
-def play_refereed(variant, white, black, goes, max_plies, opening):
-    """One game from the variant's start after `opening`, each engine with its `go` arguments,
-    every move checked legal by pyffish; the score of White (1, 0.5, 0)."""
-    fen = pyffish.start_fen(variant)
-    moves = list(opening)
-    engines = [(white, goes[0]), (black, goes[1])]
-    for engine, _ in engines:
-        engine.new_game(variant)
-    while len(moves) < max_plies:
-        score = refereed_end(variant, fen, moves)
-        if score is not None:
-            return score
-        engine, go = engines[len(moves) % 2]
-        move = engine.best_move(fen, moves, go)
-        if move not in pyffish.legal_moves(variant, fen, moves):
-            raise RuntimeError(f"{variant}: illegal or no move `{move}` after {fen} moves "
-                               f"{' '.join(moves)}")
-        moves.append(move)
-    return 0.5
-
-
-def random_plies(variant, rng, plies):
-    fen = pyffish.start_fen(variant)
-    moves = []
-    for _ in range(plies):
-        legal = pyffish.legal_moves(variant, fen, moves)
-        if not legal or refereed_end(variant, fen, moves) is not None:
-            break
-        moves.append(rng.choice(sorted(legal)))
-    return moves
-
-
 def even_budget(rungs):
     """The node count at which our score crosses one half, interpolated in log(nodes) between
     rungs ((nodes, score) sorted by nodes); a bound when it never crosses."""
@@ -257,19 +169,20 @@ def against_fairy(args, rng):
     ours_go = f"movetime {round(args.movetime * 1000)}"
     for variant in variants:
         rungs = []
-        ours, fairy = Uci([args.binary, "uci"]), Uci([args.fairy])
+        fen = pyffish.start_fen(variant)
+        ours, fairy = Uci([args.binary, "uci"], "variant"), Uci([args.fairy], "Fairy-Stockfish")
         try:
             for nodes in ladder(args.nodes):
                 theirs_go = f"nodes {nodes}"
                 score = 0.0
                 for game in range(args.games):
                     if game % 2 == 0:
-                        opening = random_plies(variant, rng, args.random_plies)
-                        score += play_refereed(variant, ours, fairy, (ours_go, theirs_go),
-                                               args.max_plies, opening)
+                        moves = opening(variant, fen, args.random_plies, rng)
+                        score += play(variant, fen, moves, (ours, fairy), (ours_go, theirs_go),
+                                      args.max_plies)
                     else:
-                        score += 1 - play_refereed(variant, fairy, ours, (theirs_go, ours_go),
-                                                   args.max_plies, opening)
+                        score += 1 - play(variant, fen, moves, (fairy, ours),
+                                          (theirs_go, ours_go), args.max_plies)
                 rungs.append((nodes, score / args.games))
                 print(f"{variant}: Fairy-Stockfish at {nodes} nodes a move: {score}/{args.games} "
                       f"for us ({100 * score / args.games:.0f}%)", flush=True)
