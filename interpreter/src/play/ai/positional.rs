@@ -100,7 +100,7 @@ impl Advance {
                 if steps >= 16 {
                     0
                 } else {
-                    gain * ADVANCE_PERCENT / 100 >> (steps - 1)
+                    (gain * ADVANCE_PERCENT / 100) >> (steps - 1)
                 }
             })
             .collect();
