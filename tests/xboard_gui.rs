@@ -334,7 +334,8 @@ fn xboard_plays_crazyhouse_between_variant_and_fairy_stockfish() {
 }
 
 /// XBoard's PGN of a xiangqi game in the game's notation, which `variant replay` reads: XBoard
-/// counts the ranks of a ten-rank board from 0 in its PGN as in its moves (`Rxd0#`), and names
+/// counts the ranks of a ten-rank board from 0 in its PGN as in its moves (`Rxd0#`), the rank
+/// that tells two pieces apart too (`E5a7`: the elephant on c6 of the game's notation), and names
 /// the horse `H` and the elephant `E` and writes a soldier's move without a letter (`i5`), where
 /// games/xiangqi.variant counts from 1 and writes `N`, `B` and `P` (its soldier is no pawn: it
 /// never promotes). Headers and `{...}` comments are left as they are.
@@ -346,6 +347,7 @@ fn xiangqi_in_game_notation(pgn: &str) -> String {
         if depth == 0 && line.starts_with('[') {
             out.push_str(line);
         } else {
+            // A rank follows a file (`d0`, `b2c4`) or a piece letter (`E5a7`).
             let (mut after_file, mut digits) = (false, String::new());
             let mut token_start = true;
             let flush = |digits: &mut String, out: &mut String| {
@@ -376,8 +378,9 @@ fn xiangqi_in_game_notation(pgn: &str) -> String {
                     }
                     _ => c,
                 };
+                after_file =
+                    depth == 0 && (c.is_ascii_lowercase() || token_start && c.is_ascii_uppercase());
                 token_start = c.is_whitespace();
-                after_file = depth == 0 && c.is_ascii_lowercase();
                 out.push(c);
             }
             flush(&mut digits, &mut out);
