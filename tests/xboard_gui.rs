@@ -39,6 +39,20 @@ const GAME_TIME: Duration = Duration::from_secs(180);
 const AGAINST_FAIRY: &[&str] = &["-mps", "40", "-tc", "0:20"];
 /// The moves after which XBoard adjudicates a draw.
 const MOVE_CAP: u32 = 40;
+/// How XBoard ends a game by a judgment of its own, which the game's rules need not share
+/// (XBoard 4.9's texts): its draws by material or by a rule of its own for the game (xiangqi's
+/// perpetual chasing), a flag's fall, a resignation. Such a record is replayed as unfinished and
+/// the rules' verdict on its last position is not checked: every move still is.
+const XBOARD_JUDGMENTS: &[&str] = &[
+    "adjudication: Insufficient mating material",
+    "adjudication: Trivial draw",
+    "adjudication: perpetual",
+    "adjudication: repetition",
+    "adjudication: pawn-drop mate",
+    "flag fell",
+    "wins on time",
+    "resigns",
+];
 
 fn root() -> &'static str {
     env!("CARGO_MANIFEST_DIR")
@@ -218,7 +232,8 @@ fn pgn_moves(pgn: &str) -> Vec<String> {
 
 /// Checks an XBoard game: both engines moved, no move was refused, and `variant replay` plays
 /// every move of the PGN in `game` (a name or a path) to the result XBoard gave, unless XBoard
-/// adjudicated a long game as a draw. Returns the replay's output.
+/// adjudicated a long game as a draw (then the rules must not have ended it) or ended it by a
+/// judgment of its own ([`XBOARD_JUDGMENTS`]). Returns the replay's output.
 fn check_game(dir: &Path, played: &Played, game: &str) -> String {
     let moves = pgn_moves(&played.pgn);
     assert!(
@@ -252,7 +267,10 @@ fn check_game(dir: &Path, played: &Played, game: &str) -> String {
         1,
     );
     let adjudicated = played.pgn.contains("adjudication: long game");
-    if adjudicated {
+    let judged = XBOARD_JUDGMENTS
+        .iter()
+        .any(|judgment| played.pgn.contains(judgment));
+    if adjudicated || judged {
         for result in ["\"1/2-1/2\"]", "\"1-0\"]", "\"0-1\"]"] {
             record = record.replace(&format!("[Result {result}"), "[Result \"*\"]");
         }
@@ -285,6 +303,8 @@ fn check_game(dir: &Path, played: &Played, game: &str) -> String {
         .unwrap_or_default();
     if adjudicated {
         assert_eq!(result, "Result: unfinished", "{text}");
+    } else if judged {
+        eprintln!("XBoard ended the game by its own judgment; the moves replayed, {result}");
     } else {
         assert_ne!(result, "Result: unfinished", "{text}");
     }
