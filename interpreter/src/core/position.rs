@@ -128,7 +128,7 @@ impl ChaseRuns {
                 (square, run.saturating_add(1))
             })
             .collect();
-        next.sort_by(|a, b| b.1.cmp(&a.1));
+        next.sort_by_key(|&(_, run)| std::cmp::Reverse(run));
         let mut runs = ChaseRuns::default();
         for (slot, (square, run)) in runs.0.iter_mut().zip(next) {
             *slot = (square as u32) << 16 | u32::from(run);
