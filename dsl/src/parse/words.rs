@@ -470,9 +470,9 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_letters => keyword(SIDE_ITEM, "letters"),
         Rule::kw_plies => words("`plies`"),
         Rule::kw_perpetual | Rule::perpetual_check => words("`, perpetual check VERDICT`"),
-        Rule::perpetual_chase | Rule::kw_chase => words("`, perpetual chase VERDICT`"),
-        Rule::chase_strength_statement | Rule::kw_strength => {
-            keyword(PIECE_ITEM, "chase strength")
+        Rule::perpetual_chase => words("`, perpetual chase VERDICT`"),
+        Rule::chase_strength_statement | Rule::kw_chase | Rule::kw_strength => {
+            keyword(PIECE_ITEM, "chase")
         }
         Rule::never_chases_statement | Rule::kw_never | Rule::kw_chases => {
             keyword(PIECE_ITEM, "never chases")
