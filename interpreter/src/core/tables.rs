@@ -486,6 +486,10 @@ pub struct Tables<B> {
     /// Whether pins and checks computed from leaps and rides decide legality exactly (no lame
     /// attackers whose path a move could open).
     pub(crate) pins_suffice: bool,
+    /// Whether, where pins do not suffice, legality is decided from the screens of the royal
+    /// piece ([`crate::core::legality::screens`]) rather than by testing every move (off only
+    /// in tests that compare the two).
+    pub(crate) screens: bool,
     /// Whether captures explode and shield touching royal pieces, and the rest of the rules let
     /// legality be judged from that ([`crate::core::legality::explosion_shield`]).
     pub(crate) explosion_shield: bool,
@@ -780,6 +784,7 @@ impl<B: Bitboard> Tables<B> {
                     .is_some_and(|p| p.irreversible || definition.drops.irreversible)
             }),
             pins_suffice,
+            screens: true,
             explosion_shield: false,
             board_moves,
             zobrist,
