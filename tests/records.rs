@@ -292,9 +292,10 @@ fn a_resignation_is_recorded_and_replays() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A xiangqi game XBoard saved (from a CI run of tests/xboard_gui.rs), tagged with the game file:
-/// XBoard writes squares from rank 1 but a rank that tells two pieces apart from 0 (`R6xd5`
-/// for the rook on d7, with another on d2), and `replay` reads it to XBoard's checkmate.
+/// A xiangqi game XBoard saved (from a CI run of tests/xboard_gui.rs), tagged with the game file
+/// and put in the game's notation as that test does (ranks from 1: XBoard counts them from 0,
+/// the rank that tells two pieces apart too, `R6xd4` for the rook on d7 with another on d2),
+/// and `replay` reads it to XBoard's checkmate.
 #[test]
 fn an_xboard_xiangqi_record_replays_to_its_checkmate() {
     let dir = temporary_dir("xboard-xiangqi");
@@ -305,7 +306,7 @@ fn an_xboard_xiangqi_record_replays_to_its_checkmate() {
          Cb6 Rf9 7. Cb7 Pe6 8. Cfd7 Rc10 9. Cxa7 Rxc4 10. Ri3 Nh6 11. Ng3\n\
          Rb4 12. Ca9 Nc7 13. Ca10+ Cb10 14. Pi5 Rxb7 15. Nc3 Ci8 16. Rh3\n\
          Ni4 17. Rh4 Pixi5 18. Ca5 Rf3 19. Ne2 Nb5 20. Ra2 Rd3 21. Bce3\n\
-         Rbd7 22. Ra1 Rd2 23. Nxi4 Nc3 24. Cd5 R6xd5 25. Nh2 Rxd1+ 26. Rxd1\n\
+         Rbd7 22. Ra1 Rd2 23. Nxi4 Nc3 24. Cd5 R7xd5 25. Nh2 Rxd1+ 26. Rxd1\n\
          Rxd1# {{Xboard adjudication: Checkmate}} 0-1\n",
         common::definition_hash("xiangqi")
     );
@@ -317,6 +318,111 @@ fn an_xboard_xiangqi_record_replays_to_its_checkmate() {
     assert!(out.contains("48. black R7xd5 (d7d5)"), "{out}");
     assert!(out.contains("Result: black wins by checkmate"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Replays an XBoard PGN's movetext, tagged with the game file and `result`, and returns the
+/// replay's output.
+fn replay_xboard_record(
+    name: &str,
+    game: &str,
+    variant: &str,
+    result: &str,
+    movetext: &str,
+) -> String {
+    let dir = temporary_dir(name);
+    let record = format!(
+        "[Event \"Computer Chess Game\"]\n[GameFile \"{game}.variant\"]\n\
+         [DefinitionHash \"{}\"]\n[Result \"{result}\"]\n[Variant \"{variant}\"]\n\n{movetext}\n",
+        common::definition_hash(game)
+    );
+    std::fs::write(dir.join("x.pgn"), record).expect("record written");
+    let replay = run_in(&dir, &["replay", "x.pgn", "--no-color"], "");
+    let out = text(&replay.stdout);
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+/// A shogi game XBoard saved (Fairy-Stockfish against `variant xboard`), comments left out:
+/// XBoard writes the pawn without its letter (`c4`, `dxd3+`), where shogi's own notation keeps
+/// it (its promotion is optional), a promotion as a `+` after the move (`Bxh8+`, `Be9+`), and
+/// no check marks; `replay` reads it to XBoard's checkmate.
+#[test]
+fn an_xboard_shogi_record_replays_to_its_checkmate() {
+    let out = replay_xboard_record(
+        "xboard-shogi",
+        "shogi",
+        "shogi",
+        "0-1",
+        "1. c4 Gf8 2. g4 g6 3. Bxh8+ Sxh8 4. B@d4 Sg7 5. Ng3 B@e6 6. Nc3 d6 7. Nh5 Sf6 8. g5 gxg5\n\
+         9. Gf2 h6 10. h4 hxh5 11. Gg3 g4 12. Gg2 Bxc4 13. Gc2 Rd8 14. hxh5 d5 15. Bc5 c6 16. Bb4\n\
+         d4 17. P@c8 dxd3+ 18. Gxd3 Rxd3+ 19. Ba5 Kf9 20. Gf2 g3+ 21. P@d2 +Pxf2 22. Kxf2 +Re2 23.\n\
+         Kg3 P@g4 24. Kh4 G@g5 25. Ki4 +Rxh2 26. Be9+ Gxe9 27. Sxh2 R@h4 28. Ki5 Gxh5# 0-1",
+    );
+    for line in [
+        "(56 moves)",
+        "1. sente Pc4 (c3c4)",
+        "5. sente Bxh8=+B (b2h8+)",
+        "34. gote Pxd3=+P (d4d3+)",
+        "51. sente Be9=+B+ (a5e9+)",
+        "Result: gote wins by checkmate",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+}
+
+/// A knightmate game XBoard saved: XBoard writes black's castling as the King's move (`16...
+/// Kg8`), since its castling piece is no king to XBoard; `replay` reads it as `O-O`.
+#[test]
+fn an_xboard_knightmate_record_reads_a_castling_written_as_the_king_s_move() {
+    let out = replay_xboard_record(
+        "xboard-knightmate",
+        "knightmate",
+        "knightmate",
+        "0-1",
+        "1. e3 c6 2. d4 d5 3. Qh5 g6 4. Qf3 h5 5. Bd2 Bg4 6. Qg3 e6 7. h3 Bd6 8. f4 Bf5 9. Bd3 Mc7\n\
+         10. Bxf5 exf5 11. h4 Mh7 12. Qg5 Be7 13. Qg3 Md6 14. a4 Bf6 15. c3 Qe7 16. Mc2 Kg8 17. Md3\n\
+         Rac8 18. b4 b6 19. a5 c5 20. axb6 axb6 21. Ra6 Ra8 22. Rxb6 cxd4 23. cxd4 Ra1+ 24. Kf3 Ra3\n\
+         25. Me2 Bxd4 26. Bc1 Rc3 27. Bd2 Ra3 28. Bc1 Bxe3 29. Bxa3 Qe4+ 30. Kg5 Bxf4+ 31. Kxh7\n\
+         Bxg3 32. Rb7 Qf4 33. Bc1 Qxc1 34. Md2 Qxd2 35. Kxf8 Qh6# 0-1",
+    );
+    for line in [
+        "(70 moves)",
+        "32. black O-O (e8g8)",
+        "Result: black wins by checkmate",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+}
+
+/// A crazyhouse game XBoard saved, with drops of every kind of piece and a promotion whose
+/// queen is taken back (`fxg1=Q+ 34. Nxg1`); XBoard adjudicated it a draw after 40 moves, which
+/// the rules did not end, so it is recorded unfinished (as tests/xboard_gui.rs does).
+#[test]
+fn an_xboard_crazyhouse_record_with_drops_and_a_promotion_replays() {
+    let out = replay_xboard_record(
+        "xboard-crazyhouse",
+        "crazyhouse",
+        "crazyhouse",
+        "*",
+        "1. e3 d5 2. Qh5 Nf6 3. Qe5 Nbd7 4. Qg5 h6 5. Qf4 e5 6. Qa4 Bd6 7. Nc3 c6 8. Qh4 e4 9. f4\n\
+         Nf8 10. Be2 Ng6 11. Qg3 d4 12. exd4 Bxf4 13. Qf2 P@b4 14. P@e3 bxc3 15. exf4 N@g4 16. Bxg4\n\
+         Nxg4 17. Qe2 cxd2+ 18. Bxd2 P@f2+ 19. Kd1 B@e3 20. Nh3 Bxd2 21. Qxe4+ Ne7 22. Kxd2 Bf5 23.\n\
+         P@c7 Qxc7 24. Qe2 O-O-O 25. B@c5 B@e3+ 26. Kd1 Bxd4 27. Bxd4 Rxd4+ 28. P@d3 P@c4 29. B@c5\n\
+         cxd3 30. cxd3 Rxd3+ 31. B@d2 P@f3 32. gxf3 P@g2 33. Rg1 fxg1=Q+ 34. Nxg1 R@f1+ 35. N@e1\n\
+         P@f2 36. Bxf2 Nxf2+ 37. Kc1 Rxd2 38. Kxd2 Qxf4+ 39. Qe3 Qxe3+ 40. Kxe3 Nd5+ 41. Kd4\n\
+         {Xboard adjudication: long game} *",
+    );
+    for line in [
+        "(81 moves)",
+        "30. black N@g4 (N@g4)",
+        "66. black fxg1=Q+ (f2g1q)",
+        "67. white Nxg1 (h3g1)",
+        "68. black R@f1+ (R@f1)",
+        "Result: unfinished",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
 }
 
 /// Why python-chess cannot read records here, if it cannot.

@@ -39,6 +39,20 @@ const GAME_TIME: Duration = Duration::from_secs(180);
 const AGAINST_FAIRY: &[&str] = &["-mps", "40", "-tc", "0:20"];
 /// The moves after which XBoard adjudicates a draw.
 const MOVE_CAP: u32 = 40;
+/// How XBoard ends a game by a judgment of its own, which the game's rules need not share
+/// (XBoard 4.9's texts): its draws by material or by a rule of its own for the game (xiangqi's
+/// perpetual chasing), a flag's fall, a resignation. Such a record is replayed as unfinished and
+/// the rules' verdict on its last position is not checked: every move still is.
+const XBOARD_JUDGMENTS: &[&str] = &[
+    "adjudication: Insufficient mating material",
+    "adjudication: Trivial draw",
+    "adjudication: perpetual",
+    "adjudication: repetition",
+    "adjudication: pawn-drop mate",
+    "flag fell",
+    "wins on time",
+    "resigns",
+];
 
 fn root() -> &'static str {
     env!("CARGO_MANIFEST_DIR")
@@ -218,7 +232,8 @@ fn pgn_moves(pgn: &str) -> Vec<String> {
 
 /// Checks an XBoard game: both engines moved, no move was refused, and `variant replay` plays
 /// every move of the PGN in `game` (a name or a path) to the result XBoard gave, unless XBoard
-/// adjudicated a long game as a draw. Returns the replay's output.
+/// adjudicated a long game as a draw (then the rules must not have ended it) or ended it by a
+/// judgment of its own ([`XBOARD_JUDGMENTS`]). Returns the replay's output.
 fn check_game(dir: &Path, played: &Played, game: &str) -> String {
     let moves = pgn_moves(&played.pgn);
     assert!(
@@ -252,7 +267,10 @@ fn check_game(dir: &Path, played: &Played, game: &str) -> String {
         1,
     );
     let adjudicated = played.pgn.contains("adjudication: long game");
-    if adjudicated {
+    let judged = XBOARD_JUDGMENTS
+        .iter()
+        .any(|judgment| played.pgn.contains(judgment));
+    if adjudicated || judged {
         for result in ["\"1/2-1/2\"]", "\"1-0\"]", "\"0-1\"]"] {
             record = record.replace(&format!("[Result {result}"), "[Result \"*\"]");
         }
@@ -285,6 +303,8 @@ fn check_game(dir: &Path, played: &Played, game: &str) -> String {
         .unwrap_or_default();
     if adjudicated {
         assert_eq!(result, "Result: unfinished", "{text}");
+    } else if judged {
+        eprintln!("XBoard ended the game by its own judgment; the moves replayed, {result}");
     } else {
         assert_ne!(result, "Result: unfinished", "{text}");
     }
@@ -334,7 +354,8 @@ fn xboard_plays_crazyhouse_between_variant_and_fairy_stockfish() {
 }
 
 /// XBoard's PGN of a xiangqi game in the game's notation, which `variant replay` reads: XBoard
-/// counts the ranks of a ten-rank board from 0 in its PGN as in its moves (`Rxd0#`), and names
+/// counts the ranks of a ten-rank board from 0 in its PGN as in its moves (`Rxd0#`), the rank
+/// that tells two pieces apart too (`E5a7`: the elephant on c6 of the game's notation), and names
 /// the horse `H` and the elephant `E` and writes a soldier's move without a letter (`i5`), where
 /// games/xiangqi.variant counts from 1 and writes `N`, `B` and `P` (its soldier is no pawn: it
 /// never promotes). Headers and `{...}` comments are left as they are.
@@ -346,6 +367,7 @@ fn xiangqi_in_game_notation(pgn: &str) -> String {
         if depth == 0 && line.starts_with('[') {
             out.push_str(line);
         } else {
+            // A rank follows a file (`d0`, `b2c4`) or a piece letter (`E5a7`).
             let (mut after_file, mut digits) = (false, String::new());
             let mut token_start = true;
             let flush = |digits: &mut String, out: &mut String| {
@@ -376,8 +398,9 @@ fn xiangqi_in_game_notation(pgn: &str) -> String {
                     }
                     _ => c,
                 };
+                after_file =
+                    depth == 0 && (c.is_ascii_lowercase() || token_start && c.is_ascii_uppercase());
                 token_start = c.is_whitespace();
-                after_file = depth == 0 && c.is_ascii_lowercase();
                 out.push(c);
             }
             flush(&mut digits, &mut out);

@@ -18,6 +18,14 @@
 //!   each piece type attacks the enemy royal pieces from and the lines a move would open,
 //!   instead of playing each move.
 //!
+//! - **Screens** ([`screens`]): where hoppers or lame leapers attack (no pin describes a
+//!   cannon's screen or a horse's leg), a move of a piece that is not royal, while its one
+//!   royal piece is not in check, can open an attack on it only through a square on the lines
+//!   and legs that lead to that piece: the screen squares, found once per position. A move
+//!   from elsewhere to elsewhere is legal at once; the rest are tested on the board they
+//!   leave ([`crate::core::attack::opens_attack`]), as every move was before (xiangqi's and
+//!   janggi's perft, issue 27).
+//!
 //! Each shortcut is decided at compile time from the rules (never from a game's name) and
 //! checked again per position where it needs a count of royal pieces; anything outside its
 //! preconditions goes the slow way.
@@ -142,6 +150,104 @@ pub(crate) fn shielded_royal_steps<B: Bitboard>(
         }
     }
     legal
+}
+
+/// The screens of the royal piece of `us` on `king` (not attacked): `(from, to)`, where a
+/// move of a piece of `us` that is not royal, from a square not in `from` to a square not in
+/// `to`, opens no attack on `king`. Rides open only when their one blocker of `us` leaves
+/// (`from`: the pinned pieces); a lame leap only when the one piece on its path leaves
+/// (`from`); a hop can open when a piece enters or leaves its line anywhere, and a hurdle's
+/// type can change on it: every square of a line from `king` with an enemy hopper on it is
+/// in both. A square outside these is on no line or leg an attack on `king` depends on (a
+/// leaper's depends on nothing but its square), so a move that touches no other square
+/// changes no attack; captures leave their square occupied. Exact for a game whose attacks
+/// are ordinary moves ([`Tables::board_moves`]).
+pub(crate) fn screens<B: Bitboard>(
+    tables: &Tables<B>,
+    position: &Position<B>,
+    us: SideId,
+    king: usize,
+    occupied: B,
+) -> (B, B) {
+    let ours = position.side_pieces(us);
+    let mut from = pinned(tables, position, us, king, occupied);
+    let mut to = B::EMPTY;
+    for them in tables.side_ids().filter(|&side| tables.is_enemy(us, side)) {
+        let theirs = position.side_pieces(them);
+        let attacks = &tables.attacks[them];
+        for lame in &attacks.lame {
+            let leapers = theirs & position.typed(lame.piece);
+            if leapers.is_empty() {
+                continue;
+            }
+            for &(source, path) in &lame.sources[king] {
+                let blockers = path & occupied;
+                if leapers.has(source) && blockers.count() == 1 {
+                    from |= blockers & ours;
+                }
+            }
+        }
+        for hop in &attacks.hops {
+            let ray = &tables.rays[hop.ray];
+            let mut line = ray.beyond[king] & theirs & hop.zone;
+            if let Some(reach) = &hop.reach {
+                line &= reach[king];
+            }
+            let hoppers = hop
+                .pieces
+                .iter()
+                .fold(B::EMPTY, |acc, &piece| acc | position.typed(piece))
+                & line;
+            if hoppers.any() {
+                from |= ray.beyond[king] & ours;
+                to |= ray.beyond[king];
+            }
+        }
+    }
+    (from, to)
+}
+
+/// Pieces of `us` standing alone between the king and an enemy rider that would attack it.
+pub(crate) fn pinned<B: Bitboard>(
+    rules: &Tables<B>,
+    position: &Position<B>,
+    us: SideId,
+    king: usize,
+    occupied: B,
+) -> B {
+    let own = position.side_pieces(us);
+    let mut pinned = B::EMPTY;
+    for attacker in rules.side_ids().filter(|&s| rules.is_enemy(us, s)) {
+        let theirs = position.side_pieces(attacker);
+        for ride in &rules.attacks[attacker].rides {
+            let ray = &rules.rays[ride.ray];
+            let reach = match &ride.reach {
+                Some(reach) => reach[king],
+                None => ray.beyond[king],
+            };
+            let riders = ride
+                .pieces
+                .iter()
+                .fold(B::EMPTY, |acc, &p| acc | position.typed(p))
+                & theirs;
+            if (reach & riders).is_empty() {
+                continue;
+            }
+            let Some(first) = ray.first_blocker(reach, occupied) else {
+                continue;
+            };
+            if !own.has(first) {
+                continue;
+            }
+            let beyond = reach & ray.beyond[first];
+            if let Some(second) = ray.first_blocker(beyond, occupied) {
+                if riders.has(second) {
+                    pinned |= B::single(first);
+                }
+            }
+        }
+    }
+    pinned
 }
 
 /// Which moves of `us` would put an opponent in check, found from the position before the
@@ -269,15 +375,20 @@ fn discovery_lines<B: Bitboard>(
 
 #[cfg(test)]
 mod tests {
+    use crate::bitboard::Bitboard;
     use crate::core::position::Position;
     use crate::legal::legal_moves;
     use crate::rules::{Options, Rules};
     use std::path::Path;
 
     /// The game's rules with the shortcuts and without (every move played).
-    fn fast_and_slow(game: &str) -> (Rules<u64>, Rules<u64>) {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../games/{game}.variant"));
-        let definition = variant_dsl::load_file(&path).expect("loads").definition;
+    fn fast_and_slow<B: Bitboard>(game: &str) -> (Rules<B>, Rules<B>) {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let path = root.join(format!("games/{game}.variant"));
+        let options = variant_dsl::LoadOptions::with_search_path([root.join("games")]);
+        let definition = variant_dsl::load_file_with(&path, &options)
+            .expect("loads")
+            .definition;
         let slow = Options {
             pins: false,
             ..Options::default()
@@ -288,14 +399,14 @@ mod tests {
         )
     }
 
-    fn fen(rules: &Rules<u64>, position: &Position<u64>) -> String {
+    fn fen<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> String {
         variant_dsl::fen::write_fen(&rules.definition, &position.to_setup(rules))
     }
 
     /// Along seeded random games, every position's legal moves and check are the same with
     /// the shortcuts as with every move played; returns how many positions were compared.
-    fn same_moves_along_random_games(game: &str) -> usize {
-        let (fast, slow) = fast_and_slow(game);
+    fn same_moves_along_random_games<B: Bitboard>(game: &str) -> usize {
+        let (fast, slow) = fast_and_slow::<B>(game);
         let mut compared = 0;
         for seed in 1..=12u64 {
             let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -329,11 +440,25 @@ mod tests {
 
     #[test]
     fn the_explosion_shield_is_decided_from_the_rules() {
-        let (fast, slow) = fast_and_slow("atomic");
+        let (fast, slow) = fast_and_slow::<u64>("atomic");
         assert!(fast.explosion_shield && !slow.explosion_shield);
         // Chess's captures do not explode; antichess has no check.
-        assert!(!fast_and_slow("chess").0.explosion_shield);
-        assert!(!fast_and_slow("antichess").0.explosion_shield);
+        assert!(!fast_and_slow::<u64>("chess").0.explosion_shield);
+        assert!(!fast_and_slow::<u64>("antichess").0.explosion_shield);
+    }
+
+    #[test]
+    fn screens_agree_with_testing_every_move() {
+        // Cannons, horses and elephants (lame leapers), grasshoppers: pins do not suffice.
+        for game in ["xiangqi", "janggi", "minixiangqi", "shako", "grasshopper"] {
+            let (fast, slow) = fast_and_slow::<u128>(game);
+            assert!(
+                !fast.pins_suffice && fast.board_moves && fast.screens,
+                "{game}"
+            );
+            assert!(!slow.screens, "{game}");
+            assert!(same_moves_along_random_games::<u128>(game) > 100, "{game}");
+        }
     }
 
     #[test]
@@ -349,7 +474,7 @@ mod tests {
             "chess",
             "kingofthehill",
         ] {
-            assert!(same_moves_along_random_games(game) > 100, "{game}");
+            assert!(same_moves_along_random_games::<u64>(game) > 100, "{game}");
         }
     }
 }

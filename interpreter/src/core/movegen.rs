@@ -18,7 +18,7 @@
 use crate::bitboard::Bitboard;
 use crate::core::board::AfterMove;
 use crate::core::index::{ByPiece, PieceId, SideId, Sq};
-use crate::core::legality::{lone_royals, shielded_royal_steps};
+use crate::core::legality::{lone_royals, pinned, screens, shielded_royal_steps};
 pub(crate) use crate::core::tables::targets;
 use crate::core::tables::{targets_barred, Barred, PieceMoves, PromotionRule, Tables};
 use crate::moves::{Move, MoveKind};
@@ -212,6 +212,11 @@ pub(crate) struct Safety<B> {
     played: B,
     /// How the moves of a royal piece are judged where `fast`.
     royal: RoyalTest,
+    /// Whether `pins` and `played` are the screens of the one royal piece
+    /// ([`crate::core::legality::screens`]), where pins do not decide legality: a move of a
+    /// piece that is not royal, from a square not in `pins` to one not in `played`, is legal;
+    /// the others are tested on the board they leave.
+    screened: bool,
 }
 
 /// How the moves of a royal piece are judged where [`Safety::fast`] holds.
@@ -400,6 +405,7 @@ pub(crate) fn safety<B: Bitboard>(
             fast: true,
             played: B::EMPTY,
             royal: RoyalTest::Played,
+            screened: false,
         };
     }
     checked_safety(rules, position, us, occupied)
@@ -423,6 +429,7 @@ fn checked_safety<B: Bitboard>(
         fast: false,
         played: B::EMPTY,
         royal: RoyalTest::Played,
+        screened: false,
     };
     if in_check {
         return slow;
@@ -447,6 +454,18 @@ fn checked_safety<B: Bitboard>(
                 fast: true,
                 played: occupied & !position.side_pieces(us),
                 royal: RoyalTest::Shielded(theirs),
+                ..slow
+            };
+        }
+    }
+    if rules.board_moves && rules.screens {
+        let royals = position.team_royals(rules, us);
+        if royals.count() == 1 {
+            let (from, to) = screens(rules, position, us, royals.lowest(), occupied);
+            return Safety {
+                pins: from,
+                played: to,
+                screened: true,
                 ..slow
             };
         }
@@ -478,49 +497,6 @@ fn several_royals_safety<B: Bitboard>(
         fast: true,
         ..slow
     }
-}
-
-/// Pieces of `us` standing alone between the king and an enemy rider that would attack it.
-fn pinned<B: Bitboard>(
-    rules: &Tables<B>,
-    position: &Position<B>,
-    us: SideId,
-    king: usize,
-    occupied: B,
-) -> B {
-    let own = position.side_pieces(us);
-    let mut pinned = B::EMPTY;
-    for attacker in rules.side_ids().filter(|&s| rules.is_enemy(us, s)) {
-        let theirs = position.side_pieces(attacker);
-        for ride in &rules.attacks[attacker].rides {
-            let ray = &rules.rays[ride.ray];
-            let reach = match &ride.reach {
-                Some(reach) => reach[king],
-                None => ray.beyond[king],
-            };
-            let riders = ride
-                .pieces
-                .iter()
-                .fold(B::EMPTY, |acc, &p| acc | position.typed(p))
-                & theirs;
-            if (reach & riders).is_empty() {
-                continue;
-            }
-            let Some(first) = ray.first_blocker(reach, occupied) else {
-                continue;
-            };
-            if !own.has(first) {
-                continue;
-            }
-            let beyond = reach & ray.beyond[first];
-            if let Some(second) = ray.first_blocker(beyond, occupied) {
-                if riders.has(second) {
-                    pinned |= B::single(first);
-                }
-            }
-        }
-    }
-    pinned
 }
 
 /// Keeps the targets whose move leaves the mover's royal pieces safe. The tests that settle
@@ -559,8 +535,17 @@ fn filter_tested<B: Bitboard>(
     us: SideId,
 ) -> B {
     if !safety.in_check && !royal {
-        if let Some(legal) = filter_opened(rules, position, from, targets, us) {
-            return legal;
+        // Where the screens are known, only the moves through them are tested.
+        let (settled, tested) = if safety.screened && !safety.pins.has(from) {
+            (targets & !safety.played, targets & safety.played)
+        } else {
+            (B::EMPTY, targets)
+        };
+        if tested.is_empty() {
+            return settled;
+        }
+        if let Some(legal) = filter_opened(rules, position, from, tested, us) {
+            return settled | legal;
         }
     }
     let mut legal = B::EMPTY;

@@ -14,9 +14,18 @@
 //!
 //! Reading is forgiving: the game's own notation (UCI) is accepted, `0-0`, a missing `=` or
 //! `x`, and check marks are optional, and a move is accepted whenever exactly one legal move
-//! fits what was written. On a board of exactly ten ranks, a rank written to tell two pieces
-//! apart that fits no move is read once more as counted from 0: XBoard's PGN of xiangqi writes
-//! squares from rank 1 but that rank from 0 (`R6xd5` for the rook on d7 of two on the d-file).
+//! fits what was written.
+//!
+//! Other programs' PGN (XBoard's, read by `replay`), where what was written fits no move:
+//! - a move without a piece letter is a move of the piece lettered `P`, as SAN writes pawns
+//!   (XBoard's shogi: `c4`, `dxd3`, where the game's own notation keeps the pawn's letter since
+//!   its promotion is optional);
+//! - a castling is also the castling piece's move to its square (XBoard's knightmate, whose
+//!   castling piece is no `King` to XBoard: `Kg8` for `O-O`).
+//!
+//! And a `+` after a move that gives no check, where the same move may also promote, is that
+//! promotion; an `=` after it, the move without one (XBoard's shogi: `Bxh8+`, `g3=`; XBoard
+//! writes no check marks there).
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{PieceId, SideId};
@@ -379,7 +388,7 @@ pub fn resolve<B: Bitboard>(
         .filter(|&m| normalise(&bare(rules, position, m, &legal)) == wanted)
         .collect();
     if let [mv] = exact[..] {
-        return Ok(mv);
+        return Ok(promotion_marked(rules, position, text, mv, &legal));
     }
     if wanted.contains('@') {
         return Err(InputError::Illegal {
@@ -404,13 +413,30 @@ pub fn resolve<B: Bitboard>(
             .collect()
     };
     let mut candidates = fitting(&written);
+    if candidates.is_empty() && written.piece.is_none() {
+        candidates = fitting(&Written {
+            piece: Some('P'),
+            ..written.clone()
+        });
+    }
     if candidates.is_empty() {
-        if let Some(from_zero) = rank_from_zero(rules, &written) {
-            candidates = fitting(&from_zero);
-        }
+        candidates = legal
+            .iter()
+            .copied()
+            .filter(|&m| castling_fits(rules, position, &written, m))
+            .collect();
+    }
+    if candidates.len() > 1 {
+        candidates = by_promotion_mark(text, candidates);
     }
     match candidates.len() {
-        1 => Ok(candidates[0]),
+        1 => Ok(promotion_marked(
+            rules,
+            position,
+            text,
+            candidates[0],
+            &legal,
+        )),
         0 => Err(InputError::Illegal {
             text: text.to_string(),
             uci: meant(rules, position, &written),
@@ -425,17 +451,90 @@ pub fn resolve<B: Bitboard>(
     }
 }
 
-/// The written move with its disambiguating rank read as counted from 0, as XBoard writes it
-/// on a board of exactly ten ranks; `None` when there is no such rank or board.
-fn rank_from_zero<B: Bitboard>(rules: &Rules<B>, written: &Written) -> Option<Written> {
-    if rules.geometry.ranks != 10 {
-        return None;
+/// Of several fitting moves, the promotions when the text ends with one `+`, the moves without
+/// promotion when it ends with `=` (XBoard's shogi), if that leaves one; else all of them.
+fn by_promotion_mark(text: &str, candidates: Vec<Move>) -> Vec<Move> {
+    let promotes = |m: &Move| matches!(m.kind, MoveKind::Promote(_));
+    let kept: Vec<Move> = if plus_marked(text) {
+        candidates.iter().copied().filter(promotes).collect()
+    } else if text.trim_end().ends_with('=') {
+        candidates
+            .iter()
+            .copied()
+            .filter(|m| !promotes(m))
+            .collect()
+    } else {
+        return candidates;
+    };
+    if kept.len() == 1 {
+        kept
+    } else {
+        candidates
     }
-    let rank: usize = written.from_rank.as_ref()?.parse().ok()?;
-    Some(Written {
-        from_rank: Some((rank + 1).to_string()),
-        ..written.clone()
-    })
+}
+
+/// Whether the text ends with a single `+` (a check mark, or XBoard's shogi promotion).
+fn plus_marked(text: &str) -> bool {
+    let text = text.trim_end();
+    text.ends_with('+') && !text.ends_with("++")
+}
+
+/// `mv`, or the one promotion of the same piece between the same squares when the text ends
+/// with a `+` that `mv` does not earn as a check (`Bxh8+` in XBoard's shogi).
+fn promotion_marked<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    text: &str,
+    mv: Move,
+    legal: &[Move],
+) -> Move {
+    if !plus_marked(text) || matches!(mv.kind, MoveKind::Promote(_)) {
+        return mv;
+    }
+    if rules.definition.end.check {
+        let mut next = *position;
+        next.play_unchecked(rules, mv);
+        if next.in_check(rules, next.side_to_move(rules)) {
+            return mv;
+        }
+    }
+    let promotions: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| m.from == mv.from && m.to == mv.to && matches!(m.kind, MoveKind::Promote(_)))
+        .collect();
+    match promotions[..] {
+        [promotion] => promotion,
+        _ => mv,
+    }
+}
+
+/// Whether a castling fits a move written as its castling piece's: the piece's letter, the
+/// square it castles to, and its square if written (`Kg8` for black's `O-O` in XBoard's
+/// knightmate).
+fn castling_fits<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    written: &Written,
+    mv: Move,
+) -> bool {
+    let MoveKind::Castle(index) = mv.kind else {
+        return false;
+    };
+    let castle = &rules.castles[index as usize];
+    let Some(king) = position.at(castle.king_from) else {
+        return false;
+    };
+    let letter = rules.definition.pieces[king.piece.index()]
+        .letter
+        .to_ascii_uppercase();
+    let (file, rank) = file_and_rank(rules, castle.king_from);
+    written.piece == Some(letter)
+        && !written.promoted_piece
+        && written.promotion.is_none()
+        && square_name(rules, castle.king_to) == written.to
+        && written.from_file.as_ref().is_none_or(|f| *f == file)
+        && written.from_rank.as_ref().is_none_or(|r| *r == rank)
 }
 
 /// Whether a legal move fits the written parts.

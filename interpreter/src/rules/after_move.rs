@@ -25,7 +25,7 @@ use crate::core::moves::Move;
 use crate::core::position::Position;
 use crate::core::tables::PromotionRule;
 use crate::expression::{Judge, OTHER_PIECE};
-use crate::rules::after_board::BoardJudge;
+use crate::rules::after_board::{BoardJudge, Facing};
 use crate::rules::ir::{AfterRule, AfterTest, Cond};
 use crate::rules::Rules;
 
@@ -59,32 +59,37 @@ pub(crate) fn allowed<B: Bitboard>(
 ) -> bool {
     let board = AfterMove::of(rules, position, mv);
     let mut after: Option<Position<B>> = None;
-    for rule in binding {
-        if !applies(before, position, &rule.condition, mv) {
-            continue;
-        }
-        if let Some(board) = board {
-            if board_holds(rules, position, board, mv, us, &rule.test) != rule.holds {
-                return false;
-            }
-            continue;
-        }
-        let next = after.get_or_insert_with(|| {
-            let mut next = *position;
-            next.act(rules, mv);
-            next
-        });
-        let holds = match &rule.test {
-            AfterTest::Check => rules
-                .side_ids()
-                .any(|side| rules.is_enemy(us, side) && next.in_check(rules, side)),
-            AfterTest::Holds(condition) => Judge::new(rules, next, us).holds(condition),
-        };
-        if holds != rule.holds {
-            return false;
-        }
+    binding.iter().all(|rule| {
+        !applies(before, position, &rule.condition, mv.from.index())
+            || meets(rules, position, (board, &mut after), rule, us, mv)
+    })
+}
+
+/// Whether `mv` meets `rule` (whose `when` applies to it): judged on the board it leaves where
+/// `board` has it, else on the position after it, played into `after` the first time.
+fn meets<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    (board, after): (Option<AfterMove<'_, B>>, &mut Option<Position<B>>),
+    rule: &AfterRule<B>,
+    us: SideId,
+    mv: Move,
+) -> bool {
+    if let Some(board) = board {
+        return board_holds(rules, position, board, mv, us, &rule.test) == rule.holds;
     }
-    true
+    let next = after.get_or_insert_with(|| {
+        let mut next = *position;
+        next.act(rules, mv);
+        next
+    });
+    let holds = match &rule.test {
+        AfterTest::Check => rules
+            .side_ids()
+            .any(|side| rules.is_enemy(us, side) && next.in_check(rules, side)),
+        AfterTest::Holds(condition) => Judge::new(rules, next, us).holds(condition),
+    };
+    holds == rule.holds
 }
 
 /// Whether a rule's test holds on the board `mv` leaves, read without playing the move
@@ -107,21 +112,21 @@ fn board_holds<B: Bitboard>(
     }
 }
 
-/// Whether a rule's `when` condition holds for the move (judged before it, for the moving
-/// piece and its square).
+/// Whether a rule's `when` condition holds for a move from `from` (judged before it, for the
+/// moving piece and its square).
 fn applies<B: Bitboard>(
     before: &mut Judge<'_, B>,
     position: &Position<B>,
     condition: &Cond<B>,
-    mv: Move,
+    from: usize,
 ) -> bool {
     if matches!(condition, Cond::True) {
         return true;
     }
     let piece = position
-        .occupant(mv.from)
+        .at(from)
         .map_or(OTHER_PIECE, |occupant| occupant.piece);
-    before.move_mask(condition, piece).contains(mv.from)
+    before.move_mask(condition, piece).has(from)
 }
 
 /// A sink that passes on the moves that meet the rules judged after the move.
@@ -135,6 +140,26 @@ pub(crate) struct AfterMoves<'a, 'r, B: Bitboard, S> {
     /// Where every binding rule is `must (not) give check` for any piece: the moves that
     /// give check, found without playing them ([`CheckGivers`]); `None` elsewhere.
     givers: Option<CheckGivers<B>>,
+    /// A bit per binding rule (the first 64) whose `when` names neither the moving piece nor
+    /// its square ([`reads_move`]): the same for every move of the position, judged once.
+    same_when: u64,
+    /// Of those, the rules whose `when` has been judged, and those for which it holds.
+    when_judged: u64,
+    when_holds: u64,
+    /// Per binding rule, its condition's facing form on the position ([`Facing`]), read the
+    /// first time a piece's moves are judged by it (`Some(None)`: another form).
+    facing: Vec<Option<Option<Facing<B>>>>,
+}
+
+/// Whether a condition names the moving (or dropped) piece or its square: where it does not,
+/// it holds for every move of a position or for none.
+fn reads_move<B>(condition: &Cond<B>) -> bool {
+    match condition {
+        Cond::Move(_) | Cond::MoveFrom(_) | Cond::Place(_) | Cond::PlaceOn(_) => true,
+        Cond::And(a, b) | Cond::Or(a, b) => reads_move(a) || reads_move(b),
+        Cond::Not(a) => reads_move(a),
+        _ => false,
+    }
 }
 
 impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
@@ -148,6 +173,13 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
         let givers = only_checks
             .then(|| CheckGivers::new(rules, position, us))
             .flatten();
+        let binding_len = binding.len();
+        let same_when = binding
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(|(_, rule)| !reads_move(&rule.condition))
+            .fold(0, |bits, (index, _)| bits | 1 << index);
         AfterMoves {
             rules,
             position,
@@ -156,6 +188,10 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
             us,
             inner,
             givers,
+            same_when,
+            when_judged: 0,
+            when_holds: 0,
+            facing: vec![None; binding_len],
         }
     }
 
@@ -173,12 +209,89 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
             }
             rest = unknown;
         }
+        if rest.is_empty() {
+            return kept;
+        }
+        if self.binding.len() > 64 {
+            for to in rest.squares() {
+                if self.allows(Move::normal(from, to)) {
+                    kept |= B::single(to);
+                }
+            }
+            return kept;
+        }
+        let Some(open) = self.open_rules(from) else {
+            return kept;
+        };
+        if open == 0 {
+            return kept | rest;
+        }
         for to in rest.squares() {
-            if self.allows(Move::normal(from, to)) {
+            let mv = Move::normal(from, to);
+            let board = AfterMove::of(self.rules, self.position, mv);
+            let mut after = None;
+            let meets_all = self.binding.iter().enumerate().all(|(index, rule)| {
+                open >> index & 1 == 0
+                    || meets(
+                        self.rules,
+                        self.position,
+                        (board, &mut after),
+                        rule,
+                        self.us,
+                        mv,
+                    )
+            });
+            if meets_all {
                 kept |= B::single(to);
             }
         }
         kept
+    }
+
+    /// The binding rules that the plain moves of the piece on `from` must each be judged by, a
+    /// bit per rule: those whose `when` applies to it (judged once for all its moves), but not
+    /// those settled for all of them at once ([`Facing::false_after_moves_from`]). `None` where such a
+    /// settled rule fails every move. At most 64 rules.
+    fn open_rules(&mut self, from: usize) -> Option<u64> {
+        let mut open = 0;
+        for index in 0..self.binding.len() {
+            let rule = self.binding[index];
+            if !self.applies_from(index, rule, from) {
+                continue;
+            }
+            if let AfterTest::Holds(condition) = &rule.test {
+                let (rules, position, us) = (self.rules, self.position, self.us);
+                let facing = *self.facing[index].get_or_insert_with(|| {
+                    Facing::of(rules, &mut self.before, position, us, condition)
+                });
+                if facing
+                    .is_some_and(|facing| facing.false_after_moves_from(rules, position, us, from))
+                {
+                    if rule.holds {
+                        return None;
+                    }
+                    continue;
+                }
+            }
+            open |= 1 << index;
+        }
+        Some(open)
+    }
+
+    /// Whether the `when` of `rule`, the binding rule `index` (one of the first 64), applies to
+    /// the moves from `from`: judged once per position where it reads no move.
+    fn applies_from(&mut self, index: usize, rule: &AfterRule<B>, from: usize) -> bool {
+        let bit = 1u64 << index;
+        if self.same_when & bit == 0 {
+            return applies(&mut self.before, self.position, &rule.condition, from);
+        }
+        if self.when_judged & bit == 0 {
+            self.when_judged |= bit;
+            if applies(&mut self.before, self.position, &rule.condition, from) {
+                self.when_holds |= bit;
+            }
+        }
+        self.when_holds & bit != 0
     }
 
     fn allows(&mut self, mv: Move) -> bool {

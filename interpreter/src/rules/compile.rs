@@ -23,6 +23,7 @@ impl<B: Bitboard> Rules<B> {
     pub fn compile_with(definition: &Definition, options: Options) -> Result<Self, CompileError> {
         let mut tables = Tables::compile(definition)?;
         tables.pins_suffice &= options.pins;
+        tables.screens = options.pins;
         tables.explosion_shield = options.pins && crate::core::legality::explosion_shield(&tables);
         let pieces = tables.pieces;
         let mut expressions = crate::expression::Compiled::new(definition, &tables.geometry);

@@ -31,7 +31,9 @@ pub struct Options {
     pub lookahead_pruning: bool,
     /// Whether legality is decided from pins and checks where the tables say that is exact
     /// (no lame attacker whose path a move could open), rather than by playing each move of a
-    /// pinned piece or a king on a copy.
+    /// pinned piece or a king on a copy; and, where hoppers or lame leapers attack, from the
+    /// screens of the royal piece ([`crate::core::legality::screens`]) rather than by testing
+    /// every move.
     pub pins: bool,
     /// Whether the drop rules that look ahead (`must leave an action`) apply at all.
     pub drop_lookahead: bool,

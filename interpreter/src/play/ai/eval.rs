@@ -12,7 +12,10 @@
 //!   game (`wins when some (own King and squares ...)`: racing kings, king of the hill), the
 //!   piece's distance to those squares counts against it; where a counter reaching a number
 //!   decides it (`loses when opponent checks >= 3`), each step towards the number counts more
-//!   than the last;
+//!   than the last; where a side loses when its pieces (or its pieces of one type) are gone
+//!   (`loses when no own pieces`: horde's White, extinction chess's every type), the fewer
+//!   of them it has, the more each one counts (a term of `1 / count`): taking the last few
+//!   brings the end nearer than the material says;
 //! - positional terms ([`super::positional`]), where having more is the goal: a promoting
 //!   piece's advance towards its promotion zone.
 //!
@@ -43,6 +46,10 @@ pub const GOAL_STEP_WEIGHT: i64 = 60;
 /// A counter one step short of its goal is worth this; `n` steps of `goal` are worth
 /// `COUNTER_WEIGHT * n² / (goal - 1)²`, so that each step counts more than the last.
 pub const COUNTER_WEIGHT: i64 = 400;
+/// A side down to one of the pieces it must keep loses this much; down to `n` of them,
+/// `EXTINCTION_WEIGHT / n`, so that the second-last is worth `EXTINCTION_WEIGHT / 2` more than
+/// its material, and a side with many hardly feels the term.
+pub const EXTINCTION_WEIGHT: i64 = 800;
 
 /// What the end rules make worth having, read once from the definition's end rules.
 #[derive(Clone, Debug)]
@@ -54,6 +61,8 @@ pub struct Goals<B> {
     regions: Vec<Region<B>>,
     /// Counters whose reaching a number decides the game for their side.
     counters: Vec<CounterGoal>,
+    /// Pieces whose last one lost decides the game against their side.
+    extinctions: Vec<Extinction>,
     /// The positional terms ([`super::positional`]), counted where having more is the goal.
     positional: super::positional::Positional,
 }
@@ -68,6 +77,13 @@ struct Region<B> {
     goal: BySide<B>,
     /// Per side, per square index, the king steps to the nearest goal square.
     steps: BySide<Vec<u8>>,
+}
+
+/// `loses when no own pieces` (`None`: pieces of any type), `loses when no own Queen`, or
+/// `wins when no opponent pieces`: a side that has none of them left has lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Extinction {
+    piece: Option<PieceId>,
 }
 
 /// `loses when opponent checks >= 3`: a side's counter reaching `goal` decides the game for it.
@@ -90,12 +106,17 @@ impl<B: Bitboard> Goals<B> {
             sign,
             regions: Vec::new(),
             counters: Vec::new(),
+            extinctions: Vec::new(),
             positional: super::positional::Positional::of(rules),
         };
         for condition in &end.conditions {
             let Some(verdict) = condition.verdict else {
                 continue;
             };
+            // Each disjunct is enough: `no own King or no own Queen ...` is one goal a type.
+            for part in disjuncts(&condition.condition) {
+                goals.read_extinction(verdict, part);
+            }
             // Each conjunct is necessary: reaching any of them brings the end nearer.
             for part in conjuncts(&condition.condition) {
                 goals.read(rules, verdict, part);
@@ -135,6 +156,20 @@ impl<B: Bitboard> Goals<B> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// `no own pieces` ending the game against their owner: an extinction goal.
+    fn read_extinction(&mut self, verdict: Verdict, part: &Condition) {
+        let Condition::Not(inner) = part else {
+            return;
+        };
+        let Condition::Some(Squares::Pieces(owner, piece)) = inner.as_ref() else {
+            return;
+        };
+        let extinction = Extinction { piece: *piece };
+        if loss_of_owner(verdict, *owner) && !self.extinctions.contains(&extinction) {
+            self.extinctions.push(extinction);
         }
     }
 
@@ -184,6 +219,13 @@ impl<B: Bitboard> Goals<B> {
             let span = (goal.goal - 1).max(1);
             total += COUNTER_WEIGHT * reached * reached / (span * span);
         }
+        for extinction in &self.extinctions {
+            let mut kept = position.side_pieces(side);
+            if let Some(piece) = extinction.piece {
+                kept &= position.typed(piece);
+            }
+            total -= EXTINCTION_WEIGHT / (kept.count() as i64).max(1);
+        }
         total
     }
 }
@@ -215,6 +257,18 @@ fn conjuncts(condition: &Condition) -> Vec<&Condition> {
     }
 }
 
+/// The disjuncts of a condition (the condition itself when it is no `or`).
+fn disjuncts(condition: &Condition) -> Vec<&Condition> {
+    match condition {
+        Condition::Or(a, b) => {
+            let mut parts = disjuncts(a);
+            parts.extend(disjuncts(b));
+            parts
+        }
+        other => vec![other],
+    }
+}
+
 /// `own King and squares ...` (either order): whose piece, of which type, on which squares.
 fn piece_on_squares(squares: &Squares) -> Option<(SideRef, PieceId, &[Vec<variant_dsl::Square>])> {
     let Squares::And(a, b) = squares else {
@@ -235,6 +289,15 @@ fn goal_of_owner(verdict: Verdict, owner: SideRef) -> bool {
     matches!(
         (verdict, owner),
         (Verdict::Win, SideRef::Own) | (Verdict::Loss, SideRef::Opponents)
+    )
+}
+
+/// Whether the thing owned by `owner` coming about is bad for its owner: a loss for the side
+/// judged when it is its own, a win for it when it is its opponents'.
+fn loss_of_owner(verdict: Verdict, owner: SideRef) -> bool {
+    matches!(
+        (verdict, owner),
+        (Verdict::Loss, SideRef::Own) | (Verdict::Win, SideRef::Opponents)
     )
 }
 
@@ -340,6 +403,37 @@ mod tests {
                 counter: 0,
                 goal: 3
             }]
+        );
+        // `loses when no own pieces`; `no own King or no own Queen or ...`, one a type.
+        assert_eq!(goals("horde").extinctions, [Extinction { piece: None }]);
+        assert!(chess.extinctions.is_empty());
+        let extinction = goals("extinction").extinctions;
+        assert_eq!(extinction.len(), 6);
+        assert!(extinction.iter().all(|e| e.piece.is_some()));
+    }
+
+    #[test]
+    fn a_side_that_must_keep_a_piece_values_its_last_ones_more() {
+        // White (no King in horde) with two pawns or one; White to move.
+        let value = |game: &str, fen: &str| {
+            let session = self::game(game, Some(fen));
+            let (rules, position, white) = read(session.as_ref());
+            evaluate(&rules, &position, white)
+        };
+        let (two, one) = (
+            "4k3/8/8/8/8/8/P1P5/8 w - - 0 1",
+            "4k3/8/8/8/8/8/P7/8 w - - 0 1",
+        );
+        let horde = value("horde", two) - value("horde", one);
+        // In chess (a White King added) the pawn is worth its material and its squares.
+        let (two, one) = (
+            "4k3/8/8/8/8/8/P1P5/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/P7/4K3 w - - 0 1",
+        );
+        let chess = value("chess", two) - value("chess", one);
+        assert!(
+            horde >= chess + (EXTINCTION_WEIGHT / 2) as i32,
+            "horde {horde}, chess {chess}"
         );
     }
 
