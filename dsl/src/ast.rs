@@ -739,8 +739,9 @@ pub enum TurnItem {
     Maximal,
     /// `pass when no action`
     Pass,
-    /// `may pass`: the side to move may pass instead of acting.
-    MayPass,
+    /// `may pass`: the side to move may pass instead of acting; with `in check when C`, also
+    /// while in check where C holds.
+    MayPass(Option<Spanned<Expression>>),
     /// `exchange prisoners`
     ExchangePrisoners,
     /// A construct not implemented yet.

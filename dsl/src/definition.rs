@@ -460,7 +460,7 @@ pub struct PhaseDef {
 }
 
 /// `turn { up to 3 actions; maximal; pass when no action; exchange prisoners }`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnRules {
     /// The most actions in one turn (1 without a `turn` block).
     pub actions: u8,
@@ -477,6 +477,11 @@ pub struct TurnRules {
     /// square twice (`e2e2`, Fairy-Stockfish's janggi).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub may_pass: bool,
+    /// `may pass in check when C`: the pass is legal also while a royal piece of the side to
+    /// move is attacked, where C holds for that side (Fairy-Stockfish's janggi: while the
+    /// generals face each other).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_in_check: Option<crate::expression::Condition>,
 }
 
 impl Default for TurnRules {
@@ -487,6 +492,7 @@ impl Default for TurnRules {
             pass: false,
             exchange_prisoners: false,
             may_pass: false,
+            pass_in_check: None,
         }
     }
 }

@@ -473,7 +473,13 @@ pub(super) fn turn_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> TurnS
                 }
                 Rule::maximal_rule => TurnItem::Maximal,
                 Rule::pass_rule => TurnItem::Pass,
-                Rule::may_pass_rule => TurnItem::MayPass,
+                Rule::may_pass_rule => TurnItem::MayPass(
+                    // `in check when CONDITION`: its last child is the condition.
+                    parts
+                        .nth(2)
+                        .and_then(|clause| clause.into_inner().last())
+                        .map(|condition| expression(file, condition)),
+                ),
                 Rule::exchange_rule => TurnItem::ExchangePrisoners,
                 _ => TurnItem::Future(future_statement(file, &mut parts)),
             };

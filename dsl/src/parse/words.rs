@@ -471,6 +471,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_plies => words("`plies`"),
         Rule::kw_perpetual | Rule::perpetual_check => words("`, perpetual check VERDICT`"),
         Rule::verdict_for => words("`for` and a side's name"),
+        Rule::pass_in_check => words("`in check when CONDITION`"),
         Rule::policy_item => words("a policy item such as `rule 1 { ... }`"),
         Rule::policy_step => words("a policy step such as `moves` or `where capture`"),
         Rule::action_atom => words("a condition on an action such as `capture`"),
