@@ -1023,6 +1023,15 @@ pub enum EndRule {
         /// The verdict; `None` for `by score`.
         verdict: Option<Spanned<Verdict>>,
     },
+    /// `counting 16 draws when C`
+    Counting {
+        /// The limit in moves per side, as written.
+        moves: Spanned<String>,
+        /// The verdict for the side to move when the count passes the limit.
+        verdict: Spanned<Verdict>,
+        /// When the count runs, judged for the side to move.
+        condition: Spanned<Expression>,
+    },
     /// `by score when hands empty`, `loses when no own King`
     Condition {
         /// `each side`: judged for every side, not only the side to move.
@@ -1055,6 +1064,7 @@ impl EndRule {
             EndRule::Repetition { .. } => "repetition",
             EndRule::MoveLimit { .. } => "move-limit",
             EndRule::Condition { .. } => "when",
+            EndRule::Counting { .. } => "counting",
             EndRule::Material(_) => "material",
             EndRule::RoyalCaptured(_) => "royal captured",
             EndRule::Tiebreak(tiebreak) => match tiebreak.node {

@@ -1081,6 +1081,33 @@ pub struct EndRules {
     /// action may leave them all attacked, and checkmate needs them all attacked.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub check_all_royals: bool,
+    /// `counting N VERDICT when C` lines, in source order: the count of plies kept in the
+    /// position (ASEAN chess's and sittuyin's counting, [`Counting`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counting: Vec<Counting>,
+}
+
+/// `counting N VERDICT when C`: one limit of the counting rule (Fairy-Stockfish's
+/// `countingRule = asean`).
+///
+/// After every turn, the first line whose condition holds for the side to move gives a limit
+/// of N moves (2N plies). A count that is not running starts then at 0 plies with that limit,
+/// and so does a running one when the turn's last action captured or promoted; otherwise a
+/// running count goes up by one ply, whatever the conditions say. When it has passed its limit
+/// the game ends with the verdict for the side to move. The count is neither hashed nor part of
+/// a repetition; the FEN carries it while it runs, as Fairy-Stockfish writes it (the limit in
+/// plies in the en-passant field, the count in the half-move field).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counting {
+    /// The limit in moves per side.
+    pub moves: u32,
+    /// The verdict for the side to move when the count passes the limit (every line's is the
+    /// same).
+    pub verdict: Verdict,
+    /// When this limit applies, judged for the side to move.
+    pub condition: crate::expression::Condition,
+    /// Where it is written.
+    pub origin: Origin,
 }
 
 /// `RESULT when CONDITION`: the game ends when the condition holds for the side to move.
@@ -1232,6 +1259,10 @@ pub struct Setup {
     /// The square of the game's neutral piece (`neutral`, written `*`), if it is on the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neutral: Option<Square>,
+    /// The running count of `counting` (§2.14), as (limit in plies, plies counted): written in
+    /// the FEN's en-passant and half-move fields while it runs, as Fairy-Stockfish does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counting: Option<(u32, u32)>,
 }
 
 /// How far a turn of several actions has gone.

@@ -53,7 +53,7 @@ pub mod validate;
 pub use ast::GameFile;
 pub use definition::{
     ActionCondition, ActionNumber, Actions, AfterRule, AfterTest, BoardDef, CaptureRules,
-    CastlingDef, ControlRules, CounterDef, CounterEvent, CounterFen, Definition, Dice,
+    CastlingDef, ControlRules, CounterDef, CounterEvent, CounterFen, Counting, Definition, Dice,
     DropConstraint, DropRules, EndCondition, EndRules, Forward, GatingDef, Grouping, Hop, Leg,
     LegCount, LegDirection, LegEffect, MaterialRule, MoveAtom, MoveLimit, MoveMode, Obligation,
     ObligationKind, ObligationWhen, Offset, Origin, PathDef, PhaseDef, PieceCount, PieceDef,

@@ -713,6 +713,11 @@ pub(super) fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndSta
                         verdict: end_result(file, next),
                     }
                 }
+                Rule::counting_rule => EndRule::Counting {
+                    moves: text_of(file, &parts.nth(1).expect("moves")),
+                    verdict: verdict(file, child(&mut parts)),
+                    condition: expression(file, parts.nth(1).expect("a condition")),
+                },
                 Rule::condition_rule => {
                     let mut first = child(&mut parts);
                     let each_side = first.as_rule() == Rule::each_side;

@@ -282,6 +282,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::stalemate_rule => keyword(END_ITEM, "stalemate"),
         Rule::repetition_rule => keyword(END_ITEM, "repetition"),
         Rule::move_limit_rule => keyword(END_ITEM, "move-limit"),
+        Rule::counting_rule => keyword(END_ITEM, "counting"),
         Rule::tiebreak_rule => keyword(END_ITEM, "tiebreak"),
         Rule::material_rule | Rule::kw_material => keyword(END_ITEM, "material"),
         Rule::material_term => words(MATERIAL_TERM),
@@ -594,6 +595,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_stalemate => keyword(END_ITEM, "stalemate"),
         Rule::kw_repetition => keyword(END_ITEM, "repetition"),
         Rule::kw_move_limit => keyword(END_ITEM, "move-limit"),
+        Rule::kw_counting => keyword(END_ITEM, "counting"),
         Rule::promoted_letter => words("`+` and a letter, such as `+P`"),
         Rule::promotion_moves | Rule::promotion_move => {
             words("`on`, `into`, `within`, `from` or `out of`")

@@ -86,6 +86,12 @@ pub struct Position<B: Bitboard> {
     /// games with `perpetual check` (a repetition reads it): history like [`Position::passed`],
     /// neither hashed nor in the FEN (a position read from a FEN has no checks behind it).
     checks_in_a_row: BySide<u16>,
+    /// The running count of `counting` (Fairy-Stockfish's ASEAN counting): its limit in plies,
+    /// 0 while no count runs, and the plies counted. Neither hashed (a repetition ignores it,
+    /// as Fairy-Stockfish's does) nor read by the move generation; the FEN carries it.
+    counting_limit: u16,
+    /// The plies counted since the running count started.
+    counting_plies: u16,
 }
 
 /// A side's last drop, `(piece, square)`, packed into one aligned word: read just after a
@@ -179,6 +185,8 @@ impl<B: Bitboard> Position<B> {
             counters: BySide::splat([0; variant_dsl::MAX_COUNTERS]),
             passed: 0,
             checks_in_a_row: BySide::splat(0),
+            counting_limit: 0,
+            counting_plies: 0,
         }
     }
 
@@ -317,6 +325,13 @@ impl<B: Bitboard> Position<B> {
             }
         }
         position.halfmove_clock = setup.halfmove_clock;
+        if let Some((limit, plies)) = setup.counting {
+            // The FEN reader keeps the limit within 16 bits.
+            position.set_counting(
+                limit.min(u32::from(u16::MAX)) as u16,
+                plies.min(u32::from(u16::MAX)) as u16,
+            );
+        }
         position.fullmove_number = setup.fullmove_number.max(1);
         let unstarted = position.restore_progress(rules, &setup.progress)?;
         Ok((position, unstarted))
@@ -423,6 +438,9 @@ impl<B: Bitboard> Position<B> {
                 .map(|ep| rules.geometry.square(ep.target.index())),
             halfmove_clock: self.halfmove_clock,
             fullmove_number: self.fullmove_number,
+            counting: self
+                .counting()
+                .map(|(limit, plies)| (u32::from(limit), u32::from(plies))),
             prisons: rules
                 .side_ids()
                 .flat_map(|side| {
@@ -616,6 +634,19 @@ impl<B: Bitboard> Position<B> {
     #[inline]
     pub fn checks_in_a_row(&self, side: SideId) -> u16 {
         self.checks_in_a_row[side]
+    }
+
+    /// The running count of `counting`, as (limit in plies, plies counted); `None` while no
+    /// count runs.
+    #[inline]
+    pub fn counting(&self) -> Option<(u16, u16)> {
+        (self.counting_limit != 0).then_some((self.counting_limit, self.counting_plies))
+    }
+
+    /// Sets the running count of `counting` (a limit of 0: no count runs).
+    pub(crate) fn set_counting(&mut self, limit: u16, plies: u16) {
+        self.counting_limit = limit;
+        self.counting_plies = if limit == 0 { 0 } else { plies };
     }
 
     /// Records whether the side's last action left an opponent in check (`perpetual check`).

@@ -54,6 +54,7 @@ pub(crate) fn ends_before_actions_settled<B: Bitboard>(
         || (!end.material.is_empty() && material_rule(rules, position).is_some())
         || (end.repetition.is_some() && repeated(rules, position, history))
         || move_limit_reached(rules, position)
+        || counting_reached(position)
 }
 
 /// The first end condition (among those `select` keeps) that holds: its index, the side it
@@ -230,6 +231,14 @@ pub(crate) fn perpetual_checker<B: Bitboard>(
         (Some(checker), None) => Some((checker, verdict)),
         _ => None,
     }
+}
+
+/// `counting`: the running count has passed its limit.
+#[inline]
+pub(crate) fn counting_reached<B: Bitboard>(position: &Position<B>) -> bool {
+    position
+        .counting()
+        .is_some_and(|(limit, plies)| plies > limit)
 }
 
 /// `move-limit N`: N moves by each side without a capture or an irreversible move.

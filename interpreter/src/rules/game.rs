@@ -111,7 +111,8 @@ impl<B: Bitboard> Position<B> {
     /// copy just written (a load that waits for the copy's stores).
     #[inline(always)]
     pub(crate) fn play_inlined(&mut self, rules: &Rules<B>, mv: Move) {
-        let captures = rules.counts && crate::legal::captures(self, mv);
+        let counting = !rules.expressions.counting.is_empty();
+        let captures = (rules.counts || counting) && crate::legal::captures(self, mv);
         let acted = self.act(rules, mv);
         if acted && rules.counts {
             self.count_events(rules, captures);
@@ -127,6 +128,31 @@ impl<B: Bitboard> Position<B> {
             return;
         }
         self.finish_turn(rules);
+        if counting {
+            let promotes = matches!(mv.kind, crate::core::moves::MoveKind::Promote(_));
+            self.count_plies(rules, captures || promotes);
+        }
+    }
+
+    /// After a turn, in a game with `counting`: the first line whose condition holds for the
+    /// side now to move gives a limit; a count starts with it if none runs or if the turn's
+    /// last action captured or promoted (`restart`), else a running count goes up by a ply.
+    #[cold]
+    fn count_plies(&mut self, rules: &Rules<B>, restart: bool) {
+        let us = self.side_to_move(rules);
+        let limit = rules
+            .expressions
+            .counting
+            .iter()
+            .zip(&rules.definition.end.counting)
+            .find(|(condition, _)| crate::expression::Judge::new(rules, self, us).holds(condition))
+            .map(|(_, line)| (line.moves * 2).min(u32::from(u16::MAX)) as u16);
+        match (self.counting(), limit) {
+            (None, Some(limit)) => self.set_counting(limit, 0),
+            (Some(_), Some(limit)) if restart => self.set_counting(limit, 0),
+            (Some((limit, plies)), _) => self.set_counting(limit, plies.saturating_add(1)),
+            (None, None) => {}
+        }
     }
 
     /// After an action of the side to move (`captured`: whether it captured), each counter
