@@ -1022,6 +1022,8 @@ pub enum EndRule {
         plies: bool,
         /// The verdict; `None` for `by score`.
         verdict: Option<Spanned<Verdict>>,
+        /// `, plus N per check beyond M`: N and M, as written.
+        checks: Option<(Spanned<String>, Spanned<String>)>,
     },
     /// `counting 16 draws when C`
     Counting {

@@ -1205,6 +1205,22 @@ pub struct MoveLimit {
     /// (Fairy-Stockfish's `materialCounting` on its `nMoveRule`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_score: bool,
+    /// `, plus N per check beyond M`: the limit grows by N (moves, or plies with `plies`) for
+    /// every check beyond the M-th that the side with the most checks gave since the clock's
+    /// reset, the resetting action's own check counted while its side is to move (Fairy-Stockfish's
+    /// `chasingRule = axf` on xiangqi's `nMoveRule`, which counts each side's last
+    /// `ceil(clock / 2)` moves).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks: Option<CheckExtension>,
+}
+
+/// `plus N per check beyond M` on a move limit ([`MoveLimit::checks`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckExtension {
+    /// N: moves (plies with `plies`) added per check beyond the threshold.
+    pub per_check: u32,
+    /// M: the checks that add nothing.
+    pub beyond: u32,
 }
 
 /// A position as a FEN describes it, resolved against a definition.

@@ -707,10 +707,20 @@ pub(super) fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndSta
                     if plies {
                         next = child(&mut parts);
                     }
+                    let verdict = end_result(file, next);
+                    // `, plus N per check beyond M`: its numbers are its integers.
+                    let checks = parts.next().and_then(|clause| {
+                        let mut numbers = clause
+                            .into_inner()
+                            .filter(|part| part.as_rule() == Rule::integer)
+                            .map(|number| text_of(file, &number));
+                        numbers.next().zip(numbers.next())
+                    });
                     EndRule::MoveLimit {
                         moves,
                         plies,
-                        verdict: end_result(file, next),
+                        verdict,
+                        checks,
                     }
                 }
                 Rule::counting_rule => EndRule::Counting {

@@ -106,7 +106,19 @@ impl Validator<'_> {
                     moves,
                     plies,
                     verdict,
+                    checks,
                 } => {
+                    let checks = checks.as_ref().map(|(per_check, beyond)| {
+                        // Small enough that the limit in plies stays far from overflowing.
+                        let per_check = self.number(per_check, 0, 1000).map(|n| n as u32);
+                        let beyond = self.number(beyond, 0, 10_000).map(|n| n as u32);
+                        per_check
+                            .zip(beyond)
+                            .map(|(per_check, beyond)| CheckExtension { per_check, beyond })
+                    });
+                    if checks.is_some_and(|checks| checks.is_none()) {
+                        continue;
+                    }
                     rules.move_limit =
                         self.count(moves, 1, "the move limit is at least 1")
                             .map(|moves| MoveLimit {
@@ -114,6 +126,7 @@ impl Validator<'_> {
                                 plies: *plies,
                                 verdict: verdict.as_ref().map_or(Verdict::Draw, |v| v.node),
                                 by_score: verdict.is_none(),
+                                checks: checks.flatten(),
                             });
                 }
                 EndRule::Tiebreak(tiebreak) => rules.tiebreaks.push(tiebreak.node),

@@ -92,6 +92,15 @@ pub struct Position<B: Bitboard> {
     counting_limit: u16,
     /// The plies counted since the running count started.
     counting_plies: u16,
+    /// Per side, the checks its actions gave since the half-move clock's last reset (or the
+    /// FEN), the resetting action's excluded; kept in games whose move limit grows with checks
+    /// (`plus N per check beyond M`). History like [`Position::passed`]: neither hashed nor in
+    /// the FEN.
+    checks_since_clock: BySide<u16>,
+    /// The side whose action reset the clock and gave check (or, in a position read from a FEN,
+    /// the side that gave the check standing there), plus 1; 0 for none. Counted for that side
+    /// while it is to move, as Fairy-Stockfish's window of `ceil(clock / 2)` moves per side does.
+    clock_reset_check: u8,
 }
 
 /// A side's last drop, `(piece, square)`, packed into one aligned word: read just after a
@@ -187,6 +196,8 @@ impl<B: Bitboard> Position<B> {
             checks_in_a_row: BySide::splat(0),
             counting_limit: 0,
             counting_plies: 0,
+            checks_since_clock: BySide::splat(0),
+            clock_reset_check: 0,
         }
     }
 
@@ -647,6 +658,32 @@ impl<B: Bitboard> Position<B> {
     pub(crate) fn set_counting(&mut self, limit: u16, plies: u16) {
         self.counting_limit = limit;
         self.counting_plies = if limit == 0 { 0 } else { plies };
+    }
+
+    /// The checks `side` gave since the half-move clock's last reset, for a move limit that
+    /// grows with checks: those of its actions after the reset, and the resetting action's own
+    /// check while `side` made it and is to move (Fairy-Stockfish's count of each side's last
+    /// `ceil(clock / 2)` moves).
+    pub fn checks_since_clock(&self, side: SideId, to_move: SideId) -> u16 {
+        let reset = self.clock_reset_check == side.0 + 1 && side == to_move;
+        self.checks_since_clock[side].saturating_add(u16::from(reset))
+    }
+
+    /// After an action of `mover` (`gave`: it left an opponent in check), for a move limit that
+    /// grows with checks: a reset clock starts the counts again.
+    pub(crate) fn count_check_since_clock(&mut self, mover: SideId, gave: bool) {
+        if self.halfmove_clock == 0 {
+            self.checks_since_clock = BySide::splat(0);
+            self.clock_reset_check = if gave { mover.0 + 1 } else { 0 };
+        } else if gave {
+            self.checks_since_clock[mover] = self.checks_since_clock[mover].saturating_add(1);
+        }
+    }
+
+    /// In a position read from a FEN, for a move limit that grows with checks: the check
+    /// standing there was given by `checker`, counted as a resetting action's.
+    pub(crate) fn set_standing_check(&mut self, checker: SideId) {
+        self.clock_reset_check = checker.0 + 1;
     }
 
     /// Records whether the side's last action left an opponent in check (`perpetual check`).

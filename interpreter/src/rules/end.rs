@@ -245,7 +245,18 @@ pub(crate) fn counting_reached<B: Bitboard>(position: &Position<B>) -> bool {
 #[inline]
 pub(crate) fn move_limit_reached<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
     rules.definition.end.move_limit.is_some_and(|limit| {
-        let plies = u64::from(limit.moves) * if limit.plies { 1 } else { 2 };
-        u64::from(position.halfmove_clock()) >= plies
+        let unit = if limit.plies { 1 } else { 2 };
+        let plies = u64::from(limit.moves) * unit;
+        // `plus N per check beyond M`: the side with the most checks since the clock's reset.
+        let extra = limit.checks.map_or(0, |checks| {
+            let to_move = position.side_to_move(rules);
+            let most = rules
+                .side_ids()
+                .map(|side| u64::from(position.checks_since_clock(side, to_move)))
+                .max()
+                .unwrap_or(0);
+            most.saturating_sub(u64::from(checks.beyond)) * u64::from(checks.per_check) * unit
+        });
+        u64::from(position.halfmove_clock()) >= plies + extra
     })
 }

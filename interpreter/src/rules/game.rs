@@ -37,11 +37,28 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+/// Whether the game's move limit grows with checks (`plus N per check beyond M`).
+#[inline(always)]
+fn checks_extend_limit<B: Bitboard>(rules: &Rules<B>) -> bool {
+    rules
+        .definition
+        .end
+        .move_limit
+        .is_some_and(|limit| limit.checks.is_some())
+}
+
 impl<B: Bitboard> Position<B> {
     /// Builds a position from a validated setup; at the start of a turn, computes what the start
     /// of a turn computes.
     pub fn from_setup(rules: &Rules<B>, setup: &Setup) -> Result<Self, SetupError> {
         let (mut position, unstarted) = Position::from_setup_unstarted(rules, setup)?;
+        if checks_extend_limit(rules) {
+            // The check standing in the FEN was given by the side that moved last.
+            let to_move = position.side_to_move(rules);
+            if position.in_check(rules, to_move) {
+                position.set_standing_check(position.previous_side(rules));
+            }
+        }
         if unstarted {
             position.begin_turn(rules);
         }
@@ -120,6 +137,9 @@ impl<B: Bitboard> Position<B> {
         if rules.tracks_checks {
             self.count_checks(rules);
         }
+        if acted && checks_extend_limit(rules) {
+            self.count_checks_since_clock(rules);
+        }
         if acted
             && rules.multi_action
             && self.phase().is_none()
@@ -194,6 +214,17 @@ impl<B: Bitboard> Position<B> {
             .side_ids()
             .any(|side| side != mover && self.in_check(rules, side));
         self.set_gave_check(mover, gave);
+    }
+
+    /// After an action, in a game whose move limit grows with checks: the mover's checks since
+    /// the clock's reset.
+    #[cold]
+    fn count_checks_since_clock(&mut self, rules: &Rules<B>) {
+        let mover = self.side_to_move(rules);
+        let gave = rules
+            .side_ids()
+            .any(|side| side != mover && self.in_check(rules, side));
+        self.count_check_since_clock(mover, gave);
     }
 
     /// Plays an action made of primitive edits (a policy's own action, see [`crate::edit`]) as
