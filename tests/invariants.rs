@@ -709,6 +709,9 @@ fn check_random_game(
                     Reason::RoyalCaptured => {
                         prop_assert!(false, "a chess king is never captured: {}", fen)
                     }
+                    Reason::Counting => {
+                        prop_assert!(false, "chess has no counting rule: {}", fen)
+                    }
                 }
                 return Ok(());
             }

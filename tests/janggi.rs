@@ -32,6 +32,12 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("4k4/9/9/9/9/9/9/9/4K4/9 w - - 0 1", "", "-", "e2d1 e2d2 e2d3 e2e2 e2f1 e2f2 e2f3"),
     // in check: no pass
     ("3k5/9/9/9/9/9/9/9/4K4/4r4 w - - 0 1", "", "-", "e2d2 e2d3 e2e1 e2f2 e2f3"),
+    // in check while the generals face each other: the pass is allowed (`may pass in check
+    // when ...`), and ends the game: Black's chariot wins the count
+    ("4k4/9/9/9/9/9/9/9/r3K4/9 w - - 0 1", "", "-", "e2d1 e2d3 e2e2 e2f1 e2f3"),
+    ("4k4/9/9/9/9/9/9/9/r3K4/9 w - - 0 1", "e2e2", "win", ""),
+    // the same check with the generals apart: no pass
+    ("3k5/9/9/9/9/9/9/9/r3K4/9 w - - 0 1", "", "-", "e2d1 e2d3 e2e1 e2e3 e2f1 e2f3"),
     // checkmate by chariots along the palace lines
     ("4k4/4R4/4R4/9/9/9/9/9/9/4K4 b - - 0 1", "", "loss", ""),
     // the cannon may not jump over a cannon
@@ -145,4 +151,37 @@ fn explain_names_the_cannon_a_cannon_may_not_hop_over_or_capture() {
         let text = common::stdout(&output);
         assert!(text.contains(expected), "{fen} {written}: {text}");
     }
+}
+
+/// A game that ended by a pass in check (the generals facing each other) leaves the passer's
+/// general attacked with the other side to move: that FEN is what the rules reached, so it reads
+/// back (the fuzz test met it in a random game); the same attack with the generals apart, which
+/// no pass can leave, is still refused as a position no move reaches. pyffish writes the same
+/// FEN after the pass (`get_fen('janggi', '4k4/9/9/9/9/9/9/9/r3K4/9 w - - 0 1', ['e2e2'])`).
+#[test]
+fn the_fen_after_a_pass_in_check_reads_back() {
+    let after = show_json(&[
+        JANGGI,
+        "--fen",
+        "4k4/9/9/9/9/9/9/9/r3K4/9 w - - 0 1",
+        "--play",
+        "e2e2",
+    ]);
+    let fen = after["fen"].as_str().expect("a FEN");
+    assert_eq!(fen, "4k4/9/9/9/9/9/9/9/r3K4/9 b - - 1 1");
+    let again = common::variant(&["show", JANGGI, "--fen", fen]);
+    assert!(again.status.success(), "{}", common::stderr(&again));
+    assert!(common::stdout(&again).contains(fen));
+    let apart = common::variant(&[
+        "show",
+        JANGGI,
+        "--fen",
+        "3k5/9/9/9/9/9/9/9/r3K4/9 b - - 1 1",
+    ]);
+    assert!(!apart.status.success());
+    assert!(
+        common::stderr(&apart).contains("cannot have made the last move"),
+        "{}",
+        common::stderr(&apart)
+    );
 }

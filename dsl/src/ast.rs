@@ -748,8 +748,9 @@ pub enum TurnItem {
     Maximal,
     /// `pass when no action`
     Pass,
-    /// `may pass`: the side to move may pass instead of acting.
-    MayPass,
+    /// `may pass`: the side to move may pass instead of acting; with `in check when C`, also
+    /// while in check where C holds.
+    MayPass(Option<Spanned<Expression>>),
     /// `exchange prisoners`
     ExchangePrisoners,
     /// A construct not implemented yet.
@@ -1033,6 +1034,17 @@ pub enum EndRule {
         plies: bool,
         /// The verdict; `None` for `by score`.
         verdict: Option<Spanned<Verdict>>,
+        /// `, plus N per check beyond M`: N and M, as written.
+        checks: Option<(Spanned<String>, Spanned<String>)>,
+    },
+    /// `counting 16 draws when C`
+    Counting {
+        /// The limit in moves per side, as written.
+        moves: Spanned<String>,
+        /// The verdict for the side to move when the count passes the limit.
+        verdict: Spanned<Verdict>,
+        /// When the count runs, judged for the side to move.
+        condition: Spanned<Expression>,
     },
     /// `by score when hands empty`, `loses when no own King`
     Condition {
@@ -1066,6 +1078,7 @@ impl EndRule {
             EndRule::Repetition { .. } => "repetition",
             EndRule::MoveLimit { .. } => "move-limit",
             EndRule::Condition { .. } => "when",
+            EndRule::Counting { .. } => "counting",
             EndRule::Material(_) => "material",
             EndRule::RoyalCaptured(_) => "royal captured",
             EndRule::Tiebreak(tiebreak) => match tiebreak.node {

@@ -460,7 +460,7 @@ pub struct PhaseDef {
 }
 
 /// `turn { up to 3 actions; maximal; pass when no action; exchange prisoners }`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnRules {
     /// The most actions in one turn (1 without a `turn` block).
     pub actions: u8,
@@ -477,6 +477,11 @@ pub struct TurnRules {
     /// square twice (`e2e2`, Fairy-Stockfish's janggi).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub may_pass: bool,
+    /// `may pass in check when C`: the pass is legal also while a royal piece of the side to
+    /// move is attacked, where C holds for that side (Fairy-Stockfish's janggi: while the
+    /// generals face each other).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_in_check: Option<crate::expression::Condition>,
 }
 
 impl Default for TurnRules {
@@ -487,6 +492,7 @@ impl Default for TurnRules {
             pass: false,
             exchange_prisoners: false,
             may_pass: false,
+            pass_in_check: None,
         }
     }
 }
@@ -1104,6 +1110,33 @@ pub struct EndRules {
     /// action may leave them all attacked, and checkmate needs them all attacked.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub check_all_royals: bool,
+    /// `counting N VERDICT when C` lines, in source order: the count of plies kept in the
+    /// position (ASEAN chess's and sittuyin's counting, [`Counting`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counting: Vec<Counting>,
+}
+
+/// `counting N VERDICT when C`: one limit of the counting rule (Fairy-Stockfish's
+/// `countingRule = asean`).
+///
+/// After every turn, the first line whose condition holds for the side to move gives a limit
+/// of N moves (2N plies). A count that is not running starts then at 0 plies with that limit,
+/// and so does a running one when the turn's last action captured or promoted; otherwise a
+/// running count goes up by one ply, whatever the conditions say. When it has passed its limit
+/// the game ends with the verdict for the side to move. The count is neither hashed nor part of
+/// a repetition; the FEN carries it while it runs, as Fairy-Stockfish writes it (the limit in
+/// plies in the en-passant field, the count in the half-move field).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counting {
+    /// The limit in moves per side.
+    pub moves: u32,
+    /// The verdict for the side to move when the count passes the limit (every line's is the
+    /// same).
+    pub verdict: Verdict,
+    /// When this limit applies, judged for the side to move.
+    pub condition: crate::expression::Condition,
+    /// Where it is written.
+    pub origin: Origin,
 }
 
 /// `RESULT when CONDITION`: the game ends when the condition holds for the side to move.
@@ -1206,6 +1239,22 @@ pub struct MoveLimit {
     /// (Fairy-Stockfish's `materialCounting` on its `nMoveRule`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_score: bool,
+    /// `, plus N per check beyond M`: the limit grows by N (moves, or plies with `plies`) for
+    /// every check beyond the M-th that the side with the most checks gave since the clock's
+    /// reset, the resetting action's own check counted while its side is to move (Fairy-Stockfish's
+    /// `chasingRule = axf` on xiangqi's `nMoveRule`, which counts each side's last
+    /// `ceil(clock / 2)` moves).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks: Option<CheckExtension>,
+}
+
+/// `plus N per check beyond M` on a move limit ([`MoveLimit::checks`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckExtension {
+    /// N: moves (plies with `plies`) added per check beyond the threshold.
+    pub per_check: u32,
+    /// M: the checks that add nothing.
+    pub beyond: u32,
 }
 
 /// A position as a FEN describes it, resolved against a definition.
@@ -1260,6 +1309,10 @@ pub struct Setup {
     /// The square of the game's neutral piece (`neutral`, written `*`), if it is on the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neutral: Option<Square>,
+    /// The running count of `counting` (§2.14), as (limit in plies, plies counted): written in
+    /// the FEN's en-passant and half-move fields while it runs, as Fairy-Stockfish does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counting: Option<(u32, u32)>,
 }
 
 /// How far a turn of several actions has gone.

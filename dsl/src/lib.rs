@@ -53,13 +53,14 @@ pub mod validate;
 pub use ast::GameFile;
 pub use definition::{
     ActionCondition, ActionNumber, Actions, AfterRule, AfterTest, BoardDef, CaptureRules,
-    CastlingDef, ControlRules, CounterDef, CounterEvent, CounterFen, Definition, Dice,
-    DropConstraint, DropRules, EndCondition, EndRules, Forward, GatingDef, Grouping, Hop, Leg,
-    LegCount, LegDirection, LegEffect, MaterialRule, MoveAtom, MoveLimit, MoveMode, Obligation,
-    ObligationKind, ObligationWhen, Offset, Origin, PathDef, PhaseDef, PieceChase, PieceCount,
-    PieceDef, PieceId, Placement, PolicyDef, PolicyItem, PolicyStep, Promotion, PromotionMoves,
-    Repetition, ScoreRule, Setup, SideDef, SideId, SlideLine, Square, SquareTest, Store, Tiebreak,
-    TurnProgress, TurnRules, Verdict, MAX_BOARD_EDGE, MAX_COUNTERS, MAX_COUNTER_VALUE,
+    CastlingDef, CheckExtension, ControlRules, CounterDef, CounterEvent, CounterFen, Counting,
+    Definition, Dice, DropConstraint, DropRules, EndCondition, EndRules, Forward, GatingDef,
+    Grouping, Hop, Leg, LegCount, LegDirection, LegEffect, MaterialRule, MoveAtom, MoveLimit,
+    MoveMode, Obligation, ObligationKind, ObligationWhen, Offset, Origin, PathDef, PhaseDef,
+    PieceChase, PieceCount, PieceDef, PieceId, Placement, PolicyDef, PolicyItem, PolicyStep,
+    Promotion, PromotionMoves, Repetition, ScoreRule, Setup, SideDef, SideId, SlideLine, Square,
+    SquareTest, Store, Tiebreak, TurnProgress, TurnRules, Verdict, MAX_BOARD_EDGE, MAX_COUNTERS,
+    MAX_COUNTER_VALUE,
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Label, Severity};
 pub use expression::{Comparison, Field, Number, SideRef, SquareConstant, Squares};

@@ -69,6 +69,8 @@ fn state_fields<'a, 'f>(
         2 => (Some(rest[0]), Some(rest[1])),
         1 if !castles => (None, Some(rest[0])),
         1 if !passes => (Some(rest[0]), None),
+        // A running count (`counting`) stands where the en-passant square would.
+        1 if !def.end.counting.is_empty() && rest[given..].len() >= 3 => (Some(rest[0]), None),
         1 => return Err(expected("the en-passant square or `-`")),
         _ if !castles && !passes => (None, None),
         _ if castles => return Err(expected("the castling rights or `-`")),
@@ -115,6 +117,7 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
     let rest = &fields[2..];
     let (castling_field, en_passant_field, counters) = state_fields(def, rest, text)?;
     let (counter_values, counters) = parse_counter_fields(def, counters)?;
+    let (counting_limit, counters) = parse_counting_limit(def, counters)?;
     let (castling, gates) = match castling_field {
         Some(field) => parse_castling(def, &board, &hands, field)?,
         None => (Vec::new(), Vec::new()),
@@ -123,11 +126,17 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
         Some(field) => parse_en_passant(def, &board, field)?,
         None => None,
     };
-    let halfmove_clock = counters
+    let halfmove_field = counters
         .first()
         .map(|field| parse_counter(*field, "the halfmove clock", 0))
         .transpose()?
         .unwrap_or(0);
+    // While a count runs, Fairy-Stockfish writes its plies where the halfmove clock stands, and
+    // reads the clock as 0.
+    let (halfmove_clock, counting) = match counting_limit {
+        Some(limit) => (0, Some((limit, halfmove_field))),
+        None => (halfmove_field, None),
+    };
     let fullmove_number = counters
         .get(1)
         .map(|field| parse_counter(*field, "the move number", 1))
@@ -158,6 +167,7 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
         counters: counter_values,
         gates,
         neutral: marks.neutral,
+        counting,
     };
     for field in extensions {
         parse_extension(def, field, &mut setup)?;
@@ -165,6 +175,30 @@ pub(crate) fn parse_position(def: &Definition, text: &str) -> Result<Setup, FenE
     resolve_turn(def, &mut setup, text)?;
     resolve_numbers(def, &mut setup, text)?;
     Ok(setup)
+}
+
+/// In a game with `counting`, the running count's limit in plies: a number before the two move
+/// counters, where Fairy-Stockfish writes it (in place of the en-passant square); `None`
+/// without one, or where it is 0 (no count runs).
+fn parse_counting_limit<'a, 'f>(
+    def: &Definition,
+    fields: &'f [Field<'a>],
+) -> Result<(Option<u32>, &'f [Field<'a>]), FenError> {
+    if def.end.counting.is_empty() || fields.len() < 3 {
+        return Ok((None, fields));
+    }
+    let limit = parse_counter(fields[0], "the counting limit", 0)?;
+    if limit > u32::from(u16::MAX) {
+        return Err(error(
+            fields[0].offset,
+            fields[0].text.len(),
+            format!(
+                "the counting limit `{limit}` is too large (at most {})",
+                u16::MAX
+            ),
+        ));
+    }
+    Ok(((limit > 0).then_some(limit), &fields[1..]))
 }
 
 /// The fields of the game's counters (`counter`), one per counter after the en-passant field,

@@ -22,9 +22,17 @@ pub fn write_fen(def: &Definition, setup: &Setup) -> String {
         .get(setup.side_to_move.0 as usize)
         .map_or('?', |side| side.fen_letter);
     let castling = castling_field(def, setup);
-    let en_passant = setup
-        .en_passant
-        .map_or("-".to_string(), |square| square.to_string());
+    let en_passant = match setup.counting {
+        // A running count (`counting`) as Fairy-Stockfish writes it: its limit in plies in
+        // the en-passant field, its plies in the halfmove field.
+        Some((limit, _)) => limit.to_string(),
+        None => setup
+            .en_passant
+            .map_or("-".to_string(), |square| square.to_string()),
+    };
+    let halfmove = setup
+        .counting
+        .map_or(setup.halfmove_clock, |(_, plies)| plies);
     let mut counters = String::new();
     for (counter, values) in def.counters.iter().zip(&setup.counters) {
         let shown: Vec<String> = values
@@ -36,7 +44,7 @@ pub fn write_fen(def: &Definition, setup: &Setup) -> String {
     }
     let mut text = format!(
         "{fen} {side_letter} {castling} {en_passant} {counters}{} {}",
-        setup.halfmove_clock, setup.fullmove_number
+        halfmove, setup.fullmove_number
     );
     for extension in extensions(def, setup) {
         text.push(' ');

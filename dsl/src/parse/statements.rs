@@ -478,7 +478,13 @@ pub(super) fn turn_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> TurnS
                 }
                 Rule::maximal_rule => TurnItem::Maximal,
                 Rule::pass_rule => TurnItem::Pass,
-                Rule::may_pass_rule => TurnItem::MayPass,
+                Rule::may_pass_rule => TurnItem::MayPass(
+                    // `in check when CONDITION`: its last child is the condition.
+                    parts
+                        .nth(2)
+                        .and_then(|clause| clause.into_inner().last())
+                        .map(|condition| expression(file, condition)),
+                ),
                 Rule::exchange_rule => TurnItem::ExchangePrisoners,
                 _ => TurnItem::Future(future_statement(file, &mut parts)),
             };
@@ -713,12 +719,27 @@ pub(super) fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndSta
                     if plies {
                         next = child(&mut parts);
                     }
+                    let verdict = end_result(file, next);
+                    // `, plus N per check beyond M`: its numbers are its integers.
+                    let checks = parts.next().and_then(|clause| {
+                        let mut numbers = clause
+                            .into_inner()
+                            .filter(|part| part.as_rule() == Rule::integer)
+                            .map(|number| text_of(file, &number));
+                        numbers.next().zip(numbers.next())
+                    });
                     EndRule::MoveLimit {
                         moves,
                         plies,
-                        verdict: end_result(file, next),
+                        verdict,
+                        checks,
                     }
                 }
+                Rule::counting_rule => EndRule::Counting {
+                    moves: text_of(file, &parts.nth(1).expect("moves")),
+                    verdict: verdict(file, child(&mut parts)),
+                    condition: expression(file, parts.nth(1).expect("a condition")),
+                },
                 Rule::condition_rule => {
                     let mut first = child(&mut parts);
                     let each_side = first.as_rule() == Rule::each_side;

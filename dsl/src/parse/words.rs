@@ -282,6 +282,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::stalemate_rule => keyword(END_ITEM, "stalemate"),
         Rule::repetition_rule => keyword(END_ITEM, "repetition"),
         Rule::move_limit_rule => keyword(END_ITEM, "move-limit"),
+        Rule::counting_rule => keyword(END_ITEM, "counting"),
         Rule::tiebreak_rule => keyword(END_ITEM, "tiebreak"),
         Rule::material_rule | Rule::kw_material => keyword(END_ITEM, "material"),
         Rule::material_term => words(MATERIAL_TERM),
@@ -479,6 +480,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         }
         Rule::chased_in_statement | Rule::kw_chased => keyword(PIECE_ITEM, "chased in"),
         Rule::verdict_for => words("`for` and a side's name"),
+        Rule::pass_in_check => words("`in check when CONDITION`"),
         Rule::policy_item => words("a policy item such as `rule 1 { ... }`"),
         Rule::policy_step => words("a policy step such as `moves` or `where capture`"),
         Rule::action_atom => words("a condition on an action such as `capture`"),
@@ -559,6 +561,9 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_highest => words("`highest`"),
         Rule::kw_lowest => words("`lowest`"),
         Rule::kw_per => words("`per`"),
+        Rule::kw_plus => words("`plus`"),
+        Rule::kw_beyond => words("`beyond`"),
+        Rule::move_limit_checks => words("`, plus N per check beyond M`"),
         Rule::kw_direction => words("`direction`"),
         Rule::kw_slides => words("`slides`"),
         Rule::kw_until => words("`until`"),
@@ -601,6 +606,7 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_stalemate => keyword(END_ITEM, "stalemate"),
         Rule::kw_repetition => keyword(END_ITEM, "repetition"),
         Rule::kw_move_limit => keyword(END_ITEM, "move-limit"),
+        Rule::kw_counting => keyword(END_ITEM, "counting"),
         Rule::promoted_letter => words("`+` and a letter, such as `+P`"),
         Rule::promotion_moves | Rule::promotion_move => {
             words("`on`, `into`, `within`, `from` or `out of`")

@@ -61,6 +61,15 @@ impl Validator<'_> {
                 }
                 continue;
             }
+            if let EndRule::Counting {
+                moves,
+                verdict,
+                condition,
+            } = &rule.node
+            {
+                self.counting_line(&mut rules, rule.span, moves, verdict, condition, context);
+                continue;
+            }
             let keyword = rule.node.keyword_text().to_string();
             if let Some(first) = seen.insert(keyword.clone(), rule.span) {
                 self.error(duplicate(&keyword, rule.span, first));
@@ -99,7 +108,19 @@ impl Validator<'_> {
                     moves,
                     plies,
                     verdict,
+                    checks,
                 } => {
+                    let checks = checks.as_ref().map(|(per_check, beyond)| {
+                        // Small enough that the limit in plies stays far from overflowing.
+                        let per_check = self.number(per_check, 0, 1000).map(|n| n as u32);
+                        let beyond = self.number(beyond, 0, 10_000).map(|n| n as u32);
+                        per_check
+                            .zip(beyond)
+                            .map(|(per_check, beyond)| CheckExtension { per_check, beyond })
+                    });
+                    if checks.is_some_and(|checks| checks.is_none()) {
+                        continue;
+                    }
                     rules.move_limit =
                         self.count(moves, 1, "the move limit is at least 1")
                             .map(|moves| MoveLimit {
@@ -107,14 +128,63 @@ impl Validator<'_> {
                                 plies: *plies,
                                 verdict: verdict.as_ref().map_or(Verdict::Draw, |v| v.node),
                                 by_score: verdict.is_none(),
+                                checks: checks.flatten(),
                             });
                 }
                 EndRule::Tiebreak(tiebreak) => rules.tiebreaks.push(tiebreak.node),
-                EndRule::Material(_) | EndRule::Condition { .. } | EndRule::Future(_) => {}
+                EndRule::Material(_)
+                | EndRule::Condition { .. }
+                | EndRule::Counting { .. }
+                | EndRule::Future(_) => {}
             }
         }
         self.warn_checkmate_without_check(end, &rules);
         rules
+    }
+
+    /// `counting N VERDICT when C`: one more limit of the count; every line has one verdict
+    /// (the count keeps its limit, not the line that gave it).
+    fn counting_line(
+        &mut self,
+        rules: &mut EndRules,
+        span: Span,
+        moves: &Spanned<String>,
+        verdict: &Spanned<Verdict>,
+        condition: &Spanned<Expression>,
+        context: &Context<'_>,
+    ) {
+        // At most 10000 moves: the position keeps the limit in plies in 16 bits.
+        let moves = match self.count(moves, 1, "the counting limit is at least 1 move") {
+            Some(value) if value > 10_000 => self.number(moves, 1, 10_000).map(|n| n as u32),
+            value => value,
+        };
+        if let Some(first) = rules.counting.first() {
+            if first.verdict != verdict.node {
+                self.error(
+                    Diagnostic::error(
+                        code::END_RULE,
+                        "the `counting` lines give different verdicts",
+                        verdict.span,
+                        "not the first line's verdict",
+                    )
+                    .with_help("a count ends the game one way: give every line the same verdict"),
+                );
+                return;
+            }
+        }
+        let mut names = Resolver {
+            validator: self,
+            context,
+        };
+        let condition = typing::condition(&mut names, condition, Place::End);
+        if let (Some(moves), Some(condition)) = (moves, condition) {
+            rules.counting.push(Counting {
+                moves,
+                verdict: verdict.node,
+                condition,
+                origin: self.origin(span),
+            });
+        }
     }
 
     /// `VERDICT for SIDE`: the side named (`Some(None)` without `for`); `None` after an error

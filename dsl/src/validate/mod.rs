@@ -153,7 +153,7 @@ impl Validator<'_> {
         self.supplies_fit(&statements.pieces, actions, !phases.is_empty());
         let turn = statements
             .turn
-            .map(|turn| self.turn_rules(turn))
+            .map(|turn| self.turn_rules(turn, &context))
             .unwrap_or_default();
         self.neutral_fits(
             &statements.pieces,

@@ -172,5 +172,6 @@ pub(super) fn empty_setup() -> Setup {
         counters: Vec::new(),
         gates: Vec::new(),
         neutral: None,
+        counting: None,
     }
 }

@@ -283,7 +283,11 @@ impl Validator<'_> {
     }
 
     /// `turn { ... }`
-    pub(super) fn turn_rules(&mut self, statement: &TurnStatement) -> TurnRules {
+    pub(super) fn turn_rules(
+        &mut self,
+        statement: &TurnStatement,
+        context: &Context<'_>,
+    ) -> TurnRules {
         let mut rules = TurnRules::default();
         let mut seen: HashMap<&str, Span> = HashMap::new();
         for item in &statement.items {
@@ -295,7 +299,7 @@ impl Validator<'_> {
                 TurnItem::Length(_) => "up to",
                 TurnItem::Maximal => "maximal",
                 TurnItem::Pass => "pass",
-                TurnItem::MayPass => "may pass",
+                TurnItem::MayPass(_) => "may pass",
                 TurnItem::ExchangePrisoners => "exchange prisoners",
             };
             if let Some(first) = seen.insert(name, item.span) {
@@ -310,7 +314,17 @@ impl Validator<'_> {
                 }
                 TurnItem::Maximal => rules.maximal = true,
                 TurnItem::Pass => rules.pass = true,
-                TurnItem::MayPass => rules.may_pass = true,
+                TurnItem::MayPass(in_check) => {
+                    rules.may_pass = true;
+                    if let Some(condition) = in_check {
+                        let mut names = Resolver {
+                            validator: self,
+                            context,
+                        };
+                        rules.pass_in_check =
+                            typing::condition(&mut names, condition, Place::Obligation);
+                    }
+                }
                 TurnItem::ExchangePrisoners => rules.exchange_prisoners = true,
                 TurnItem::Future(_) => {}
             }

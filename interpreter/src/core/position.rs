@@ -86,6 +86,21 @@ pub struct Position<B: Bitboard> {
     /// games with `perpetual check` (a repetition reads it): history like [`Position::passed`],
     /// neither hashed nor in the FEN (a position read from a FEN has no checks behind it).
     checks_in_a_row: BySide<u16>,
+    /// The running count of `counting` (Fairy-Stockfish's ASEAN counting): its limit in plies,
+    /// 0 while no count runs, and the plies counted. Neither hashed (a repetition ignores it,
+    /// as Fairy-Stockfish's does) nor read by the move generation; the FEN carries it.
+    counting_limit: u16,
+    /// The plies counted since the running count started.
+    counting_plies: u16,
+    /// Per side, the checks its actions gave since the half-move clock's last reset (or the
+    /// FEN), the resetting action's excluded; kept in games whose move limit grows with checks
+    /// (`plus N per check beyond M`). History like [`Position::passed`]: neither hashed nor in
+    /// the FEN.
+    checks_since_clock: BySide<u16>,
+    /// The side whose action reset the clock and gave check (or, in a position read from a FEN,
+    /// the side that gave the check standing there), plus 1; 0 for none. Counted for that side
+    /// while it is to move, as Fairy-Stockfish's window of `ceil(clock / 2)` moves per side does.
+    clock_reset_check: u8,
     /// Per side, the enemy pieces it has chased with each of its last actions and for how many
     /// in a row, kept in games with `perpetual chase` (a repetition reads it): history like
     /// [`Position::checks_in_a_row`], neither hashed nor in the FEN.
@@ -239,6 +254,10 @@ impl<B: Bitboard> Position<B> {
             counters: BySide::splat([0; variant_dsl::MAX_COUNTERS]),
             passed: 0,
             checks_in_a_row: BySide::splat(0),
+            counting_limit: 0,
+            counting_plies: 0,
+            checks_since_clock: BySide::splat(0),
+            clock_reset_check: 0,
             chases: BySide::splat(ChaseRuns::default()),
         }
     }
@@ -378,6 +397,13 @@ impl<B: Bitboard> Position<B> {
             }
         }
         position.halfmove_clock = setup.halfmove_clock;
+        if let Some((limit, plies)) = setup.counting {
+            // The FEN reader keeps the limit within 16 bits.
+            position.set_counting(
+                limit.min(u32::from(u16::MAX)) as u16,
+                plies.min(u32::from(u16::MAX)) as u16,
+            );
+        }
         position.fullmove_number = setup.fullmove_number.max(1);
         let unstarted = position.restore_progress(rules, &setup.progress)?;
         Ok((position, unstarted))
@@ -484,6 +510,9 @@ impl<B: Bitboard> Position<B> {
                 .map(|ep| rules.geometry.square(ep.target.index())),
             halfmove_clock: self.halfmove_clock,
             fullmove_number: self.fullmove_number,
+            counting: self
+                .counting()
+                .map(|(limit, plies)| (u32::from(limit), u32::from(plies))),
             prisons: rules
                 .side_ids()
                 .flat_map(|side| {
@@ -677,6 +706,45 @@ impl<B: Bitboard> Position<B> {
     #[inline]
     pub fn checks_in_a_row(&self, side: SideId) -> u16 {
         self.checks_in_a_row[side]
+    }
+
+    /// The running count of `counting`, as (limit in plies, plies counted); `None` while no
+    /// count runs.
+    #[inline]
+    pub fn counting(&self) -> Option<(u16, u16)> {
+        (self.counting_limit != 0).then_some((self.counting_limit, self.counting_plies))
+    }
+
+    /// Sets the running count of `counting` (a limit of 0: no count runs).
+    pub(crate) fn set_counting(&mut self, limit: u16, plies: u16) {
+        self.counting_limit = limit;
+        self.counting_plies = if limit == 0 { 0 } else { plies };
+    }
+
+    /// The checks `side` gave since the half-move clock's last reset, for a move limit that
+    /// grows with checks: those of its actions after the reset, and the resetting action's own
+    /// check while `side` made it and is to move (Fairy-Stockfish's count of each side's last
+    /// `ceil(clock / 2)` moves).
+    pub fn checks_since_clock(&self, side: SideId, to_move: SideId) -> u16 {
+        let reset = self.clock_reset_check == side.0 + 1 && side == to_move;
+        self.checks_since_clock[side].saturating_add(u16::from(reset))
+    }
+
+    /// After an action of `mover` (`gave`: it left an opponent in check), for a move limit that
+    /// grows with checks: a reset clock starts the counts again.
+    pub(crate) fn count_check_since_clock(&mut self, mover: SideId, gave: bool) {
+        if self.halfmove_clock == 0 {
+            self.checks_since_clock = BySide::splat(0);
+            self.clock_reset_check = if gave { mover.0 + 1 } else { 0 };
+        } else if gave {
+            self.checks_since_clock[mover] = self.checks_since_clock[mover].saturating_add(1);
+        }
+    }
+
+    /// In a position read from a FEN, for a move limit that grows with checks: the check
+    /// standing there was given by `checker`, counted as a resetting action's.
+    pub(crate) fn set_standing_check(&mut self, checker: SideId) {
+        self.clock_reset_check = checker.0 + 1;
     }
 
     /// Records whether the side's last action left an opponent in check (`perpetual check`).

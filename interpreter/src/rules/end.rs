@@ -54,6 +54,7 @@ pub(crate) fn ends_before_actions_settled<B: Bitboard>(
         || (!end.material.is_empty() && material_rule(rules, position).is_some())
         || (end.repetition.is_some() && repeated(rules, position, history))
         || move_limit_reached(rules, position)
+        || counting_reached(position)
 }
 
 /// The first end condition (among those `select` keeps) that holds: its index, the side it
@@ -226,6 +227,14 @@ pub(crate) fn perpetual_checker<B: Bitboard>(
     }
 }
 
+/// `counting`: the running count has passed its limit.
+#[inline]
+pub(crate) fn counting_reached<B: Bitboard>(position: &Position<B>) -> bool {
+    position
+        .counting()
+        .is_some_and(|(limit, plies)| plies > limit)
+}
+
 /// The sides that gave check with each of their moves over the last `span` plies.
 fn perpetual_checkers<'a, B: Bitboard>(
     rules: &'a Rules<B>,
@@ -275,7 +284,18 @@ pub(crate) fn perpetual_chaser<B: Bitboard>(
 #[inline]
 pub(crate) fn move_limit_reached<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
     rules.definition.end.move_limit.is_some_and(|limit| {
-        let plies = u64::from(limit.moves) * if limit.plies { 1 } else { 2 };
-        u64::from(position.halfmove_clock()) >= plies
+        let unit = if limit.plies { 1 } else { 2 };
+        let plies = u64::from(limit.moves) * unit;
+        // `plus N per check beyond M`: the side with the most checks since the clock's reset.
+        let extra = limit.checks.map_or(0, |checks| {
+            let to_move = position.side_to_move(rules);
+            let most = rules
+                .side_ids()
+                .map(|side| u64::from(position.checks_since_clock(side, to_move)))
+                .max()
+                .unwrap_or(0);
+            most.saturating_sub(u64::from(checks.beyond)) * u64::from(checks.per_check) * unit
+        });
+        u64::from(position.halfmove_clock()) >= plies + extra
     })
 }

@@ -37,11 +37,28 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+/// Whether the game's move limit grows with checks (`plus N per check beyond M`).
+#[inline(always)]
+fn checks_extend_limit<B: Bitboard>(rules: &Rules<B>) -> bool {
+    rules
+        .definition
+        .end
+        .move_limit
+        .is_some_and(|limit| limit.checks.is_some())
+}
+
 impl<B: Bitboard> Position<B> {
     /// Builds a position from a validated setup; at the start of a turn, computes what the start
     /// of a turn computes.
     pub fn from_setup(rules: &Rules<B>, setup: &Setup) -> Result<Self, SetupError> {
         let (mut position, unstarted) = Position::from_setup_unstarted(rules, setup)?;
+        if checks_extend_limit(rules) {
+            // The check standing in the FEN was given by the side that moved last.
+            let to_move = position.side_to_move(rules);
+            if position.in_check(rules, to_move) {
+                position.set_standing_check(position.previous_side(rules));
+            }
+        }
         if unstarted {
             position.begin_turn(rules);
         }
@@ -111,7 +128,8 @@ impl<B: Bitboard> Position<B> {
     /// copy just written (a load that waits for the copy's stores).
     #[inline(always)]
     pub(crate) fn play_inlined(&mut self, rules: &Rules<B>, mv: Move) {
-        let captures = rules.counts && crate::legal::captures(self, mv);
+        let counting = !rules.expressions.counting.is_empty();
+        let captures = (rules.counts || counting) && crate::legal::captures(self, mv);
         let before = rules.chase.is_some().then_some(*self);
         let acted = self.act(rules, mv);
         if acted && rules.counts {
@@ -119,6 +137,9 @@ impl<B: Bitboard> Position<B> {
         }
         if rules.tracks_checks {
             self.count_checks(rules);
+        }
+        if acted && checks_extend_limit(rules) {
+            self.count_checks_since_clock(rules);
         }
         if let Some(before) = &before {
             self.follow_chases(rules, before, mv);
@@ -131,6 +152,31 @@ impl<B: Bitboard> Position<B> {
             return;
         }
         self.finish_turn(rules);
+        if counting {
+            let promotes = matches!(mv.kind, crate::core::moves::MoveKind::Promote(_));
+            self.count_plies(rules, captures || promotes);
+        }
+    }
+
+    /// After a turn, in a game with `counting`: the first line whose condition holds for the
+    /// side now to move gives a limit; a count starts with it if none runs or if the turn's
+    /// last action captured or promoted (`restart`), else a running count goes up by a ply.
+    #[cold]
+    fn count_plies(&mut self, rules: &Rules<B>, restart: bool) {
+        let us = self.side_to_move(rules);
+        let limit = rules
+            .expressions
+            .counting
+            .iter()
+            .zip(&rules.definition.end.counting)
+            .find(|(condition, _)| crate::expression::Judge::new(rules, self, us).holds(condition))
+            .map(|(_, line)| (line.moves * 2).min(u32::from(u16::MAX)) as u16);
+        match (self.counting(), limit) {
+            (None, Some(limit)) => self.set_counting(limit, 0),
+            (Some(_), Some(limit)) if restart => self.set_counting(limit, 0),
+            (Some((limit, plies)), _) => self.set_counting(limit, plies.saturating_add(1)),
+            (None, None) => {}
+        }
     }
 
     /// After an action of the side to move (`captured`: whether it captured), each counter
@@ -172,6 +218,17 @@ impl<B: Bitboard> Position<B> {
             .side_ids()
             .any(|side| side != mover && self.in_check(rules, side));
         self.set_gave_check(mover, gave);
+    }
+
+    /// After an action, in a game whose move limit grows with checks: the mover's checks since
+    /// the clock's reset.
+    #[cold]
+    fn count_checks_since_clock(&mut self, rules: &Rules<B>) {
+        let mover = self.side_to_move(rules);
+        let gave = rules
+            .side_ids()
+            .any(|side| side != mover && self.in_check(rules, side));
+        self.count_check_since_clock(mover, gave);
     }
 
     /// After an action of the side to move, in a game with `perpetual chase`: the enemy's

@@ -247,6 +247,10 @@ pub struct Compiled<B> {
     pub obligations: Vec<ObligationRule<B>>,
     /// The promotions in place (`promotes in place`), one per piece type that has one.
     pub in_place: Vec<InPlaceRules<B>>,
+    /// `may pass in check when C`: C, judged for the side to move.
+    pub pass_in_check: Option<Cond<B>>,
+    /// `counting N VERDICT when C`: each line's C, in source order, judged for the side to move.
+    pub counting: Vec<Cond<B>>,
 }
 
 /// A compiled promotion in place (`promotes in place or by "mF" to Ferz { ... }`).
@@ -388,6 +392,17 @@ impl<B: Bitboard> Compiled<B> {
                 })
                 .collect(),
             in_place,
+            pass_in_check: definition
+                .turn
+                .pass_in_check
+                .as_ref()
+                .map(|condition| compiler.condition(condition)),
+            counting: definition
+                .end
+                .counting
+                .iter()
+                .map(|line| compiler.condition(&line.condition))
+                .collect(),
         };
         compiled.turn_start = compiler.turn_start.into_inner();
         compiled.reach = compiler.reach.into_inner();

@@ -225,13 +225,21 @@ fn generate_plain<B: Bitboard, S: Sink<B>>(
 }
 
 /// The pass of `may pass`, where it is legal: always, except under `check` while a royal
-/// piece of the side to move is attacked (a pass leaves it so). Written on the side's royal
-/// piece's square (its lowest, else its lowest piece's), as Fairy-Stockfish writes it.
+/// piece of the side to move is attacked (a pass leaves it so), unless `in check when C` and C
+/// holds. Written on the side's royal piece's square (its lowest, else its lowest piece's), as
+/// Fairy-Stockfish writes it.
 #[cold]
 fn optional_pass<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<Move> {
     let us = position.side_to_move(rules);
     if rules.definition.end.check && position.in_check(rules, us) {
-        return None;
+        let allowed = rules
+            .expressions
+            .pass_in_check
+            .as_ref()
+            .is_some_and(|condition| Judge::new(rules, position, us).holds(condition));
+        if !allowed {
+            return None;
+        }
     }
     let royals = position.team_royals(rules, us) & position.side_pieces(us);
     let mine = position.side_pieces(us);

@@ -16,8 +16,8 @@ use crate::score::scores;
 pub use super::end::ends_before_actions;
 pub(crate) use super::end::fired_end_condition;
 use super::end::{
-    fired_end_condition_by, material_rule, move_limit_reached, perpetual_chaser, perpetual_checker,
-    repetition_span, royal_lost,
+    counting_reached, fired_end_condition_by, material_rule, move_limit_reached, perpetual_chaser,
+    perpetual_checker, repetition_span, royal_lost,
 };
 use serde::Serialize;
 use variant_dsl::{Tiebreak, Verdict};
@@ -46,6 +46,8 @@ pub enum Reason {
     /// A position occurred the set number of times, and one side had given check with every
     /// move since its first occurrence (`repetition ..., perpetual check VERDICT`).
     PerpetualCheck,
+    /// The running count of `counting` passed its limit (ASEAN chess's counting).
+    Counting,
     /// A position occurred the set number of times, and one side had chased an enemy piece
     /// with every move since its first occurrence (`repetition ..., perpetual chase VERDICT`).
     PerpetualChase,
@@ -99,6 +101,7 @@ impl Reason {
             Reason::Material => "dead position",
             Reason::RoyalCaptured => "capture of the royal piece",
             Reason::PerpetualCheck => "perpetual check",
+            Reason::Counting => "counting",
             Reason::PerpetualChase => "perpetual chase",
         }
     }
@@ -235,6 +238,17 @@ fn outcome_given<B: Bitboard>(
                 to_move,
                 limit.verdict,
                 Reason::MoveLimit,
+            ));
+        }
+    }
+    // After the move limit, as Fairy-Stockfish judges its optional ends.
+    if let Some(line) = end.counting.first() {
+        if counting_reached(position) {
+            return Some(verdict_outcome(
+                rules,
+                to_move,
+                line.verdict,
+                Reason::Counting,
             ));
         }
     }

@@ -5,7 +5,8 @@
 //! play meaningless, and are refused with a plain message ([`unplayable`]):
 //!
 //! - in a game with `check`, every side has a royal piece, and the side that just moved has none
-//!   attacked (else the side to move could capture a king);
+//!   attacked (else the side to move could capture a king), unless it may have passed in check
+//!   there (`may pass in check when C`, janggi's pass while the generals face each other);
 //! - pieces in hand in a game where nothing ever fills a hand;
 //! - more pieces than the engine counts: where captured pieces come back to a hand, at most
 //!   [`MAX_RETURNING`] pieces in all, so that no hand outgrows its 255 pieces of a type.
@@ -27,6 +28,7 @@
 use crate::bitboard::Bitboard;
 use crate::core::index::{pieces, sides, ByPiece, BySide, PieceId, SideId};
 use crate::core::tables::targets;
+use crate::expression::Judge;
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -284,6 +286,10 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     if rules.definition.end.check_all_royals && !position.in_check(rules, mover) {
         return None;
     }
+    // A pass changes no square: where the mover may pass in check, it may have passed here.
+    if passed_in_check(rules, position, mover) {
+        return None;
+    }
     for square in position.royals(rules, mover).iter() {
         let checkers = position.checkers(rules, square.index(), mover);
         if let Some(attacker) = checkers.iter().next() {
@@ -304,6 +310,18 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
         }
     }
     None
+}
+
+/// Whether `may pass in check when C` let `mover` pass on this board while in check: C holds
+/// for it here (a pass leaves the board as it was), as janggi's pass while the generals face
+/// each other. Such a position, its royal piece attacked with the other side to move, ends a
+/// game the rules played, so it is readable.
+fn passed_in_check<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mover: SideId) -> bool {
+    rules
+        .expressions
+        .pass_in_check
+        .as_ref()
+        .is_some_and(|condition| Judge::new(rules, position, mover).holds(condition))
 }
 
 /// A piece on a square its type can never stand on.
