@@ -663,7 +663,7 @@ pub(crate) fn reach_squares<B: Bitboard>(
     from: B,
     occupied: B,
 ) -> B {
-    let moves = &rules.reach[index][side.index()];
+    let moves = &rules.reach[index][side];
     let mut squares = B::EMPTY;
     for square in from.squares() {
         squares |= crate::core::tables::targets(rules, moves, square, B::EMPTY, occupied, occupied);

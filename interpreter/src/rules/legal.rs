@@ -481,7 +481,7 @@ fn promotions_in_place<B: Bitboard, S: Sink<B>>(
             .iter()
             .filter(|after| after.side.is_none_or(|side| side == us))
             .collect();
-        let step = &rules.in_place_steps[index][us.index()];
+        let step = &rules.in_place_steps[index][us];
         for from in origins.squares() {
             let steps =
                 crate::core::tables::targets(rules, step, from, occupied, B::EMPTY, occupied);
