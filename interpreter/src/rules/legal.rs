@@ -22,7 +22,7 @@
 //! action, and the legality of an action first asks the cheaper question.
 
 use crate::core::bitboard::Bitboard;
-use crate::core::index::{pieces, ByPiece, PieceId, SideId};
+use crate::core::index::{pieces, ByPiece, PieceId, SideId, Sq};
 use crate::core::movegen::{
     castling, en_passant, gating_moves, leaves_king_safe, piece_moves, safety, Collector, Counter,
     Exists, Movable, Safety, Sink,
@@ -634,7 +634,7 @@ pub fn binding_drop_constraints<'r, B: Bitboard>(
     rules: &'r Rules<B>,
     position: &Position<B>,
     piece: PieceId,
-    to: usize,
+    to: Sq,
 ) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
     let written = match position.phase() {
         Some(phase) => &rules.definition.phases[phase].drops.constraints,
@@ -652,7 +652,7 @@ pub fn binding_move_constraints<'r, B: Bitboard>(
     rules: &'r Rules<B>,
     position: &Position<B>,
     piece: PieceId,
-    from: usize,
+    from: Sq,
 ) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
     crate::expression::binding_move_rules(rules, position, piece, from)
         .into_iter()
