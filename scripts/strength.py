@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
 """How strong `variant uci` is against real engines: an Elo estimate with its error.
 
-Two harnesses (issue 29), both through python-chess's `chess.engine`, which referees every game
-by its own rules (chess, and its crazyhouse and atomic boards):
+Two harnesses (issue 29):
 
   stockfish  `variant uci` against Stockfish (Debian `stockfish`) with `UCI_LimitStrength` at a
-             ladder of `UCI_Elo` values, both at `--movetime` seconds a move (0.5 by default).
+             ladder of `UCI_Elo` values, both at `--movetime` seconds a move (0.5 by default),
+             through python-chess's `chess.engine`, which referees every game.
              Prints each rung's score and a maximum-likelihood Elo estimate over all games with
              its standard error and 95% interval (the logistic Elo model; Stockfish's `UCI_Elo`
              is calibrated against CCRL 40/4 ratings, so the estimate is on that scale, roughly).
   fairy      `variant uci` at `--movetime` a move against Fairy-Stockfish at a ladder of node
-             limits, in every two-sided game both know (chess from games/, crazyhouse and atomic
-             from tests/variants/): per game and rung the score, and the node budget at which
-             the two are even (interpolated in log(nodes) between the rungs where our score
-             crosses one half): the gap to the strongest variant engine.
+             limits, in the games `--variants` names (`all`: every two-sided game of games/
+             that Fairy-Stockfish knows): per game and rung the score, and the node budget at
+             which the two are even (interpolated in log(nodes) between the rungs where our
+             score crosses one half): the gap to the strongest variant engine. Both engines
+             speak UCI with Fairy-Stockfish's notation; pyffish referees (every move legal by its
+             rules, the result its `is_immediate_game_end`, `game_result` when no move is left,
+             and `is_optional_game_end`, which covers repetition and move-count draws).
 
 Colours alternate; the first `--random-plies` plies of each pair of games are seeded random
 moves, so that games differ. A game still going after `--max-plies` plies is scored a draw.
@@ -23,7 +26,8 @@ release build. Prints one line per rung and the estimate; exits 0.
 Usage:
   scripts/strength.py stockfish --binary PATH [--stockfish PATH] [--elos 1350,1600,...]
                                 [--games N] [--movetime S] [--max-plies P] [--seed S]
-  scripts/strength.py fairy --binary PATH --fairy PATH [--nodes 100,300,...] [--games N] ...
+  scripts/strength.py fairy --binary PATH --fairy PATH [--nodes 100,300,...] [--games N]
+                            [--variants chess,xiangqi,...|all] ...
 """
 import argparse
 import math
@@ -33,7 +37,9 @@ import sys
 
 import chess
 import chess.engine
-import chess.variant
+import pyffish
+
+from uci_referee import Uci, opening, play
 
 LN10_400 = math.log(10) / 400
 
@@ -137,11 +143,13 @@ def against_stockfish(args, rng):
               "move, on Stockfish's UCI_Elo scale")
 
 
-FAIRY_GAMES = [
-    ("chess", chess.Board),
-    ("crazyhouse", chess.variant.CrazyhouseBoard),
-    ("atomic", chess.variant.AtomicBoard),
-]
+# Every two-sided game of games/ that Fairy-Stockfish knows by the same name (tests/library.rs).
+FAIRY_VARIANTS = (
+    "chess crazyhouse atomic kingofthehill knightmate extinction gothic amazon berolina courier "
+    "chaturanga breakthrough newzealand hoppelpoppel torpedo 3check antichess losers horde "
+    "racingkings seirawan placement ataxx spartan duck grasshopper shogi minishogi xiangqi "
+    "minixiangqi janggi dobutsu sittuyin shako"
+).split()
 
 
 def even_budget(rungs):
@@ -157,21 +165,31 @@ def even_budget(rungs):
 
 
 def against_fairy(args, rng):
-    command = [args.binary, "uci", "--variant-path", "games/crazyhouse.variant",
-               "--variant-path", "games/atomic.variant"]
-    our_limit = chess.engine.Limit(time=args.movetime)
-    for name, board_type in FAIRY_GAMES:
+    variants = FAIRY_VARIANTS if args.variants == "all" else args.variants.split(",")
+    ours_go = f"movetime {round(args.movetime * 1000)}"
+    for variant in variants:
         rungs = []
-        with chess.engine.SimpleEngine.popen_uci(command) as ours, \
-                chess.engine.SimpleEngine.popen_uci(args.fairy) as fairy:
+        fen = pyffish.start_fen(variant)
+        ours, fairy = Uci([args.binary, "uci"], "variant"), Uci([args.fairy], "Fairy-Stockfish")
+        try:
             for nodes in ladder(args.nodes):
-                their_limit = chess.engine.Limit(nodes=nodes)
-                score = sum(match(ours, fairy, board_type, args.games, (our_limit, their_limit),
-                                  args, rng))
+                theirs_go = f"nodes {nodes}"
+                score = 0.0
+                for game in range(args.games):
+                    if game % 2 == 0:
+                        moves = opening(variant, fen, args.random_plies, rng)
+                        score += play(variant, fen, moves, (ours, fairy), (ours_go, theirs_go),
+                                      args.max_plies)
+                    else:
+                        score += 1 - play(variant, fen, moves, (fairy, ours),
+                                          (theirs_go, ours_go), args.max_plies)
                 rungs.append((nodes, score / args.games))
-                print(f"{name}: Fairy-Stockfish at {nodes} nodes a move: {score}/{args.games} "
+                print(f"{variant}: Fairy-Stockfish at {nodes} nodes a move: {score}/{args.games} "
                       f"for us ({100 * score / args.games:.0f}%)", flush=True)
-        print(f"{name}: even at {even_budget(rungs)} Fairy-Stockfish nodes a move "
+        finally:
+            ours.close()
+            fairy.close()
+        print(f"{variant}: even at {even_budget(rungs)} Fairy-Stockfish nodes a move "
               f"(ours {args.movetime} s a move)", flush=True)
 
 
@@ -189,6 +207,9 @@ def main():
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--random-plies", type=int, default=2)
     parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--variants", default="chess,crazyhouse,atomic",
+                        help="for `fairy`: comma-separated Fairy-Stockfish variant names, or "
+                             "`all` (every two-sided library game Fairy-Stockfish knows)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     if args.opponent == "stockfish":
