@@ -682,6 +682,9 @@ fn check_random_game(
                     Reason::PerpetualCheck => {
                         prop_assert!(false, "chess has no perpetual-check rule: {}", fen);
                     }
+                    Reason::PerpetualChase => {
+                        prop_assert!(false, "chess has no perpetual-chase rule: {}", fen);
+                    }
                     Reason::Repetition => {
                         prop_assert!(!expected.is_empty(), "{}", fen);
                         prop_assert!(

@@ -518,6 +518,12 @@ pub enum PieceItem {
     ConvertsAround,
     /// `path W any, then outward`: the legs in order.
     Path(Vec<Spanned<LegSyntax>>),
+    /// `chase strength 3`: its strength for `perpetual chase`, as written.
+    ChaseStrength(Spanned<String>),
+    /// `never chases`: its attacks are never a chase.
+    NeverChases,
+    /// `chased in ranks 6-10`: it can be chased only while in the zone.
+    ChasedIn(Spanned<Zone>),
     /// A construct not implemented yet.
     Future(FutureStatement),
 }
@@ -562,6 +568,9 @@ impl PieceItem {
             PieceItem::Neutral => "neutral",
             PieceItem::ConvertsAround => "converts",
             PieceItem::Path(_) => "path",
+            PieceItem::ChaseStrength(_) => "chase strength",
+            PieceItem::NeverChases => "never chases",
+            PieceItem::ChasedIn(_) => "chased in",
             PieceItem::Future(future) => &future.keyword.node,
         }
     }
@@ -1012,6 +1021,9 @@ pub enum EndRule {
         /// `, perpetual check VERDICT`: the verdict of a side that gave check with every move
         /// since the first occurrence.
         perpetual_check: Option<Spanned<Verdict>>,
+        /// `, perpetual chase VERDICT`: the verdict of a side that chased a piece with every
+        /// move since the first occurrence.
+        perpetual_chase: Option<Spanned<Verdict>>,
     },
     /// `move-limit 50 draws`
     MoveLimit {

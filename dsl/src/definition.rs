@@ -745,6 +745,35 @@ pub struct PieceDef {
     /// en-passant target (`en-passant on ZONE`); `None`: wherever they pass a square.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub en_passant_zone: Option<Vec<Vec<Square>>>,
+    /// How the piece takes part in `perpetual chase` (`chase strength`, `never chases`,
+    /// `chased in`).
+    #[serde(default, skip_serializing_if = "PieceChase::is_plain")]
+    pub chase: PieceChase,
+}
+
+/// A piece's part in `perpetual chase` (§2.12): whether its attacks can be a chase, where it can
+/// be chased, and its strength. A royal piece is never chased (an attack on it is check) and
+/// never chases.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PieceChase {
+    /// `chase strength N`: an attack by a piece of smaller strength on this one is a chase even
+    /// when this one is protected; `None`: no attack is stronger than another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<u32>,
+    /// `never chases`: its attacks are never a chase.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub never_chases: bool,
+    /// `chased in ZONE`: for each side, the only squares where it can be chased; `None`:
+    /// anywhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chased_in: Option<Vec<Vec<Square>>>,
+}
+
+impl PieceChase {
+    /// Whether nothing was said (the default: chased anywhere, chases, no strength).
+    pub fn is_plain(&self) -> bool {
+        *self == PieceChase::default()
+    }
 }
 
 /// `promotes in place or by "mF" to Ferz { must no own Ferz }`: the piece may, as a move of its
@@ -1145,6 +1174,11 @@ pub struct Repetition {
     /// moves since the first of the occurrences (perpetual check), when only one side did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub perpetual_check: Option<Verdict>,
+    /// `, perpetual chase VERDICT`: the verdict for a side that chased one enemy piece with each
+    /// of its moves since the first of the occurrences (xiangqi's perpetual chase), when only it
+    /// did and no side checked perpetually.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perpetual_chase: Option<Verdict>,
     /// `repetition N VERDICT for SIDE`: the verdict is for this side, whoever produced the last
     /// occurrence (Fairy-Stockfish's `nFoldValueAbsolute`: minishogi's sennichite loses for
     /// sente).

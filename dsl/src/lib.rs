@@ -56,9 +56,9 @@ pub use definition::{
     CastlingDef, ControlRules, CounterDef, CounterEvent, CounterFen, Definition, Dice,
     DropConstraint, DropRules, EndCondition, EndRules, Forward, GatingDef, Grouping, Hop, Leg,
     LegCount, LegDirection, LegEffect, MaterialRule, MoveAtom, MoveLimit, MoveMode, Obligation,
-    ObligationKind, ObligationWhen, Offset, Origin, PathDef, PhaseDef, PieceCount, PieceDef,
-    PieceId, Placement, PolicyDef, PolicyItem, PolicyStep, Promotion, PromotionMoves, Repetition,
-    ScoreRule, Setup, SideDef, SideId, SlideLine, Square, SquareTest, Store, Tiebreak,
+    ObligationKind, ObligationWhen, Offset, Origin, PathDef, PhaseDef, PieceChase, PieceCount,
+    PieceDef, PieceId, Placement, PolicyDef, PolicyItem, PolicyStep, Promotion, PromotionMoves,
+    Repetition, ScoreRule, Setup, SideDef, SideId, SlideLine, Square, SquareTest, Store, Tiebreak,
     TurnProgress, TurnRules, Verdict, MAX_BOARD_EDGE, MAX_COUNTERS, MAX_COUNTER_VALUE,
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Label, Severity};

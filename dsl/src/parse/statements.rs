@@ -253,6 +253,11 @@ pub(super) fn piece_item(file: FileId, pair: Pair<'_, Rule>) -> Spanned<PieceIte
         }
         Rule::irreversible_statement => PieceItem::Irreversible,
         Rule::uncapturable_statement => PieceItem::Uncapturable,
+        Rule::chase_strength_statement => {
+            PieceItem::ChaseStrength(text_of(file, &parts.nth(2).expect("strength")))
+        }
+        Rule::never_chases_statement => PieceItem::NeverChases,
+        Rule::chased_in_statement => PieceItem::ChasedIn(zone(file, parts.nth(2).expect("zone"))),
         Rule::supply_statement => PieceItem::Supply,
         Rule::neutral_statement => PieceItem::Neutral,
         Rule::converts_statement => PieceItem::ConvertsAround,
@@ -673,12 +678,18 @@ pub(super) fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndSta
                     let verdict_of_repetition = end_result(file, child(&mut parts));
                     let mut for_side = None;
                     let mut perpetual_check = None;
+                    let mut perpetual_chase = None;
                     for clause in parts {
                         match clause.as_rule() {
                             // `for SIDE`: its last child is the side's name.
                             Rule::verdict_for => {
                                 for_side =
                                     clause.into_inner().last().map(|name| text_of(file, &name));
+                            }
+                            // `, perpetual chase VERDICT`: its last child is the verdict.
+                            Rule::perpetual_chase => {
+                                perpetual_chase =
+                                    clause.into_inner().last().map(|last| verdict(file, last));
                             }
                             // `, perpetual check VERDICT`: its last child is the verdict.
                             _ => {
@@ -692,6 +703,7 @@ pub(super) fn end_statement(file: FileId, inner: &mut Pairs<'_, Rule>) -> EndSta
                         verdict: verdict_of_repetition,
                         for_side,
                         perpetual_check,
+                        perpetual_chase,
                     }
                 }
                 Rule::move_limit_rule => {

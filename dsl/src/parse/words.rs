@@ -470,6 +470,14 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_letters => keyword(SIDE_ITEM, "letters"),
         Rule::kw_plies => words("`plies`"),
         Rule::kw_perpetual | Rule::perpetual_check => words("`, perpetual check VERDICT`"),
+        Rule::perpetual_chase => words("`, perpetual chase VERDICT`"),
+        Rule::chase_strength_statement | Rule::kw_chase | Rule::kw_strength => {
+            keyword(PIECE_ITEM, "chase")
+        }
+        Rule::never_chases_statement | Rule::kw_never | Rule::kw_chases => {
+            keyword(PIECE_ITEM, "never chases")
+        }
+        Rule::chased_in_statement | Rule::kw_chased => keyword(PIECE_ITEM, "chased in"),
         Rule::verdict_for => words("`for` and a side's name"),
         Rule::policy_item => words("a policy item such as `rule 1 { ... }`"),
         Rule::policy_step => words("a policy step such as `moves` or `where capture`"),

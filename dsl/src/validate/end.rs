@@ -80,6 +80,7 @@ impl Validator<'_> {
                     verdict,
                     for_side,
                     perpetual_check,
+                    perpetual_chase,
                 } => {
                     let for_side = self.verdict_for(verdict.as_ref(), for_side.as_ref(), context);
                     rules.repetition = self
@@ -89,6 +90,7 @@ impl Validator<'_> {
                             count,
                             verdict: verdict.as_ref().map_or(Verdict::Draw, |v| v.node),
                             perpetual_check: perpetual_check.as_ref().map(|verdict| verdict.node),
+                            perpetual_chase: perpetual_chase.as_ref().map(|verdict| verdict.node),
                             for_side,
                             by_score: verdict.is_none(),
                         });

@@ -151,6 +151,7 @@ impl Validator<'_> {
             no_capture: Vec::new(),
             in_place: None,
             en_passant_zone: None,
+            chase: Default::default(),
         };
         let mut seen: HashMap<String, Span> = HashMap::new();
         // Sides whose promotion zone a `SIDE promotes` statement set: the general statement
@@ -193,6 +194,11 @@ impl Validator<'_> {
                 PieceItem::Supply => piece.supply = true,
                 PieceItem::Neutral => piece.neutral = true,
                 PieceItem::ConvertsAround => piece.converts_around = true,
+                PieceItem::ChaseStrength(strength) => {
+                    piece.chase.strength = self.number(strength, 0, 1000).map(|n| n as u32)
+                }
+                PieceItem::NeverChases => piece.chase.never_chases = true,
+                PieceItem::ChasedIn(zone) => piece.chase.chased_in = self.zone(zone, context),
                 PieceItem::Moves(text) => {
                     piece.betza = text.node.value.clone();
                     piece.moves = self.moves(text);

@@ -53,6 +53,7 @@ fn chess_validates() {
             count: 3,
             verdict: Verdict::Draw,
             perpetual_check: None,
+            perpetual_chase: None,
             for_side: None,
             by_score: false,
         })

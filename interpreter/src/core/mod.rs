@@ -14,6 +14,7 @@ pub mod action_set;
 pub(crate) mod attack;
 pub mod bitboard;
 pub(crate) mod board;
+pub(crate) mod chase;
 pub mod control;
 pub mod edit;
 pub mod geometry;

@@ -86,6 +86,66 @@ pub struct Position<B: Bitboard> {
     /// games with `perpetual check` (a repetition reads it): history like [`Position::passed`],
     /// neither hashed nor in the FEN (a position read from a FEN has no checks behind it).
     checks_in_a_row: BySide<u16>,
+    /// Per side, the enemy pieces it has chased with each of its last actions and for how many
+    /// in a row, kept in games with `perpetual chase` (a repetition reads it): history like
+    /// [`Position::checks_in_a_row`], neither hashed nor in the FEN.
+    chases: BySide<ChaseRuns>,
+}
+
+/// The enemy pieces a side chased (`perpetual chase`) with each of its last actions: up to
+/// [`ChaseRuns::KEPT`] pieces, each as its square (followed as the piece moves) and how many of
+/// the side's actions in a row chased it, packed into one word each (`square << 16 | run`; 0
+/// for none). More pieces chased at once than that keep the longest runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ChaseRuns([u32; ChaseRuns::KEPT]);
+
+impl ChaseRuns {
+    /// How many chased pieces a side's runs follow.
+    pub const KEPT: usize = 3;
+
+    /// The chased pieces: (square, actions in a row that chased it).
+    pub fn runs(&self) -> impl Iterator<Item = (usize, u16)> + '_ {
+        self.0
+            .iter()
+            .filter(|&&word| word != 0)
+            .map(|&word| ((word >> 16) as usize, word as u16))
+    }
+
+    /// The longest run.
+    pub fn longest(&self) -> u16 {
+        self.runs().map(|(_, run)| run).max().unwrap_or(0)
+    }
+
+    /// The runs after the side's action chased the pieces on `chased`: a piece chased again
+    /// goes on with its run, a new one starts at 1, the others end.
+    pub fn after_chase(&self, chased: impl Iterator<Item = usize>) -> ChaseRuns {
+        let mut next: Vec<(usize, u16)> = chased
+            .map(|square| {
+                let run = self
+                    .runs()
+                    .find(|&(at, _)| at == square)
+                    .map_or(0, |(_, run)| run);
+                (square, run.saturating_add(1))
+            })
+            .collect();
+        next.sort_by_key(|&(_, run)| std::cmp::Reverse(run));
+        let mut runs = ChaseRuns::default();
+        for (slot, (square, run)) in runs.0.iter_mut().zip(next) {
+            *slot = (square as u32) << 16 | u32::from(run);
+        }
+        runs
+    }
+
+    /// The runs after an enemy piece moved from `from` to `to`: a chased piece is followed.
+    pub fn after_enemy_move(&self, from: usize, to: usize) -> ChaseRuns {
+        let mut runs = *self;
+        for slot in runs.0.iter_mut() {
+            if *slot != 0 && (*slot >> 16) as usize == from {
+                *slot = (to as u32) << 16 | (*slot & 0xffff);
+            }
+        }
+        runs
+    }
 }
 
 /// A side's last drop, `(piece, square)`, packed into one aligned word: read just after a
@@ -179,6 +239,7 @@ impl<B: Bitboard> Position<B> {
             counters: BySide::splat([0; variant_dsl::MAX_COUNTERS]),
             passed: 0,
             checks_in_a_row: BySide::splat(0),
+            chases: BySide::splat(ChaseRuns::default()),
         }
     }
 
@@ -625,6 +686,18 @@ impl<B: Bitboard> Position<B> {
         } else {
             0
         };
+    }
+
+    /// The enemy pieces the side chased with each of its last actions, in a game with
+    /// `perpetual chase` (else none).
+    #[inline]
+    pub fn chases(&self, side: SideId) -> ChaseRuns {
+        self.chases[side]
+    }
+
+    /// Sets the side's chase runs (`perpetual chase`).
+    pub(crate) fn set_chases(&mut self, side: SideId, runs: ChaseRuns) {
+        self.chases[side] = runs;
     }
 
     /// The side's last drop, as (piece, square), if its last action was one.

@@ -368,6 +368,43 @@ pub struct Attacks<B> {
     pub hops: Vec<HopAttack<B>>,
 }
 
+/// The pieces' parts in `perpetual chase` (§2.12), compiled from their `chase strength`, `never
+/// chases` and `chased in` statements: what [`crate::core::chase`] reads after every action.
+#[derive(Clone, Debug)]
+pub struct ChaseTable<B> {
+    /// Per piece type, whether its attacks can be a chase: not royal, not `never chases`.
+    pub chases: ByPiece<bool>,
+    /// Per side and piece type, the squares where such a piece can be chased: none for a royal
+    /// piece, its `chased in` zone, else the whole board.
+    pub chased_on: BySide<ByPiece<B>>,
+    /// Per piece type, its `chase strength`.
+    pub strength: ByPiece<Option<u32>>,
+}
+
+impl<B: Bitboard> ChaseTable<B> {
+    /// The table of a game whose repetition rule has `perpetual chase`; `None` for the others.
+    fn compile(definition: &variant_dsl::Definition, geometry: &Geometry<B>) -> Option<Self> {
+        definition.end.repetition?.perpetual_chase?;
+        let piece = |id: PieceId| definition.pieces.get(id.index());
+        Some(ChaseTable {
+            chases: ByPiece::from_fn(|id| {
+                piece(id).is_some_and(|p| !p.royal && !p.chase.never_chases)
+            }),
+            chased_on: BySide::from_fn(|side| {
+                ByPiece::from_fn(|id| match piece(id) {
+                    None => B::EMPTY,
+                    Some(p) if p.royal => B::EMPTY,
+                    Some(p) => p.chase.chased_in.as_ref().map_or(geometry.board, |zone| {
+                        zone.get(side.index())
+                            .map_or(B::EMPTY, |squares| geometry.mask(squares))
+                    }),
+                })
+            }),
+            strength: ByPiece::from_fn(|id| piece(id).and_then(|p| p.chase.strength)),
+        })
+    }
+}
+
 /// A castling move, compiled.
 #[derive(Clone, Debug)]
 pub struct Castle<B> {
@@ -496,6 +533,9 @@ pub struct Tables<B> {
     /// Whether positions count each side's checks in a row (`repetition ..., perpetual check`):
     /// a repetition then tells who checked with every move of the cycle.
     pub(crate) tracks_checks: bool,
+    /// `repetition ..., perpetual chase VERDICT`: the pieces' parts in a chase, compiled;
+    /// positions then follow each side's chases.
+    pub(crate) chase: Option<ChaseTable<B>>,
     /// Whether positions keep a turn's progress: turns of several actions or `at turn start`
     /// (set by [`crate::rules::Rules::compile`], which knows the `at turn start` conditions).
     pub(crate) tracks_turns: bool,
@@ -714,7 +754,9 @@ impl<B: Bitboard> Tables<B> {
             }
             _ => Vec::new(),
         });
+        let chase = ChaseTable::compile(definition, &geometry);
         let tables = Tables {
+            chase,
             definition: definition.clone(),
             rays: builder.rays,
             geometry,

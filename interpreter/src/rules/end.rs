@@ -219,15 +219,54 @@ pub(crate) fn perpetual_checker<B: Bitboard>(
     span: usize,
 ) -> Option<(SideId, Verdict)> {
     let verdict = rules.definition.end.repetition?.perpetual_check?;
-    let moves = span / rules.sides.max(1);
-    if moves == 0 {
-        return None;
-    }
-    let mut checkers = rules
-        .side_ids()
-        .filter(|&side| usize::from(position.checks_in_a_row(side)) >= moves);
+    let mut checkers = perpetual_checkers(rules, position, span);
     match (checkers.next(), checkers.next()) {
         (Some(checker), None) => Some((checker, verdict)),
+        _ => None,
+    }
+}
+
+/// The sides that gave check with each of their moves over the last `span` plies.
+fn perpetual_checkers<'a, B: Bitboard>(
+    rules: &'a Rules<B>,
+    position: &'a Position<B>,
+    span: usize,
+) -> impl Iterator<Item = SideId> + 'a {
+    let moves = span / rules.sides.max(1);
+    rules
+        .side_ids()
+        .filter(move |&side| moves > 0 && usize::from(position.checks_in_a_row(side)) >= moves)
+}
+
+/// `repetition ..., perpetual chase VERDICT`: the side that chased one enemy piece with each of
+/// its moves of the repetition's cycle (`span` plies; [`crate::core::chase`]), and its verdict,
+/// when exactly one side did and no side checked perpetually (perpetual check comes first; both
+/// sides chasing, or neither, leave the repetition's own verdict). As in Fairy-Stockfish, the
+/// side that made the repetition must also have chased the piece with the move that reached
+/// the cycle's first occurrence, unless that occurrence began the game (`played`: the plies
+/// played since the game began).
+pub(crate) fn perpetual_chaser<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    span: usize,
+    played: usize,
+) -> Option<(SideId, Verdict)> {
+    let verdict = rules.definition.end.repetition?.perpetual_chase?;
+    let moves = span / rules.sides.max(1);
+    if moves == 0 || perpetual_checkers(rules, position, span).next().is_some() {
+        return None;
+    }
+    let last = position.previous_side(rules);
+    let mut chasers = rules.side_ids().filter(|&side| {
+        let needed = if side == last && played > span {
+            moves + 1
+        } else {
+            moves
+        };
+        usize::from(position.chases(side).longest()) >= needed
+    });
+    match (chasers.next(), chasers.next()) {
+        (Some(chaser), None) => Some((chaser, verdict)),
         _ => None,
     }
 }

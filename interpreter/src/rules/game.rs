@@ -112,12 +112,16 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     pub(crate) fn play_inlined(&mut self, rules: &Rules<B>, mv: Move) {
         let captures = rules.counts && crate::legal::captures(self, mv);
+        let before = rules.chase.is_some().then_some(*self);
         let acted = self.act(rules, mv);
         if acted && rules.counts {
             self.count_events(rules, captures);
         }
         if rules.tracks_checks {
             self.count_checks(rules);
+        }
+        if let Some(before) = &before {
+            self.follow_chases(rules, before, mv);
         }
         if acted
             && rules.multi_action
@@ -168,6 +172,24 @@ impl<B: Bitboard> Position<B> {
             .side_ids()
             .any(|side| side != mover && self.in_check(rules, side));
         self.set_gave_check(mover, gave);
+    }
+
+    /// After an action of the side to move, in a game with `perpetual chase`: the enemy's
+    /// chased pieces are followed where the action moved one, and the side's own runs go on
+    /// for the pieces it chased again ([`crate::core::chase::chased`]).
+    #[cold]
+    fn follow_chases(&mut self, rules: &Rules<B>, before: &Position<B>, mv: Move) {
+        let mover = before.side_to_move(rules);
+        let chased = crate::core::chase::chased(rules, before, self, mv);
+        for side in rules.side_ids() {
+            let runs = self.chases(side);
+            let runs = if side == mover {
+                runs.after_chase(chased.iter().copied())
+            } else {
+                runs.after_enemy_move(mv.from.index(), mv.to.index())
+            };
+            self.set_chases(side, runs);
+        }
     }
 
     /// Plays an action made of primitive edits (a policy's own action, see [`crate::edit`]) as

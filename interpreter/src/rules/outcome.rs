@@ -16,8 +16,8 @@ use crate::score::scores;
 pub use super::end::ends_before_actions;
 pub(crate) use super::end::fired_end_condition;
 use super::end::{
-    fired_end_condition_by, material_rule, move_limit_reached, perpetual_checker, repetition_span,
-    royal_lost,
+    fired_end_condition_by, material_rule, move_limit_reached, perpetual_chaser, perpetual_checker,
+    repetition_span, royal_lost,
 };
 use serde::Serialize;
 use variant_dsl::{Tiebreak, Verdict};
@@ -46,6 +46,9 @@ pub enum Reason {
     /// A position occurred the set number of times, and one side had given check with every
     /// move since its first occurrence (`repetition ..., perpetual check VERDICT`).
     PerpetualCheck,
+    /// A position occurred the set number of times, and one side had chased an enemy piece
+    /// with every move since its first occurrence (`repetition ..., perpetual chase VERDICT`).
+    PerpetualChase,
 }
 
 /// A finished game's result.
@@ -96,6 +99,7 @@ impl Reason {
             Reason::Material => "dead position",
             Reason::RoyalCaptured => "capture of the royal piece",
             Reason::PerpetualCheck => "perpetual check",
+            Reason::PerpetualChase => "perpetual chase",
         }
     }
 }
@@ -195,6 +199,15 @@ fn outcome_given<B: Bitboard>(
                     checker,
                     verdict,
                     Reason::PerpetualCheck,
+                ));
+            }
+            if let Some((chaser, verdict)) = perpetual_chaser(rules, position, span, history.len())
+            {
+                return Some(verdict_outcome(
+                    rules,
+                    chaser,
+                    verdict,
+                    Reason::PerpetualChase,
                 ));
             }
             if repetition.by_score {

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Expectations of tests/chasing.rs: xiangqi repetitions with and without perpetual chasing, and
+the verdict pyffish (Fairy-Stockfish 0.0.90, `chasingRule = axf`) gives them.
+
+It plays seeded random games from the start position (captures taken half of the time, so
+that pieces come loose), and at each position looks for a cycle of four moves: a move of the
+side to move and its way back, a move of the other side and its way back, repeated until the
+third occurrence. Moves that put an enemy piece under attack are tried first, so that many
+cycles chase. For each cycle it prints the first ply at which pyffish's `is_optional_game_end`
+says the game may end and the result then for the side to move (`win`, `loss`, `draw`), as a
+Rust tuple (FEN, moves, verdict). It keeps a balance of verdicts: chases (a loss or a win for the
+side to move), and draws where some move of the cycle attacked a piece (not a chase: protected,
+a check mixed in, both sides chasing).
+
+Run: python3 scripts/chase_oracle.py [SEED] [CASES]
+"""
+
+import random
+import sys
+
+import pyffish as sf
+
+VARIANT = "xiangqi"
+
+
+def verdict(value):
+    return "draw" if value == 0 else "win" if value > 0 else "loss"
+
+
+def squares(move):
+    # xiangqi squares: a file letter and a rank of 1 or 2 digits
+    i = 1
+    while move[i].isdigit():
+        i += 1
+    return move[:i], move[i:]
+
+
+def back(move):
+    a, b = squares(move)
+    return b + a
+
+
+def attacks_something(fen, moves, move):
+    """Whether after `move` the mover could capture something (a rough "attacks a piece")."""
+    after = moves + [move]
+    # the captures the mover would have if it moved again: the FEN with the side to move flipped
+    f = sf.get_fen(VARIANT, fen, after).split()
+    f[1] = "w" if f[1] == "b" else "b"
+    flipped = " ".join(f)
+    try:
+        legal = sf.legal_moves(VARIANT, flipped, [])
+    except Exception:
+        return False
+    board = flipped.split()[0]
+    return any(capture(board, m) for m in legal)
+
+
+def cycle(first, second):
+    return [first, second, back(first), back(second)] * 2
+
+
+def judge(fen, moves):
+    """The first ply at which pyffish ends the game, and its verdict; None if never."""
+    for ply in range(1, len(moves) + 1):
+        played = moves[:ply]
+        optional, value = sf.is_optional_game_end(VARIANT, fen, played)
+        if optional:
+            return ply, verdict(value)
+        immediate, _ = sf.is_immediate_game_end(VARIANT, fen, played)
+        if immediate:
+            return None
+    return None
+
+
+def legal_cycle(fen, moves):
+    for ply, move in enumerate(moves):
+        if move not in sf.legal_moves(VARIANT, fen, moves[:ply]):
+            return False
+    return True
+
+
+def main():
+    seed = int(sys.argv[1]) if len(sys.argv) > 1 else 27
+    wanted = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    rng = random.Random(seed)
+    start = sf.start_fen(VARIANT)
+    found = {"win": [], "loss": [], "draw": []}
+    seen = set()
+    games = 0
+    while sum(min(len(v), wanted // 3 + 1) for v in found.values()) < wanted and games < 400:
+        games += 1
+        moves = []
+        for _ in range(rng.randrange(10, 60)):
+            legal = sf.legal_moves(VARIANT, start, moves)
+            if not legal:
+                break
+            board = sf.get_fen(VARIANT, start, moves).split()[0]
+            captures = [m for m in legal if capture(board, m)]
+            move = rng.choice(captures if captures and rng.random() < 0.5 else legal)
+            moves.append(move)
+        if sf.is_optional_game_end(VARIANT, start, moves)[0] or not sf.legal_moves(VARIANT, start, moves):
+            continue
+        fen = sf.get_fen(VARIANT, start, moves)
+        # a position of its own: no history behind it
+        legal = [m for m in sf.legal_moves(VARIANT, fen, []) if not capture(fen.split()[0], m)]
+        rng.shuffle(legal)
+        legal.sort(key=lambda m: not attacks_something(fen, [], m))
+        for first in legal[:4]:
+            replies = [m for m in sf.legal_moves(VARIANT, fen, [first]) if not capture(sf.get_fen(VARIANT, fen, [first]).split()[0], m)]
+            rng.shuffle(replies)
+            replies.sort(key=lambda m: not attacks_something(fen, [first], m))
+            for second in replies[:3]:
+                seq = cycle(first, second)
+                if not legal_cycle(fen, seq):
+                    continue
+                judged = judge(fen, seq)
+                if judged is None:
+                    continue
+                ply, result = judged
+                key = (fen, " ".join(seq[:ply]))
+                if key in seen:
+                    continue
+                seen.add(key)
+                found[result].append((fen, " ".join(seq[:ply]), result))
+    for result in ("loss", "win", "draw"):
+        for fen, moves, value in found[result][: wanted // 3 + 1]:
+            print(f'    ("{fen}", "{moves}", "{value}"),')
+
+
+def capture(board, move):
+    occupied = set()
+    rank = 10
+    for row in board.split("/"):
+        file = 0
+        num = ""
+        for ch in row:
+            if ch.isdigit():
+                num += ch
+                continue
+            if num:
+                file += int(num)
+                num = ""
+            occupied.add(chr(ord("a") + file) + str(rank))
+            file += 1
+        rank -= 1
+    return squares(move)[1] in occupied
+
+
+if __name__ == "__main__":
+    main()
