@@ -157,8 +157,9 @@ pub struct HopRide<B> {
     pub reach: Option<Vec<B>>,
 }
 
-/// How one piece type of one side moves.
-#[derive(Clone, Debug)]
+/// How one piece type of one side moves (by default, not at all: the entry of a side that a
+/// game does not have, in a [`crate::core::index::BySide`] table).
+#[derive(Clone, Debug, Default)]
 pub struct PieceMoves<B> {
     /// Leaps grouped by mode.
     pub leaps: Vec<LeapTable<B>>,

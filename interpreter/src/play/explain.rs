@@ -162,13 +162,13 @@ impl<B: Bitboard> Words<'_, B> {
         &self.rules.definition.pieces[piece.index()].name
     }
 
-    fn square(&self, index: usize) -> String {
-        self.rules.geometry.square(index).to_string()
+    fn square(&self, square: Sq) -> String {
+        self.rules.geometry.name(square).to_string()
     }
 
     /// "black's Rook on e8"
-    fn occupant(&self, square: usize) -> String {
-        match self.position.at(square) {
+    fn occupant(&self, square: Sq) -> String {
+        match self.position.occupant(square) {
             Some(Occupant { side, piece }) => format!(
                 "{}'s {} on {}",
                 self.side(side),
@@ -179,15 +179,16 @@ impl<B: Bitboard> Words<'_, B> {
         }
     }
 
-    /// The index of a square written in text, if it is on the board.
-    fn board_square(&self, text: &str) -> Option<usize> {
+    /// The square written in text, if it is on the board.
+    fn board_square(&self, text: &str) -> Option<Sq> {
         let square = Square::parse(text)?;
         let geometry = &self.rules.geometry;
-        if square.file as usize >= geometry.files || square.rank as usize >= geometry.ranks {
+        if usize::from(square.file) >= geometry.files || usize::from(square.rank) >= geometry.ranks
+        {
             return None;
         }
-        let index = geometry.index(square);
-        geometry.on_board(index).then_some(index)
+        let square = geometry.locate(square);
+        geometry.contains(square).then_some(square)
     }
 
     fn to_move(&self) -> SideId {
@@ -202,8 +203,7 @@ impl<B: Bitboard> Words<'_, B> {
         let rules = self.rules;
         let us = self.to_move();
         let mut lines = Vec::new();
-        let from = mv.from.index();
-        let to = mv.to.index();
+        let (from, to) = (mv.from, mv.to);
         match mv.kind {
             MoveKind::Pass => {
                 lines.push(format!(
@@ -232,17 +232,17 @@ impl<B: Bitboard> Words<'_, B> {
                 lines.push(format!(
                     "legal: {} castles, the {} from {} to {} and the {} from {} to {}",
                     self.side(us),
-                    self.piece_at(castle.king_from),
-                    self.square(castle.king_from),
-                    self.square(castle.king_to),
-                    self.piece_at(castle.rook_from),
-                    self.square(castle.rook_from),
-                    self.square(castle.rook_to)
+                    self.piece_at(Sq::new(castle.king_from)),
+                    self.square(Sq::new(castle.king_from)),
+                    self.square(Sq::new(castle.king_to)),
+                    self.piece_at(Sq::new(castle.rook_from)),
+                    self.square(Sq::new(castle.rook_from)),
+                    self.square(Sq::new(castle.rook_to))
                 ));
             }
             _ => {
-                let mover = self.position.at(from).map_or(0, |o| o.piece.index());
-                let definition = &rules.definition.pieces[mover];
+                let mover = self.position.occupant(from).map_or(PieceId(0), |o| o.piece);
+                let definition = &rules.definition.pieces[mover.index()];
                 let by = match (mv.converts, definition.betza.is_empty()) {
                     (Some(_), _) | (None, true) => {
                         let paths: Vec<String> = definition
@@ -257,7 +257,7 @@ impl<B: Bitboard> Words<'_, B> {
                 lines.push(format!(
                     "legal: {}'s {} moves from {} to {}, by its moves {by}",
                     self.side(us),
-                    self.piece(PieceId::new(mover)),
+                    self.piece(mover),
                     self.square(from),
                     self.square(to),
                 ));
@@ -265,16 +265,16 @@ impl<B: Bitboard> Words<'_, B> {
                     if let Some(ep) = self.position.en_passant() {
                         lines.push(format!(
                             "it captures {} en passant",
-                            self.occupant(ep.victim.index())
+                            self.occupant(ep.victim)
                         ));
                     }
-                } else if self.position.at(to).is_some() {
+                } else if self.position.occupant(to).is_some() {
                     lines.push(format!("it captures {}", self.occupant(to)));
                 }
                 if let Some(converted) = mv.converts {
                     lines.push(format!(
                         "it takes over {}, which becomes {}'s",
-                        self.occupant(converted.index()),
+                        self.occupant(converted),
                         self.side(us)
                     ));
                 }
@@ -303,9 +303,9 @@ impl<B: Bitboard> Words<'_, B> {
         Explanation { legal: true, lines }
     }
 
-    fn piece_at(&self, square: usize) -> &str {
+    fn piece_at(&self, square: Sq) -> &str {
         self.position
-            .at(square)
+            .occupant(square)
             .map_or("piece", |occupant| self.piece(occupant.piece))
     }
 
@@ -389,7 +389,7 @@ impl<B: Bitboard> Words<'_, B> {
                 self.piece(piece)
             )));
         }
-        if self.position.at(to).is_some() {
+        if self.position.occupant(to).is_some() {
             return hint(Explanation::illegal(format!(
                 "{} is occupied by {}",
                 square,
@@ -413,13 +413,7 @@ impl<B: Bitboard> Words<'_, B> {
             }
             return hint(explanation);
         }
-        let mv = Move {
-            from: Sq::new(to),
-            to: Sq::new(to),
-            kind: MoveKind::Drop(piece),
-            converts: None,
-            gate: None,
-        };
+        let mv = Move::drop_on(piece, to);
         if let Some(exposed) = self.exposes_royal(mv) {
             return hint(Explanation::illegal(exposed));
         }
@@ -444,7 +438,7 @@ impl<B: Bitboard> Words<'_, B> {
     }
 
     /// The first `must leave an action` rule that binds a drop of `piece` on `to`.
-    fn binding_lookahead(&self, piece: PieceId, to: usize) -> Option<&DropConstraint> {
+    fn binding_lookahead(&self, piece: PieceId, to: Sq) -> Option<&DropConstraint> {
         let rules = self.rules;
         let us = self.to_move();
         let mut judge = crate::expression::Judge::new(rules, self.position, us);
@@ -456,7 +450,7 @@ impl<B: Bitboard> Words<'_, B> {
             .find(|(rule, _)| {
                 rule.lookahead
                     && rule.side.is_none_or(|side| side == us)
-                    && judge.drop_mask(&rule.condition, piece).has(to)
+                    && judge.drop_mask(&rule.condition, piece).contains(to)
             })
             .map(|(_, constraint)| constraint)
     }
@@ -498,7 +492,7 @@ impl<B: Bitboard> Words<'_, B> {
             return Explanation::illegal(format!("`{bad}` is not a square of the board"));
         };
         let us = self.to_move();
-        let Some(mover) = self.position.at(from) else {
+        let Some(mover) = self.position.occupant(from) else {
             return Explanation::illegal(format!("there is no piece on {}", self.square(from)));
         };
         if mover.side != us {
@@ -533,7 +527,7 @@ impl<B: Bitboard> Words<'_, B> {
         }
         let same_squares: Vec<&Move> = legal
             .iter()
-            .filter(|mv| mv.from.index() == from && mv.to.index() == to)
+            .filter(|mv| mv.from == from && mv.to == to)
             .collect();
         if !same_squares.is_empty() {
             let without_mark = text.split('^').next().unwrap_or_default();
@@ -559,7 +553,7 @@ impl<B: Bitboard> Words<'_, B> {
 
     /// A move from `from` to `to` that the obligations (`must capture`) rule out: the rules
     /// that bind, quoted, and a move they allow.
-    fn why_obliged(&self, from: usize, to: usize, legal: &[Move]) -> Option<Explanation> {
+    fn why_obliged(&self, from: Sq, to: Sq, legal: &[Move]) -> Option<Explanation> {
         let obligations = &self.rules.definition.move_rules.obligations;
         if obligations.is_empty() {
             return None;
@@ -567,7 +561,7 @@ impl<B: Bitboard> Words<'_, B> {
         let before = crate::legal::unobliged_actions(self.rules, self.position);
         let ruled_out = before
             .iter()
-            .any(|mv| mv.from.index() == from && mv.to.index() == to && !legal.contains(mv));
+            .any(|mv| mv.from == from && mv.to == to && !legal.contains(mv));
         if !ruled_out {
             return None;
         }
@@ -613,8 +607,8 @@ impl<B: Bitboard> Words<'_, B> {
             .collect();
         let first = match marks.first() {
             Some(square) => match self.board_square(square) {
-                Some(index) if self.position.at(index).is_some() => {
-                    format!("this move cannot take over {}", self.occupant(index))
+                Some(square) if self.position.occupant(square).is_some() => {
+                    format!("this move cannot take over {}", self.occupant(square))
                 }
                 Some(_) => format!("there is no piece to take over on {square}"),
                 None => format!("`{square}` is not a square of the board"),
@@ -634,8 +628,8 @@ impl<B: Bitboard> Words<'_, B> {
         let Some(first) = moves.first() else {
             return Explanation::illegal("no such move");
         };
-        let mover = self.piece_at(first.from.index());
-        let square = self.square(first.to.index());
+        let mover = self.piece_at(first.from);
+        let square = self.square(first.to);
         let promotes = moves
             .iter()
             .any(|mv| matches!(mv.kind, MoveKind::Promote(_)));
@@ -654,34 +648,31 @@ impl<B: Bitboard> Words<'_, B> {
     }
 
     /// A king move that matches a castling move of the side to move: which condition fails.
-    fn why_not_castle(&self, from: usize, to: usize) -> Option<Explanation> {
+    fn why_not_castle(&self, from: Sq, to: Sq) -> Option<Explanation> {
         let rules = self.rules;
         let us = self.to_move();
-        let (index, castle) = rules
-            .castles
-            .iter()
-            .enumerate()
-            .find(|(_, c)| c.side == us && c.king_from == from && c.king_to == to)?;
-        let name = format!(
-            "castling {}{}",
-            self.square(castle.king_from),
-            self.square(castle.king_to)
-        );
+        let (index, castle) = rules.castles.iter().enumerate().find(|(_, c)| {
+            c.side == us && Sq::new(c.king_from) == from && Sq::new(c.king_to) == to
+        })?;
+        let name = format!("castling {}{}", self.square(from), self.square(to));
         let occupied = self.position.occupied();
         let reason = if self.position.castling_rights() >> index & 1 == 0 {
             "the right to it is lost (its king or rook has moved or been captured)".to_string()
-        } else if let Some(blocker) = (castle.empty & occupied).squares().next() {
+        } else if let Some(blocker) = (castle.empty & occupied).iter().next() {
             format!("{} stands in the way", self.occupant(blocker))
         } else if rules.definition.end.check && self.position.in_check(rules, us) {
             format!("{} is in check", self.side(us))
-        } else if let Some(&attacked) = castle
+        } else if let Some(attacked) = castle
             .king_path
             .iter()
-            .find(|&&sq| self.position.attacked(rules, sq, us, occupied))
+            .map(|&square| Sq::new(square))
+            .find(|&square| self.position.attacked(rules, square.index(), us, occupied))
         {
-            let by = self.position.attackers(rules, attacked, us, occupied);
+            let by = self
+                .position
+                .attackers(rules, attacked.index(), us, occupied);
             let by = by
-                .squares()
+                .iter()
                 .next()
                 .map(|sq| format!(" by {}", self.occupant(sq)))
                 .unwrap_or_default();
@@ -699,14 +690,14 @@ impl<B: Bitboard> Words<'_, B> {
 
     /// A compound move (a path with a takeover) that the piece could make but that exposes its
     /// own royal piece.
-    fn why_not_route(&self, mover: Occupant, from: usize, text: &str) -> Option<Explanation> {
+    fn why_not_route(&self, mover: Occupant, from: Sq, text: &str) -> Option<Explanation> {
         let rules = self.rules;
         let mut found = None;
         crate::core::route::walk(
             rules,
             self.position,
             mover.side,
-            from,
+            from.index(),
             rules.moves_of(mover.side, mover.piece),
             &mut |mv| {
                 if mv.uci(rules) == text {
@@ -719,7 +710,7 @@ impl<B: Bitboard> Words<'_, B> {
     }
 
     /// The piece does not get to `to`: its movement, a blocker, or its own royal piece's safety.
-    fn why_not_reach(&self, mover: Occupant, from: usize, to: usize) -> Explanation {
+    fn why_not_reach(&self, mover: Occupant, from: Sq, to: Sq) -> Explanation {
         let rules = self.rules;
         let us = mover.side;
         let moves = rules.moves_of(us, mover.piece);
@@ -730,23 +721,20 @@ impl<B: Bitboard> Words<'_, B> {
         let (sq_from, sq_to) = (self.square(from), self.square(to));
         // `may not hop over` and `may not capture` (a janggi cannon) are part of the movement.
         let barred = Barred::of(moves, |piece| self.position.typed(piece));
-        let pseudo = targets_barred(rules, moves, from, own, enemy, occupied, barred);
+        let pseudo = targets_barred(rules, moves, from.index(), own, enemy, occupied, barred);
         let en_passant = self
             .position
             .en_passant()
-            .is_some_and(|ep| ep.target.index() == to && moves.en_passant[from].has(to));
-        if pseudo.has(to) || en_passant {
+            .is_some_and(|ep| ep.target == to && moves.en_passant[from.index()].contains(to));
+        if pseudo.contains(to) || en_passant {
             let kind = if en_passant {
                 MoveKind::EnPassant
             } else {
                 MoveKind::Normal
             };
             let mv = Move {
-                from: Sq::new(from),
-                to: Sq::new(to),
                 kind,
-                converts: None,
-                gate: None,
+                ..Move::new(from, to)
             };
             if let Some(exposed) = self.exposes_royal(mv) {
                 return Explanation::illegal(exposed);
@@ -755,49 +743,56 @@ impl<B: Bitboard> Words<'_, B> {
                 "the {name} on {sq_from} cannot go to {sq_to} here"
             ));
         }
-        if own.has(to) {
+        if own.contains(to) {
             return Explanation::illegal(format!(
                 "{sq_to} is occupied by {}'s own {}",
                 self.side(us),
                 self.piece_at(to)
             ));
         }
-        if targets(rules, moves, from, own, enemy, occupied).has(to) {
+        if targets(rules, moves, from.index(), own, enemy, occupied).contains(to) {
             return Explanation::illegal(self.why_barred(mover, from, to, barred));
         }
         let betza = &rules.definition.pieces[mover.piece.index()].betza;
-        let alone = B::single(from);
-        let to_empty = targets(rules, moves, from, B::EMPTY, B::EMPTY, alone);
+        let alone = B::of(from);
+        let to_empty = targets(rules, moves, from.index(), B::EMPTY, B::EMPTY, alone);
         let to_capture = targets(
             rules,
             moves,
-            from,
+            from.index(),
             B::EMPTY,
-            B::single(to),
-            alone | B::single(to),
+            B::of(to),
+            alone | B::of(to),
         );
-        if !to_empty.has(to) && !to_capture.has(to) {
+        if !to_empty.contains(to) && !to_capture.contains(to) {
             return Explanation::illegal(format!(
                 "a {name} does not move from {sq_from} to {sq_to} (its moves: \"{betza}\")"
             ));
         }
-        if enemy.has(to) && !to_capture.has(to) {
+        if enemy.contains(to) && !to_capture.contains(to) {
             return Explanation::illegal(format!(
                 "a {name} cannot capture on {sq_to}: it moves there only when the square is empty \
                  (its moves: \"{betza}\")"
             ));
         }
-        if !enemy.has(to) && !to_empty.has(to) {
+        if !enemy.contains(to) && !to_empty.contains(to) {
             return Explanation::illegal(format!(
                 "a {name} goes to {sq_to} only to capture, and {sq_to} is empty (its moves: \
                  \"{betza}\")"
             ));
         }
         // The pattern reaches `to`: something stands in the way.
-        for blocker in (occupied & !alone & !B::single(to)).squares() {
-            let without = occupied & !B::single(blocker);
-            let reach = targets(rules, moves, from, own & without, enemy & without, without);
-            if reach.has(to) {
+        for blocker in (occupied & !alone & !B::of(to)).iter() {
+            let without = occupied & !B::of(blocker);
+            let reach = targets(
+                rules,
+                moves,
+                from.index(),
+                own & without,
+                enemy & without,
+                without,
+            );
+            if reach.contains(to) {
                 return Explanation::illegal(format!(
                     "the way from {sq_from} to {sq_to} is blocked by {}",
                     self.occupant(blocker)
@@ -811,11 +806,11 @@ impl<B: Bitboard> Words<'_, B> {
 
     /// Why a move that the piece's pattern makes is barred by `may not capture` (the piece on
     /// `to`) or `may not hop over` (the hurdle whose leave would let it land).
-    fn why_barred(&self, mover: Occupant, from: usize, to: usize, barred: Barred<B>) -> String {
+    fn why_barred(&self, mover: Occupant, from: Sq, to: Sq, barred: Barred<B>) -> String {
         let rules = self.rules;
         let name = self.piece(mover.piece);
         let sq_to = self.square(to);
-        if barred.prey.has(to) {
+        if barred.prey.contains(to) {
             return format!(
                 "a {name} may not capture a {} (on {sq_to})",
                 self.piece_at(to)
@@ -824,12 +819,21 @@ impl<B: Bitboard> Words<'_, B> {
         let moves = rules.moves_of(mover.side, mover.piece);
         let own = self.position.side_pieces(mover.side);
         let occupied = self.position.occupied();
-        let hurdle = barred.hurdles.squares().find(|&hurdle| {
+        let hurdle = barred.hurdles.iter().find(|&hurdle| {
             let allowed = Barred {
-                hurdles: barred.hurdles & !B::single(hurdle),
+                hurdles: barred.hurdles & !B::of(hurdle),
                 prey: barred.prey,
             };
-            targets_barred(rules, moves, from, own, occupied & !own, occupied, allowed).has(to)
+            targets_barred(
+                rules,
+                moves,
+                from.index(),
+                own,
+                occupied & !own,
+                occupied,
+                allowed,
+            )
+            .contains(to)
         });
         match hurdle {
             Some(hurdle) => format!(
@@ -861,12 +865,12 @@ impl<B: Bitboard> Words<'_, B> {
                 self.side(us)
             ));
         }
-        for royal in next.royals(rules, us).squares() {
-            if let Some(attacker) = next.checkers(rules, royal, us).squares().next() {
+        for royal in next.royals(rules, us).iter() {
+            if let Some(attacker) = next.checkers(rules, royal.index(), us).iter().next() {
                 let royal_name = next
-                    .at(royal)
+                    .occupant(royal)
                     .map_or("royal piece", |o| self.piece(o.piece));
-                let by = next.at(attacker).map_or_else(String::new, |o| {
+                let by = next.occupant(attacker).map_or_else(String::new, |o| {
                     format!(
                         "{}'s {} on {}",
                         self.side(o.side),

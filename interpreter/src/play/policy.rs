@@ -216,11 +216,12 @@ impl<'a, B: Bitboard> Run<'a, B> {
     }
 
     /// The square of the side's piece with this number.
-    fn numbered(&self, number: i64) -> Option<usize> {
+    fn numbered(&self, number: i64) -> Option<Sq> {
         u8::try_from(number)
             .ok()
             .filter(|&n| n > 0)
             .and_then(|n| self.position.numbered(self.rules, self.side, n))
+            .map(Sq::new)
     }
 
     /// The number nearest `target` among the side's pieces on the board, `except` left out.
@@ -228,8 +229,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
         let numbers = self
             .position
             .side_pieces(self.side)
-            .squares()
-            .filter_map(|square| self.position.number(self.rules, square))
+            .iter()
+            .filter_map(|square| self.position.number(self.rules, square.index()))
             .filter(|&n| i64::from(n) != except);
         let odd = target.rem_euclid(2) == 1;
         let prefer_lower = odd == lower_when_odd;
@@ -271,7 +272,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
                 if let Some(number) = number {
                     match self.numbered(self.numbers[*number]) {
                         // Castling is the King's move (CC15): it starts on the King's square.
-                        Some(square) => moves.retain(|mv| mv.from.index() == square),
+                        Some(square) => moves.retain(|mv| mv.from == square),
                         None => moves.clear(),
                     }
                 }
@@ -371,8 +372,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
     }
 
     /// The captures the movement of the piece on `from` allows, legal or not.
-    fn captures_from(&self, from: usize) -> Vec<Action> {
-        let Some(occupant) = self.position.at(from) else {
+    fn captures_from(&self, from: Sq) -> Vec<Action> {
+        let Some(occupant) = self.position.occupant(from) else {
             return Vec::new();
         };
         let own = self.position.friends(self.rules, self.side);
@@ -382,18 +383,15 @@ impl<'a, B: Bitboard> Run<'a, B> {
             enemy &= !self.position.typed(piece);
         }
         let moves = self.rules.moves_of(self.side, occupant.piece);
-        let reach = targets(self.rules, moves, from, own, enemy, occupied) & enemy;
+        let reach = targets(self.rules, moves, from.index(), own, enemy, occupied) & enemy;
         let mut found: Vec<Action> = reach
-            .squares()
+            .iter()
             .map(|to| match &moves.promotion {
-                Some(rule) if rule.zone.has(to) => Move {
-                    from: Sq::new(from),
-                    to: Sq::new(to),
+                Some(rule) if rule.zone.contains(to) => Move {
                     kind: MoveKind::Promote(rule.choices[0]),
-                    converts: None,
-                    gate: None,
+                    ..Move::new(from, to)
                 },
-                _ => Move::normal(from, to),
+                _ => Move::new(from, to),
             })
             .map(Action::Move)
             .collect();
@@ -402,13 +400,10 @@ impl<'a, B: Bitboard> Run<'a, B> {
                 .position
                 .occupant(ep.victim)
                 .is_some_and(|o| self.rules.is_enemy(self.side, o.side));
-            if victim_ok && moves.en_passant[from].contains(ep.target) {
+            if victim_ok && moves.en_passant[from.index()].contains(ep.target) {
                 found.push(Action::Move(Move {
-                    from: Sq::new(from),
-                    to: ep.target,
                     kind: MoveKind::EnPassant,
-                    converts: None,
-                    gate: None,
+                    ..Move::new(from, ep.target)
                 }));
             }
         }
@@ -425,17 +420,17 @@ impl<'a, B: Bitboard> Run<'a, B> {
     fn slides(
         &self,
         action: Action,
-        piece: usize,
+        piece: PieceId,
         lines: &[((i32, i32), Option<u8>)],
         until: &Set<B>,
     ) -> Vec<Action> {
         let after = action.after(self.rules, self.position);
-        let sliders = after.side_pieces(self.side) & after.typed(PieceId::new(piece));
+        let sliders = after.side_pieces(self.side) & after.typed(piece);
         let mut found = Vec::new();
-        for slider in sliders.squares() {
+        for slider in sliders.iter() {
             if Judge::new(self.rules, &after, self.side)
                 .set(until)
-                .has(slider)
+                .contains(slider)
             {
                 found.push(action);
                 continue;
@@ -456,13 +451,13 @@ impl<'a, B: Bitboard> Run<'a, B> {
     fn slide_along(
         &self,
         after: &Position<B>,
-        from: usize,
+        from: Sq,
         (df, dr): (i32, i32),
         range: Option<u8>,
         until: &Set<B>,
-    ) -> Option<usize> {
+    ) -> Option<Sq> {
         let geometry = &self.rules.geometry;
-        let (file, rank) = geometry.coords(from);
+        let (file, rank) = geometry.coords(from.index());
         let (mut f, mut r) = (file as i32, rank as i32);
         let mut steps = 0u32;
         loop {
@@ -472,30 +467,20 @@ impl<'a, B: Bitboard> Run<'a, B> {
             steps += 1;
             f += df;
             r += dr;
-            let square = geometry.index_of(f, r)?;
-            let occupant = after.at(square);
+            let square = Sq::new(geometry.index_of(f, r)?);
+            let occupant = after.occupant(square);
             if let Some(o) = occupant {
-                let untakable = self
-                    .rules
-                    .royal
-                    .iter()
-                    .any(|p| p.0 as usize == o.piece.index())
+                let untakable = self.rules.royal.contains(&o.piece)
                     || self.rules.uncapturable.contains(&o.piece);
                 if !self.rules.is_enemy(self.side, o.side) || untakable {
                     return None;
                 }
             }
             let mut slid = *after;
-            slid.apply_edits(
-                self.rules,
-                &[Edit::Move {
-                    from: Sq::new(from),
-                    to: Sq::new(square),
-                }],
-            );
+            slid.apply_edits(self.rules, &[Edit::Move { from, to: square }]);
             if Judge::new(self.rules, &slid, self.side)
                 .set(until)
-                .has(square)
+                .contains(square)
             {
                 return Some(square);
             }
@@ -506,21 +491,18 @@ impl<'a, B: Bitboard> Run<'a, B> {
     }
 
     /// The action followed by the slide from `from` to `to`, as edits.
-    fn then_slide(&self, action: Action, from: usize, to: usize) -> Option<Action> {
+    fn then_slide(&self, action: Action, from: Sq, to: Sq) -> Option<Action> {
         let first = match action {
             Action::Move(mv) => move_edits(self.position, mv)?,
             Action::Edited(edited) => edited.edits,
         };
-        let edits = first.then(Edit::Move {
-            from: Sq::new(from),
-            to: Sq::new(to),
-        })?;
+        let edits = first.then(Edit::Move { from, to })?;
         Some(Action::Edited(Edited {
             written: Written::Then {
                 from: action.from().index() as u16,
                 to: action.to().index() as u16,
-                slide_from: from as u16,
-                slide_to: to as u16,
+                slide_from: u16::from(from.0),
+                slide_to: u16::from(to.0),
             },
             edits,
         }))
@@ -533,7 +515,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
     /// does. The conditions are judged on the jump as a move from its square to the target.
     fn jumps(
         &self,
-        from: usize,
+        from: Sq,
         file: i64,
         rank: i64,
         lands: Option<&Cond<B>>,
@@ -542,14 +524,14 @@ impl<'a, B: Bitboard> Run<'a, B> {
         let (Ok(file), Ok(rank)) = (i32::try_from(file), i32::try_from(rank)) else {
             return Vec::new();
         };
-        let Some(to) = self.rules.geometry.index_of(file, rank) else {
+        let Some(to) = self.rules.geometry.index_of(file, rank).map(Sq::new) else {
             return Vec::new();
         };
         let jump = |edits: &[Edit]| {
             Action::Edited(Edited {
                 written: Written::Jump {
-                    from: from as u16,
-                    to: to as u16,
+                    from: u16::from(from.0),
+                    to: u16::from(to.0),
                 },
                 edits: Edits::of(edits).expect("a jump is one edit"),
             })
@@ -557,18 +539,15 @@ impl<'a, B: Bitboard> Run<'a, B> {
         if to == from {
             return vec![jump(&[])];
         }
-        let probe = Action::Move(Move::normal(from, to));
+        let probe = Action::Move(Move::new(from, to));
         let lands = lands.is_none_or(|c| self.holds(c, &probe, 1));
         let removed = removed.is_some_and(|c| self.holds(c, &probe, 1));
         let mut found = Vec::new();
         if lands {
-            found.push(jump(&[Edit::Move {
-                from: Sq::new(from),
-                to: Sq::new(to),
-            }]));
+            found.push(jump(&[Edit::Move { from, to }]));
         }
         if removed {
-            found.push(jump(&[Edit::Remove(Sq::new(from))]));
+            found.push(jump(&[Edit::Remove(from)]));
         }
         if found.is_empty() {
             found.push(jump(&[]));
@@ -598,11 +577,11 @@ impl<'a, B: Bitboard> Run<'a, B> {
         )
     }
 
-    fn victim(&self, action: &Action) -> Option<usize> {
+    fn victim(&self, action: &Action) -> Option<PieceId> {
         action
             .victim_square(self.rules, self.position)
             .and_then(|square| self.position.occupant(square))
-            .map(|o| o.piece.index())
+            .map(|o| o.piece)
     }
 
     /// A compiled set of squares judged for the policy's side on `position`.
@@ -642,7 +621,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
             Cond::Moving(piece) => self
                 .position
                 .occupant(action.from())
-                .is_some_and(|o| o.piece == PieceId::new(*piece)),
+                .is_some_and(|o| o.piece == *piece),
             Cond::From(set) => self.squares(set, self.position).contains(action.from()),
             Cond::To(set) => self.squares(set, self.position).contains(action.to()),
             Cond::LandsOn(set) => {
@@ -671,19 +650,19 @@ impl<'a, B: Bitboard> Run<'a, B> {
     }
 
     fn number(&self, number: Num, action: &Action, count: i64) -> i64 {
-        let value = |piece: usize| i64::from(self.rules.definition.pieces[piece].value);
+        let value = |piece: PieceId| i64::from(self.rules.definition.pieces[piece.index()].value);
         match number {
             Num::Constant(n) => n,
             Num::Candidates => count,
             Num::MoverValue => self
                 .position
                 .occupant(action.from())
-                .map_or(0, |o| value(o.piece.index())),
+                .map_or(0, |o| value(o.piece)),
             Num::VictimValue => self.victim(action).map_or(0, value),
             Num::TargetValue => self
                 .position
                 .occupant(action.to())
-                .map_or(0, |o| value(o.piece.index())),
+                .map_or(0, |o| value(o.piece)),
             Num::Distance => {
                 let (df, dr) = self.delta(action);
                 df.abs().max(dr.abs())
@@ -691,8 +670,9 @@ impl<'a, B: Bitboard> Run<'a, B> {
             Num::Attackers(reference) => {
                 let after = action.after(self.rules, self.position);
                 let sides = crate::expression::sides_of(self.rules, &after, self.side, reference);
-                (0..self.rules.sides)
-                    .filter(|&s| sides >> s & 1 == 1)
+                self.rules
+                    .side_ids()
+                    .filter(|&s| sides >> s.index() & 1 == 1)
                     .map(|s| attackers_by(self.rules, &after, action.to(), s))
                     .sum()
             }
@@ -755,8 +735,8 @@ impl<B: Bitboard> Run<'_, B> {
         let numbers: Vec<i64> = self
             .position
             .side_pieces(self.side)
-            .squares()
-            .filter_map(|square| self.position.number(self.rules, square))
+            .iter()
+            .filter_map(|square| self.position.number(self.rules, square.index()))
             .map(i64::from)
             .collect();
         let files = 1..=self.rules.geometry.files as i64;
@@ -819,15 +799,14 @@ fn attackers_by<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     square: Sq,
-    side: usize,
+    side: SideId,
 ) -> i64 {
     position
-        .side_pieces(SideId::new(side))
+        .side_pieces(side)
         .iter()
         .filter(|&from| {
             position.occupant(from).is_some_and(|o| {
-                piece_control(rules, position, SideId::new(side), o.piece, from.index())
-                    .contains(square)
+                piece_control(rules, position, side, o.piece, from.index()).contains(square)
             })
         })
         .count() as i64

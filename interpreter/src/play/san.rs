@@ -28,7 +28,7 @@
 //! writes no check marks there).
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{PieceId, SideId, Sq};
 use crate::legal::legal_moves;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
@@ -78,21 +78,21 @@ impl fmt::Display for InputError {
 
 /// A piece whose promotion is forced is written without its letter (as pawns are); one that
 /// promotes optionally (shogi's) keeps it, or a shogi rook's move would read as a pawn's.
-fn letterless<B: Bitboard>(rules: &Rules<B>, side: usize, piece: usize) -> bool {
+fn letterless<B: Bitboard>(rules: &Rules<B>, side: SideId, piece: PieceId) -> bool {
     rules
-        .moves_of(SideId::new(side), PieceId::new(piece))
+        .moves_of(side, piece)
         .promotion
         .as_ref()
         .is_some_and(|rule| !rule.optional)
 }
 
-fn square_name<B: Bitboard>(rules: &Rules<B>, index: usize) -> String {
-    rules.geometry.square(index).to_string()
+fn square_name<B: Bitboard>(rules: &Rules<B>, square: Sq) -> String {
+    rules.geometry.name(square).to_string()
 }
 
 /// The file letter and rank number of a square.
-fn file_and_rank<B: Bitboard>(rules: &Rules<B>, index: usize) -> (String, String) {
-    let name = square_name(rules, index);
+fn file_and_rank<B: Bitboard>(rules: &Rules<B>, square: Sq) -> (String, String) {
+    let name = square_name(rules, square);
     let split = name
         .find(|c: char| c.is_ascii_digit())
         .unwrap_or(name.len());
@@ -104,15 +104,19 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     if let Some(neutral) = mv.neutral_square() {
         // The move, then where it puts the neutral piece (`neutral`): `e4,e5`.
         let alone = mv.without_neutral();
-        let square = square_name(rules, neutral);
+        let square = square_name(rules, Sq::new(neutral));
         return format!("{},{square}", bare(rules, position, alone, legal));
     }
     let us = position.side_to_move(rules);
-    let to = square_name(rules, mv.to.index());
-    let letter = |piece: usize| rules.definition.pieces[piece].letter.to_ascii_uppercase();
+    let to = square_name(rules, mv.to);
+    let letter = |piece: PieceId| {
+        rules.definition.pieces[piece.index()]
+            .letter
+            .to_ascii_uppercase()
+    };
     // A promoted form is written `+` and its letter (`+Pb3`, `d7=+P`).
-    let symbol = |piece: usize| {
-        let plus = if rules.definition.pieces[piece].promoted_form {
+    let symbol = |piece: PieceId| {
+        let plus = if rules.definition.pieces[piece.index()].promoted_form {
             "+"
         } else {
             ""
@@ -120,7 +124,7 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
         format!("{plus}{}", letter(piece))
     };
     match mv.kind {
-        MoveKind::Drop(piece) => return format!("{}@{to}", letter(piece.0 as usize)),
+        MoveKind::Drop(piece) => return format!("{}@{to}", letter(piece)),
         MoveKind::Castle(index) => {
             return castle_name(rules, index as usize) + &gate_suffix(rules, mv, true)
         }
@@ -133,17 +137,11 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     let capture =
         mv.kind == MoveKind::EnPassant || position.occupant(mv.to).is_some_and(|o| o.side != us);
     let mut text = String::new();
-    if letterless(rules, us.index(), mover.piece.index()) {
+    if letterless(rules, us, mover.piece) {
         text.push_str(&letterless_origin(rules, position, mv, capture, legal));
     } else {
-        text.push_str(&symbol(mover.piece.index()));
-        text.push_str(&disambiguation(
-            rules,
-            position,
-            mv,
-            mover.piece.index(),
-            legal,
-        ));
+        text.push_str(&symbol(mover.piece));
+        text.push_str(&disambiguation(rules, position, mv, mover.piece, legal));
     }
     if capture {
         text.push('x');
@@ -151,13 +149,13 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     text.push_str(&to);
     if let MoveKind::Promote(piece) = mv.kind {
         text.push('=');
-        text.push_str(&symbol(piece.0 as usize));
+        text.push_str(&symbol(piece));
     }
     // A piece taken over on the way, as in the game's notation: `Ng5^f4` and `Ng5` are two
     // different moves.
     if let Some(converted) = mv.converts {
         text.push('^');
-        text.push_str(&square_name(rules, converted.index()));
+        text.push_str(&square_name(rules, converted));
     }
     text.push_str(&gate_suffix(rules, mv, false));
     text
@@ -173,7 +171,7 @@ fn gate_suffix<B: Bitboard>(rules: &Rules<B>, mv: Move, with_square: bool) -> St
         .letter
         .to_ascii_uppercase();
     if with_square {
-        format!("/{letter}{}", square_name(rules, square))
+        format!("/{letter}{}", square_name(rules, Sq::new(square)))
     } else {
         format!("/{letter}")
     }
@@ -211,7 +209,7 @@ fn letterless_origin<B: Bitboard>(
     let captures = |m: &Move| {
         m.kind == MoveKind::EnPassant || position.occupant(m.to).is_some_and(|o| o.side != us)
     };
-    let rivals: Vec<usize> = legal
+    let rivals: Vec<Sq> = legal
         .iter()
         .filter(|m| {
             m.to == mv.to
@@ -223,9 +221,9 @@ fn letterless_origin<B: Bitboard>(
                 && captures(m) == capture
                 && position.occupant(m.from).map(|o| o.piece) == Some(mover.piece)
         })
-        .map(|m| m.from.index())
+        .map(|m| m.from)
         .collect();
-    let (file, rank) = file_and_rank(rules, mv.from.index());
+    let (file, rank) = file_and_rank(rules, mv.from);
     if rivals.iter().any(|&r| file_and_rank(rules, r).0 == file) {
         file + &rank
     } else if capture || !rivals.is_empty() {
@@ -240,25 +238,23 @@ fn disambiguation<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     mv: Move,
-    piece: usize,
+    piece: PieceId,
     legal: &[Move],
 ) -> String {
-    let rivals: Vec<usize> = legal
+    let rivals: Vec<Sq> = legal
         .iter()
         .filter(|m| {
             m.to == mv.to
                 && m.from != mv.from
                 && matches!(m.kind, MoveKind::Normal | MoveKind::Promote(_))
-                && position
-                    .occupant(m.from)
-                    .is_some_and(|o| o.piece == PieceId::new(piece))
+                && position.occupant(m.from).is_some_and(|o| o.piece == piece)
         })
-        .map(|m| m.from.index())
+        .map(|m| m.from)
         .collect();
     if rivals.is_empty() {
         return String::new();
     }
-    let (file, rank) = file_and_rank(rules, mv.from.index());
+    let (file, rank) = file_and_rank(rules, mv.from);
     if rivals.iter().all(|&r| file_and_rank(rules, r).0 != file) {
         file
     } else if rivals.iter().all(|&r| file_and_rank(rules, r).1 != rank) {
@@ -554,26 +550,26 @@ fn fits<B: Bitboard>(
     let letter = rules.definition.pieces[mover.piece.index()]
         .letter
         .to_ascii_uppercase();
-    let promoted_form = |piece: usize| rules.definition.pieces[piece].promoted_form;
+    let promoted_form = |piece: PieceId| rules.definition.pieces[piece.index()].promoted_form;
     let piece_ok = match written.piece {
-        Some(p) => p == letter && written.promoted_piece == promoted_form(mover.piece.index()),
-        None => letterless(rules, us.index(), mover.piece.index()),
+        Some(p) => p == letter && written.promoted_piece == promoted_form(mover.piece),
+        None => letterless(rules, us, mover.piece),
     };
-    let (file, rank) = file_and_rank(rules, mv.from.index());
+    let (file, rank) = file_and_rank(rules, mv.from);
     let promotion_ok = match (written.promotion, mv.kind) {
         (Some(p), MoveKind::Promote(piece)) => {
-            rules.definition.pieces[piece.0 as usize]
+            rules.definition.pieces[piece.index()]
                 .letter
                 .to_ascii_uppercase()
                 == p
-                && written.promotion_to_promoted == promoted_form(piece.0 as usize)
+                && written.promotion_to_promoted == promoted_form(piece)
         }
         (Some(_), _) => false,
         (None, _) => true,
     };
     piece_ok
         && promotion_ok
-        && square_name(rules, mv.to.index()) == written.to
+        && square_name(rules, mv.to) == written.to
         && written.from_file.as_ref().is_none_or(|f| *f == file)
         && written.from_rank.as_ref().is_none_or(|r| *r == rank)
 }
@@ -586,11 +582,11 @@ fn meant<B: Bitboard>(
     written: &Written,
 ) -> Option<String> {
     let us = position.side_to_move(rules);
-    let origins: Vec<usize> = position
+    let origins: Vec<Sq> = position
         .side_pieces(us)
-        .squares()
+        .iter()
         .filter(|&square| {
-            let Some(o) = position.at(square) else {
+            let Some(o) = position.occupant(square) else {
                 return false;
             };
             let letter = rules.definition.pieces[o.piece.index()]
@@ -599,7 +595,7 @@ fn meant<B: Bitboard>(
             let (file, rank) = file_and_rank(rules, square);
             let piece_ok = match written.piece {
                 Some(p) => p == letter,
-                None => letterless(rules, us.index(), o.piece.index()),
+                None => letterless(rules, us, o.piece),
             };
             piece_ok
                 && written.from_file.as_ref().is_none_or(|f| *f == file)
@@ -608,8 +604,8 @@ fn meant<B: Bitboard>(
         .collect();
     // Of several pieces that fit, the one whose movement reaches the square (the others'
     // cannot be meant), ignoring what makes the move illegal: that is for the explanation.
-    let reaching = |blocked_too: bool| -> Vec<usize> {
-        match geometry_index(rules, &written.to) {
+    let reaching = |blocked_too: bool| -> Vec<Sq> {
+        match board_square(rules, &written.to) {
             Some(to) => origins
                 .iter()
                 .copied()
@@ -633,15 +629,15 @@ fn meant<B: Bitboard>(
     ))
 }
 
-/// The board index of a square written as text, if it is on the board.
-fn geometry_index<B: Bitboard>(rules: &Rules<B>, text: &str) -> Option<usize> {
+/// The square written as text, if it is on the board.
+fn board_square<B: Bitboard>(rules: &Rules<B>, text: &str) -> Option<Sq> {
     let square = variant_dsl::Square::parse(text)?;
     let geometry = &rules.geometry;
-    if square.file as usize >= geometry.files || square.rank as usize >= geometry.ranks {
+    if usize::from(square.file) >= geometry.files || usize::from(square.rank) >= geometry.ranks {
         return None;
     }
-    let index = geometry.index(square);
-    geometry.on_board(index).then_some(index)
+    let square = geometry.locate(square);
+    geometry.contains(square).then_some(square)
 }
 
 /// Whether the piece on `from` moves to `to` by its movement alone (as if every piece in its
@@ -652,25 +648,41 @@ fn geometry_index<B: Bitboard>(rules: &Rules<B>, text: &str) -> Option<usize> {
 fn reaches<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
-    from: usize,
-    to: usize,
+    from: Sq,
+    to: Sq,
     blocked_too: bool,
 ) -> bool {
-    let Some(mover) = position.at(from) else {
+    let Some(mover) = position.occupant(from) else {
         return false;
     };
     let moves = rules.moves_of(mover.side, mover.piece);
     let occupied = position.occupied();
     let everywhere = !B::EMPTY;
     let barred = crate::core::tables::Barred::of(moves, |piece| position.typed(piece));
-    crate::core::tables::targets_barred(rules, moves, from, B::EMPTY, occupied, occupied, barred)
-        .has(to)
+    let from_index = from.index();
+    crate::core::tables::targets_barred(
+        rules,
+        moves,
+        from_index,
+        B::EMPTY,
+        occupied,
+        occupied,
+        barred,
+    )
+    .contains(to)
         || (blocked_too
-            && crate::core::tables::targets(rules, moves, from, B::EMPTY, everywhere, B::EMPTY)
-                .has(to))
+            && crate::core::tables::targets(
+                rules,
+                moves,
+                from_index,
+                B::EMPTY,
+                everywhere,
+                B::EMPTY,
+            )
+            .contains(to))
         || position
             .en_passant()
-            .is_some_and(|ep| ep.target.index() == to && moves.en_passant[from].has(to))
+            .is_some_and(|ep| ep.target == to && moves.en_passant[from_index].contains(to))
 }
 
 /// The castling `O-O` or `O-O-O` names for the side to move, as the king's move in the game's
@@ -689,7 +701,7 @@ fn castling_meant<B: Bitboard>(
             castle.side == us
                 && castle_name(rules, *index) == wanted
                 && position
-                    .at(castle.king_from)
+                    .occupant(Sq::new(castle.king_from))
                     .is_some_and(|o| o.side == us && castle.king_is(o.piece, &rules.royal))
         })
         .map(|(_, castle)| castle)
@@ -699,8 +711,8 @@ fn castling_meant<B: Bitboard>(
     };
     Some(format!(
         "{}{}",
-        square_name(rules, castle.king_from),
-        square_name(rules, castle.king_to)
+        square_name(rules, Sq::new(castle.king_from)),
+        square_name(rules, Sq::new(castle.king_to))
     ))
 }
 

@@ -70,7 +70,7 @@ impl<'a, B: Bitboard> BoardJudge<'a, B> {
             return false;
         }
         let from = crate::domain::set(self, from);
-        let moves = &self.rules.reach[index][self.side.index()];
+        let moves = &self.rules.reach[index][self.side];
         let occupied = self.board.occupied();
         from.squares().any(|square| {
             // Every piece stops a line and may be captured: nothing is the mover's own.

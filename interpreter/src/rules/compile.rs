@@ -8,7 +8,7 @@
 
 use crate::core::bitboard::Bitboard;
 use crate::core::index::BySide;
-use crate::core::tables::Tables;
+use crate::core::tables::{PieceMoves, Tables};
 use crate::rules::compiled::LegalActions;
 use crate::rules::{CompileError, Options, Rules};
 use variant_dsl::Definition;
@@ -34,7 +34,7 @@ impl<B: Bitboard> Rules<B> {
         let reach = expressions
             .reach
             .iter()
-            .map(|atoms| tables.movement_of(atoms))
+            .map(|atoms| by_side(tables.movement_of(atoms)))
             .collect();
         let in_place_steps = expressions
             .in_place
@@ -44,7 +44,7 @@ impl<B: Bitboard> Rules<B> {
                     .in_place
                     .as_ref()
                     .map_or(&[][..], |promotion| &promotion.step[..]);
-                tables.movement_of(step)
+                by_side(tables.movement_of(step))
             })
             .collect();
         let plan_key = if options.plans {
@@ -79,6 +79,13 @@ impl<B: Bitboard> Rules<B> {
         rules.reachable = crate::plausible::reachable_squares(&rules);
         Ok(rules)
     }
+}
+
+/// A movement's moves listed by side ([`Tables::movement_of`]) as a per-side table; the sides
+/// the game does not have move nowhere.
+fn by_side<B: Bitboard>(moves: Vec<PieceMoves<B>>) -> BySide<PieceMoves<B>> {
+    let mut moves = moves.into_iter();
+    BySide::from_fn(|_| moves.next().unwrap_or_default())
 }
 
 /// Per side, how many pieces its hand holds in the game's setup.

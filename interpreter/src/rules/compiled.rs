@@ -72,10 +72,10 @@ pub struct Rules<B: Bitboard> {
     pub(crate) expressions: crate::expression::Compiled<B>,
     /// Per `reach` movement of the expressions ([`crate::expression::Compiled::reach`]), its
     /// moves for each side.
-    pub(crate) reach: Vec<Vec<crate::core::tables::PieceMoves<B>>>,
+    pub(crate) reach: Vec<BySide<crate::core::tables::PieceMoves<B>>>,
     /// Per promotion in place ([`crate::expression::Compiled::in_place`]), its step's moves for
     /// each side (no move at all for a promotion in place only).
-    pub(crate) in_place_steps: Vec<Vec<crate::core::tables::PieceMoves<B>>>,
+    pub(crate) in_place_steps: Vec<BySide<crate::core::tables::PieceMoves<B>>>,
     /// The shortcuts switched on (all, but in tests).
     pub(crate) options: Options,
     /// What the scalar parts of the drop rules read: the key of their folded plans

@@ -21,7 +21,7 @@
 //! reference (explanations, end conditions, scores, and the plans' own tests).
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{pieces, sides, ByPiece, BySide, PieceId, SideId};
+use crate::core::index::{pieces, sides, ByPiece, BySide, PieceId, SideId, Sq};
 use crate::domain::{Domain, Settles};
 // The IR's types keep their paths (`crate::expression::Set`, ...): the files above name them so.
 use crate::moves::{Move, MoveKind};
@@ -615,7 +615,7 @@ pub fn binding_move_rules<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     piece: PieceId,
-    from: usize,
+    from: Sq,
 ) -> Vec<(usize, bool)> {
     let side = position.side_to_move(rules);
     let mut judge = Judge::new(rules, position, side);
@@ -624,8 +624,11 @@ pub fn binding_move_rules<B: Bitboard>(
         if rule.side.is_some_and(|s| s != side) {
             continue;
         }
-        if judge.move_mask(&rule.condition, piece).has(from) {
-            binding.push((index, judge.move_mask(&rule.requirement, piece).has(from)));
+        if judge.move_mask(&rule.condition, piece).contains(from) {
+            binding.push((
+                index,
+                judge.move_mask(&rule.requirement, piece).contains(from),
+            ));
         }
     }
     binding
@@ -663,7 +666,7 @@ pub(crate) fn reach_squares<B: Bitboard>(
     from: B,
     occupied: B,
 ) -> B {
-    let moves = &rules.reach[index][side.index()];
+    let moves = &rules.reach[index][side];
     let mut squares = B::EMPTY;
     for square in from.squares() {
         squares |= crate::core::tables::targets(rules, moves, square, B::EMPTY, occupied, occupied);
@@ -844,7 +847,7 @@ pub fn binding_rules<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     piece: PieceId,
-    to: usize,
+    to: Sq,
 ) -> Vec<(usize, bool)> {
     let side = position.side_to_move(rules);
     let mut judge = Judge::new(rules, position, side);
@@ -858,8 +861,11 @@ pub fn binding_rules<B: Bitboard>(
         if rule.side.is_some_and(|s| s != side) || rule.lookahead {
             continue;
         }
-        if judge.drop_mask(&rule.condition, piece).has(to) {
-            binding.push((index, judge.drop_mask(&rule.requirement, piece).has(to)));
+        if judge.drop_mask(&rule.condition, piece).contains(to) {
+            binding.push((
+                index,
+                judge.drop_mask(&rule.requirement, piece).contains(to),
+            ));
         }
     }
     binding

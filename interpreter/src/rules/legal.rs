@@ -22,7 +22,7 @@
 //! action, and the legality of an action first asks the cheaper question.
 
 use crate::core::bitboard::Bitboard;
-use crate::core::index::{pieces, ByPiece, PieceId, SideId};
+use crate::core::index::{pieces, ByPiece, PieceId, SideId, Sq};
 use crate::core::movegen::{
     castling, en_passant, gating_moves, leaves_king_safe, piece_moves, safety, Collector, Counter,
     Exists, Movable, Safety, Sink,
@@ -489,7 +489,7 @@ fn promotions_in_place<B: Bitboard, S: Sink<B>>(
             .iter()
             .filter(|after| after.side.is_none_or(|side| side == us))
             .collect();
-        let step = &rules.in_place_steps[index][us.index()];
+        let step = &rules.in_place_steps[index][us];
         for from in origins.squares() {
             let steps =
                 crate::core::tables::targets(rules, step, from, occupied, B::EMPTY, occupied);
@@ -642,7 +642,7 @@ pub fn binding_drop_constraints<'r, B: Bitboard>(
     rules: &'r Rules<B>,
     position: &Position<B>,
     piece: PieceId,
-    to: usize,
+    to: Sq,
 ) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
     let written = match position.phase() {
         Some(phase) => &rules.definition.phases[phase].drops.constraints,
@@ -660,7 +660,7 @@ pub fn binding_move_constraints<'r, B: Bitboard>(
     rules: &'r Rules<B>,
     position: &Position<B>,
     piece: PieceId,
-    from: usize,
+    from: Sq,
 ) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
     crate::expression::binding_move_rules(rules, position, piece, from)
         .into_iter()

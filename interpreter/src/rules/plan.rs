@@ -129,7 +129,7 @@ impl<B: Bitboard> Plan<B> {
         let next = self.reply.as_ref()?.next;
         let mut open = B::EMPTY;
         for (piece, rules) in &self.register_proof {
-            if position.hand(next, PieceId(*piece)) == 0 {
+            if position.hand(next, *piece) == 0 {
                 continue;
             }
             let mut allowed = empty;
@@ -243,8 +243,7 @@ fn prove<B: Bitboard, C: Certain<B>, const N: usize>(
     let (mut known_possibly, mut known_certainly) = (0u32, 0u32);
     let mut open = C::nothing();
     for &piece in &reply.tried {
-        let piece = usize::from(piece);
-        if position.hand(reply.next, PieceId::new(piece)) == 0 {
+        if position.hand(reply.next, piece) == 0 {
             continue;
         }
         let mut allowed = empty;
@@ -333,14 +332,13 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> 
         })
         .collect();
     // Types with the same slots share a group, numbered in order of first appearance.
-    let group = (0..rules.pieces)
+    let group = pieces(rules.pieces)
         .map(|piece| {
-            let first = (0..piece)
+            pieces(piece.index())
                 .find(|&other| by_piece[other] == by_piece[piece])
-                .unwrap_or(piece);
-            first as u8
+                .unwrap_or(piece)
         })
-        .collect::<Vec<u8>>();
+        .collect::<Vec<PieceId>>();
     // The next side's rules folded over bounds, for the lookahead's proof.
     let next_slots = match reply_side(rules, position) {
         None => None,
@@ -396,13 +394,12 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> 
                         .settled()
                         .is_some_and(|none| none.is_empty())
             };
-            let tried = (0..rules.pieces)
+            let tried = pieces(rules.pieces)
                 .filter(|&piece| {
                     !by_piece[piece]
                         .iter()
                         .any(|&index| forbids_everywhere(&slots[usize::from(index)]))
                 })
-                .map(|piece| piece as u8)
                 .collect();
             Some(Reply {
                 next,
@@ -418,7 +415,7 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> 
             .tried
             .iter()
             .map(|&piece| {
-                let registers = reply.by_piece[usize::from(piece)]
+                let registers = reply.by_piece[piece]
                     .iter()
                     .map(|&index| match program.reply_registers(usize::from(index)) {
                         (Some(possibly), Some(certainly)) => Some((possibly, certainly)),
@@ -460,9 +457,9 @@ fn slots<'r, B: Bitboard + 'r>(
     rules: &Rules<B>,
     in_force: impl Iterator<Item = &'r DropRule<B>>,
     fold: &mut dyn FnMut(&DropRule<B>, Option<PieceId>) -> Option<DropRule<B>>,
-) -> Option<(Vec<DropRule<B>>, Vec<Vec<u8>>)> {
+) -> Option<(Vec<DropRule<B>>, ByPiece<Vec<u8>>)> {
     let mut slots = Vec::new();
-    let mut by_piece = vec![Vec::new(); rules.pieces];
+    let mut by_piece: ByPiece<Vec<u8>> = ByPiece::default();
     for rule in in_force {
         let mut other = None;
         for (piece, list) in pieces(rules.pieces).zip(by_piece.iter_mut()) {
@@ -980,8 +977,8 @@ mod tests {
         let mut ahead_of = ByPiece::splat(0u64);
         plan.drop_squares(&mut judge, all, false, &mut allowed_of, &mut ahead_of);
         for piece in pieces(rules.pieces).filter(|&piece| position.hand(side, piece) > 0) {
-            for to in allowed_of[piece].squares() {
-                let drop = Move::drop(piece, to);
+            for to in allowed_of[piece].iter() {
+                let drop = Move::drop_on(piece, to);
                 assert!(
                     crate::legal::leaves_a_reply(rules, position, drop),
                     "{at}: {drop:?} leaves no reply"

@@ -8,7 +8,7 @@
 //! game, and run there too; what it holds names nothing above the expression IR.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{ByPiece, PieceId, SideId};
 use crate::rules::ir::{Cond, Fld, Num, Set};
 use variant_dsl::expression::{Comparison, SideRef};
 
@@ -238,17 +238,18 @@ pub struct Plan<B: Bitboard> {
 }
 
 /// A type the register proof tries, with its rules' registers (see [`Plan::register_proof`]).
-pub(super) type ProofType = (u8, Option<Box<[(Reg, Reg)]>>);
+pub(super) type ProofType = (PieceId, Option<Box<[(Reg, Reg)]>>);
 
 /// The next side's drop rules folded over bounds.
 pub(crate) struct Reply<B: Bitboard> {
     pub(super) next: SideId,
     /// Each rule folded for one piece type, or for every type it does not name.
     pub(super) slots: Vec<ReplySlot<B>>,
-    pub(super) by_piece: Vec<Vec<u8>>,
+    /// Per piece type, the slots of the rules that can bind it.
+    pub(super) by_piece: ByPiece<Vec<u8>>,
     /// The types the proof tries, in order: those that a rule does not forbid everywhere
     /// whatever the board (the proof would find nothing for them).
-    pub(super) tried: Vec<u8>,
+    pub(super) tried: Vec<PieceId>,
 }
 
 /// One of the next side's rules, as the proof reads it: where it applies and what it

@@ -69,15 +69,15 @@ impl<B: Bitboard> Program<B> {
         position: &Position<B>,
         side: SideId,
         rules: &[FoldedRule<'_, B>],
-        by_piece: &[Vec<u8>],
-        group: &[u8],
+        by_piece: &ByPiece<Vec<u8>>,
+        group: &[PieceId],
         reply: Option<&ReplyRules<'_, B>>,
     ) -> Option<Self> {
         let mut compiler = Compiler::new(game, position, side);
         let (empty, nothing) = (EMPTY, compiler.constant(B::EMPTY));
-        let mut groups = vec![(empty, nothing); by_piece.len()];
-        for (piece, slots) in by_piece.iter().enumerate() {
-            if usize::from(group[piece]) != piece {
+        let mut groups = ByPiece::splat((empty, nothing));
+        for (piece, slots) in by_piece.pairs().take(group.len()) {
+            if group[piece.index()] != piece {
                 continue;
             }
             let mut allowed = empty;
@@ -118,10 +118,7 @@ impl<B: Bitboard> Program<B> {
                 .collect()
         });
         let (registers, constants) = compiler.constants();
-        let by_type: Vec<(Reg, Reg)> = group
-            .iter()
-            .map(|&first| groups[usize::from(first)])
-            .collect();
+        let by_type: Vec<(Reg, Reg)> = group.iter().map(|&first| groups[first]).collect();
         let outputs: Vec<Reg> = by_type
             .iter()
             .flat_map(|&(allowed, ahead)| [allowed, ahead])

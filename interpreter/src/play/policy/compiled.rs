@@ -6,7 +6,7 @@
 //! set again; now [`decide`](super::decide) runs over these tables only.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::SideId;
+use crate::core::index::{BySide, PieceId, SideId};
 use crate::expression::{compile_set, Set};
 use crate::rules::Rules;
 use variant_dsl::{
@@ -20,16 +20,16 @@ pub(super) type Slot = usize;
 /// Every side's compiled policy, by side.
 #[derive(Clone, Debug)]
 pub struct Policies<B: Bitboard> {
-    by_side: Vec<Option<Policy<B>>>,
+    by_side: BySide<Option<Policy<B>>>,
 }
 
 impl<B: Bitboard> Policies<B> {
     /// Compiles the policies of the game's definition.
     pub fn compile(rules: &Rules<B>) -> Self {
-        let mut by_side: Vec<Option<Policy<B>>> = (0..rules.sides).map(|_| None).collect();
+        let mut by_side: BySide<Option<Policy<B>>> = BySide::default();
         for def in &rules.definition.policies {
-            if let Some(slot) = by_side.get_mut(def.side.0 as usize) {
-                *slot = Some(Policy::compile(rules, def));
+            if def.side.index() < rules.sides {
+                by_side[def.side] = Some(Policy::compile(rules, def));
             }
         }
         Policies { by_side }
@@ -37,7 +37,7 @@ impl<B: Bitboard> Policies<B> {
 
     /// The policy of a side, if it has one.
     pub fn of(&self, side: SideId) -> Option<&Policy<B>> {
-        self.by_side.get(side.index()).and_then(Option::as_ref)
+        self.by_side[side].as_ref()
     }
 
     /// Whether any side has a policy.
@@ -95,7 +95,7 @@ pub(super) enum Step<B: Bitboard> {
         slot: Slot,
     },
     Slide {
-        piece: usize,
+        piece: PieceId,
         /// Board steps (files, ranks) for the policy's side, each with its most steps.
         lines: Vec<((i32, i32), Option<u8>)>,
         until: Set<B>,
@@ -119,7 +119,7 @@ pub(super) enum Cond<B: Bitboard> {
     CaptureOfChecker,
     InCheck,
     Legal,
-    Moving(usize),
+    Moving(PieceId),
     From(Set<B>),
     To(Set<B>),
     LandsOn(Set<B>),
@@ -158,7 +158,7 @@ impl<B: Bitboard> Policy<B> {
     fn compile(rules: &Rules<B>, def: &PolicyDef) -> Self {
         let mut compiler = Compiler {
             rules,
-            side: def.side.0 as usize,
+            side: def.side,
             names: Vec::new(),
             rolled: Vec::new(),
         };
@@ -174,7 +174,7 @@ impl<B: Bitboard> Policy<B> {
 /// Names to slots, and what the compiler needs of the game.
 struct Compiler<'a, B: Bitboard> {
     rules: &'a Rules<B>,
-    side: usize,
+    side: SideId,
     names: Vec<String>,
     rolled: Vec<Option<Dice>>,
 }
@@ -249,9 +249,9 @@ impl<B: Bitboard> Compiler<'_, B> {
                 lines,
                 until,
             } => {
-                let down = self.rules.definition.sides[self.side].forward == Forward::Down;
+                let down = self.rules.definition.sides[self.side.index()].forward == Forward::Down;
                 Step::Slide {
-                    piece: piece.0 as usize,
+                    piece: *piece,
                     lines: lines
                         .iter()
                         .map(|line| {
@@ -290,7 +290,7 @@ impl<B: Bitboard> Compiler<'_, B> {
             ActionCondition::CaptureOfChecker => Cond::CaptureOfChecker,
             ActionCondition::InCheck => Cond::InCheck,
             ActionCondition::Legal => Cond::Legal,
-            ActionCondition::Moving(piece) => Cond::Moving(piece.0 as usize),
+            ActionCondition::Moving(piece) => Cond::Moving(*piece),
             ActionCondition::From(squares) => Cond::From(set(squares)),
             ActionCondition::To(squares) => Cond::To(set(squares)),
             ActionCondition::LandsOn(squares) => Cond::LandsOn(set(squares)),
