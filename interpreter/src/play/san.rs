@@ -524,11 +524,11 @@ fn castling_fits<B: Bitboard>(
     let letter = rules.definition.pieces[king.piece.index()]
         .letter
         .to_ascii_uppercase();
-    let (file, rank) = file_and_rank(rules, castle.king_from);
+    let (file, rank) = file_and_rank(rules, Sq::new(castle.king_from));
     written.piece == Some(letter)
         && !written.promoted_piece
         && written.promotion.is_none()
-        && square_name(rules, castle.king_to) == written.to
+        && square_name(rules, Sq::new(castle.king_to)) == written.to
         && written.from_file.as_ref().is_none_or(|f| *f == file)
         && written.from_rank.as_ref().is_none_or(|r| *r == rank)
 }

@@ -131,7 +131,7 @@ impl<B: Bitboard> Facing<B> {
         if !matches!((targets, origins), (Set::Pieces(..), Set::Pieces(..))) {
             return None;
         }
-        let moves = &rules.reach[index][side.index()];
+        let moves = &rules.reach[index][side];
         if !moves.simple || !moves.routes.is_empty() {
             return None;
         }
@@ -184,7 +184,7 @@ fn reach_from<B: Bitboard>(
     origins: B,
     occupied: B,
 ) -> B {
-    let moves = &rules.reach[index][side.index()];
+    let moves = &rules.reach[index][side];
     origins.squares().fold(B::EMPTY, |acc, square| {
         acc | crate::core::tables::targets(rules, moves, square, B::EMPTY, occupied, occupied)
     })

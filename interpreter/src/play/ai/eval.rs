@@ -107,7 +107,7 @@ impl<B: Bitboard> Goals<B> {
             regions: Vec::new(),
             counters: Vec::new(),
             extinctions: Vec::new(),
-            positional: super::positional::Positional::of(rules),
+            positional: super::positional::Positional::of(rules, VALUE_SCALE),
         };
         for condition in &end.conditions {
             let Some(verdict) = condition.verdict else {

@@ -16,8 +16,6 @@ use crate::core::index::{PieceId, SideId};
 use crate::position::Position;
 use crate::rules::Rules;
 
-use super::eval::VALUE_SCALE;
-
 /// The share, in percent, of a promotion's gain that a piece one step from its zone is worth;
 /// each further step halves it.
 pub const ADVANCE_PERCENT: i64 = 20;
@@ -39,12 +37,14 @@ struct Advance {
 }
 
 impl Positional {
-    /// The terms of the game of `rules`.
-    pub fn of<B: Bitboard>(rules: &Rules<B>) -> Self {
+    /// The terms of the game of `rules`, in `scale` per unit of a piece's `value` (the
+    /// evaluation's hundredths: it passes its `VALUE_SCALE`, so that this module does not
+    /// import the evaluation it serves).
+    pub fn of<B: Bitboard>(rules: &Rules<B>, scale: i64) -> Self {
         let mut advances = Vec::new();
         for side in rules.side_ids() {
             for piece in rules.piece_ids() {
-                if let Some(advance) = Advance::of(rules, side, piece) {
+                if let Some(advance) = Advance::of(rules, side, piece, scale) {
                     advances.push(advance);
                 }
             }
@@ -69,7 +69,7 @@ impl Positional {
 
 impl Advance {
     /// The advance table of `side`'s `piece`, if it promotes to something worth more.
-    fn of<B: Bitboard>(rules: &Rules<B>, side: SideId, piece: PieceId) -> Option<Self> {
+    fn of<B: Bitboard>(rules: &Rules<B>, side: SideId, piece: PieceId, scale: i64) -> Option<Self> {
         let pieces = &rules.definition.pieces;
         let movement = &rules.movement[side.index() * rules.pieces() + piece.index()];
         let promotion = movement.promotion.as_ref()?;
@@ -78,7 +78,7 @@ impl Advance {
             .iter()
             .map(|choice| i64::from(pieces[choice.index()].value))
             .max()?;
-        let gain = (best - i64::from(pieces[piece.index()].value)) * VALUE_SCALE;
+        let gain = (best - i64::from(pieces[piece.index()].value)) * scale;
         if gain <= 0 || promotion.zone.is_empty() {
             return None;
         }
@@ -111,6 +111,7 @@ impl Advance {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::play::ai::eval::VALUE_SCALE;
     use crate::session::Session;
 
     fn game(name: &str, fen: &str) -> Box<dyn Session> {
@@ -125,7 +126,7 @@ mod tests {
         let session = game(name, fen);
         let game = super::super::typed::<B>(session.as_ref()).expect("the board fits");
         let rules = game.shared_rules();
-        Positional::of(&rules).term(game.position(), SideId::new(0))
+        Positional::of(&rules, VALUE_SCALE).term(game.position(), SideId::new(0))
     }
 
     #[test]
