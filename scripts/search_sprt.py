@@ -22,93 +22,11 @@ Usage:
 import argparse
 import math
 import random
-import subprocess
 import sys
 
 import pyffish as sf
 
-
-class Engine:
-    """A UCI engine driven line by line."""
-
-    def __init__(self, name, path, variant):
-        self.name = name
-        self.process = subprocess.Popen([path, "uci"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                        text=True, bufsize=1)
-        self.send("uci")
-        self.until("uciok")
-        self.send(f"setoption name UCI_Variant value {variant}")
-
-    def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def until(self, prefix):
-        for line in self.process.stdout:
-            if line.startswith(prefix):
-                return line.strip()
-        raise SystemExit(f"{self.name} ended before `{prefix}`")
-
-    def new_game(self):
-        self.send("ucinewgame")
-        self.send("isready")
-        self.until("readyok")
-
-    def best(self, start, moves, nodes):
-        self.send(f"position fen {start}" + (" moves " + " ".join(moves) if moves else ""))
-        self.send(f"go nodes {nodes}")
-        return self.until("bestmove").split()[1]
-
-    def quit(self):
-        self.send("quit")
-        self.process.wait(timeout=10)
-
-
-def over(variant, start, moves):
-    """The result for the side to move (1, 0.5, 0) if the game is over, else None."""
-    legal = sf.legal_moves(variant, start, moves)
-    if not legal:
-        value = sf.game_result(variant, start, moves)
-    else:
-        ended, value = sf.is_immediate_game_end(variant, start, moves)
-        if not ended:
-            ended, value = sf.is_optional_game_end(variant, start, moves)
-            if not ended:
-                return None
-    return 1.0 if value > 0 else 0.0 if value < 0 else 0.5
-
-
-def play(variant, start, opening, first, second, nodes, max_plies):
-    """One game from `opening`, `first` moving first: `first`'s score."""
-    moves = list(opening)
-    engines = [first, second]
-    for engine in engines:
-        engine.new_game()
-    while len(moves) < max_plies:
-        result = over(variant, start, moves)
-        if result is not None:
-            mover = len(moves) % 2
-            return result if mover == 0 else 1.0 - result
-        engine = engines[len(moves) % 2]
-        mv = engine.best(start, moves, nodes)
-        if mv not in sf.legal_moves(variant, start, moves):
-            raise SystemExit(f"{engine.name} played illegal {mv} after {' '.join(moves)}")
-        moves.append(mv)
-    return 0.5
-
-
-def opening(variant, start, plies, rng):
-    """A random opening of `plies` plies that does not end the game."""
-    while True:
-        moves = []
-        for _ in range(plies):
-            legal = sf.legal_moves(variant, start, moves)
-            if not legal:
-                break
-            moves.append(rng.choice(sorted(legal)))
-        if len(moves) == plies and over(variant, start, moves) is None:
-            return moves
+from uci_referee import Uci, opening, play
 
 
 def score_of(elo):
@@ -155,14 +73,18 @@ def main():
     lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
     rng = random.Random(args.seed)
     start = sf.start_fen(args.variant)
-    new = Engine("new", args.new, args.variant)
-    old = Engine("old", args.old, args.variant)
+    new = Uci([args.new, "uci"], "new")
+    old = Uci([args.old, "uci"], "old")
+    go = f"nodes {args.nodes}"
     pentanomial = [0] * 5
     ratio, verdict = 0.0, "undecided"
     for pair in range(args.games // 2):
         moves = opening(args.variant, start, args.random_plies, rng)
-        a = play(args.variant, start, moves, new, old, args.nodes, args.max_plies)
-        b = 1.0 - play(args.variant, start, moves, old, new, args.nodes, args.max_plies)
+        try:
+            a = play(args.variant, start, moves, (new, old), (go, go), args.max_plies)
+            b = 1.0 - play(args.variant, start, moves, (old, new), (go, go), args.max_plies)
+        except RuntimeError as error:
+            raise SystemExit(str(error)) from error
         pentanomial[int(round((a + b) * 2))] += 1
         ratio = llr(pentanomial, elo0, elo1)
         elo, error = elo_of(pentanomial)
@@ -171,8 +93,8 @@ def main():
         if pair + 1 >= 10 and (ratio >= upper or ratio <= lower):
             verdict = "H1 accepted (elo1)" if ratio >= upper else "H0 accepted (elo0)"
             break
-    new.quit()
-    old.quit()
+    new.close()
+    old.close()
     elo, error = elo_of(pentanomial)
     print(f"{args.variant} nodes {args.nodes}: SPRT elo0 {elo0:g}, elo1 {elo1:g}, alpha 0.05, "
           f"beta 0.05: LLR {ratio:.2f} (bounds {lower:.2f}, {upper:.2f}), {sum(pentanomial)} pairs "

@@ -90,13 +90,14 @@ def play(variant, fen, opening, engines, goes, max_plies):
 
 
 def opening(variant, fen, plies, rng):
-    """A seeded random opening of `plies` plies (fewer if the game allows no more) after which
-    the game goes on."""
-    moves = []
-    for _ in range(plies):
-        if over(variant, fen, moves) is not None:
-            break
-        moves.append(rng.choice(sorted(pyffish.legal_moves(variant, fen, moves))))
-    while moves and over(variant, fen, moves) is not None:
-        moves.pop()
-    return moves
+    """A seeded random opening of exactly `plies` plies after which the game goes on (drawn
+    again until one is found)."""
+    while True:
+        moves = []
+        for _ in range(plies):
+            legal = pyffish.legal_moves(variant, fen, moves)
+            if not legal:
+                break
+            moves.append(rng.choice(sorted(legal)))
+        if len(moves) == plies and over(variant, fen, moves) is None:
+            return moves
