@@ -56,24 +56,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
 
 /// `win`, `loss`, `draw` or `-` for the side to move, from `show --json`.
 fn result(value: &serde_json::Value) -> String {
-    let result = &value["result"];
-    if result.is_null() {
-        return "-".to_string();
-    }
-    let side = value["side_to_move"].as_str().expect("a side to move");
-    let winners: Vec<&str> = result["winners"]
-        .as_array()
-        .expect("winners")
-        .iter()
-        .filter_map(|w| w.as_str())
-        .collect();
-    if winners.is_empty() {
-        "draw".to_string()
-    } else if winners.contains(&side) {
-        "win".to_string()
-    } else {
-        "loss".to_string()
-    }
+    common::verdict_and_reason(value).0
 }
 
 #[test]

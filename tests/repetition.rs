@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::show_json;
+use common::{show_json, verdict_and_reason as result};
 
 /// (game, FEN, moves, pyffish's result for the side to move after them).
 const CASES: &[(&str, &str, &str, &str)] = &[
@@ -88,30 +88,6 @@ const CASES: &[(&str, &str, &str, &str)] = &[
         "win",
     ),
 ];
-
-/// `win`, `loss`, `draw` or `-` for the side to move, and the reason, from `show --json`.
-fn result(value: &serde_json::Value) -> (String, String) {
-    let result = &value["result"];
-    if result.is_null() {
-        return ("-".to_string(), String::new());
-    }
-    let side = value["side_to_move"].as_str().expect("a side to move");
-    let winners: Vec<&str> = result["winners"]
-        .as_array()
-        .expect("winners")
-        .iter()
-        .filter_map(|w| w.as_str())
-        .collect();
-    let verdict = if winners.is_empty() {
-        "draw"
-    } else if winners.contains(&side) {
-        "win"
-    } else {
-        "loss"
-    };
-    let reason = result["reason"].as_str().unwrap_or_default().to_string();
-    (verdict.to_string(), reason)
-}
 
 #[test]
 fn repetitions_end_as_fairy_stockfish_ends_them() {

@@ -284,3 +284,28 @@ pub fn definition_hash(game: &str) -> String {
     }
     format!("fnv1a64:{hash:016x}")
 }
+
+/// `win`, `loss`, `draw` or `-` for the side to move, and the result's reason, from the JSON of
+/// `show --json`.
+pub fn verdict_and_reason(value: &serde_json::Value) -> (String, String) {
+    let result = &value["result"];
+    if result.is_null() {
+        return ("-".to_string(), String::new());
+    }
+    let side = value["side_to_move"].as_str().expect("a side to move");
+    let winners: Vec<&str> = result["winners"]
+        .as_array()
+        .expect("winners")
+        .iter()
+        .filter_map(|w| w.as_str())
+        .collect();
+    let verdict = if winners.is_empty() {
+        "draw"
+    } else if winners.contains(&side) {
+        "win"
+    } else {
+        "loss"
+    };
+    let reason = result["reason"].as_str().unwrap_or_default().to_string();
+    (verdict.to_string(), reason)
+}
