@@ -577,8 +577,12 @@ fn leaves_a_reply(
     let (piece, square) = drop;
     let side = position.side_to_move(&game.rules);
     let mut next = *position;
-    next.play_drop_unjudged(&game.rules, PieceId::new(piece), game.index(square))
-        .expect("a held piece dropped on an empty square");
+    next.play_drop_unjudged(
+        &game.rules,
+        PieceId::new(piece),
+        variant_interpreter::Sq::new(game.index(square)),
+    )
+    .expect("a held piece dropped on an empty square");
     let mut after = history.clone();
     after.drops_made[side.index()] += 1;
     after.turn_start = next;
@@ -639,7 +643,8 @@ fn compare_position(
                     "{}: at {}: the legal drop {} is not legal on its own",
                     game.name,
                     game.fen(position),
-                    Move::drop(PieceId::new(extra.0), extra.1).uci(rules)
+                    Move::drop(PieceId::new(extra.0), variant_interpreter::Sq::new(extra.1))
+                        .uci(rules)
                 ));
             }
             stats.refused_by_maximal += (single.len() - legal.len()) as u64;
@@ -702,7 +707,7 @@ fn compare_position(
             "{}: at {}: the engine lists {}, not a piece in hand on an empty square",
             game.name,
             game.fen(position),
-            Move::drop(PieceId::new(piece), index).uci(rules)
+            Move::drop(PieceId::new(piece), variant_interpreter::Sq::new(index)).uci(rules)
         ));
     }
     Ok(())

@@ -192,8 +192,12 @@ fn leaves_a_drop(
     square: usize,
 ) -> bool {
     let mut next = *position;
-    next.play_drop_unjudged(rules, PieceId::new(piece), square)
-        .expect("a held piece dropped on an empty square");
+    next.play_drop_unjudged(
+        rules,
+        PieceId::new(piece),
+        variant_interpreter::Sq::new(square),
+    )
+    .expect("a held piece dropped on an empty square");
     let side = next.side_to_move(rules);
     (0..rules.pieces())
         .map(PieceId::new)

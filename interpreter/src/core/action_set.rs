@@ -10,7 +10,7 @@
 //! list.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::PieceId;
+use crate::core::index::{PieceId, Sq};
 use crate::core::tables::PromotionRule;
 use crate::movegen::{promotion_moves, Sink};
 use crate::moves::Move;
@@ -19,7 +19,7 @@ use crate::moves::Move;
 #[derive(Clone, Copy, Debug)]
 enum Group<B> {
     /// Moves of the piece on `from` to each target, none promoting.
-    Moves { from: u16, targets: B },
+    Moves { from: Sq, targets: B },
     /// Drops of a piece type on each target.
     Drops { piece: PieceId, targets: B },
     /// One action.
@@ -83,9 +83,7 @@ impl<B: Bitboard> ActionSet<B> {
                 continue;
             }
             return Some(match group {
-                Group::Moves { from, targets } => {
-                    Move::normal(usize::from(from), nth_square(targets, index))
-                }
+                Group::Moves { from, targets } => Move::normal(from, nth_square(targets, index)),
                 Group::Drops { piece, targets } => Move::drop(piece, nth_square(targets, index)),
                 Group::Single(mv) => mv,
             });
@@ -97,9 +95,7 @@ impl<B: Bitboard> ActionSet<B> {
     pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
         self.groups.iter().flat_map(|&(group, count)| {
             (0..count as usize).map(move |n| match group {
-                Group::Moves { from, targets } => {
-                    Move::normal(usize::from(from), nth_square(targets, n))
-                }
+                Group::Moves { from, targets } => Move::normal(from, nth_square(targets, n)),
                 Group::Drops { piece, targets } => Move::drop(piece, nth_square(targets, n)),
                 Group::Single(mv) => mv,
             })
@@ -115,12 +111,12 @@ impl<B: Bitboard> ActionSet<B> {
 
 /// The `n`-th lowest square of `squares` (which holds more than `n`).
 #[inline]
-fn nth_square<B: Bitboard>(squares: B, n: usize) -> usize {
+fn nth_square<B: Bitboard>(squares: B, n: usize) -> Sq {
     let mut rest = squares;
     for _ in 0..n {
         rest = rest.without_lowest();
     }
-    rest.lowest()
+    rest.first()
 }
 
 impl<B: Bitboard> Sink<B> for ActionSet<B> {
@@ -132,7 +128,7 @@ impl<B: Bitboard> Sink<B> for ActionSet<B> {
         match promotion.filter(|rule| rule.promoting(from, targets).any()) {
             None => self.push(
                 Group::Moves {
-                    from: from as u16,
+                    from: Sq::new(from),
                     targets,
                 },
                 targets.count(),

@@ -32,7 +32,7 @@ pub trait Sink<B: Bitboard> {
     fn single(&mut self, mv: Move);
     /// Legal drops of `piece` on each of `targets`.
     fn drops(&mut self, piece: PieceId, targets: B) {
-        for to in targets.squares() {
+        for to in targets.iter() {
             self.single(Move::drop(piece, to));
         }
     }
@@ -134,9 +134,9 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
             // No promotion: one move per target, written as the drops are.
             let mut rest = targets;
             self.moves.extend((0..targets.count()).map(|_| {
-                let to = rest.lowest();
+                let to = rest.first();
                 rest = rest.without_lowest();
-                Move::normal(from, to)
+                Move::normal(Sq::new(from), to)
             }));
             return;
         };
@@ -154,7 +154,7 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
         // known length, the list grows once and checks no capacity per move.
         let mut rest = targets;
         self.moves.extend((0..targets.count()).map(|_| {
-            let square = rest.lowest();
+            let square = rest.first();
             rest = rest.without_lowest();
             Move::drop(piece, square)
         }));
@@ -172,15 +172,16 @@ pub(crate) fn promotion_moves<B: Bitboard>(
 ) {
     let promoting = rule.promoting(from, targets);
     let also_plain = rule.also_plain(promoting);
-    for to in targets.squares() {
-        if promoting.has(to) {
-            if also_plain.has(to) {
+    let from = Sq::new(from);
+    for to in targets.iter() {
+        if promoting.contains(to) {
+            if also_plain.contains(to) {
                 emit(Move::normal(from, to));
             }
             for &choice in &rule.choices {
                 emit(Move {
-                    from: Sq::new(from),
-                    to: Sq::new(to),
+                    from,
+                    to,
                     kind: MoveKind::Promote(choice),
                     converts: None,
                     gate: None,
@@ -571,9 +572,9 @@ fn filter_tested<B: Bitboard>(
             RoyalTest::Played => {}
         }
     }
-    for to in played.squares() {
-        if leaves_king_safe(rules, position, Move::normal(from, to), us) {
-            legal |= B::single(to);
+    for to in played.iter() {
+        if leaves_king_safe(rules, position, Move::normal(Sq::new(from), to), us) {
+            legal |= B::of(to);
         }
     }
     legal
@@ -600,11 +601,11 @@ fn filter_opened<B: Bitboard>(
     }
     let king = royals.lowest();
     let mut legal = B::EMPTY;
-    for to in targets.squares() {
-        let board = AfterMove::of(rules, position, Move::normal(from, to))?;
-        let touched = B::single(from) | B::single(to);
+    for to in targets.iter() {
+        let board = AfterMove::of(rules, position, Move::normal(Sq::new(from), to))?;
+        let touched = B::single(from) | B::of(to);
         if !crate::core::attack::opens_attack(&board, rules, us, king, touched) {
-            legal |= B::single(to);
+            legal |= B::of(to);
         }
     }
     Some(legal)
@@ -704,22 +705,22 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
         if rights >> index & 1 == 0 || castle.side != us {
             continue;
         }
-        let king_ok = position.at(castle.king_from).is_some_and(|o| {
+        let king_ok = position.at(castle.king_from.index()).is_some_and(|o| {
             o.side == us
                 && castle.king_is(o.piece, &rules.royal)
-                && movable.restrict(o.piece, B::single(castle.king_from)).any()
+                && movable.restrict(o.piece, B::of(castle.king_from)).any()
         });
-        let rook_ok = position.at(castle.rook_from).is_some_and(|o| {
+        let rook_ok = position.at(castle.rook_from.index()).is_some_and(|o| {
             o.side == us
                 && castle.rook_is(o.piece)
-                && movable.restrict(o.piece, B::single(castle.rook_from)).any()
+                && movable.restrict(o.piece, B::of(castle.rook_from)).any()
         });
         if !king_ok || !rook_ok || (castle.empty & occupied).any() {
             continue;
         }
         let mv = Move {
-            from: Sq::new(castle.king_from),
-            to: Sq::new(castle.king_to),
+            from: castle.king_from,
+            to: castle.king_to,
             kind: MoveKind::Castle(index as u8),
             converts: None,
             gate: None,
@@ -728,7 +729,7 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
             let passes_attack = castle
                 .king_path
                 .iter()
-                .any(|&sq| position.attacked(rules, sq, us, occupied));
+                .any(|&sq| position.attacked(rules, sq.index(), us, occupied));
             if passes_attack || !leaves_king_safe(rules, position, mv, us) {
                 continue;
             }
@@ -786,8 +787,8 @@ pub(crate) fn gating_moves<B: Bitboard, S: Sink<B>>(
             let promoting = rule.promoting(from, plain);
             plain &= !(promoting & !rule.also_plain(promoting));
         }
-        for to in plain.squares() {
-            emit(Move::normal(from, to), false, sink);
+        for to in plain.iter() {
+            emit(Move::normal(Sq::new(from), to), false, sink);
         }
     }
     let mut castles = Collector::default();
@@ -799,7 +800,7 @@ pub(crate) fn gating_moves<B: Bitboard, S: Sink<B>>(
         let castle = &rules.castles[index as usize];
         for (square, on_rook) in [(castle.king_from, false), (castle.rook_from, true)] {
             let landed = square == castle.king_to || square == castle.rook_to;
-            if gates.has(square) && !landed {
+            if gates.contains(square) && !landed {
                 emit(mv, on_rook, sink);
             }
         }

@@ -65,34 +65,22 @@ pub enum Gate {
 impl Move {
     /// A plain move or capture.
     #[inline]
-    pub fn normal(from: usize, to: usize) -> Self {
+    pub fn normal(from: Sq, to: Sq) -> Self {
         Move {
-            from: Sq::new(from),
-            to: Sq::new(to),
+            from,
+            to,
             kind: MoveKind::Normal,
             converts: None,
             gate: None,
         }
     }
 
-    /// A plain move or capture between typed squares: [`Move::normal`] typed.
-    #[inline(always)]
-    pub fn new(from: Sq, to: Sq) -> Self {
-        Move::normal(from.index(), to.index())
-    }
-
-    /// A drop of `piece` from the hand on a typed square: [`Move::drop`] typed.
-    #[inline(always)]
-    pub fn drop_on(piece: PieceId, to: Sq) -> Self {
-        Move::drop(piece, to.index())
-    }
-
     /// A drop of `piece` from the hand on `to`.
     #[inline]
-    pub fn drop(piece: PieceId, to: usize) -> Self {
+    pub fn drop(piece: PieceId, to: Sq) -> Self {
         Move {
-            from: Sq::new(to),
-            to: Sq::new(to),
+            from: to,
+            to,
             kind: MoveKind::Drop(piece),
             converts: None,
             gate: None,
@@ -112,10 +100,10 @@ impl Move {
 
     /// A pass written, in a game with `may pass`, as `square` twice (`e2e2`): the passing side's
     /// royal piece's square, as Fairy-Stockfish writes janggi's pass.
-    pub fn pass_at(square: usize) -> Self {
+    pub fn pass_at(square: Sq) -> Self {
         Move {
-            from: Sq::new(square),
-            to: Sq::new(square),
+            from: square,
+            to: square,
             kind: MoveKind::Pass,
             converts: None,
             gate: None,
@@ -138,18 +126,18 @@ impl Move {
 
     /// This move, ending by putting the neutral piece on `square`.
     #[inline]
-    pub fn with_neutral(self, square: usize) -> Self {
+    pub fn with_neutral(self, square: Sq) -> Self {
         Move {
-            gate: Some(Gate::Neutral(Sq::new(square))),
+            gate: Some(Gate::Neutral(square)),
             ..self
         }
     }
 
     /// Where the move puts the neutral piece (`neutral`), if it does.
     #[inline]
-    pub fn neutral_square(&self) -> Option<usize> {
+    pub fn neutral_square(&self) -> Option<Sq> {
         match self.gate {
-            Some(Gate::Neutral(square)) => Some(square.index()),
+            Some(Gate::Neutral(square)) => Some(square),
             _ => None,
         }
     }
@@ -175,7 +163,7 @@ impl Move {
 
     /// The square a gated piece goes to, with its type.
     #[inline]
-    pub fn gate_square<B: Bitboard>(&self, rules: &Tables<B>) -> Option<(PieceId, usize)> {
+    pub fn gate_square<B: Bitboard>(&self, rules: &Tables<B>) -> Option<(PieceId, Sq)> {
         let (piece, on_rook) = self.hand_gate()?;
         let square = match self.kind {
             MoveKind::Castle(index) => {
@@ -186,7 +174,7 @@ impl Move {
                     castle.king_from
                 }
             }
-            _ => self.from.index(),
+            _ => self.from,
         };
         Some((piece, square))
     }
@@ -219,7 +207,7 @@ impl Move {
         rules: &Tables<B>,
         (piece, on_rook): (PieceId, bool),
     ) -> String {
-        let square = |square: usize| rules.geometry.square(square).to_string();
+        let square = |square: Sq| rules.geometry.square(square.index()).to_string();
         let letter = rules.definition.pieces[piece.index()]
             .letter
             .to_ascii_lowercase();
@@ -278,14 +266,14 @@ mod tests {
     fn a_move_is_eight_bytes() {
         assert_eq!(std::mem::size_of::<Move>(), 8);
         assert_eq!(std::mem::size_of::<Option<Move>>(), 8);
-        let gated = Move::normal(3, 200).gated(PieceId(19), true);
+        let gated = Move::normal(Sq(3), Sq(200)).gated(PieceId(19), true);
         assert_eq!(gated.from, Sq(3));
         assert_eq!(gated.to, Sq(200));
         assert_eq!(gated.gate, Some(Gate::HandOnRook(PieceId(19))));
         // A neutral piece's placement shares the field: still 8 bytes.
-        let placed = Move::normal(12, 28).with_neutral(255);
-        assert_eq!(placed.neutral_square(), Some(255));
-        assert_eq!(placed.without_neutral(), Move::normal(12, 28));
+        let placed = Move::normal(Sq(12), Sq(28)).with_neutral(Sq(255));
+        assert_eq!(placed.neutral_square(), Some(Sq(255)));
+        assert_eq!(placed.without_neutral(), Move::normal(Sq(12), Sq(28)));
         assert_eq!(gated.neutral_square(), None);
     }
 }

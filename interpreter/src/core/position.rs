@@ -1221,12 +1221,12 @@ impl<B: Bitboard> Position<B> {
             }
             MoveKind::Castle(index) => {
                 let castle = &rules.castles[index as usize];
-                let king = self.remove(rules, castle.king_from).expect("castling king");
-                let rook = self.remove(rules, castle.rook_from).expect("castling rook");
-                self.put(rules, us, king.piece, castle.king_to);
-                self.put(rules, us, rook.piece, castle.rook_to);
+                let king = (self.remove(rules, castle.king_from.index())).expect("castling king");
+                let rook = (self.remove(rules, castle.rook_from.index())).expect("castling rook");
+                self.put(rules, us, king.piece, castle.king_to.index());
+                self.put(rules, us, rook.piece, castle.rook_to.index());
                 if rules.multi_action {
-                    self.mark_acted(rules, castle.rook_to);
+                    self.mark_acted(rules, castle.rook_to.index());
                 }
             }
             MoveKind::Drop(piece) => {
@@ -1254,7 +1254,7 @@ impl<B: Bitboard> Position<B> {
             self.gate(rules, us, mv);
         }
         if let Some(square) = mv.neutral_square() {
-            self.place_neutral(rules, square);
+            self.place_neutral(rules, square.index());
         }
         if let Some(converted) = mv.converts {
             let converted = converted.index();
@@ -1300,13 +1300,13 @@ impl<B: Bitboard> Position<B> {
         let mut touched = B::single(mv.from.index()) | B::single(mv.to.index());
         if let MoveKind::Castle(index) = mv.kind {
             let castle = &rules.castles[index as usize];
-            touched |= B::single(castle.rook_from) | B::single(castle.king_to);
-            touched |= B::single(castle.rook_to);
+            touched |= B::of(castle.rook_from) | B::of(castle.king_to);
+            touched |= B::of(castle.rook_to);
         }
         if let Some((piece, square)) = mv.gate_square(rules) {
             let count = self.hands[us][piece].saturating_sub(1);
             self.set_hand(rules, us, piece, count);
-            self.put(rules, us, piece, square);
+            self.put(rules, us, piece, square.index());
         }
         let mut lost = self.gates & touched;
         if self.hand_total(us) == 0 && !rules.gates_kept_without_hand {
@@ -1346,8 +1346,10 @@ impl<B: Bitboard> Position<B> {
             };
             if rules.castle_gain[square] >> index & 1 != 0
                 && castle.side == us
-                && fits(castle.king_from, &|p| castle.king_is(p, &rules.royal))
-                && fits(castle.rook_from, &|p| castle.rook_is(p))
+                && fits(castle.king_from.index(), &|p| {
+                    castle.king_is(p, &rules.royal)
+                })
+                && fits(castle.rook_from.index(), &|p| castle.rook_is(p))
             {
                 gained |= 1 << index;
             }
@@ -1461,8 +1463,8 @@ impl<B: Bitboard> Position<B> {
             MoveKind::Castle(index) => {
                 let castle = &rules.castles[index as usize];
                 [
-                    Some((castle.king_from as u8, castle.king_to as u8)),
-                    Some((castle.rook_from as u8, castle.rook_to as u8)),
+                    Some((castle.king_from.0, castle.king_to.0)),
+                    Some((castle.rook_from.0, castle.rook_to.0)),
                 ]
             }
             MoveKind::Drop(_) | MoveKind::Pass => [None, None],

@@ -15,7 +15,7 @@
 //! expressions; it dereferences to its tables, so `rules.geometry` reads the same either way.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{ByPiece, BySide};
+use crate::core::index::{ByPiece, BySide, Sq};
 pub use crate::geometry::absolute;
 use crate::geometry::{limited_ray, Geometry, Ray};
 use crate::zobrist::Zobrist;
@@ -415,17 +415,17 @@ pub struct Castle<B> {
     /// The rook's type when the castling names it; else any piece of the side castles.
     pub rook_piece: Option<PieceId>,
     /// King from.
-    pub king_from: usize,
+    pub king_from: Sq,
     /// King to.
-    pub king_to: usize,
+    pub king_to: Sq,
     /// Rook from.
-    pub rook_from: usize,
+    pub rook_from: Sq,
     /// Rook to.
-    pub rook_to: usize,
+    pub rook_to: Sq,
     /// Squares that must be empty (besides the king and the rook themselves).
     pub empty: B,
     /// Squares the king stands on, crosses or reaches: none may be attacked.
-    pub king_path: Vec<usize>,
+    pub king_path: Vec<Sq>,
     /// The right is gained when a drop leaves the king and the rook on their start squares.
     pub when_placed: bool,
 }
@@ -683,13 +683,13 @@ impl<B: Bitboard> Tables<B> {
         }
         let mut castle_loss = vec![0u32; geometry.grid_size()];
         for (index, castle) in castles.iter().enumerate() {
-            castle_loss[castle.king_from] |= 1 << index;
-            castle_loss[castle.rook_from] |= 1 << index;
+            castle_loss[castle.king_from.index()] |= 1 << index;
+            castle_loss[castle.rook_from.index()] |= 1 << index;
         }
         let mut castle_gain = vec![0u32; geometry.grid_size()];
         for (index, castle) in castles.iter().enumerate().filter(|(_, c)| c.when_placed) {
-            castle_gain[castle.king_from] |= 1 << index;
-            castle_gain[castle.rook_from] |= 1 << index;
+            castle_gain[castle.king_from.index()] |= 1 << index;
+            castle_gain[castle.rook_from.index()] |= 1 << index;
         }
         let royal: Vec<PieceId> = definition
             .pieces
@@ -1555,12 +1555,12 @@ fn compile_castles<B: Bitboard>(definition: &Definition, geometry: &Geometry<B>)
                 side: castle.side,
                 king_piece: castle.king_piece,
                 rook_piece: castle.rook_piece,
-                king_from,
-                king_to,
-                rook_from,
-                rook_to,
+                king_from: Sq::new(king_from),
+                king_to: Sq::new(king_to),
+                rook_from: Sq::new(rook_from),
+                rook_to: Sq::new(rook_to),
                 empty,
-                king_path,
+                king_path: king_path.into_iter().map(Sq::new).collect(),
                 when_placed: castle.when_placed,
             }
         })

@@ -223,15 +223,15 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
             out,
             "castling for {}: king {}-{}, rook {}-{}, empty {}, king passes {}",
             rules.definition.sides[castle.side.0 as usize].name,
-            g.square(castle.king_from),
-            g.square(castle.king_to),
-            g.square(castle.rook_from),
-            g.square(castle.rook_to),
+            g.square(castle.king_from.index()),
+            g.square(castle.king_to.index()),
+            g.square(castle.rook_from.index()),
+            g.square(castle.rook_to.index()),
             squares_text(rules, castle.empty),
             castle
                 .king_path
                 .iter()
-                .map(|&s| g.square(s).to_string())
+                .map(|&s| g.square(s.index()).to_string())
                 .collect::<Vec<_>>()
                 .join(" ")
         );

@@ -232,12 +232,12 @@ impl<B: Bitboard> Words<'_, B> {
                 lines.push(format!(
                     "legal: {} castles, the {} from {} to {} and the {} from {} to {}",
                     self.side(us),
-                    self.piece_at(Sq::new(castle.king_from)),
-                    self.square(Sq::new(castle.king_from)),
-                    self.square(Sq::new(castle.king_to)),
-                    self.piece_at(Sq::new(castle.rook_from)),
-                    self.square(Sq::new(castle.rook_from)),
-                    self.square(Sq::new(castle.rook_to))
+                    self.piece_at(castle.king_from),
+                    self.square(castle.king_from),
+                    self.square(castle.king_to),
+                    self.piece_at(castle.rook_from),
+                    self.square(castle.rook_from),
+                    self.square(castle.rook_to)
                 ));
             }
             _ => {
@@ -413,7 +413,7 @@ impl<B: Bitboard> Words<'_, B> {
             }
             return hint(explanation);
         }
-        let mv = Move::drop_on(piece, to);
+        let mv = Move::drop(piece, to);
         if let Some(exposed) = self.exposes_royal(mv) {
             return hint(Explanation::illegal(exposed));
         }
@@ -651,9 +651,11 @@ impl<B: Bitboard> Words<'_, B> {
     fn why_not_castle(&self, from: Sq, to: Sq) -> Option<Explanation> {
         let rules = self.rules;
         let us = self.to_move();
-        let (index, castle) = rules.castles.iter().enumerate().find(|(_, c)| {
-            c.side == us && Sq::new(c.king_from) == from && Sq::new(c.king_to) == to
-        })?;
+        let (index, castle) = rules
+            .castles
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.side == us && c.king_from == from && c.king_to == to)?;
         let name = format!("castling {}{}", self.square(from), self.square(to));
         let occupied = self.position.occupied();
         let reason = if self.position.castling_rights() >> index & 1 == 0 {
@@ -665,7 +667,7 @@ impl<B: Bitboard> Words<'_, B> {
         } else if let Some(attacked) = castle
             .king_path
             .iter()
-            .map(|&square| Sq::new(square))
+            .copied()
             .find(|&square| self.position.attacked(rules, square.index(), us, occupied))
         {
             let by = self
@@ -734,7 +736,7 @@ impl<B: Bitboard> Words<'_, B> {
             };
             let mv = Move {
                 kind,
-                ..Move::new(from, to)
+                ..Move::normal(from, to)
             };
             if let Some(exposed) = self.exposes_royal(mv) {
                 return Explanation::illegal(exposed);

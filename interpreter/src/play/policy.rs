@@ -389,9 +389,9 @@ impl<'a, B: Bitboard> Run<'a, B> {
             .map(|to| match &moves.promotion {
                 Some(rule) if rule.zone.contains(to) => Move {
                     kind: MoveKind::Promote(rule.choices[0]),
-                    ..Move::new(from, to)
+                    ..Move::normal(from, to)
                 },
-                _ => Move::new(from, to),
+                _ => Move::normal(from, to),
             })
             .map(Action::Move)
             .collect();
@@ -403,7 +403,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
             if victim_ok && moves.en_passant[from.index()].contains(ep.target) {
                 found.push(Action::Move(Move {
                     kind: MoveKind::EnPassant,
-                    ..Move::new(from, ep.target)
+                    ..Move::normal(from, ep.target)
                 }));
             }
         }
@@ -539,7 +539,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
         if to == from {
             return vec![jump(&[])];
         }
-        let probe = Action::Move(Move::new(from, to));
+        let probe = Action::Move(Move::normal(from, to));
         let lands = lands.is_none_or(|c| self.holds(c, &probe, 1));
         let removed = removed.is_some_and(|c| self.holds(c, &probe, 1));
         let mut found = Vec::new();

@@ -104,7 +104,7 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     if let Some(neutral) = mv.neutral_square() {
         // The move, then where it puts the neutral piece (`neutral`): `e4,e5`.
         let alone = mv.without_neutral();
-        let square = square_name(rules, Sq::new(neutral));
+        let square = square_name(rules, neutral);
         return format!("{},{square}", bare(rules, position, alone, legal));
     }
     let us = position.side_to_move(rules);
@@ -171,7 +171,7 @@ fn gate_suffix<B: Bitboard>(rules: &Rules<B>, mv: Move, with_square: bool) -> St
         .letter
         .to_ascii_uppercase();
     if with_square {
-        format!("/{letter}{}", square_name(rules, Sq::new(square)))
+        format!("/{letter}{}", square_name(rules, square))
     } else {
         format!("/{letter}")
     }
@@ -181,8 +181,9 @@ fn gate_suffix<B: Bitboard>(rules: &Rules<B>, mv: Move, with_square: bool) -> St
 fn castle_name<B: Bitboard>(rules: &Rules<B>, index: usize) -> String {
     let castle = &rules.castles[index];
     let files = rules.geometry.files;
-    let distance =
-        |c: &crate::rules::Castle<B>| (c.rook_from % files).abs_diff(c.king_from % files);
+    let distance = |c: &crate::rules::Castle<B>| {
+        (c.rook_from.index() % files).abs_diff(c.king_from.index() % files)
+    };
     let nearer = rules
         .castles
         .iter()
@@ -518,17 +519,17 @@ fn castling_fits<B: Bitboard>(
         return false;
     };
     let castle = &rules.castles[index as usize];
-    let Some(king) = position.at(castle.king_from) else {
+    let Some(king) = position.at(castle.king_from.index()) else {
         return false;
     };
     let letter = rules.definition.pieces[king.piece.index()]
         .letter
         .to_ascii_uppercase();
-    let (file, rank) = file_and_rank(rules, Sq::new(castle.king_from));
+    let (file, rank) = file_and_rank(rules, castle.king_from);
     written.piece == Some(letter)
         && !written.promoted_piece
         && written.promotion.is_none()
-        && square_name(rules, Sq::new(castle.king_to)) == written.to
+        && square_name(rules, castle.king_to) == written.to
         && written.from_file.as_ref().is_none_or(|f| *f == file)
         && written.from_rank.as_ref().is_none_or(|r| *r == rank)
 }
@@ -701,7 +702,7 @@ fn castling_meant<B: Bitboard>(
             castle.side == us
                 && castle_name(rules, *index) == wanted
                 && position
-                    .occupant(Sq::new(castle.king_from))
+                    .occupant(castle.king_from)
                     .is_some_and(|o| o.side == us && castle.king_is(o.piece, &rules.royal))
         })
         .map(|(_, castle)| castle)
@@ -711,8 +712,8 @@ fn castling_meant<B: Bitboard>(
     };
     Some(format!(
         "{}{}",
-        square_name(rules, Sq::new(castle.king_from)),
-        square_name(rules, Sq::new(castle.king_to))
+        square_name(rules, castle.king_from),
+        square_name(rules, castle.king_to)
     ))
 }
 

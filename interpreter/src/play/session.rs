@@ -782,7 +782,7 @@ impl<B: Bitboard> Session for Game<B> {
         let last = self.moves.last().map(|action| {
             action
                 .as_move()
-                .unwrap_or_else(|| Move::normal(action.from().index(), action.to().index()))
+                .unwrap_or_else(|| Move::normal(action.from(), action.to()))
         });
         crate::view::board(&self.rules, self.position(), last)
     }

@@ -440,8 +440,8 @@ mod tests {
         let us = position.side_to_move(rules);
         let own = position.side_pieces(us);
         let mut moves = Vec::new();
-        for from in own.squares() {
-            for to in (rules.geometry.board & !own).squares() {
+        for from in own.iter() {
+            for to in (rules.geometry.board & !own).iter() {
                 moves.push(Move::normal(from, to));
             }
         }

@@ -18,7 +18,7 @@
 use crate::core::attack;
 use crate::core::bitboard::Bitboard;
 use crate::core::board::AfterMove;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{PieceId, SideId, Sq};
 use crate::core::legality::CheckGivers;
 use crate::core::movegen::{promotion_moves, Sink};
 use crate::core::moves::Move;
@@ -213,9 +213,9 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
             return kept;
         }
         if self.binding.len() > 64 {
-            for to in rest.squares() {
-                if self.allows(Move::normal(from, to)) {
-                    kept |= B::single(to);
+            for to in rest.iter() {
+                if self.allows(Move::normal(Sq::new(from), to)) {
+                    kept |= B::of(to);
                 }
             }
             return kept;
@@ -226,8 +226,8 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
         if open == 0 {
             return kept | rest;
         }
-        for to in rest.squares() {
-            let mv = Move::normal(from, to);
+        for to in rest.iter() {
+            let mv = Move::normal(Sq::new(from), to);
             let board = AfterMove::of(self.rules, self.position, mv);
             let mut after = None;
             let meets_all = self.binding.iter().enumerate().all(|(index, rule)| {
@@ -242,7 +242,7 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
                     )
             });
             if meets_all {
-                kept |= B::single(to);
+                kept |= B::of(to);
             }
         }
         kept

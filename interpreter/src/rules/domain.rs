@@ -396,7 +396,7 @@ mod tests {
     //! nothing). Before, only the differential tests of whole rules covered them.
     use super::*;
     use crate::after_drop::{After, Symbolic};
-    use crate::core::index::{pieces, PieceId};
+    use crate::core::index::{pieces, PieceId, Sq};
     use crate::expression::{reply_side, Bounds, Judge};
     use crate::moves::Move;
     use crate::position::Position;
@@ -624,7 +624,7 @@ mod tests {
         mover: SideId,
         /// The empty squares before the drop.
         empty: u64,
-        to: usize,
+        to: Sq,
         dropped: PieceId,
     }
 
@@ -647,7 +647,7 @@ mod tests {
         if empty == 0 || held.is_empty() {
             return None;
         }
-        let squares: Vec<usize> = empty.squares().collect();
+        let squares: Vec<Sq> = empty.iter().collect();
         let to = squares[pick as usize % squares.len()];
         let dropped = held[(pick >> 16) as usize % held.len()];
         let mut played = position;
@@ -770,7 +770,7 @@ mod tests {
                 return Ok(());
             };
             let terms = terms(rules);
-            for drops in [empty, 1u64 << to] {
+            for drops in [empty, u64::of(to)] {
                 let mut bounds = Bounds::after(rules, &position, next, drops);
                 let mut after = Judge::new(rules, &played, next);
                 for term in &terms {
@@ -974,9 +974,9 @@ mod tests {
             };
             let board = rules.geometry.board;
             let mut after = Judge::new(rules, &played, next);
-            let at_drop = After { drops: 1u64 << to, known: 1u64 << to };
+            let at_drop = After { drops: u64::of(to), known: u64::of(to) };
             let terms = terms(rules);
-            for drops in [empty, 1u64 << to] {
+            for drops in [empty, u64::of(to)] {
                 let over = After { drops, known: crate::expression::known_square(drops) };
                 let mut symbolic = Symbolic::new(rules, &position, next, over);
                 let within = |(low, high): (crate::after_drop::Lower<u64>, u64), value: u64| {

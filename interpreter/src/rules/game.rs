@@ -14,7 +14,7 @@
 //! which trusts its caller, is the crate's own (search, perft).
 
 use crate::core::bitboard::Bitboard;
-use crate::core::index::PieceId;
+use crate::core::index::{PieceId, Sq};
 use crate::core::moves::Move;
 use crate::core::position::Position;
 use crate::core::setup::SetupError;
@@ -99,13 +99,13 @@ impl<B: Bitboard> Position<B> {
         &mut self,
         rules: &Rules<B>,
         piece: PieceId,
-        square: usize,
+        square: Sq,
     ) -> Result<(), IllegalMove> {
         let mv = Move::drop(piece, square);
         let us = self.side_to_move(rules);
-        let open = square < rules.geometry.grid_size()
-            && rules.geometry.board.has(square)
-            && !self.occupied().has(square);
+        let open = square.index() < rules.geometry.grid_size()
+            && rules.geometry.board.contains(square)
+            && !self.occupied().contains(square);
         let held = piece.index() < rules.pieces && self.hand(us, piece) > 0;
         if !(rules.definition.actions.drops && open && held) {
             return Err(IllegalMove { uci: mv.uci(rules) });
@@ -290,10 +290,10 @@ mod tests {
         (rules, position)
     }
 
-    fn square(rules: &Rules<u64>, name: &str) -> usize {
+    fn square(rules: &Rules<u64>, name: &str) -> Sq {
         rules
             .geometry()
-            .index(variant_dsl::Square::parse(name).expect("a square"))
+            .locate(variant_dsl::Square::parse(name).expect("a square"))
     }
 
     #[test]

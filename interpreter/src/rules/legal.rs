@@ -181,7 +181,7 @@ fn with_neutral<B: Bitboard, S: Sink<B>>(
         let mut after = *position;
         after.apply_action(rules, mv);
         let empty = rules.geometry.board & !after.occupied();
-        for square in empty.squares() {
+        for square in empty.iter() {
             sink.single(mv.with_neutral(square));
         }
         if sink.satisfied() {
@@ -244,11 +244,11 @@ fn optional_pass<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     let royals = position.team_royals(rules, us) & position.side_pieces(us);
     let mine = position.side_pieces(us);
     let square = if royals.any() {
-        royals.lowest()
+        royals.first()
     } else if mine.any() {
-        mine.lowest()
+        mine.first()
     } else {
-        0
+        Sq(0)
     };
     Some(Move::pass_at(square))
 }
@@ -493,11 +493,11 @@ fn promotions_in_place<B: Bitboard, S: Sink<B>>(
         for from in origins.squares() {
             let steps =
                 crate::core::tables::targets(rules, step, from, occupied, B::EMPTY, occupied);
-            for to in (B::single(from) | (steps & empty)).squares() {
+            for to in (B::single(from) | (steps & empty)).iter() {
                 for &choice in &rule.choices {
                     let mv = Move {
                         kind: MoveKind::Promote(choice),
-                        ..Move::normal(from, to)
+                        ..Move::normal(Sq::new(from), to)
                     };
                     if safety.enforced && !leaves_king_safe(rules, position, mv, us) {
                         continue;
@@ -605,7 +605,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
         };
         if king_to_keep {
             for to in allowed.iter() {
-                if !leaves_king_safe(rules, position, Move::drop_on(piece, to), us) {
+                if !leaves_king_safe(rules, position, Move::drop(piece, to), us) {
                     allowed &= !B::of(to);
                 }
             }
@@ -622,7 +622,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
                         }
                     }
                     if (square_proved & square).is_empty()
-                        && !leaves_a_reply(rules, position, Move::drop_on(piece, to))
+                        && !leaves_a_reply(rules, position, Move::drop(piece, to))
                     {
                         allowed &= !square;
                     }

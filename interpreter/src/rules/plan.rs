@@ -823,7 +823,10 @@ mod tests {
                         for dropped in pieces(rules.pieces).filter(|&p| position.hand(side, p) > 0)
                         {
                             let mut played = *position;
-                            played.play_unchecked(rules, crate::moves::Move::drop(dropped, to));
+                            played.play_unchecked(
+                                rules,
+                                crate::moves::Move::drop(dropped, crate::core::index::Sq::new(to)),
+                            );
                             let truth = Judge::new(rules, &played, next)
                                 .drop_mask(&rule.requirement, piece);
                             assert_eq!(at_square & !truth, 0, "drop {dropped:?} on {to}");
@@ -978,7 +981,7 @@ mod tests {
         plan.drop_squares(&mut judge, all, false, &mut allowed_of, &mut ahead_of);
         for piece in pieces(rules.pieces).filter(|&piece| position.hand(side, piece) > 0) {
             for to in allowed_of[piece].iter() {
-                let drop = Move::drop_on(piece, to);
+                let drop = Move::drop(piece, to);
                 assert!(
                     crate::legal::leaves_a_reply(rules, position, drop),
                     "{at}: {drop:?} leaves no reply"

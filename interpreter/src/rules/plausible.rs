@@ -51,9 +51,9 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Option<BySide<ByPiece
             for squares in reach
                 .iter_mut()
                 .flat_map(|per_piece| per_piece.iter_mut())
-                .filter(|squares| squares.has(from))
+                .filter(|squares| squares.contains(from))
             {
-                *squares |= B::single(to);
+                *squares |= B::of(to);
             }
         }
     }

@@ -20,7 +20,7 @@ use super::{typed, Agent, AgentOptions, Budget, Choice, PlayerSpec, Progress, Sn
 use crate::action::Action;
 use crate::action_set::ActionSet;
 use crate::bitboard::Bitboard;
-use crate::core::index::{BySide, SideId};
+use crate::core::index::{BySide, SideId, Sq};
 use crate::moves::Move;
 use crate::outcome::status_into_set;
 use crate::policy::Policies;
@@ -86,7 +86,10 @@ struct Tree {
 impl Tree {
     fn new(rng: ChaCha8Rng) -> Self {
         Tree {
-            nodes: vec![Node::new(Action::Move(Move::normal(0, 0)), SideId::new(0))],
+            nodes: vec![Node::new(
+                Action::Move(Move::normal(Sq(0), Sq(0))),
+                SideId::new(0),
+            )],
             line: Vec::new(),
             rng,
             baseline: Baseline::default(),
@@ -113,7 +116,12 @@ impl Tree {
         match node {
             Some(0) => {}
             Some(root) => self.reroot(root),
-            None => self.nodes = vec![Node::new(Action::Move(Move::normal(0, 0)), SideId::new(0))],
+            None => {
+                self.nodes = vec![Node::new(
+                    Action::Move(Move::normal(Sq(0), Sq(0))),
+                    SideId::new(0),
+                )]
+            }
         }
         self.line = line.to_vec();
     }
@@ -135,7 +143,7 @@ impl Tree {
         for &old in &order {
             let mut node = std::mem::replace(
                 &mut self.nodes[old],
-                Node::new(Action::Move(Move::normal(0, 0)), SideId::new(0)),
+                Node::new(Action::Move(Move::normal(Sq(0), Sq(0))), SideId::new(0)),
             );
             for child in &mut node.children {
                 *child = renumber[*child as usize];
