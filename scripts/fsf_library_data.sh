@@ -52,7 +52,7 @@ options() {
 GAMES="crazyhouse atomic kingofthehill 3check antichess losers horde racingkings gothic seirawan
 knightmate extinction placement chaturanga amazon berolina courier breakthrough ataxx spartan
 newzealand hoppelpoppel duck torpedo grasshopper shogi minishogi xiangqi minixiangqi dobutsu
-sittuyin janggi"
+sittuyin janggi shako"
 
 if [ "$#" -gt 0 ]; then
     GAMES="$*"

@@ -480,7 +480,9 @@ impl<'a> Naive<'a> {
             Condition::Move(_) | Condition::MoveFrom(_) => {
                 panic!("a move term in a drop rule")
             }
-            Condition::CanAct => panic!("`can act` cannot be used in a drop rule"),
+            Condition::CanAct | Condition::CanActWithoutPromoting => {
+                panic!("`can act` cannot be used in a drop rule")
+            }
             // Judged on the position where the turn began, for the side whose turn it is.
             Condition::AtTurnStart(inner) => {
                 let start = &self.history.turn_start;

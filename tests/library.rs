@@ -480,6 +480,56 @@ fn every_fairy_stockfish_game_of_the_library_has_its_data() {
     }
 }
 
+/// Issue 27's games of the shogi, xiangqi and janggi families: `variant show --fen F` writes
+/// back `F` itself for every position pyffish wrote in their data files, not only an equivalent
+/// FEN (the comparison above normalises hands and fields). The start FENs, which
+/// Fairy-Stockfish writes in a short form (`[-] w 0 1` without castling and en-passant fields),
+/// read back in the full form (`[] w - - 0 1`), as every FEN is written (README, Usage).
+#[test]
+fn issue_27_games_write_back_every_fen_pyffish_wrote() {
+    const ISSUE_27: [&str; 9] = [
+        "shogi",
+        "minishogi",
+        "dobutsu",
+        "xiangqi",
+        "minixiangqi",
+        "janggi",
+        "sittuyin",
+        "shako",
+        "grasshopper",
+    ];
+    let mut differ = Vec::new();
+    let mut compared = 0;
+    for name in ISSUE_27 {
+        let text = std::fs::read_to_string(root().join(format!("tests/fsf/{name}.txt")))
+            .expect("the data file");
+        let definition = load(name).expect("the game loads");
+        let ours = Ours::<u128>::new(definition);
+        let start = text
+            .lines()
+            .find_map(|line| line.strip_prefix("start\t"))
+            .expect("a start line");
+        for fen in text
+            .lines()
+            .filter_map(|line| line.strip_prefix("position\t"))
+            .filter_map(|rest| rest.split('\t').next())
+        {
+            let written = ours.fen(&ours.read(fen).expect("pyffish's FEN reads"));
+            let expected = if fen == start {
+                fen.replace("[-]", "[]").replace(" w 0 1", " w - - 0 1")
+            } else {
+                fen.to_string()
+            };
+            compared += 1;
+            if written != expected {
+                differ.push(format!("{name}: {fen} written back as {written}"));
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
 #[test]
 fn a_disagreement_is_reported() {
     // The comparison can fail: a wrong FEN after a move, a wrong result, a missing legal move
@@ -616,6 +666,31 @@ fn sittuyin_promotion_agrees_with_fairy_stockfish() {
         position\t8/8/8/8/8/8/4F3/1k2K3[] b - - 0 1\tb1a1 b1a2 b1b2 b1c1 b1c2\t-\t-\n";
     let (found, compared) = check("sittuyin", text);
     assert_eq!(compared, 8);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// Sittuyin's draw of a side whose only moves are promotions (Fairy-Stockfish's "stalemate due
+/// to optional promotion", an optional end there, at once here), as pyffish answers it
+/// (`scripts/sittuyin_promotion_draw_cases.py` prints these records): a king and one pawn, not
+/// in check, every legal move a promotion, for White and for Black, is a draw; a pawn step that
+/// does not promote, a third piece, a check, or a second pawn keeps the game going.
+#[test]
+fn sittuyin_draw_when_only_promotions_agrees_with_fairy_stockfish() {
+    let text = "variant\tsittuyin\n\
+        game\t0\n\
+        position\t4k1r1/8/8/8/8/7n/7P/7K[] w - - 0 1\t\tdraw\t-\n\
+        game\t1\n\
+        position\t7k/7p/7N/8/8/8/8/4K1R1[] b - - 0 1\t\tdraw\t-\n\
+        game\t2\n\
+        position\t4k1r1/8/8/8/8/8/7P/7K[] w - - 0 1\th2g1f h2g3f h2h2f h2h3\t-\t-\n\
+        game\t3\n\
+        position\t4k1r1/8/8/8/8/7n/7P/6NK[] w - - 0 1\tg1e2 g1f3 g1h3 h2g3f h2h2f\t-\t-\n\
+        game\t4\n\
+        position\t4k1r1/8/8/8/8/7n/7P/r6K[] w - - 0 1\th2g1f\t-\t-\n\
+        game\t5\n\
+        position\t4k1r1/8/3s4/3P4/8/7n/7P/7K[] w - - 0 1\td5c4f d5c6f d5d5f d5e4f d5e6f\t-\t-\n";
+    let (found, compared) = check("sittuyin", text);
+    assert_eq!(compared, 6);
     assert!(found.is_empty(), "{found:#?}");
 }
 

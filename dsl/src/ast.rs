@@ -861,6 +861,8 @@ pub enum Expression {
     PlaceStranded,
     /// `can act`
     CanAct,
+    /// `can act without promoting`
+    CanActWithoutPromoting,
     /// `after C`: C on the position after the move (move rules)
     After(Box<Spanned<Expression>>),
     /// `give check`: after the move, an opponent's royal piece is attacked (move rules)

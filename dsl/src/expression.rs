@@ -132,6 +132,9 @@ pub enum Condition {
     AtTurnStart(Box<Condition>),
     /// `can act`: the side has a legal action (end conditions only).
     CanAct,
+    /// `can act without promoting`: the side has a legal action that is not a promotion (end
+    /// conditions only).
+    CanActWithoutPromoting,
     /// `placement = 7`: two numbers compared.
     Compare(Number, Comparison, Number),
     /// `some S`: the set is not empty.

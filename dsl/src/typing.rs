@@ -463,16 +463,23 @@ impl Checker<'_> {
                 )?;
                 Typed::Condition(Condition::PlaceStranded)
             }
-            Expression::CanAct => {
+            Expression::CanAct | Expression::CanActWithoutPromoting => {
+                let (words, condition) = match &expression.node {
+                    Expression::CanAct => ("can act", Condition::CanAct),
+                    _ => (
+                        "can act without promoting",
+                        Condition::CanActWithoutPromoting,
+                    ),
+                };
                 if self.place != Place::End {
                     self.misplaced(
                         span,
-                        "can act",
+                        words,
                         "looks at the legal actions of the side to move",
                     );
                     return None;
                 }
-                Typed::Condition(Condition::CanAct)
+                Typed::Condition(condition)
             }
             Expression::Placement => {
                 self.drop_only(span, "placement", "is the number of the drop being judged")?;

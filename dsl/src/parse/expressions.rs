@@ -169,6 +169,9 @@ pub(super) fn expression(file: FileId, pair: Pair<'_, Rule>) -> Spanned<Expressi
         Rule::leave_action_term => Expression::LeaveAction,
         Rule::give_checkmate_term => Expression::GiveCheckmate,
         Rule::place_stranded_term => Expression::PlaceStranded,
+        Rule::can_act_term if parts.any(|part| part.as_rule() == Rule::kw_promoting) => {
+            Expression::CanActWithoutPromoting
+        }
         Rule::can_act_term => Expression::CanAct,
         Rule::after_term => Expression::After(boxed(parts.nth(1).expect("an operand"))),
         Rule::give_check_term => Expression::GiveCheck,

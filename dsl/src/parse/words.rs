@@ -385,6 +385,8 @@ pub(super) fn expected(rule: Rule) -> Expected {
         Rule::kw_reach => keyword("`reach`", "reach"),
         Rule::kw_can => keyword("`can`", "can"),
         Rule::kw_act => keyword("`act`", "act"),
+        Rule::kw_without => keyword("`without`", "without"),
+        Rule::kw_promoting => keyword("`promoting`", "promoting"),
         Rule::kw_count => keyword("`count`", "count"),
         Rule::kw_sum => keyword("`sum`", "sum"),
         Rule::kw_drop => keyword("`drop`", "drop"),

@@ -351,6 +351,9 @@ impl<B: Bitboard> Domain<B> for BoardJudge<'_, B> {
     fn can_act(&mut self) -> bool {
         self.after().can_act()
     }
+    fn can_act_without_promoting(&mut self) -> bool {
+        self.after().can_act_without_promoting()
+    }
     #[inline]
     fn compare(&mut self, a: i64, op: Comparison, b: i64) -> bool {
         op.holds(a, b)

@@ -475,6 +475,9 @@ impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
     fn can_act(&mut self) -> (bool, bool) {
         self.bounds.can_act()
     }
+    fn can_act_without_promoting(&mut self) -> (bool, bool) {
+        self.bounds.can_act_without_promoting()
+    }
     fn compare(&mut self, a: (i64, i64), op: Comparison, b: (i64, i64)) -> (bool, bool) {
         self.bounds.compare(a, op, b)
     }

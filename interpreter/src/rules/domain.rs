@@ -132,6 +132,9 @@ pub(crate) trait Domain<B: Bitboard> {
     fn at_turn_start(&mut self, index: usize) -> Self::Truth;
     /// `can act`: the side to move has a legal action.
     fn can_act(&mut self) -> Self::Truth;
+    /// `can act without promoting`: the side to move has a legal action that is not a
+    /// promotion.
+    fn can_act_without_promoting(&mut self) -> Self::Truth;
     /// Two numbers compared.
     fn compare(&mut self, a: Self::Number, op: Comparison, b: Self::Number) -> Self::Truth;
     /// A set is not empty.
@@ -280,6 +283,7 @@ pub(crate) fn holds<B: Bitboard, D: Domain<B>>(domain: &mut D, condition: &Cond<
         Cond::LeaveAction => domain.leave_action(),
         Cond::AtTurnStart(index) => domain.at_turn_start(*index),
         Cond::CanAct => domain.can_act(),
+        Cond::CanActWithoutPromoting => domain.can_act_without_promoting(),
         Cond::Compare(a, op, b) => {
             let a = number(domain, a);
             let b = number(domain, b);
@@ -540,6 +544,7 @@ mod tests {
             Cond::LeaveAction,
             Cond::AtTurnStart(0),
             Cond::CanAct,
+            Cond::CanActWithoutPromoting,
             Cond::HandsEmpty,
         ];
         for reference in [

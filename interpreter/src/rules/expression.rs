@@ -475,6 +475,18 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
             (None, None) => (self.rules.legal.any)(self.rules, self.position),
         }
     }
+    fn can_act_without_promoting(&mut self) -> bool {
+        let not_promoting = |mv: &Move| !matches!(mv.kind, MoveKind::Promote(_));
+        match self.actions {
+            Some(actions) => actions.iter().any(not_promoting),
+            // Known to act, or not told: the actions are generated (the condition's other terms,
+            // judged first, keep this rare).
+            None if self.can_act == Some(false) => false,
+            None => (self.rules.legal.moves)(self.rules, self.position)
+                .iter()
+                .any(not_promoting),
+        }
+    }
     #[inline]
     fn compare(&mut self, a: i64, op: Comparison, b: i64) -> bool {
         op.holds(a, b)
@@ -1210,6 +1222,9 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         (false, true)
     }
     fn can_act(&mut self) -> (bool, bool) {
+        (false, true)
+    }
+    fn can_act_without_promoting(&mut self) -> (bool, bool) {
         (false, true)
     }
     fn compare(&mut self, a: (i64, i64), op: Comparison, b: (i64, i64)) -> (bool, bool) {

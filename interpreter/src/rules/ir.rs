@@ -122,6 +122,8 @@ pub enum Cond<B> {
     AtTurnStart(usize),
     /// The side to move can act.
     CanAct,
+    /// The side to move has a legal action that is not a promotion.
+    CanActWithoutPromoting,
     /// Numbers compared.
     Compare(Num<B>, Comparison, Num<B>),
     /// A set is not empty.
@@ -433,12 +435,14 @@ fn named_pieces<B>(condition: &Cond<B>, named: &mut Vec<PieceId>) {
 /// A piece index that no rule names: the masks of "any other piece type".
 pub(crate) const OTHER_PIECE: PieceId = PieceId(u8::MAX);
 
-/// Whether a condition reads the legal actions (`can act`, `legal drops`).
+/// Whether a condition reads the legal actions (`can act`, `can act without promoting`, `legal
+/// drops`).
 fn condition_reads_actions<B>(condition: &Cond<B>) -> bool {
     !every_term(Term::Condition(condition), &mut |term| {
         !matches!(
             term,
-            Term::Condition(Cond::CanAct) | Term::Set(Set::LegalDrops)
+            Term::Condition(Cond::CanAct | Cond::CanActWithoutPromoting)
+                | Term::Set(Set::LegalDrops)
         )
     })
 }
@@ -501,6 +505,7 @@ impl<B: Bitboard> Compiler<'_, B> {
                 Cond::AtTurnStart(list.len() - 1)
             }
             Condition::CanAct => Cond::CanAct,
+            Condition::CanActWithoutPromoting => Cond::CanActWithoutPromoting,
             Condition::Compare(a, op, b) => Cond::Compare(self.number(a), *op, self.number(b)),
             Condition::Some(set) => Cond::Some(self.set(set)),
             Condition::HandsEmpty => Cond::HandsEmpty,

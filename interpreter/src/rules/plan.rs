@@ -641,6 +641,7 @@ fn scalar_term<B>(term: Term<'_, B>) -> bool {
                 | Cond::Move(_)
                 | Cond::MoveFrom(_)
                 | Cond::CanAct
+                | Cond::CanActWithoutPromoting
         ) | Term::Number(Num::Sum(..) | Num::Counter(..))
             | Term::Set(
                 Set::Empty

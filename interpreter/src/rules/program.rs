@@ -892,6 +892,9 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
     fn can_act(&mut self) -> Reg {
         self.judged_truth(Cond::CanAct)
     }
+    fn can_act_without_promoting(&mut self) -> Reg {
+        self.judged_truth(Cond::CanActWithoutPromoting)
+    }
     fn compare(&mut self, a: NumReg, op: Comparison, b: NumReg) -> Reg {
         match (self.number_value(a), self.number_value(b)) {
             (Some(a), Some(b)) => self.truth_constant(op.holds(a, b)),
@@ -1114,6 +1117,9 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
         None
     }
     fn can_act(&mut self) -> Pair {
+        None
+    }
+    fn can_act_without_promoting(&mut self) -> Pair {
         None
     }
     fn compare(&mut self, _: (), _: Comparison, _: ()) -> Pair {
