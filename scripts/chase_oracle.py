@@ -19,6 +19,11 @@ random games (30 to 110 plies, captures taken 70% of the time, so that boards th
 facing generals and discovered attacks come up), up to 5 first moves and 4 replies per
 position, every cycle pyffish ends; each line `FEN<TAB>MOVES<TAB>VERDICT`, every chase (loss or
 win) and every 20th draw kept.
+
+With `--constructed` it judges the positions of CONSTRUCTED below (cycles built by hand around one
+refinement of Fairy-Stockfish's chase: a piece protected by its general alone, whose
+recapture the flying general forbids) and
+writes them in the same format.
 """
 
 import random
@@ -194,6 +199,25 @@ def data(seed, games, plies=(30, 110), capture_rate=0.7):
     return out
 
 
+# (FEN, first move, reply): the cycle is `cycle(first, reply)`, judged by pyffish.
+CONSTRUCTED = [
+    # a cannon protected by its general alone, whose recapture on e8 would face the other general
+    ("9/4k4/R3c4/9/9/9/9/9/9/4K4 b - - 0 1", "e8e7", "a8a7"),
+    ("9/4k4/4c3R/9/9/9/9/9/9/4K4 b - - 0 1", "e8e7", "i8i7"),
+]
+
+
+def write_constructed():
+    print(f"# python3 scripts/chase_oracle.py --constructed  (pyffish {'.'.join(map(str, sf.version()))})")
+    for fen, first, second in CONSTRUCTED:
+        seq = cycle(first, second)
+        assert legal_cycle(fen, seq), fen
+        judged = judge(fen, seq)
+        assert judged is not None, fen
+        ply, result = judged
+        print(f"{fen}\t{' '.join(seq[:ply])}\t{result}")
+
+
 def write_data(seed, games):
     draws = 0
     print(f"# python3 scripts/chase_oracle.py --data {seed} {games}  (pyffish {'.'.join(map(str, sf.version()))})")
@@ -206,7 +230,9 @@ def write_data(seed, games):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--data":
+    if len(sys.argv) > 1 and sys.argv[1] == "--constructed":
+        write_constructed()
+    elif len(sys.argv) > 1 and sys.argv[1] == "--data":
         write_data(int(sys.argv[2]), int(sys.argv[3]))
     else:
         main()
