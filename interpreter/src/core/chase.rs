@@ -302,7 +302,10 @@ impl<B: Bitboard> Judge<'_, B> {
         }
         let candidates = |board: &Position<B>| board.occupied() & lines;
         let now = blockers(rules, after, side, candidates(after));
-        let then = blockers(rules, before, side, candidates(before));
+        if now.is_empty() {
+            return B::EMPTY;
+        }
+        let then = blockers(rules, before, side, candidates(before) & now);
         let new = now & !then;
         if new.is_empty() {
             return B::EMPTY;
@@ -394,14 +397,14 @@ fn blockers<B: Bitboard>(rules: &Tables<B>, board: &Position<B>, side: SideId, c
             .side_ids()
             .filter(move |&other| rules.is_enemy(side, other))
     };
-    let attacking = enemies()
-        .flat_map(|other| board.side_pieces(other).squares().map(move |s| (other, s)))
-        .filter(|&(other, s)| {
-            royal
-                .squares()
-                .any(|r| piece_attacks(rules, board, other, s, r, occupied))
-        })
-        .fold(B::EMPTY, |acc, (_, s)| acc | B::single(s));
+    let attacked = royal
+        .squares()
+        .any(|r| enemies().any(|other| attacked_by_moves(board, rules, r, other, occupied)));
+    let attacking = if attacked {
+        attackers_of_royal(rules, board, side, royal)
+    } else {
+        B::EMPTY
+    };
     (candidates & !royal)
         .squares()
         .filter(|&square| {
@@ -415,6 +418,27 @@ fn blockers<B: Bitboard>(rules: &Tables<B>, board: &Position<B>, side: SideId, c
                 .any(|r| enemies().any(|other| attacked_by_moves(&without, rules, r, other, open)))
         })
         .fold(B::EMPTY, |acc, square| acc | B::single(square))
+}
+
+/// The enemy pieces that attack one of `side`'s royal pieces on `royal` (it is in check).
+#[cold]
+fn attackers_of_royal<B: Bitboard>(
+    rules: &Tables<B>,
+    board: &Position<B>,
+    side: SideId,
+    royal: B,
+) -> B {
+    let occupied = board.occupied();
+    rules
+        .side_ids()
+        .filter(|&other| rules.is_enemy(side, other))
+        .flat_map(|other| board.side_pieces(other).squares().map(move |s| (other, s)))
+        .filter(|&(other, s)| {
+            royal
+                .squares()
+                .any(|r| piece_attacks(rules, board, other, s, r, occupied))
+        })
+        .fold(B::EMPTY, |acc, (_, s)| acc | B::single(s))
 }
 
 /// The squares where a change could make or unmake a blocker of an attack of `attacker` on
