@@ -13,6 +13,17 @@ side to move), and draws where some move of the cycle attacked a piece (not a ch
 a check mixed in, both sides chasing).
 
 Run: python3 scripts/chase_oracle.py [SEED] [CASES]
+
+With `--data SEED GAMES` it writes the data of tests/fsf/xiangqi-chase.txt instead: GAMES longer
+random games (30 to 110 plies, captures taken 70% of the time, so that boards thin out and pins,
+facing generals and discovered attacks come up), up to 5 first moves and 4 replies per
+position, every cycle pyffish ends; each line `FEN<TAB>MOVES<TAB>VERDICT`, every chase (loss or
+win) and every 20th draw kept.
+
+With `--constructed` it judges the positions of CONSTRUCTED below (cycles built by hand around one
+refinement of Fairy-Stockfish's chase: a piece protected by its general alone, whose
+recapture the flying general forbids) and
+writes them in the same format.
 """
 
 import random
@@ -146,5 +157,82 @@ def capture(board, move):
     return squares(move)[1] in occupied
 
 
+def data(seed, games, plies=(30, 110), capture_rate=0.7):
+    """The cycles of `--data`, in the order found: (FEN, moves, verdict)."""
+    rng = random.Random(seed)
+    start = sf.start_fen(VARIANT)
+    out = []
+    seen = set()
+    for _ in range(games):
+        moves = []
+        for _ in range(rng.randrange(*plies)):
+            legal = sf.legal_moves(VARIANT, start, moves)
+            if not legal:
+                break
+            board = sf.get_fen(VARIANT, start, moves).split()[0]
+            caps = [m for m in legal if capture(board, m)]
+            moves.append(rng.choice(caps if caps and rng.random() < capture_rate else legal))
+        if sf.is_optional_game_end(VARIANT, start, moves)[0] or not sf.legal_moves(VARIANT, start, moves):
+            continue
+        fen = sf.get_fen(VARIANT, start, moves)
+        legal = [m for m in sf.legal_moves(VARIANT, fen, []) if not capture(fen.split()[0], m)]
+        rng.shuffle(legal)
+        legal.sort(key=lambda m: not attacks_something(fen, [], m))
+        for first in legal[:5]:
+            after_first = sf.get_fen(VARIANT, fen, [first]).split()[0]
+            replies = [m for m in sf.legal_moves(VARIANT, fen, [first]) if not capture(after_first, m)]
+            rng.shuffle(replies)
+            replies.sort(key=lambda m: not attacks_something(fen, [first], m))
+            for second in replies[:4]:
+                seq = cycle(first, second)
+                if not legal_cycle(fen, seq):
+                    continue
+                judged = judge(fen, seq)
+                if judged is None:
+                    continue
+                ply, result = judged
+                key = (fen, " ".join(seq[:ply]))
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.append((fen, " ".join(seq[:ply]), result))
+    return out
+
+
+# (FEN, first move, reply): the cycle is `cycle(first, reply)`, judged by pyffish.
+CONSTRUCTED = [
+    # a cannon protected by its general alone, whose recapture on e8 would face the other general
+    ("9/4k4/R3c4/9/9/9/9/9/9/4K4 b - - 0 1", "e8e7", "a8a7"),
+    ("9/4k4/4c3R/9/9/9/9/9/9/4K4 b - - 0 1", "e8e7", "i8i7"),
+]
+
+
+def write_constructed():
+    print(f"# python3 scripts/chase_oracle.py --constructed  (pyffish {'.'.join(map(str, sf.version()))})")
+    for fen, first, second in CONSTRUCTED:
+        seq = cycle(first, second)
+        assert legal_cycle(fen, seq), fen
+        judged = judge(fen, seq)
+        assert judged is not None, fen
+        ply, result = judged
+        print(f"{fen}\t{' '.join(seq[:ply])}\t{result}")
+
+
+def write_data(seed, games):
+    draws = 0
+    print(f"# python3 scripts/chase_oracle.py --data {seed} {games}  (pyffish {'.'.join(map(str, sf.version()))})")
+    for fen, moves, result in data(seed, games):
+        if result == "draw":
+            draws += 1
+            if draws % 20 != 1:
+                continue
+        print(f"{fen}\t{moves}\t{result}")
+
+
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 1 and sys.argv[1] == "--constructed":
+        write_constructed()
+    elif len(sys.argv) > 1 and sys.argv[1] == "--data":
+        write_data(int(sys.argv[2]), int(sys.argv[3]))
+    else:
+        main()

@@ -106,6 +106,48 @@ fn xiangqi_repetitions_with_and_without_chasing_end_as_fairy_stockfish_ends_them
     assert!(chases >= 4, "the cases hold perpetual chases: {chases}");
 }
 
+/// The cycles of `tests/fsf/xiangqi-chase.txt` (`python3 scripts/chase_oracle.py --data SEED
+/// GAMES`, seeds 101 and 102: longer games with more captures, so thinner boards; then `python3
+/// scripts/chase_oracle.py --constructed`: a piece protected by its general alone, whose
+/// recapture the flying general forbids), each ending at the ply and with the verdict pyffish
+/// gives, and not one ply earlier.
+#[test]
+fn xiangqi_cycles_from_thinned_boards_end_as_fairy_stockfish_ends_them() {
+    let data = std::fs::read_to_string("tests/fsf/xiangqi-chase.txt").expect("the chase data");
+    let cases: Vec<(&str, &str, &str)> = data
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let mut fields = line.split('\t');
+            let mut next = || fields.next().expect("FEN, moves and verdict");
+            (next(), next(), next())
+        })
+        .collect();
+    assert!(cases.len() >= 40, "{} cases", cases.len());
+    let mut chases = 0;
+    for (fen, moves, expected) in cases {
+        let (verdict, reason) = result(&show_json(&[
+            "games/xiangqi.variant",
+            "--fen",
+            fen,
+            "--play",
+            moves,
+        ]));
+        assert_eq!(verdict, expected, "from {fen} after {moves} ({reason})");
+        chases += usize::from(reason == "perpetual-chase");
+        let first = moves.rsplit_once(' ').expect("several moves").0;
+        let (earlier, _) = result(&show_json(&[
+            "games/xiangqi.variant",
+            "--fen",
+            fen,
+            "--play",
+            first,
+        ]));
+        assert_eq!(earlier, "-", "from {fen}: one ply before the end");
+    }
+    assert!(chases >= 4, "the data holds perpetual chases: {chases}");
+}
+
 #[test]
 fn a_perpetual_chase_is_described_and_written_in_the_definition() {
     let (fen, moves, _) = CASES[0];

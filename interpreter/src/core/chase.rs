@@ -7,18 +7,35 @@
 //! other than the one it moved along if it rides or hops; any other piece, through a square the
 //! action opened or filled), the piece can be chased there (not royal; `chased in`), and:
 //! the attacker's `chase strength` is smaller than the piece's (a chase even when protected);
-//! or, not being a piece of the attacker's type that attacks it back (mutual attacks are no
-//! chase, unless the attacked piece is pinned), the piece has no protector: no piece of S that
-//! is not pinned attacks its square once the attacker left its own. A pinned piece is one whose
-//! removal would leave its side in check.
+//! or it is not a mutual attack (a piece of the attacker's type attacking it back: no chase,
+//! unless the attacked piece is pinned and the attacker's attacks are symmetric where it
+//! stands; a horse with a piece on a leg by which a horse could attack it back makes the
+//! mutual attack no chase even on a pinned piece, as Fairy-Stockfish judges it) and the piece
+//! has no protector: no piece of S that is not pinned attacks its square once the attacker
+//! left its own, or S's royal piece alone does and its recapture would leave a board S's own
+//! `must not after` rules forbid (the general facing the other across the file).
 //!
-//! Fairy-Stockfish also counts pieces whose protector became pinned by the action ("fake
-//! roots"), captures a discovered check makes possible, and a piece protected by the general
-//! alone where the flying general forbids the recapture; those are not judged here (the game
-//! file states it).
+//! Pinned: the piece's removal would let an enemy piece attack S's royal piece that does not
+//! attack it now (Fairy-Stockfish's blockers), or would leave a board S's own `must not after`
+//! rules forbid (the piece alone between the generals under the flying general).
+//!
+//! Where the action changed who blocks an attack on S's royal piece, two more kinds of chase
+//! count, as in Fairy-Stockfish: "fake roots", S's pieces protected by a piece the action
+//! pinned and attacked by a piece of M that is not pinned itself (whatever its type or
+//! strength); and captures a discovered check makes possible, every piece of S attacked by a
+//! piece of M that the action made able to give discovered check, unless S's royal piece
+//! attacks it and no other piece of M does then (it could take back).
+//!
+//! Remaining differences with Fairy-Stockfish (which writes them for its own pieces): it counts
+//! S's piece as pinned by the flying general whenever it is S's only piece on the file of M's
+//! general with S's general, even with a piece of M between the generals or the piece behind its
+//! own general; its attacks ignore the palace and the river (an advisor or the general protects,
+//! an elephant attacks, beyond them), ours respect `confined to`; and in its fake roots a
+//! soldier that has not crossed the river protects sideways. A discovered capture chases any
+//! piece of S, soldiers on their own half included, here as there.
 
 use crate::bitboard::Bitboard;
-use crate::core::attack::{attacked_by_moves, royals_attacked};
+use crate::core::attack::{attacked_by_moves, royals};
 use crate::core::board::Board;
 use crate::core::index::{PieceId, SideId};
 use crate::core::moves::{Move, MoveKind};
@@ -61,25 +78,6 @@ fn piece_attacks<B: Bitboard>(
     attacked_by_moves(&only, rules, target, side, occupied)
 }
 
-/// Whether `side`'s piece on `square` is pinned: without it, its side would be in check.
-fn pinned<B: Bitboard>(
-    rules: &Tables<B>,
-    board: &Position<B>,
-    side: SideId,
-    square: usize,
-) -> bool {
-    let without = Without {
-        board,
-        hidden: B::single(square),
-    };
-    royals_attacked(&without, rules, side, |royal, occupied| {
-        rules.side_ids().any(|other| {
-            rules.is_enemy(side, other)
-                && attacked_by_moves(&without, rules, royal, other, occupied)
-        })
-    })
-}
-
 /// Whether the piece type rides or hops (its attacks run along lines).
 fn runs_along_lines<B: Bitboard>(rules: &Tables<B>, side: SideId, piece: PieceId) -> bool {
     let attacks = &rules.attacks[side];
@@ -104,12 +102,15 @@ fn collinear<B: Bitboard>(rules: &Tables<B>, a: usize, b: usize, c: usize) -> bo
 
 /// The squares of the enemy pieces that the action `mv` of the side to move in `before`
 /// chased, `after` being the board it left (in a game of two sides: the enemy is the other
-/// one). Only plain moves chase (a drop, a pass or castling chases nothing).
+/// one). Only plain moves chase (a drop, a pass or castling chases nothing). `forbids(board,
+/// side)` says whether `side`'s own move rules judged after a move (`must not after`: the
+/// flying general) forbid `board`, a board the rules layer can judge and this one cannot.
 pub(crate) fn chased<B: Bitboard>(
     rules: &Tables<B>,
     before: &Position<B>,
     after: &Position<B>,
     mv: Move,
+    forbids: &dyn Fn(&Position<B>, SideId) -> bool,
 ) -> Vec<usize> {
     let Some(table) = &rules.chase else {
         return Vec::new();
@@ -118,107 +119,373 @@ pub(crate) fn chased<B: Bitboard>(
         return Vec::new();
     }
     let mover = before.side_to_move(rules);
-    let (from, to) = (mv.from.index(), mv.to.index());
     let Some(chased_side) = rules.side_ids().find(|&side| rules.is_enemy(mover, side)) else {
         return Vec::new();
     };
-    let occupied = after.occupied();
-    let occupied_before = before.occupied();
-    let targets = after
-        .side_pieces(chased_side)
-        .squares()
-        .filter(|&square| {
-            after
-                .at(square)
-                .is_some_and(|occupant| table.chased_on[chased_side][occupant.piece].has(square))
-        })
-        .filter(|&square| attacked_by_moves(after, rules, square, mover, occupied))
-        .collect::<Vec<_>>();
-    if targets.is_empty() {
-        return Vec::new();
-    }
-    let attackers: Vec<(usize, PieceId)> = after
-        .side_pieces(mover)
-        .squares()
-        .filter_map(|square| after.at(square).map(|occupant| (square, occupant.piece)))
-        .filter(|&(_, piece)| table.chases[piece])
-        .collect();
-    let mut pins: Option<B> = None;
-    let mut pinned_at = |square: usize| {
-        let pins = pins.get_or_insert_with(|| {
-            after
-                .side_pieces(chased_side)
-                .squares()
-                .filter(|&s| pinned(rules, after, chased_side, s))
-                .fold(B::EMPTY, |acc, s| acc | B::single(s))
-        });
-        (*pins, pins.has(square))
+    let mut judge = Judge {
+        rules,
+        table,
+        after,
+        mover,
+        chased_side,
+        forbids,
+        pins: None,
     };
-    let mut chased = Vec::new();
-    for target in targets {
-        let Some(victim) = after.at(target).map(|occupant| occupant.piece) else {
-            continue;
-        };
-        let is_chased = attackers.iter().any(|&(square, piece)| {
-            if !piece_attacks(rules, after, mover, square, target, occupied) {
-                return false;
-            }
-            let new = if square == to {
-                !(runs_along_lines(rules, mover, piece) && collinear(rules, from, to, target))
-            } else {
-                !piece_attacks(rules, after, mover, square, target, occupied_before)
-            };
-            new && chases(
-                rules,
-                table,
-                after,
-                chased_side,
-                (square, piece),
-                (target, victim),
-                &mut pinned_at,
-            )
-        });
-        if is_chased {
-            chased.push(target);
-        }
-    }
-    chased
+    let mut chased = judge.attacks(before, mv);
+    chased |= judge.changed_roots(before, mv);
+    chased.squares().collect()
 }
 
-/// Whether a new attack of the piece `attacker` (square, type) on the enemy `victim` is a
-/// chase: a weaker attacker; else no mutual attack of two pieces of one type (unless the
-/// victim is pinned) and no protector that is not pinned. `pinned_at` gives the pinned pieces
-/// of the victim's side and whether the square holds one.
-fn chases<B: Bitboard>(
-    rules: &Tables<B>,
-    table: &ChaseTable<B>,
-    after: &Position<B>,
+/// One action's judgement: the board it left, who moved, who may be chased, and the chased
+/// side's pinned pieces once asked for.
+struct Judge<'a, B: Bitboard> {
+    rules: &'a Tables<B>,
+    table: &'a ChaseTable<B>,
+    after: &'a Position<B>,
+    mover: SideId,
     chased_side: SideId,
-    (square, piece): (usize, PieceId),
-    (target, victim): (usize, PieceId),
-    pinned_at: &mut impl FnMut(usize) -> (B, bool),
-) -> bool {
-    if let (Some(weaker), Some(stronger)) = (table.strength[piece], table.strength[victim]) {
-        if weaker < stronger {
+    forbids: &'a dyn Fn(&Position<B>, SideId) -> bool,
+    pins: Option<B>,
+}
+
+impl<B: Bitboard> Judge<'_, B> {
+    /// The pieces chased by a new attack: of the moved piece, or one the action unblocked or
+    /// gave a screen.
+    fn attacks(&mut self, before: &Position<B>, mv: Move) -> B {
+        let (rules, after, mover) = (self.rules, self.after, self.mover);
+        let (from, to) = (mv.from.index(), mv.to.index());
+        let occupied = after.occupied();
+        let occupied_before = before.occupied();
+        let targets = after
+            .side_pieces(self.chased_side)
+            .squares()
+            .filter(|&square| {
+                after.at(square).is_some_and(|occupant| {
+                    self.table.chased_on[self.chased_side][occupant.piece].has(square)
+                })
+            })
+            .filter(|&square| attacked_by_moves(after, rules, square, mover, occupied))
+            .collect::<Vec<_>>();
+        if targets.is_empty() {
+            return B::EMPTY;
+        }
+        let attackers: Vec<(usize, PieceId)> = after
+            .side_pieces(mover)
+            .squares()
+            .filter_map(|square| after.at(square).map(|occupant| (square, occupant.piece)))
+            .filter(|&(_, piece)| self.table.chases[piece])
+            .collect();
+        let mut chased = B::EMPTY;
+        for target in targets {
+            let Some(victim) = after.at(target).map(|occupant| occupant.piece) else {
+                continue;
+            };
+            let is_chased = attackers.iter().any(|&(square, piece)| {
+                if !piece_attacks(rules, after, mover, square, target, occupied) {
+                    return false;
+                }
+                let new = if square == to {
+                    !(runs_along_lines(rules, mover, piece) && collinear(rules, from, to, target))
+                } else {
+                    !piece_attacks(rules, after, mover, square, target, occupied_before)
+                };
+                new && self.chases((square, piece), (target, victim))
+            });
+            if is_chased {
+                chased |= B::single(target);
+            }
+        }
+        chased
+    }
+
+    /// The chased side's pieces whose removal would let an enemy piece attack its royal piece
+    /// ([`blockers`]).
+    fn blockers(&mut self) -> B {
+        let (rules, after, side) = (self.rules, self.after, self.chased_side);
+        *self
+            .pins
+            .get_or_insert_with(|| blockers(rules, after, side, after.side_pieces(side)))
+    }
+
+    /// Whether the chased side's piece on `square` is pinned: a blocker, or a piece whose
+    /// removal would leave a board its own move rules forbid (alone between the generals under
+    /// the flying general).
+    fn pinned(&mut self, square: usize) -> bool {
+        let (rules, after, side) = (self.rules, self.after, self.chased_side);
+        self.blockers().has(square)
+            || (!royals(after, rules, side).has(square)
+                && (self.forbids)(&after.rearranged(rules, &[square], None), side)
+                && !(self.forbids)(after, side))
+    }
+
+    /// Whether a new attack of the piece `attacker` (square, type) on the enemy `victim` is a
+    /// chase: a weaker attacker; else no mutual attack of two pieces of one type (unless the
+    /// victim is pinned and the attacker's attacks are symmetric where it stands) and no
+    /// protector that is not pinned, nor a royal one whose recapture the move rules forbid.
+    fn chases(
+        &mut self,
+        (square, piece): (usize, PieceId),
+        (target, victim): (usize, PieceId),
+    ) -> bool {
+        let (rules, after, side) = (self.rules, self.after, self.chased_side);
+        if let (Some(weaker), Some(stronger)) =
+            (self.table.strength[piece], self.table.strength[victim])
+        {
+            if weaker < stronger {
+                return true;
+            }
+        }
+        if victim == piece
+            && piece_attacks(rules, after, side, target, square, after.occupied())
+            && (impaired(rules, after, side, self.mover, square, piece) || !self.pinned(target))
+        {
+            return false;
+        }
+        let without_attacker = after.occupied() & !B::single(square);
+        let protected_without = |hidden: B| {
+            let protectors = Without {
+                board: after,
+                hidden,
+            };
+            attacked_by_moves(&protectors, rules, target, side, without_attacker)
+        };
+        if !protected_without(B::EMPTY) {
             return true;
         }
+        let royal = royals(after, rules, side);
+        let mut pins = self.blockers();
+        if !protected_without(pins) {
+            return true;
+        }
+        let protectors = (after.side_pieces(side) & !pins & !royal)
+            .squares()
+            .filter(|&root| root != target)
+            .filter(|&root| piece_attacks(rules, after, side, root, target, without_attacker))
+            .collect::<Vec<_>>();
+        for root in protectors {
+            if self.pinned(root) {
+                pins |= B::single(root);
+            }
+        }
+        if !protected_without(pins) {
+            return true;
+        }
+        // Protected by royal pieces alone: the recapture, after the attacker took, may be one
+        // the side's move rules forbid (the general facing the other across the file).
+        let royal = royals(after, rules, side);
+        if royal.is_empty() || protected_without(pins | royal) {
+            return false;
+        }
+        royal
+            .squares()
+            .filter(|&r| piece_attacks(rules, after, side, r, target, without_attacker))
+            .all(|r| {
+                let exchange = after.rearranged(rules, &[square], Some((r, target)));
+                (self.forbids)(&exchange, side)
+            })
     }
-    if victim == piece
-        && !pinned_at(target).1
-        && piece_attacks(rules, after, chased_side, target, square, after.occupied())
-    {
-        return false;
+
+    /// The pieces chased through a change of protection or a discovered check: "fake roots",
+    /// pieces protected by a piece the action pinned and attacked by an enemy piece that is not
+    /// pinned; and the pieces a piece of the mover that the action made able to give
+    /// discovered check attacks, where the chased side's royal piece cannot take it back. Only
+    /// where the action touched a line or leg into a royal piece can a blocker change.
+    fn changed_roots(&mut self, before: &Position<B>, mv: Move) -> B {
+        let (rules, after) = (self.rules, self.after);
+        let (mover, side) = (self.mover, self.chased_side);
+        let touched = B::single(mv.from.index()) | B::single(mv.to.index());
+        let lines = royals(after, rules, side)
+            .squares()
+            .fold(B::EMPTY, |acc, royal| acc | lines_into(rules, mover, royal));
+        if (lines & touched).is_empty() {
+            return B::EMPTY;
+        }
+        let candidates = |board: &Position<B>| board.occupied() & lines;
+        let now = blockers(rules, after, side, candidates(after));
+        if now.is_empty() {
+            return B::EMPTY;
+        }
+        let then = blockers(rules, before, side, candidates(before) & now);
+        let new = now & !then;
+        if new.is_empty() {
+            return B::EMPTY;
+        }
+        self.fake_roots(new & after.side_pieces(side))
+            | self.discovered(new & after.side_pieces(mover))
     }
-    let (pins, _) = pinned_at(target);
-    let protectors = Without {
-        board: after,
-        hidden: pins,
+
+    /// Pieces protected by one of `pinned` (pinned by the action) and attacked by an enemy
+    /// piece that is not itself pinned.
+    fn fake_roots(&self, pinned: B) -> B {
+        let (rules, after) = (self.rules, self.after);
+        let (mover, side) = (self.mover, self.chased_side);
+        if pinned.is_empty() {
+            return B::EMPTY;
+        }
+        let occupied = after.occupied();
+        let free = Without {
+            board: after,
+            hidden: blockers(rules, after, mover, after.side_pieces(mover)),
+        };
+        let mut chased = B::EMPTY;
+        for root in pinned.squares() {
+            for target in after.side_pieces(side).squares() {
+                let chaseable = after
+                    .at(target)
+                    .is_some_and(|o| self.table.chased_on[side][o.piece].has(target));
+                if chaseable
+                    && piece_attacks(rules, after, side, root, target, occupied)
+                    && attacked_by_moves(&free, rules, target, mover, occupied)
+                {
+                    chased |= B::single(target);
+                }
+            }
+        }
+        chased
+    }
+
+    /// What the mover's pieces on `discoverers` (each now able to give discovered check)
+    /// attack: every such piece, unless the royal piece could take the capturer back (it
+    /// attacks the square and no other piece of the mover attacks it then).
+    fn discovered(&self, discoverers: B) -> B {
+        let (rules, after) = (self.rules, self.after);
+        let (mover, side) = (self.mover, self.chased_side);
+        let occupied = after.occupied();
+        let royal = royals(after, rules, side);
+        let mut chased = B::EMPTY;
+        for discoverer in discoverers.squares() {
+            for target in after.side_pieces(side).squares() {
+                if !piece_attacks(rules, after, mover, discoverer, target, occupied) {
+                    continue;
+                }
+                let recapturers = royal
+                    .squares()
+                    .filter(|&r| piece_attacks(rules, after, side, r, target, occupied))
+                    .fold(B::EMPTY, |acc, r| acc | B::single(r));
+                let others = Without {
+                    board: after,
+                    hidden: B::single(discoverer),
+                };
+                if recapturers.is_empty()
+                    || attacked_by_moves(
+                        &others,
+                        rules,
+                        target,
+                        mover,
+                        occupied & !B::single(discoverer) & !recapturers,
+                    )
+                {
+                    chased |= B::single(target);
+                }
+            }
+        }
+        chased
+    }
+}
+
+/// Among `candidates` (pieces of any side), those whose removal would let an enemy of `side`
+/// attack one of `side`'s royal pieces that it does not attack now: the pieces that block an
+/// attack on it (a pinned piece of `side`, or an enemy piece that can give discovered check).
+fn blockers<B: Bitboard>(rules: &Tables<B>, board: &Position<B>, side: SideId, candidates: B) -> B {
+    let royal = royals(board, rules, side);
+    if royal.is_empty() || candidates.is_empty() {
+        return B::EMPTY;
+    }
+    let occupied = board.occupied();
+    let enemies = || {
+        rules
+            .side_ids()
+            .filter(move |&other| rules.is_enemy(side, other))
     };
-    !attacked_by_moves(
-        &protectors,
-        rules,
-        target,
-        chased_side,
-        after.occupied() & !B::single(square),
-    )
+    let attacked = royal
+        .squares()
+        .any(|r| enemies().any(|other| attacked_by_moves(board, rules, r, other, occupied)));
+    let attacking = if attacked {
+        attackers_of_royal(rules, board, side, royal)
+    } else {
+        B::EMPTY
+    };
+    (candidates & !royal)
+        .squares()
+        .filter(|&square| {
+            let without = Without {
+                board,
+                hidden: B::single(square) | attacking,
+            };
+            let open = occupied & !B::single(square);
+            royal
+                .squares()
+                .any(|r| enemies().any(|other| attacked_by_moves(&without, rules, r, other, open)))
+        })
+        .fold(B::EMPTY, |acc, square| acc | B::single(square))
+}
+
+/// The enemy pieces that attack one of `side`'s royal pieces on `royal` (it is in check).
+#[cold]
+fn attackers_of_royal<B: Bitboard>(
+    rules: &Tables<B>,
+    board: &Position<B>,
+    side: SideId,
+    royal: B,
+) -> B {
+    let occupied = board.occupied();
+    rules
+        .side_ids()
+        .filter(|&other| rules.is_enemy(side, other))
+        .flat_map(|other| board.side_pieces(other).squares().map(move |s| (other, s)))
+        .filter(|&(other, s)| {
+            royal
+                .squares()
+                .any(|r| piece_attacks(rules, board, other, s, r, occupied))
+        })
+        .fold(B::EMPTY, |acc, (_, s)| acc | B::single(s))
+}
+
+/// The squares where a change could make or unmake a blocker of an attack of `attacker` on
+/// `royal`: the lines its riders and hoppers would come along, its lame leaps' squares and legs.
+fn lines_into<B: Bitboard>(rules: &Tables<B>, attacker: SideId, royal: usize) -> B {
+    let attacks = &rules.attacks[attacker];
+    let rays = attacks
+        .rides
+        .iter()
+        .map(|ride| ride.ray)
+        .chain(attacks.hops.iter().map(|hop| hop.ray))
+        .fold(B::EMPTY, |acc, ray| acc | rules.rays[ray].beyond[royal]);
+    attacks
+        .lame
+        .iter()
+        .flat_map(|lame| lame.sources[royal].iter())
+        .fold(rays, |acc, &(from, path)| acc | path | B::single(from))
+}
+
+/// Whether the attack of `attacker`'s piece of type `piece` on `square` can be one-sided
+/// there: the type's lame attacks are not symmetric (the way back has another leg, as the
+/// horse's) and a piece stands on a leg by which a piece of its type could attack it back.
+/// Fairy-Stockfish then counts a mutual attack as no chase even on a pinned piece.
+fn impaired<B: Bitboard>(
+    rules: &Tables<B>,
+    board: &Position<B>,
+    side: SideId,
+    attacker: SideId,
+    square: usize,
+    piece: PieceId,
+) -> bool {
+    let (Some(back), Some(forth)) = (
+        rules.attacks[side].lame.iter().find(|l| l.piece == piece),
+        rules.attacks[attacker]
+            .lame
+            .iter()
+            .find(|l| l.piece == piece),
+    ) else {
+        return false;
+    };
+    let asymmetric = back.sources[square].iter().any(|&(from, path)| {
+        forth.sources[from]
+            .iter()
+            .any(|&(to, forward)| to == square && forward != path)
+    });
+    asymmetric
+        && back.sources[square]
+            .iter()
+            .any(|&(_, path)| (path & board.occupied()).any())
 }

@@ -910,6 +910,28 @@ impl<B: Bitboard> Position<B> {
         self.hash ^= z.prison(side, piece, count as u32);
     }
 
+    /// The position with the pieces on `lifted` taken off and, with `landing`, the piece that
+    /// stood on its first square set down on its second (a hypothetical board for a question
+    /// such as "may this piece leave?", never played on: the turn and counters stay).
+    pub(crate) fn rearranged(
+        &self,
+        rules: &Tables<B>,
+        lifted: &[usize],
+        landing: Option<(usize, usize)>,
+    ) -> Position<B> {
+        let mut board = *self;
+        let moving = landing.and_then(|(from, _)| self.at(from));
+        for &square in lifted {
+            board.remove(rules, square);
+        }
+        if let (Some(occupant), Some((from, to))) = (moving, landing) {
+            board.remove(rules, from);
+            board.remove(rules, to);
+            board.put(rules, occupant.side, occupant.piece, to);
+        }
+        board
+    }
+
     #[inline(always)]
     fn put(&mut self, rules: &Tables<B>, side: SideId, piece: PieceId, square: usize) {
         let bit = B::single(square);

@@ -38,6 +38,22 @@ pub fn allows<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move) -
     allowed(rules, position, &mut before, &binding, us, mv)
 }
 
+/// Whether `board` is one that `side`'s own `must not` rules judged after a move forbid, its
+/// `when` aside (rules with one are left out): what makes a piece pinned for `perpetual chase`
+/// beyond check ([`crate::core::chase`]: a piece alone between the generals under the flying
+/// general, a general whose recapture would face the other).
+pub(crate) fn forbidden<B: Bitboard>(rules: &Rules<B>, board: &Position<B>, side: SideId) -> bool {
+    binding(rules, side)
+        .into_iter()
+        .filter(|rule| !rule.holds && matches!(rule.condition, Cond::True))
+        .any(|rule| match &rule.test {
+            AfterTest::Check => rules
+                .side_ids()
+                .any(|other| rules.is_enemy(side, other) && board.in_check(rules, other)),
+            AfterTest::Holds(condition) => Judge::new(rules, board, side).holds(condition),
+        })
+}
+
 /// The rules that bind `us`, in source order.
 fn binding<B: Bitboard>(rules: &Rules<B>, us: SideId) -> Vec<&AfterRule<B>> {
     rules

@@ -237,7 +237,9 @@ impl<B: Bitboard> Position<B> {
     #[cold]
     fn follow_chases(&mut self, rules: &Rules<B>, before: &Position<B>, mv: Move) {
         let mover = before.side_to_move(rules);
-        let chased = crate::core::chase::chased(rules, before, self, mv);
+        let forbids =
+            |board: &Position<B>, side| crate::rules::after_move::forbidden(rules, board, side);
+        let chased = crate::core::chase::chased(rules, before, self, mv, &forbids);
         for side in rules.side_ids() {
             let runs = self.chases(side);
             let runs = if side == mover {
