@@ -853,10 +853,13 @@ fn describe_for_gui(name: &str, definition: &Definition) -> Vec<String> {
 /// captures go to hand and promoted pieces are types of their own (`letter +P`: XBoard's shogi
 /// demotes them into the hand and reads a `+` promotion), with a holding per type a hand can
 /// hold (neither royal nor a promoted form), as Fairy-Stockfish sends minishogi; `giveaway`,
-/// XBoard's parent without check, when a side starts without a royal piece (antichess and
-/// extinction, whose king is no royal piece, and horde's white, which has none): under `fairy`
-/// XBoard 4.9 forfeits a move that leaves the `K` attacked, and every move of a side without
-/// one; else the UCI template (`crazyhouse` or `fairy`) and pocket.
+/// XBoard's parent without check and with compulsory captures, when no piece is royal and every
+/// side must capture when it can (antichess, as Fairy-Stockfish sends it: under `fairy` XBoard
+/// 4.9 forfeits a move that leaves the `K` attacked); else the UCI template (`crazyhouse` or
+/// `fairy`) and pocket. Extinction and horde stay `fairy`: XBoard's `giveaway` forfeits their
+/// quiet moves when a capture is possible, and under `fairy` XBoard 4.9 forfeits every move of
+/// horde's White (which has no king; Fairy-Stockfish's too) and a move of extinction's king
+/// onto an attacked square.
 fn holdings_and_parent(definition: &Definition) -> (usize, &'static str) {
     let (pocket, template) = crate::variants::pocket_and_template(definition);
     let pieces = &definition.pieces;
@@ -867,15 +870,10 @@ fn holdings_and_parent(definition: &Definition) -> (usize, &'static str) {
             .count();
         return (in_hand, "shogi");
     }
-    let royal_at_start = |side: SideId| {
-        definition
-            .setup
-            .board
-            .iter()
-            .any(|p| p.side == side && pieces[usize::from(p.piece.0)].royal)
-    };
-    let sides = (0..definition.sides.len()).map(|side| SideId(side as u8));
-    if template == "fairy" && !sides.into_iter().all(royal_at_start) {
+    let must_capture = definition.move_rules.obligations.iter().any(|obligation| {
+        obligation.side.is_none() && obligation.kind == variant_dsl::ObligationKind::Capture
+    });
+    if template == "fairy" && must_capture && !pieces.iter().any(|p| p.royal) {
         return (pocket, "giveaway");
     }
     (pocket, template)
