@@ -107,18 +107,60 @@ pub fn check_record(
 }
 
 /// Opens the session a record describes: its start position, then its moves, each checked.
+/// The moves are read with the ranks counted as the whole record counts them
+/// ([`record::ranks`]): from 0 when a move names rank 0 (XBoard's PGN of a ten-rank board), or
+/// when a ten-rank record can be read to its end only so; from 1 otherwise.
 pub fn replay_record(
     record: &Record,
     path: &Path,
     definition: &Definition,
 ) -> Result<Box<dyn Session>, Failure> {
+    let read = |moves: &[String]| {
+        let session = play_moves(record, path, definition, moves)?;
+        check_ending(record, path, session.as_ref())?;
+        Ok(session)
+    };
+    let from_zero = || record::ranks::counted_from_one(&record.moves);
+    if record::ranks::names_rank_zero(&record.moves) {
+        return read(&from_zero());
+    }
+    match read(&record.moves) {
+        Err(failure) if definition.board.ranks == 10 => read(&from_zero()).map_err(|_| failure),
+        read => read,
+    }
+}
+
+/// Refuses a record that claims a result its moves do not reach (a resignation aside).
+fn check_ending(record: &Record, path: &Path, session: &dyn Session) -> Result<(), Failure> {
+    let claimed = record.tag("Result").unwrap_or("*");
+    let resigned = record
+        .tag("Termination")
+        .is_some_and(|t| t.contains("resigns"));
+    if claimed != "*" && Ending::of(session) == Ending::Unfinished && !resigned {
+        return Err(Failure::Message(format!(
+            "`{}` says the game ended {claimed}, but its {} moves stop before the end: the \
+             record is truncated or altered",
+            path.display(),
+            record.moves.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The session after `moves` (the record's, its ranks as counted), from the record's start.
+fn play_moves(
+    record: &Record,
+    path: &Path,
+    definition: &Definition,
+    moves: &[String],
+) -> Result<Box<dyn Session>, Failure> {
     let shown = path.display();
     let mut session = variant_interpreter::open(definition, record.tag("FEN"))
         .map_err(|e| Failure::Message(format!("`{shown}`: its start position: {e}")))?;
-    for (index, text) in record.moves.iter().enumerate() {
+    for (index, (text, written)) in moves.iter().zip(&record.moves).enumerate() {
         let refused = |why: String| {
             Failure::Message(format!(
-                "`{shown}`: move {} (`{text}`) cannot be played: {why}",
+                "`{shown}`: move {} (`{written}`) cannot be played: {why}",
                 index + 1
             ))
         };
@@ -126,18 +168,6 @@ pub fn replay_record(
             .resolve(text)
             .map_err(|e| refused(input_reason(session.as_ref(), text, &e)))?;
         session.play(&uci).map_err(|e| refused(e.to_string()))?;
-    }
-    let claimed = record.tag("Result").unwrap_or("*");
-    let resigned = record
-        .tag("Termination")
-        .is_some_and(|t| t.contains("resigns"));
-    let ended = Ending::of(session.as_ref());
-    if claimed != "*" && ended == Ending::Unfinished && !resigned {
-        return Err(Failure::Message(format!(
-            "`{shown}` says the game ended {claimed}, but its {} moves stop before the end: the \
-             record is truncated or altered",
-            record.moves.len()
-        )));
     }
     Ok(session)
 }

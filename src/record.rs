@@ -11,6 +11,8 @@
 //! A record is written to a temporary file beside its destination and renamed over it, so a
 //! crash or a full disk never leaves a half-written record.
 
+pub mod ranks;
+
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

@@ -51,7 +51,12 @@ const DEFAULT_MOVE_TIME: Deadlines = (
 );
 /// XBoard's piece types in the order of its piece-to-char table (22 a side, the king last).
 const SLOTS: &[u8; 22] = b"PNBRQFEACWMOHIJGDVLSUK";
-/// The variants XBoard knows by name: it gets no `setup` for them, as from Fairy-Stockfish.
+/// The variants XBoard knows by name and plays by the same rules: it gets no `setup` for them,
+/// as from Fairy-Stockfish. Not in the list though XBoard knows the name: `courier` (XBoard's
+/// starts from another position, without the advanced pawns and ferz of Fairy-Stockfish's and
+/// ours) and `berolina` (XBoard 4.9's own rules for it forfeit the pawns' diagonal steps, "might
+/// work if TestLegality is off" in its source): both get a `setup` and `piece` lines, so that
+/// XBoard plays them by ours.
 const KNOWN_TO_XBOARD: &[&str] = &[
     "normal",
     "wildcastle",
@@ -74,10 +79,8 @@ const KNOWN_TO_XBOARD: &[&str] = &[
     "janus",
     "caparandom",
     "knightmate",
-    "berolina",
     "cylinder",
     "falcon",
-    "courier",
     "superchess",
     "great",
     "makruk",
@@ -467,7 +470,7 @@ impl Engine {
         match self.library.select(name) {
             Ok((offered, definition)) => {
                 if !KNOWN_TO_XBOARD.contains(&offered) && offered != CHESS {
-                    for line in describe_for_gui(definition) {
+                    for line in describe_for_gui(offered, definition) {
                         say(&line);
                     }
                 }
@@ -737,6 +740,13 @@ fn meant(legal: &[String], mv: &str) -> String {
     if legal.iter().any(|m| m == mv) {
         return mv.to_string();
     }
+    // XBoard's shogi writes a move that declines a promotion with `=` (`b3b1=`).
+    if let Some(plain) = mv
+        .strip_suffix('=')
+        .filter(|m| legal.iter().any(|l| l == m))
+    {
+        return plain.to_string();
+    }
     let marked: Vec<&String> = if mv == NULL_MOVE {
         legal.iter().filter(|m| is_pass(m)).collect()
     } else {
@@ -768,17 +778,47 @@ fn conveyed(legal: &[String], best: &str) -> String {
     }
 }
 
+/// A game XBoard has rules of its own for that XBetza cannot tell it (janggi's palace moves),
+/// laid out as XBoard lays it out: a game of the same name and board is sent with this parent,
+/// and each of its pieces in the slot of the piece that starts on its square in `start`
+/// (Fairy-Stockfish sends janggi so). XBoard then plays the pieces by its own rules for the
+/// slots, under the game's letters.
+struct XboardLayout {
+    name: &'static str,
+    parent: &'static str,
+    /// The piece-to-char table of XBoard's slots, white's half.
+    table: &'static str,
+    /// XBoard's start position, white upper case.
+    start: &'static str,
+}
+
+/// The games XBoard 4.9 lays out itself (see [`XboardLayout`]).
+const XBOARD_LAYOUTS: &[XboardLayout] = &[XboardLayout {
+    name: "janggi",
+    parent: "janggi",
+    table: "PH.R.AE..K.C.",
+    start: "rhea1aehr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RHEA1AEHR",
+}];
+
 /// The lines that tell XBoard a game it does not know: `setup (PIECETOCHAR) WxH+S_PARENT
 /// FEN`, then per piece a `piece L& XBETZA` line or a `#` comment saying why there is none.
-fn describe_for_gui(definition: &Definition) -> Vec<String> {
-    let slots = match assign_slots(definition) {
-        Ok(slots) => slots,
-        Err(why) => return vec![format!("# no setup for XBoard: {why}")],
+fn describe_for_gui(name: &str, definition: &Definition) -> Vec<String> {
+    let layout = XBOARD_LAYOUTS
+        .iter()
+        .find(|layout| layout.name == name)
+        .and_then(|layout| Some((layout.parent, laid_out_slots(definition, layout)?)));
+    let (slots, parent) = match layout {
+        Some((parent, slots)) => (slots, Some(parent)),
+        None => match assign_slots(definition) {
+            Ok(slots) => (slots, None),
+            Err(why) => return vec![format!("# no setup for XBoard: {why}")],
+        },
     };
     let table = piece_to_char(definition, &slots);
-    let (pocket, template) = crate::variants::pocket_and_template(definition);
+    let (pocket, template) = holdings_and_parent(definition);
+    let parent = parent.unwrap_or(template);
     let mut lines = vec![format!(
-        "setup ({table}) {}x{}+{pocket}_{template} {}",
+        "setup ({table}) {}x{}+{pocket}_{parent} {}",
         definition.board.files,
         definition.board.ranks,
         variant_dsl::write_fen(definition, &definition.setup)
@@ -793,10 +833,15 @@ fn describe_for_gui(definition: &Definition) -> Vec<String> {
             ));
             continue;
         }
+        let written = if piece.promoted_form {
+            format!("+{white}")
+        } else {
+            white.to_string()
+        };
         lines.push(match xbetza::write(definition, id) {
-            Ok(betza) => format!("piece {white}& {betza}"),
+            Ok(betza) => format!("piece {written}& {betza}"),
             Err(why) => format!(
-                "# piece {white} ({}): no exact XBetza equivalent: {why}",
+                "# piece {written} ({}): no exact XBetza equivalent: {why}",
                 piece.name
             ),
         });
@@ -804,33 +849,127 @@ fn describe_for_gui(definition: &Definition) -> Vec<String> {
     lines
 }
 
+/// XBoard's holdings size and parent variant for a game it is told with `setup`: `shogi` when
+/// captures go to hand and promoted pieces are types of their own (`letter +P`: XBoard's shogi
+/// demotes them into the hand and reads a `+` promotion), with a holding per type a hand can
+/// hold (neither royal nor a promoted form), as Fairy-Stockfish sends minishogi; `giveaway`,
+/// XBoard's parent without check and with compulsory captures, when no piece is royal and every
+/// side must capture when it can (antichess, as Fairy-Stockfish sends it: under `fairy` XBoard
+/// 4.9 forfeits a move that leaves the `K` attacked); else the UCI template (`crazyhouse` or
+/// `fairy`) and pocket. Extinction and horde stay `fairy`: XBoard's `giveaway` forfeits their
+/// quiet moves when a capture is possible, and under `fairy` XBoard 4.9 forfeits every move of
+/// horde's White (which has no king; Fairy-Stockfish's too) and a move of extinction's king
+/// onto an attacked square.
+fn holdings_and_parent(definition: &Definition) -> (usize, &'static str) {
+    let (pocket, template) = crate::variants::pocket_and_template(definition);
+    let pieces = &definition.pieces;
+    if template == "crazyhouse" && pieces.iter().any(|p| p.promoted_form) {
+        let in_hand = pieces
+            .iter()
+            .filter(|p| !p.promoted_form && !p.royal)
+            .count();
+        return (in_hand, "shogi");
+    }
+    let must_capture = definition.move_rules.obligations.iter().any(|obligation| {
+        obligation.side.is_none() && obligation.kind == variant_dsl::ObligationKind::Capture
+    });
+    if template == "fairy" && must_capture && !pieces.iter().any(|p| p.royal) {
+        return (pocket, "giveaway");
+    }
+    (pocket, template)
+}
+
+/// Each piece's slot in `layout`: the slot of XBoard's piece on a square where the piece starts
+/// (white's), or `None` if the board differs or a piece starts nowhere or on a square XBoard's
+/// start leaves empty.
+fn laid_out_slots(definition: &Definition, layout: &XboardLayout) -> Option<Vec<usize>> {
+    let ranks: Vec<&str> = layout.start.split('/').collect();
+    let board = &definition.board;
+    if ranks.len() != usize::from(board.ranks) {
+        return None;
+    }
+    // XBoard's letter on (file, rank), ranks counted from the bottom.
+    let letter_at = |file: u8, rank: u8| -> Option<char> {
+        let row = ranks.get(usize::from(board.ranks - 1 - rank))?;
+        let mut at = 0u32;
+        for c in row.chars() {
+            match c.to_digit(10) {
+                Some(empty) => at += empty,
+                None if at == u32::from(file) => return Some(c),
+                None => at += 1,
+            }
+        }
+        None
+    };
+    (0..definition.pieces.len())
+        .map(|index| {
+            let placed = definition
+                .setup
+                .board
+                .iter()
+                .find(|p| p.side == SideId(0) && usize::from(p.piece.0) == index)?;
+            let letter = letter_at(placed.square.file, placed.square.rank)?;
+            layout.table.chars().position(|c| c == letter)
+        })
+        .collect()
+}
+
 /// XBoard's slot (an index into [`SLOTS`]) for each piece type: the first royal piece in the
 /// king's, the first promoting piece in the pawn's, a piece whose letter names a free slot in
-/// it, the others in the first free slots between; or why the table cannot hold the game.
+/// it, the others in the first free slots between, and a promoted form (`letter +P`) in the slot
+/// XBoard keeps for the promoted form of its base piece's (eleven on, written `+` in the
+/// table), when its base has one of the first eleven; or why the table cannot hold the game.
 fn assign_slots(definition: &Definition) -> Result<Vec<usize>, String> {
     let king = SLOTS.len() - 1;
+    let promoted_offset = SLOTS.len() / 2;
     let mut taken = [false; 22];
     let mut slots: Vec<Option<usize>> = vec![None; definition.pieces.len()];
-    let mut place = |index: usize, slot: usize, taken: &mut [bool; 22]| {
+    let place = |index: usize, slot: usize, taken: &mut [bool; 22], slots: &mut [Option<usize>]| {
         if !taken[slot] && slots[index].is_none() {
             taken[slot] = true;
             slots[index] = Some(slot);
         }
     };
+    let promoted = |index: usize| definition.pieces[index].promoted_form;
     if let Some(royal) = definition.pieces.iter().position(|p| p.royal) {
-        place(royal, king, &mut taken);
+        place(royal, king, &mut taken, &mut slots);
     }
     if let Some(pawn) = definition.pieces.iter().position(|p| p.promotion.is_some()) {
-        place(pawn, 0, &mut taken);
+        place(pawn, 0, &mut taken, &mut slots);
     }
+    // A piece with a promoted form needs a slot in the first half, where its form's slot is.
+    let has_form = |index: usize| {
+        (0..definition.pieces.len())
+            .any(|form| definition.base_of(PieceId(form as u8)) == Some(PieceId(index as u8)))
+    };
     for (index, piece) in definition.pieces.iter().enumerate() {
+        if promoted(index) {
+            continue;
+        }
         if let Some(slot) = SLOTS.iter().position(|&s| char::from(s) == piece.letter) {
-            place(index, slot, &mut taken);
+            if slot < promoted_offset || !has_form(index) {
+                place(index, slot, &mut taken, &mut slots);
+            }
         }
     }
-    for index in 0..definition.pieces.len() {
+    // The pieces that are no promoted form, in the first half first, where their promoted
+    // forms' slots are.
+    for index in (0..definition.pieces.len()).filter(|&index| !promoted(index)) {
         if let Some(slot) = (1..king).find(|&slot| !taken[slot]) {
-            place(index, slot, &mut taken);
+            place(index, slot, &mut taken, &mut slots);
+        }
+    }
+    for index in (0..definition.pieces.len()).filter(|&index| promoted(index)) {
+        let base = definition
+            .base_of(PieceId(index as u8))
+            .and_then(|base| slots[usize::from(base.0)]);
+        if let Some(slot) = base.map(|base| base + promoted_offset) {
+            if base.is_some_and(|base| base < promoted_offset) && slot < king {
+                place(index, slot, &mut taken, &mut slots);
+            }
+        }
+        if let Some(slot) = (1..king).find(|&slot| !taken[slot]) {
+            place(index, slot, &mut taken, &mut slots);
         }
     }
     slots
@@ -846,13 +985,24 @@ fn assign_slots(definition: &Definition) -> Result<Vec<usize>, String> {
 }
 
 /// The piece-to-char table: the first side's letters in XBoard's slot order, then the
-/// second's, `.` for an unused slot.
+/// second's, `.` for an unused slot and `+` for a promoted form in its base's promoted slot.
 fn piece_to_char(definition: &Definition, slots: &[usize]) -> String {
+    let promoted_offset = SLOTS.len() / 2;
     let mut table = String::new();
     for side in [SideId(0), SideId(1)] {
         for slot in 0..SLOTS.len() {
             match slots.iter().position(|&s| s == slot) {
-                Some(piece) => table.push(definition.piece_letter(side, PieceId(piece as u8))),
+                Some(piece) => {
+                    let id = PieceId(piece as u8);
+                    let in_base_slot = definition
+                        .base_of(id)
+                        .is_some_and(|base| slots[usize::from(base.0)] + promoted_offset == slot);
+                    if in_base_slot {
+                        table.push('+');
+                    } else {
+                        table.push(definition.piece_letter(side, id));
+                    }
+                }
                 None => table.push('.'),
             }
         }
@@ -957,6 +1107,8 @@ mod conveyed_tests {
     fn the_null_move_is_the_one_legal_pass() {
         assert_eq!(meant(&moves(&["pass"]), "@@@@"), "pass");
         assert_eq!(meant(&moves(&["e2e2", "e2e3", "a1a2"]), "@@@@"), "e2e2");
+        // A declined promotion, as XBoard's shogi writes it, is the plain move.
+        assert_eq!(meant(&moves(&["b3b1", "b3b1+"]), "b3b1="), "b3b1");
         // No pass to mean: left as it came, to be refused.
         assert_eq!(meant(&moves(&["e2e3"]), "@@@@"), "@@@@");
         let eight = Ranks { from_zero: false };

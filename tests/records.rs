@@ -511,3 +511,33 @@ fn replay_steps_at_the_readers_pace() {
     assert!(out.contains("Result: "), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A shako game XBoard saved (`variant xboard` against Fairy-Stockfish, tests/xboard_gui.rs's
+/// sweep, comments left out): XBoard numbers the ranks of the ten-rank board from 0 across the
+/// whole record (`Rb0`, `Qh0`, `Kg0`), and many of its moves are legal read from 1 as well
+/// (`1. f3` is a pawn's step to f4). `replay` reads the whole record from 0 because a move names
+/// rank 0; XBoard adjudicated it a draw after 40 moves, so it is recorded unfinished.
+#[test]
+fn an_xboard_shako_record_is_read_with_its_ranks_from_zero() {
+    let out = replay_xboard_record(
+        "xboard-shako",
+        "shako",
+        "shako",
+        "*",
+        "1. f3 Ng6 2. d4 c5 3. dxc5 b6 4. Qb4 a5 5. Qg4 bxc5 6. Bxc5 f6 7. b4 Cac9 8. Nd3 Cxc5 9.\n\
+         Nxc5 Ne5 10. Qd4 d6 11. Na6 Bb6 12. Qe4 Nc4 13. Ke1 Ec6 14. Qf4 Ra8 15. bxa5 Bxa5+ 16.\n\
+         Nb4 Cb9 17. Rb0 Eh6 18. Qc1 Cxb0 19. Qxb0 Qh5 20. Eh3 Qe5 21. c3 Qxh2 22. Qh0 Bb6 23.\n\
+         Qi0 Be3 24. Nxc6 Ef4 25. Cxj7 Eg3+ 26. Nxg3 Qxg3+ 27. Kf1 Nd2+ 28. Kg0 Qd0+ 29. Kh1\n\
+         Qxd1+ 30. Kh2 Bf4+ 31. g3 Qxe2+ 32. Qg2 Nxf3+ 33. Kh1 Qe1+ 34. Ef1 Qxg3 35. Ri0 Nh4 36.\n\
+         Qxg3 Bd5+ 37. Qg2 Nxg2 38. Exg2 Bxc6 39. Cxh7 Rh8 40. Ch3 Rb8 41. Rg0 *",
+    );
+    for line in [
+        "(81 moves)",
+        "1. white f4 (f3f4)",
+        "33. white Rb1 (b2b1)",
+        "57. white Kh2 (g1h2)",
+        "Result: unfinished",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+}
