@@ -17,7 +17,9 @@
 //!   of them it has, the more each one counts (a term of `1 / count`): taking the last few
 //!   brings the end nearer than the material says;
 //! - positional terms ([`super::positional`]), where having more is the goal: a promoting
-//!   piece's advance towards its promotion zone.
+//!   piece's advance towards its promotion zone, and the danger to a side's royal pieces from
+//!   the enemy pieces attacking the squares around them (counted in the same walk over every
+//!   piece's control as mobility).
 //!
 //! A side's evaluation is its total minus the best total among its opponents, so that it works
 //! for any number of sides.

@@ -201,6 +201,33 @@ mod tests {
     }
 
     #[test]
+    fn the_king_ring_is_the_kings_square_and_its_king_steps() {
+        let session = game("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let game = super::super::typed::<u64>(session.as_ref()).expect("chess");
+        let rules = game.shared_rules();
+        let positional = Positional::<u64>::of(&rules, VALUE_SCALE);
+        assert!(positional.has_kings());
+        let geometry = rules.geometry();
+        let named = |names: &[&str]| -> u64 {
+            let squares: Vec<variant_dsl::Square> = names
+                .iter()
+                .map(|n| variant_dsl::Square::parse(n).expect("a square"))
+                .collect();
+            geometry.mask(&squares)
+        };
+        // White's king on e1 (the edge cuts its ring); Black's on e8; the rook has none.
+        let white = positional.king_ring(game.position(), SideId::new(0));
+        assert_eq!(white, named(&["d1", "e1", "f1", "d2", "e2", "f2"]));
+        let black = positional.king_ring(game.position(), SideId::new(1));
+        assert_eq!(black, named(&["d8", "e8", "f8", "d7", "e7", "f7"]));
+        // No attack costs nothing; each further attack costs more than the last, up to a cap.
+        let cost = Positional::<u64>::king_danger;
+        assert_eq!(cost(0), 0);
+        assert!(cost(3) - cost(2) > cost(2) - cost(1));
+        assert_eq!(cost(KING_DANGER_UNITS + 5), cost(KING_DANGER_UNITS));
+    }
+
+    #[test]
     fn a_shogi_pawn_is_worth_more_next_to_the_promotion_zone() {
         let on = |fen| first_side::<u128>("shogi", fen);
         let start = on("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w 0 1");
