@@ -14,9 +14,7 @@
 //!   around the previous iteration's value;
 //! - move ordering: the table's move, captures of the most valuable piece by the cheapest,
 //!   promotions, two killer moves per ply, then a history score per origin and target;
-//! - late move reductions for quiet moves late in that order, a ply less for a move with a
-//!   good history and a ply more (outside the principal variation) for one with a bad one;
-//! - internal iterative reduction: a node the table knows no move for is searched a ply less;
+//! - late move reductions for quiet moves late in that order;
 //! - frontier pruning of quiet moves, at three plies or less from the horizon, outside the
 //!   principal variation and out of check, unless the move gives check: the quiet moves after
 //!   the first `3 + depth²` (late move pruning), and those that a static evaluation short of
@@ -76,8 +74,6 @@ const FRONTIER_DEPTH: u32 = 3;
 /// Futility pruning at the frontier: a quiet move is not searched where the static evaluation
 /// plus this margin per ply of depth stays at or below alpha.
 const FRONTIER_MARGIN: i32 = 150;
-/// Internal iterative reduction from this depth on.
-const IIR_DEPTH: u32 = 4;
 /// Entries of the players' transposition table (a power of two).
 const TABLE_SIZE: usize = 1 << 18;
 /// The largest table [`TranspositionTable::with_megabytes`] builds.
@@ -664,11 +660,6 @@ impl<B: Bitboard> Searcher<'_, B> {
         if self.stopped {
             return 0;
         }
-        // Internal iterative reduction: a node the table knows no move for is searched a ply
-        // less (its ordering is a guess; the next iteration finds it in the table).
-        if depth >= IIR_DEPTH && entry.and_then(|e| e.best).is_none() {
-            depth -= 1;
-        }
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -693,15 +684,7 @@ impl<B: Bitboard> Searcher<'_, B> {
             } else {
                 let reduction = if quiet && !in_check && depth >= 3 && i >= 3 {
                     let killer = self.history.killer_rank(ply, mv).is_some();
-                    let r = late_move_reduction(depth, i, pv || killer);
-                    // The history adjusts it: a move that often refuted lines a ply less, one
-                    // that often failed a ply more.
-                    let r = match self.history.score(mv) {
-                        h if h > 0 => r.saturating_sub(1),
-                        h if h < 0 && !pv => r + 1,
-                        _ => r,
-                    };
-                    r.min(depth - 2)
+                    late_move_reduction(depth, i, pv || killer).min(depth - 2)
                 } else {
                     0
                 };
