@@ -56,8 +56,12 @@ class Uci:
 def over(variant, fen, moves):
     """The result for the side to move (1, 0.5, 0) if the game is over after `moves`, else None:
     pyffish's `is_immediate_game_end`, its `game_result` when no move is left, and
-    `is_optional_game_end` (repetition and move-count rules). Its values are from the side to
-    move's view."""
+    `is_optional_game_end` (repetition and move-count rules), and a draw where neither side has
+    the material to win (`has_insufficient_material`: a dead position, which our engine ends, as
+    FIDE's rules do, and then has no move to give). Its values are from the side to move's
+    view."""
+    if all(pyffish.has_insufficient_material(variant, fen, moves)):
+        return 0.5
     end, value = pyffish.is_immediate_game_end(variant, fen, moves)
     if not end:
         if not pyffish.legal_moves(variant, fen, moves):

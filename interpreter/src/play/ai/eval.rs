@@ -17,13 +17,15 @@
 //!   of them it has, the more each one counts (a term of `1 / count`): taking the last few
 //!   brings the end nearer than the material says;
 //! - positional terms ([`super::positional`]), where having more is the goal: a promoting
-//!   piece's advance towards its promotion zone.
+//!   piece's advance towards its promotion zone, and the danger to a side's royal pieces from
+//!   the enemy pieces attacking the squares around them (counted in the same walk over every
+//!   piece's control as mobility).
 //!
 //! A side's evaluation is its total minus the best total among its opponents, so that it works
 //! for any number of sides.
 
 use crate::bitboard::Bitboard;
-use crate::control::side_control;
+use crate::control::each_control;
 use crate::core::index::{BySide, PieceId, SideId};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -64,7 +66,7 @@ pub struct Goals<B> {
     /// Pieces whose last one lost decides the game against their side.
     extinctions: Vec<Extinction>,
     /// The positional terms ([`super::positional`]), counted where having more is the goal.
-    positional: super::positional::Positional,
+    positional: super::positional::Positional<B>,
 }
 
 /// `wins when some (own King and squares a8 ...)`, or `loses when some (opponent King and
@@ -328,11 +330,35 @@ pub fn evaluate_with<B: Bitboard>(
     side: SideId,
 ) -> i32 {
     let mut totals = material(rules, position);
+    // King danger where having more is the goal: each side's ring, and the attacks on it.
+    let danger = goals.sign > 0 && goals.positional.has_kings();
+    let rings = BySide::from_fn(|s: SideId| {
+        if danger && s.index() < rules.sides {
+            goals.positional.king_ring(position, s)
+        } else {
+            B::EMPTY
+        }
+    });
+    let mut attacks = BySide::splat(0i64);
     for s in rules.side_ids() {
-        totals[s] += MOBILITY_WEIGHT * i64::from(side_control(rules, position, s).count());
+        let mut control = B::EMPTY;
+        each_control(rules, position, s, |_, _, squares| {
+            control |= squares;
+            if danger {
+                for o in rules.side_ids() {
+                    if rules.is_enemy(s, o) {
+                        attacks[o] += i64::from((squares & rings[o]).count());
+                    }
+                }
+            }
+        });
+        totals[s] += MOBILITY_WEIGHT * i64::from(control.count());
+    }
+    for s in rules.side_ids() {
         totals[s] *= goals.sign;
         if goals.sign > 0 {
             totals[s] += goals.positional.term(position, s);
+            totals[s] -= super::positional::Positional::<B>::king_danger(attacks[s]);
         }
         totals[s] += goals.term(position, s);
     }

@@ -7,6 +7,11 @@
 //!   `gain * ADVANCE_PERCENT / 100 / 2^steps` for `steps` king steps to the nearest square of
 //!   the zone (the square before the zone counts as one step). A chess pawn on the seventh rank
 //!   is then worth 80 more, on the sixth 40 more; a shogi pawn next to the zone 25 more.
+//! - king danger: where a side has royal pieces, the squares a king step from them (their
+//!   ring) attacked by enemy pieces, counted once per attacking piece (`units`), cost
+//!   `KING_DANGER_WEIGHT * units²`, at most [`KING_DANGER_UNITS`] units: one piece eyeing the
+//!   ring is little, several at once are an attack (the evaluation counts the attacks, as it
+//!   walks every piece's control for mobility).
 //!
 //! All terms are in the hundredths of [`super::eval`] and are per side; they count only in
 //! games where having more is the goal (not in antichess-like games).
@@ -20,11 +25,20 @@ use crate::rules::Rules;
 /// each further step halves it.
 pub const ADVANCE_PERCENT: i64 = 20;
 
+/// King danger: per attack unit squared (an enemy piece attacking a square of the ring).
+pub const KING_DANGER_WEIGHT: i64 = 2;
+/// King danger counts at most this many attack units.
+pub const KING_DANGER_UNITS: i64 = 16;
+
 /// The positional terms of a game, with their per-square tables built once.
-#[derive(Clone, Debug, Default)]
-pub struct Positional {
+#[derive(Clone, Debug)]
+pub struct Positional<B> {
     /// Per side, its promoting pieces.
     advances: Vec<Advance>,
+    /// The royal piece types (none: no king danger).
+    royal: Vec<PieceId>,
+    /// Per square index, the squares a king step away and the square itself.
+    rings: Vec<B>,
 }
 
 /// A side's promoting piece type: per square, its bonus for standing there.
@@ -36,11 +50,11 @@ struct Advance {
     bonus: Vec<i64>,
 }
 
-impl Positional {
+impl<B: Bitboard> Positional<B> {
     /// The terms of the game of `rules`, in `scale` per unit of a piece's `value` (the
     /// evaluation's hundredths: it passes its `VALUE_SCALE`, so that this module does not
     /// import the evaluation it serves).
-    pub fn of<B: Bitboard>(rules: &Rules<B>, scale: i64) -> Self {
+    pub fn of(rules: &Rules<B>, scale: i64) -> Self {
         let mut advances = Vec::new();
         for side in rules.side_ids() {
             for piece in rules.piece_ids() {
@@ -49,11 +63,52 @@ impl Positional {
                 }
             }
         }
-        Positional { advances }
+        let geometry = rules.geometry();
+        let rings = (0..geometry.grid_size())
+            .map(|index| {
+                let mut ring = B::EMPTY;
+                for dx in -1..=1 {
+                    for dy in -1..=1 {
+                        if let Some(to) = geometry.step(index, dx, dy) {
+                            ring |= B::single(to);
+                        }
+                    }
+                }
+                ring
+            })
+            .collect();
+        Positional {
+            advances,
+            royal: rules.royal.clone(),
+            rings,
+        }
+    }
+
+    /// Whether the game has royal pieces, whose rings [`Positional::king_ring`] gives.
+    pub fn has_kings(&self) -> bool {
+        !self.royal.is_empty()
+    }
+
+    /// The squares a king step from `side`'s royal pieces on the board, and theirs.
+    pub fn king_ring(&self, position: &Position<B>, side: SideId) -> B {
+        let own = position.side_pieces(side);
+        let royals = self
+            .royal
+            .iter()
+            .fold(B::EMPTY, |all, &p| all | (own & position.typed(p)));
+        royals
+            .squares()
+            .fold(B::EMPTY, |all, index| all | self.rings[index])
+    }
+
+    /// What `units` attacks on a side's king ring cost it.
+    pub fn king_danger(units: i64) -> i64 {
+        let units = units.min(KING_DANGER_UNITS);
+        KING_DANGER_WEIGHT * units * units
     }
 
     /// The positional total of `side`.
-    pub fn term<B: Bitboard>(&self, position: &Position<B>, side: SideId) -> i64 {
+    pub fn term(&self, position: &Position<B>, side: SideId) -> i64 {
         self.advances
             .iter()
             .filter(|advance| advance.side == side)
@@ -126,7 +181,7 @@ mod tests {
         let session = game(name, fen);
         let game = super::super::typed::<B>(session.as_ref()).expect("the board fits");
         let rules = game.shared_rules();
-        Positional::of(&rules, VALUE_SCALE).term(game.position(), SideId::new(0))
+        Positional::<B>::of(&rules, VALUE_SCALE).term(game.position(), SideId::new(0))
     }
 
     #[test]
@@ -143,6 +198,33 @@ mod tests {
         assert_eq!(seventh, 8 * VALUE_SCALE * ADVANCE_PERCENT / 100);
         // No promoting piece, no term.
         assert_eq!(on("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 0);
+    }
+
+    #[test]
+    fn the_king_ring_is_the_kings_square_and_its_king_steps() {
+        let session = game("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let game = super::super::typed::<u64>(session.as_ref()).expect("chess");
+        let rules = game.shared_rules();
+        let positional = Positional::<u64>::of(&rules, VALUE_SCALE);
+        assert!(positional.has_kings());
+        let geometry = rules.geometry();
+        let named = |names: &[&str]| -> u64 {
+            let squares: Vec<variant_dsl::Square> = names
+                .iter()
+                .map(|n| variant_dsl::Square::parse(n).expect("a square"))
+                .collect();
+            geometry.mask(&squares)
+        };
+        // White's king on e1 (the edge cuts its ring); Black's on e8; the rook has none.
+        let white = positional.king_ring(game.position(), SideId::new(0));
+        assert_eq!(white, named(&["d1", "e1", "f1", "d2", "e2", "f2"]));
+        let black = positional.king_ring(game.position(), SideId::new(1));
+        assert_eq!(black, named(&["d8", "e8", "f8", "d7", "e7", "f7"]));
+        // No attack costs nothing; each further attack costs more than the last, up to a cap.
+        let cost = Positional::<u64>::king_danger;
+        assert_eq!(cost(0), 0);
+        assert!(cost(3) - cost(2) > cost(2) - cost(1));
+        assert_eq!(cost(KING_DANGER_UNITS + 5), cost(KING_DANGER_UNITS));
     }
 
     #[test]

@@ -15,6 +15,12 @@
 //! - move ordering: the table's move, captures of the most valuable piece by the cheapest,
 //!   promotions, two killer moves per ply, then a history score per origin and target;
 //! - late move reductions for quiet moves late in that order;
+//! - frontier pruning of quiet moves, at three plies or less from the horizon, outside the
+//!   principal variation and out of check, unless the move gives check: the quiet moves after
+//!   the first `3 + depth²` (late move pruning), and those that a static evaluation short of
+//!   alpha by a margin per ply says cannot reach it (futility pruning); only in games where
+//!   null moves are tried and no end condition (`wins when ...`) can make a quiet move decide
+//!   the game;
 //! - null-move pruning, only in games where passing is harmless ([`GameTraits`]: two sides,
 //!   single actions, no pass rule, no compulsory action, no winning stalemate) and only while
 //!   the side to move has a piece that is neither royal nor promoting (zugzwang is otherwise
@@ -62,6 +68,12 @@ const ASPIRATION_WINDOW: i32 = 30;
 const FUTILITY_DEPTH: u32 = 3;
 /// Reverse futility pruning's margin per ply of depth (hundredths of a unit of value).
 const FUTILITY_MARGIN: i32 = 120;
+/// Frontier pruning of quiet moves ([`late_move_count`], [`FRONTIER_MARGIN`]) at this depth or
+/// less from the horizon.
+const FRONTIER_DEPTH: u32 = 3;
+/// Futility pruning at the frontier: a quiet move is not searched where the static evaluation
+/// plus this margin per ply of depth stays at or below alpha.
+const FRONTIER_MARGIN: i32 = 150;
 /// Entries of the players' transposition table (a power of two).
 const TABLE_SIZE: usize = 1 << 18;
 /// The largest table [`TranspositionTable::with_megabytes`] builds.
@@ -522,6 +534,16 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
     }
 
+    /// Whether `mv` leaves a side to move in check (where the game has check).
+    fn gives_check(&self, position: &Position<B>, mv: Move) -> bool {
+        if !self.rules.definition.end.check {
+            return false;
+        }
+        let mut next = *position;
+        next.play_unchecked(self.rules, mv);
+        self.in_check(&next)
+    }
+
     fn in_check(&self, position: &Position<B>) -> bool {
         self.rules.definition.end.check
             && position.in_check(self.rules, position.side_to_move(self.rules))
@@ -609,30 +631,31 @@ impl<B: Bitboard> Searcher<'_, B> {
                 _ => {}
             }
         }
-        if !pv
-            && !in_check
-            && depth <= FUTILITY_DEPTH
-            && beta.abs() < MATE / 2
-            && position.phase().is_none()
-        {
-            let stand = self.static_eval(position);
-            if stand - FUTILITY_MARGIN * depth as i32 >= beta {
+        // The static evaluation, once per node, where the pruning below may read it.
+        let prunable = depth <= FUTILITY_DEPTH.max(FRONTIER_DEPTH)
+            || (self.game.null_move && null_ok && depth >= 3);
+        let stand = (!pv && !in_check && prunable && position.phase().is_none())
+            .then(|| self.static_eval(position));
+        if let Some(stand) = stand {
+            if depth <= FUTILITY_DEPTH
+                && beta.abs() < MATE / 2
+                && stand - FUTILITY_MARGIN * depth as i32 >= beta
+            {
                 return stand;
             }
         }
         let camp = self.camp(position);
-        if !pv
-            && !in_check
-            && null_ok
-            && depth >= 3
-            && beta.abs() < MATE / 2
-            && self.game.null_move
-            && position.phase().is_none()
-            && self.game.has_officers(self.rules, position)
-            && self.static_eval(position) >= beta
-            && self.null_move_cuts(position, depth, ply, beta)
-        {
-            return beta;
+        if let Some(stand) = stand {
+            if null_ok
+                && depth >= 3
+                && beta.abs() < MATE / 2
+                && self.game.null_move
+                && stand >= beta
+                && self.game.has_officers(self.rules, position)
+                && self.null_move_cuts(position, depth, ply, beta)
+            {
+                return beta;
+            }
         }
         if self.stopped {
             return 0;
@@ -642,8 +665,19 @@ impl<B: Bitboard> Searcher<'_, B> {
         let mut best_move = None;
         let mut quiets: Vec<Move> = Vec::new();
         let ordered = self.ordered(position, moves, entry.and_then(|e| e.best), ply);
+        // Frontier pruning of quiet moves: near the horizon, outside the principal variation and
+        // out of check, late quiet moves and quiet moves that cannot lift the evaluation to
+        // alpha are not searched, unless they give check.
+        let frontier = stand.filter(|_| self.game.quiet_pruning && depth <= FRONTIER_DEPTH);
         for (i, &mv) in ordered.iter().enumerate() {
             let quiet = !self.tactical(position, mv);
+            if let Some(stand) = frontier.filter(|_| quiet && i > 0 && best > -MATE / 2) {
+                let late = quiets.len() >= late_move_count(depth);
+                let futile = stand + FRONTIER_MARGIN * depth as i32 <= alpha;
+                if (late || futile) && !self.gives_check(position, mv) {
+                    continue;
+                }
+            }
             let next = self.child(position, mv);
             let value = if i == 0 {
                 self.child_value(camp, &next, depth - 1, ply + 1, alpha, beta, true)
@@ -908,6 +942,12 @@ fn late_move_reduction(depth: u32, index: usize, gentle: bool) -> u32 {
     }
 }
 
+/// Late move pruning: at the frontier, the quiet moves after this many quiet ones are not
+/// searched (their order says they are unlikely to matter there).
+fn late_move_count(depth: u32) -> usize {
+    3 + (depth * depth) as usize
+}
+
 /// What the game's rules allow the search to assume, read once from the definition.
 #[derive(Clone, Debug)]
 struct GameTraits {
@@ -919,6 +959,9 @@ struct GameTraits {
     /// Whether a capture only removes its victim (no explosion, hand, prison or conversion):
     /// then a capture gains at most its victim's value, which delta pruning assumes.
     plain_captures: bool,
+    /// Whether quiet moves may be pruned at the frontier: where null moves are sound and no end
+    /// condition (`wins when ...`, `loses when ...`) might make a quiet move decide the game.
+    quiet_pruning: bool,
     /// The piece types whose presence makes zugzwang unlikely: neither royal nor promoting
     /// (pawn-like), and worth something.
     officers: Vec<crate::core::index::PieceId>,
@@ -951,6 +994,7 @@ impl GameTraits {
         GameTraits {
             null_move,
             plain_captures,
+            quiet_pruning: null_move && d.end.conditions.is_empty(),
             officers,
         }
     }
