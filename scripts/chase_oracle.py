@@ -14,7 +14,7 @@ a check mixed in, both sides chasing).
 
 Run: python3 scripts/chase_oracle.py [SEED] [CASES]
 
-With `--data SEED GAMES` it writes the data of tests/fsf/xiangqi-chase.txt instead: GAMES longer
+With `--data SEED GAMES` it writes the data of tests/data/xiangqi-chase.txt instead: GAMES longer
 random games (30 to 110 plies, captures taken 70% of the time, so that boards thin out and pins,
 facing generals and discovered attacks come up), up to 5 first moves and 4 replies per
 position, every cycle pyffish ends; each line `FEN<TAB>MOVES<TAB>VERDICT`, every chase (loss or

@@ -106,14 +106,14 @@ fn xiangqi_repetitions_with_and_without_chasing_end_as_fairy_stockfish_ends_them
     assert!(chases >= 4, "the cases hold perpetual chases: {chases}");
 }
 
-/// The cycles of `tests/fsf/xiangqi-chase.txt` (`python3 scripts/chase_oracle.py --data SEED
+/// The cycles of `tests/data/xiangqi-chase.txt` (`python3 scripts/chase_oracle.py --data SEED
 /// GAMES`, seeds 101 and 102: longer games with more captures, so thinner boards; then `python3
 /// scripts/chase_oracle.py --constructed`: a piece protected by its general alone, whose
 /// recapture the flying general forbids), each ending at the ply and with the verdict pyffish
 /// gives, and not one ply earlier.
 #[test]
 fn xiangqi_cycles_from_thinned_boards_end_as_fairy_stockfish_ends_them() {
-    let data = std::fs::read_to_string("tests/fsf/xiangqi-chase.txt").expect("the chase data");
+    let data = std::fs::read_to_string("tests/data/xiangqi-chase.txt").expect("the chase data");
     let cases: Vec<(&str, &str, &str)> = data
         .lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
