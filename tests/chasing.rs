@@ -93,15 +93,7 @@ fn xiangqi_repetitions_with_and_without_chasing_end_as_fairy_stockfish_ends_them
             );
         }
         chases += usize::from(reason == "perpetual-chase");
-        let first = moves.rsplit_once(' ').expect("several moves").0;
-        let (earlier, _) = result(&show_json(&[
-            "games/xiangqi.variant",
-            "--fen",
-            fen,
-            "--play",
-            first,
-        ]));
-        assert_eq!(earlier, "-", "from {fen}: one ply before the end");
+        assert_going_one_ply_before(fen, moves);
     }
     assert!(chases >= 4, "the cases hold perpetual chases: {chases}");
 }
@@ -135,15 +127,7 @@ fn xiangqi_cycles_from_thinned_boards_end_as_fairy_stockfish_ends_them() {
         ]));
         assert_eq!(verdict, expected, "from {fen} after {moves} ({reason})");
         chases += usize::from(reason == "perpetual-chase");
-        let first = moves.rsplit_once(' ').expect("several moves").0;
-        let (earlier, _) = result(&show_json(&[
-            "games/xiangqi.variant",
-            "--fen",
-            fen,
-            "--play",
-            first,
-        ]));
-        assert_eq!(earlier, "-", "from {fen}: one ply before the end");
+        assert_going_one_ply_before(fen, moves);
     }
     assert!(chases >= 4, "the data holds perpetual chases: {chases}");
 }
@@ -176,4 +160,17 @@ fn a_chase_strength_that_is_not_a_number_is_refused() {
         "{}",
         common::stderr(&output)
     );
+}
+
+/// The game from `fen` after all of `moves` but the last has not ended.
+fn assert_going_one_ply_before(fen: &str, moves: &str) {
+    let first = moves.rsplit_once(' ').expect("several moves").0;
+    let (earlier, _) = result(&show_json(&[
+        "games/xiangqi.variant",
+        "--fen",
+        fen,
+        "--play",
+        first,
+    ]));
+    assert_eq!(earlier, "-", "from {fen}: one ply before the end");
 }
