@@ -20,10 +20,14 @@ facing generals and discovered attacks come up), up to 5 first moves and 4 repli
 position, every cycle pyffish ends; each line `FEN<TAB>MOVES<TAB>VERDICT`, every chase (loss or
 win) and every 20th draw kept.
 
-With `--constructed` it judges the positions of CONSTRUCTED below (cycles built by hand around one
-refinement of Fairy-Stockfish's chase: a piece protected by its general alone, whose
-recapture the flying general forbids) and
-writes them in the same format.
+With `--constructed` it judges the positions of CONSTRUCTED below and writes them in the same
+format: cycles built by hand around one refinement each of Fairy-Stockfish's chase judgement
+(`Position::chased`), where the refinement decides the verdict, each with a control that
+differs from it by one piece or the king's file and that pyffish judges the other way:
+a piece protected by its general alone whose recapture the flying general forbids; "fake
+roots" (a protector the action pinned does not protect); the captures a discovered check
+makes possible; a pinned horse in a mutual horse attack with an impaired horse. Each case's
+comment says what a judgement without the refinement would say.
 """
 
 import random
@@ -199,11 +203,54 @@ def data(seed, games, plies=(30, 110), capture_rate=0.7):
     return out
 
 
-# (FEN, first move, reply): the cycle is `cycle(first, reply)`, judged by pyffish.
+# (FEN, first move, reply): the cycle is `cycle(first, reply)`, judged by pyffish. In every
+# case but the first two, Black's reply (a soldier across the river stepping sideways on rank 2)
+# touches nothing, and White's two moves are the cycle's chases or not: White to move after the
+# cycle has `loss` when both of its moves chased the same piece, `draw` otherwise.
 CONSTRUCTED = [
     # a cannon protected by its general alone, whose recapture on e8 would face the other general
     ("9/4k4/R3c4/9/9/9/9/9/9/4K4 b - - 0 1", "e8e7", "a8a7"),
     ("9/4k4/4c3R/9/9/9/9/9/9/4K4 b - - 0 1", "e8e7", "i8i7"),
+    # Fake roots 1: the cannon on c3 chases the rook on c7 (over the soldier on c5: a weaker
+    # attacker, protected or not); back on e3 it pins the horse on e6 (with the soldier on e8 as
+    # the other screen), the horse that protects c7, which the rook on a7 attacks. Only the fake
+    # root makes e3 a chase (the cannon attacks nothing new there, and a7 x c7 is a mutual rook
+    # attack): pyffish says loss; without fake roots, draw.
+    ("4k4/9/4P4/R1r6/4n4/2P6/9/4C4/8p/3K5 w - - 0 1", "e3c3", "i2h2"),
+    #   control: the general on d10, so e3 pins nothing: draw
+    ("3k5/9/4P4/R1r6/4n4/2P6/9/4C4/8p/5K3 w - - 0 1", "e3c3", "i2h2"),
+    # Fake roots 2: the horse on c6 chases the rook on b8 (weaker attacker); back on d8 it pins
+    # the horse on d9 (on its leg to e10), which protects b8, which the rook on b3 attacks: the
+    # fake root is the only chase of d8 (no new attack there): loss; without fake roots, draw.
+    ("4k4/3n5/1r1N5/9/9/9/9/1R7/8p/3K5 w - - 0 1", "d8c6", "i2h2"),
+    #   control: no rook on b3, so nothing of White attacks b8 when d8 pins its protector: draw
+    ("4k4/3n5/1r1N5/9/9/9/9/9/8p/3K5 w - - 0 1", "d8c6", "i2h2"),
+    # Discovered check 1: the rook on c3 attacks the unprotected cannon on c7; back on e3 it
+    # makes the horse on e6 able to give discovered check, and the horse attacks c7 (not beside
+    # the general, which could take back): a chase only by that rule (the horse's attack is not
+    # new, the rook attacks nothing new): loss; without it, draw.
+    ("4k4/9/9/2c6/4N4/9/9/4R4/p8/3K5 w - - 0 1", "e3c3", "a2b2"),
+    #   control: the general on d10, off the e-file: draw
+    ("3k5/9/9/2c6/4N4/9/9/4R4/p8/4K4 w - - 0 1", "e3c3", "a2b2"),
+    # Discovered check 2: the cannon on c3 chases the rook on c7 over c5 (weaker attacker); back
+    # on e3, with e6 and e8 its screens, it makes the horse on e6 a discoverer, and the horse
+    # attacks c7: chased again, though the horse's attack is not new: loss; without it, draw.
+    ("4k4/9/4P4/2r6/4N4/2P6/9/4C4/8p/3K5 w - - 0 1", "e3c3", "i2h2"),
+    #   control: the general on d10: draw
+    ("3k5/9/4P4/2r6/4N4/2P6/9/4C4/8p/5K3 w - - 0 1", "e3c3", "i2h2"),
+    # Pinned horse, impaired attacker 1: the horse on e7 is pinned (rook on e3). White's horse
+    # on c7 screens the cannon on a7, which then chases e7 (unprotected); on d5 the horse attacks
+    # e7, which attacks it back, and the soldier on c4 stands on one of d5's diagonal squares:
+    # Fairy-Stockfish counts that mutual attack as no chase even on a pinned horse: draw. Without
+    # the refinement (a pinned piece is chased in a mutual attack), loss.
+    ("4k4/9/9/C1N1n4/9/9/2P6/4R4/8p/3K5 w - - 0 1", "c7d5", "i2h2"),
+    #   control: no soldier on c4, so d5 chases the pinned horse: loss
+    ("4k4/9/9/C1N1n4/9/9/9/4R4/8p/3K5 w - - 0 1", "c7d5", "i2h2"),
+    # Pinned horse, impaired attacker 2: as above, the horse on e7 pinned by the flying general
+    # instead (alone between the generals): draw; without the refinement, loss.
+    ("4k4/9/9/C1N1n4/9/9/2P6/9/8p/4K4 w - - 0 1", "c7d5", "i2h2"),
+    #   control: no soldier on c4: loss
+    ("4k4/9/9/C1N1n4/9/9/9/9/8p/4K4 w - - 0 1", "c7d5", "i2h2"),
 ]
 
 

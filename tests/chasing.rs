@@ -100,8 +100,11 @@ fn xiangqi_repetitions_with_and_without_chasing_end_as_fairy_stockfish_ends_them
 
 /// The cycles of `tests/data/xiangqi-chase.txt` (`python3 scripts/chase_oracle.py --data SEED
 /// GAMES`, seeds 101 and 102: longer games with more captures, so thinner boards; then `python3
-/// scripts/chase_oracle.py --constructed`: a piece protected by its general alone, whose
-/// recapture the flying general forbids), each ending at the ply and with the verdict pyffish
+/// scripts/chase_oracle.py --constructed`: cycles built around one refinement of
+/// Fairy-Stockfish's judgement each, where it decides the verdict, and a control for each that
+/// pyffish judges the other way: a piece protected by its general alone, whose recapture the
+/// flying general forbids; fake roots; captures a discovered check makes possible; a pinned
+/// horse attacked by an impaired horse), each ending at the ply and with the verdict pyffish
 /// gives, and not one ply earlier.
 #[test]
 fn xiangqi_cycles_from_thinned_boards_end_as_fairy_stockfish_ends_them() {

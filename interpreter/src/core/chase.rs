@@ -33,9 +33,15 @@
 //! an elephant attacks, beyond them), ours respect `confined to`; and in its fake roots a
 //! soldier that has not crossed the river protects sideways. A discovered capture chases any
 //! piece of S, soldiers on their own half included, here as there.
+//!
+//! The judgement runs after every action a game or a search plays (a repetition's verdict
+//! reads the runs it leaves, [`Position::chases`]), not in perft, which counts without the
+//! verdicts' history. It tests only what an action can have changed: the enemy pieces the
+//! moved piece attacks or that are attacked along a line or through a leg the action touched,
+//! and the blockers on the touched lines and legs into the enemy's royal piece.
 
 use crate::bitboard::Bitboard;
-use crate::core::attack::{attacked_by_moves, royals};
+use crate::core::attack::{attacked_by_moves, newly_attacked_by, royals};
 use crate::core::board::Board;
 use crate::core::index::{PieceId, SideId};
 use crate::core::moves::{Move, MoveKind};
@@ -111,16 +117,16 @@ pub(crate) fn chased<B: Bitboard>(
     after: &Position<B>,
     mv: Move,
     forbids: &dyn Fn(&Position<B>, SideId) -> bool,
-) -> Vec<usize> {
+) -> B {
     let Some(table) = &rules.chase else {
-        return Vec::new();
+        return B::EMPTY;
     };
     if !matches!(mv.kind, MoveKind::Normal | MoveKind::Promote(_)) {
-        return Vec::new();
+        return B::EMPTY;
     }
     let mover = before.side_to_move(rules);
     let Some(chased_side) = rules.side_ids().find(|&side| rules.is_enemy(mover, side)) else {
-        return Vec::new();
+        return B::EMPTY;
     };
     let mut judge = Judge {
         rules,
@@ -131,9 +137,8 @@ pub(crate) fn chased<B: Bitboard>(
         forbids,
         pins: None,
     };
-    let mut chased = judge.attacks(before, mv);
-    chased |= judge.changed_roots(before, mv);
-    chased.squares().collect()
+    let chased = judge.attacks(before, mv);
+    chased | judge.changed_roots(before, mv)
 }
 
 /// One action's judgement: the board it left, who moved, who may be chased, and the chased
@@ -156,6 +161,10 @@ impl<B: Bitboard> Judge<'_, B> {
         let (from, to) = (mv.from.index(), mv.to.index());
         let occupied = after.occupied();
         let occupied_before = before.occupied();
+        // A new attack is the moved piece's, or another piece's along a line or through a leg
+        // the action touched (its origin and target): only such targets are judged further.
+        let touched = B::single(from) | B::single(to);
+        let moved_chases = after.at(to).is_some_and(|o| self.table.chases[o.piece]);
         let targets = after
             .side_pieces(self.chased_side)
             .squares()
@@ -164,8 +173,11 @@ impl<B: Bitboard> Judge<'_, B> {
                     self.table.chased_on[self.chased_side][occupant.piece].has(square)
                 })
             })
-            .filter(|&square| attacked_by_moves(after, rules, square, mover, occupied))
-            .collect::<Vec<_>>();
+            .filter(|&square| {
+                (moved_chases && piece_attacks(rules, after, mover, to, square, occupied))
+                    || newly_attacked_by(after, rules, square, mover, touched)
+            })
+            .fold(B::EMPTY, |acc, square| acc | B::single(square));
         if targets.is_empty() {
             return B::EMPTY;
         }
@@ -176,7 +188,7 @@ impl<B: Bitboard> Judge<'_, B> {
             .filter(|&(_, piece)| self.table.chases[piece])
             .collect();
         let mut chased = B::EMPTY;
-        for target in targets {
+        for target in targets.squares() {
             let Some(victim) = after.at(target).map(|occupant| occupant.piece) else {
                 continue;
             };
@@ -289,15 +301,19 @@ impl<B: Bitboard> Judge<'_, B> {
     /// pieces protected by a piece the action pinned and attacked by an enemy piece that is not
     /// pinned; and the pieces a piece of the mover that the action made able to give
     /// discovered check attacks, where the chased side's royal piece cannot take it back. Only
-    /// where the action touched a line or leg into a royal piece can a blocker change.
+    /// on a line or leg into a royal piece that the action touched can a blocker change (a
+    /// checker the action made attacks along such a line or leg too), so only the pieces there
+    /// are tested.
     fn changed_roots(&mut self, before: &Position<B>, mv: Move) -> B {
         let (rules, after) = (self.rules, self.after);
         let (mover, side) = (self.mover, self.chased_side);
         let touched = B::single(mv.from.index()) | B::single(mv.to.index());
         let lines = royals(after, rules, side)
             .squares()
-            .fold(B::EMPTY, |acc, royal| acc | lines_into(rules, mover, royal));
-        if (lines & touched).is_empty() {
+            .fold(B::EMPTY, |acc, royal| {
+                acc | lines_into(rules, mover, royal, touched)
+            });
+        if lines.is_empty() {
             return B::EMPTY;
         }
         let candidates = |board: &Position<B>| board.occupied() & lines;
@@ -442,20 +458,25 @@ fn attackers_of_royal<B: Bitboard>(
 }
 
 /// The squares where a change could make or unmake a blocker of an attack of `attacker` on
-/// `royal`: the lines its riders and hoppers would come along, its lame leaps' squares and legs.
-fn lines_into<B: Bitboard>(rules: &Tables<B>, attacker: SideId, royal: usize) -> B {
+/// `royal`, among the lines and legs that hold a square of `touched`: the lines its riders and
+/// hoppers would come along, its lame leaps' squares and legs.
+fn lines_into<B: Bitboard>(rules: &Tables<B>, attacker: SideId, royal: usize, touched: B) -> B {
     let attacks = &rules.attacks[attacker];
     let rays = attacks
         .rides
         .iter()
         .map(|ride| ride.ray)
         .chain(attacks.hops.iter().map(|hop| hop.ray))
-        .fold(B::EMPTY, |acc, ray| acc | rules.rays[ray].beyond[royal]);
+        .map(|ray| rules.rays[ray].beyond[royal])
+        .filter(|&line| (line & touched).any())
+        .fold(B::EMPTY, |acc, line| acc | line);
     attacks
         .lame
         .iter()
         .flat_map(|lame| lame.sources[royal].iter())
-        .fold(rays, |acc, &(from, path)| acc | path | B::single(from))
+        .map(|&(from, path)| path | B::single(from))
+        .filter(|&leap| (leap & touched).any())
+        .fold(rays, |acc, leap| acc | leap)
 }
 
 /// Whether the attack of `attacker`'s piece of type `piece` on `square` can be one-sided

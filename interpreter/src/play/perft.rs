@@ -6,6 +6,10 @@
 //! children. Repetition needs the positions before the root, so perft takes the game's history
 //! and extends it along the path it explores. Published chess perft suites are unaffected:
 //! their clocks and depths never reach a draw rule.
+//!
+//! Whether a repetition ended the game needs only the hashes; who won it (perpetual check,
+//! perpetual chase) needs the history those rules keep at every action, which counting never
+//! reads: perft plays its moves without it ([`Position::play_for_count`]).
 
 use crate::bitboard::Bitboard;
 use crate::legal::{
@@ -53,7 +57,7 @@ pub fn divide<B: Bitboard>(
         .into_iter()
         .map(|mv| {
             let mut next = *position;
-            next.play_unchecked(rules, mv);
+            next.play_for_count(rules, mv);
             let count = node(rules, &next, depth.saturating_sub(1), &mut path, &mut lists);
             (mv.uci(rules), count)
         })
@@ -122,7 +126,7 @@ fn node<B: Bitboard>(
         .iter()
         .map(|&mv| {
             let mut next = *position;
-            next.play_inlined(rules, mv);
+            next.play_for_count(rules, mv);
             node(rules, &next, depth - 1, path, below)
         })
         .sum();
@@ -146,7 +150,7 @@ fn last_ply<B: Bitboard>(
     let mut plan: KnownPlan<B> = None;
     for &mv in moves {
         let mut next = *position;
-        next.play_inlined(rules, mv);
+        next.play_for_count(rules, mv);
         let same = before.is_some_and(|previous| same_key_after(rules, previous, mv));
         let known = if same { plan.take() } else { None };
         let (count, used) = count_legal_unless_ended_with(rules, &next, path, known);

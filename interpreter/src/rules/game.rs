@@ -128,14 +128,32 @@ impl<B: Bitboard> Position<B> {
     /// copy just written (a load that waits for the copy's stores).
     #[inline(always)]
     pub(crate) fn play_inlined(&mut self, rules: &Rules<B>, mv: Move) {
+        self.play_keeping::<true>(rules, mv);
+    }
+
+    /// Plays a move on a position that is only looked at for its moves and for whether the game
+    /// ended there, never for who won it: perft's tree, the drop rules' lookahead. The history
+    /// that only the verdict of a repetition reads (perpetual check's checks in a row, perpetual
+    /// chase's chased pieces: [`crate::core::chase`], judged at every action, the costliest) is
+    /// not kept; whether a repetition ended the game reads the hashes alone. A position played
+    /// so then gives no repetition the verdicts of perpetual check or chase.
+    #[inline(always)]
+    pub(crate) fn play_for_count(&mut self, rules: &Rules<B>, mv: Move) {
+        self.play_keeping::<false>(rules, mv);
+    }
+
+    /// [`Position::play_inlined`] (`VERDICTS`: the history of the repetition's verdicts kept)
+    /// or [`Position::play_for_count`].
+    #[inline(always)]
+    fn play_keeping<const VERDICTS: bool>(&mut self, rules: &Rules<B>, mv: Move) {
         let counting = !rules.expressions.counting.is_empty();
         let captures = (rules.counts || counting) && crate::legal::captures(self, mv);
-        let before = rules.chase.is_some().then_some(*self);
+        let before = (VERDICTS && rules.chase.is_some()).then_some(*self);
         let acted = self.act(rules, mv);
         if acted && rules.counts {
             self.count_events(rules, captures);
         }
-        if rules.tracks_checks {
+        if VERDICTS && rules.tracks_checks {
             self.count_checks(rules);
         }
         if acted && checks_extend_limit(rules) {
@@ -243,7 +261,7 @@ impl<B: Bitboard> Position<B> {
         for side in rules.side_ids() {
             let runs = self.chases(side);
             let runs = if side == mover {
-                runs.after_chase(chased.iter().copied())
+                runs.after_chase(chased.squares())
             } else {
                 runs.after_enemy_move(mv.from.index(), mv.to.index())
             };

@@ -677,7 +677,7 @@ pub(crate) fn leaves_a_reply<B: Bitboard>(
     mv: Move,
 ) -> bool {
     let mut next = *position;
-    next.play_unchecked(rules, mv);
+    next.play_for_count(rules, mv);
     if rules.expressions.lookahead_mates_only && !next.in_check(rules, next.side_to_move(rules)) {
         return true;
     }
