@@ -129,6 +129,7 @@ fn tactical_moves_are_the_legal_moves_that_take_or_promote() {
         assert!(fits, "{name}: no bitboard fits");
         games += 1;
     }
+    eprintln!("{games} game files: {seen:?}");
     assert!(games >= 40, "only {games} game files played");
     assert!(seen.positions >= 10_000, "{seen:?}");
     assert!(seen.captures >= 10_000, "{seen:?}");
