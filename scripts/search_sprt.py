@@ -18,6 +18,12 @@ harness with exit code 1. Prints a line per pair and the SPRT line; exits 0.
 Usage:
   scripts/search_sprt.py --new PATH --old PATH [--variant chess] [--nodes 10000]
                          [--sprt 0,20] [--games 400] [--random-plies 6] [--seed 1]
+                         [--movetime MS]
+
+`--movetime MS` plays at a fixed time a move (`go movetime MS`) instead of a node budget: for a
+change that makes the search faster without changing what it searches (same nodes, same moves),
+where a fixed node budget would play the same games twice. Wall time is noise on a loaded
+machine: run it with the load stated.
 """
 import argparse
 import math
@@ -67,6 +73,8 @@ def main():
     parser.add_argument("--random-plies", type=int, default=6)
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--movetime", type=int, default=None,
+                        help="milliseconds a move instead of --nodes")
     args = parser.parse_args()
     elo0, elo1 = (float(x) for x in args.sprt.split(",")[:2])
     alpha = beta = 0.05
@@ -75,7 +83,7 @@ def main():
     start = sf.start_fen(args.variant)
     new = Uci([args.new, "uci"], "new")
     old = Uci([args.old, "uci"], "old")
-    go = f"nodes {args.nodes}"
+    go = f"movetime {args.movetime}" if args.movetime else f"nodes {args.nodes}"
     pentanomial = [0] * 5
     ratio, verdict = 0.0, "undecided"
     for pair in range(args.games // 2):
@@ -96,7 +104,7 @@ def main():
     new.close()
     old.close()
     elo, error = elo_of(pentanomial)
-    print(f"{args.variant} nodes {args.nodes}: SPRT elo0 {elo0:g}, elo1 {elo1:g}, alpha 0.05, "
+    print(f"{args.variant} {go}: SPRT elo0 {elo0:g}, elo1 {elo1:g}, alpha 0.05, "
           f"beta 0.05: LLR {ratio:.2f} (bounds {lower:.2f}, {upper:.2f}), {sum(pentanomial)} pairs "
           f"{pentanomial}: {verdict}; elo {elo:+.0f} +- {error:.0f}")
 

@@ -34,7 +34,7 @@ pub mod rules;
 // `variant_interpreter::movegen`, ...): the CLI and the tests name them so.
 pub use crate::core::{
     action_set, bitboard, control, edit, geometry, index, moves, path, position, setup, tables,
-    zobrist,
+    tactical, zobrist,
 };
 pub use play::{action, ai, describe, explain, perft, policy, san, session, view};
 use rules::{after_drop, domain, program};

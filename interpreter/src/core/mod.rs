@@ -27,4 +27,5 @@ pub mod position;
 pub mod route;
 pub mod setup;
 pub mod tables;
+pub mod tactical;
 pub mod zobrist;

@@ -43,6 +43,10 @@ pub trait Sink<B: Bitboard> {
     /// Whether one move is enough: drops are then judged one piece type at a time, stopping at
     /// the first that has a square, instead of every type at once.
     const ONE_IS_ENOUGH: bool = false;
+    /// Whether the sink keeps only the tactical moves ([`crate::core::tactical`]): the
+    /// generator may then leave out the targets and the kinds of moves that cannot be (a piece's
+    /// targets narrowed to the enemy pieces and the promoting squares; no castling, no drops).
+    const TACTICAL: bool = false;
 }
 
 /// Records whether any legal move exists, and stops generation at the first.
@@ -274,7 +278,15 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
         let to_royal = royal_promotion(moves, safety);
         let barred = Barred::of(moves, |p| position.typed(p));
         for from in pieces.squares() {
-            let targets = targets_barred(rules, moves, from, own, enemy, occupied, barred);
+            let mut targets = targets_barred(rules, moves, from, own, enemy, occupied, barred);
+            if S::TACTICAL {
+                // Only a capture (a target holds a piece it may take) or a promotion can be.
+                let promoting = moves
+                    .promotion
+                    .as_ref()
+                    .map_or(B::EMPTY, |rule| rule.promoting(from, targets));
+                targets &= occupied | promoting;
+            }
             if let Some(rule) = to_royal {
                 royal_promotion_moves(
                     rules,
@@ -290,6 +302,10 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
                     filter_legal(rules, position, safety, royal, from, targets, occupied, us);
                 if legal.any() {
                     sink.batch(from, legal, moves.promotion.as_ref());
+                    // "Is there a legal move" is answered by the first piece that has one.
+                    if S::ONE_IS_ENOUGH && sink.satisfied() {
+                        return;
+                    }
                 }
             }
             if !moves.routes.is_empty() {

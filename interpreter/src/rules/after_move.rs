@@ -360,4 +360,5 @@ impl<B: Bitboard, S: Sink<B>> Sink<B> for AfterMoves<'_, '_, B, S> {
     }
 
     const ONE_IS_ENOUGH: bool = S::ONE_IS_ENOUGH;
+    const TACTICAL: bool = S::TACTICAL;
 }

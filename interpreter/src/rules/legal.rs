@@ -29,6 +29,7 @@ use crate::core::movegen::{
 };
 use crate::core::moves::{Move, MoveKind};
 use crate::core::position::Position;
+use crate::core::tactical::Tactical;
 use crate::expression::{drop_squares, drop_squares_of, reply_certain_after, Judge};
 use crate::rules::after_move::AfterMoves;
 use crate::rules::end::{ends_before_actions_settled, ends_by_action};
@@ -68,6 +69,28 @@ pub fn legal_moves_into<B: Bitboard>(
     generate(rules, position, &mut collector);
     *moves = collector.moves;
     collector.drop_squares
+}
+
+/// The tactical legal moves ([`crate::core::tactical::is_tactical`]: captures, promotions, en
+/// passant), into `moves` (cleared first), in the order of [`legal_moves`]: exactly its moves
+/// that are tactical, generated without the others where the generator can tell.
+pub fn tactical_moves_into<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    moves: &mut Vec<Move>,
+) {
+    moves.clear();
+    let us = position.side_to_move(rules);
+    let mut sink = Tactical::new(position, us, std::mem::take(moves));
+    generate(rules, position, &mut sink);
+    *moves = sink.moves;
+}
+
+/// The tactical legal moves: [`tactical_moves_into`] into a new list.
+pub fn tactical_moves<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
+    let mut moves = Vec::new();
+    tactical_moves_into(rules, position, &mut moves);
+    moves
 }
 
 /// The number of legal moves.
@@ -172,12 +195,21 @@ fn with_neutral<B: Bitboard, S: Sink<B>>(
     sink: &mut S,
     known: KnownPlan<'_, B>,
 ) {
-    let mut moves = Collector {
-        moves: Vec::with_capacity(64),
-        drop_squares: B::EMPTY,
+    let base = if S::TACTICAL {
+        // The neutral piece's square changes nothing of what a move takes or promotes.
+        let us = position.side_to_move(rules);
+        let mut tactical = Tactical::new(position, us, Vec::with_capacity(16));
+        generate_plain(rules, position, &mut tactical, known);
+        tactical.moves
+    } else {
+        let mut moves = Collector {
+            moves: Vec::with_capacity(64),
+            drop_squares: B::EMPTY,
+        };
+        generate_plain(rules, position, &mut moves, known);
+        moves.moves
     };
-    generate_plain(rules, position, &mut moves, known);
-    for mv in moves.moves {
+    for mv in base {
         let mut after = *position;
         after.apply_action(rules, mv);
         let empty = rules.geometry.board & !after.occupied();
@@ -352,13 +384,29 @@ fn generate_obliged<B: Bitboard, S: Sink<B>>(
     lookahead: bool,
     known: KnownPlan<'_, B>,
 ) {
-    let mut collector = Collector {
-        moves: Vec::with_capacity(64),
-        drop_squares: B::EMPTY,
+    // The tactical moves alone tell which obligations bind unless one binds while a drop is
+    // possible: every capture is among them, and no drop.
+    let tactical = S::TACTICAL
+        && rules
+            .expressions
+            .obligations
+            .iter()
+            .all(|obligation| !matches!(obligation.when, Err(ObligationKind::Drop)));
+    let candidates = if tactical {
+        let us = position.side_to_move(rules);
+        let mut tactical = Tactical::new(position, us, Vec::with_capacity(16));
+        generate_unobliged(rules, position, &mut tactical, lookahead, known);
+        tactical.moves
+    } else {
+        let mut collector = Collector {
+            moves: Vec::with_capacity(64),
+            drop_squares: B::EMPTY,
+        };
+        generate_unobliged(rules, position, &mut collector, lookahead, known);
+        collector.moves
     };
-    generate_unobliged(rules, position, &mut collector, lookahead, known);
-    let binding = obliged_kinds(rules, position, &collector.moves);
-    for mv in collector.moves {
+    let binding = obliged_kinds(rules, position, &candidates);
+    for mv in candidates {
         if binding.iter().all(|&(_, kind)| is_kind(position, mv, kind)) {
             sink.single(mv);
             if sink.satisfied() {
@@ -398,7 +446,8 @@ fn generate_unobliged<B: Bitboard, S: Sink<B>>(
             return;
         }
     }
-    if rules.definition.actions.drops {
+    // A drop is never tactical.
+    if rules.definition.actions.drops && !S::TACTICAL {
         // Whether each drop is tested for the king's safety: a drop cannot expose a king that
         // is not in check where pins decide legality, but a royal piece dropped may land
         // attacked. (A flag rather than the safety itself: a reference to it kept the move
@@ -445,15 +494,17 @@ fn board_moves<B: Bitboard, S: Sink<B>>(
     }
     let own = position.side_pieces(us);
     en_passant(rules, position, us, own, safety, movable, sink);
-    castling(
-        rules,
-        position,
-        us,
-        position.occupied(),
-        safety,
-        movable,
-        sink,
-    );
+    if !S::TACTICAL {
+        castling(
+            rules,
+            position,
+            us,
+            position.occupied(),
+            safety,
+            movable,
+            sink,
+        );
+    }
     if rules.gating {
         gating_moves(rules, position, us, safety, movable, sink);
     }

@@ -312,6 +312,31 @@ pub fn status_into<B: Bitboard>(
     None
 }
 
+/// The end [`status`] finds at `position`, judged without listing the legal actions where no
+/// end condition reads them ([`end_reads_actions`]): an end rule that reads no action, or no
+/// legal action at all. `can_act`: whether the side to move has a legal action, where the
+/// caller knows it (it generated one); else the generator is asked, stopping at the first.
+/// `None` while the game goes on. For a search that lists only some of the actions
+/// (quiescence's, [`crate::legal::tactical_moves`]); where an end condition reads the
+/// actions, they are listed.
+pub fn end_unlisted<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    can_act: Option<bool>,
+) -> Option<Outcome> {
+    if end_reads_actions(rules) {
+        return status_into(rules, position, history, &mut Vec::new());
+    }
+    if ends_before_actions(rules, position, history) {
+        return Some(ended(rules, position, history, None));
+    }
+    if !can_act.unwrap_or_else(|| any_legal(rules, position)) {
+        return Some(ended(rules, position, history, Some(&[])));
+    }
+    None
+}
+
 /// The outcome of a game the end rules said is over (`known`: its legal actions, where listed).
 /// `outcome` says how; a draw if, against the rules' word, it finds the game going on.
 fn ended<B: Bitboard>(

@@ -31,6 +31,9 @@
 //! - quiescence on captures and promotions, so that no evaluation is taken in the middle of an
 //!   exchange, with delta pruning where a capture only removes its victim, and there captures
 //!   of a cheaper piece on a square an enemy controls skipped (a cheap static exchange test);
+//!   its moves are generated alone ([`crate::legal::tactical_moves`]) and the end judged by
+//!   whether any legal move exists, unless an end condition reads the legal actions (listing
+//!   every legal move to keep a few cost as much as the rest of the search);
 //! - an iteration cut short by the clock or the node budget still counts where it proved a
 //!   root move better than the last iteration's (one line only).
 //!
@@ -44,7 +47,10 @@ use super::tree::{status, wins, Status};
 use super::{typed, Agent, Budget, Choice, PlayerSpec, Snapshot};
 use crate::bitboard::Bitboard;
 use crate::core::index::SideId;
+use crate::core::tactical::is_tactical;
+use crate::legal::{any_legal, tactical_moves};
 use crate::moves::{Move, MoveKind};
+use crate::outcome::{end_reads_actions, end_unlisted, ends_before_actions};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::session::Session;
@@ -441,6 +447,16 @@ impl<B: Bitboard> Searcher<'_, B> {
         value * self.camp(position)
     }
 
+    /// The value of a position that [`end_unlisted`] finds ended (`can_act`: whether the side
+    /// to move has a legal action, where known): quiescence's end of the game.
+    fn ended(&self, position: &Position<B>, ply: u32, can_act: Option<bool>) -> i32 {
+        match end_unlisted(self.rules, position, &self.path, can_act) {
+            Some(result) => self.terminal(&result, ply, position),
+            // Not reached: the caller saw the end.
+            None => self.static_eval(position),
+        }
+    }
+
     /// The evaluation for the camp to move.
     fn static_eval(&self, position: &Position<B>) -> i32 {
         evaluate_with(self.rules, &self.goals, position, self.root) * self.camp(position)
@@ -503,8 +519,7 @@ impl<B: Bitboard> Searcher<'_, B> {
 
     /// Captures and promotions: what quiescence follows and reductions spare.
     fn tactical(&self, position: &Position<B>, mv: Move) -> bool {
-        self.victim(position, mv).is_some()
-            || matches!(mv.kind, MoveKind::Promote(_) | MoveKind::EnPassant)
+        is_tactical(position, position.side_to_move(self.rules), mv)
     }
 
     fn child(&mut self, position: &Position<B>, mv: Move) -> Position<B> {
@@ -607,18 +622,19 @@ impl<B: Bitboard> Searcher<'_, B> {
         if self.out_of_time() {
             return 0;
         }
-        let moves = match status(self.rules, position, &self.path) {
-            Status::Over(result) => return self.terminal(&result, ply, position),
-            Status::Moves(moves) => moves,
-        };
         let in_check = self.in_check(position);
         // Check extension: a check is searched a ply deeper, within twice the iteration's depth.
         if in_check && ply < 2 * self.iteration {
             depth += 1;
         }
         if depth == 0 {
-            return self.quiescence(position, moves, ply, alpha, beta, QUIESCENCE_DEPTH);
+            // Quiescence judges the end itself, and lists only the moves it follows.
+            return self.quiescence(position, ply, alpha, beta, QUIESCENCE_DEPTH);
         }
+        let moves = match status(self.rules, position, &self.path) {
+            Status::Over(result) => return self.terminal(&result, ply, position),
+            Status::Moves(moves) => moves,
+        };
         let pv = beta - alpha > 1;
         let key = position.hash();
         let entry = self.table.probe(key);
@@ -744,26 +760,52 @@ impl<B: Bitboard> Searcher<'_, B> {
         best
     }
 
+    /// The quiescence search at `position`: the end of the game judged as [`status`] judges it,
+    /// then the evaluation standing pat, then the tactical moves only. Where no end condition
+    /// reads the legal actions, the end needs only whether one exists (known once a tactical
+    /// move is generated, else asked of the generator, which stops at the first), and the
+    /// tactical moves are generated alone ([`tactical_moves`]); elsewhere every legal move is
+    /// listed for the end and the tactical ones kept.
     fn quiescence(
         &mut self,
         position: &Position<B>,
-        moves: Vec<Move>,
         ply: u32,
         mut alpha: i32,
         beta: i32,
         depth: u32,
     ) -> i32 {
+        let unlisted = !self.game.ends_read_actions;
+        let listed = if unlisted {
+            if ends_before_actions(self.rules, position, &self.path) {
+                return self.ended(position, ply, None);
+            }
+            None
+        } else {
+            match status(self.rules, position, &self.path) {
+                Status::Over(result) => return self.terminal(&result, ply, position),
+                Status::Moves(moves) => Some(moves),
+            }
+        };
         let stand = self.static_eval(position);
         if depth == 0 || stand >= beta {
+            if unlisted && !any_legal(self.rules, position) {
+                return self.ended(position, ply, Some(false));
+            }
             return stand;
+        }
+        let tactical: Vec<Move> = match listed {
+            Some(moves) => moves
+                .into_iter()
+                .filter(|&mv| self.tactical(position, mv))
+                .collect(),
+            None => tactical_moves(self.rules, position),
+        };
+        if unlisted && tactical.is_empty() && !any_legal(self.rules, position) {
+            return self.ended(position, ply, Some(false));
         }
         alpha = alpha.max(stand);
         let mut best = stand;
         let camp = self.camp(position);
-        let tactical: Vec<Move> = moves
-            .into_iter()
-            .filter(|&mv| self.tactical(position, mv))
-            .collect();
         // The squares the mover's enemies control, found when first needed.
         let mut guarded: Option<B> = None;
         for mv in self.ordered(position, tactical, None, ply) {
@@ -786,17 +828,10 @@ impl<B: Bitboard> Searcher<'_, B> {
                 return 0;
             }
             let next = self.child(position, mv);
-            let value = match status(self.rules, &next, &self.path) {
-                Status::Over(result) => {
-                    self.terminal(&result, ply + 1, &next) * camp * self.camp(&next)
-                }
-                Status::Moves(replies) => {
-                    if self.camp(&next) == camp {
-                        self.quiescence(&next, replies, ply + 1, alpha, beta, depth - 1)
-                    } else {
-                        -self.quiescence(&next, replies, ply + 1, -beta, -alpha, depth - 1)
-                    }
-                }
+            let value = if self.camp(&next) == camp {
+                self.quiescence(&next, ply + 1, alpha, beta, depth - 1)
+            } else {
+                -self.quiescence(&next, ply + 1, -beta, -alpha, depth - 1)
             };
             self.path.pop();
             if self.stopped {
@@ -962,6 +997,10 @@ struct GameTraits {
     /// Whether quiet moves may be pruned at the frontier: where null moves are sound and no end
     /// condition (`wins when ...`, `loses when ...`) might make a quiet move decide the game.
     quiet_pruning: bool,
+    /// Whether an end condition reads the legal actions (`can act`, `legal drops`): then the
+    /// end of a quiescence node is judged on all of them, listed, and its tactical moves are
+    /// kept from that list rather than generated alone.
+    ends_read_actions: bool,
     /// The piece types whose presence makes zugzwang unlikely: neither royal nor promoting
     /// (pawn-like), and worth something.
     officers: Vec<crate::core::index::PieceId>,
@@ -995,6 +1034,7 @@ impl GameTraits {
             null_move,
             plain_captures,
             quiet_pruning: null_move && d.end.conditions.is_empty(),
+            ends_read_actions: end_reads_actions(rules),
             officers,
         }
     }
