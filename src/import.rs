@@ -7,12 +7,13 @@
 //! it: an imported game plays as Fairy-Stockfish plays it, or is not imported. Every file is
 //! loaded and compiled as `variant check` would before it is written, so a written file is a
 //! valid game. The flow: [`ini`] reads sections, [`rules`] applies each inheritance chain to
-//! Fairy-Stockfish's template or a built-in variant ([`builtin`]), [`betza`] converts piece movements, [`royal`] says which pieces are royal and what a capture blows up, [`promotion`] writes shogi's promotion, [`write`] states the rules in
+//! Fairy-Stockfish's template or a built-in variant ([`builtin`]) or a library game ([`library`]), [`betza`] converts piece movements, [`royal`] says which pieces are royal and what a capture blows up, [`promotion`] writes shogi's promotion, [`write`] states the rules in
 //! the language.
 
 mod betza;
 mod builtin;
 mod ini;
+mod library;
 mod promotion;
 mod royal;
 mod rules;
@@ -48,14 +49,12 @@ pub fn run(config: &Path, out: &Path, force: bool) -> Result<ExitCode, Failure> 
         || config.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let mut resolved: BTreeMap<String, Result<Rules, ()>> = BTreeMap::new();
+    let mut resolved: BTreeMap<String, Option<Base>> = BTreeMap::new();
     let (mut written, mut refused) = (0, 0);
     for section in &sections {
         let outcome = import_section(section, &resolved, &source, out, force);
         let rules = resolve(section, &resolved);
-        resolved
-            .entry(section.name.clone())
-            .or_insert(rules.map_err(|_| ()));
+        resolved.entry(section.name.clone()).or_insert(rules.ok());
         match outcome {
             Outcome::Written(path) => {
                 written += 1;
@@ -105,12 +104,19 @@ fn read_config(path: &Path) -> Result<String, Failure> {
     })
 }
 
-/// The rules of a section: its parent's (a section above it, or a built-in variant import can
-/// map), then its own options.
-fn resolve(
-    section: &ini::Section,
-    done: &BTreeMap<String, Result<Rules, ()>>,
-) -> Result<Rules, Refusal> {
+/// A section's rules as import states them (`None` in the map of sections read: refused): options applied to Fairy-Stockfish's template or a
+/// restated built-in ([`Rules`]), or a library game with the chain of sections on top of it.
+enum Base {
+    Rules(Box<Rules>),
+    Library {
+        parent: String,
+        chain: Vec<ini::Section>,
+    },
+}
+
+/// The rules of a section: its parent's (a section above it, a built-in variant import
+/// restates, or a library game), then its own options.
+fn resolve(section: &ini::Section, done: &BTreeMap<String, Option<Base>>) -> Result<Base, Refusal> {
     let refuse = |reason: String| Refusal {
         line: section.line,
         reason,
@@ -133,12 +139,29 @@ fn resolve(
             return Err(refuse(format!("`{parent}` inherits from itself")));
         }
         Some(parent) => match (done.get(parent), builtin::rules(parent)) {
-            (Some(Ok(rules)), _) => rules.clone(),
-            (Some(Err(())), _) => return Err(refuse(format!("its parent `{parent}` was refused"))),
+            (Some(Some(Base::Rules(rules))), _) => (**rules).clone(),
+            (Some(Some(Base::Library { parent, chain })), _) => {
+                let mut chain = chain.clone();
+                chain.push(section.clone());
+                return Ok(Base::Library {
+                    parent: parent.clone(),
+                    chain,
+                });
+            }
+            (Some(None), _) => {
+                return Err(refuse(format!("its parent `{parent}` was refused")))
+            }
             (None, Some(rules)) => rules,
+            (None, None) if library::parent_text(parent).is_some() => {
+                return Ok(Base::Library {
+                    parent: parent.to_string(),
+                    chain: vec![section.clone()],
+                })
+            }
             (None, None) if builtin::is_builtin(parent) => return Err(refuse(format!(
-                "its parent `{parent}` is a built-in Fairy-Stockfish variant import does not restate (it restates {}): its rules need options import refuses",
-                builtin::restated().join(", ")
+                "its parent `{parent}` is a built-in Fairy-Stockfish variant import does not restate (it restates {}, and extends the library games {}): its rules need options import refuses",
+                builtin::restated().join(", "),
+                library::parents().join(", ")
             ))),
             (None, None) => return Err(refuse(format!(
                 "unknown parent `{parent}`: not a section above this one, nor a built-in Fairy-Stockfish variant"
@@ -146,12 +169,12 @@ fn resolve(
         },
     };
     rules.apply(section)?;
-    Ok(rules)
+    Ok(Base::Rules(Box::new(rules)))
 }
 
 fn import_section(
     section: &ini::Section,
-    done: &BTreeMap<String, Result<Rules, ()>>,
+    done: &BTreeMap<String, Option<Base>>,
     source: &str,
     out: &Path,
     force: bool,
@@ -160,11 +183,15 @@ fn import_section(
         line: r.line,
         reason: r.reason,
     };
-    let rules = match resolve(section, done) {
-        Ok(rules) => rules,
-        Err(refusal) => return refused(refusal),
+    let text = match resolve(section, done) {
+        Ok(Base::Rules(rules)) => write::variant_text(&section.name, source, &rules, section.line),
+        Ok(Base::Library { parent, chain }) => {
+            let chain: Vec<&ini::Section> = chain.iter().collect();
+            library::variant_text(&parent, &chain, source)
+        }
+        Err(refusal) => Err(refusal),
     };
-    let text = match write::variant_text(&section.name, source, &rules, section.line) {
+    let text = match text {
         Ok(text) => text,
         Err(refusal) => return refused(refusal),
     };
@@ -195,12 +222,19 @@ fn import_section(
 
 /// Loads and compiles the text as `variant check` does.
 fn validate(name: &str, text: &str) -> Result<(), String> {
-    let loaded = variant_dsl::load_source(&format!("{name}.variant"), text).map_err(|failure| {
-        format!(
-            "the language refuses the translation:\n{}",
-            failure.render()
-        )
-    })?;
+    // A library parent (`extends "racingkings"`) is the shipped game, as import read it.
+    let options = variant_dsl::LoadOptions::default().with_builtin(
+        crate::catalog::BUILTIN_GAMES
+            .iter()
+            .map(|(name, text)| (name.to_string(), text.to_string())),
+    );
+    let loaded = variant_dsl::load_source_with(&format!("{name}.variant"), text, &options)
+        .map_err(|failure| {
+            format!(
+                "the language refuses the translation:\n{}",
+                failure.render()
+            )
+        })?;
     variant_interpreter::open(&loaded.definition, None)
         .map(|_| ())
         .map_err(|e| format!("the translation does not compile: {e}"))

@@ -178,8 +178,8 @@ fn what_these_options_cannot_say_is_refused_with_its_line() {
     );
     refused(
         "import-builtin-not-restated",
-        "[a:ataxx]\n",
-        "v.ini:1: [a] not imported: its parent `ataxx` is a built-in Fairy-Stockfish variant import does not restate",
+        "[a:makruk]\n",
+        "v.ini:1: [a] not imported: its parent `makruk` is a built-in Fairy-Stockfish variant import does not restate",
     );
     refused(
         "import-builtin-name-any",

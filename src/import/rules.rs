@@ -81,6 +81,9 @@ pub struct Rules {
     /// `flagPieceCount`: how many flag pieces must stand in the region.
     pub flag_piece_count: u32,
     pub flag_region: [BTreeSet<Square>; 2],
+    /// `flagPieceSafe`: the flag pieces win only where the opponent does not attack them, and
+    /// the win is judged on the side's next turn.
+    pub flag_piece_safe: bool,
     /// `mustCapture`: a side that can capture must.
     pub must_capture: bool,
     /// `checkCounting`: the checks each side still needs are in the FEN; the last one wins.
@@ -89,6 +92,9 @@ pub struct Rules {
     pub castling_dropped_piece: bool,
     /// `castlingKingPiece`: the letter of the piece that castles, per side (`None`: the king).
     pub castling_king_piece: [Option<char>; 2],
+    /// `castlingRookPieces`: the letter of the piece that castles as the rook, per side (`None`:
+    /// Fairy-Stockfish's `rook` type).
+    pub castling_rook_piece: [Option<char>; 2],
     /// `extinctionValue` for the side whose pieces are extinct (`None`: no extinction rule).
     pub extinction_value: Option<Verdict>,
     /// `extinctionPieceTypes`, by letter; `*` (every piece together) as [`ALL_PIECES`].
@@ -198,9 +204,8 @@ const COSMETIC: [&str; 6] = [
 ];
 
 /// Options import accepts only at Fairy-Stockfish's default, which the language states.
-const DEFAULT_ONLY: [(&str, &str); 27] = [
+const DEFAULT_ONLY: [(&str, &str); 26] = [
     ("flagMove", "false"),
-    ("flagPieceSafe", "false"),
     ("flagPieceBlockedWin", "false"),
     ("chess960", "false"),
     ("twoBoards", "false"),
@@ -227,6 +232,11 @@ const DEFAULT_ONLY: [(&str, &str); 27] = [
     ("pieceDemotion", "false"),
     ("sittuyinRookDrop", "false"),
 ];
+
+/// Whether the option `key` changes nothing of the rules (engine evaluation, GUI hints).
+pub fn is_cosmetic(key: &str) -> bool {
+    COSMETIC.contains(&key)
+}
 
 impl Rules {
     /// Fairy-Stockfish's template for a section without a parent: chess's rules, no piece.
@@ -262,10 +272,12 @@ impl Rules {
             flag_piece: [Some(ALL_PIECES), Some(ALL_PIECES)],
             flag_piece_count: 1,
             flag_region: [BTreeSet::new(), BTreeSet::new()],
+            flag_piece_safe: false,
             must_capture: false,
             check_counting: false,
             castling_dropped_piece: false,
             castling_king_piece: [None, None],
+            castling_rook_piece: [None, None],
             extinction_value: None,
             extinction_piece_types: Vec::new(),
             extinction_piece_count: 0,
@@ -384,6 +396,7 @@ impl Rules {
             .flag_piece
             .iter_mut()
             .chain(&mut self.castling_king_piece)
+            .chain(&mut self.castling_rook_piece)
         {
             piece.as_mut().map(rename);
         }
@@ -551,6 +564,7 @@ impl Rules {
                 let region = self.bitboard(setting)?;
                 self.flag_region = [region.clone(), region];
             }
+            "flagPieceSafe" => self.flag_piece_safe = boolean(setting)?,
             "flagRegionWhite" => self.flag_region[WHITE] = self.bitboard(setting)?,
             "flagRegionBlack" => self.flag_region[BLACK] = self.bitboard(setting)?,
             "mustCapture" => self.must_capture = boolean(setting)?,
@@ -571,6 +585,12 @@ impl Rules {
                 let piece = self.flag_piece(setting)?;
                 self.castling_king_piece = [piece, piece];
             }
+            "castlingRookPieces" | "castlingRookPiece" => {
+                let piece = self.rook_piece(setting)?;
+                self.castling_rook_piece = [piece, piece];
+            }
+            "castlingRookPiecesWhite" => self.castling_rook_piece[WHITE] = self.rook_piece(setting)?,
+            "castlingRookPiecesBlack" => self.castling_rook_piece[BLACK] = self.rook_piece(setting)?,
             "castlingKingPieceWhite" => self.castling_king_piece[WHITE] = self.flag_piece(setting)?,
             "castlingKingPieceBlack" => self.castling_king_piece[BLACK] = self.flag_piece(setting)?,
             "extinctionValue" => {
@@ -748,6 +768,21 @@ impl Rules {
         match setting.value.trim() {
             "*" => Ok(Some(ALL_PIECES)),
             _ => self.flag_piece(setting),
+        }
+    }
+
+    /// `castlingRookPieces`: one piece letter (several types that may castle as the rook are
+    /// not mapped).
+    fn rook_piece(&self, setting: &Setting) -> Result<Option<char>, Refusal> {
+        match self.piece_set(setting)?.as_slice() {
+            [one] => Ok(Some(*one)),
+            _ => Err(refuse(
+                setting,
+                format!(
+                    "`{} = {}`: only one piece type castling as the rook is mapped",
+                    setting.key, setting.value
+                ),
+            )),
         }
     }
 

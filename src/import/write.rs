@@ -334,6 +334,17 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
             _ => None,
         };
         let castler_letter = castler.map_or(king.letter, |piece| piece.letter);
+        // The piece that castles as the rook: `castlingRookPieces`, else the `rook` type.
+        let rook = match rules.castling_rook_piece[side] {
+            Some(letter) => rules
+                .piece(letter)
+                .ok_or("`castlingRookPieces` is not a piece")?,
+            None => rules
+                .piece('r')
+                .filter(|p| p.slot == "rook")
+                .ok_or("castling without Fairy-Stockfish's `rook` piece type is not mapped")?,
+        };
+        let named_rook = rook.slot != "rook";
         let (king_from, rook_from) = if dropped {
             let rook_file = if kingside { rules.files - 1 } else { 0 };
             ((rules.castling_king_file, rank), (rook_file, rank))
@@ -343,13 +354,13 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
                 &board,
                 rank,
                 case(castler_letter),
-                case('r'),
+                case(rook.letter),
                 kingside,
             )
         };
         if !dropped
             && (board.get(&king_from) != Some(&case(castler_letter))
-                || board.get(&rook_from) != Some(&case('r')))
+                || board.get(&rook_from) != Some(&case(rook.letter)))
         {
             return Err(format!(
                 "the castling right `{right}` needs the king on {} and a rook on {} in startFen",
@@ -366,21 +377,27 @@ fn castling_block(rules: &Rules, king: Option<&Piece>) -> Result<String, String>
                 square_name(rook_from)
             ));
         }
-        if rules.piece('r').is_none_or(|p| p.slot != "rook") {
-            return Err(
-                "castling without Fairy-Stockfish's `rook` piece type is not mapped".into(),
-            );
-        }
         let who = if side == WHITE { "white" } else { "black" };
         // Named pieces where the castling king is not the royal `king`, or where the right is
         // gained by drops (the language names both pieces then).
         let (king_word, rook_word) = match (castler, dropped) {
             (Some(piece), _) => (
                 format!(" {}", piece_name(piece)),
-                if dropped { " Rook" } else { "" },
+                if dropped || named_rook {
+                    format!(" {}", piece_name(rook))
+                } else {
+                    String::new()
+                },
             ),
-            (None, true) => (format!(" {}", piece_name(king)), " Rook"),
-            (None, false) => (String::new(), ""),
+            (None, true) => (
+                format!(" {}", piece_name(king)),
+                format!(" {}", piece_name(rook)),
+            ),
+            (None, false) if named_rook => (
+                format!(" {}", piece_name(king)),
+                format!(" {}", piece_name(rook)),
+            ),
+            (None, false) => (String::new(), String::new()),
         };
         let _ = writeln!(
             out,
@@ -730,9 +747,31 @@ fn move_rules(rules: &Rules, king: Option<&Piece>) -> Result<String, String> {
     Ok(out)
 }
 
-/// Capture the flag: the side that just moved wins when its flag piece stands in its region.
+/// Capture the flag: the side that just moved wins when its flag piece stands in its region;
+/// with `flagPieceSafe`, see [`safe_flag_rule`].
 fn flag_rule(rules: &Rules) -> Result<String, String> {
+    let zones = flag_zones(rules)?;
+    if zones.is_empty() {
+        return Ok(String::new());
+    }
+    if rules.flag_piece_safe {
+        return safe_flag_rule(rules, &zones);
+    }
     let mut parts = Vec::new();
+    for (who, piece, squares) in &zones {
+        let pieces = format!("own {piece} and {who} {piece} and squares {squares}");
+        parts.push(match rules.flag_piece_count {
+            1 => format!("some ({pieces})"),
+            count => format!("count ({pieces}) >= {count}"),
+        });
+    }
+    Ok(format!("    each side wins when {}\n", parts.join(" or ")))
+}
+
+/// Each side's flag: the side's name, the flag piece's name (`pieces` for any piece) and the
+/// squares of its region, for the sides that have one.
+fn flag_zones(rules: &Rules) -> Result<Vec<(&'static str, String, String)>, String> {
+    let mut zones = Vec::new();
     for (side, who) in [(WHITE, "white"), (BLACK, "black")] {
         let region = &on_board(&rules.flag_region[side], rules);
         let Some(letter) = rules.flag_piece[side] else {
@@ -750,19 +789,40 @@ fn flag_rule(rules: &Rules) -> Result<String, String> {
                 .ok_or("flag piece is not a piece")?
         };
         let squares: Vec<String> = region.iter().map(|&s| square_name(s)).collect();
-        let pieces = format!(
-            "own {piece} and {who} {piece} and squares {}",
-            squares.join(" ")
-        );
-        parts.push(match rules.flag_piece_count {
-            1 => format!("some ({pieces})"),
-            count => format!("count ({pieces}) >= {count}"),
-        });
+        zones.push((who, piece, squares.join(" ")));
     }
-    if parts.is_empty() {
-        return Ok(String::new());
+    Ok(zones)
+}
+
+/// `flagPieceSafe`, as Fairy-Stockfish judges it at the start of every turn: a side's flag is
+/// reached when more than `flagPieceCount` of its flag pieces stand in its region, or exactly
+/// that many and none of them is attacked. The side to move wins when its flag is reached, and
+/// draws when the opponent's is too; it loses when only the opponent's is. So a flag piece that
+/// arrives attacked wins only if it is still unattacked a turn later.
+fn safe_flag_rule(
+    rules: &Rules,
+    zones: &[(&'static str, String, String)],
+) -> Result<String, String> {
+    if rules.blast_on_capture {
+        return Err("`flagPieceSafe` with `blastOnCapture` is not mapped (Fairy-Stockfish warns that its safety test does not see the blast)".into());
     }
-    Ok(format!("    each side wins when {}\n", parts.join(" or ")))
+    let count = rules.flag_piece_count;
+    let reached = |judged: &str, other: &str| {
+        let zone = zones
+            .iter()
+            .map(|(who, piece, squares)| {
+                format!("({judged} {piece} and {who} {piece} and squares {squares})")
+            })
+            .collect::<Vec<_>>()
+            .join(" or ");
+        format!(
+            "(count ({zone}) > {count} or count ({zone}) = {count} and no (({zone}) and attacked by {other}))"
+        )
+    };
+    let (own, theirs) = (reached("own", "opponent"), reached("opponent", "own"));
+    Ok(format!(
+        "    draws when {own} and {theirs}\n    wins when {own}\n    loses when {theirs}\n"
+    ))
 }
 
 /// A start FEN with every field, read as Fairy-Stockfish reads a short one: a missing side to
@@ -770,7 +830,7 @@ fn flag_rule(rules: &Rules) -> Result<String, String> {
 /// en-passant field (breakthrough's `w 0 1`); otherwise the field after the castling rights is
 /// the en-passant field whatever it holds (petty's `w - 0 1` has no en-passant square and a
 /// half-move clock of 1); a check count (`3+3`) is kept in its place; missing clocks are `0 1`.
-fn complete_fen(fen: &str) -> Vec<String> {
+pub(super) fn complete_fen(fen: &str) -> Vec<String> {
     let mut words = fen.split_whitespace().map(String::from).peekable();
     let mut fields = vec![words.next().unwrap_or_default()];
     fields.push(words.next().unwrap_or_else(|| "w".into()));
