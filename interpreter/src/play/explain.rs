@@ -667,11 +667,9 @@ impl<B: Bitboard> Words<'_, B> {
             .king_path
             .iter()
             .copied()
-            .find(|&square| self.position.attacked(rules, square.index(), us, occupied))
+            .find(|&square| self.position.attacked(rules, square, us, occupied))
         {
-            let by = self
-                .position
-                .attackers(rules, attacked.index(), us, occupied);
+            let by = self.position.attackers(rules, attacked, us, occupied);
             let by = by
                 .iter()
                 .next()
@@ -867,7 +865,7 @@ impl<B: Bitboard> Words<'_, B> {
             ));
         }
         for royal in next.royals(rules, us).iter() {
-            if let Some(attacker) = next.checkers(rules, royal.index(), us).iter().next() {
+            if let Some(attacker) = next.checkers(rules, royal, us).iter().next() {
                 let royal_name = next
                     .occupant(royal)
                     .map_or("royal piece", |o| self.piece(o.piece));

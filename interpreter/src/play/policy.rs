@@ -604,7 +604,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     .squares()
                     .any(|royal| {
                         self.position
-                            .checkers(self.rules, royal, self.side)
+                            .checkers(self.rules, Sq::new(royal), self.side)
                             .contains(victim_square)
                     })
             }

@@ -323,7 +323,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         for square in among.squares() {
             if each_side(sides).any(|side| {
                 self.position
-                    .attacked_by(self.rules, square, side, occupied)
+                    .attacked_by(self.rules, Sq::new(square), side, occupied)
             }) {
                 squares |= B::single(square);
             }

@@ -292,7 +292,7 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
         return None;
     }
     for square in position.royals(rules, mover).iter() {
-        let checkers = position.checkers(rules, square.index(), mover);
+        let checkers = position.checkers(rules, square, mover);
         if let Some(attacker) = checkers.iter().next() {
             let royal = position.occupant(square)?;
             let by = position.occupant(attacker)?;
