@@ -22,7 +22,8 @@ impl<B: Bitboard> Rules<B> {
     /// Compiles a definition with some shortcuts switched off (for tests).
     pub fn compile_with(definition: &Definition, options: Options) -> Result<Self, CompileError> {
         let mut tables = Tables::compile(definition)?;
-        tables.use_pins(options.pins);
+        let shield = crate::core::legality::explosion_shield(&tables);
+        tables.use_pins(options.pins, shield);
         let pieces = tables.pieces();
         let mut expressions = crate::expression::Compiled::new(definition, tables.geometry());
         if !options.drop_lookahead {

@@ -61,34 +61,34 @@ impl Default for Options {
 #[derive(Clone, Debug)]
 pub struct Rules<B: Bitboard> {
     /// The core's tables: geometry, rays, movement, attacks, castling, hash keys.
-    pub(in crate::rules) tables: Tables<B>,
+    pub(super) tables: Tables<B>,
     /// Per side, how many pieces its hand holds in the game's setup: drops made so far are
     /// counted against it.
-    pub(in crate::rules) setup_hand: BySide<u32>,
+    pub(super) setup_hand: BySide<u32>,
     /// Per side and piece type, the squares that piece can ever stand on (`None` in games with
     /// pieces in hand to drop); see [`crate::plausible`].
-    pub(in crate::rules) reachable: Option<BySide<ByPiece<B>>>,
+    pub(super) reachable: Option<BySide<ByPiece<B>>>,
     /// Piece types that no `material` rule allows on the board: one of them present rules
     /// every material end out at once (pawns in chess).
-    pub(in crate::rules) material_excluded: Vec<PieceId>,
+    pub(super) material_excluded: Vec<PieceId>,
     /// The drop rules, score and end conditions, compiled.
-    pub(in crate::rules) expressions: crate::expression::Compiled<B>,
+    pub(super) expressions: crate::expression::Compiled<B>,
     /// Per `reach` movement of the expressions ([`crate::expression::Compiled::reach`]), its
     /// moves for each side.
-    pub(in crate::rules) reach: Vec<BySide<crate::core::tables::PieceMoves<B>>>,
+    pub(super) reach: Vec<BySide<crate::core::tables::PieceMoves<B>>>,
     /// Per promotion in place ([`crate::expression::Compiled::in_place`]), its step's moves for
     /// each side (no move at all for a promotion in place only).
-    pub(in crate::rules) in_place_steps: Vec<BySide<crate::core::tables::PieceMoves<B>>>,
+    pub(super) in_place_steps: Vec<BySide<crate::core::tables::PieceMoves<B>>>,
     /// The shortcuts switched on (all, but in tests).
-    pub(in crate::rules) options: Options,
+    pub(super) options: Options,
     /// What the scalar parts of the drop rules read: the key of their folded plans
     /// ([`crate::plan`]). A copy of the rules has its own plans, so a copy may have its
     /// expressions changed; rules already used must not.
-    pub(in crate::rules) plan_key: KeySpec,
+    pub(super) plan_key: KeySpec,
     /// The plans made so far, kept for as long as the rules ([`crate::plan::plan`]).
-    pub(in crate::rules) plans: PlanCache<B>,
+    pub(super) plans: PlanCache<B>,
     /// The legal actions of a position, as the expressions ask for them.
-    pub(in crate::rules) legal: LegalActions<B>,
+    pub(super) legal: LegalActions<B>,
 }
 
 /// The legal actions of a position, for the expressions that read them (`legal drops`, `can
@@ -97,9 +97,9 @@ pub struct Rules<B: Bitboard> {
 /// the generator's ([`crate::rules::compile`]).
 pub(crate) struct LegalActions<B: Bitboard> {
     /// Every legal action of the side to move.
-    pub(in crate::rules) moves: fn(&Rules<B>, &Position<B>) -> Vec<Move>,
+    pub(super) moves: fn(&Rules<B>, &Position<B>) -> Vec<Move>,
     /// Whether the side to move has a legal action (stopping at the first).
-    pub(in crate::rules) any: fn(&Rules<B>, &Position<B>) -> bool,
+    pub(super) any: fn(&Rules<B>, &Position<B>) -> bool,
 }
 
 // By hand: a derive would ask `B: Clone` and `B: Debug` of a type that only holds functions.
