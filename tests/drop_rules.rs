@@ -334,7 +334,7 @@ impl<'a> Naive<'a> {
                         sides.iter().any(|&side| {
                             self.position.attacked_by(
                                 &game.rules,
-                                game.index(square),
+                                game.rules.geometry().locate(square),
                                 SideId::new(side),
                                 occupied,
                             )

@@ -8,7 +8,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::core::board::Board;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{PieceId, SideId, Sq};
 use crate::core::position::Position;
 use crate::core::tables::Tables;
 
@@ -238,10 +238,10 @@ impl<B: Bitboard> Position<B> {
             return self
                 .royals(rules, side)
                 .squares()
-                .any(|square| self.checkers(rules, square, side).any());
+                .any(|square| self.checkers(rules, Sq::new(square), side).any());
         }
         royals_attacked(self, rules, side, |square, occupied| {
-            self.attacked(rules, square, side, occupied)
+            self.attacked(rules, Sq::new(square), side, occupied)
         })
     }
 }

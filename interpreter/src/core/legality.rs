@@ -31,7 +31,7 @@
 //! preconditions goes the slow way.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::SideId;
+use crate::core::index::{SideId, Sq};
 use crate::core::position::Position;
 use crate::core::tables::Tables;
 use variant_dsl::MoveMode;
@@ -127,7 +127,7 @@ pub(crate) fn shielded_check<B: Bitboard>(
     if tables.neighbours[ours].has(theirs) {
         return Some(false);
     }
-    Some(position.attacked(tables, ours, side, position.occupied()))
+    Some(position.attacked(tables, Sq::new(ours), side, position.occupied()))
 }
 
 /// The steps of the royal piece on `from` to `targets` (none a capture: a royal capturer is
@@ -145,7 +145,7 @@ pub(crate) fn shielded_royal_steps<B: Bitboard>(
     let without = occupied & !B::single(from);
     let mut legal = steps & tables.neighbours[theirs];
     for to in (steps & !legal).squares() {
-        if !position.attacked(tables, to, us, without | B::single(to)) {
+        if !position.attacked(tables, Sq::new(to), us, without | B::single(to)) {
             legal |= B::single(to);
         }
     }
@@ -279,7 +279,7 @@ impl<B: Bitboard> CheckGivers<B> {
         let mut lines = Vec::new();
         for side in tables.side_ids().filter(|&side| side != us) {
             for royal in position.royals(tables, side).squares() {
-                if position.attacked(tables, royal, side, occupied) {
+                if position.attacked(tables, Sq::new(royal), side, occupied) {
                     return None;
                 }
                 royals |= B::single(royal);

@@ -504,7 +504,7 @@ fn several_royals_safety<B: Bitboard>(
 ) -> Safety<B> {
     let mut pins = B::EMPTY;
     for royal in royals.squares() {
-        if position.attacked(rules, royal, us, occupied) {
+        if position.attacked(rules, Sq::new(royal), us, occupied) {
             return slow;
         }
         pins |= pinned(rules, position, us, royal, occupied);
@@ -576,7 +576,7 @@ fn filter_tested<B: Bitboard>(
             RoyalTest::Attacked => {
                 let without_king = occupied & !B::single(from);
                 for to in targets.squares() {
-                    if !position.attacked(rules, to, us, without_king | B::single(to)) {
+                    if !position.attacked(rules, Sq::new(to), us, without_king | B::single(to)) {
                         legal |= B::single(to);
                     }
                 }
@@ -745,7 +745,7 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
             let passes_attack = castle
                 .king_path
                 .iter()
-                .any(|&sq| position.attacked(rules, sq.index(), us, occupied));
+                .any(|&sq| position.attacked(rules, sq, us, occupied));
             if passes_attack || !leaves_king_safe(rules, position, mv, us) {
                 continue;
             }

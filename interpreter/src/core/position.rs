@@ -1562,10 +1562,11 @@ impl<B: Bitboard> Position<B> {
     pub fn attacked_by(
         &self,
         rules: &Tables<B>,
-        square: usize,
+        square: Sq,
         attacker: SideId,
         occupied: B,
     ) -> bool {
+        let square = square.index();
         self.attacked_by_moves(rules, square, attacker, occupied)
             || (!rules.route_attackers[attacker].is_empty()
                 && self.attacked_by_routes(rules, square, attacker, occupied))
@@ -1595,7 +1596,8 @@ impl<B: Bitboard> Position<B> {
 
     /// The squares of the pieces of every opponent of `side` that could capture on `square`, with
     /// the board occupied as `occupied` (for messages; [`Position::attacked`] is the fast test).
-    pub fn attackers(&self, rules: &Tables<B>, square: usize, side: SideId, occupied: B) -> B {
+    pub fn attackers(&self, rules: &Tables<B>, square: Sq, side: SideId, occupied: B) -> B {
+        let square = square.index();
         let mut found = B::EMPTY;
         for other in rules
             .side_ids()
@@ -1639,7 +1641,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Whether any opponent of `side` attacks `square`.
     #[inline]
-    pub fn attacked(&self, rules: &Tables<B>, square: usize, side: SideId, occupied: B) -> bool {
+    pub fn attacked(&self, rules: &Tables<B>, square: Sq, side: SideId, occupied: B) -> bool {
         rules.side_ids().any(|other| {
             rules.is_enemy(side, other) && self.attacked_by(rules, square, other, occupied)
         })
@@ -1665,8 +1667,9 @@ impl<B: Bitboard> Position<B> {
     /// The pieces that give check to `side`'s piece on `square`: the attackers whose capture
     /// there would not remove one of their own royal pieces (all attackers in a game without
     /// capture effects). For messages and for check under capture effects.
-    pub fn checkers(&self, rules: &Tables<B>, square: usize, side: SideId) -> B {
+    pub fn checkers(&self, rules: &Tables<B>, square: Sq, side: SideId) -> B {
         let attackers = self.attackers(rules, square, side, self.occupied());
+        let square = square.index();
         if !rules.capture_effects {
             return attackers;
         }

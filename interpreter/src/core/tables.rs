@@ -447,124 +447,124 @@ impl<B> Castle<B> {
 #[derive(Clone, Debug)]
 pub struct Tables<B> {
     /// The definition it was compiled from.
-    pub(crate) definition: Definition,
+    pub(super) definition: Definition,
     /// The board.
-    pub(crate) geometry: Geometry<B>,
+    pub(super) geometry: Geometry<B>,
     /// Number of sides.
-    pub(crate) sides: usize,
+    pub(super) sides: usize,
     /// Number of piece types.
-    pub(crate) pieces: usize,
+    pub(super) pieces: usize,
     /// Shared ray tables.
-    pub(crate) rays: Vec<Ray<B>>,
+    pub(super) rays: Vec<Ray<B>>,
     /// Movement per (side, piece): index `side * pieces + piece`.
-    pub(crate) movement: Vec<PieceMoves<B>>,
+    pub(super) movement: Vec<PieceMoves<B>>,
     /// Attacks per attacking side.
-    pub(crate) attacks: BySide<Attacks<B>>,
+    pub(super) attacks: BySide<Attacks<B>>,
     /// Castling moves, in definition order.
-    pub(crate) castles: Vec<Castle<B>>,
+    pub(super) castles: Vec<Castle<B>>,
     /// Per square, the castling rights lost when a move starts or ends there.
-    pub(crate) castle_loss: Vec<u32>,
+    pub(super) castle_loss: Vec<u32>,
     /// Per square, the castling rights (`when placed`) a drop there may gain.
-    pub(crate) castle_gain: Vec<u32>,
+    pub(super) castle_gain: Vec<u32>,
     /// Royal piece types.
-    pub(crate) royal: Vec<PieceId>,
+    pub(super) royal: Vec<PieceId>,
     /// Piece types no action captures (`uncapturable`).
-    pub(crate) uncapturable: Vec<PieceId>,
+    pub(super) uncapturable: Vec<PieceId>,
     /// The neutral piece type (`neutral`), kept in the side slot [`NEUTRAL_SLOT`]; `None` in
     /// most games, whose moves then never look for it.
-    pub(crate) neutral: Option<PieceId>,
+    pub(super) neutral: Option<PieceId>,
     /// Irreversible piece types (reset the move-limit counter).
-    pub(crate) irreversible: ByPiece<bool>,
+    pub(super) irreversible: ByPiece<bool>,
     /// Piece types whose drops reset the move-limit counter: the irreversible ones, or every
     /// type where the `drops` block says `irreversible`.
-    pub(crate) drop_irreversible: ByPiece<bool>,
+    pub(super) drop_irreversible: ByPiece<bool>,
     /// Piece types dropped from an endless supply (`supply`), a bit per type: every side
     /// always holds one of each in hand, which no setup shows.
-    pub(crate) supply: u32,
+    pub(super) supply: u32,
     /// Piece types whose landing converts the enemy pieces around (`converts around`), a bit
     /// per type; 0 in most games, which then pay nothing.
-    pub(crate) converts_around: u32,
+    pub(super) converts_around: u32,
     /// Whether pins and checks computed from leaps and rides decide legality exactly (no lame
     /// attackers whose path a move could open).
-    pub(crate) pins_suffice: bool,
+    pub(super) pins_suffice: bool,
     /// Whether, where pins do not suffice, legality is decided from the screens of the royal
     /// piece ([`crate::core::legality::screens`]) rather than by testing every move (off only
     /// in tests that compare the two).
-    pub(crate) screens: bool,
+    pub(super) screens: bool,
     /// Whether captures explode and shield touching royal pieces, and the rest of the rules let
     /// legality be judged from that ([`crate::core::legality::explosion_shield`]).
-    pub(crate) explosion_shield: bool,
+    pub(super) explosion_shield: bool,
     /// Whether a plain move or a promotion on the board changes nothing of the board but its
     /// two squares (no capture effects, no conversions around the target) and every attack is an
     /// ordinary move's (no attacking routes): the legality test and the move rules judged after
     /// the move then read the board it leaves without playing it
     /// ([`crate::core::board::AfterMove`]).
-    pub(crate) board_moves: bool,
+    pub(super) board_moves: bool,
     /// Hash keys.
-    pub(crate) zobrist: Zobrist,
+    pub(super) zobrist: Zobrist,
     /// Per square, its (up to 8) neighbours: "touching".
-    pub(crate) neighbours: Vec<B>,
+    pub(super) neighbours: Vec<B>,
     /// The neighbours of many squares at once: per King step, the squares it stays on the
     /// board from and how far it moves a square's index, up (the first four) or down.
-    pub(crate) neighbour_steps: [(B, u32); 8],
+    pub(super) neighbour_steps: [(B, u32); 8],
     /// The squares next to some square of the board: the squares around the whole board.
-    pub(crate) around_board: B,
+    pub(super) around_board: B,
     /// Per side whose piece would be the victim, per passed square: the (landing square, piece
     /// type) of initial lame moves passing it, for `en-passant standing` control.
-    pub(crate) standing_en_passant: BySide<Vec<Vec<(usize, PieceId)>>>,
+    pub(super) standing_en_passant: BySide<Vec<Vec<(usize, PieceId)>>>,
     /// Whether captures have effects (`capture` rules): check and legality then take them in.
-    pub(crate) capture_effects: bool,
+    pub(super) capture_effects: bool,
     /// Whether a turn may have several actions (`turn { up to N actions }`, N > 1).
-    pub(crate) multi_action: bool,
+    pub(super) multi_action: bool,
     /// `gating`: a piece first leaving a gating square may have a piece of the hand placed on
     /// the square it left ([`crate::moves::Move::gate`]).
-    pub(crate) gating: bool,
+    pub(super) gating: bool,
     /// Whether a side whose hand is empty keeps its gating rights (captures fill hands).
-    pub(crate) gates_kept_without_hand: bool,
+    pub(super) gates_kept_without_hand: bool,
     /// Per piece type, where its captured pieces go (`capture { ... to hand }`).
-    pub(crate) stores: ByPiece<Option<variant_dsl::Store>>,
+    pub(super) stores: ByPiece<Option<variant_dsl::Store>>,
     /// Per piece type, the type a promoted piece of it goes back to when captured into a hand:
     /// the first piece type that promotes to it (itself when none does).
-    pub(crate) unpromoted: ByPiece<PieceId>,
+    pub(super) unpromoted: ByPiece<PieceId>,
     /// Per piece type, whether it is a promoted form (`letter +P`): always demoted when captured
     /// into a hand, and never marked `~`.
-    pub(crate) promoted_form: ByPiece<bool>,
+    pub(super) promoted_form: ByPiece<bool>,
     /// Whether promoted pieces are marked (some captures go to the hand).
-    pub(crate) tracks_promotion: bool,
+    pub(super) tracks_promotion: bool,
     /// Whether captured pieces can come back (into a hand or a prison): repetition then looks
     /// back over the whole game, not only since the last capture.
-    pub(crate) pieces_return: bool,
+    pub(super) pieces_return: bool,
     /// Whether positions count each side's checks in a row (`repetition ..., perpetual check`):
     /// a repetition then tells who checked with every move of the cycle.
-    pub(crate) tracks_checks: bool,
+    pub(super) tracks_checks: bool,
     /// `repetition ..., perpetual chase VERDICT`: the pieces' parts in a chase, compiled;
     /// positions then follow each side's chases.
-    pub(crate) chase: Option<ChaseTable<B>>,
+    pub(super) chase: Option<ChaseTable<B>>,
     /// Whether positions keep a turn's progress: turns of several actions or `at turn start`
     /// (set by [`crate::rules::Rules::compile`], which knows the `at turn start` conditions).
-    pub(crate) tracks_turns: bool,
+    pub(super) tracks_turns: bool,
     /// `exchange prisoners` at the end of every turn.
-    pub(crate) exchanges_prisoners: bool,
+    pub(super) exchanges_prisoners: bool,
     /// Whether some rule reads the sides' last drops: they are then hashed.
-    pub(crate) reads_last_drop: bool,
+    pub(super) reads_last_drop: bool,
     /// Whether some side numbers its pieces (`numbers`): positions then carry the numbers.
-    pub(crate) numbered: bool,
+    pub(super) numbered: bool,
     /// Whether the game keeps counters (`counter`): actions then count their events.
-    pub(crate) counts: bool,
+    pub(super) counts: bool,
     /// Whether positions remember which sides passed last (`may pass`: `opponent passed`).
-    pub(crate) tracks_passes: bool,
+    pub(super) tracks_passes: bool,
     /// Per side, where its numbered pieces start in a position's table of numbers.
-    pub(crate) number_base: BySide<u8>,
+    pub(super) number_base: BySide<u8>,
     /// Whether the turn order names a side more than once: the place in it is then hashed.
-    pub(crate) cycle_repeats: bool,
+    pub(super) cycle_repeats: bool,
     /// Per attacking side, the piece types with attacking routes (empty in most games).
-    pub(crate) route_attackers: BySide<Vec<PieceId>>,
+    pub(super) route_attackers: BySide<Vec<PieceId>>,
     /// Per side, its allies as a bit mask (itself included): `team` statements.
-    pub(crate) allies: BySide<u8>,
+    pub(super) allies: BySide<u8>,
     /// Whether any side has an ally: royal pieces are then judged per team.
-    pub(crate) teams: bool,
+    pub(super) teams: bool,
     /// No teams and no uncapturable pieces: a side's moves are blocked by its own pieces only.
-    pub(crate) plain_sides: bool,
+    pub(super) plain_sides: bool,
 }
 
 impl<B> Tables<B> {
@@ -882,6 +882,166 @@ impl<B: Bitboard> Tables<B> {
     #[inline]
     pub fn moves_of(&self, side: SideId, piece: PieceId) -> &PieceMoves<B> {
         &self.movement[side.index() * self.pieces + piece.index()]
+    }
+}
+
+/// What the layers above read of the tables: the fields stay the core's, so a table can change
+/// shape without its readers noticing; each reader asks one question here.
+impl<B: Bitboard> Tables<B> {
+    /// The royal piece types.
+    #[inline]
+    pub fn royal(&self) -> &[PieceId] {
+        &self.royal
+    }
+
+    /// The piece types no action captures (`uncapturable`).
+    #[inline]
+    pub fn uncapturable(&self) -> &[PieceId] {
+        &self.uncapturable
+    }
+
+    /// The neutral piece type (`neutral`), if the game has one.
+    #[inline]
+    pub fn neutral(&self) -> Option<PieceId> {
+        self.neutral
+    }
+
+    /// Whether a turn may have several actions (`turn { up to N actions }`, N > 1).
+    #[inline(always)]
+    pub fn multi_action(&self) -> bool {
+        self.multi_action
+    }
+
+    /// The castling moves, in definition order.
+    #[inline]
+    pub fn castles(&self) -> &[Castle<B>] {
+        &self.castles
+    }
+
+    /// The shared ray tables that rides and hops index ([`Ride::ray`], [`HopRide::ray`]).
+    #[inline]
+    pub fn rays(&self) -> &[Ray<B>] {
+        &self.rays
+    }
+
+    /// The movement of every (side, piece) pair, side-major.
+    #[inline]
+    pub fn movements(&self) -> &[PieceMoves<B>] {
+        &self.movement
+    }
+
+    /// The attacks of one attacking side.
+    #[inline]
+    pub fn attacks_of(&self, side: SideId) -> &Attacks<B> {
+        &self.attacks[side]
+    }
+
+    /// Whether pins and checks computed from leaps and rides decide legality exactly.
+    #[inline]
+    pub fn pins_suffice(&self) -> bool {
+        self.pins_suffice
+    }
+
+    /// Whether captured pieces can come back (into a hand or a prison).
+    #[inline]
+    pub fn pieces_return(&self) -> bool {
+        self.pieces_return
+    }
+
+    /// Piece types dropped from an endless supply (`supply`), a bit per type.
+    #[inline]
+    pub fn supply(&self) -> u32 {
+        self.supply
+    }
+
+    /// Piece types whose landing converts the enemy pieces around (`converts around`), a bit
+    /// per type.
+    #[inline]
+    pub fn converts_around(&self) -> u32 {
+        self.converts_around
+    }
+
+    /// A side's allies as a bit mask, itself included (`team` statements).
+    #[inline(always)]
+    pub fn allies(&self, side: SideId) -> u8 {
+        self.allies[side]
+    }
+
+    /// Whether the game keeps counters (`counter`).
+    #[inline(always)]
+    pub fn counts(&self) -> bool {
+        self.counts
+    }
+
+    /// Whether captures have effects (`capture` rules).
+    #[inline]
+    pub fn capture_effects(&self) -> bool {
+        self.capture_effects
+    }
+
+    /// Per piece type, where its captured pieces go (`capture { ... to hand }`).
+    #[inline]
+    pub fn stores(&self) -> &ByPiece<Option<variant_dsl::Store>> {
+        &self.stores
+    }
+
+    /// Whether plain moves change only their two squares ([`crate::core::board::AfterMove`]).
+    #[inline]
+    pub fn board_moves(&self) -> bool {
+        self.board_moves
+    }
+
+    /// Whether `gating` is on.
+    #[inline(always)]
+    pub fn gating(&self) -> bool {
+        self.gating
+    }
+
+    /// Whether positions count each side's checks in a row (`perpetual check`).
+    #[inline(always)]
+    pub fn tracks_checks(&self) -> bool {
+        self.tracks_checks
+    }
+
+    /// Whether positions follow the sides' chases (`perpetual chase`).
+    #[inline(always)]
+    pub fn follows_chases(&self) -> bool {
+        self.chase.is_some()
+    }
+
+    /// Per square, its (up to 8) neighbours: "touching".
+    #[inline(always)]
+    pub fn neighbours(&self) -> &[B] {
+        &self.neighbours
+    }
+
+    /// The neighbours of many squares at once: per King step, the squares it stays on the
+    /// board from and how far it moves a square's index, up (the first four) or down.
+    #[inline(always)]
+    pub fn neighbour_steps(&self) -> &[(B, u32); 8] {
+        &self.neighbour_steps
+    }
+
+    /// The squares next to some square of the board.
+    #[inline(always)]
+    pub fn around_board(&self) -> B {
+        self.around_board
+    }
+
+    /// Decides how legality is judged: from pins and screens where the tables allow it
+    /// (`pins`), and from explosion shields where `shield` says the rules allow it
+    /// ([`crate::core::legality::explosion_shield`]); with `pins` off (tests comparing the
+    /// two), by playing moves.
+    pub(crate) fn use_pins(&mut self, pins: bool, shield: bool) {
+        self.pins_suffice &= pins;
+        self.screens = pins;
+        self.explosion_shield = pins && shield;
+    }
+
+    /// Sets whether positions keep a turn's progress: turns of several actions, or some
+    /// `at turn start` condition (`turn_start`, which the rules layer knows).
+    pub(crate) fn track_turns(&mut self, turn_start: bool) {
+        self.tracks_turns = self.multi_action || turn_start;
     }
 }
 

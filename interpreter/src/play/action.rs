@@ -89,7 +89,7 @@ impl Action {
 
     /// The action in the game's notation: UCI for moves, the policy's marks for the rest.
     pub fn notation<B: Bitboard>(&self, rules: &Rules<B>) -> String {
-        let square = |index: u16| rules.geometry.square(index as usize).to_string();
+        let square = |index: u16| rules.geometry().square(index as usize).to_string();
         match self {
             Action::Move(mv) => mv.uci(rules),
             Action::Edited(edited) => match edited.written {

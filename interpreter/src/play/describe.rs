@@ -21,7 +21,7 @@ fn mode_word(mode: MoveMode) -> &'static str {
 fn squares_text<B: Bitboard>(rules: &Rules<B>, set: B) -> String {
     let names: Vec<String> = set
         .iter()
-        .map(|s| rules.geometry.name(s).to_string())
+        .map(|s| rules.geometry().name(s).to_string())
         .collect();
     if names.is_empty() {
         "nowhere".to_string()
@@ -64,7 +64,7 @@ fn describe_piece<B: Bitboard>(rules: &Rules<B>, out: &mut String, moves: &Piece
         );
     }
     for ride in &moves.rides {
-        let ray = &rules.rays[ride.ray];
+        let ray = &rules.rays()[ride.ray];
         let range = ride
             .range
             .map_or("unlimited".to_string(), |r| format!("range {r}"));
@@ -82,7 +82,7 @@ fn describe_piece<B: Bitboard>(rules: &Rules<B>, out: &mut String, moves: &Piece
         );
     }
     for hop in &moves.hops {
-        let ray = &rules.rays[hop.ray];
+        let ray = &rules.rays()[hop.ray];
         let initial = if hop.initial_only {
             ", initial only"
         } else {
@@ -112,7 +112,7 @@ fn describe_piece<B: Bitboard>(rules: &Rules<B>, out: &mut String, moves: &Piece
         let choices: Vec<&str> = promotion
             .choices
             .iter()
-            .map(|c| rules.definition.pieces[c.0 as usize].name.as_str())
+            .map(|c| rules.definition().pieces[c.0 as usize].name.as_str())
             .collect();
         let _ = writeln!(
             out,
@@ -126,27 +126,27 @@ fn describe_piece<B: Bitboard>(rules: &Rules<B>, out: &mut String, moves: &Piece
 /// The compiled game, described.
 pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
     let mut out = String::new();
-    let g = &rules.geometry;
+    let g = &rules.geometry();
     let _ = writeln!(
         out,
         "{}: {}x{} grid, {} squares on the board, {}-bit bitboards, {} shared rays",
-        rules.definition.name,
+        rules.definition().name,
         g.files,
         g.ranks,
         g.board.count(),
         B::CAPACITY,
-        rules.rays.len()
+        rules.rays().len()
     );
     let _ = writeln!(
         out,
         "legality by pins and checks: {}",
-        if rules.pins_suffice {
+        if rules.pins_suffice() {
             "exact"
         } else {
             "by playing each move"
         }
     );
-    let def = &rules.definition;
+    let def = &rules.definition();
     let actions: Vec<&str> = [(def.actions.moves, "moves"), (def.actions.drops, "drops")]
         .iter()
         .filter(|(on, _)| *on)
@@ -157,19 +157,19 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
         "actions: {}; {} drop rules{}",
         actions.join(" and "),
         def.drops.constraints.len(),
-        if rules.expressions.lookahead {
+        if rules.drop_lookahead() {
             ", lookahead"
         } else {
             ""
         }
     );
-    if let Some(score) = &rules.expressions.score {
+    if let Some(score) = rules.score_expression() {
         let _ = writeln!(out, "score: {score:?}");
     }
-    for side in 0..rules.sides {
-        let side_name = &rules.definition.sides[side].name;
-        for piece in 0..rules.pieces {
-            let def = &rules.definition.pieces[piece];
+    for side in 0..rules.sides() {
+        let side_name = &rules.definition().sides[side].name;
+        for piece in 0..rules.pieces() {
+            let def = &rules.definition().pieces[piece];
             let royal = if def.royal { ", royal" } else { "" };
             let _ = writeln!(out, "{side_name} {} ({}{royal}):", def.name, def.betza);
             describe_piece(
@@ -178,7 +178,7 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
                 rules.moves_of(SideId::new(side), PieceId::new(piece)),
             );
         }
-        let attacks = &rules.attacks[SideId::new(side)];
+        let attacks = rules.attacks_of(SideId::new(side));
         let _ = writeln!(
             out,
             "{side_name} attacks: {} leap tables, {} lame tables, {} ride groups",
@@ -187,11 +187,11 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
             attacks.rides.len()
         );
         for hop in &attacks.hops {
-            let ray = &rules.rays[hop.ray];
+            let ray = &rules.rays()[hop.ray];
             let names: Vec<&str> = hop
                 .pieces
                 .iter()
-                .map(|p| rules.definition.pieces[p.0 as usize].name.as_str())
+                .map(|p| rules.definition().pieces[p.0 as usize].name.as_str())
                 .collect();
             let _ = writeln!(
                 out,
@@ -203,11 +203,11 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
             );
         }
         for ride in &attacks.rides {
-            let ray = &rules.rays[ride.ray];
+            let ray = &rules.rays()[ride.ray];
             let names: Vec<&str> = ride
                 .pieces
                 .iter()
-                .map(|p| rules.definition.pieces[p.0 as usize].name.as_str())
+                .map(|p| rules.definition().pieces[p.0 as usize].name.as_str())
                 .collect();
             let _ = writeln!(
                 out,
@@ -218,11 +218,11 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
             );
         }
     }
-    for castle in &rules.castles {
+    for castle in rules.castles() {
         let _ = writeln!(
             out,
             "castling for {}: king {}-{}, rook {}-{}, empty {}, king passes {}",
-            rules.definition.sides[castle.side.0 as usize].name,
+            rules.definition().sides[castle.side.0 as usize].name,
             g.square(castle.king_from.index()),
             g.square(castle.king_to.index()),
             g.square(castle.rook_from.index()),

@@ -74,8 +74,8 @@ pub fn explain<B: Bitboard>(
         return words.describe_legal(mv, history);
     }
     if text == "pass" {
-        let turn = &rules.definition.turn;
-        let early = rules.multi_action && !turn.maximal;
+        let turn = &rules.definition().turn;
+        let early = rules.multi_action() && !turn.maximal;
         return Explanation::illegal(match (turn.pass, early) {
             (false, false) => "this game has no passing".to_string(),
             (true, false) => {
@@ -92,7 +92,7 @@ pub fn explain<B: Bitboard>(
             ),
         });
     }
-    if rules.multi_action && position.phase().is_none() {
+    if rules.multi_action() && position.phase().is_none() {
         let alone = crate::legal::single_actions(rules, position);
         if alone.iter().any(|mv| mv.uci(rules) == text) {
             return Explanation::illegal(format!(
@@ -105,7 +105,7 @@ pub fn explain<B: Bitboard>(
             );
         }
     }
-    if let Some(neutral) = rules.neutral {
+    if let Some(neutral) = rules.neutral() {
         return words.why_not_with_neutral(neutral, text, &legal);
     }
     match text.split_once('@') {
@@ -155,15 +155,15 @@ impl<B: Bitboard> Words<'_, B> {
     }
 
     fn side(&self, side: SideId) -> &str {
-        &self.rules.definition.sides[side.index()].name
+        &self.rules.definition().sides[side.index()].name
     }
 
     fn piece(&self, piece: PieceId) -> &str {
-        &self.rules.definition.pieces[piece.index()].name
+        &self.rules.definition().pieces[piece.index()].name
     }
 
     fn square(&self, square: Sq) -> String {
-        self.rules.geometry.name(square).to_string()
+        self.rules.geometry().name(square).to_string()
     }
 
     /// "black's Rook on e8"
@@ -182,7 +182,7 @@ impl<B: Bitboard> Words<'_, B> {
     /// The square written in text, if it is on the board.
     fn board_square(&self, text: &str) -> Option<Sq> {
         let square = Square::parse(text)?;
-        let geometry = &self.rules.geometry;
+        let geometry = &self.rules.geometry();
         if usize::from(square.file) >= geometry.files || usize::from(square.rank) >= geometry.ranks
         {
             return None;
@@ -228,7 +228,7 @@ impl<B: Bitboard> Words<'_, B> {
                 }
             }
             MoveKind::Castle(index) => {
-                let castle = &rules.castles[index as usize];
+                let castle = &rules.castles()[index as usize];
                 lines.push(format!(
                     "legal: {} castles, the {} from {} to {} and the {} from {} to {}",
                     self.side(us),
@@ -242,7 +242,7 @@ impl<B: Bitboard> Words<'_, B> {
             }
             _ => {
                 let mover = self.position.occupant(from).map_or(PieceId(0), |o| o.piece);
-                let definition = &rules.definition.pieces[mover.index()];
+                let definition = &rules.definition().pieces[mover.index()];
                 let by = match (mv.converts, definition.betza.is_empty()) {
                     (Some(_), _) | (None, true) => {
                         let paths: Vec<String> = definition
@@ -285,7 +285,7 @@ impl<B: Bitboard> Words<'_, B> {
         }
         let mut next = *self.position;
         next.play_unchecked(rules, mv);
-        if rules.definition.end.check {
+        if rules.definition().end.check {
             let checked: Vec<&str> = rules
                 .side_ids()
                 .filter(|&side| rules.is_enemy(us, side) && next.in_check(rules, side))
@@ -323,14 +323,14 @@ impl<B: Bitboard> Words<'_, B> {
             ));
         };
         let Some(piece) = rules
-            .definition
+            .definition()
             .pieces
             .iter()
             .position(|p| p.letter.eq_ignore_ascii_case(&first))
             .map(PieceId::new)
         else {
             let letters: Vec<String> = rules
-                .definition
+                .definition()
                 .pieces
                 .iter()
                 .map(|p| format!("{} ({})", p.letter, p.name))
@@ -340,7 +340,7 @@ impl<B: Bitboard> Words<'_, B> {
                 letters.join(", ")
             ));
         };
-        let upper = rules.definition.pieces[piece.index()]
+        let upper = rules.definition().pieces[piece.index()]
             .letter
             .to_ascii_uppercase();
         let hint = |e: Explanation| {
@@ -364,11 +364,11 @@ impl<B: Bitboard> Words<'_, B> {
                 "`{letter}@{square}` is written in lower case"
             )));
         }
-        if !rules.definition.actions.drops {
+        if !rules.definition().actions.drops {
             return Explanation::illegal("this game has no drops");
         }
         if self.position.hand(us, piece) == 0 {
-            let held: Vec<String> = (0..rules.pieces)
+            let held: Vec<String> = (0..rules.pieces())
                 .filter(|&p| self.position.hand(us, PieceId::new(p)) > 0)
                 .map(|p| {
                     format!(
@@ -443,10 +443,9 @@ impl<B: Bitboard> Words<'_, B> {
         let us = self.to_move();
         let mut judge = crate::expression::Judge::new(rules, self.position, us);
         rules
-            .expressions
-            .drops
+            .drop_constraints()
             .iter()
-            .zip(&rules.definition.drops.constraints)
+            .zip(&rules.definition().drops.constraints)
             .find(|(rule, _)| {
                 rule.lookahead
                     && rule.side.is_none_or(|side| side == us)
@@ -463,7 +462,7 @@ impl<B: Bitboard> Words<'_, B> {
         }
         let index = self
             .rules
-            .definition
+            .definition()
             .drops
             .constraints
             .iter()
@@ -554,7 +553,7 @@ impl<B: Bitboard> Words<'_, B> {
     /// A move from `from` to `to` that the obligations (`must capture`) rule out: the rules
     /// that bind, quoted, and a move they allow.
     fn why_obliged(&self, from: Sq, to: Sq, legal: &[Move]) -> Option<Explanation> {
-        let obligations = &self.rules.definition.move_rules.obligations;
+        let obligations = &self.rules.definition().move_rules.obligations;
         if obligations.is_empty() {
             return None;
         }
@@ -652,7 +651,7 @@ impl<B: Bitboard> Words<'_, B> {
         let rules = self.rules;
         let us = self.to_move();
         let (index, castle) = rules
-            .castles
+            .castles()
             .iter()
             .enumerate()
             .find(|(_, c)| c.side == us && c.king_from == from && c.king_to == to)?;
@@ -662,17 +661,15 @@ impl<B: Bitboard> Words<'_, B> {
             "the right to it is lost (its king or rook has moved or been captured)".to_string()
         } else if let Some(blocker) = (castle.empty & occupied).iter().next() {
             format!("{} stands in the way", self.occupant(blocker))
-        } else if rules.definition.end.check && self.position.in_check(rules, us) {
+        } else if rules.definition().end.check && self.position.in_check(rules, us) {
             format!("{} is in check", self.side(us))
         } else if let Some(attacked) = castle
             .king_path
             .iter()
             .copied()
-            .find(|&square| self.position.attacked(rules, square.index(), us, occupied))
+            .find(|&square| self.position.attacked(rules, square, us, occupied))
         {
-            let by = self
-                .position
-                .attackers(rules, attacked.index(), us, occupied);
+            let by = self.position.attackers(rules, attacked, us, occupied);
             let by = by
                 .iter()
                 .next()
@@ -755,7 +752,7 @@ impl<B: Bitboard> Words<'_, B> {
         if targets(rules, moves, from.index(), own, enemy, occupied).contains(to) {
             return Explanation::illegal(self.why_barred(mover, from, to, barred));
         }
-        let betza = &rules.definition.pieces[mover.piece.index()].betza;
+        let betza = &rules.definition().pieces[mover.piece.index()].betza;
         let alone = B::of(from);
         let to_empty = targets(rules, moves, from.index(), B::EMPTY, B::EMPTY, alone);
         let to_capture = targets(
@@ -854,7 +851,7 @@ impl<B: Bitboard> Words<'_, B> {
     /// If `mv` would leave a royal piece of the mover attacked: which, and by what.
     fn exposes_royal(&self, mv: Move) -> Option<String> {
         let rules = self.rules;
-        if !rules.definition.end.check {
+        if !rules.definition().end.check {
             return None;
         }
         let us = self.to_move();
@@ -868,7 +865,7 @@ impl<B: Bitboard> Words<'_, B> {
             ));
         }
         for royal in next.royals(rules, us).iter() {
-            if let Some(attacker) = next.checkers(rules, royal.index(), us).iter().next() {
+            if let Some(attacker) = next.checkers(rules, royal, us).iter().next() {
                 let royal_name = next
                     .occupant(royal)
                     .map_or("royal piece", |o| self.piece(o.piece));

@@ -117,7 +117,7 @@ fn node<B: Bitboard>(
         return moves.len() as u64;
     }
     path.push(position.hash());
-    if depth == 2 && rules.plan_key.active && !end_reads_actions(rules) {
+    if depth == 2 && rules.folds_drop_rules() && !end_reads_actions(rules) {
         let total = last_ply(rules, position, moves, path);
         path.pop();
         return total;

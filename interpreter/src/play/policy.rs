@@ -379,7 +379,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
         let own = self.position.friends(self.rules, self.side);
         let occupied = self.position.occupied();
         let mut enemy = occupied & !own;
-        for &piece in &self.rules.uncapturable {
+        for &piece in self.rules.uncapturable() {
             enemy &= !self.position.typed(piece);
         }
         let moves = self.rules.moves_of(self.side, occupant.piece);
@@ -456,7 +456,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
         range: Option<u8>,
         until: &Set<B>,
     ) -> Option<Sq> {
-        let geometry = &self.rules.geometry;
+        let geometry = &self.rules.geometry();
         let (file, rank) = geometry.coords(from.index());
         let (mut f, mut r) = (file as i32, rank as i32);
         let mut steps = 0u32;
@@ -470,8 +470,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
             let square = Sq::new(geometry.index_of(f, r)?);
             let occupant = after.occupant(square);
             if let Some(o) = occupant {
-                let untakable = self.rules.royal.contains(&o.piece)
-                    || self.rules.uncapturable.contains(&o.piece);
+                let untakable = self.rules.royal().contains(&o.piece)
+                    || self.rules.uncapturable().contains(&o.piece);
                 if !self.rules.is_enemy(self.side, o.side) || untakable {
                     return None;
                 }
@@ -524,7 +524,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
         let (Ok(file), Ok(rank)) = (i32::try_from(file), i32::try_from(rank)) else {
             return Vec::new();
         };
-        let Some(to) = self.rules.geometry.index_of(file, rank).map(Sq::new) else {
+        let Some(to) = self.rules.geometry().index_of(file, rank).map(Sq::new) else {
             return Vec::new();
         };
         let jump = |edits: &[Edit]| {
@@ -569,8 +569,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
     }
 
     fn delta(&self, action: &Action) -> (i64, i64) {
-        let (from_file, from_rank) = self.rules.geometry.coords(action.from().index());
-        let (to_file, to_rank) = self.rules.geometry.coords(action.to().index());
+        let (from_file, from_rank) = self.rules.geometry().coords(action.from().index());
+        let (to_file, to_rank) = self.rules.geometry().coords(action.to().index());
         (
             to_file as i64 - from_file as i64,
             to_rank as i64 - from_rank as i64,
@@ -604,7 +604,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     .squares()
                     .any(|royal| {
                         self.position
-                            .checkers(self.rules, royal, self.side)
+                            .checkers(self.rules, Sq::new(royal), self.side)
                             .contains(victim_square)
                     })
             }
@@ -650,7 +650,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
     }
 
     fn number(&self, number: Num, action: &Action, count: i64) -> i64 {
-        let value = |piece: PieceId| i64::from(self.rules.definition.pieces[piece.index()].value);
+        let value = |piece: PieceId| i64::from(self.rules.definition().pieces[piece.index()].value);
         match number {
             Num::Constant(n) => n,
             Num::Candidates => count,
@@ -739,8 +739,8 @@ impl<B: Bitboard> Run<'_, B> {
             .filter_map(|square| self.position.number(self.rules, square.index()))
             .map(i64::from)
             .collect();
-        let files = 1..=self.rules.geometry.files as i64;
-        let ranks = 1..=self.rules.geometry.ranks as i64;
+        let files = 1..=self.rules.geometry().files as i64;
+        let ranks = 1..=self.rules.geometry().ranks as i64;
         let mut uses: Vec<(Slot, Vec<i64>)> = Vec::new();
         let mut read = |slot: Slot, allowed: Vec<i64>| {
             let within: Vec<i64> = match policy.rolled[slot] {

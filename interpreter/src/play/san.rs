@@ -87,7 +87,7 @@ fn letterless<B: Bitboard>(rules: &Rules<B>, side: SideId, piece: PieceId) -> bo
 }
 
 fn square_name<B: Bitboard>(rules: &Rules<B>, square: Sq) -> String {
-    rules.geometry.name(square).to_string()
+    rules.geometry().name(square).to_string()
 }
 
 /// The file letter and rank number of a square.
@@ -110,13 +110,13 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
     let us = position.side_to_move(rules);
     let to = square_name(rules, mv.to);
     let letter = |piece: PieceId| {
-        rules.definition.pieces[piece.index()]
+        rules.definition().pieces[piece.index()]
             .letter
             .to_ascii_uppercase()
     };
     // A promoted form is written `+` and its letter (`+Pb3`, `d7=+P`).
     let symbol = |piece: PieceId| {
-        let plus = if rules.definition.pieces[piece.index()].promoted_form {
+        let plus = if rules.definition().pieces[piece.index()].promoted_form {
             "+"
         } else {
             ""
@@ -167,7 +167,7 @@ fn gate_suffix<B: Bitboard>(rules: &Rules<B>, mv: Move, with_square: bool) -> St
     let Some((piece, square)) = mv.gate_square(rules) else {
         return String::new();
     };
-    let letter = rules.definition.pieces[piece.index()]
+    let letter = rules.definition().pieces[piece.index()]
         .letter
         .to_ascii_uppercase();
     if with_square {
@@ -179,13 +179,13 @@ fn gate_suffix<B: Bitboard>(rules: &Rules<B>, mv: Move, with_square: bool) -> St
 
 /// `O-O` for the castling whose rook starts nearest the king, `O-O-O` for the others.
 fn castle_name<B: Bitboard>(rules: &Rules<B>, index: usize) -> String {
-    let castle = &rules.castles[index];
-    let files = rules.geometry.files;
+    let castle = &rules.castles()[index];
+    let files = rules.geometry().files;
     let distance = |c: &crate::rules::Castle<B>| {
         (c.rook_from.index() % files).abs_diff(c.king_from.index() % files)
     };
     let nearer = rules
-        .castles
+        .castles()
         .iter()
         .filter(|c| c.side == castle.side && c.king_from == castle.king_from)
         .any(|c| distance(c) < distance(castle));
@@ -273,7 +273,7 @@ pub fn san<B: Bitboard>(
     legal: &[Move],
 ) -> String {
     let mut text = bare(rules, position, mv, legal);
-    if rules.definition.end.check {
+    if rules.definition().end.check {
         let mut next = *position;
         next.play_unchecked(rules, mv);
         let them = next.side_to_move(rules);
@@ -488,7 +488,7 @@ fn promotion_marked<B: Bitboard>(
     if !plus_marked(text) || matches!(mv.kind, MoveKind::Promote(_)) {
         return mv;
     }
-    if rules.definition.end.check {
+    if rules.definition().end.check {
         let mut next = *position;
         next.play_unchecked(rules, mv);
         if next.in_check(rules, next.side_to_move(rules)) {
@@ -518,11 +518,11 @@ fn castling_fits<B: Bitboard>(
     let MoveKind::Castle(index) = mv.kind else {
         return false;
     };
-    let castle = &rules.castles[index as usize];
+    let castle = &rules.castles()[index as usize];
     let Some(king) = position.at(castle.king_from.index()) else {
         return false;
     };
-    let letter = rules.definition.pieces[king.piece.index()]
+    let letter = rules.definition().pieces[king.piece.index()]
         .letter
         .to_ascii_uppercase();
     let (file, rank) = file_and_rank(rules, castle.king_from);
@@ -548,10 +548,10 @@ fn fits<B: Bitboard>(
         return false;
     };
     let us = position.side_to_move(rules);
-    let letter = rules.definition.pieces[mover.piece.index()]
+    let letter = rules.definition().pieces[mover.piece.index()]
         .letter
         .to_ascii_uppercase();
-    let promoted_form = |piece: PieceId| rules.definition.pieces[piece.index()].promoted_form;
+    let promoted_form = |piece: PieceId| rules.definition().pieces[piece.index()].promoted_form;
     let piece_ok = match written.piece {
         Some(p) => p == letter && written.promoted_piece == promoted_form(mover.piece),
         None => letterless(rules, us, mover.piece),
@@ -559,7 +559,7 @@ fn fits<B: Bitboard>(
     let (file, rank) = file_and_rank(rules, mv.from);
     let promotion_ok = match (written.promotion, mv.kind) {
         (Some(p), MoveKind::Promote(piece)) => {
-            rules.definition.pieces[piece.index()]
+            rules.definition().pieces[piece.index()]
                 .letter
                 .to_ascii_uppercase()
                 == p
@@ -590,7 +590,7 @@ fn meant<B: Bitboard>(
             let Some(o) = position.occupant(square) else {
                 return false;
             };
-            let letter = rules.definition.pieces[o.piece.index()]
+            let letter = rules.definition().pieces[o.piece.index()]
                 .letter
                 .to_ascii_uppercase();
             let (file, rank) = file_and_rank(rules, square);
@@ -633,7 +633,7 @@ fn meant<B: Bitboard>(
 /// The square written as text, if it is on the board.
 fn board_square<B: Bitboard>(rules: &Rules<B>, text: &str) -> Option<Sq> {
     let square = variant_dsl::Square::parse(text)?;
-    let geometry = &rules.geometry;
+    let geometry = &rules.geometry();
     if usize::from(square.file) >= geometry.files || usize::from(square.rank) >= geometry.ranks {
         return None;
     }
@@ -695,7 +695,7 @@ fn castling_meant<B: Bitboard>(
 ) -> Option<String> {
     let us = position.side_to_move(rules);
     let named: Vec<&crate::rules::Castle<B>> = rules
-        .castles
+        .castles()
         .iter()
         .enumerate()
         .filter(|(index, castle)| {
@@ -703,7 +703,7 @@ fn castling_meant<B: Bitboard>(
                 && castle_name(rules, *index) == wanted
                 && position
                     .occupant(castle.king_from)
-                    .is_some_and(|o| o.side == us && castle.king_is(o.piece, &rules.royal))
+                    .is_some_and(|o| o.side == us && castle.king_is(o.piece, rules.royal()))
         })
         .map(|(_, castle)| castle)
         .collect();

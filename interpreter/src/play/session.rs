@@ -327,7 +327,7 @@ impl<B: Bitboard> Game<B> {
         }
         let position = self.position();
         let side = position.side_to_move(&self.rules);
-        let name = &self.rules.definition.sides[side.index()].name;
+        let name = &self.rules.definition().sides[side.index()].name;
         if self.policies.of(side).is_none() {
             return Some(Explanation {
                 legal: false,
@@ -353,13 +353,13 @@ impl<B: Bitboard> Game<B> {
     /// What a policy's action made of edits does, in words.
     fn describe_edited(&self, edited: Edited) -> String {
         let position = self.position();
-        let name = &self.rules.definition.sides[position.side_to_move(&self.rules).index()].name;
-        let square = |index: u16| self.rules.geometry.square(index as usize).to_string();
+        let name = &self.rules.definition().sides[position.side_to_move(&self.rules).index()].name;
+        let square = |index: u16| self.rules.geometry().square(index as usize).to_string();
         let piece = |index: u16| {
             position
                 .at(index as usize)
                 .map_or("piece".to_string(), |o| {
-                    self.rules.definition.pieces[o.piece.index()].name.clone()
+                    self.rules.definition().pieces[o.piece.index()].name.clone()
                 })
         };
         match edited.written {
@@ -473,18 +473,18 @@ impl<B: Bitboard> Game<B> {
 
 impl<B: Bitboard> Session for Game<B> {
     fn definition(&self) -> &Definition {
-        &self.rules.definition
+        self.rules.definition()
     }
 
     fn fen(&self) -> String {
         fen::write_fen(
-            &self.rules.definition,
+            self.rules.definition(),
             &self.position().to_setup(&self.rules),
         )
     }
 
     fn side_to_move(&self) -> String {
-        self.rules.definition.sides[self.position().side_to_move(&self.rules).index()]
+        self.rules.definition().sides[self.position().side_to_move(&self.rules).index()]
             .name
             .clone()
     }
@@ -507,7 +507,7 @@ impl<B: Bitboard> Session for Game<B> {
         use crate::policy::{decide, GivenDice, PolicyError, SeededDice};
         let position = self.position();
         let side = position.side_to_move(&self.rules);
-        let name = self.rules.definition.sides[side.index()].name.clone();
+        let name = self.rules.definition().sides[side.index()].name.clone();
         let policy = self
             .policies
             .of(side)
@@ -575,7 +575,7 @@ impl<B: Bitboard> Session for Game<B> {
             return None;
         }
         Some(PolicyReport {
-            side: self.rules.definition.sides[side.index()].name.clone(),
+            side: self.rules.definition().sides[side.index()].name.clone(),
             rule: decision.rule,
             dice: decision.dice,
             candidates: decision
@@ -605,15 +605,15 @@ impl<B: Bitboard> Session for Game<B> {
 
     fn in_check(&self) -> bool {
         let position = self.position();
-        self.rules.definition.end.check
+        self.rules.definition().end.check
             && position.in_check(&self.rules, position.side_to_move(&self.rules))
     }
 
     fn checked_sides(&self) -> Vec<String> {
         let position = self.position();
-        (0..self.rules.sides)
+        (0..self.rules.sides())
             .filter(|&side| position.in_check(&self.rules, SideId::new(side)))
-            .map(|side| self.rules.definition.sides[side].name.clone())
+            .map(|side| self.rules.definition().sides[side].name.clone())
             .collect()
     }
 
@@ -650,9 +650,9 @@ impl<B: Bitboard> Session for Game<B> {
         let rules = &self.rules;
         let report = |square: Sq| {
             before.occupant(square).map(|o| PieceReport {
-                square: rules.geometry.name(square).to_string(),
-                side: rules.definition.sides[o.side.index()].name.clone(),
-                piece: rules.definition.pieces[o.piece.index()].name.clone(),
+                square: rules.geometry().name(square).to_string(),
+                side: rules.definition().sides[o.side.index()].name.clone(),
+                piece: rules.definition().pieces[o.piece.index()].name.clone(),
             })
         };
         // Read from the boards before and after, so that every effect is reported: the piece
@@ -700,7 +700,7 @@ impl<B: Bitboard> Session for Game<B> {
                 .filter_map(report)
                 .collect(),
         };
-        if rules.capture_effects && mv.as_move().is_some() && after.occupant(mv.to()).is_none() {
+        if rules.capture_effects() && mv.as_move().is_some() && after.occupant(mv.to()).is_none() {
             captured.extend(report(mv.from()));
         }
         Some(MoveReport {
@@ -718,7 +718,7 @@ impl<B: Bitboard> Session for Game<B> {
         let scores = crate::score::scores(&self.rules, self.position())?;
         Some(
             self.rules
-                .definition
+                .definition()
                 .sides
                 .iter()
                 .map(|s| s.name.clone())
@@ -730,7 +730,7 @@ impl<B: Bitboard> Session for Game<B> {
     fn controlled_squares(&self, side: &str) -> Vec<String> {
         let Some(index) = self
             .rules
-            .definition
+            .definition()
             .sides
             .iter()
             .position(|s| s.name == side)
@@ -739,20 +739,20 @@ impl<B: Bitboard> Session for Game<B> {
         };
         crate::control::side_control(&self.rules, self.position(), SideId::new(index))
             .iter()
-            .map(|square| self.rules.geometry.name(square).to_string())
+            .map(|square| self.rules.geometry().name(square).to_string())
             .collect()
     }
 
     fn control_diagrams(&self) -> Vec<(String, String)> {
-        if self.rules.definition.score.is_none() {
+        if self.rules.definition().score.is_none() {
             return Vec::new();
         }
-        (0..self.rules.sides)
+        (0..self.rules.sides())
             .map(|side| {
                 let control =
                     crate::control::side_control(&self.rules, self.position(), SideId::new(side));
                 (
-                    self.rules.definition.sides[side].name.clone(),
+                    self.rules.definition().sides[side].name.clone(),
                     control_diagram(&self.rules, self.position(), control),
                 )
             })
@@ -765,7 +765,7 @@ impl<B: Bitboard> Session for Game<B> {
 
     fn start_fen(&self) -> String {
         fen::write_fen(
-            &self.rules.definition,
+            self.rules.definition(),
             &self.positions[0].to_setup(&self.rules),
         )
     }
@@ -805,10 +805,10 @@ impl<B: Bitboard> Session for Game<B> {
 
     fn turn_report(&self) -> TurnReport {
         let rules = &self.rules;
-        let definition = &rules.definition;
+        let definition = &rules.definition();
         let position = self.position();
         let letters = |side: usize, count: &dyn Fn(usize) -> u8| -> String {
-            (0..rules.pieces)
+            (0..rules.pieces())
                 .flat_map(|piece| {
                     let letter = definition.piece_letter(
                         variant_dsl::SideId(side as u8),
@@ -833,7 +833,7 @@ impl<B: Bitboard> Session for Game<B> {
                     definition.phases[phase].name.clone()
                 })
             }),
-            turn_actions: rules.multi_action.then(|| {
+            turn_actions: rules.multi_action().then(|| {
                 self.moves[self.moves.len() - taken.min(self.moves.len())..]
                     .iter()
                     .map(|mv| mv.notation(rules))
@@ -843,7 +843,7 @@ impl<B: Bitboard> Session for Game<B> {
                 per_side(&|side, piece| position.hand(SideId::new(side), PieceId::new(piece)))
             }),
             prisoners: rules
-                .stores
+                .stores()
                 .iter()
                 .any(|store| *store == Some(variant_dsl::Store::Prison))
                 .then(|| {
@@ -909,7 +909,7 @@ impl<B: Bitboard> Session for Game<B> {
         if pieces.is_empty() {
             return None;
         }
-        let square = self.rules.geometry.name(pieces.first()).to_string();
+        let square = self.rules.geometry().name(pieces.first()).to_string();
         Some(format!("{square}{square}"))
     }
 }
@@ -982,20 +982,20 @@ fn looks_like_move(text: &str) -> bool {
 /// is written as in a FEN (`+P`); in a game that has promoted forms every column is one
 /// character wider, so that the board keeps its shape as pieces promote.
 pub fn diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> String {
-    let width = if rules.definition.pieces.iter().any(|p| p.promoted_form) {
+    let width = if rules.definition().pieces.iter().any(|p| p.promoted_form) {
         3
     } else {
         2
     };
     let mut out = draw(rules, width, |square| match position.occupant(square) {
         None => ".".to_string(),
-        Some(o) => rules.definition.piece_symbol(
+        Some(o) => rules.definition().piece_symbol(
             variant_dsl::SideId(o.side.0),
             variant_dsl::PieceId(o.piece.0),
         ),
     });
     out.push_str("   ");
-    for file in 0..rules.geometry.files {
+    for file in 0..rules.geometry().files {
         let letter = (b'a' + file as u8) as char;
         out.push_str(&format!("{letter:>width$}"));
     }
@@ -1006,7 +1006,7 @@ pub fn diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> String 
 /// The board's ranks, top first, each cell drawn by `cell` right-aligned in `width` characters
 /// (holes are blank), with rank numbers.
 fn draw<B: Bitboard>(rules: &Rules<B>, width: usize, cell: impl Fn(Sq) -> String) -> String {
-    let geometry = &rules.geometry;
+    let geometry = &rules.geometry();
     let mut out = String::new();
     for rank in (0..geometry.ranks).rev() {
         out.push_str(&format!("{:>2} ", rank + 1));

@@ -79,7 +79,7 @@ pub fn board<B: Bitboard>(
     position: &Position<B>,
     last: Option<Move>,
 ) -> BoardView {
-    let geometry = &rules.geometry;
+    let geometry = &rules.geometry();
     let cells = geometry
         .grid()
         .map(|square| {
@@ -91,8 +91,8 @@ pub fn board<B: Bitboard>(
                 None => Cell::Empty,
                 Some(o) => Cell::Piece {
                     side: o.side.index(),
-                    letter: rules.definition.piece_letter(o.side, o.piece),
-                    promoted: rules.definition.pieces[o.piece.index()].promoted_form,
+                    letter: rules.definition().piece_letter(o.side, o.piece),
+                    promoted: rules.definition().pieces[o.piece.index()].promoted_form,
                 },
             }
         })
@@ -111,19 +111,19 @@ pub fn board<B: Bitboard>(
             .map(|square| geometry.light.contains(square))
             .collect(),
         last_move,
-        promoted_forms: rules.definition.pieces.iter().any(|p| p.promoted_form),
+        promoted_forms: rules.definition().pieces.iter().any(|p| p.promoted_form),
     }
 }
 
 /// Every side's hand, in side order (empty hands included).
 pub fn hands<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Hand> {
-    (0..rules.sides)
+    (0..rules.sides())
         .map(|side| Hand {
-            side: rules.definition.sides[side].name.clone(),
-            pieces: (0..rules.pieces)
+            side: rules.definition().sides[side].name.clone(),
+            pieces: (0..rules.pieces())
                 .filter(|&piece| position.hand(SideId::new(side), PieceId::new(piece)) > 0)
                 .map(|piece| {
-                    let def = &rules.definition.pieces[piece];
+                    let def = &rules.definition().pieces[piece];
                     (
                         def.letter,
                         def.name.clone(),

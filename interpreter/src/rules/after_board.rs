@@ -65,7 +65,7 @@ impl<'a, B: Bitboard> BoardJudge<'a, B> {
     /// `some (T and reach of (F) by "...")` judged from its operands' squares, without the
     /// reach's whole set where no target could be in it.
     fn reaches(&mut self, targets: &Set<B>, from: &Set<B>, index: usize) -> bool {
-        let targets = crate::domain::set(self, targets) & self.rules.geometry.board;
+        let targets = crate::domain::set(self, targets) & self.rules.geometry().board;
         if targets.is_empty() {
             return false;
         }
@@ -135,7 +135,7 @@ impl<B: Bitboard> Facing<B> {
         if !moves.simple || !moves.routes.is_empty() {
             return None;
         }
-        let targets = crate::domain::set(before, targets) & rules.geometry.board;
+        let targets = crate::domain::set(before, targets) & rules.geometry().board;
         let origins = crate::domain::set(before, origins);
         Some(Facing {
             index,
@@ -212,7 +212,7 @@ impl<B: Bitboard> Domain<B> for BoardJudge<'_, B> {
 
     #[inline]
     fn empty(&mut self) -> B {
-        self.rules.geometry.board & !self.board.occupied()
+        self.rules.geometry().board & !self.board.occupied()
     }
     #[inline]
     fn occupied(&mut self) -> B {
@@ -292,7 +292,7 @@ impl<B: Bitboard> Domain<B> for BoardJudge<'_, B> {
     }
     #[inline]
     fn complement(&mut self, a: B) -> B {
-        self.rules.geometry.board & !a
+        self.rules.geometry().board & !a
     }
     #[inline]
     fn nothing(&self, squares: B) -> bool {
@@ -300,7 +300,7 @@ impl<B: Bitboard> Domain<B> for BoardJudge<'_, B> {
     }
     #[inline]
     fn everything(&self, squares: B) -> bool {
-        squares == self.rules.geometry.board
+        squares == self.rules.geometry().board
     }
 
     #[inline]
@@ -394,7 +394,7 @@ impl<B: Bitboard> Domain<B> for BoardJudge<'_, B> {
     #[inline]
     fn everywhere(&mut self, truth: bool) -> B {
         if truth {
-            self.rules.geometry.board
+            self.rules.geometry().board
         } else {
             B::EMPTY
         }
@@ -444,7 +444,7 @@ mod tests {
         let own = position.side_pieces(us);
         let mut moves = Vec::new();
         for from in own.iter() {
-            for to in (rules.geometry.board & !own).iter() {
+            for to in (rules.geometry().board & !own).iter() {
                 moves.push(Move::normal(from, to));
             }
         }
@@ -462,7 +462,7 @@ mod tests {
     fn the_board_after_a_move_answers_as_the_move_played() {
         for name in GAMES {
             let (rules, mut position) = load(name);
-            assert!(rules.board_moves, "{name}: moves change two squares only");
+            assert!(rules.board_moves(), "{name}: moves change two squares only");
             let mut seed = 0x2545_f491_4f6c_dd1du64;
             let mut judged = 0;
             let mut settled = 0;
@@ -482,7 +482,7 @@ mod tests {
                         );
                     }
                     let royal = rules
-                        .royal
+                        .royal()
                         .contains(&position.at(mv.from.index()).unwrap().piece);
                     if quiet && !royal {
                         let touched = (1u128 << mv.from.index()) | (1u128 << mv.to.index());

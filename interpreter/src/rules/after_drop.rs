@@ -161,7 +161,7 @@ impl<B: Bitboard> Lower<B> {
         Lower {
             certain: around(rules, self.fold(rules, after)),
             near: if self.with_drop {
-                rules.geometry.board
+                rules.geometry().board
             } else {
                 B::EMPTY
             },
@@ -331,7 +331,7 @@ impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
     type Truth = (bool, bool);
 
     fn empty(&mut self) -> (Lower<B>, B) {
-        let empty = self.rules.geometry.board & !self.position.occupied();
+        let empty = self.rules.geometry().board & !self.position.occupied();
         let lower = Lower {
             certain: empty,
             without_drop: true,
@@ -419,7 +419,7 @@ impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
         (a.0.except(b.1, self.after), a.1 & !self.fold(b.0))
     }
     fn complement(&mut self, (low, high): (Lower<B>, B)) -> (Lower<B>, B) {
-        let board = self.rules.geometry.board;
+        let board = self.rules.geometry().board;
         (Lower::plain(board & !high), board & !self.fold(low))
     }
     fn nothing(&self, (low, high): (Lower<B>, B)) -> bool {
@@ -509,7 +509,7 @@ impl<B: Bitboard> Domain<B> for Symbolic<'_, B> {
         truth == (true, true)
     }
     fn everywhere(&mut self, (certainly, possibly): (bool, bool)) -> (Lower<B>, B) {
-        let board = self.rules.geometry.board;
+        let board = self.rules.geometry().board;
         let all = |holds: bool| if holds { board } else { B::EMPTY };
         (Lower::plain(all(certainly)), all(possibly))
     }
@@ -568,7 +568,7 @@ mod tests {
     /// The set a bound says is there after a drop on `d`, from its definition.
     fn meaning(rules: &Rules<u64>, lower: Lower<u64>, d: usize) -> u64 {
         let square = 1u64 << d;
-        let mut set = lower.certain | (rules.neighbours[d] & lower.near);
+        let mut set = lower.certain | (rules.neighbours()[d] & lower.near);
         if lower.without_drop {
             set &= !square;
         }
@@ -588,7 +588,7 @@ mod tests {
     #[test]
     fn operations_bound_the_sets_they_stand_for_at_every_drop() {
         let rules = rules();
-        let board = rules.geometry.board;
+        let board = rules.geometry().board;
         let mut seeded = Seeded(11);
         let mut proved = 0;
         for _ in 0..4000 {
@@ -640,7 +640,7 @@ mod tests {
     #[test]
     fn the_squares_touching_a_drop_anywhere_are_never_none() {
         let rules = rules();
-        let empty = rules.geometry.board;
+        let empty = rules.geometry().board;
         let after = after(empty);
         // The empty squares after the drop, and the squares around the pieces (the drop's).
         let empty_after = Lower {

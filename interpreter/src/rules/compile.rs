@@ -22,15 +22,14 @@ impl<B: Bitboard> Rules<B> {
     /// Compiles a definition with some shortcuts switched off (for tests).
     pub fn compile_with(definition: &Definition, options: Options) -> Result<Self, CompileError> {
         let mut tables = Tables::compile(definition)?;
-        tables.pins_suffice &= options.pins;
-        tables.screens = options.pins;
-        tables.explosion_shield = options.pins && crate::core::legality::explosion_shield(&tables);
-        let pieces = tables.pieces;
-        let mut expressions = crate::expression::Compiled::new(definition, &tables.geometry);
+        let shield = crate::core::legality::explosion_shield(&tables);
+        tables.use_pins(options.pins, shield);
+        let pieces = tables.pieces();
+        let mut expressions = crate::expression::Compiled::new(definition, tables.geometry());
         if !options.drop_lookahead {
             expressions.drops.retain(|rule| !rule.lookahead);
         }
-        tables.tracks_turns = tables.multi_action || !expressions.turn_start.is_empty();
+        tables.track_turns(!expressions.turn_start.is_empty());
         let reach = expressions
             .reach
             .iter()
@@ -120,7 +119,7 @@ mod tests {
         };
         let slow = Rules::<u64>::compile_with(&definition, options).expect("compiles");
         let fast = Rules::<u64>::compile(&definition).expect("compiles");
-        assert!(fast.pins_suffice && !slow.pins_suffice);
+        assert!(fast.pins_suffice() && !slow.pins_suffice());
         for rules in [&fast, &slow] {
             let position = Position::from_setup(rules, &setup).expect("opens");
             assert_eq!(crate::perft::perft(rules, &position, 3, &[]), 97_862);

@@ -2,9 +2,12 @@
 //! [`Definition`] (the drop, move and end expressions, the key of their plans, the squares each
 //! piece can reach).
 //!
-//! [`Rules`] dereferences to its [`Tables`], so code of any layer reads `rules.geometry` or
-//! `rules.castles` as before, and a function of the core that takes `&Tables<B>` is called with
-//! `&rules`. The core itself never sees a `Rules`.
+//! [`Rules`] dereferences to its [`Tables`], so code of any layer asks `rules.geometry()` or
+//! `rules.castles()`, and a function of the core that takes `&Tables<B>` is called with
+//! `&rules`. The core itself never sees a `Rules`. The fields of both are private to their
+//! layer (the core's tables to the core, the rules' to the rules layer): what a layer above
+//! reads is a method, so a table may change shape without its readers noticing; what a test
+//! switches off is an [`Options`].
 //!
 //! This file names only what lies below it (the core's tables, the expression IR, the plans'
 //! cache): the rules are compiled by [`crate::rules::compile`], which sees every part of the
@@ -58,34 +61,34 @@ impl Default for Options {
 #[derive(Clone, Debug)]
 pub struct Rules<B: Bitboard> {
     /// The core's tables: geometry, rays, movement, attacks, castling, hash keys.
-    pub(crate) tables: Tables<B>,
+    pub(super) tables: Tables<B>,
     /// Per side, how many pieces its hand holds in the game's setup: drops made so far are
     /// counted against it.
-    pub(crate) setup_hand: BySide<u32>,
+    pub(super) setup_hand: BySide<u32>,
     /// Per side and piece type, the squares that piece can ever stand on (`None` in games with
     /// pieces in hand to drop); see [`crate::plausible`].
-    pub(crate) reachable: Option<BySide<ByPiece<B>>>,
+    pub(super) reachable: Option<BySide<ByPiece<B>>>,
     /// Piece types that no `material` rule allows on the board: one of them present rules
     /// every material end out at once (pawns in chess).
-    pub(crate) material_excluded: Vec<PieceId>,
+    pub(super) material_excluded: Vec<PieceId>,
     /// The drop rules, score and end conditions, compiled.
-    pub(crate) expressions: crate::expression::Compiled<B>,
+    pub(super) expressions: crate::expression::Compiled<B>,
     /// Per `reach` movement of the expressions ([`crate::expression::Compiled::reach`]), its
     /// moves for each side.
-    pub(crate) reach: Vec<BySide<crate::core::tables::PieceMoves<B>>>,
+    pub(super) reach: Vec<BySide<crate::core::tables::PieceMoves<B>>>,
     /// Per promotion in place ([`crate::expression::Compiled::in_place`]), its step's moves for
     /// each side (no move at all for a promotion in place only).
-    pub(crate) in_place_steps: Vec<BySide<crate::core::tables::PieceMoves<B>>>,
+    pub(super) in_place_steps: Vec<BySide<crate::core::tables::PieceMoves<B>>>,
     /// The shortcuts switched on (all, but in tests).
-    pub(crate) options: Options,
+    pub(super) options: Options,
     /// What the scalar parts of the drop rules read: the key of their folded plans
     /// ([`crate::plan`]). A copy of the rules has its own plans, so a copy may have its
     /// expressions changed; rules already used must not.
-    pub(crate) plan_key: KeySpec,
+    pub(super) plan_key: KeySpec,
     /// The plans made so far, kept for as long as the rules ([`crate::plan::plan`]).
-    pub(crate) plans: PlanCache<B>,
+    pub(super) plans: PlanCache<B>,
     /// The legal actions of a position, as the expressions ask for them.
-    pub(crate) legal: LegalActions<B>,
+    pub(super) legal: LegalActions<B>,
 }
 
 /// The legal actions of a position, for the expressions that read them (`legal drops`, `can
@@ -94,9 +97,9 @@ pub struct Rules<B: Bitboard> {
 /// the generator's ([`crate::rules::compile`]).
 pub(crate) struct LegalActions<B: Bitboard> {
     /// Every legal action of the side to move.
-    pub(crate) moves: fn(&Rules<B>, &Position<B>) -> Vec<Move>,
+    pub(super) moves: fn(&Rules<B>, &Position<B>) -> Vec<Move>,
     /// Whether the side to move has a legal action (stopping at the first).
-    pub(crate) any: fn(&Rules<B>, &Position<B>) -> bool,
+    pub(super) any: fn(&Rules<B>, &Position<B>) -> bool,
 }
 
 // By hand: a derive would ask `B: Clone` and `B: Debug` of a type that only holds functions.
@@ -135,5 +138,24 @@ impl<B: Bitboard> Rules<B> {
     #[inline]
     pub fn folds_drop_rules(&self) -> bool {
         self.plan_key.active
+    }
+
+    /// Whether some drop rule looks ahead (`must leave an action`).
+    #[inline]
+    pub fn drop_lookahead(&self) -> bool {
+        self.expressions.lookahead
+    }
+
+    /// The `score` expression, compiled, if the game has one.
+    #[inline]
+    pub fn score_expression(&self) -> Option<&crate::expression::Num<B>> {
+        self.expressions.score.as_ref()
+    }
+
+    /// The drop rules of the game (outside any phase), compiled in the order of the
+    /// definition's `drops` constraints.
+    #[inline]
+    pub fn drop_constraints(&self) -> &[crate::expression::DropRule<B>] {
+        &self.expressions.drops
     }
 }

@@ -456,7 +456,7 @@ mod tests {
 
     /// Every leaf set, with each side reference and piece type.
     fn leaf_sets(rules: &Rules<u64>) -> Vec<Set<u64>> {
-        let board = rules.geometry.board;
+        let board = rules.geometry().board;
         let references = [
             SideRef::Own,
             SideRef::Opponents,
@@ -469,7 +469,7 @@ mod tests {
         let mut sets = vec![
             Set::Empty,
             Set::Occupied,
-            Set::Fixed(board & rules.geometry.light),
+            Set::Fixed(board & rules.geometry().light),
             Set::Zone(Box::new(BySide::from_fn(|side| match side.0 {
                 0 => board & 0xFFFF,
                 1 => board & 0xFFFF << 48,
@@ -488,7 +488,7 @@ mod tests {
         ];
         for reference in references {
             sets.push(Set::Pieces(reference, None));
-            sets.extend(pieces(rules.pieces).map(|piece| Set::Pieces(reference, Some(piece))));
+            sets.extend(pieces(rules.pieces()).map(|piece| Set::Pieces(reference, Some(piece))));
             sets.push(Set::ControlledBy(reference));
             sets.push(Set::AttackedBy(reference));
             sets.push(Set::LastDrop(reference));
@@ -528,7 +528,7 @@ mod tests {
             SideRef::Next,
         ] {
             numbers.push(Num::Hand(reference, None));
-            numbers.extend(pieces(rules.pieces).map(|piece| Num::Hand(reference, Some(piece))));
+            numbers.extend(pieces(rules.pieces()).map(|piece| Num::Hand(reference, Some(piece))));
         }
         for set in &leaves {
             numbers.push(Num::Count(boxed(set)));
@@ -553,7 +553,7 @@ mod tests {
             SideRef::Any,
             SideRef::Next,
         ] {
-            conditions.extend(pieces(rules.pieces).map(|piece| Cond::Placed(reference, piece)));
+            conditions.extend(pieces(rules.pieces()).map(|piece| Cond::Placed(reference, piece)));
         }
         conditions.extend(leaves.iter().map(|set| Cond::Some(set.clone())));
         let operators = [
@@ -576,7 +576,7 @@ mod tests {
             conditions.push(Cond::Not(Box::new(a.clone())));
         }
         // What only a drop rule reads.
-        for piece in pieces(rules.pieces) {
+        for piece in pieces(rules.pieces()) {
             conditions.push(Cond::Place(piece));
         }
         for set in leaves.iter().take(12) {
@@ -645,8 +645,8 @@ mod tests {
         let position = random_position(rules, start, seed, plies);
         let next = reply_side(rules, &position)?;
         let mover = position.side_to_move(rules);
-        let empty = rules.geometry.board & !position.occupied();
-        let held: Vec<PieceId> = pieces(rules.pieces)
+        let empty = rules.geometry().board & !position.occupied();
+        let held: Vec<PieceId> = pieces(rules.pieces())
             .filter(|&p| position.hand(mover, p) > 0)
             .collect();
         if empty == 0 || held.is_empty() {
@@ -671,7 +671,7 @@ mod tests {
     /// Whether the concrete value of `term` for `next` after the drop is within the interval
     /// `bounds` gives it before the drop.
     fn within(bounds: &mut Bounds<'_, u64>, after: &mut Judge<'_, u64>, term: &Term) -> bool {
-        let board = after.rules().geometry.board;
+        let board = after.rules().geometry().board;
         match term {
             Term::Set(set) => {
                 let (low, high) = super::set(bounds, set);
@@ -695,7 +695,7 @@ mod tests {
     /// evaluated on their own.
     fn defined(judge: &mut Judge<'_, u64>, term: &Term) -> bool {
         let rules = judge.rules();
-        let board = rules.geometry.board;
+        let board = rules.geometry().board;
         match term {
             Term::Set(set) => {
                 let value = judge.set(set);
@@ -703,19 +703,19 @@ mod tests {
                     Set::Adjacent(a) => judge
                         .set(a)
                         .squares()
-                        .fold(0, |acc, square| acc | rules.neighbours[square]),
+                        .fold(0, |acc, square| acc | rules.neighbours()[square]),
                     Set::ColourOf(a) => {
                         let a = judge.set(a);
-                        let light = board & rules.geometry.light;
+                        let light = board & rules.geometry().light;
                         let dark = board & !light;
                         (if a & light != 0 { light } else { 0 })
                             | (if a & dark != 0 { dark } else { 0 })
                     }
                     Set::FileOf(a) => {
                         let a = judge.set(a);
-                        let files = rules.geometry.files;
+                        let files = rules.geometry().files;
                         let columns: Vec<usize> = a.squares().map(|s| s % files).collect();
-                        (0..rules.geometry.grid_size())
+                        (0..rules.geometry().grid_size())
                             .filter(|s| columns.contains(&(s % files)))
                             .fold(0, |acc, s| acc | 1 << s)
                             & board
@@ -784,12 +784,12 @@ mod tests {
                         "{}: {:?} after {:?} on {} (drops {:#x})", name, term, dropped, to, drops
                     );
                 }
-                for piece in pieces(rules.pieces) {
+                for piece in pieces(rules.pieces()) {
                     for term in &terms {
                         let Term::Cond(condition) = term else { continue };
                         let (low, high) = bounds.drop_mask(condition, piece);
                         let value = after.drop_mask(condition, piece);
-                        let board = rules.geometry.board;
+                        let board = rules.geometry().board;
                         prop_assert!(
                             low & board & !value == 0 && value & board & !high == 0,
                             "{}: drop mask {:?} of {:?}", name, condition, piece
@@ -812,11 +812,11 @@ mod tests {
             let position = random_position(rules, start, seed, plies);
             let side = position.side_to_move(rules);
             let mut judge = Judge::new(rules, &position, side);
-            let board = rules.geometry.board;
+            let board = rules.geometry().board;
             for term in &terms(rules) {
                 prop_assert!(defined(&mut judge, term), "{}: {:?}", name, term);
                 if let Term::Cond(condition) = term {
-                    for piece in pieces(rules.pieces) {
+                    for piece in pieces(rules.pieces()) {
                         let mask = judge.drop_mask(condition, piece);
                         let expected = match condition {
                             Cond::Place(named) => if *named == piece { board } else { 0 },
@@ -849,7 +849,7 @@ mod tests {
             let (name, rules, start) = &games()[game];
             let position = random_position(rules, start, seed, plies);
             let side = position.side_to_move(rules);
-            let board = rules.geometry.board;
+            let board = rules.geometry().board;
             let mut judge = Judge::new(rules, &position, side);
             let compiled = |term: TestTerm<'_, u64>| {
                 Program::for_term(rules, &position, side, term).expect("fits in a program")
@@ -886,7 +886,7 @@ mod tests {
                             replay.run(&mut judge), judge.drop_mask(condition, other),
                             "{}: replayed {:?}", name, condition
                         );
-                        for piece in pieces(rules.pieces).chain([other]) {
+                        for piece in pieces(rules.pieces()).chain([other]) {
                             let term = TestTerm::DropMask(condition, piece);
                             let value = squares(&mut judge, compiled(term));
                             let expected = judge.drop_mask(condition, piece);
@@ -914,7 +914,7 @@ mod tests {
             else {
                 return Ok(());
             };
-            let board = rules.geometry.board;
+            let board = rules.geometry().board;
             let mut after = Judge::new(rules, &played, next);
             let mut bounds = Bounds::new(rules, &position, next);
             let mut before = Judge::new(rules, &position, mover);
@@ -948,7 +948,7 @@ mod tests {
                         let (certainly, possibly) = super::holds(&mut bounds, condition);
                         check(TestTerm::Holds(condition), value, (all(certainly), all(possibly)))
                             .map_err(|e| TestCaseError::fail(format!("{e} {condition:?}")))?;
-                        for piece in pieces(rules.pieces) {
+                        for piece in pieces(rules.pieces()) {
                             let value = after.drop_mask(condition, piece);
                             let pair = bounds.drop_mask(condition, piece);
                             check(TestTerm::DropMask(condition, piece), value, pair)
@@ -977,7 +977,7 @@ mod tests {
             else {
                 return Ok(());
             };
-            let board = rules.geometry.board;
+            let board = rules.geometry().board;
             let mut after = Judge::new(rules, &played, next);
             let at_drop = After { drops: u64::of(to), known: u64::of(to) };
             let terms = terms(rules);
@@ -1009,7 +1009,7 @@ mod tests {
                                 (!certainly || value) && (!value || possibly),
                                 "{}: {:?} after {:?} on {}", name, condition, dropped, to
                             );
-                            for piece in pieces(rules.pieces) {
+                            for piece in pieces(rules.pieces()) {
                                 let mask = super::drop_mask(&mut symbolic, condition, piece);
                                 let value = after.drop_mask(condition, piece);
                                 prop_assert!(

@@ -19,7 +19,7 @@ use variant_dsl::{MaterialRule, Verdict};
 /// piece captured, an end condition that does not read the legal actions, a `material` rule.
 /// (No legal action, repetition and the move limit are judged at the turn's end.)
 pub(crate) fn ends_by_action<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    (rules.definition.end.royal_captured.is_some() && royal_lost(rules, position).is_some())
+    (rules.definition().end.royal_captured.is_some() && royal_lost(rules, position).is_some())
         || fired_end_condition(rules, position, None, |end| !end.needs_actions).is_some()
         || material_rule(rules, position).is_some()
 }
@@ -45,7 +45,7 @@ pub(crate) fn ends_before_actions_settled<B: Bitboard>(
     history: &[u64],
     conditions: Option<bool>,
 ) -> bool {
-    let end = &rules.definition.end;
+    let end = &rules.definition().end;
     // Each rule's own test runs only where the game has the rule (most have few).
     (end.royal_captured.is_some() && royal_lost(rules, position).is_some())
         || conditions.unwrap_or_else(|| {
@@ -87,7 +87,7 @@ pub(crate) fn fired_end_condition_by<B: Bitboard>(
         .expressions
         .end
         .iter()
-        .zip(&rules.definition.end.conditions)
+        .zip(&rules.definition().end.conditions)
         .enumerate()
     {
         if !select(check) {
@@ -96,8 +96,8 @@ pub(crate) fn fired_end_condition_by<B: Bitboard>(
         let side = if written.each_side {
             // Every side, starting with the one that acted last.
             let first = position.previous_side(rules);
-            (0..rules.sides)
-                .map(|offset| SideId::new((first.index() + offset) % rules.sides))
+            (0..rules.sides())
+                .map(|offset| SideId::new((first.index() + offset) % rules.sides()))
                 .find(|&side| {
                     judge.judge_for(side);
                     judge.holds(&check.condition)
@@ -121,18 +121,18 @@ pub(crate) fn material_rule<'r, B: Bitboard>(
     rules: &'r Rules<B>,
     position: &Position<B>,
 ) -> Option<&'r MaterialRule> {
-    let material = &rules.definition.end.material;
+    let material = &rules.definition().end.material;
     if material.is_empty()
         || rules
             .material_excluded
             .iter()
             .any(|&piece| position.typed(piece).any())
-        || sides(rules.sides).any(|side| position.hand_total(side) > 0)
+        || sides(rules.sides()).any(|side| position.hand_total(side) > 0)
     {
         return None;
     }
     material.iter().find(|rule| {
-        let counts_fit = pieces(rules.pieces).all(|piece| {
+        let counts_fit = pieces(rules.pieces()).all(|piece| {
             let count = position.typed(piece).count();
             match rule.counts.iter().find(|c| c.piece == piece) {
                 Some(bounds) => count >= bounds.min && bounds.max.is_none_or(|max| count <= max),
@@ -145,22 +145,22 @@ pub(crate) fn material_rule<'r, B: Bitboard>(
 
 fn non_royals_on_one_colour<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
     let royal = rules
-        .royal
+        .royal()
         .iter()
         .fold(B::EMPTY, |acc, p| acc | position.typed(*p));
     let others = position.occupied() & !royal;
-    (others & rules.geometry.light).is_empty() || (others & !rules.geometry.light).is_empty()
+    (others & rules.geometry().light).is_empty() || (others & !rules.geometry().light).is_empty()
 }
 
 /// The first side with no royal piece on the board nor in hand, in a game with royal pieces.
 pub(crate) fn royal_lost<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<SideId> {
-    if rules.royal.is_empty() {
+    if rules.royal().is_empty() {
         return None;
     }
-    sides(rules.sides).find(|&side| {
+    sides(rules.sides()).find(|&side| {
         position.royals(rules, side).is_empty()
             && rules
-                .royal
+                .royal()
                 .iter()
                 .all(|&royal| position.hand(side, royal) == 0)
     })
@@ -184,13 +184,13 @@ pub(crate) fn repetition_span<B: Bitboard>(
     position: &Position<B>,
     history: &[u64],
 ) -> Option<usize> {
-    let repetition = rules.definition.end.repetition?;
+    let repetition = rules.definition().end.repetition?;
     // Positions are compared at turn boundaries only.
     if !position.at_turn_start() {
         return None;
     }
     // Captured pieces that can come back (a hand, a prison) make a capture reversible.
-    let clock = if rules.pieces_return {
+    let clock = if rules.pieces_return() {
         history.len()
     } else {
         position.halfmove_clock() as usize
@@ -219,7 +219,7 @@ pub(crate) fn perpetual_checker<B: Bitboard>(
     position: &Position<B>,
     span: usize,
 ) -> Option<(SideId, Verdict)> {
-    let verdict = rules.definition.end.repetition?.perpetual_check?;
+    let verdict = rules.definition().end.repetition?.perpetual_check?;
     let mut checkers = perpetual_checkers(rules, position, span);
     match (checkers.next(), checkers.next()) {
         (Some(checker), None) => Some((checker, verdict)),
@@ -241,7 +241,7 @@ fn perpetual_checkers<'a, B: Bitboard>(
     position: &'a Position<B>,
     span: usize,
 ) -> impl Iterator<Item = SideId> + 'a {
-    let moves = span / rules.sides.max(1);
+    let moves = span / rules.sides().max(1);
     rules
         .side_ids()
         .filter(move |&side| moves > 0 && usize::from(position.checks_in_a_row(side)) >= moves)
@@ -260,8 +260,8 @@ pub(crate) fn perpetual_chaser<B: Bitboard>(
     span: usize,
     played: usize,
 ) -> Option<(SideId, Verdict)> {
-    let verdict = rules.definition.end.repetition?.perpetual_chase?;
-    let moves = span / rules.sides.max(1);
+    let verdict = rules.definition().end.repetition?.perpetual_chase?;
+    let moves = span / rules.sides().max(1);
     if moves == 0 || perpetual_checkers(rules, position, span).next().is_some() {
         return None;
     }
@@ -283,7 +283,7 @@ pub(crate) fn perpetual_chaser<B: Bitboard>(
 /// `move-limit N`: N moves by each side without a capture or an irreversible move.
 #[inline]
 pub(crate) fn move_limit_reached<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    rules.definition.end.move_limit.is_some_and(|limit| {
+    rules.definition().end.move_limit.is_some_and(|limit| {
         let unit = if limit.plies { 1 } else { 2 };
         let plies = u64::from(limit.moves) * unit;
         // `plus N per check beyond M`: the side with the most checks since the clock's reset.

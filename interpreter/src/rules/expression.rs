@@ -41,11 +41,11 @@ pub fn sides_of<B: Bitboard>(
     side: SideId,
     reference: SideRef,
 ) -> u32 {
-    let all = (1u32 << rules.sides) - 1;
+    let all = (1u32 << rules.sides()) - 1;
     match reference {
         SideRef::Own => 1 << side.0,
-        SideRef::Opponents => all & !u32::from(rules.allies[side]),
-        SideRef::Team => u32::from(rules.allies[side]),
+        SideRef::Opponents => all & !u32::from(rules.allies(side)),
+        SideRef::Team => u32::from(rules.allies(side)),
         SideRef::Any => all,
         SideRef::Next => 1 << next_side(rules, position, side).0,
         SideRef::Side(id) => 1 << id.0,
@@ -55,7 +55,7 @@ pub fn sides_of<B: Bitboard>(
 /// The side that moves after `side`: after the side to move, the next in the turn order; for
 /// another side, the one after its first turn in the order.
 pub fn next_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> SideId {
-    let order = &rules.definition.turn_order;
+    let order = &rules.definition().turn_order;
     // In play the side to move's place in the turn order is known; in a placement phase (and for
     // other sides) `next` is the side after the judged one in `turns`.
     let at = if position.side_to_move(rules) == side && position.phase().is_none() {
@@ -194,7 +194,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                 .squares()
                 .filter_map(|square| self.position.at(square))
                 .map(|occupant| {
-                    i64::from(self.rules.definition.pieces[occupant.piece.index()].value)
+                    i64::from(self.rules.definition().pieces[occupant.piece.index()].value)
                 })
                 .sum(),
             Fld::Plus(a, b) => self
@@ -216,7 +216,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
         for side in each_side(self.sides(*reference)) {
             crate::control::each_control(self.rules, self.position, side, |_, piece, control| {
                 let weight = if by_value {
-                    self.rules.definition.pieces[piece.index()].value as i64
+                    self.rules.definition().pieces[piece.index()].value as i64
                 } else {
                     1
                 };
@@ -227,7 +227,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
 
     /// The field, one number per square of the grid.
     pub fn field(&mut self, field: &Fld) -> Vec<i64> {
-        let size = self.rules.geometry.grid_size();
+        let size = self.rules.geometry().grid_size();
         match field {
             Fld::Constant(value) => vec![*value; size],
             Fld::Controllers(_) | Fld::ControlValue(_) => {
@@ -242,7 +242,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
             Fld::PieceValue => (0..size)
                 .map(|square| {
                     self.position.at(square).map_or(0, |occupant| {
-                        i64::from(self.rules.definition.pieces[occupant.piece.index()].value)
+                        i64::from(self.rules.definition().pieces[occupant.piece.index()].value)
                     })
                 })
                 .collect(),
@@ -284,7 +284,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
 
     #[inline]
     fn empty(&mut self) -> B {
-        self.rules.geometry.board & !self.position.occupied()
+        self.rules.geometry().board & !self.position.occupied()
     }
     #[inline]
     fn occupied(&mut self) -> B {
@@ -323,7 +323,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         for square in among.squares() {
             if each_side(sides).any(|side| {
                 self.position
-                    .attacked_by(self.rules, square, side, occupied)
+                    .attacked_by(self.rules, Sq::new(square), side, occupied)
             }) {
                 squares |= B::single(square);
             }
@@ -331,7 +331,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         squares
     }
     fn attacked_by(&mut self, sides: SideRef) -> B {
-        let board = self.rules.geometry.board;
+        let board = self.rules.geometry().board;
         self.attacked_among(sides, board)
     }
     #[inline]
@@ -361,7 +361,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     fn compare_fields(&mut self, a: &Fld, op: Comparison, b: &Fld) -> B {
         let (a, b) = (self.field(a), self.field(b));
         let mut squares = B::EMPTY;
-        for square in self.rules.geometry.board.squares() {
+        for square in self.rules.geometry().board.squares() {
             if op.holds(a[square], b[square]) {
                 squares |= B::single(square);
             }
@@ -398,7 +398,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     }
     #[inline]
     fn complement(&mut self, a: B) -> B {
-        self.rules.geometry.board & !a
+        self.rules.geometry().board & !a
     }
     #[inline]
     fn nothing(&self, squares: B) -> bool {
@@ -406,7 +406,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     }
     #[inline]
     fn everything(&self, squares: B) -> bool {
-        squares == self.rules.geometry.board
+        squares == self.rules.geometry().board
     }
 
     #[inline]
@@ -497,7 +497,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     }
     #[inline]
     fn hands_empty(&mut self) -> bool {
-        sides(self.rules.sides).all(|side| self.position.hand_total(side) == 0)
+        sides(self.rules.sides()).all(|side| self.position.hand_total(side) == 0)
     }
     #[inline]
     fn passed(&mut self, sides: SideRef) -> bool {
@@ -533,7 +533,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
     #[inline]
     fn everywhere(&mut self, truth: bool) -> B {
         if truth {
-            self.rules.geometry.board
+            self.rules.geometry().board
         } else {
             B::EMPTY
         }
@@ -562,7 +562,7 @@ pub fn movable_squares<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
 ) -> crate::core::index::ByPiece<B> {
-    let board = rules.geometry.board;
+    let board = rules.geometry().board;
     let mut movable = crate::core::index::ByPiece::splat(board);
     if rules.expressions.moves.is_empty() {
         return movable;
@@ -584,7 +584,7 @@ pub fn movable_squares<B: Bitboard>(
             }
         };
         let others = allowed_for(OTHER_PIECE);
-        for piece in pieces(rules.pieces) {
+        for piece in pieces(rules.pieces()) {
             movable[piece] &= if rule.named.contains(&piece) {
                 allowed_for(piece)
             } else {
@@ -602,7 +602,7 @@ pub(crate) fn allowed_from<B: Bitboard>(
     list: &[DropRule<B>],
     piece: PieceId,
 ) -> B {
-    let board = judge.rules.geometry.board;
+    let board = judge.rules.geometry().board;
     let mut allowed = board;
     for rule in list {
         if rule.side.is_some_and(|s| s != judge.side) {
@@ -683,24 +683,24 @@ pub(crate) fn reach_squares<B: Bitboard>(
     for square in from.squares() {
         squares |= crate::core::tables::targets(rules, moves, square, B::EMPTY, occupied, occupied);
     }
-    squares & rules.geometry.board
+    squares & rules.geometry().board
 }
 
 /// The squares next to some square of `squares`.
 #[inline(always)]
 pub(crate) fn around<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
-    if squares == rules.geometry.board {
-        return rules.around_board;
+    if squares == rules.geometry().board {
+        return rules.around_board();
     }
     // Two squares at most (`count` is slower than this on a CPU without `popcnt`).
     if squares.without_lowest().without_lowest().is_empty() {
         return squares
             .squares()
-            .fold(B::EMPTY, |acc, square| acc | rules.neighbours[square]);
+            .fold(B::EMPTY, |acc, square| acc | rules.neighbours()[square]);
     }
     // Many squares: the board shifted by each step (a square's index moves by the same amount
     // along a step, from the squares where the step stays on the board).
-    let (up, down) = rules.neighbour_steps.split_at(4);
+    let (up, down) = rules.neighbour_steps().split_at(4);
     let mut around = B::EMPTY;
     for &(from, distance) in up {
         around |= (squares & from).up(distance);
@@ -713,7 +713,7 @@ pub(crate) fn around<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
 
 /// `file of S`: every board square of a file that one of these squares is on.
 pub(crate) fn file_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
-    let geometry = &rules.geometry;
+    let geometry = &rules.geometry();
     let mut files = 0u64;
     for square in squares.squares() {
         files |= 1 << geometry.coords(square).0;
@@ -730,8 +730,8 @@ pub(crate) fn file_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
 }
 
 pub(crate) fn colour_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
-    let board = rules.geometry.board;
-    let light = board & rules.geometry.light;
+    let board = rules.geometry().board;
+    let light = board & rules.geometry().light;
     let mut colours = B::EMPTY;
     if (squares & light).any() {
         colours |= light;
@@ -764,7 +764,7 @@ pub fn drop_squares<B: Bitboard>(
     lookahead_wanted: bool,
 ) -> (B, B) {
     let rules = judge.rules;
-    let mut allowed = rules.geometry.board & !judge.position.occupied();
+    let mut allowed = rules.geometry().board & !judge.position.occupied();
     let mut lookahead = B::EMPTY;
     for rule in rules.expressions.drop_rules(judge.position.phase()) {
         if rule.side.is_some_and(|side| side != judge.side) || (rule.lookahead && !lookahead_wanted)
@@ -801,7 +801,7 @@ pub fn drop_squares_of<B: Bitboard>(
     lookahead: &mut ByPiece<B>,
 ) {
     let rules = judge.rules;
-    let empty = rules.geometry.board & !judge.position.occupied();
+    let empty = rules.geometry().board & !judge.position.occupied();
     for piece in each_piece(pieces) {
         allowed[piece] = empty;
         lookahead[piece] = B::EMPTY;
@@ -896,7 +896,7 @@ pub fn binding_rules<B: Bitboard>(
 /// most, so a reply exists. `false` means "not proved", and the lookahead is tested drop by
 /// drop. Never used with the `check` rule (a drop could then be refused for exposing a king).
 pub fn reply_certain<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    let drops = rules.geometry.board & !position.occupied();
+    let drops = rules.geometry().board & !position.occupied();
     reply_certain_after(rules, position, drops)
 }
 
@@ -923,9 +923,9 @@ pub(crate) fn open_after<B: Bitboard>(open: B, drops: B) -> bool {
 /// again, or pieces whose landing converts the pieces around (a drop then changes more than
 /// its square).
 pub(crate) fn reply_side<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<SideId> {
-    if rules.definition.end.check
-        || rules.multi_action
-        || rules.converts_around != 0
+    if rules.definition().end.check
+        || rules.multi_action()
+        || rules.converts_around() != 0
         || position.phase().is_some()
     {
         return None;
@@ -943,12 +943,12 @@ fn reply_certain_for<B: Bitboard>(
     drops: B,
 ) -> bool {
     let mut bounds = Bounds::after(rules, position, next, drops);
-    let empty = rules.geometry.board & !position.occupied();
+    let empty = rules.geometry().board & !position.occupied();
     let mut open = B::EMPTY;
     // A rule's bounds that name no piece type are the same for every type: judged once.
     let mut shared_possibly = [None; SHARED_RULES];
     let mut shared_certainly = [None; SHARED_RULES];
-    for piece in pieces(rules.pieces) {
+    for piece in pieces(rules.pieces()) {
         if position.hand(next, piece) == 0 {
             continue;
         }
@@ -1017,7 +1017,7 @@ pub(crate) struct Bounds<'a, B: Bitboard> {
 impl<'a, B: Bitboard> Bounds<'a, B> {
     /// Bounds for `side`'s drops after the side to move's unknown drop.
     pub(crate) fn new(rules: &'a Rules<B>, position: &'a Position<B>, side: SideId) -> Self {
-        let drops = rules.geometry.board & !position.occupied();
+        let drops = rules.geometry().board & !position.occupied();
         Self::after(rules, position, side, drops)
     }
 
@@ -1055,7 +1055,7 @@ impl<'a, B: Bitboard> Bounds<'a, B> {
 
     /// Bounds of what no bound is known of: anything.
     fn unknown(&self) -> (B, B) {
-        (B::EMPTY, self.rules.geometry.board)
+        (B::EMPTY, self.rules.geometry().board)
     }
 }
 
@@ -1067,7 +1067,7 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
     type Truth = (bool, bool);
 
     fn empty(&mut self) -> (B, B) {
-        let empty = self.rules.geometry.board & !self.position.occupied();
+        let empty = self.rules.geometry().board & !self.position.occupied();
         (empty & !self.drops, empty & !self.known)
     }
     fn occupied(&mut self) -> (B, B) {
@@ -1152,7 +1152,7 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         (a.0 & !b.1, a.1 & !b.0)
     }
     fn complement(&mut self, a: (B, B)) -> (B, B) {
-        let board = self.rules.geometry.board;
+        let board = self.rules.geometry().board;
         (board & !a.1, board & !a.0)
     }
     fn nothing(&self, (low, high): (B, B)) -> bool {
@@ -1234,7 +1234,7 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         (low.any(), high.any())
     }
     fn hands_empty(&mut self) -> (bool, bool) {
-        let empty = sides(self.rules.sides).all(|side| {
+        let empty = sides(self.rules.sides()).all(|side| {
             let held = self.position.hand_total(side);
             if side == self.mover {
                 held <= 1
@@ -1282,7 +1282,7 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
         truth == (true, true)
     }
     fn everywhere(&mut self, (certainly, possibly): (bool, bool)) -> (B, B) {
-        let board = self.rules.geometry.board;
+        let board = self.rules.geometry().board;
         let all = |holds: bool| if holds { board } else { B::EMPTY };
         (all(certainly), all(possibly))
     }
@@ -1327,7 +1327,7 @@ mod tests {
         let loaded = variant_dsl::load_source("around", &around_source(board, placement))
             .unwrap_or_else(|failure| panic!("{}", failure.render()));
         let rules = Rules::<B>::compile(&loaded.definition).expect("compiles");
-        let grid = rules.geometry.grid_size();
+        let grid = rules.geometry().grid_size();
         let mut seed = 7u64;
         for _ in 0..300 {
             let mut squares = B::EMPTY;
@@ -1337,10 +1337,10 @@ mod tests {
                 seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 squares |= B::single((seed >> 33) as usize % grid);
             }
-            squares &= rules.geometry.board;
+            squares &= rules.geometry().board;
             let expected = squares
                 .squares()
-                .fold(B::EMPTY, |acc, square| acc | rules.neighbours[square]);
+                .fold(B::EMPTY, |acc, square| acc | rules.neighbours()[square]);
             assert_eq!(around(&rules, squares), expected, "{board}: {squares:?}");
         }
     }

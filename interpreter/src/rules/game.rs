@@ -41,7 +41,7 @@ impl std::error::Error for IllegalMove {}
 #[inline(always)]
 fn checks_extend_limit<B: Bitboard>(rules: &Rules<B>) -> bool {
     rules
-        .definition
+        .definition()
         .end
         .move_limit
         .is_some_and(|limit| limit.checks.is_some())
@@ -103,11 +103,11 @@ impl<B: Bitboard> Position<B> {
     ) -> Result<(), IllegalMove> {
         let mv = Move::drop(piece, square);
         let us = self.side_to_move(rules);
-        let open = square.index() < rules.geometry.grid_size()
-            && rules.geometry.board.contains(square)
+        let open = square.index() < rules.geometry().grid_size()
+            && rules.geometry().board.contains(square)
             && !self.occupied().contains(square);
-        let held = piece.index() < rules.pieces && self.hand(us, piece) > 0;
-        if !(rules.definition.actions.drops && open && held) {
+        let held = piece.index() < rules.pieces() && self.hand(us, piece) > 0;
+        if !(rules.definition().actions.drops && open && held) {
             return Err(IllegalMove { uci: mv.uci(rules) });
         }
         self.play_inlined(rules, mv);
@@ -147,13 +147,13 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     fn play_keeping<const VERDICTS: bool>(&mut self, rules: &Rules<B>, mv: Move) {
         let counting = !rules.expressions.counting.is_empty();
-        let captures = (rules.counts || counting) && crate::legal::captures(self, mv);
-        let before = (VERDICTS && rules.chase.is_some()).then_some(*self);
+        let captures = (rules.counts() || counting) && crate::legal::captures(self, mv);
+        let before = (VERDICTS && rules.follows_chases()).then_some(*self);
         let acted = self.act(rules, mv);
-        if acted && rules.counts {
+        if acted && rules.counts() {
             self.count_events(rules, captures);
         }
-        if VERDICTS && rules.tracks_checks {
+        if VERDICTS && rules.tracks_checks() {
             self.count_checks(rules);
         }
         if acted && checks_extend_limit(rules) {
@@ -163,7 +163,7 @@ impl<B: Bitboard> Position<B> {
             self.follow_chases(rules, before, mv);
         }
         if acted
-            && rules.multi_action
+            && rules.multi_action()
             && self.phase().is_none()
             && crate::legal::continues(rules, self)
         {
@@ -186,7 +186,7 @@ impl<B: Bitboard> Position<B> {
             .expressions
             .counting
             .iter()
-            .zip(&rules.definition.end.counting)
+            .zip(&rules.definition().end.counting)
             .find(|(condition, _)| crate::expression::Judge::new(rules, self, us).holds(condition))
             .map(|(_, line)| (line.moves * 2).min(u32::from(u16::MAX)) as u16);
         match (self.counting(), limit) {
@@ -204,7 +204,7 @@ impl<B: Bitboard> Position<B> {
     fn count_events(&mut self, rules: &Rules<B>, captured: bool) {
         let mover = self.side_to_move(rules);
         let mut checks = None;
-        for (index, counter) in rules.definition.counters.iter().enumerate() {
+        for (index, counter) in rules.definition().counters.iter().enumerate() {
             let mut value = u32::from(self.counter(index, mover));
             for &(event, amount) in &counter.events {
                 let happened = match event {
@@ -290,8 +290,8 @@ impl<B: Bitboard> Position<B> {
     pub(crate) fn begin_turn(&mut self, rules: &Rules<B>) {
         let start = crate::expression::turn_start_bits(rules, self);
         self.set_turn_start(rules, start);
-        if rules.multi_action && self.phase().is_none() && rules.definition.turn.maximal {
-            let longest = crate::legal::longest(rules, self, rules.definition.turn.actions);
+        if rules.multi_action() && self.phase().is_none() && rules.definition().turn.maximal {
+            let longest = crate::legal::longest(rules, self, rules.definition().turn.actions);
             self.set_longest_turn(rules, longest);
         }
     }
@@ -340,7 +340,7 @@ mod tests {
     fn a_setup_that_cannot_open_says_why_with_the_square() {
         let (rules, _) = chess();
         let fen = "4k3/8/8/8/8/8/8/4K3 w - e6 0 1";
-        let setup = variant_dsl::fen::parse_fen(&rules.definition, fen).expect("a FEN");
+        let setup = variant_dsl::fen::parse_fen(rules.definition(), fen).expect("a FEN");
         let refused = Position::from_setup(&rules, &setup).map(|_| ());
         let e6 = variant_dsl::Square::parse("e6").expect("a square");
         assert_eq!(refused, Err(SetupError::NoEnPassantVictim { square: e6 }));

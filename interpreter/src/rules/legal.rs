@@ -154,10 +154,10 @@ pub fn count_legal_unless_ended_with<'r, B: Bitboard>(
 /// alone: a single action per turn, no pass, no move in this phase, no king to keep safe.
 #[inline]
 fn drops_alone<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    let definition = &rules.definition;
+    let definition = &rules.definition();
     let moves_now = definition.actions.moves && position.phase().is_none();
     let other_actions =
-        moves_now || rules.multi_action || definition.turn.pass || definition.turn.may_pass;
+        moves_now || rules.multi_action() || definition.turn.pass || definition.turn.may_pass;
     definition.actions.drops
         && !other_actions
         && !definition.end.check
@@ -177,7 +177,7 @@ fn generate_with<B: Bitboard, S: Sink<B>>(
     sink: &mut S,
     known: KnownPlan<'_, B>,
 ) {
-    if rules.neutral.is_some() {
+    if rules.neutral().is_some() {
         return with_neutral(rules, position, sink, known);
     }
     generate_plain(rules, position, sink, known);
@@ -212,7 +212,7 @@ fn with_neutral<B: Bitboard, S: Sink<B>>(
     for mv in base {
         let mut after = *position;
         after.apply_action(rules, mv);
-        let empty = rules.geometry.board & !after.occupied();
+        let empty = rules.geometry().board & !after.occupied();
         for square in empty.iter() {
             sink.single(mv.with_neutral(square));
         }
@@ -230,13 +230,13 @@ fn generate_plain<B: Bitboard, S: Sink<B>>(
     sink: &mut S,
     known: KnownPlan<'_, B>,
 ) {
-    if rules.multi_action && position.phase().is_none() {
+    if rules.multi_action() && position.phase().is_none() {
         for mv in legal_actions(rules, position) {
             sink.single(mv);
         }
         return;
     }
-    if rules.definition.turn.pass {
+    if rules.definition().turn.pass {
         // Generated once: the actions, or `pass` when there is none and no end rule judges a
         // side without actions (`checkmate`, `stalemate`).
         let actions = single_actions(rules, position);
@@ -249,7 +249,7 @@ fn generate_plain<B: Bitboard, S: Sink<B>>(
         return;
     }
     generate_actions(rules, position, sink, true, known);
-    if rules.definition.turn.may_pass {
+    if rules.definition().turn.may_pass {
         if let Some(pass) = optional_pass(rules, position) {
             sink.single(pass);
         }
@@ -263,7 +263,7 @@ fn generate_plain<B: Bitboard, S: Sink<B>>(
 #[cold]
 fn optional_pass<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<Move> {
     let us = position.side_to_move(rules);
-    if rules.definition.end.check && position.in_check(rules, us) {
+    if rules.definition().end.check && position.in_check(rules, us) {
         let allowed = rules
             .expressions
             .pass_in_check
@@ -430,10 +430,10 @@ fn generate_unobliged<B: Bitboard, S: Sink<B>>(
     let occupied = position.occupied();
     let safety = safety(rules, position, us, occupied);
     let in_phase = position.phase().is_some();
-    if rules.multi_action && position.progress().actions >= rules.definition.turn.actions {
+    if rules.multi_action() && position.progress().actions >= rules.definition().turn.actions {
         return;
     }
-    if rules.definition.actions.moves && !in_phase {
+    if rules.definition().actions.moves && !in_phase {
         let movable = (!rules.expressions.moves.is_empty())
             .then(|| crate::expression::movable_squares(rules, position));
         let movable = Movable(movable.as_ref());
@@ -447,14 +447,14 @@ fn generate_unobliged<B: Bitboard, S: Sink<B>>(
         }
     }
     // A drop is never tactical.
-    if rules.definition.actions.drops && !S::TACTICAL {
+    if rules.definition().actions.drops && !S::TACTICAL {
         // Whether each drop is tested for the king's safety: a drop cannot expose a king that
         // is not in check where pins decide legality, but a royal piece dropped may land
         // attacked. (A flag rather than the safety itself: a reference to it kept the move
         // loops' safety in memory, for chess too.)
         let royal_in_hand = || {
             rules
-                .royal
+                .royal()
                 .iter()
                 .any(|&piece| position.hand(us, piece) > 0)
         };
@@ -505,7 +505,7 @@ fn board_moves<B: Bitboard, S: Sink<B>>(
             sink,
         );
     }
-    if rules.gating {
+    if rules.gating() {
         gating_moves(rules, position, us, safety, movable, sink);
     }
     if !rules.expressions.in_place.is_empty() {
@@ -526,7 +526,7 @@ fn promotions_in_place<B: Bitboard, S: Sink<B>>(
     sink: &mut S,
 ) {
     let occupied = position.occupied();
-    let empty = rules.geometry.board & !occupied;
+    let empty = rules.geometry().board & !occupied;
     for (index, rule) in rules.expressions.in_place.iter().enumerate() {
         let pieces = position.side_pieces(us) & position.typed(rule.piece);
         if pieces.is_empty() {
@@ -615,7 +615,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
                 None => reply_certain_after(rules, position, drops),
             }
     };
-    let empty = rules.geometry.board & !position.occupied();
+    let empty = rules.geometry().board & !position.occupied();
     // Proved once per position, the lookahead then costs nothing per drop.
     let mut reply_proved = None;
     if prepared && !king_to_keep {
@@ -645,7 +645,7 @@ fn drops<B: Bitboard, S: Sink<B>>(
     }
     // Otherwise proved square by square (whatever the type dropped), or tested drop by drop.
     let (mut square_tried, mut square_proved) = (B::EMPTY, B::EMPTY);
-    for piece in pieces(rules.pieces) {
+    for piece in pieces(rules.pieces()) {
         if in_hand >> piece.0 & 1 == 0 {
             continue;
         }
@@ -696,8 +696,8 @@ pub fn binding_drop_constraints<'r, B: Bitboard>(
     to: Sq,
 ) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
     let written = match position.phase() {
-        Some(phase) => &rules.definition.phases[phase].drops.constraints,
-        None => &rules.definition.drops.constraints,
+        Some(phase) => &rules.definition().phases[phase].drops.constraints,
+        None => &rules.definition().drops.constraints,
     };
     crate::expression::binding_rules(rules, position, piece, to)
         .into_iter()
@@ -715,7 +715,7 @@ pub fn binding_move_constraints<'r, B: Bitboard>(
 ) -> Vec<(&'r variant_dsl::DropConstraint, bool)> {
     crate::expression::binding_move_rules(rules, position, piece, from)
         .into_iter()
-        .map(|(index, met)| (&rules.definition.move_rules.constraints[index], met))
+        .map(|(index, met)| (&rules.definition().move_rules.constraints[index], met))
         .collect()
 }
 
@@ -753,11 +753,11 @@ pub(crate) fn continues<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -
         return true;
     }
     let taken = position.progress().actions;
-    let limit = rules.definition.turn.actions;
+    let limit = rules.definition().turn.actions;
     if taken >= limit {
         return false;
     }
-    if !rules.definition.turn.maximal {
+    if !rules.definition().turn.maximal {
         return !single_actions(rules, position).is_empty();
     }
     taken < position.progress().longest || can_end(rules, position, limit - taken)
@@ -770,7 +770,7 @@ pub(crate) fn continues<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -
 /// end the game, or after which a game-ending action can follow within the turn. A side with no
 /// legal action at the start of its turn passes when the game says so.
 pub fn legal_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec<Move> {
-    let turn = &rules.definition.turn;
+    let turn = &rules.definition().turn;
     let taken = position.progress().actions;
     let candidates = single_actions(rules, position);
     let mut legal = if turn.maximal {
@@ -808,7 +808,7 @@ pub fn legal_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> V
 /// by that. So `checkmate` and `stalemate` see the actions other than `pass`, and a
 /// checkmated side never passes.
 pub(crate) fn passes<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
-    let definition = &rules.definition;
+    let definition = &rules.definition();
     if !definition.turn.pass {
         return false;
     }
@@ -825,7 +825,7 @@ pub(crate) fn passes<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> b
 /// actions, and has neither `checkmate` nor `stalemate` to judge it first.
 #[inline]
 pub(crate) fn always_acts<B: Bitboard>(rules: &Rules<B>) -> bool {
-    let definition = &rules.definition;
+    let definition = &rules.definition();
     definition.turn.pass && definition.end.checkmate.is_none() && definition.end.stalemate.is_none()
 }
 

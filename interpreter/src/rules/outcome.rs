@@ -114,7 +114,7 @@ fn verdict_outcome<B: Bitboard>(
     reason: Reason,
 ) -> Outcome {
     let names = |keep: &dyn Fn(SideId) -> bool| {
-        sides(rules.sides)
+        sides(rules.sides())
             .filter(|&s| keep(s))
             .map(|s| side_name(rules, s))
             .collect()
@@ -153,7 +153,7 @@ fn outcome_given<B: Bitboard>(
     history: &[u64],
     known: Option<&[Move]>,
 ) -> Option<Outcome> {
-    let end = &rules.definition.end;
+    let end = &rules.definition().end;
     let to_move = position.side_to_move(rules);
     if let (Some(verdict), Some(side)) = (end.royal_captured, royal_lost(rules, position)) {
         return Some(verdict_outcome(rules, side, verdict, Reason::RoyalCaptured));
@@ -422,12 +422,12 @@ fn end_condition<B: Bitboard>(
 /// The result decided by the scores: the unique highest score wins; equal leaders are separated
 /// by the tie-breaks in order; else a draw.
 fn by_score<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Outcome {
-    let scores = scores(rules, position).unwrap_or_else(|| vec![0; rules.sides]);
+    let scores = scores(rules, position).unwrap_or_else(|| vec![0; rules.sides()]);
     let best = scores.iter().copied().max().unwrap_or(0);
-    let mut leaders: Vec<SideId> = sides(rules.sides)
+    let mut leaders: Vec<SideId> = sides(rules.sides())
         .filter(|&s| scores[s.index()] == best)
         .collect();
-    for tiebreak in &rules.definition.end.tiebreaks {
+    for tiebreak in &rules.definition().end.tiebreaks {
         if leaders.len() <= 1 {
             break;
         }
@@ -457,5 +457,5 @@ fn by_score<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Outcome {
 
 /// A side's name, as the outcome lists it.
 fn side_name<B: Bitboard>(rules: &Rules<B>, side: SideId) -> String {
-    rules.definition.sides[side.index()].name.clone()
+    rules.definition().sides[side.index()].name.clone()
 }

@@ -108,7 +108,7 @@ impl<B: Bitboard> Plan<B> {
     pub fn count_drops(&self, judge: &mut Judge<'_, B>, pieces: u32, prove: bool) -> Option<u64> {
         let (rules, position) = (judge.rules(), judge.position());
         self.program.count(judge, pieces, |registers| {
-            let empty = rules.geometry.board & !position.occupied();
+            let empty = rules.geometry().board & !position.occupied();
             prove
                 && (self.proved_from_registers(position, empty, registers) == Some(true)
                     || self.reply_certain_given(rules, position, empty, Some(registers)))
@@ -237,7 +237,7 @@ fn prove<B: Bitboard, C: Certain<B>, const N: usize>(
         known: known_square(drops),
     };
     let at = (rules, position, after);
-    let empty = C::empty_after(rules.geometry.board & !position.occupied(), rules, after);
+    let empty = C::empty_after(rules.geometry().board & !position.occupied(), rules, after);
     let mut possibly = [B::EMPTY; N];
     let mut certainly = [C::nothing(); N];
     let (mut known_possibly, mut known_certainly) = (0u32, 0u32);
@@ -291,7 +291,7 @@ pub fn same_key_after<B: Bitboard>(rules: &Rules<B>, a: Move, b: Move) -> bool {
         && a.converts.is_none()
         && b.converts.is_none()
         && !rules.plan_key.progress
-        && !rules.multi_action
+        && !rules.multi_action()
 }
 
 /// The plan of `position`'s scalar state for `side`'s drops, made on first use and kept by
@@ -332,7 +332,7 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> 
         })
         .collect();
     // Types with the same slots share a group, numbered in order of first appearance.
-    let group = pieces(rules.pieces)
+    let group = pieces(rules.pieces())
         .map(|piece| {
             pieces(piece.index())
                 .find(|&other| by_piece[other] == by_piece[piece])
@@ -386,7 +386,7 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> 
                     })
                 })
                 .collect::<Option<Vec<ReplySlot<B>>>>()?;
-            let board = rules.geometry.board;
+            let board = rules.geometry().board;
             let forbids_everywhere = |slot: &ReplySlot<B>| {
                 slot.condition.settled() == Some(board)
                     && slot
@@ -394,7 +394,7 @@ fn make<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> 
                         .settled()
                         .is_some_and(|none| none.is_empty())
             };
-            let tried = pieces(rules.pieces)
+            let tried = pieces(rules.pieces())
                 .filter(|&piece| {
                     !by_piece[piece]
                         .iter()
@@ -462,7 +462,7 @@ fn slots<'r, B: Bitboard + 'r>(
     let mut by_piece: ByPiece<Vec<u8>> = ByPiece::default();
     for rule in in_force {
         let mut other = None;
-        for (piece, list) in pieces(rules.pieces).zip(by_piece.iter_mut()) {
+        for (piece, list) in pieces(rules.pieces()).zip(by_piece.iter_mut()) {
             let index = if rule.named.contains(&piece) {
                 fold(rule, Some(piece)).map(|folded| {
                     slots.push(folded);
@@ -731,7 +731,7 @@ mod tests {
     }
 
     fn check_position(rules: &Rules<u64>, position: &Position<u64>) -> usize {
-        let board = rules.geometry.board;
+        let board = rules.geometry().board;
         let side = position.side_to_move(rules);
         let mut checked = 0;
         let mut judge = Judge::new(rules, position, side);
@@ -744,7 +744,7 @@ mod tests {
             if rule.side.is_some_and(|s| s != side) {
                 continue;
             }
-            for piece in pieces(rules.pieces) {
+            for piece in pieces(rules.pieces()) {
                 let folded = {
                     let piece = folded_for(rule, piece);
                     let mut folder = Judge::new(rules, position, side);
@@ -782,7 +782,7 @@ mod tests {
                 if rule.lookahead || rule.side.is_some_and(|s| s != next) {
                     continue;
                 }
-                for piece in pieces(rules.pieces) {
+                for piece in pieces(rules.pieces()) {
                     for cond in [&rule.condition, &rule.requirement] {
                         // Folded over every drop, as plans are: a tighter range cannot unfold it.
                         let mut folder = Bounds::new(rules, position, next);
@@ -821,7 +821,8 @@ mod tests {
                             known: u64::single(to),
                         };
                         let at_square = symbolic.fold(rules, square) & board;
-                        for dropped in pieces(rules.pieces).filter(|&p| position.hand(side, p) > 0)
+                        for dropped in
+                            pieces(rules.pieces()).filter(|&p| position.hand(side, p) > 0)
                         {
                             let mut played = *position;
                             played.play_unchecked(
@@ -969,18 +970,18 @@ mod tests {
         let plan = super::plan(rules, position, side)?;
         let mut judge = Judge::new(rules, position, side);
         let registers = plan.program.registers_after(&mut judge);
-        let empty = rules.geometry.board & !position.occupied();
+        let empty = rules.geometry().board & !position.occupied();
         let proved = plan.proved_from_registers(position, empty, &registers)?;
         if !proved {
             return Some(false);
         }
         let at = path.display();
         assert!(plan.reply_certain(rules, position, empty), "{at}");
-        let all = (1u32 << rules.pieces) - 1;
+        let all = (1u32 << rules.pieces()) - 1;
         let mut allowed_of = ByPiece::splat(0u64);
         let mut ahead_of = ByPiece::splat(0u64);
         plan.drop_squares(&mut judge, all, false, &mut allowed_of, &mut ahead_of);
-        for piece in pieces(rules.pieces).filter(|&piece| position.hand(side, piece) > 0) {
+        for piece in pieces(rules.pieces()).filter(|&piece| position.hand(side, piece) > 0) {
             for to in allowed_of[piece].iter() {
                 let drop = Move::drop(piece, to);
                 assert!(

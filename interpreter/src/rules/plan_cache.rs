@@ -93,7 +93,7 @@ impl KeySpec {
         key.byte(position.side_to_move(rules).0);
         key.byte(position.turn_index() as u8);
         key.byte(position.phase().map_or(0, |phase| phase as u8 + 1));
-        let sides = || crate::core::index::sides(rules.sides);
+        let sides = || crate::core::index::sides(rules.sides());
         if self.totals {
             for side in sides() {
                 let total = position.hand_total(side);

@@ -35,15 +35,15 @@ use crate::rules::Rules;
 /// Per side and piece type, the squares that piece type of that side can ever stand on; `None`
 /// when the setup has pieces in hand to drop (any square may then be reached).
 pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Option<BySide<ByPiece<B>>> {
-    let definition = &rules.definition;
+    let definition = &rules.definition();
     if definition.actions.drops && !definition.setup.hands.is_empty() {
         return None;
     }
     let mut reach: BySide<ByPiece<B>> = BySide::splat(ByPiece::splat(B::EMPTY));
     for placement in &definition.setup.board {
-        reach[placement.side][placement.piece] |= B::of(rules.geometry.locate(placement.square));
+        reach[placement.side][placement.piece] |= B::of(rules.geometry().locate(placement.square));
     }
-    for castle in &rules.castles {
+    for castle in rules.castles() {
         for (from, to) in [
             (castle.king_from, castle.king_to),
             (castle.rook_from, castle.rook_to),
@@ -61,8 +61,8 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Option<BySide<ByPiece
     let mut explored: BySide<ByPiece<B>> = BySide::splat(ByPiece::splat(B::EMPTY));
     loop {
         let mut grew = false;
-        for side in sides(rules.sides) {
-            for piece in pieces(rules.pieces) {
+        for side in sides(rules.sides()) {
+            for piece in pieces(rules.pieces()) {
                 let fresh = reach[side][piece] & !explored[side][piece];
                 if fresh.is_empty() {
                     continue;
@@ -76,7 +76,7 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Option<BySide<ByPiece
                         moves,
                         from,
                         B::EMPTY,
-                        rules.geometry.board,
+                        rules.geometry().board,
                         B::single(from),
                     ) | hop_reach(rules, moves, from);
                     match &moves.promotion {
@@ -99,9 +99,10 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Option<BySide<ByPiece
     }
     // A piece taken over changes sides where it stands: any side's squares are then possible.
     if converts(rules) {
-        for piece in pieces(rules.pieces) {
-            let anywhere = sides(rules.sides).fold(B::EMPTY, |acc, side| acc | reach[side][piece]);
-            for side in sides(rules.sides) {
+        for piece in pieces(rules.pieces()) {
+            let anywhere =
+                sides(rules.sides()).fold(B::EMPTY, |acc, side| acc | reach[side][piece]);
+            for side in sides(rules.sides()) {
                 reach[side][piece] = anywhere;
             }
         }
@@ -117,7 +118,7 @@ fn hop_reach<B: Bitboard>(
     from: usize,
 ) -> B {
     moves.hops.iter().fold(B::EMPTY, |acc, hop| {
-        let ray = &rules.rays[hop.ray];
+        let ray = &rules.rays()[hop.ray];
         let beyond = ray.beyond[from];
         let first = ray.first_blocker(beyond, beyond);
         acc | first.map_or(B::EMPTY, |first| beyond & !B::single(first))
@@ -126,8 +127,8 @@ fn hop_reach<B: Bitboard>(
 
 /// Whether some move converts a piece to the mover's side.
 fn converts<B: Bitboard>(rules: &Rules<B>) -> bool {
-    rules.converts_around != 0
-        || rules.movement.iter().any(|moves| {
+    rules.converts_around() != 0
+        || rules.movements().iter().any(|moves| {
             moves.routes.iter().any(|route| {
                 route
                     .legs
@@ -169,14 +170,14 @@ pub fn unreachable<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Vec
 
 /// Pieces in hand in a game where no setup hand and no capture ever fills one.
 fn hand_without_hands<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
-    if rules.definition.uses_hands() {
+    if rules.definition().uses_hands() {
         return None;
     }
-    for side in sides(rules.sides) {
-        for piece in pieces(rules.pieces) {
+    for side in sides(rules.sides()) {
+        for piece in pieces(rules.pieces()) {
             let held = position.hand(side, piece);
             // A supplied type is always held, from no hand.
-            if held > 0 && rules.supply >> piece.0 & 1 == 0 {
+            if held > 0 && rules.supply() >> piece.0 & 1 == 0 {
                 return Some(format!(
                     "{} holds {held} {} in hand, but nothing in this game puts pieces in a hand",
                     side_name(rules, side),
@@ -190,7 +191,7 @@ fn hand_without_hands<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> 
 
 /// More pieces than [`MAX_RETURNING`] in a game where captured pieces come back to a hand.
 fn past_limits<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
-    if !rules.pieces_return {
+    if !rules.pieces_return() {
         return None;
     }
     let have = total_pieces(rules, position);
@@ -205,9 +206,9 @@ fn past_limits<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<
 /// The pieces on the board, in hand and in prison.
 fn total_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> u32 {
     position.occupied().count()
-        + sides(rules.sides)
+        + sides(rules.sides())
             .flat_map(|side| {
-                pieces(rules.pieces).map(move |piece| {
+                pieces(rules.pieces()).map(move |piece| {
                     u32::from(position.hand(side, piece)) + u32::from(position.prison(side, piece))
                 })
             })
@@ -224,18 +225,18 @@ fn counted(count: u32, name: &str) -> String {
 }
 
 fn side_name<B: Bitboard>(rules: &Rules<B>, side: SideId) -> &str {
-    &rules.definition.sides[side.index()].name
+    &rules.definition().sides[side.index()].name
 }
 
 fn piece_name<B: Bitboard>(rules: &Rules<B>, piece: PieceId) -> &str {
-    &rules.definition.pieces[piece.index()].name
+    &rules.definition().pieces[piece.index()].name
 }
 
 /// In a game with `check`: a side without a royal piece (unless `royal captured` ends the game
 /// then), or the side that just moved with one attacked.
 fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
-    let end = &rules.definition.end;
-    if !end.check || rules.royal.is_empty() {
+    let end = &rules.definition().end;
+    if !end.check || rules.royal().is_empty() {
         return None;
     }
     // A game lost by its royal piece's capture (atomic chess) is over without it, not broken.
@@ -243,24 +244,24 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     // A side whose setup has no royal piece plays without one (Horde's White): royalty is per
     // side, and `check` binds the sides that have a royal piece.
     let royal_at_start = |side: SideId| {
-        let setup = &rules.definition.setup;
+        let setup = &rules.definition().setup;
         setup
             .board
             .iter()
-            .any(|p| p.side == side && rules.royal.contains(&p.piece))
+            .any(|p| p.side == side && rules.royal().contains(&p.piece))
             || setup
                 .hands
                 .iter()
-                .any(|(s, piece, n)| *s == side && *n > 0 && rules.royal.contains(piece))
+                .any(|(s, piece, n)| *s == side && *n > 0 && rules.royal().contains(piece))
     };
-    for side in sides(rules.sides).filter(|&side| !lost_is_an_end && royal_at_start(side)) {
+    for side in sides(rules.sides()).filter(|&side| !lost_is_an_end && royal_at_start(side)) {
         let in_hand = rules
-            .royal
+            .royal()
             .iter()
             .any(|&royal| position.hand(side, royal) > 0);
         if position.royals(rules, side).is_empty() && !in_hand {
             let names: Vec<&str> = rules
-                .royal
+                .royal()
                 .iter()
                 .map(|&royal| piece_name(rules, royal))
                 .collect();
@@ -283,7 +284,7 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
         return None;
     }
     // Duple check (`check when all royal pieces attacked`): one royal piece may stay attacked.
-    if rules.definition.end.check_all_royals && !position.in_check(rules, mover) {
+    if rules.definition().end.check_all_royals && !position.in_check(rules, mover) {
         return None;
     }
     // A pass changes no square: where the mover may pass in check, it may have passed here.
@@ -291,7 +292,7 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
         return None;
     }
     for square in position.royals(rules, mover).iter() {
-        let checkers = position.checkers(rules, square.index(), mover);
+        let checkers = position.checkers(rules, square, mover);
         if let Some(attacker) = checkers.iter().next() {
             let royal = position.occupant(square)?;
             let by = position.occupant(attacker)?;
@@ -300,10 +301,10 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
                  made the last move",
                 side_name(rules, mover),
                 piece_name(rules, royal.piece),
-                rules.geometry.name(square),
+                rules.geometry().name(square),
                 side_name(rules, by.side),
                 piece_name(rules, by.piece),
-                rules.geometry.name(attacker),
+                rules.geometry().name(attacker),
                 side_name(rules, to_move),
                 side_name(rules, mover),
             ));
@@ -341,7 +342,7 @@ fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> O
     );
     let mut text = format!(
         "{side}'s {piece} on {}: no {piece} of {side} can ever stand there in this game",
-        rules.geometry.name(first),
+        rules.geometry().name(first),
     );
     if more > 0 {
         text.push_str(&format!(
@@ -358,12 +359,12 @@ fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> O
 /// More pieces of a side (board and hand) than its setup and its promotions can give it. In a
 /// game where pieces change sides (conversions), all sides are counted together.
 fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
-    let setup = &rules.definition.setup;
-    if rules.supply != 0 {
+    let setup = &rules.definition().setup;
+    if rules.supply() != 0 {
         // Drops from an endless supply: no count is out of reach.
         return None;
     }
-    if rules.pieces_return {
+    if rules.pieces_return() {
         // Captured pieces come back, changing sides or types (a promoted piece returns as what
         // it promoted from): only the total is bounded.
         let given = setup.board.len() as u32
@@ -376,9 +377,9 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
     }
     let pooled = converts(rules);
     let groups: Vec<Vec<SideId>> = if pooled {
-        vec![sides(rules.sides).collect()]
+        vec![sides(rules.sides()).collect()]
     } else {
-        sides(rules.sides).map(|side| vec![side]).collect()
+        sides(rules.sides()).map(|side| vec![side]).collect()
     };
     for group in groups {
         let side = group[0];
@@ -411,7 +412,7 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
                 .sum();
             on_board.saturating_add(in_hand)
         };
-        let promoters: Vec<PieceId> = pieces(rules.pieces)
+        let promoters: Vec<PieceId> = pieces(rules.pieces())
             .filter(|&piece| rules.moves_of(side, piece).promotion.is_some())
             .collect();
         let is_choice = |piece: PieceId| {
@@ -423,7 +424,7 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
                     .is_some_and(|rule| rule.choices.contains(&piece))
             })
         };
-        for piece in pieces(rules.pieces) {
+        for piece in pieces(rules.pieces()) {
             let held = u32::from(position.hand(side, piece));
             let setup_held: u32 = setup
                 .hands
@@ -442,7 +443,7 @@ fn too_many_pieces<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Opt
         }
         let mut promoted = 0u32;
         let mut promoted_names = Vec::new();
-        for piece in pieces(rules.pieces) {
+        for piece in pieces(rules.pieces()) {
             let (have, had) = (count(piece), given(piece));
             if have <= had {
                 continue;

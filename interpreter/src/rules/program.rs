@@ -281,7 +281,7 @@ impl<B: Bitboard> Program<B> {
     fn execute_with(&self, judge: &mut Judge<'_, B>, registers: &mut [B], numbers: &mut [i64]) {
         let rules = judge.rules();
         let position = judge.position();
-        let board = rules.geometry.board;
+        let board = rules.geometry().board;
         for &(register, value) in &self.constants {
             registers[usize::from(register)] = value;
         }
@@ -614,12 +614,12 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
 
     /// The board where `holds`, else nothing, as a constant register.
     fn truth_constant(&mut self, holds: bool) -> Reg {
-        let board = self.game.geometry.board;
+        let board = self.game.geometry().board;
         self.constant(if holds { board } else { B::EMPTY })
     }
 
     fn and(&mut self, a: Reg, b: Reg) -> Reg {
-        let board = self.game.geometry.board;
+        let board = self.game.geometry().board;
         match (self.value(a), self.value(b)) {
             (Some(all), _) if all == board => b,
             (_, Some(all)) if all == board => a,
@@ -649,7 +649,7 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
     }
 
     fn or(&mut self, a: Reg, b: Reg) -> Reg {
-        let board = self.game.geometry.board;
+        let board = self.game.geometry().board;
         match (self.value(a), self.value(b)) {
             (Some(none), _) if none.is_empty() => b,
             (_, Some(none)) if none.is_empty() => a,
@@ -660,13 +660,13 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
     }
 
     fn not(&mut self, a: Reg) -> Reg {
-        let board = self.game.geometry.board;
+        let board = self.game.geometry().board;
         self.unary(a, |a| board & !a, Op::Not)
     }
 
     /// The board if register `a` holds a square, else nothing.
     fn any(&mut self, a: Reg) -> Reg {
-        let board = self.game.geometry.board;
+        let board = self.game.geometry().board;
         let any = |a: B| if a.any() { board } else { B::EMPTY };
         self.unary(a, any, Op::Any)
     }
@@ -674,7 +674,7 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
     /// The squares `allowed` less those where a rule applies (`applies`) and does not allow
     /// (`allows`).
     fn obey(&mut self, allowed: Reg, applies: Reg, allows: Reg) -> Reg {
-        let board = self.game.geometry.board;
+        let board = self.game.geometry().board;
         if self.value(allowed).is_some_and(|none| none.is_empty()) {
             return allowed;
         }
@@ -843,7 +843,7 @@ impl<B: Bitboard> Domain<B> for Compiler<'_, B> {
         self.value(squares).is_some_and(|none| none.is_empty())
     }
     fn everything(&self, squares: Reg) -> bool {
-        self.value(squares) == Some(self.game.geometry.board)
+        self.value(squares) == Some(self.game.geometry().board)
     }
 
     fn constant(&mut self, value: i64) -> NumReg {
@@ -970,7 +970,7 @@ impl<'a, B: Bitboard> ReplyBounds<'_, 'a, B> {
     /// Nothing known after the drop: from nothing to the board.
     fn unknown(&mut self) -> Pair {
         let nothing = self.compiler.constant(B::EMPTY);
-        let board = self.compiler.constant(self.compiler.game.geometry.board);
+        let board = self.compiler.constant(self.compiler.game.geometry().board);
         Some((nothing, board))
     }
 
@@ -1015,7 +1015,7 @@ impl<B: Bitboard> Domain<B> for ReplyBounds<'_, '_, B> {
     }
     fn occupied(&mut self) -> Pair {
         // Occupied before (lower), with every square the drop may be on (upper): the board.
-        let board = self.compiler.constant(self.compiler.game.geometry.board);
+        let board = self.compiler.constant(self.compiler.game.geometry().board);
         Some((OCCUPIED, board))
     }
     fn fixed(&mut self, squares: B) -> Pair {

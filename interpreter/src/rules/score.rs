@@ -14,7 +14,7 @@ pub fn scores<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<V
     // One judge for every side: each side's control map is computed once, not once per score.
     let mut judge = Judge::new(rules, position, SideId::new(0));
     Some(
-        sides(rules.sides)
+        sides(rules.sides())
             .map(|side| {
                 judge.judge_for(side);
                 judge.number(score)

@@ -98,8 +98,8 @@ struct CounterGoal {
 impl<B: Bitboard> Goals<B> {
     /// The goals the end rules of `rules` state.
     pub fn of(rules: &Rules<B>) -> Self {
-        let end = &rules.definition.end;
-        let sign = if losing_game(&rules.definition.end) {
+        let end = &rules.definition().end;
+        let sign = if losing_game(&rules.definition().end) {
             -1
         } else {
             1
@@ -310,7 +310,7 @@ pub fn material<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> BySide
         for piece in rules.piece_ids() {
             let count = (position.side_pieces(side) & position.typed(piece)).count() as i64
                 + i64::from(position.hand(side, piece));
-            let value = rules.definition.pieces[piece.index()].value;
+            let value = rules.definition().pieces[piece.index()].value;
             material[side] += count * i64::from(value) * VALUE_SCALE;
         }
     }
@@ -333,7 +333,7 @@ pub fn evaluate_with<B: Bitboard>(
     // King danger where having more is the goal: each side's ring, and the attacks on it.
     let danger = goals.sign > 0 && goals.positional.has_kings();
     let rings = BySide::from_fn(|s: SideId| {
-        if danger && s.index() < rules.sides {
+        if danger && s.index() < rules.sides() {
             goals.positional.king_ring(position, s)
         } else {
             B::EMPTY

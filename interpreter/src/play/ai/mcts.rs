@@ -412,7 +412,7 @@ impl Baseline {
     /// The evaluation of `root` for each side.
     fn of<B: Bitboard>(rules: &Rules<B>, root: &Position<B>) -> Self {
         Baseline(BySide::from_fn(|side| {
-            if side.index() < rules.sides {
+            if side.index() < rules.sides() {
                 f64::from(super::eval::evaluate(rules, root, side))
             } else {
                 0.0
@@ -453,7 +453,7 @@ impl Baseline {
     fn unfinished<B: Bitboard>(&self, rules: &Rules<B>, position: &Position<B>) -> Rewards {
         let goals = super::eval::Goals::of(rules);
         BySide::from_fn(|side| {
-            if side.index() < rules.sides {
+            if side.index() < rules.sides() {
                 let advantage =
                     f64::from(super::eval::evaluate_with(rules, &goals, position, side));
                 self.reward(side, advantage)

@@ -79,7 +79,7 @@ impl<B: Bitboard> Positional<B> {
             .collect();
         Positional {
             advances,
-            royal: rules.royal.clone(),
+            royal: rules.royal().to_vec(),
             rings,
         }
     }
@@ -125,8 +125,8 @@ impl<B: Bitboard> Positional<B> {
 impl Advance {
     /// The advance table of `side`'s `piece`, if it promotes to something worth more.
     fn of<B: Bitboard>(rules: &Rules<B>, side: SideId, piece: PieceId, scale: i64) -> Option<Self> {
-        let pieces = &rules.definition.pieces;
-        let movement = &rules.movement[side.index() * rules.pieces() + piece.index()];
+        let pieces = &rules.definition().pieces;
+        let movement = rules.moves_of(side, piece);
         let promotion = movement.promotion.as_ref()?;
         let best = promotion
             .choices

@@ -463,7 +463,7 @@ impl<B: Bitboard> Searcher<'_, B> {
     }
 
     fn value(&self, piece: usize) -> i64 {
-        i64::from(self.rules.definition.pieces[piece].value)
+        i64::from(self.rules.definition().pieces[piece].value)
     }
 
     /// The piece a move captures on its target square (an enemy's; en passant excluded).
@@ -551,7 +551,7 @@ impl<B: Bitboard> Searcher<'_, B> {
 
     /// Whether `mv` leaves a side to move in check (where the game has check).
     fn gives_check(&self, position: &Position<B>, mv: Move) -> bool {
-        if !self.rules.definition.end.check {
+        if !self.rules.definition().end.check {
             return false;
         }
         let mut next = *position;
@@ -560,7 +560,7 @@ impl<B: Bitboard> Searcher<'_, B> {
     }
 
     fn in_check(&self, position: &Position<B>) -> bool {
-        self.rules.definition.end.check
+        self.rules.definition().end.check
             && position.in_check(self.rules, position.side_to_move(self.rules))
     }
 
@@ -1008,8 +1008,8 @@ struct GameTraits {
 
 impl GameTraits {
     fn of<B: Bitboard>(rules: &Rules<B>) -> Self {
-        let d = &rules.definition;
-        let two_sides = rules.sides == 2
+        let d = &rules.definition();
+        let two_sides = rules.sides() == 2
             && d.turn_order.len() == 2
             && rules.is_enemy(SideId::new(0), SideId::new(1));
         let null_move = two_sides

@@ -15,7 +15,7 @@ pub(crate) type Rewards = BySide<f64>;
 /// The rewards of a finished game (0 for the entries past the game's sides).
 pub(crate) fn rewards<B: Bitboard>(rules: &Rules<B>, result: &Outcome) -> Rewards {
     BySide::from_fn(|side| {
-        if side.index() >= rules.sides {
+        if side.index() >= rules.sides() {
             0.0
         } else if result.winners.is_empty() {
             0.5
@@ -31,5 +31,5 @@ pub(crate) fn rewards<B: Bitboard>(rules: &Rules<B>, result: &Outcome) -> Reward
 pub(crate) fn wins<B: Bitboard>(rules: &Rules<B>, result: &Outcome, side: SideId) -> bool {
     result
         .winners
-        .contains(&rules.definition.sides[side.index()].name)
+        .contains(&rules.definition().sides[side.index()].name)
 }

@@ -27,8 +27,8 @@ impl<B: Bitboard> Policies<B> {
     /// Compiles the policies of the game's definition.
     pub fn compile(rules: &Rules<B>) -> Self {
         let mut by_side: BySide<Option<Policy<B>>> = BySide::default();
-        for def in &rules.definition.policies {
-            if def.side.index() < rules.sides {
+        for def in &rules.definition().policies {
+            if def.side.index() < rules.sides() {
                 by_side[def.side] = Some(Policy::compile(rules, def));
             }
         }
@@ -249,7 +249,8 @@ impl<B: Bitboard> Compiler<'_, B> {
                 lines,
                 until,
             } => {
-                let down = self.rules.definition.sides[self.side.index()].forward == Forward::Down;
+                let down =
+                    self.rules.definition().sides[self.side.index()].forward == Forward::Down;
                 Step::Slide {
                     piece: *piece,
                     lines: lines
@@ -260,7 +261,7 @@ impl<B: Bitboard> Compiler<'_, B> {
                             ((right, if down { -ahead } else { ahead }), line.range)
                         })
                         .collect(),
-                    until: compile_set(&self.rules.geometry, until),
+                    until: compile_set(self.rules.geometry(), until),
                 }
             }
             PolicyStep::Jump {
@@ -281,7 +282,7 @@ impl<B: Bitboard> Compiler<'_, B> {
 
     fn cond(&mut self, condition: &ActionCondition) -> Cond<B> {
         let rules = self.rules;
-        let set = |set| compile_set(&rules.geometry, set);
+        let set = |set| compile_set(rules.geometry(), set);
         match condition {
             ActionCondition::And(parts) => Cond::And(parts.iter().map(|c| self.cond(c)).collect()),
             ActionCondition::Or(parts) => Cond::Or(parts.iter().map(|c| self.cond(c)).collect()),
