@@ -21,10 +21,22 @@ use crate::position::Position;
 /// standing on its target, promotes, or takes en passant. Drops, castling and passes never are.
 #[inline]
 pub fn is_tactical<B: Bitboard>(position: &Position<B>, us: SideId, mv: Move) -> bool {
+    takes_or_promotes(mv, victims(position, us))
+}
+
+/// The squares of the pieces of sides other than `us`: a normal move to one takes it.
+#[inline]
+fn victims<B: Bitboard>(position: &Position<B>, us: SideId) -> B {
+    position.occupied() & !position.side_pieces(us)
+}
+
+/// [`is_tactical`], the pieces a normal move may take being those on `victims`.
+#[inline]
+fn takes_or_promotes<B: Bitboard>(mv: Move, victims: B) -> bool {
     match mv.kind {
         MoveKind::Promote(_) | MoveKind::EnPassant => true,
         MoveKind::Drop(_) | MoveKind::Castle(_) | MoveKind::Pass => false,
-        MoveKind::Normal => position.at(mv.to.index()).is_some_and(|o| o.side != us),
+        MoveKind::Normal => victims.contains(mv.to),
     }
 }
 
@@ -41,18 +53,14 @@ impl<B: Bitboard> Tactical<B> {
     pub fn new(position: &Position<B>, us: SideId, moves: Vec<Move>) -> Self {
         Tactical {
             moves,
-            victims: position.occupied() & !position.side_pieces(us),
+            victims: victims(position, us),
         }
     }
 
     /// [`is_tactical`] on the sink's position.
     #[inline]
     fn keeps(&self, mv: Move) -> bool {
-        match mv.kind {
-            MoveKind::Promote(_) | MoveKind::EnPassant => true,
-            MoveKind::Drop(_) | MoveKind::Castle(_) | MoveKind::Pass => false,
-            MoveKind::Normal => self.victims.contains(mv.to),
-        }
+        takes_or_promotes(mv, self.victims)
     }
 }
 
