@@ -29,6 +29,7 @@ use crate::core::movegen::{
 };
 use crate::core::moves::{Move, MoveKind};
 use crate::core::position::Position;
+use crate::core::tables::PromotionRule;
 use crate::core::tactical::Tactical;
 use crate::expression::{drop_squares, drop_squares_of, reply_certain_after, Judge};
 use crate::rules::after_move::AfterMoves;
@@ -237,14 +238,17 @@ fn generate_plain<B: Bitboard, S: Sink<B>>(
         return;
     }
     if rules.definition().turn.pass {
-        // Generated once: the actions, or `pass` when there is none and no end rule judges a
-        // side without actions (`checkmate`, `stalemate`).
-        let actions = single_actions(rules, position);
-        if actions.is_empty() && passes(rules, position) {
+        // The actions, straight into the sink, or `pass` when there is none and no end rule
+        // judges a side without actions (`checkmate`, `stalemate`). A tactical sink never
+        // keeps a pass, and its narrowed targets cannot say whether there was an action.
+        let mut noting = Noting {
+            sink: &mut *sink,
+            counter: Counter::default(),
+        };
+        generate_actions(rules, position, &mut noting, true, known);
+        let none = noting.counter.count == 0;
+        if !S::TACTICAL && none && passes(rules, position) {
             sink.single(Move::pass());
-        }
-        for mv in actions {
-            sink.single(mv);
         }
         return;
     }
@@ -254,6 +258,37 @@ fn generate_plain<B: Bitboard, S: Sink<B>>(
             sink.single(pass);
         }
     }
+}
+
+/// Passes every move on to `sink` and counts them as [`Counter`] does (a promotion once per
+/// choice), so that `pass when no action` knows whether there was one without collecting them.
+struct Noting<'s, B, S> {
+    sink: &'s mut S,
+    counter: Counter<B>,
+}
+
+impl<B: Bitboard, S: Sink<B>> Sink<B> for Noting<'_, B, S> {
+    #[inline]
+    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+        self.counter.batch(from, targets, promotion);
+        self.sink.batch(from, targets, promotion);
+    }
+    #[inline]
+    fn single(&mut self, mv: Move) {
+        self.counter.single(mv);
+        self.sink.single(mv);
+    }
+    #[inline]
+    fn drops(&mut self, piece: PieceId, targets: B) {
+        self.counter.drops(piece, targets);
+        self.sink.drops(piece, targets);
+    }
+    #[inline]
+    fn satisfied(&self) -> bool {
+        self.sink.satisfied()
+    }
+    const ONE_IS_ENOUGH: bool = S::ONE_IS_ENOUGH;
+    const TACTICAL: bool = S::TACTICAL;
 }
 
 /// The pass of `may pass`, where it is legal: always, except under `check` while a royal
