@@ -477,6 +477,7 @@ impl SplitMix {
 
 /// Plays `games` random games from the session's position, each to its end or `max_plies`,
 /// taking the session back to its start after each; returns the plies played.
+#[inline(never)]
 fn playouts(
     session: &mut dyn Session,
     name: &str,
@@ -508,6 +509,13 @@ fn playouts(
     Ok(plies)
 }
 
+/// The engine's perft of one game: a function of its own, never inlined, so that a profile
+/// (scripts/bench-compare.sh --instructions reads callgrind's inclusive counts) finds it.
+#[inline(never)]
+fn engine_perft(session: &dyn Session, depth: u32) -> u64 {
+    session.perft(depth)
+}
+
 /// Loads a game of the table and opens it at its start.
 fn open(root: &Path, entry: &Entry) -> Result<Box<dyn Session>, SuiteError> {
     let path = root.join(&entry.path);
@@ -530,7 +538,7 @@ fn measure_game(root: &Path, entry: &Entry, options: &Options, report: &mut Repo
     };
     let what = format!("{} perft {}", entry.name, entry.perft_depth);
     match best_of(options.runs, &what, entry.perft_nodes, || {
-        Ok(session.perft(entry.perft_depth))
+        Ok(engine_perft(&*session, entry.perft_depth))
     }) {
         Ok(best) => {
             let work = Work {

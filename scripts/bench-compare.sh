@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compares the speed of two commits on every game with the benchmark suite (benches/suite.rs).
 #
-# usage: scripts/bench-compare.sh [--rounds N] [--runs N] [--game NAME]... BASE [HEAD]
+# usage: scripts/bench-compare.sh [--rounds N] [--runs N] [--game NAME]... [--instructions]
+#                                 [--jobs N] BASE [HEAD]
 #
 # BASE and HEAD are commits; HEAD defaults to the working tree. Each commit other than the
 # working tree is checked out in a temporary git worktree, and the working tree's
@@ -19,10 +20,16 @@
 # BASE's build goes to target/bench-compare/ (kept, so the dependencies are compiled once),
 # HEAD's to the usual target/ when HEAD is the working tree. The runs' JSON lines are kept in
 # target/bench-compare/last/.
+#
+# --instructions: instead of timing, each game is run once per commit under callgrind, and the
+# instructions executed in the engine's perft and playouts are compared
+# (scripts/bench_instructions.py, --jobs runs at once, default 2): the same on every run and
+# under any load, where the timed runs of a shared machine vary by more than the 5% judged.
+# The profiles are kept in target/bench-compare/last/instructions/.
 set -euo pipefail
 
 usage() {
-    echo "usage: scripts/bench-compare.sh [--rounds N] [--runs N] [--game NAME]... BASE [HEAD]" >&2
+    echo "usage: scripts/bench-compare.sh [--rounds N] [--runs N] [--game NAME]... [--instructions] [--jobs N] BASE [HEAD]" >&2
     exit 2
 }
 
@@ -33,15 +40,21 @@ fail() {
 
 rounds=3
 runs=3
+jobs=2
+instructions=""
 suite_args=()
 commits=()
 while [ $# -gt 0 ]; do
     case "$1" in
-        --rounds | --runs)
+        --rounds | --runs | --jobs)
             [ $# -ge 2 ] || usage
             case "$2" in '' | *[!0-9]* | 0) fail "$1 needs a positive number, not '$2'" ;; esac
-            if [ "$1" = --rounds ]; then rounds=$2; else runs=$2; fi
+            case "$1" in --rounds) rounds=$2 ;; --runs) runs=$2 ;; *) jobs=$2 ;; esac
             shift 2
+            ;;
+        --instructions)
+            instructions=1
+            shift
             ;;
         --game)
             [ $# -ge 2 ] || usage
@@ -102,7 +115,7 @@ prepare() {
     # The suite's clock (the thread's CPU time) comes from rustix, a dev-dependency since the
     # suite: added as a table of its own, valid after the [dev-dependencies] table.
     if ! grep -q '^rustix' "$dir/Cargo.toml"; then
-        printf '\n[dev-dependencies.rustix]\nversion = "1.1.6"\nfeatures = ["time"]\n' >>"$dir/Cargo.toml"
+        printf '\n[dev-dependencies.rustix]\nversion = "1.1.6"\nfeatures = ["time", "use-libc"]\n' >>"$dir/Cargo.toml"
     fi
 }
 
@@ -144,6 +157,17 @@ else
     head_bin=$(build "$head_dir" "$cache")
 fi
 base_label=$(git rev-parse --short "$base")
+
+if [ -n "$instructions" ]; then
+    command -v valgrind >/dev/null || fail "--instructions needs valgrind (apt install valgrind)"
+    rm -rf "$cache/last/instructions"
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    status=0
+    python3 scripts/bench_instructions.py --base "$base_bin" --head "$head_bin" \
+        --base-label "$base_label" --head-label "$head_label" --jobs "$jobs" \
+        --keep "$cache/last/instructions" "${suite_args[@]}" || status=$?
+    exit "$status"
+fi
 
 # Runs one suite; a failing run (a wrong count) is kept: its errors are in its JSON lines.
 run_suite() {
