@@ -54,6 +54,29 @@ def games_of(suite, chosen):
     return names
 
 
+def inclusive_counts(annotated):
+    """The perft's and the playouts' inclusive counts in `callgrind_annotate --inclusive=yes`
+    output, by measure (those it has)."""
+    counts = {}
+    for line in annotated.splitlines():
+        match = LINE.match(line)
+        if match and match.group(2) in MEASURES:
+            measure = MEASURES[match.group(2)]
+            counts[measure] = max(counts.get(measure, 0), int(match.group(1).replace(",", "")))
+    return counts
+
+
+def verdict(game, measure, base, head):
+    """The speed ratio BASE/HEAD of one measure's counts, and whether it is over the limit,
+    with the verdict's text."""
+    ratio = base / head
+    if (game, measure) in EXEMPT:
+        return ratio, False, f"not limited: {EXEMPT[(game, measure)]}"
+    if ratio < 1 - LIMIT:
+        return ratio, True, f"SLOWER by {(1 - ratio) * 100:.1f}% (limit {LIMIT * 100:.0f}%)"
+    return ratio, False, "ok"
+
+
 def profile(suite, game, out_dir, label):
     """The inclusive instruction counts of the perft and the playouts of `game`, or an error."""
     out = os.path.join(out_dir, f"{label}-{game}.callgrind")
@@ -80,12 +103,7 @@ def profile(suite, game, out_dir, label):
         capture_output=True,
         text=True,
     )
-    counts = {}
-    for line in annotated.stdout.splitlines():
-        match = LINE.match(line)
-        if match and match.group(2) in MEASURES:
-            measure = MEASURES[match.group(2)]
-            counts[measure] = max(counts.get(measure, 0), int(match.group(1).replace(",", "")))
+    counts = inclusive_counts(annotated.stdout)
     if len(counts) != len(MEASURES):
         return None, f"{label} {game}: no inclusive count for {sorted(set(MEASURES.values()) - set(counts))}"
     return counts, None
@@ -132,16 +150,10 @@ def main():
             print(f"| {game} | | | | | not measured (see errors) |")
             continue
         for measure in ("perft", "playouts"):
-            ratio = base[measure] / head[measure]
-            if (game, measure) in EXEMPT:
-                verdict = f"not limited: {EXEMPT[(game, measure)]}"
-            elif ratio < 1 - LIMIT:
-                verdict = f"SLOWER by {(1 - ratio) * 100:.1f}% (limit {LIMIT * 100:.0f}%)"
-                over = True
-            else:
-                verdict = "ok"
+            ratio, slower, text = verdict(game, measure, base[measure], head[measure])
+            over |= slower
             print(f"| {game} | {measure} | {base[measure]:,} | {head[measure]:,} | "
-                  f"{ratio:.3f} | {verdict} |")
+                  f"{ratio:.3f} | {text} |")
     for error in sorted(errors):
         print(f"error: {error}", file=sys.stderr)
     if errors or over:

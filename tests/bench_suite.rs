@@ -300,3 +300,37 @@ fn the_compare_script_refuses_bad_input_before_building() {
     assert_eq!(output.status.code(), Some(2));
     assert!(common::stderr(&output).contains("--rounds needs a positive number"));
 }
+
+/// `scripts/bench_instructions.py` (`bench-compare.sh --instructions`): the perft's and the
+/// playouts' counts are read from the whole-function line of `callgrind_annotate
+/// --inclusive=yes` (not from the lines of code inlined into them from other files), and a
+/// measure is flagged when BASE's count over HEAD's falls below 0.95, Cheversi's perft excepted.
+#[test]
+fn the_instruction_comparison_reads_whole_functions_and_flags_beyond_five_percent() {
+    let annotated = "\
+2,352,132,358 (99.99%)  /w/benches/suite.rs:suite::main [/w/suite]
+1,289,331,810 (54.81%)  /w/benches/suite.rs:suite::playouts [/w/suite]
+1,059,910,445 (45.06%)  /w/benches/suite.rs:suite::engine_perft [/w/suite]
+   78,760,345 ( 3.35%)  /rustc/x/library/core/src/slice/sort/unstable/mod.rs:suite::playouts
+    2,170,509 ( 0.09%)  /w/benches/suite.rs:suite::open [/w/suite]";
+    let script = r#"
+import sys
+sys.path.insert(0, "scripts")
+import bench_instructions as b
+counts = b.inclusive_counts(sys.argv[1])
+print(counts["perft"], counts["playouts"])
+for game, measure, base, head in [("chess", "perft", 100, 104), ("chess", "perft", 100, 106),
+                                  ("chess", "playouts", 100, 90), ("cheversi", "perft", 100, 200)]:
+    ratio, slower, text = b.verdict(game, measure, base, head)
+    print(f"{ratio:.3f} {slower} {text}")
+"#;
+    let output = python(&["-c".as_ref(), script.as_ref(), annotated.as_ref()]);
+    let text = common::stdout(&output);
+    assert!(output.status.success(), "{text}{}", common::stderr(&output));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "1059910445 1289331810");
+    assert_eq!(lines[1], "0.962 False ok");
+    assert!(lines[2].starts_with("0.943 True SLOWER by 5.7%"), "{text}");
+    assert_eq!(lines[3], "1.111 False ok");
+    assert!(lines[4].starts_with("0.500 False not limited"), "{text}");
+}
