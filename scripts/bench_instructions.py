@@ -98,6 +98,9 @@ def profile(suite, game, out_dir, label):
     )
     if run.returncode != 0 or '"error"' in run.stdout:
         return None, f"{label} {game}: the suite failed ({run.stdout[-300:]}{run.stderr[-300:]})"
+    if '"skipped"' in run.stdout:
+        # The game's file does not exist at this commit (--skip-missing).
+        return {}, None
     annotated = subprocess.run(
         ["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
         capture_output=True,
@@ -148,6 +151,9 @@ def main():
         base, head = results.get(("base", game)), results.get(("head", game))
         if base is None or head is None:
             print(f"| {game} | | | | | not measured (see errors) |")
+            continue
+        if not base or not head:
+            print(f"| {game} | | | | | measured at {'HEAD' if head else 'BASE'} only |")
             continue
         for measure in ("perft", "playouts"):
             ratio, slower, text = verdict(game, measure, base[measure], head[measure])
