@@ -15,7 +15,7 @@ use variant_dsl::expression::{
 };
 use variant_dsl::Definition;
 /// A compiled set of squares.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Set<B> {
     /// Squares without a piece.
     Empty,
@@ -60,7 +60,7 @@ pub enum Set<B> {
 }
 
 /// A compiled number.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Num<B> {
     /// A constant.
     Constant(i64),
@@ -85,7 +85,7 @@ pub enum Num<B> {
 }
 
 /// A compiled number per square.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Fld {
     /// A constant.
     Constant(i64),
@@ -102,7 +102,7 @@ pub enum Fld {
 }
 
 /// A compiled condition.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Cond<B> {
     /// Always.
     True,

@@ -31,7 +31,7 @@ pub(super) const EMPTY: Reg = 0;
 pub(super) const OCCUPIED: Reg = 1;
 
 /// One operation: computes a register from the position or from earlier registers.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Op<B> {
     /// The pieces of some sides (a bit per side), of one type or all.
     Pieces(Reg, u32, Option<PieceId>),

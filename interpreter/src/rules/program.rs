@@ -390,10 +390,10 @@ struct Compiler<'a, B: Bitboard> {
     position: &'a Position<B>,
     side: SideId,
     ops: Vec<Op<B>>,
-    /// The register of each set or truth compiled, by its operation's written form.
-    known: HashMap<String, Reg>,
-    /// The register of each number compiled, by its operation's written form.
-    known_numbers: HashMap<String, NumReg>,
+    /// The register of each set or truth compiled, by what computes it.
+    known: HashMap<Source<B>, Reg>,
+    /// The register of each number compiled, by what computes it.
+    known_numbers: HashMap<Source<B>, NumReg>,
     /// Per register, its value where the plan decides it (set before the program runs).
     constants: Vec<Option<B>>,
     /// Per number register, its value where the plan decides it.
@@ -404,6 +404,17 @@ struct Compiler<'a, B: Bitboard> {
     /// Whether the pieces and last drops are read from the position (a plan's program, run on
     /// the judge) or asked of the domain the program runs on (a [`Replay`]).
     asked: bool,
+}
+
+/// What computes a register, by which equal expressions share one: an operation (with no
+/// target), an input, or a constant. Compared as data (hashing the operation's tree), where
+/// writing each operation out as text to compare it cost more than the rest of making a plan.
+#[derive(PartialEq, Eq, Hash)]
+enum Source<B> {
+    Op(Op<B>),
+    Input(usize),
+    Constant(B),
+    Number(i64),
 }
 
 /// How far the compiler has got: what [`Compiler::rollback`] returns to.
@@ -474,8 +485,8 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
     /// The register of the operation `op` makes (given its target), compiled the first time
     /// (equal operations share a register).
     fn register(&mut self, op: impl Fn(Reg) -> Op<B>) -> Reg {
-        // Keyed by its written form with no target.
-        let key = format!("{:?}", op(Reg::MAX));
+        // Keyed by the operation with no target.
+        let key = Source::Op(op(Reg::MAX));
         if let Some(&known) = self.known.get(&key) {
             return known;
         }
@@ -486,7 +497,7 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
 
     /// A new register for the expression `key`, holding `constant` before the program runs
     /// (past [`MAX_REGISTERS`], the compilation has failed: see [`Compiler::overflow`]).
-    fn fresh(&mut self, key: String, constant: Option<B>) -> Reg {
+    fn fresh(&mut self, key: Source<B>, constant: Option<B>) -> Reg {
         if self.constants.len() >= MAX_REGISTERS {
             self.overflow = true;
             return EMPTY;
@@ -499,13 +510,13 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
 
     /// A register set from the position before the program runs.
     fn input(&mut self) -> Reg {
-        let key = format!("input {}", self.constants.len());
+        let key = Source::Input(self.constants.len());
         self.fresh(key, None)
     }
 
     /// A register holding `squares`, known when the plan is made.
     fn constant(&mut self, squares: B) -> Reg {
-        let key = format!("constant {squares:?}");
+        let key = Source::Constant(squares);
         if let Some(&known) = self.known.get(&key) {
             return known;
         }
@@ -519,7 +530,7 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
 
     /// The register of a number operation, as [`Compiler::register`] for sets.
     fn number_register(&mut self, op: impl Fn(NumReg) -> Op<B>) -> NumReg {
-        let key = format!("{:?}", op(NumReg::MAX));
+        let key = Source::Op(op(NumReg::MAX));
         if let Some(&known) = self.known_numbers.get(&key) {
             return known;
         }
@@ -529,7 +540,7 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
     }
 
     /// A new number register for the expression `key`.
-    fn fresh_number(&mut self, key: String, constant: Option<i64>) -> NumReg {
+    fn fresh_number(&mut self, key: Source<B>, constant: Option<i64>) -> NumReg {
         if self.numbers.len() >= MAX_NUMBERS {
             self.overflow = true;
             return 0;
@@ -542,7 +553,7 @@ impl<'a, B: Bitboard> Compiler<'a, B> {
 
     /// A number register holding `value`, known when the plan is made.
     fn number_constant(&mut self, value: i64) -> NumReg {
-        let key = format!("constant {value}");
+        let key = Source::Number(value);
         if let Some(&known) = self.known_numbers.get(&key) {
             return known;
         }
