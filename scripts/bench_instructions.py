@@ -10,7 +10,7 @@ and every playout's plies against its table.
 
 Why a second instrument beside the timed one: on a shared virtual machine the CPU time of one
 run varies by tens of percent from run to run (a measure of the timed comparison swung between
-0.54 and 0.99 over three rounds on an idle machine, 2026-11-27), far more than the 5% the rule
+0.54 and 0.99 over three rounds with no other builds running, 2026-11-27), far more than the 5% the rule
 judges, while the instruction count is the same on every run and under any load. It is not
 time: it does not see the cost of cache misses or mispredicted branches, so a change that moves
 memory traffic must still be timed. The speed ratio printed is BASE's count over HEAD's (above
@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-LIMIT = 0.05
+from bench_compare import LIMIT  # the same 5% as the timed comparison
 EXEMPT = {("cheversi", "perft"): "judged by the 15% rule of the timed comparison"}
 # callgrind_annotate --inclusive=yes lines: "1,234,567 (12.34%)  file.rs:function [object]",
 # one per source file of a function (code inlined from elsewhere has lines of its own): the
