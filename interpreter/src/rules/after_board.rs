@@ -456,8 +456,8 @@ mod tests {
         let us = position.side_to_move(rules);
         let own = position.side_pieces(us);
         let mut moves = Vec::new();
-        for from in own.iter() {
-            for to in (rules.geometry().board & !own).iter() {
+        for from in own.squares() {
+            for to in (rules.geometry().board & !own).squares() {
                 moves.push(Move::normal(from, to));
             }
         }
@@ -500,7 +500,13 @@ mod tests {
                     if quiet && !royal {
                         let touched = (1u128 << mv.from.index()) | (1u128 << mv.to.index());
                         assert_eq!(
-                            attack::opens_attack(&board, &rules, us, royals.lowest(), touched),
+                            attack::opens_attack(
+                                &board,
+                                &rules,
+                                us,
+                                royals.lowest().index(),
+                                touched
+                            ),
                             next.in_check(&rules, us),
                             "{name}: attack opened by {mv:?}"
                         );

@@ -1336,12 +1336,12 @@ mod tests {
             let how_many = (seed >> 40) as usize % 12;
             for _ in 0..how_many {
                 seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                squares |= B::single((seed >> 33) as usize % grid);
+                squares |= B::single(Sq::new((seed >> 33) as usize % grid));
             }
             squares &= rules.geometry().board;
-            let expected = squares
-                .squares()
-                .fold(B::EMPTY, |acc, square| acc | rules.neighbours()[square]);
+            let expected = squares.squares().fold(B::EMPTY, |acc, square| {
+                acc | rules.neighbours()[square.index()]
+            });
             assert_eq!(around(&rules, squares), expected, "{board}: {squares:?}");
         }
     }
