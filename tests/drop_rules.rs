@@ -265,7 +265,7 @@ impl<'a> Naive<'a> {
     fn squares_of(&self, bits: u64) -> Set {
         self.game
             .board()
-            .filter(|&square| bits.has(self.game.index(square)))
+            .filter(|&square| bits.has(variant_interpreter::Sq::new(self.game.index(square))))
             .collect()
     }
 
@@ -401,7 +401,7 @@ impl<'a> Naive<'a> {
                 let mut total = 0;
                 for side in self.sides(*reference) {
                     for (_, piece, control) in self.controls(side) {
-                        if control.has(index) {
+                        if control.has(variant_interpreter::Sq::new(index)) {
                             total += match field {
                                 Field::ControlValue(_) => {
                                     i64::from(self.game.definition.pieces[piece].value)

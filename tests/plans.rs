@@ -149,7 +149,7 @@ fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Pat
     if proved {
         for mv in legal_moves(rules, position) {
             if let variant_interpreter::MoveKind::Drop(piece) = mv.kind {
-                let (piece, square) = (usize::from(piece.0), usize::from(mv.to));
+                let (piece, square) = (usize::from(piece.0), mv.to);
                 assert!(
                     leaves_a_drop(rules, position, piece, square),
                     "{}: the proof holds but {} leaves no reply",
@@ -162,10 +162,10 @@ fn same_masks_and_proof(rules: &Rules<u64>, position: &Position<u64>, path: &Pat
     // Square by square: the plan's proof is the unfolded one, and where it holds, every drop
     // there does leave the next side a drop.
     for square in empty.squares() {
-        let proved = plan.reply_certain(rules, position, 1 << square);
+        let proved = plan.reply_certain(rules, position, u64::single(square));
         assert_eq!(
             proved,
-            reply_certain_after(rules, position, 1 << square),
+            reply_certain_after(rules, position, u64::single(square)),
             "{} square {square}",
             path.display()
         );
@@ -189,15 +189,11 @@ fn leaves_a_drop(
     rules: &Rules<u64>,
     position: &Position<u64>,
     piece: usize,
-    square: usize,
+    square: variant_interpreter::Sq,
 ) -> bool {
     let mut next = *position;
-    next.play_drop_unjudged(
-        rules,
-        PieceId::new(piece),
-        variant_interpreter::Sq::new(square),
-    )
-    .expect("a held piece dropped on an empty square");
+    next.play_drop_unjudged(rules, PieceId::new(piece), square)
+        .expect("a held piece dropped on an empty square");
     let side = next.side_to_move(rules);
     (0..rules.pieces())
         .map(PieceId::new)

@@ -40,9 +40,7 @@ fn a_kept_list_of_actions_is_refilled_exactly() {
                 let listed = fresh
                     .iter()
                     .filter(|mv| matches!(mv.kind, MoveKind::Drop(_)))
-                    .fold(0u64, |squares, mv| {
-                        squares | u64::single(usize::from(mv.to))
-                    });
+                    .fold(0u64, |squares, mv| squares | u64::single(mv.to));
                 assert_eq!(gathered, listed, "{game}");
                 match status(&rules, &position, &history) {
                     Status::Over(outcome) => {
@@ -105,9 +103,7 @@ fn a_kept_set_of_actions_holds_the_list_of_actions() {
                 let listed = list
                     .iter()
                     .filter(|mv| matches!(mv.kind, MoveKind::Drop(_)))
-                    .fold(0u64, |squares, mv| {
-                        squares | u64::single(usize::from(mv.to))
-                    });
+                    .fold(0u64, |squares, mv| squares | u64::single(mv.to));
                 assert_eq!(set.drop_squares(), listed, "{at}");
                 seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 let chosen = list[(seed >> 33) as usize % list.len()];

@@ -116,7 +116,7 @@ fn nth_square<B: Bitboard>(squares: B, n: usize) -> Sq {
     for _ in 0..n {
         rest = rest.without_lowest();
     }
-    rest.first()
+    rest.lowest()
 }
 
 impl<B: Bitboard> Sink<B> for ActionSet<B> {
@@ -141,7 +141,7 @@ impl<B: Bitboard> Sink<B> for ActionSet<B> {
     #[inline]
     fn single(&mut self, mv: Move) {
         if matches!(mv.kind, crate::moves::MoveKind::Drop(_)) {
-            self.drop_squares |= B::single(usize::from(mv.to));
+            self.drop_squares |= B::single(mv.to);
         }
         self.push(Group::Single(mv), 1);
     }

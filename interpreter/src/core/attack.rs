@@ -84,7 +84,7 @@ fn attacks_on<B: Bitboard, V: Board<B>, const NEW_ONLY: bool>(
             continue;
         }
         if let Some(first) = ray.first_blocker(reach, occupied) {
-            if riders.has(first) {
+            if riders.has(Sq::new(first)) {
                 return true;
             }
         }
@@ -105,7 +105,7 @@ fn attacks_on<B: Bitboard, V: Board<B>, const NEW_ONLY: bool>(
         let barred = of_types(board, &hop.no_hurdle);
         if ray
             .hopper_behind(hop.hop, square, occupied, barred)
-            .is_some_and(|from| hoppers.has(from))
+            .is_some_and(|from| hoppers.has(Sq::new(from)))
         {
             return true;
         }
@@ -116,7 +116,7 @@ fn attacks_on<B: Bitboard, V: Board<B>, const NEW_ONLY: bool>(
             continue;
         }
         for &(from, path) in &lame.sources[square] {
-            if pieces.has(from) && (path & occupied).is_empty() {
+            if pieces.has(Sq::new(from)) && (path & occupied).is_empty() {
                 return true;
             }
         }
@@ -159,9 +159,9 @@ pub(crate) fn royals_attacked<B: Bitboard, V: Board<B>>(
     let occupied = board.occupied();
     let royals = team_royals(board, rules, side);
     if rules.definition.end.check_all_royals {
-        return royals.any() && royals.squares().all(|sq| attacked(sq, occupied));
+        return royals.any() && royals.squares().all(|sq| attacked(sq.index(), occupied));
     }
-    royals.squares().any(|sq| attacked(sq, occupied))
+    royals.squares().any(|sq| attacked(sq.index(), occupied))
 }
 
 /// Whether `side` is in check on `board`, in a game whose attacks are all ordinary moves and
@@ -238,7 +238,7 @@ impl<B: Bitboard> Position<B> {
             return self
                 .royals(rules, side)
                 .squares()
-                .any(|square| self.checkers(rules, Sq::new(square), side).any());
+                .any(|square| self.checkers(rules, square, side).any());
         }
         royals_attacked(self, rules, side, |square, occupied| {
             self.attacked(rules, Sq::new(square), side, occupied)

@@ -39,18 +39,18 @@ pub trait Bitboard:
     const EMPTY_MAILBOX: Self::Mailbox;
     /// The empty set.
     const EMPTY: Self;
-    /// The set holding only square `index`.
-    fn single(index: usize) -> Self;
-    /// Whether square `index` is in the set.
-    fn has(self, index: usize) -> bool;
+    /// The set holding only `square`.
+    fn single(square: Sq) -> Self;
+    /// Whether `square` is in the set.
+    fn has(self, square: Sq) -> bool;
     /// Whether the set is empty.
     fn is_empty(self) -> bool;
     /// Number of squares in the set.
     fn count(self) -> u32;
-    /// Lowest square index; the set must not be empty.
-    fn lowest(self) -> usize;
-    /// Highest square index; the set must not be empty.
-    fn highest(self) -> usize;
+    /// The lowest square; the set must not be empty.
+    fn lowest(self) -> Sq;
+    /// The highest square; the set must not be empty.
+    fn highest(self) -> Sq;
     /// The set without its lowest square.
     fn without_lowest(self) -> Self;
     /// Every square index moved up by `by` (down when negative); squares moved past either end
@@ -82,62 +82,21 @@ pub trait Bitboard:
     fn squares(self) -> Squares<Self> {
         Squares(self)
     }
-
-    /// The set holding only `square`: [`Bitboard::single`] for a typed square.
-    #[inline(always)]
-    fn of(square: Sq) -> Self {
-        Self::single(square.index())
-    }
-
-    /// Whether `square` is in the set: [`Bitboard::has`] for a typed square.
-    #[inline(always)]
-    fn contains(self, square: Sq) -> bool {
-        self.has(square.index())
-    }
-
-    /// The lowest square; the set must not be empty: [`Bitboard::lowest`] as a typed square.
-    #[inline(always)]
-    fn first(self) -> Sq {
-        Sq::new(self.lowest())
-    }
-
-    /// Iterates the squares as [`Sq`], lowest first: [`Bitboard::squares`] typed.
-    #[inline]
-    fn iter(self) -> Sqs<Self> {
-        Sqs(self)
-    }
-}
-
-/// Iterator over the squares of a bitboard as [`Sq`], lowest first.
-pub struct Sqs<B>(B);
-
-impl<B: Bitboard> Iterator for Sqs<B> {
-    type Item = Sq;
-    #[inline]
-    fn next(&mut self) -> Option<Sq> {
-        if self.0.is_empty() {
-            None
-        } else {
-            let square = self.0.first();
-            self.0 = self.0.without_lowest();
-            Some(square)
-        }
-    }
 }
 
 /// Iterator over the squares of a bitboard, lowest first.
 pub struct Squares<B>(B);
 
 impl<B: Bitboard> Iterator for Squares<B> {
-    type Item = usize;
+    type Item = Sq;
     #[inline]
-    fn next(&mut self) -> Option<usize> {
+    fn next(&mut self) -> Option<Sq> {
         if self.0.is_empty() {
             None
         } else {
-            let index = self.0.lowest();
+            let square = self.0.lowest();
             self.0 = self.0.without_lowest();
-            Some(index)
+            Some(square)
         }
     }
 }
@@ -150,12 +109,12 @@ macro_rules! primitive_bitboard {
             const EMPTY_MAILBOX: [u8; $bits] = [0; $bits];
             const EMPTY: Self = 0;
             #[inline]
-            fn single(index: usize) -> Self {
-                1 << index
+            fn single(square: Sq) -> Self {
+                1 << square.index()
             }
             #[inline]
-            fn has(self, index: usize) -> bool {
-                self >> index & 1 != 0
+            fn has(self, square: Sq) -> bool {
+                self >> square.index() & 1 != 0
             }
             #[inline]
             fn is_empty(self) -> bool {
@@ -166,12 +125,12 @@ macro_rules! primitive_bitboard {
                 self.count_ones()
             }
             #[inline]
-            fn lowest(self) -> usize {
-                self.trailing_zeros() as usize
+            fn lowest(self) -> Sq {
+                Sq::new(self.trailing_zeros() as usize)
             }
             #[inline]
-            fn highest(self) -> usize {
-                ($bits - 1 - self.leading_zeros()) as usize
+            fn highest(self) -> Sq {
+                Sq::new(($bits - 1 - self.leading_zeros()) as usize)
             }
             #[inline]
             fn without_lowest(self) -> Self {
@@ -249,13 +208,15 @@ impl Bitboard for Wide256 {
     const EMPTY_MAILBOX: [u8; 256] = [0; 256];
     const EMPTY: Self = Wide256([0; 4]);
     #[inline]
-    fn single(index: usize) -> Self {
+    fn single(square: Sq) -> Self {
+        let index = square.index();
         let mut words = [0; 4];
         words[index / 64] = 1 << (index % 64);
         Wide256(words)
     }
     #[inline]
-    fn has(self, index: usize) -> bool {
+    fn has(self, square: Sq) -> bool {
+        let index = square.index();
         self.0[index / 64] >> (index % 64) & 1 != 0
     }
     #[inline]
@@ -267,14 +228,14 @@ impl Bitboard for Wide256 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
     #[inline]
-    fn lowest(self) -> usize {
+    fn lowest(self) -> Sq {
         let word = self.0.iter().position(|&w| w != 0).unwrap_or(3);
-        word * 64 + self.0[word].trailing_zeros() as usize
+        Sq::new(word * 64 + self.0[word].trailing_zeros() as usize)
     }
     #[inline]
-    fn highest(self) -> usize {
+    fn highest(self) -> Sq {
         let word = self.0.iter().rposition(|&w| w != 0).unwrap_or(0);
-        word * 64 + 63 - self.0[word].leading_zeros() as usize
+        Sq::new(word * 64 + 63 - self.0[word].leading_zeros() as usize)
     }
     #[inline]
     fn without_lowest(self) -> Self {
@@ -316,33 +277,22 @@ impl Bitboard for Wide256 {
 mod tests {
     use super::*;
 
+    fn sq(index: usize) -> Sq {
+        Sq::new(index)
+    }
+
     fn exercise<B: Bitboard>() {
-        let last = B::CAPACITY - 1;
-        let set = B::single(3) | B::single(last) | B::single(70 % B::CAPACITY);
+        let last = sq(B::CAPACITY - 1);
+        let set = B::single(sq(3)) | B::single(last) | B::single(sq(70 % B::CAPACITY));
         assert_eq!(set.count(), 3);
-        assert_eq!(set.lowest(), 3);
+        assert_eq!(set.lowest(), sq(3));
         assert_eq!(set.highest(), last);
-        assert!(set.has(last) && !set.has(4));
-        let listed: Vec<usize> = set.squares().collect();
+        assert!(set.has(last) && !set.has(sq(4)));
+        let listed: Vec<Sq> = set.squares().collect();
         assert_eq!(listed.len(), 3);
         assert!(listed.windows(2).all(|w| w[0] < w[1]));
         assert!((set & !set).is_empty());
-        typed(set, last);
-    }
-
-    /// The typed forms agree with the raw ones they stand beside.
-    fn typed<B: Bitboard>(set: B, last: usize) {
-        let top = Sq::new(last);
-        assert_eq!(B::of(top), B::single(last));
-        assert!(set.contains(top) && !set.contains(Sq::new(4)));
-        assert_eq!(set.first(), Sq::new(3));
-        let listed: Vec<Sq> = set.iter().collect();
-        assert_eq!(
-            listed,
-            set.squares().map(Sq::new).collect::<Vec<_>>(),
-            "typed squares, lowest first"
-        );
-        assert_eq!(B::EMPTY.iter().next(), None);
+        assert_eq!(B::EMPTY.squares().next(), None);
     }
 
     /// `shifted` moves every square by the same distance, square by square.
@@ -350,20 +300,20 @@ mod tests {
         let squares = [0, 1, 7, 8, 9, 55, 63, 64, 65, 100, 127, 128, 191, 200, 255];
         let set = squares
             .iter()
-            .filter(|&&sq| sq < B::CAPACITY)
-            .fold(B::EMPTY, |acc, &sq| acc | B::single(sq));
+            .filter(|&&index| index < B::CAPACITY)
+            .fold(B::EMPTY, |acc, &index| acc | B::single(sq(index)));
         for by in [
             -130, -70, -64, -17, -9, -8, -1, 0, 1, 7, 8, 9, 16, 63, 64, 65, 129,
         ] {
             let expected = set
                 .squares()
-                .filter_map(|sq| {
-                    let to = sq as i32 + by;
+                .filter_map(|square| {
+                    let to = square.index() as i32 + by;
                     (0..B::CAPACITY as i32)
                         .contains(&to)
-                        .then(|| B::single(to as usize))
+                        .then(|| B::single(sq(to as usize)))
                 })
-                .fold(B::EMPTY, |acc, sq| acc | sq);
+                .fold(B::EMPTY, |acc, square| acc | square);
             assert_eq!(set.shifted(by), expected, "shifted by {by}");
         }
     }
@@ -384,8 +334,11 @@ mod tests {
 
     #[test]
     fn wide_crosses_word_boundaries() {
-        let set = Wide256::single(63) | Wide256::single(64) | Wide256::single(200);
-        assert_eq!(set.squares().collect::<Vec<_>>(), vec![63, 64, 200]);
-        assert_eq!(set.without_lowest().lowest(), 64);
+        let set = Wide256::single(sq(63)) | Wide256::single(sq(64)) | Wide256::single(sq(200));
+        assert_eq!(
+            set.squares().collect::<Vec<_>>(),
+            vec![sq(63), sq(64), sq(200)]
+        );
+        assert_eq!(set.without_lowest().lowest(), sq(64));
     }
 }

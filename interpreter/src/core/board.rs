@@ -10,7 +10,7 @@
 //! computed where a test asks for a side's or a type's squares, and nothing is copied.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{PieceId, SideId, Sq};
 use crate::core::position::Position;
 use crate::core::tables::Tables;
 use crate::moves::{Move, MoveKind};
@@ -73,8 +73,8 @@ impl<'a, B: Bitboard> AfterMove<'a, B> {
             MoveKind::Promote(new) => new,
             _ => return None,
         };
-        let landed = B::single(to);
-        let untouched = !(B::single(from) | landed);
+        let landed = B::single(Sq::new(to));
+        let untouched = !(B::single(Sq::new(from)) | landed);
         Some(AfterMove {
             before,
             untouched,

@@ -43,7 +43,7 @@
 use crate::bitboard::Bitboard;
 use crate::core::attack::{attacked_by_moves, newly_attacked_by, royals};
 use crate::core::board::Board;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{PieceId, SideId, Sq};
 use crate::core::moves::{Move, MoveKind};
 use crate::core::position::Position;
 use crate::core::tables::{ChaseTable, Tables};
@@ -73,15 +73,15 @@ fn piece_attacks<B: Bitboard>(
     rules: &Tables<B>,
     board: &Position<B>,
     side: SideId,
-    from: usize,
-    target: usize,
+    from: Sq,
+    target: Sq,
     occupied: B,
 ) -> bool {
     let only = Without {
         board,
         hidden: board.side_pieces(side) & !B::single(from),
     };
-    attacked_by_moves(&only, rules, target, side, occupied)
+    attacked_by_moves(&only, rules, target.index(), side, occupied)
 }
 
 /// Whether the piece type rides or hops (its attacks run along lines).
@@ -95,10 +95,10 @@ fn runs_along_lines<B: Bitboard>(rules: &Tables<B>, side: SideId, piece: PieceId
 }
 
 /// Whether three squares lie on one rank, file or diagonal.
-fn collinear<B: Bitboard>(rules: &Tables<B>, a: usize, b: usize, c: usize) -> bool {
-    let (ax, ay) = rules.geometry.coords(a);
-    let (bx, by) = rules.geometry.coords(b);
-    let (cx, cy) = rules.geometry.coords(c);
+fn collinear<B: Bitboard>(rules: &Tables<B>, a: Sq, b: Sq, c: Sq) -> bool {
+    let (ax, ay) = rules.geometry.coords(a.index());
+    let (bx, by) = rules.geometry.coords(b.index());
+    let (cx, cy) = rules.geometry.coords(c.index());
     let (ax, ay, bx, by, cx, cy) = (
         ax as i64, ay as i64, bx as i64, by as i64, cx as i64, cy as i64,
     );
@@ -158,38 +158,44 @@ impl<B: Bitboard> Judge<'_, B> {
     /// gave a screen.
     fn attacks(&mut self, before: &Position<B>, mv: Move) -> B {
         let (rules, after, mover) = (self.rules, self.after, self.mover);
-        let (from, to) = (mv.from.index(), mv.to.index());
+        let (from, to) = (mv.from, mv.to);
         let occupied = after.occupied();
         let occupied_before = before.occupied();
         // A new attack is the moved piece's, or another piece's along a line or through a leg
         // the action touched (its origin and target): only such targets are judged further.
         let touched = B::single(from) | B::single(to);
-        let moved_chases = after.at(to).is_some_and(|o| self.table.chases[o.piece]);
+        let moved_chases = after
+            .at(to.index())
+            .is_some_and(|o| self.table.chases[o.piece]);
         let targets = after
             .side_pieces(self.chased_side)
             .squares()
             .filter(|&square| {
-                after.at(square).is_some_and(|occupant| {
+                after.at(square.index()).is_some_and(|occupant| {
                     self.table.chased_on[self.chased_side][occupant.piece].has(square)
                 })
             })
             .filter(|&square| {
                 (moved_chases && piece_attacks(rules, after, mover, to, square, occupied))
-                    || newly_attacked_by(after, rules, square, mover, touched)
+                    || newly_attacked_by(after, rules, square.index(), mover, touched)
             })
             .fold(B::EMPTY, |acc, square| acc | B::single(square));
         if targets.is_empty() {
             return B::EMPTY;
         }
-        let attackers: Vec<(usize, PieceId)> = after
+        let attackers: Vec<(Sq, PieceId)> = after
             .side_pieces(mover)
             .squares()
-            .filter_map(|square| after.at(square).map(|occupant| (square, occupant.piece)))
+            .filter_map(|square| {
+                after
+                    .at(square.index())
+                    .map(|occupant| (square, occupant.piece))
+            })
             .filter(|&(_, piece)| self.table.chases[piece])
             .collect();
         let mut chased = B::EMPTY;
         for target in targets.squares() {
-            let Some(victim) = after.at(target).map(|occupant| occupant.piece) else {
+            let Some(victim) = after.at(target.index()).map(|occupant| occupant.piece) else {
                 continue;
             };
             let is_chased = attackers.iter().any(|&(square, piece)| {
@@ -222,11 +228,11 @@ impl<B: Bitboard> Judge<'_, B> {
     /// Whether the chased side's piece on `square` is pinned: a blocker, or a piece whose
     /// removal would leave a board its own move rules forbid (alone between the generals under
     /// the flying general).
-    fn pinned(&mut self, square: usize) -> bool {
+    fn pinned(&mut self, square: Sq) -> bool {
         let (rules, after, side) = (self.rules, self.after, self.chased_side);
         self.blockers().has(square)
             || (!royals(after, rules, side).has(square)
-                && (self.forbids)(&after.rearranged(rules, &[square], None), side)
+                && (self.forbids)(&after.rearranged(rules, &[square.index()], None), side)
                 && !(self.forbids)(after, side))
     }
 
@@ -234,11 +240,7 @@ impl<B: Bitboard> Judge<'_, B> {
     /// chase: a weaker attacker; else no mutual attack of two pieces of one type (unless the
     /// victim is pinned and the attacker's attacks are symmetric where it stands) and no
     /// protector that is not pinned, nor a royal one whose recapture the move rules forbid.
-    fn chases(
-        &mut self,
-        (square, piece): (usize, PieceId),
-        (target, victim): (usize, PieceId),
-    ) -> bool {
+    fn chases(&mut self, (square, piece): (Sq, PieceId), (target, victim): (Sq, PieceId)) -> bool {
         let (rules, after, side) = (self.rules, self.after, self.chased_side);
         if let (Some(weaker), Some(stronger)) =
             (self.table.strength[piece], self.table.strength[victim])
@@ -259,7 +261,7 @@ impl<B: Bitboard> Judge<'_, B> {
                 board: after,
                 hidden,
             };
-            attacked_by_moves(&protectors, rules, target, side, without_attacker)
+            attacked_by_moves(&protectors, rules, target.index(), side, without_attacker)
         };
         if !protected_without(B::EMPTY) {
             return true;
@@ -292,7 +294,8 @@ impl<B: Bitboard> Judge<'_, B> {
             .squares()
             .filter(|&r| piece_attacks(rules, after, side, r, target, without_attacker))
             .all(|r| {
-                let exchange = after.rearranged(rules, &[square], Some((r, target)));
+                let exchange =
+                    after.rearranged(rules, &[square.index()], Some((r.index(), target.index())));
                 (self.forbids)(&exchange, side)
             })
     }
@@ -307,7 +310,7 @@ impl<B: Bitboard> Judge<'_, B> {
     fn changed_roots(&mut self, before: &Position<B>, mv: Move) -> B {
         let (rules, after) = (self.rules, self.after);
         let (mover, side) = (self.mover, self.chased_side);
-        let touched = B::single(mv.from.index()) | B::single(mv.to.index());
+        let touched = B::single(mv.from) | B::single(mv.to);
         let lines = royals(after, rules, side)
             .squares()
             .fold(B::EMPTY, |acc, royal| {
@@ -347,11 +350,11 @@ impl<B: Bitboard> Judge<'_, B> {
         for root in pinned.squares() {
             for target in after.side_pieces(side).squares() {
                 let chaseable = after
-                    .at(target)
+                    .at(target.index())
                     .is_some_and(|o| self.table.chased_on[side][o.piece].has(target));
                 if chaseable
                     && piece_attacks(rules, after, side, root, target, occupied)
-                    && attacked_by_moves(&free, rules, target, mover, occupied)
+                    && attacked_by_moves(&free, rules, target.index(), mover, occupied)
                 {
                     chased |= B::single(target);
                 }
@@ -386,7 +389,7 @@ impl<B: Bitboard> Judge<'_, B> {
                     || attacked_by_moves(
                         &others,
                         rules,
-                        target,
+                        target.index(),
                         mover,
                         occupied & !B::single(discoverer) & !recapturers,
                     )
@@ -413,9 +416,9 @@ fn blockers<B: Bitboard>(rules: &Tables<B>, board: &Position<B>, side: SideId, c
             .side_ids()
             .filter(move |&other| rules.is_enemy(side, other))
     };
-    let attacked = royal
-        .squares()
-        .any(|r| enemies().any(|other| attacked_by_moves(board, rules, r, other, occupied)));
+    let attacked = royal.squares().any(|r| {
+        enemies().any(|other| attacked_by_moves(board, rules, r.index(), other, occupied))
+    });
     let attacking = if attacked {
         attackers_of_royal(rules, board, side, royal)
     } else {
@@ -429,9 +432,9 @@ fn blockers<B: Bitboard>(rules: &Tables<B>, board: &Position<B>, side: SideId, c
                 hidden: B::single(square) | attacking,
             };
             let open = occupied & !B::single(square);
-            royal
-                .squares()
-                .any(|r| enemies().any(|other| attacked_by_moves(&without, rules, r, other, open)))
+            royal.squares().any(|r| {
+                enemies().any(|other| attacked_by_moves(&without, rules, r.index(), other, open))
+            })
         })
         .fold(B::EMPTY, |acc, square| acc | B::single(square))
 }
@@ -460,21 +463,21 @@ fn attackers_of_royal<B: Bitboard>(
 /// The squares where a change could make or unmake a blocker of an attack of `attacker` on
 /// `royal`, among the lines and legs that hold a square of `touched`: the lines its riders and
 /// hoppers would come along, its lame leaps' squares and legs.
-fn lines_into<B: Bitboard>(rules: &Tables<B>, attacker: SideId, royal: usize, touched: B) -> B {
+fn lines_into<B: Bitboard>(rules: &Tables<B>, attacker: SideId, royal: Sq, touched: B) -> B {
     let attacks = &rules.attacks[attacker];
     let rays = attacks
         .rides
         .iter()
         .map(|ride| ride.ray)
         .chain(attacks.hops.iter().map(|hop| hop.ray))
-        .map(|ray| rules.rays[ray].beyond[royal])
+        .map(|ray| rules.rays[ray].beyond[royal.index()])
         .filter(|&line| (line & touched).any())
         .fold(B::EMPTY, |acc, line| acc | line);
     attacks
         .lame
         .iter()
-        .flat_map(|lame| lame.sources[royal].iter())
-        .map(|&(from, path)| path | B::single(from))
+        .flat_map(|lame| lame.sources[royal.index()].iter())
+        .map(|&(from, path)| path | B::single(Sq::new(from)))
         .filter(|&leap| (leap & touched).any())
         .fold(rays, |acc, leap| acc | leap)
 }
@@ -488,7 +491,7 @@ fn impaired<B: Bitboard>(
     board: &Position<B>,
     side: SideId,
     attacker: SideId,
-    square: usize,
+    square: Sq,
     piece: PieceId,
 ) -> bool {
     let (Some(back), Some(forth)) = (
@@ -500,13 +503,13 @@ fn impaired<B: Bitboard>(
     ) else {
         return false;
     };
-    let asymmetric = back.sources[square].iter().any(|&(from, path)| {
+    let asymmetric = back.sources[square.index()].iter().any(|&(from, path)| {
         forth.sources[from]
             .iter()
-            .any(|&(to, forward)| to == square && forward != path)
+            .any(|&(to, forward)| to == square.index() && forward != path)
     });
     asymmetric
-        && back.sources[square]
+        && back.sources[square.index()]
             .iter()
             .any(|&(_, path)| (path & board.occupied()).any())
 }

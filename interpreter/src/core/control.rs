@@ -92,7 +92,7 @@ fn route_control<B: Bitboard>(
     let mut control = B::EMPTY;
     crate::core::route::walk(rules, position, side, from, moves, &mut |mv| {
         if mv.converts.is_none() {
-            control |= B::single(usize::from(mv.to));
+            control |= B::single(mv.to);
         }
     });
     control
@@ -113,7 +113,7 @@ fn standing_en_passant<B: Bitboard>(
             .side_ids()
             .filter(|&s| rules.is_enemy(side, s))
             .any(|victim_side| {
-                rules.standing_en_passant[victim_side][passed]
+                rules.standing_en_passant[victim_side][passed.index()]
                     .iter()
                     .any(|&(landing, piece)| {
                         position
@@ -156,9 +156,9 @@ pub fn each_control<B: Bitboard>(
         let moves = rules.moves_of(side, piece);
         for from in (own & position.typed(piece)).squares() {
             visit(
-                from,
+                from.index(),
                 piece,
-                board.control_by(rules, position, side, moves, from),
+                board.control_by(rules, position, side, moves, from.index()),
             );
         }
     }

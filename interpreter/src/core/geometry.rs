@@ -48,7 +48,7 @@ impl<B: Bitboard> Geometry<B> {
             for file in 0..files {
                 let square = Square::new(file as u8, rank as u8);
                 if def.contains(square) {
-                    let bit = B::single(rank * files + file);
+                    let bit = B::single(Sq::new(rank * files + file));
                     board |= bit;
                     if BoardDef::is_light(square) {
                         light |= bit;
@@ -95,7 +95,7 @@ impl<B: Bitboard> Geometry<B> {
 
     /// Whether the index is a board square.
     pub fn on_board(&self, index: usize) -> bool {
-        self.board.has(index)
+        self.board.has(Sq::new(index))
     }
 
     /// The index one absolute step `(dx, dy)` away, if that is on the board.
@@ -126,15 +126,14 @@ impl<B: Bitboard> Geometry<B> {
 
     /// Whether a compiled square is a board square (not a hole): [`Geometry::on_board`] typed.
     pub fn contains(&self, square: Sq) -> bool {
-        self.board.contains(square)
+        self.board.has(square)
     }
 
     /// The squares of a set of named squares.
     pub fn mask(&self, squares: &[Square]) -> B {
-        squares
-            .iter()
-            .fold(B::EMPTY, |acc, &sq| acc | B::single(self.index(sq)))
-            & self.board
+        squares.iter().fold(B::EMPTY, |acc, &sq| {
+            acc | B::single(Sq::new(self.index(sq)))
+        }) & self.board
     }
 }
 
@@ -179,7 +178,7 @@ impl<B: Bitboard> Ray<B> {
             } else {
                 blockers.highest()
             };
-            reach & !self.beyond[first]
+            reach & !self.beyond[first.index()]
         }
     }
 
@@ -190,9 +189,9 @@ impl<B: Bitboard> Ray<B> {
         if blockers.is_empty() {
             None
         } else if self.ascending {
-            Some(blockers.lowest())
+            Some(blockers.lowest().index())
         } else {
-            Some(blockers.highest())
+            Some(blockers.highest().index())
         }
     }
 }
@@ -211,7 +210,7 @@ impl<B: Bitboard> Ray<B> {
             Hop::Cannon => self.slide(beyond, occupied),
             Hop::Grasshopper => self
                 .first_blocker(beyond, beyond)
-                .map_or(B::EMPTY, B::single),
+                .map_or(B::EMPTY, |square| B::single(Sq::new(square))),
             Hop::None => B::EMPTY,
         }
     }
@@ -227,10 +226,10 @@ impl<B: Bitboard> Ray<B> {
             Hop::Cannon => self.first_blocker(near, occupied)?,
             Hop::Grasshopper => self
                 .first_blocker(near, near)
-                .filter(|&next| occupied.has(next))?,
+                .filter(|&next| occupied.has(Sq::new(next)))?,
             Hop::None => return None,
         };
-        if barred.has(hurdle) {
+        if barred.has(Sq::new(hurdle)) {
             return None;
         }
         self.first_blocker(self.beyond[hurdle], occupied)
@@ -253,7 +252,7 @@ pub fn limited_ray<B: Bitboard>(
     for _ in 0..range {
         match geometry.step(current, dx, dy) {
             Some(next) => {
-                ray |= B::single(next);
+                ray |= B::single(Sq::new(next));
                 current = next;
             }
             None => break,

@@ -107,7 +107,7 @@ pub(crate) fn lone_royals<B: Bitboard>(
     tables: &Tables<B>,
     position: &Position<B>,
     us: SideId,
-) -> Option<(usize, usize)> {
+) -> Option<(Sq, Sq)> {
     let ours = position.royals(tables, us);
     let them = tables.side_ids().find(|&side| side != us)?;
     let theirs = position.royals(tables, them);
@@ -124,10 +124,10 @@ pub(crate) fn shielded_check<B: Bitboard>(
     side: SideId,
 ) -> Option<bool> {
     let (ours, theirs) = lone_royals(tables, position, side)?;
-    if tables.neighbours[ours].has(theirs) {
+    if tables.neighbours[ours.index()].has(theirs) {
         return Some(false);
     }
-    Some(position.attacked(tables, Sq::new(ours), side, position.occupied()))
+    Some(position.attacked(tables, ours, side, position.occupied()))
 }
 
 /// The steps of the royal piece on `from` to `targets` (none a capture: a royal capturer is
@@ -142,10 +142,10 @@ pub(crate) fn shielded_royal_steps<B: Bitboard>(
 ) -> B {
     let occupied = position.occupied();
     let steps = targets & !occupied;
-    let without = occupied & !B::single(from);
+    let without = occupied & !B::single(Sq::new(from));
     let mut legal = steps & tables.neighbours[theirs];
     for to in (steps & !legal).squares() {
-        if !position.attacked(tables, Sq::new(to), us, without | B::single(to)) {
+        if !position.attacked(tables, to, us, without | B::single(to)) {
             legal |= B::single(to);
         }
     }
@@ -170,7 +170,7 @@ pub(crate) fn screens<B: Bitboard>(
     occupied: B,
 ) -> (B, B) {
     let ours = position.side_pieces(us);
-    let mut from = pinned(tables, position, us, king, occupied);
+    let mut from = pinned(tables, position, us, Sq::new(king), occupied);
     let mut to = B::EMPTY;
     for them in tables.side_ids().filter(|&side| tables.is_enemy(us, side)) {
         let theirs = position.side_pieces(them);
@@ -182,7 +182,7 @@ pub(crate) fn screens<B: Bitboard>(
             }
             for &(source, path) in &lame.sources[king] {
                 let blockers = path & occupied;
-                if leapers.has(source) && blockers.count() == 1 {
+                if leapers.has(Sq::new(source)) && blockers.count() == 1 {
                     from |= blockers & ours;
                 }
             }
@@ -212,7 +212,7 @@ pub(crate) fn pinned<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
     us: SideId,
-    king: usize,
+    king: Sq,
     occupied: B,
 ) -> B {
     let own = position.side_pieces(us);
@@ -222,8 +222,8 @@ pub(crate) fn pinned<B: Bitboard>(
         for ride in &rules.attacks[attacker].rides {
             let ray = &rules.rays[ride.ray];
             let reach = match &ride.reach {
-                Some(reach) => reach[king],
-                None => ray.beyond[king],
+                Some(reach) => reach[king.index()],
+                None => ray.beyond[king.index()],
             };
             let riders = ride
                 .pieces
@@ -236,13 +236,13 @@ pub(crate) fn pinned<B: Bitboard>(
             let Some(first) = ray.first_blocker(reach, occupied) else {
                 continue;
             };
-            if !own.has(first) {
+            if !own.has(Sq::new(first)) {
                 continue;
             }
             let beyond = reach & ray.beyond[first];
             if let Some(second) = ray.first_blocker(beyond, occupied) {
-                if riders.has(second) {
-                    pinned |= B::single(first);
+                if riders.has(Sq::new(second)) {
+                    pinned |= B::single(Sq::new(first));
                 }
             }
         }
@@ -279,11 +279,11 @@ impl<B: Bitboard> CheckGivers<B> {
         let mut lines = Vec::new();
         for side in tables.side_ids().filter(|&side| side != us) {
             for royal in position.royals(tables, side).squares() {
-                if position.attacked(tables, Sq::new(royal), side, occupied) {
+                if position.attacked(tables, royal, side, occupied) {
                     return None;
                 }
                 royals |= B::single(royal);
-                discovery_lines(tables, position, us, royal, &mut lines);
+                discovery_lines(tables, position, us, royal.index(), &mut lines);
             }
         }
         Some(CheckGivers { royals, lines })
@@ -304,12 +304,12 @@ impl<B: Bitboard> CheckGivers<B> {
             return (B::EMPTY, targets);
         };
         let unknown = targets & self.royals;
-        let occupied = position.occupied() & !B::single(from);
+        let occupied = position.occupied() & !B::single(Sq::new(from));
         let attacks = &tables.attacks[us];
         let mut checking = B::EMPTY;
         for royal in self.royals.squares() {
             for leap in attacks.leaps.iter().filter(|leap| leap.piece == piece) {
-                checking |= leap.sources[royal] & leap.zone;
+                checking |= leap.sources[royal.index()] & leap.zone;
             }
             for ride in attacks
                 .rides
@@ -318,8 +318,8 @@ impl<B: Bitboard> CheckGivers<B> {
             {
                 let ray = &tables.rays[ride.ray];
                 let reach = match &ride.reach {
-                    Some(reach) => reach[royal],
-                    None => ray.beyond[royal],
+                    Some(reach) => reach[royal.index()],
+                    None => ray.beyond[royal.index()],
                 };
                 checking |= ray.slide(reach, occupied);
             }
@@ -361,12 +361,12 @@ fn discovery_lines<B: Bitboard>(
         let Some(first) = ray.first_blocker(reach, occupied) else {
             continue;
         };
-        if !ours.has(first) {
+        if !ours.has(Sq::new(first)) {
             continue;
         }
-        let opened = occupied & !B::single(first);
+        let opened = occupied & !B::single(Sq::new(first));
         if let Some(second) = ray.first_blocker(reach, opened) {
-            if riders.has(second) {
+            if riders.has(Sq::new(second)) {
                 lines.push((first, ray.slide(reach, opened)));
             }
         }

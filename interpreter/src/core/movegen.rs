@@ -32,7 +32,7 @@ pub trait Sink<B: Bitboard> {
     fn single(&mut self, mv: Move);
     /// Legal drops of `piece` on each of `targets`.
     fn drops(&mut self, piece: PieceId, targets: B) {
-        for to in targets.iter() {
+        for to in targets.squares() {
             self.single(Move::drop(piece, to));
         }
     }
@@ -138,7 +138,7 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
             // No promotion: one move per target, written as the drops are.
             let mut rest = targets;
             self.moves.extend((0..targets.count()).map(|_| {
-                let to = rest.first();
+                let to = rest.lowest();
                 rest = rest.without_lowest();
                 Move::normal(Sq::new(from), to)
             }));
@@ -148,7 +148,7 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
     }
     fn single(&mut self, mv: Move) {
         if matches!(mv.kind, MoveKind::Drop(_)) {
-            self.drop_squares |= B::single(mv.to.index());
+            self.drop_squares |= B::single(mv.to);
         }
         self.moves.push(mv);
     }
@@ -158,7 +158,7 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
         // known length, the list grows once and checks no capacity per move.
         let mut rest = targets;
         self.moves.extend((0..targets.count()).map(|_| {
-            let square = rest.first();
+            let square = rest.lowest();
             rest = rest.without_lowest();
             Move::drop(piece, square)
         }));
@@ -177,9 +177,9 @@ pub(crate) fn promotion_moves<B: Bitboard>(
     let promoting = rule.promoting(from, targets);
     let also_plain = rule.also_plain(promoting);
     let from = Sq::new(from);
-    for to in targets.iter() {
-        if promoting.contains(to) {
-            if also_plain.contains(to) {
+    for to in targets.squares() {
+        if promoting.has(to) {
+            if also_plain.has(to) {
                 emit(Move::normal(from, to));
             }
             for &choice in &rule.choices {
@@ -233,7 +233,7 @@ enum RoyalTest {
     Attacked,
     /// Captures explode and shield touching royal pieces: legal where the target touches the
     /// enemy royal piece on this square, or is not attacked ([`shielded_royal_steps`]).
-    Shielded(usize),
+    Shielded(Sq),
 }
 
 /// Per piece type, the squares its pieces may move from under the move rules (`None`: all).
@@ -278,13 +278,14 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
         let to_royal = royal_promotion(moves, safety);
         let barred = Barred::of(moves, |p| position.typed(p));
         for from in pieces.squares() {
-            let mut targets = targets_barred(rules, moves, from, own, enemy, occupied, barred);
+            let mut targets =
+                targets_barred(rules, moves, from.index(), own, enemy, occupied, barred);
             if S::TACTICAL {
                 // Only a capture (a target holds a piece it may take) or a promotion can be.
                 let promoting = moves
                     .promotion
                     .as_ref()
-                    .map_or(B::EMPTY, |rule| rule.promoting(from, targets));
+                    .map_or(B::EMPTY, |rule| rule.promoting(from.index(), targets));
                 targets &= occupied | promoting;
             }
             if let Some(rule) = to_royal {
@@ -292,16 +293,24 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
                     rules,
                     position,
                     us,
-                    (from, targets, royal),
+                    (from.index(), targets, royal),
                     rule,
                     safety,
                     sink,
                 );
             } else if targets.any() {
-                let legal =
-                    filter_legal(rules, position, safety, royal, from, targets, occupied, us);
+                let legal = filter_legal(
+                    rules,
+                    position,
+                    safety,
+                    royal,
+                    from.index(),
+                    targets,
+                    occupied,
+                    us,
+                );
                 if legal.any() {
-                    sink.batch(from, legal, moves.promotion.as_ref());
+                    sink.batch(from.index(), legal, moves.promotion.as_ref());
                     // "Is there a legal move" is answered by the first piece that has one.
                     if S::ONE_IS_ENOUGH && sink.satisfied() {
                         return;
@@ -309,7 +318,7 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
                 }
             }
             if !moves.routes.is_empty() {
-                route_moves(rules, position, us, from, safety, sink);
+                route_moves(rules, position, us, from.index(), safety, sink);
             }
         }
     }
@@ -478,7 +487,7 @@ fn checked_safety<B: Bitboard>(
     if rules.board_moves && rules.screens {
         let royals = position.team_royals(rules, us);
         if royals.count() == 1 {
-            let (from, to) = screens(rules, position, us, royals.lowest(), occupied);
+            let (from, to) = screens(rules, position, us, royals.lowest().index(), occupied);
             return Safety {
                 pins: from,
                 played: to,
@@ -504,7 +513,7 @@ fn several_royals_safety<B: Bitboard>(
 ) -> Safety<B> {
     let mut pins = B::EMPTY;
     for royal in royals.squares() {
-        if position.attacked(rules, Sq::new(royal), us, occupied) {
+        if position.attacked(rules, royal, us, occupied) {
             return slow;
         }
         pins |= pinned(rules, position, us, royal, occupied);
@@ -532,7 +541,7 @@ fn filter_legal<B: Bitboard>(
     occupied: B,
     us: SideId,
 ) -> B {
-    if !safety.enforced || (safety.fast && !royal && !safety.pinned.has(from)) {
+    if !safety.enforced || (safety.fast && !royal && !safety.pinned.has(Sq::new(from))) {
         return targets;
     }
     filter_tested(rules, position, safety, royal, from, targets, occupied, us)
@@ -553,7 +562,7 @@ fn filter_tested<B: Bitboard>(
 ) -> B {
     if !safety.in_check && !royal {
         // Where the screens are known, only the moves through them are tested.
-        let (settled, tested) = if safety.screened && !safety.pins.has(from) {
+        let (settled, tested) = if safety.screened && !safety.pins.has(Sq::new(from)) {
             (targets & !safety.played, targets & safety.played)
         } else {
             (B::EMPTY, targets)
@@ -567,30 +576,30 @@ fn filter_tested<B: Bitboard>(
     }
     let mut legal = B::EMPTY;
     let mut played = targets;
-    if safety.fast && !royal && safety.played.any() && !safety.pins.has(from) {
+    if safety.fast && !royal && safety.played.any() && !safety.pins.has(Sq::new(from)) {
         // Only the captures whose effects may reach a royal piece are played.
         played = targets & safety.played;
         legal = targets & !played;
     } else if safety.fast && royal {
         match safety.royal {
             RoyalTest::Attacked => {
-                let without_king = occupied & !B::single(from);
+                let without_king = occupied & !B::single(Sq::new(from));
                 for to in targets.squares() {
-                    if !position.attacked(rules, Sq::new(to), us, without_king | B::single(to)) {
+                    if !position.attacked(rules, to, us, without_king | B::single(to)) {
                         legal |= B::single(to);
                     }
                 }
                 return legal;
             }
             RoyalTest::Shielded(theirs) => {
-                return shielded_royal_steps(rules, position, us, (from, theirs), targets);
+                return shielded_royal_steps(rules, position, us, (from, theirs.index()), targets);
             }
             RoyalTest::Played => {}
         }
     }
-    for to in played.iter() {
+    for to in played.squares() {
         if leaves_king_safe(rules, position, Move::normal(Sq::new(from), to), us) {
-            legal |= B::of(to);
+            legal |= B::single(to);
         }
     }
     legal
@@ -617,11 +626,11 @@ fn filter_opened<B: Bitboard>(
     }
     let king = royals.lowest();
     let mut legal = B::EMPTY;
-    for to in targets.iter() {
+    for to in targets.squares() {
         let board = AfterMove::of(rules, position, Move::normal(Sq::new(from), to))?;
-        let touched = B::single(from) | B::of(to);
-        if !crate::core::attack::opens_attack(&board, rules, us, king, touched) {
-            legal |= B::of(to);
+        let touched = B::single(Sq::new(from)) | B::single(to);
+        if !crate::core::attack::opens_attack(&board, rules, us, king.index(), touched) {
+            legal |= B::single(to);
         }
     }
     Some(legal)
@@ -677,7 +686,7 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
         .at(ep.victim.index())
         .is_some_and(|o| rules.is_enemy(us, o.side));
     // The target is empty, unless the neutral piece (`neutral`) was put there.
-    if !victim_ok || position.occupied().has(ep.target.index()) {
+    if !victim_ok || position.occupied().has(ep.target) {
         return;
     }
     for piece in rules.piece_ids() {
@@ -686,11 +695,11 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
             .restrict(piece, own & position.typed(piece))
             .squares()
         {
-            if !moves.en_passant[from].has(ep.target.index()) {
+            if !moves.en_passant[from.index()].has(ep.target) {
                 continue;
             }
             let mv = Move {
-                from: Sq::new(from),
+                from: from,
                 to: ep.target,
                 kind: MoveKind::EnPassant,
                 converts: None,
@@ -724,12 +733,12 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
         let king_ok = position.at(castle.king_from.index()).is_some_and(|o| {
             o.side == us
                 && castle.king_is(o.piece, &rules.royal)
-                && movable.restrict(o.piece, B::of(castle.king_from)).any()
+                && movable.restrict(o.piece, B::single(castle.king_from)).any()
         });
         let rook_ok = position.at(castle.rook_from.index()).is_some_and(|o| {
             o.side == us
                 && castle.rook_is(o.piece)
-                && movable.restrict(o.piece, B::of(castle.rook_from)).any()
+                && movable.restrict(o.piece, B::single(castle.rook_from)).any()
         });
         if !king_ok || !rook_ok || (castle.empty & occupied).any() {
             continue;
@@ -789,22 +798,31 @@ pub(crate) fn gating_moves<B: Bitboard, S: Sink<B>>(
         blockers(rules, position, us)
     };
     for from in gates.squares() {
-        let Some(occupant) = position.at(from) else {
+        let Some(occupant) = position.at(from.index()) else {
             continue;
         };
         if movable.restrict(occupant.piece, B::single(from)).is_empty() {
             continue;
         }
         let moves = rules.moves_of(us, occupant.piece);
-        let reached = targets(rules, moves, from, own, occupied & !own, occupied);
+        let reached = targets(rules, moves, from.index(), own, occupied & !own, occupied);
         let royal = rules.royal.contains(&occupant.piece);
-        let mut plain = filter_legal(rules, position, safety, royal, from, reached, occupied, us);
+        let mut plain = filter_legal(
+            rules,
+            position,
+            safety,
+            royal,
+            from.index(),
+            reached,
+            occupied,
+            us,
+        );
         if let Some(rule) = moves.promotion.as_ref() {
-            let promoting = rule.promoting(from, plain);
+            let promoting = rule.promoting(from.index(), plain);
             plain &= !(promoting & !rule.also_plain(promoting));
         }
-        for to in plain.iter() {
-            emit(Move::normal(Sq::new(from), to), false, sink);
+        for to in plain.squares() {
+            emit(Move::normal(from, to), false, sink);
         }
     }
     let mut castles = Collector::default();
@@ -816,7 +834,7 @@ pub(crate) fn gating_moves<B: Bitboard, S: Sink<B>>(
         let castle = &rules.castles[index as usize];
         for (square, on_rook) in [(castle.king_from, false), (castle.rook_from, true)] {
             let landed = square == castle.king_to || square == castle.rook_to;
-            if gates.contains(square) && !landed {
+            if gates.has(square) && !landed {
                 emit(mv, on_rook, sink);
             }
         }

@@ -18,6 +18,7 @@
 //! attack").
 
 use crate::bitboard::Bitboard;
+use crate::core::index::Sq;
 use crate::geometry::{absolute, Geometry};
 use variant_dsl::{Forward, LegCount, LegDirection, LegEffect, MoveMode, PathDef, SquareTest};
 
@@ -182,8 +183,8 @@ fn add_leap<B: Bitboard>(geometry: &Geometry<B>, leaps: &mut Vec<PathLeap<B>>, l
         let mut must_be_empty = B::EMPTY;
         let mut on_board = true;
         for (index, leg) in legs.iter().enumerate() {
-            match geometry.step(at, leg.dx, leg.dy) {
-                Some(next) => at = next,
+            match geometry.step(at.index(), leg.dx, leg.dy) {
+                Some(next) => at = Sq::new(next),
                 None => {
                     on_board = false;
                     break;
@@ -196,8 +197,8 @@ fn add_leap<B: Bitboard>(geometry: &Geometry<B>, leaps: &mut Vec<PathLeap<B>>, l
         if on_board {
             leaps.push(PathLeap {
                 mode,
-                from,
-                to: at,
+                from: from.index(),
+                to: at.index(),
                 path: must_be_empty,
             });
         }

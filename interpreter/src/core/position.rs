@@ -119,11 +119,11 @@ impl ChaseRuns {
     pub const KEPT: usize = 3;
 
     /// The chased pieces: (square, actions in a row that chased it).
-    pub fn runs(&self) -> impl Iterator<Item = (usize, u16)> + '_ {
+    pub fn runs(&self) -> impl Iterator<Item = (Sq, u16)> + '_ {
         self.0
             .iter()
             .filter(|&&word| word != 0)
-            .map(|&word| ((word >> 16) as usize, word as u16))
+            .map(|&word| (Sq::new((word >> 16) as usize), word as u16))
     }
 
     /// The longest run.
@@ -133,8 +133,8 @@ impl ChaseRuns {
 
     /// The runs after the side's action chased the pieces on `chased`: a piece chased again
     /// goes on with its run, a new one starts at 1, the others end.
-    pub fn after_chase(&self, chased: impl Iterator<Item = usize>) -> ChaseRuns {
-        let mut next: Vec<(usize, u16)> = chased
+    pub fn after_chase(&self, chased: impl Iterator<Item = Sq>) -> ChaseRuns {
+        let mut next: Vec<(Sq, u16)> = chased
             .map(|square| {
                 let run = self
                     .runs()
@@ -146,17 +146,17 @@ impl ChaseRuns {
         next.sort_by_key(|&(_, run)| std::cmp::Reverse(run));
         let mut runs = ChaseRuns::default();
         for (slot, (square, run)) in runs.0.iter_mut().zip(next) {
-            *slot = (square as u32) << 16 | u32::from(run);
+            *slot = u32::from(square.0) << 16 | u32::from(run);
         }
         runs
     }
 
     /// The runs after an enemy piece moved from `from` to `to`: a chased piece is followed.
-    pub fn after_enemy_move(&self, from: usize, to: usize) -> ChaseRuns {
+    pub fn after_enemy_move(&self, from: Sq, to: Sq) -> ChaseRuns {
         let mut runs = *self;
         for slot in runs.0.iter_mut() {
-            if *slot != 0 && (*slot >> 16) as usize == from {
-                *slot = (to as u32) << 16 | (*slot & 0xffff);
+            if *slot != 0 && (*slot >> 16) as usize == from.index() {
+                *slot = u32::from(to.0) << 16 | (*slot & 0xffff);
             }
         }
         runs
@@ -315,7 +315,7 @@ impl<B: Bitboard> Position<B> {
         for &square in &setup.promoted {
             let square = rules.geometry.index(square);
             if position.at(square).is_some() {
-                position.promoted |= B::single(square);
+                position.promoted |= B::single(Sq::new(square));
                 position.hash ^= rules.zobrist.promoted(square);
             }
         }
@@ -372,7 +372,7 @@ impl<B: Bitboard> Position<B> {
             if position.at(index).is_none_or(|o| o.side != side) {
                 return Err(SetupError::GateWithoutPiece { square });
             }
-            position.gates |= B::single(index);
+            position.gates |= B::single(Sq::new(index));
             position.hash ^= rules.zobrist.gate(index);
         }
         if let Some(target) = setup.en_passant {
@@ -437,7 +437,7 @@ impl<B: Bitboard> Position<B> {
             if self.at(index).is_none_or(|o| o.side != self.side) {
                 return Err(SetupError::ActedWithoutPiece { square });
             }
-            acted |= B::single(index);
+            acted |= B::single(Sq::new(index));
         }
         if progress.actions == 0 {
             return Ok(true);
@@ -469,9 +469,9 @@ impl<B: Bitboard> Position<B> {
     pub fn to_setup(&self, rules: &Tables<B>) -> Setup {
         let mut board = Vec::new();
         for square in rules.geometry.board.squares() {
-            if let Some(occupant) = self.at(square) {
+            if let Some(occupant) = self.at(square.index()) {
                 board.push(Placement {
-                    square: rules.geometry.square(square),
+                    square: rules.geometry.square(square.index()),
                     side: occupant.side,
                     piece: occupant.piece,
                 });
@@ -496,13 +496,13 @@ impl<B: Bitboard> Position<B> {
                 .collect(),
             neutral: self
                 .neutral_square(rules)
-                .map(|square| rules.geometry.square(square)),
+                .map(|square| rules.geometry.square(square.index())),
             gates: self
                 .gates
                 .squares()
                 .filter_map(|square| {
-                    let side = self.at(square)?.side;
-                    Some((side, rules.geometry.square(square)))
+                    let side = self.at(square.index())?.side;
+                    Some((side, rules.geometry.square(square.index())))
                 })
                 .collect(),
             en_passant: self
@@ -525,7 +525,7 @@ impl<B: Bitboard> Position<B> {
             promoted: self
                 .promoted
                 .squares()
-                .map(|square| rules.geometry.square(square))
+                .map(|square| rules.geometry.square(square.index()))
                 .collect(),
             phase: self.phase(),
             last_drops: rules
@@ -543,8 +543,8 @@ impl<B: Bitboard> Position<B> {
                     .board
                     .squares()
                     .filter_map(|square| {
-                        self.number(rules, square)
-                            .map(|number| (rules.geometry.square(square), number))
+                        self.number(rules, square.index())
+                            .map(|number| (rules.geometry.square(square.index()), number))
                     })
                     .collect();
                 numbers.sort_by_key(|&(square, number)| (number, square));
@@ -557,7 +557,7 @@ impl<B: Bitboard> Position<B> {
                     .progress
                     .acted
                     .squares()
-                    .map(|square| rules.geometry.square(square))
+                    .map(|square| rules.geometry.square(square.index()))
                     .collect(),
                 longest: Some(self.progress.longest),
                 start: Some(self.progress.start),
@@ -850,10 +850,10 @@ impl<B: Bitboard> Position<B> {
         let z = &rules.zobrist;
         let mut hash = z.side(self.side_to_move(rules)) ^ z.castling(self.castling);
         for square in self.occupied().squares() {
-            hash ^= match self.at(square) {
-                Some(o) => z.piece(o.side, o.piece, square),
+            hash ^= match self.at(square.index()) {
+                Some(o) => z.piece(o.side, o.piece, square.index()),
                 // Not a side's: the neutral piece (`neutral`).
-                None => z.neutral(square),
+                None => z.neutral(square.index()),
             };
         }
         for side in rules.side_ids() {
@@ -865,7 +865,7 @@ impl<B: Bitboard> Position<B> {
             hash ^= z.en_passant(ep.target.index());
         }
         for square in self.gates.squares() {
-            hash ^= z.gate(square);
+            hash ^= z.gate(square.index());
         }
         for side in rules.side_ids() {
             for piece in rules.piece_ids() {
@@ -873,7 +873,7 @@ impl<B: Bitboard> Position<B> {
             }
         }
         for square in self.promoted.squares() {
-            hash ^= z.promoted(square);
+            hash ^= z.promoted(square.index());
         }
         for side in rules.side_ids() {
             hash ^= last_drop_key(rules, side, self.last_drop[side].get());
@@ -934,7 +934,7 @@ impl<B: Bitboard> Position<B> {
 
     #[inline(always)]
     fn put(&mut self, rules: &Tables<B>, side: SideId, piece: PieceId, square: usize) {
-        let bit = B::single(square);
+        let bit = B::single(Sq::new(square));
         self.by_side[side] |= bit;
         self.by_piece[piece] |= bit;
         self.mailbox.as_mut()[square] = 1 + side.0 * 32 + piece.0;
@@ -944,7 +944,7 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     fn remove(&mut self, rules: &Tables<B>, square: usize) -> Option<Occupant> {
         let occupant = self.at(square)?;
-        let bit = B::single(square);
+        let bit = B::single(Sq::new(square));
         self.by_side[occupant.side] ^= bit;
         self.by_piece[occupant.piece] ^= bit;
         self.mailbox.as_mut()[square] = 0;
@@ -958,7 +958,7 @@ impl<B: Bitboard> Position<B> {
     /// The promoted and acted marks of a square whose piece leaves it.
     #[cold]
     fn clear_marks(&mut self, rules: &Tables<B>, square: usize) {
-        let bit = B::single(square);
+        let bit = B::single(Sq::new(square));
         if (self.promoted & bit).any() {
             self.promoted ^= bit;
             self.hash ^= rules.zobrist.promoted(square);
@@ -971,7 +971,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Marks the piece on `square` as promoted.
     fn mark_promoted(&mut self, rules: &Tables<B>, square: usize) {
-        let bit = B::single(square);
+        let bit = B::single(Sq::new(square));
         if (self.promoted & bit).is_empty() {
             self.promoted |= bit;
             self.hash ^= rules.zobrist.promoted(square);
@@ -980,7 +980,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Marks the piece on `square` as having acted this turn.
     fn mark_acted(&mut self, rules: &Tables<B>, square: usize) {
-        let bit = B::single(square);
+        let bit = B::single(Sq::new(square));
         if (self.progress.acted & bit).is_empty() {
             self.progress.acted |= bit;
             self.hash ^= rules.zobrist.acted(square);
@@ -1192,8 +1192,8 @@ impl<B: Bitboard> Position<B> {
         match mv.kind {
             MoveKind::Normal | MoveKind::Promote(_) => {
                 let tracked = rules.tracks_promotion;
-                let victim_promoted = tracked && self.promoted.has(to);
-                let mover_promoted = tracked && self.promoted.has(from);
+                let victim_promoted = tracked && self.promoted.has(Sq::new(to));
+                let mover_promoted = tracked && self.promoted.has(Sq::new(from));
                 // A promotion in place (`d5d5f`) lands on its own square: nothing is taken.
                 let victim = if from == to {
                     None
@@ -1226,13 +1226,13 @@ impl<B: Bitboard> Position<B> {
             }
             MoveKind::EnPassant => {
                 let victim_square = self.en_passant.expect("en passant needs a target").victim;
-                let victim_promoted = self.promoted.has(victim_square.index());
+                let victim_promoted = self.promoted.has(victim_square);
                 if let Some(victim) = self.remove(rules, victim_square.index()) {
                     if rules.pieces_return {
                         self.store_captured(rules, us, victim, victim_promoted);
                     }
                 }
-                let mover_promoted = self.promoted.has(from);
+                let mover_promoted = self.promoted.has(Sq::new(from));
                 let mover = self.remove(rules, from).expect("a move starts on a piece");
                 self.put(rules, us, mover.piece, to);
                 if mover_promoted {
@@ -1319,11 +1319,11 @@ impl<B: Bitboard> Position<B> {
     /// side whose hand is empty for good loses them all.
     #[cold]
     fn gate(&mut self, rules: &Tables<B>, us: SideId, mv: Move) {
-        let mut touched = B::single(mv.from.index()) | B::single(mv.to.index());
+        let mut touched = B::single(mv.from) | B::single(mv.to);
         if let MoveKind::Castle(index) = mv.kind {
             let castle = &rules.castles[index as usize];
-            touched |= B::of(castle.rook_from) | B::of(castle.king_to);
-            touched |= B::of(castle.rook_to);
+            touched |= B::single(castle.rook_from) | B::single(castle.king_to);
+            touched |= B::single(castle.rook_to);
         }
         if let Some((piece, square)) = mv.gate_square(rules) {
             let count = self.hands[us][piece].saturating_sub(1);
@@ -1335,7 +1335,7 @@ impl<B: Bitboard> Position<B> {
             lost |= self.gates & self.by_side[us];
         }
         for square in lost.squares() {
-            self.hash ^= rules.zobrist.gate(square);
+            self.hash ^= rules.zobrist.gate(square.index());
         }
         self.gates ^= lost;
     }
@@ -1344,15 +1344,15 @@ impl<B: Bitboard> Position<B> {
     #[cold]
     fn place_neutral(&mut self, rules: &Tables<B>, square: usize) {
         for old in self.by_side[NEUTRAL_SLOT].squares() {
-            self.hash ^= rules.zobrist.neutral(old);
+            self.hash ^= rules.zobrist.neutral(old.index());
         }
-        self.by_side[NEUTRAL_SLOT] = B::single(square);
+        self.by_side[NEUTRAL_SLOT] = B::single(Sq::new(square));
         self.hash ^= rules.zobrist.neutral(square);
     }
 
     /// The square of the neutral piece (`neutral`), if it stands on the board.
     #[inline]
-    pub fn neutral_square(&self, rules: &Tables<B>) -> Option<usize> {
+    pub fn neutral_square(&self, rules: &Tables<B>) -> Option<Sq> {
         rules.neutral?;
         let slot = self.by_side[NEUTRAL_SLOT];
         slot.any().then(|| slot.lowest())
@@ -1409,13 +1409,13 @@ impl<B: Bitboard> Position<B> {
                         self.carry_number(from, to);
                     }
                     lost |= rules.castle_loss[from] | rules.castle_loss[to];
-                    touched |= B::single(from) | B::single(to);
+                    touched |= B::single(Sq::new(from)) | B::single(Sq::new(to));
                 }
                 Edit::Remove(square) => {
                     let square = square.index();
                     irreversible |= self.remove(rules, square).is_some();
                     lost |= rules.castle_loss[square];
-                    touched |= B::single(square);
+                    touched |= B::single(Sq::new(square));
                 }
                 Edit::Place { square, piece } => {
                     let square = square.index();
@@ -1423,7 +1423,7 @@ impl<B: Bitboard> Position<B> {
                     self.put(rules, us, piece, square);
                     irreversible = true;
                     lost |= rules.castle_loss[square];
-                    touched |= B::single(square);
+                    touched |= B::single(Sq::new(square));
                 }
             }
         }
@@ -1434,7 +1434,7 @@ impl<B: Bitboard> Position<B> {
         let gates_lost = self.gates & touched;
         if gates_lost.any() {
             for square in gates_lost.squares() {
-                self.hash ^= rules.zobrist.gate(square);
+                self.hash ^= rules.zobrist.gate(square.index());
             }
             self.gates ^= gates_lost;
         }
@@ -1522,10 +1522,12 @@ impl<B: Bitboard> Position<B> {
         }
         if let Some(except) = &effects.remove_around_except {
             for around in rules.neighbours[square].squares() {
-                let spared = self.at(around).is_none_or(|o| except.contains(&o.piece));
+                let spared = self
+                    .at(around.index())
+                    .is_none_or(|o| except.contains(&o.piece));
                 if !spared {
-                    self.remove(rules, around);
-                    lost |= rules.castle_loss[around];
+                    self.remove(rules, around.index());
+                    lost |= rules.castle_loss[around.index()];
                 }
             }
         }
@@ -1548,9 +1550,9 @@ impl<B: Bitboard> Position<B> {
         let enemies = rules.neighbours[square] & self.occupied() & !team;
         let mut lost = 0;
         for around in enemies.squares() {
-            if let Some(taken) = self.remove(rules, around) {
-                self.put(rules, us, taken.piece, around);
-                lost |= rules.castle_loss[around];
+            if let Some(taken) = self.remove(rules, around.index()) {
+                self.put(rules, us, taken.piece, around.index());
+                lost |= rules.castle_loss[around.index()];
             }
         }
         lost
@@ -1588,7 +1590,13 @@ impl<B: Bitboard> Position<B> {
                 .squares()
                 .any(|from| {
                     crate::core::route::captures_on(
-                        rules, self, attacker, from, moves, square, occupied,
+                        rules,
+                        self,
+                        attacker,
+                        from.index(),
+                        moves,
+                        square,
+                        occupied,
                     )
                 })
         })
@@ -1605,7 +1613,7 @@ impl<B: Bitboard> Position<B> {
         {
             let theirs = self.by_side[other] & occupied;
             for from in theirs.squares() {
-                let Some(occupant) = self.at(from) else {
+                let Some(occupant) = self.at(from.index()) else {
                     continue;
                 };
                 let moves = rules.moves_of(other, occupant.piece);
@@ -1613,10 +1621,10 @@ impl<B: Bitboard> Position<B> {
                 let reach = crate::core::tables::targets_barred(
                     rules,
                     moves,
-                    from,
+                    from.index(),
                     theirs,
-                    B::single(square),
-                    occupied | B::single(square),
+                    B::single(Sq::new(square)),
+                    occupied | B::single(Sq::new(square)),
                     barred,
                 );
                 let by_route = || {
@@ -1625,13 +1633,13 @@ impl<B: Bitboard> Position<B> {
                             rules,
                             self,
                             other,
-                            from,
+                            from.index(),
                             moves,
                             square,
-                            occupied | B::single(square),
+                            occupied | B::single(Sq::new(square)),
                         )
                 };
-                if reach.has(square) || by_route() {
+                if reach.has(Sq::new(square)) || by_route() {
                     found |= B::single(from);
                 }
             }
@@ -1675,7 +1683,7 @@ impl<B: Bitboard> Position<B> {
         }
         attackers
             .squares()
-            .filter(|&attacker| !self.capture_hurts_own_royal(rules, attacker, square))
+            .filter(|&attacker| !self.capture_hurts_own_royal(rules, attacker.index(), square))
             .fold(B::EMPTY, |acc, attacker| acc | B::single(attacker))
     }
 
@@ -1714,7 +1722,7 @@ fn progress_key<B: Bitboard>(rules: &Tables<B>, progress: &Progress<B>) -> u64 {
         ^ z.progress(2, progress.longest)
         ^ z.start(progress.start);
     for square in progress.acted.squares() {
-        key ^= z.acted(square);
+        key ^= z.acted(square.index());
     }
     key
 }
@@ -1728,7 +1736,7 @@ fn created_en_passant<B: Bitboard>(
     to: usize,
 ) -> Option<EnPassant> {
     let moves = rules.moves_of(side, piece);
-    if !moves.initial_zone.has(from) {
+    if !moves.initial_zone.has(Sq::new(from)) {
         return None;
     }
     moves.lame[from]
@@ -1757,7 +1765,7 @@ fn en_passant_victim<B: Bitboard>(
             Some(o) if o.side == previous => {
                 o.piece == piece
                     || moves.promotion.as_ref().is_some_and(|promotion| {
-                        promotion.zone.has(square) && promotion.choices.contains(&o.piece)
+                        promotion.zone.has(Sq::new(square)) && promotion.choices.contains(&o.piece)
                     })
             }
             _ => false,

@@ -142,8 +142,8 @@ impl<B: Bitboard> Walker<'_, '_, B> {
             gate: None,
         };
         match self.promotion {
-            Some(rule) if rule.promoting(self.from, B::single(to)).any() => {
-                if rule.also_plain(B::single(to)).any() {
+            Some(rule) if rule.promoting(self.from, B::single(Sq::new(to))).any() => {
+                if rule.also_plain(B::single(Sq::new(to))).any() {
                     (self.emit)(base);
                 }
                 for &choice in &rule.choices {
@@ -236,7 +236,7 @@ impl<B: Bitboard> Reach<'_, B> {
                         return true;
                     }
                     match geometry.step(current, leg.dx, leg.dy) {
-                        Some(next) if next == self.from || !self.occupied.has(next) => {
+                        Some(next) if next == self.from || !self.occupied.has(Sq::new(next)) => {
                             current = next;
                             steps += 1;
                         }
@@ -249,7 +249,7 @@ impl<B: Bitboard> Reach<'_, B> {
 
     /// The occupant of a square as `occupied` sees it (the mover's own square is empty).
     fn occupant(&self, square: usize) -> Option<crate::core::position::Occupant> {
-        if square == self.from || !self.occupied.has(square) {
+        if square == self.from || !self.occupied.has(Sq::new(square)) {
             return None;
         }
         self.position.at(square)

@@ -292,7 +292,7 @@ impl<B: Bitboard> PromotionRule<B> {
     /// The targets of a move from `from` that promote.
     #[inline]
     pub fn promoting(&self, from: usize, targets: B) -> B {
-        let mask = if self.zone.has(from) {
+        let mask = if self.zone.has(Sq::new(from)) {
             self.masks.from_zone
         } else {
             self.masks.from_outside
@@ -732,7 +732,7 @@ impl<B: Bitboard> Tables<B> {
                 let mut around = B::EMPTY;
                 for (dx, dy) in crate::geometry::KING_STEPS {
                     if let Some(next) = geometry.step(square, dx, dy) {
-                        around |= B::single(next);
+                        around |= B::single(Sq::new(next));
                     }
                 }
                 around
@@ -742,7 +742,7 @@ impl<B: Bitboard> Tables<B> {
             let shift = dy * geometry.files as i32 + dx;
             let from = (0..geometry.grid_size())
                 .filter(|&square| geometry.step(square, dx, dy).is_some())
-                .fold(B::EMPTY, |acc, square| acc | B::single(square));
+                .fold(B::EMPTY, |acc, square| acc | B::single(Sq::new(square)));
             (from, shift)
         });
         // Four steps move up, four down (opposite steps): the up ones first.
@@ -751,7 +751,7 @@ impl<B: Bitboard> Tables<B> {
         let around_board = geometry
             .board
             .squares()
-            .fold(B::EMPTY, |acc, square| acc | neighbours[square]);
+            .fold(B::EMPTY, |acc, square| acc | neighbours[square.index()]);
         let standing_en_passant = BySide::from_fn(|side| match side.index() {
             side if side < sides => {
                 standing_en_passant(&geometry, &movement[side * pieces..(side + 1) * pieces])
@@ -1142,7 +1142,7 @@ fn general_targets<B: Bitboard>(
     (own, enemy, occupied): (B, B, B),
     barred: &Barred<B>,
 ) -> B {
-    let initial = moves.initial_zone.has(from);
+    let initial = moves.initial_zone.has(Sq::new(from));
     let allowed = |mode: MoveMode| match mode {
         MoveMode::Both => !own,
         MoveMode::MoveOnly => !occupied,
@@ -1157,9 +1157,9 @@ fn general_targets<B: Bitboard>(
     for leap in &moves.lame[from] {
         if (!leap.initial_only || initial)
             && (leap.path & occupied).is_empty()
-            && allowed(leap.mode).has(leap.to)
+            && allowed(leap.mode).has(Sq::new(leap.to))
         {
-            targets |= B::single(leap.to);
+            targets |= B::single(Sq::new(leap.to));
         }
     }
     for ride in &moves.rides {
@@ -1210,12 +1210,15 @@ impl<B: Bitboard> Region<B> {
         (0..geometry.grid_size())
             .map(|from| {
                 let mut squares = B::EMPTY;
-                if !self.from.has(from) {
+                if !self.from.has(Sq::new(from)) {
                     return squares;
                 }
                 let mut at = from;
-                while let Some(next) = geometry.step(at, dx, dy).filter(|&next| lane.has(next)) {
-                    squares |= B::single(next);
+                while let Some(next) = geometry
+                    .step(at, dx, dy)
+                    .filter(|&next| lane.has(Sq::new(next)))
+                {
+                    squares |= B::single(Sq::new(next));
                     at = next;
                 }
                 if ride {
@@ -1233,7 +1236,7 @@ fn inverted<B: Bitboard>(reach: &[B]) -> Vec<B> {
     let mut sources = vec![B::EMPTY; reach.len()];
     for (from, targets) in reach.iter().enumerate() {
         for to in targets.squares() {
-            sources[to] |= B::single(from);
+            sources[to.index()] |= B::single(Sq::new(from));
         }
     }
     sources
@@ -1313,7 +1316,7 @@ impl<B: Bitboard> Builder<'_, B> {
         for leap in paths.leaps {
             if leap.path.is_empty() {
                 let table = moves.leap_table(leap.mode, false, self.geometry.grid_size());
-                table.targets[leap.from] |= B::single(leap.to);
+                table.targets[leap.from] |= B::single(Sq::new(leap.to));
             } else {
                 moves.lame[leap.from].push(LameLeap {
                     to: leap.to,
@@ -1331,7 +1334,7 @@ impl<B: Bitboard> Builder<'_, B> {
                 .get(side)
                 .map_or(B::EMPTY, |squares| self.geometry.mask(squares));
             for leap in moves.lame.iter_mut().flatten() {
-                leap.passed = leap.passed.filter(|&square| zone.has(square));
+                leap.passed = leap.passed.filter(|&square| zone.has(Sq::new(square)));
             }
         }
         moves.simple = moves.are_simple();
@@ -1435,7 +1438,7 @@ impl<B: Bitboard> Builder<'_, B> {
     ) {
         let geometry = self.geometry;
         let allows = |from: usize, to: usize| {
-            region.is_none_or(|region| region.from.has(from) && region.to.has(to))
+            region.is_none_or(|region| region.from.has(Sq::new(from)) && region.to.has(Sq::new(to)))
         };
         // A lame leap along a zone passes its squares only.
         let passes = |path: B| {
@@ -1462,7 +1465,7 @@ impl<B: Bitboard> Builder<'_, B> {
         if atom.en_passant {
             for (from, targets) in moves.en_passant.iter_mut().enumerate() {
                 if let Some(to) = geometry.step(from, dx, dy).filter(|&to| allows(from, to)) {
-                    *targets |= B::single(to);
+                    *targets |= B::single(Sq::new(to));
                 }
             }
         }
@@ -1479,7 +1482,7 @@ impl<B: Bitboard> Builder<'_, B> {
             for (from, targets) in table.targets.iter_mut().enumerate() {
                 if let Some(to) = geometry.step(from, dx, dy).filter(|&to| allows(from, to)) {
                     if leap_crosses_board(geometry, from, dx, dy) {
-                        *targets |= B::single(to);
+                        *targets |= B::single(Sq::new(to));
                     }
                 }
             }
@@ -1521,7 +1524,7 @@ impl<B: Bitboard> Builder<'_, B> {
                 let mut sources = vec![B::EMPTY; size];
                 for (from, targets) in table.targets.iter().enumerate() {
                     for to in targets.squares() {
-                        sources[to] |= B::single(from);
+                        sources[to.index()] |= B::single(Sq::new(from));
                     }
                 }
                 let zone = if table.initial_only {
@@ -1614,7 +1617,7 @@ fn standing_en_passant<B: Bitboard>(
     let mut passing = vec![Vec::new(); geometry.grid_size()];
     for (piece, moves) in movement.iter().enumerate() {
         for (from, leaps) in moves.lame.iter().enumerate() {
-            if !moves.initial_zone.has(from) {
+            if !moves.initial_zone.has(Sq::new(from)) {
                 continue;
             }
             for leap in leaps
@@ -1682,7 +1685,7 @@ fn lame_leap<B: Bitboard>(
         }
         let square = geometry.step(from, x, y)?;
         passed.get_or_insert(square);
-        path |= B::single(square);
+        path |= B::single(Sq::new(square));
     }
     Some(LameLeap {
         to,
@@ -1708,9 +1711,9 @@ fn compile_castles<B: Bitboard>(definition: &Definition, geometry: &Geometry<B>)
                 .iter()
                 .chain(line(geometry, rook_from, rook_to).iter())
             {
-                empty |= B::single(*square);
+                empty |= B::single(Sq::new(*square));
             }
-            empty &= !(B::single(king_from) | B::single(rook_from));
+            empty &= !(B::single(Sq::new(king_from)) | B::single(Sq::new(rook_from)));
             Castle {
                 side: castle.side,
                 king_piece: castle.king_piece,

@@ -36,7 +36,7 @@ fn takes_or_promotes<B: Bitboard>(mv: Move, victims: B) -> bool {
     match mv.kind {
         MoveKind::Promote(_) | MoveKind::EnPassant => true,
         MoveKind::Drop(_) | MoveKind::Castle(_) | MoveKind::Pass => false,
-        MoveKind::Normal => victims.contains(mv.to),
+        MoveKind::Normal => victims.has(mv.to),
     }
 }
 
@@ -72,14 +72,14 @@ impl<B: Bitboard> Sink<B> for Tactical<B> {
             let from = Sq::new(from);
             self.moves.extend(
                 (targets & self.victims)
-                    .iter()
+                    .squares()
                     .map(|to| Move::normal(from, to)),
             );
             return;
         };
         let victims = self.victims;
         promotion_moves(from, targets, rule, |mv| {
-            if mv.kind != MoveKind::Normal || victims.contains(mv.to) {
+            if mv.kind != MoveKind::Normal || victims.has(mv.to) {
                 self.moves.push(mv);
             }
         });

@@ -20,7 +20,7 @@ fn mode_word(mode: MoveMode) -> &'static str {
 
 fn squares_text<B: Bitboard>(rules: &Rules<B>, set: B) -> String {
     let names: Vec<String> = set
-        .iter()
+        .squares()
         .map(|s| rules.geometry().name(s).to_string())
         .collect();
     if names.is_empty() {

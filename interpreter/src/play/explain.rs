@@ -449,7 +449,7 @@ impl<B: Bitboard> Words<'_, B> {
             .find(|(rule, _)| {
                 rule.lookahead
                     && rule.side.is_none_or(|side| side == us)
-                    && judge.drop_mask(&rule.condition, piece).contains(to)
+                    && judge.drop_mask(&rule.condition, piece).has(to)
             })
             .map(|(_, constraint)| constraint)
     }
@@ -659,7 +659,7 @@ impl<B: Bitboard> Words<'_, B> {
         let occupied = self.position.occupied();
         let reason = if self.position.castling_rights() >> index & 1 == 0 {
             "the right to it is lost (its king or rook has moved or been captured)".to_string()
-        } else if let Some(blocker) = (castle.empty & occupied).iter().next() {
+        } else if let Some(blocker) = (castle.empty & occupied).squares().next() {
             format!("{} stands in the way", self.occupant(blocker))
         } else if rules.definition().end.check && self.position.in_check(rules, us) {
             format!("{} is in check", self.side(us))
@@ -671,7 +671,7 @@ impl<B: Bitboard> Words<'_, B> {
         {
             let by = self.position.attackers(rules, attacked, us, occupied);
             let by = by
-                .iter()
+                .squares()
                 .next()
                 .map(|sq| format!(" by {}", self.occupant(sq)))
                 .unwrap_or_default();
@@ -724,8 +724,8 @@ impl<B: Bitboard> Words<'_, B> {
         let en_passant = self
             .position
             .en_passant()
-            .is_some_and(|ep| ep.target == to && moves.en_passant[from.index()].contains(to));
-        if pseudo.contains(to) || en_passant {
+            .is_some_and(|ep| ep.target == to && moves.en_passant[from.index()].has(to));
+        if pseudo.has(to) || en_passant {
             let kind = if en_passant {
                 MoveKind::EnPassant
             } else {
@@ -742,47 +742,47 @@ impl<B: Bitboard> Words<'_, B> {
                 "the {name} on {sq_from} cannot go to {sq_to} here"
             ));
         }
-        if own.contains(to) {
+        if own.has(to) {
             return Explanation::illegal(format!(
                 "{sq_to} is occupied by {}'s own {}",
                 self.side(us),
                 self.piece_at(to)
             ));
         }
-        if targets(rules, moves, from.index(), own, enemy, occupied).contains(to) {
+        if targets(rules, moves, from.index(), own, enemy, occupied).has(to) {
             return Explanation::illegal(self.why_barred(mover, from, to, barred));
         }
         let betza = &rules.definition().pieces[mover.piece.index()].betza;
-        let alone = B::of(from);
+        let alone = B::single(from);
         let to_empty = targets(rules, moves, from.index(), B::EMPTY, B::EMPTY, alone);
         let to_capture = targets(
             rules,
             moves,
             from.index(),
             B::EMPTY,
-            B::of(to),
-            alone | B::of(to),
+            B::single(to),
+            alone | B::single(to),
         );
-        if !to_empty.contains(to) && !to_capture.contains(to) {
+        if !to_empty.has(to) && !to_capture.has(to) {
             return Explanation::illegal(format!(
                 "a {name} does not move from {sq_from} to {sq_to} (its moves: \"{betza}\")"
             ));
         }
-        if enemy.contains(to) && !to_capture.contains(to) {
+        if enemy.has(to) && !to_capture.has(to) {
             return Explanation::illegal(format!(
                 "a {name} cannot capture on {sq_to}: it moves there only when the square is empty \
                  (its moves: \"{betza}\")"
             ));
         }
-        if !enemy.contains(to) && !to_empty.contains(to) {
+        if !enemy.has(to) && !to_empty.has(to) {
             return Explanation::illegal(format!(
                 "a {name} goes to {sq_to} only to capture, and {sq_to} is empty (its moves: \
                  \"{betza}\")"
             ));
         }
         // The pattern reaches `to`: something stands in the way.
-        for blocker in (occupied & !alone & !B::of(to)).iter() {
-            let without = occupied & !B::of(blocker);
+        for blocker in (occupied & !alone & !B::single(to)).squares() {
+            let without = occupied & !B::single(blocker);
             let reach = targets(
                 rules,
                 moves,
@@ -791,7 +791,7 @@ impl<B: Bitboard> Words<'_, B> {
                 enemy & without,
                 without,
             );
-            if reach.contains(to) {
+            if reach.has(to) {
                 return Explanation::illegal(format!(
                     "the way from {sq_from} to {sq_to} is blocked by {}",
                     self.occupant(blocker)
@@ -809,7 +809,7 @@ impl<B: Bitboard> Words<'_, B> {
         let rules = self.rules;
         let name = self.piece(mover.piece);
         let sq_to = self.square(to);
-        if barred.prey.contains(to) {
+        if barred.prey.has(to) {
             return format!(
                 "a {name} may not capture a {} (on {sq_to})",
                 self.piece_at(to)
@@ -818,9 +818,9 @@ impl<B: Bitboard> Words<'_, B> {
         let moves = rules.moves_of(mover.side, mover.piece);
         let own = self.position.side_pieces(mover.side);
         let occupied = self.position.occupied();
-        let hurdle = barred.hurdles.iter().find(|&hurdle| {
+        let hurdle = barred.hurdles.squares().find(|&hurdle| {
             let allowed = Barred {
-                hurdles: barred.hurdles & !B::of(hurdle),
+                hurdles: barred.hurdles & !B::single(hurdle),
                 prey: barred.prey,
             };
             targets_barred(
@@ -832,7 +832,7 @@ impl<B: Bitboard> Words<'_, B> {
                 occupied,
                 allowed,
             )
-            .contains(to)
+            .has(to)
         });
         match hurdle {
             Some(hurdle) => format!(
@@ -864,8 +864,8 @@ impl<B: Bitboard> Words<'_, B> {
                 self.side(us)
             ));
         }
-        for royal in next.royals(rules, us).iter() {
-            if let Some(attacker) = next.checkers(rules, royal, us).iter().next() {
+        for royal in next.royals(rules, us).squares() {
+            if let Some(attacker) = next.checkers(rules, royal, us).squares().next() {
                 let royal_name = next
                     .occupant(royal)
                     .map_or("royal piece", |o| self.piece(o.piece));

@@ -229,7 +229,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
         let numbers = self
             .position
             .side_pieces(self.side)
-            .iter()
+            .squares()
             .filter_map(|square| self.position.number(self.rules, square.index()))
             .filter(|&n| i64::from(n) != except);
         let odd = target.rem_euclid(2) == 1;
@@ -385,9 +385,9 @@ impl<'a, B: Bitboard> Run<'a, B> {
         let moves = self.rules.moves_of(self.side, occupant.piece);
         let reach = targets(self.rules, moves, from.index(), own, enemy, occupied) & enemy;
         let mut found: Vec<Action> = reach
-            .iter()
+            .squares()
             .map(|to| match &moves.promotion {
-                Some(rule) if rule.zone.contains(to) => Move {
+                Some(rule) if rule.zone.has(to) => Move {
                     kind: MoveKind::Promote(rule.choices[0]),
                     ..Move::normal(from, to)
                 },
@@ -400,7 +400,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
                 .position
                 .occupant(ep.victim)
                 .is_some_and(|o| self.rules.is_enemy(self.side, o.side));
-            if victim_ok && moves.en_passant[from.index()].contains(ep.target) {
+            if victim_ok && moves.en_passant[from.index()].has(ep.target) {
                 found.push(Action::Move(Move {
                     kind: MoveKind::EnPassant,
                     ..Move::normal(from, ep.target)
@@ -427,10 +427,10 @@ impl<'a, B: Bitboard> Run<'a, B> {
         let after = action.after(self.rules, self.position);
         let sliders = after.side_pieces(self.side) & after.typed(piece);
         let mut found = Vec::new();
-        for slider in sliders.iter() {
+        for slider in sliders.squares() {
             if Judge::new(self.rules, &after, self.side)
                 .set(until)
-                .contains(slider)
+                .has(slider)
             {
                 found.push(action);
                 continue;
@@ -480,7 +480,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
             slid.apply_edits(self.rules, &[Edit::Move { from, to: square }]);
             if Judge::new(self.rules, &slid, self.side)
                 .set(until)
-                .contains(square)
+                .has(square)
             {
                 return Some(square);
             }
@@ -604,8 +604,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
                     .squares()
                     .any(|royal| {
                         self.position
-                            .checkers(self.rules, Sq::new(royal), self.side)
-                            .contains(victim_square)
+                            .checkers(self.rules, royal, self.side)
+                            .has(victim_square)
                     })
             }
             Cond::InCheck => self.position.in_check(self.rules, self.side),
@@ -622,11 +622,11 @@ impl<'a, B: Bitboard> Run<'a, B> {
                 .position
                 .occupant(action.from())
                 .is_some_and(|o| o.piece == *piece),
-            Cond::From(set) => self.squares(set, self.position).contains(action.from()),
-            Cond::To(set) => self.squares(set, self.position).contains(action.to()),
+            Cond::From(set) => self.squares(set, self.position).has(action.from()),
+            Cond::To(set) => self.squares(set, self.position).has(action.to()),
             Cond::LandsOn(set) => {
                 let after = action.after(self.rules, self.position);
-                self.squares(set, &after).contains(action.to())
+                self.squares(set, &after).has(action.to())
             }
             Cond::ThenAttacks(set) => {
                 let after = action.after(self.rules, self.position);
@@ -735,7 +735,7 @@ impl<B: Bitboard> Run<'_, B> {
         let numbers: Vec<i64> = self
             .position
             .side_pieces(self.side)
-            .iter()
+            .squares()
             .filter_map(|square| self.position.number(self.rules, square.index()))
             .map(i64::from)
             .collect();
@@ -803,10 +803,10 @@ fn attackers_by<B: Bitboard>(
 ) -> i64 {
     position
         .side_pieces(side)
-        .iter()
+        .squares()
         .filter(|&from| {
             position.occupant(from).is_some_and(|o| {
-                piece_control(rules, position, side, o.piece, from.index()).contains(square)
+                piece_control(rules, position, side, o.piece, from.index()).has(square)
             })
         })
         .count() as i64

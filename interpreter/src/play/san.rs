@@ -585,7 +585,7 @@ fn meant<B: Bitboard>(
     let us = position.side_to_move(rules);
     let origins: Vec<Sq> = position
         .side_pieces(us)
-        .iter()
+        .squares()
         .filter(|&square| {
             let Some(o) = position.occupant(square) else {
                 return false;
@@ -670,7 +670,7 @@ fn reaches<B: Bitboard>(
         occupied,
         barred,
     )
-    .contains(to)
+    .has(to)
         || (blocked_too
             && crate::core::tables::targets(
                 rules,
@@ -680,10 +680,10 @@ fn reaches<B: Bitboard>(
                 everywhere,
                 B::EMPTY,
             )
-            .contains(to))
+            .has(to))
         || position
             .en_passant()
-            .is_some_and(|ep| ep.target == to && moves.en_passant[from_index].contains(to))
+            .is_some_and(|ep| ep.target == to && moves.en_passant[from_index].has(to))
 }
 
 /// The castling `O-O` or `O-O-O` names for the side to move, as the king's move in the game's

@@ -665,7 +665,7 @@ impl<B: Bitboard> Session for Game<B> {
         let landing = mv.to();
         let converted: Vec<Sq> = before
             .occupied()
-            .iter()
+            .squares()
             .filter(|&square| {
                 Some(square) == taken_over
                     || (square != landing
@@ -695,7 +695,7 @@ impl<B: Bitboard> Session for Game<B> {
             Some(MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass) => Vec::new(),
             _ => before
                 .occupied()
-                .iter()
+                .squares()
                 .filter(|&square| !origins.contains(&square) && removed(square))
                 .filter_map(report)
                 .collect(),
@@ -738,7 +738,7 @@ impl<B: Bitboard> Session for Game<B> {
             return Vec::new();
         };
         crate::control::side_control(&self.rules, self.position(), SideId::new(index))
-            .iter()
+            .squares()
             .map(|square| self.rules.geometry().name(square).to_string())
             .collect()
     }
@@ -909,7 +909,7 @@ impl<B: Bitboard> Session for Game<B> {
         if pieces.is_empty() {
             return None;
         }
-        let square = self.rules.geometry().name(pieces.first()).to_string();
+        let square = self.rules.geometry().name(pieces.lowest()).to_string();
         Some(format!("{square}{square}"))
     }
 }
@@ -918,10 +918,7 @@ impl<B: Bitboard> Session for Game<B> {
 /// occupied one, `o` on an uncontrolled piece, `.` elsewhere.
 fn control_diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, control: B) -> String {
     draw(rules, 2, |square| {
-        match (
-            control.contains(square),
-            position.occupant(square).is_some(),
-        ) {
+        match (control.has(square), position.occupant(square).is_some()) {
             (true, false) => "x",
             (true, true) => "#",
             (false, true) => "o",

@@ -87,7 +87,7 @@ pub fn board<B: Bitboard>(
                 return Cell::Hole;
             }
             match position.occupant(square) {
-                None if position.neutral_square(rules) == Some(square.index()) => Cell::Neutral,
+                None if position.neutral_square(rules) == Some(square) => Cell::Neutral,
                 None => Cell::Empty,
                 Some(o) => Cell::Piece {
                     side: o.side.index(),
@@ -108,7 +108,7 @@ pub fn board<B: Bitboard>(
         cells,
         light: geometry
             .grid()
-            .map(|square| geometry.light.contains(square))
+            .map(|square| geometry.light.has(square))
             .collect(),
         last_move,
         promoted_forms: rules.definition().pieces.iter().any(|p| p.promoted_form),

@@ -13,7 +13,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::core::board::{AfterMove, Board};
-use crate::core::index::{BySide, PieceId, SideId};
+use crate::core::index::{BySide, PieceId, SideId, Sq};
 use crate::domain::Domain;
 use crate::expression::{
     around, colour_of, file_of, reach_squares, sides_of, Cond, Fld, Judge, Set,
@@ -74,8 +74,14 @@ impl<'a, B: Bitboard> BoardJudge<'a, B> {
         let occupied = self.board.occupied();
         from.squares().any(|square| {
             // Every piece stops a line and may be captured: nothing is the mover's own.
-            (crate::core::tables::targets(self.rules, moves, square, B::EMPTY, occupied, occupied)
-                & targets)
+            (crate::core::tables::targets(
+                self.rules,
+                moves,
+                square.index(),
+                B::EMPTY,
+                occupied,
+                occupied,
+            ) & targets)
                 .any()
         })
     }
@@ -161,11 +167,11 @@ impl<B: Bitboard> Facing<B> {
         side: SideId,
         from: usize,
     ) -> bool {
-        if (self.targets | self.origins).has(from) {
+        if (self.targets | self.origins).has(Sq::new(from)) {
             return false;
         }
-        let reached = if self.reached.has(from) {
-            let occupied = position.occupied() & !B::single(from);
+        let reached = if self.reached.has(Sq::new(from)) {
+            let occupied = position.occupied() & !B::single(Sq::new(from));
             reach_from(rules, self.index, side, self.origins, occupied)
         } else {
             self.reached
@@ -186,7 +192,14 @@ fn reach_from<B: Bitboard>(
 ) -> B {
     let moves = &rules.reach[index][side];
     origins.squares().fold(B::EMPTY, |acc, square| {
-        acc | crate::core::tables::targets(rules, moves, square, B::EMPTY, occupied, occupied)
+        acc | crate::core::tables::targets(
+            rules,
+            moves,
+            square.index(),
+            B::EMPTY,
+            occupied,
+            occupied,
+        )
     })
 }
 
@@ -443,8 +456,8 @@ mod tests {
         let us = position.side_to_move(rules);
         let own = position.side_pieces(us);
         let mut moves = Vec::new();
-        for from in own.iter() {
-            for to in (rules.geometry().board & !own).iter() {
+        for from in own.squares() {
+            for to in (rules.geometry().board & !own).squares() {
                 moves.push(Move::normal(from, to));
             }
         }
@@ -487,7 +500,13 @@ mod tests {
                     if quiet && !royal {
                         let touched = (1u128 << mv.from.index()) | (1u128 << mv.to.index());
                         assert_eq!(
-                            attack::opens_attack(&board, &rules, us, royals.lowest(), touched),
+                            attack::opens_attack(
+                                &board,
+                                &rules,
+                                us,
+                                royals.lowest().index(),
+                                touched
+                            ),
                             next.in_check(&rules, us),
                             "{name}: attack opened by {mv:?}"
                         );

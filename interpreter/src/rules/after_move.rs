@@ -142,7 +142,7 @@ fn applies<B: Bitboard>(
     let piece = position
         .at(from)
         .map_or(OTHER_PIECE, |occupant| occupant.piece);
-    before.move_mask(condition, piece).has(from)
+    before.move_mask(condition, piece).has(Sq::new(from))
 }
 
 /// A sink that passes on the moves that meet the rules judged after the move.
@@ -229,9 +229,9 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
             return kept;
         }
         if self.binding.len() > 64 {
-            for to in rest.iter() {
+            for to in rest.squares() {
                 if self.allows(Move::normal(Sq::new(from), to)) {
-                    kept |= B::of(to);
+                    kept |= B::single(to);
                 }
             }
             return kept;
@@ -242,7 +242,7 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
         if open == 0 {
             return kept | rest;
         }
-        for to in rest.iter() {
+        for to in rest.squares() {
             let mv = Move::normal(Sq::new(from), to);
             let board = AfterMove::of(self.rules, self.position, mv);
             let mut after = None;
@@ -258,7 +258,7 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
                     )
             });
             if meets_all {
-                kept |= B::of(to);
+                kept |= B::single(to);
             }
         }
         kept

@@ -652,7 +652,7 @@ mod tests {
         if empty == 0 || held.is_empty() {
             return None;
         }
-        let squares: Vec<Sq> = empty.iter().collect();
+        let squares: Vec<Sq> = empty.squares().collect();
         let to = squares[pick as usize % squares.len()];
         let dropped = held[(pick >> 16) as usize % held.len()];
         let mut played = position;
@@ -703,7 +703,7 @@ mod tests {
                     Set::Adjacent(a) => judge
                         .set(a)
                         .squares()
-                        .fold(0, |acc, square| acc | rules.neighbours()[square]),
+                        .fold(0, |acc, square| acc | rules.neighbours()[square.index()]),
                     Set::ColourOf(a) => {
                         let a = judge.set(a);
                         let light = board & rules.geometry().light;
@@ -714,7 +714,7 @@ mod tests {
                     Set::FileOf(a) => {
                         let a = judge.set(a);
                         let files = rules.geometry().files;
-                        let columns: Vec<usize> = a.squares().map(|s| s % files).collect();
+                        let columns: Vec<usize> = a.squares().map(|s| s.index() % files).collect();
                         (0..rules.geometry().grid_size())
                             .filter(|s| columns.contains(&(s % files)))
                             .fold(0, |acc, s| acc | 1 << s)
@@ -775,7 +775,7 @@ mod tests {
                 return Ok(());
             };
             let terms = terms(rules);
-            for drops in [empty, u64::of(to)] {
+            for drops in [empty, u64::single(to)] {
                 let mut bounds = Bounds::after(rules, &position, next, drops);
                 let mut after = Judge::new(rules, &played, next);
                 for term in &terms {
@@ -979,9 +979,9 @@ mod tests {
             };
             let board = rules.geometry().board;
             let mut after = Judge::new(rules, &played, next);
-            let at_drop = After { drops: u64::of(to), known: u64::of(to) };
+            let at_drop = After { drops: u64::single(to), known: u64::single(to) };
             let terms = terms(rules);
-            for drops in [empty, u64::of(to)] {
+            for drops in [empty, u64::single(to)] {
                 let over = After { drops, known: crate::expression::known_square(drops) };
                 let mut symbolic = Symbolic::new(rules, &position, next, over);
                 let within = |(low, high): (crate::after_drop::Lower<u64>, u64), value: u64| {

@@ -192,7 +192,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
             }
             Fld::PieceValue => (squares & self.position.occupied())
                 .squares()
-                .filter_map(|square| self.position.at(square))
+                .filter_map(|square| self.position.at(square.index()))
                 .map(|occupant| {
                     i64::from(self.rules.definition().pieces[occupant.piece.index()].value)
                 })
@@ -234,7 +234,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                 let mut values = vec![0i64; size];
                 self.each_control(field, |weight, control| {
                     for square in control.squares() {
-                        values[square] += weight;
+                        values[square.index()] += weight;
                     }
                 });
                 values
@@ -323,7 +323,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         for square in among.squares() {
             if each_side(sides).any(|side| {
                 self.position
-                    .attacked_by(self.rules, Sq::new(square), side, occupied)
+                    .attacked_by(self.rules, square, side, occupied)
             }) {
                 squares |= B::single(square);
             }
@@ -339,7 +339,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         let mut squares = B::EMPTY;
         for side in each_side(self.sides(sides)) {
             if let Some((_, square)) = self.position.last_drop(side) {
-                squares |= B::single(square);
+                squares |= B::single(Sq::new(square));
             }
         }
         squares
@@ -362,7 +362,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         let (a, b) = (self.field(a), self.field(b));
         let mut squares = B::EMPTY;
         for square in self.rules.geometry().board.squares() {
-            if op.holds(a[square], b[square]) {
+            if op.holds(a[square.index()], b[square.index()]) {
                 squares |= B::single(square);
             }
         }
@@ -636,11 +636,8 @@ pub fn binding_move_rules<B: Bitboard>(
         if rule.side.is_some_and(|s| s != side) {
             continue;
         }
-        if judge.move_mask(&rule.condition, piece).contains(from) {
-            binding.push((
-                index,
-                judge.move_mask(&rule.requirement, piece).contains(from),
-            ));
+        if judge.move_mask(&rule.condition, piece).has(from) {
+            binding.push((index, judge.move_mask(&rule.requirement, piece).has(from)));
         }
     }
     binding
@@ -665,7 +662,7 @@ fn drop_targets<B: Bitboard>(actions: &[Move]) -> B {
     actions
         .iter()
         .filter(|mv| matches!(mv.kind, MoveKind::Drop(_)))
-        .fold(B::EMPTY, |acc, mv| acc | B::of(mv.to))
+        .fold(B::EMPTY, |acc, mv| acc | B::single(mv.to))
 }
 
 /// The squares the reach rule `index` of `side` attacks from `from` on a board occupied as
@@ -681,7 +678,14 @@ pub(crate) fn reach_squares<B: Bitboard>(
     let moves = &rules.reach[index][side];
     let mut squares = B::EMPTY;
     for square in from.squares() {
-        squares |= crate::core::tables::targets(rules, moves, square, B::EMPTY, occupied, occupied);
+        squares |= crate::core::tables::targets(
+            rules,
+            moves,
+            square.index(),
+            B::EMPTY,
+            occupied,
+            occupied,
+        );
     }
     squares & rules.geometry().board
 }
@@ -694,9 +698,9 @@ pub(crate) fn around<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
     }
     // Two squares at most (`count` is slower than this on a CPU without `popcnt`).
     if squares.without_lowest().without_lowest().is_empty() {
-        return squares
-            .squares()
-            .fold(B::EMPTY, |acc, square| acc | rules.neighbours()[square]);
+        return squares.squares().fold(B::EMPTY, |acc, square| {
+            acc | rules.neighbours()[square.index()]
+        });
     }
     // Many squares: the board shifted by each step (a square's index moves by the same amount
     // along a step, from the squares where the step stays on the board).
@@ -716,14 +720,14 @@ pub(crate) fn file_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
     let geometry = &rules.geometry();
     let mut files = 0u64;
     for square in squares.squares() {
-        files |= 1 << geometry.coords(square).0;
+        files |= 1 << geometry.coords(square.index()).0;
     }
     let mut result = B::EMPTY;
     while files != 0 {
         let file = files.trailing_zeros() as usize;
         files &= files - 1;
         for rank in 0..geometry.ranks {
-            result |= B::single(rank * geometry.files + file);
+            result |= B::single(Sq::new(rank * geometry.files + file));
         }
     }
     result & geometry.board
@@ -873,11 +877,8 @@ pub fn binding_rules<B: Bitboard>(
         if rule.side.is_some_and(|s| s != side) || rule.lookahead {
             continue;
         }
-        if judge.drop_mask(&rule.condition, piece).contains(to) {
-            binding.push((
-                index,
-                judge.drop_mask(&rule.requirement, piece).contains(to),
-            ));
+        if judge.drop_mask(&rule.condition, piece).has(to) {
+            binding.push((index, judge.drop_mask(&rule.requirement, piece).has(to)));
         }
     }
     binding
@@ -1115,7 +1116,7 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
                 continue;
             }
             if let Some((_, square)) = self.position.last_drop(side) {
-                squares |= B::single(square);
+                squares |= B::single(Sq::new(square));
             }
         }
         if self.includes_mover(reference) {
@@ -1335,12 +1336,12 @@ mod tests {
             let how_many = (seed >> 40) as usize % 12;
             for _ in 0..how_many {
                 seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                squares |= B::single((seed >> 33) as usize % grid);
+                squares |= B::single(Sq::new((seed >> 33) as usize % grid));
             }
             squares &= rules.geometry().board;
-            let expected = squares
-                .squares()
-                .fold(B::EMPTY, |acc, square| acc | rules.neighbours()[square]);
+            let expected = squares.squares().fold(B::EMPTY, |acc, square| {
+                acc | rules.neighbours()[square.index()]
+            });
             assert_eq!(around(&rules, squares), expected, "{board}: {squares:?}");
         }
     }

@@ -104,8 +104,8 @@ impl<B: Bitboard> Position<B> {
         let mv = Move::drop(piece, square);
         let us = self.side_to_move(rules);
         let open = square.index() < rules.geometry().grid_size()
-            && rules.geometry().board.contains(square)
-            && !self.occupied().contains(square);
+            && rules.geometry().board.has(square)
+            && !self.occupied().has(square);
         let held = piece.index() < rules.pieces() && self.hand(us, piece) > 0;
         if !(rules.definition().actions.drops && open && held) {
             return Err(IllegalMove { uci: mv.uci(rules) });
@@ -263,7 +263,7 @@ impl<B: Bitboard> Position<B> {
             let runs = if side == mover {
                 runs.after_chase(chased.squares())
             } else {
-                runs.after_enemy_move(mv.from.index(), mv.to.index())
+                runs.after_enemy_move(mv.from, mv.to)
             };
             self.set_chases(side, runs);
         }

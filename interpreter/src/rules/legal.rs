@@ -214,7 +214,7 @@ fn with_neutral<B: Bitboard, S: Sink<B>>(
         let mut after = *position;
         after.apply_action(rules, mv);
         let empty = rules.geometry().board & !after.occupied();
-        for square in empty.iter() {
+        for square in empty.squares() {
             sink.single(mv.with_neutral(square));
         }
         if sink.satisfied() {
@@ -311,9 +311,9 @@ fn optional_pass<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     let royals = position.team_royals(rules, us) & position.side_pieces(us);
     let mine = position.side_pieces(us);
     let square = if royals.any() {
-        royals.first()
+        royals.lowest()
     } else if mine.any() {
-        mine.first()
+        mine.lowest()
     } else {
         Sq(0)
     };
@@ -357,7 +357,7 @@ pub(crate) fn captures<B: Bitboard>(position: &Position<B>, mv: Move) -> bool {
         MoveKind::EnPassant => true,
         // A promotion in place (`d5d5f`) stands on its own square: no capture.
         MoveKind::Normal | MoveKind::Promote(_) => {
-            mv.from != mv.to && position.occupied().contains(mv.to)
+            mv.from != mv.to && position.occupied().has(mv.to)
         }
         MoveKind::Castle(_) | MoveKind::Drop(_) | MoveKind::Pass => false,
     }
@@ -577,13 +577,19 @@ fn promotions_in_place<B: Bitboard, S: Sink<B>>(
             .collect();
         let step = &rules.in_place_steps[index][us];
         for from in origins.squares() {
-            let steps =
-                crate::core::tables::targets(rules, step, from, occupied, B::EMPTY, occupied);
-            for to in (B::single(from) | (steps & empty)).iter() {
+            let steps = crate::core::tables::targets(
+                rules,
+                step,
+                from.index(),
+                occupied,
+                B::EMPTY,
+                occupied,
+            );
+            for to in (B::single(from) | (steps & empty)).squares() {
                 for &choice in &rule.choices {
                     let mv = Move {
                         kind: MoveKind::Promote(choice),
-                        ..Move::normal(Sq::new(from), to)
+                        ..Move::normal(from, to)
                     };
                     if safety.enforced && !leaves_king_safe(rules, position, mv, us) {
                         continue;
@@ -690,17 +696,17 @@ fn drops<B: Bitboard, S: Sink<B>>(
             drop_squares(&mut judge, piece, lookahead)
         };
         if king_to_keep {
-            for to in allowed.iter() {
+            for to in allowed.squares() {
                 if !leaves_king_safe(rules, position, Move::drop(piece, to), us) {
-                    allowed &= !B::of(to);
+                    allowed &= !B::single(to);
                 }
             }
         }
         if lookahead && (looked_ahead & allowed).any() {
             let proved = *reply_proved.get_or_insert_with(|| proved_after(empty));
             if !proved {
-                for to in (looked_ahead & allowed).iter() {
-                    let square = B::of(to);
+                for to in (looked_ahead & allowed).squares() {
+                    let square = B::single(to);
                     if (square_tried & square).is_empty() {
                         square_tried |= square;
                         if proved_after(square) {

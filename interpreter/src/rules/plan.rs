@@ -825,10 +825,7 @@ mod tests {
                             pieces(rules.pieces()).filter(|&p| position.hand(side, p) > 0)
                         {
                             let mut played = *position;
-                            played.play_unchecked(
-                                rules,
-                                crate::moves::Move::drop(dropped, crate::core::index::Sq::new(to)),
-                            );
+                            played.play_unchecked(rules, crate::moves::Move::drop(dropped, to));
                             let truth = Judge::new(rules, &played, next)
                                 .drop_mask(&rule.requirement, piece);
                             assert_eq!(at_square & !truth, 0, "drop {dropped:?} on {to}");
@@ -982,7 +979,7 @@ mod tests {
         let mut ahead_of = ByPiece::splat(0u64);
         plan.drop_squares(&mut judge, all, false, &mut allowed_of, &mut ahead_of);
         for piece in pieces(rules.pieces()).filter(|&piece| position.hand(side, piece) > 0) {
-            for to in allowed_of[piece].iter() {
+            for to in allowed_of[piece].squares() {
                 let drop = Move::drop(piece, to);
                 assert!(
                     crate::legal::leaves_a_reply(rules, position, drop),

@@ -26,7 +26,7 @@
 //! the piece counts apply to them.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{pieces, sides, ByPiece, BySide, PieceId, SideId};
+use crate::core::index::{pieces, sides, ByPiece, BySide, PieceId, SideId, Sq};
 use crate::core::tables::targets;
 use crate::expression::Judge;
 use crate::position::Position;
@@ -41,7 +41,8 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Option<BySide<ByPiece
     }
     let mut reach: BySide<ByPiece<B>> = BySide::splat(ByPiece::splat(B::EMPTY));
     for placement in &definition.setup.board {
-        reach[placement.side][placement.piece] |= B::of(rules.geometry().locate(placement.square));
+        reach[placement.side][placement.piece] |=
+            B::single(rules.geometry().locate(placement.square));
     }
     for castle in rules.castles() {
         for (from, to) in [
@@ -51,9 +52,9 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Option<BySide<ByPiece
             for squares in reach
                 .iter_mut()
                 .flat_map(|per_piece| per_piece.iter_mut())
-                .filter(|squares| squares.contains(from))
+                .filter(|squares| squares.has(from))
             {
-                *squares |= B::of(to);
+                *squares |= B::single(to);
             }
         }
     }
@@ -74,14 +75,14 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Option<BySide<ByPiece
                     let next = targets(
                         rules,
                         moves,
-                        from,
+                        from.index(),
                         B::EMPTY,
                         rules.geometry().board,
                         B::single(from),
-                    ) | hop_reach(rules, moves, from);
+                    ) | hop_reach(rules, moves, from.index());
                     match &moves.promotion {
                         Some(promotion) => {
-                            let promoting = promotion.promoting(from, next);
+                            let promoting = promotion.promoting(from.index(), next);
                             reach[side][piece] |=
                                 (next & !promoting) | promotion.also_plain(promoting);
                             for &choice in &promotion.choices {
@@ -121,7 +122,7 @@ fn hop_reach<B: Bitboard>(
         let ray = &rules.rays()[hop.ray];
         let beyond = ray.beyond[from];
         let first = ray.first_blocker(beyond, beyond);
-        acc | first.map_or(B::EMPTY, |first| beyond & !B::single(first))
+        acc | first.map_or(B::EMPTY, |first| beyond & !B::single(Sq::new(first)))
     })
 }
 
@@ -291,9 +292,9 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     if passed_in_check(rules, position, mover) {
         return None;
     }
-    for square in position.royals(rules, mover).iter() {
+    for square in position.royals(rules, mover).squares() {
         let checkers = position.checkers(rules, square, mover);
-        if let Some(attacker) = checkers.iter().next() {
+        if let Some(attacker) = checkers.squares().next() {
             let royal = position.occupant(square)?;
             let by = position.occupant(attacker)?;
             return Some(format!(
@@ -328,10 +329,10 @@ fn passed_in_check<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mover:
 /// A piece on a square its type can never stand on.
 fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Option<String> {
     let reachable = rules.reachable.as_ref()?;
-    let mut stranded = position.occupied().iter().filter(|&square| {
+    let mut stranded = position.occupied().squares().filter(|&square| {
         position
             .occupant(square)
-            .is_some_and(|occupant| !reachable[occupant.side][occupant.piece].contains(square))
+            .is_some_and(|occupant| !reachable[occupant.side][occupant.piece].has(square))
     });
     let first = stranded.next()?;
     let occupant = position.occupant(first)?;

@@ -189,8 +189,10 @@ impl<B: Bitboard> Goals<B> {
             return;
         }
         let steps = BySide::from_fn(|side: SideId| {
-            let targets: Vec<(usize, usize)> =
-                goal[side].squares().map(|i| geometry.coords(i)).collect();
+            let targets: Vec<(usize, usize)> = goal[side]
+                .squares()
+                .map(|i| geometry.coords(i.index()))
+                .collect();
             (0..geometry.grid_size())
                 .map(|index| {
                     let (file, rank) = geometry.coords(index);
@@ -212,7 +214,7 @@ impl<B: Bitboard> Goals<B> {
         for region in &self.regions {
             let pieces = position.side_pieces(side) & position.typed(region.piece);
             let steps = &region.steps[side];
-            if let Some(nearest) = pieces.squares().map(|i| steps[i]).min() {
+            if let Some(nearest) = pieces.squares().map(|i| steps[i.index()]).min() {
                 total -= GOAL_STEP_WEIGHT * i64::from(nearest);
             }
         }

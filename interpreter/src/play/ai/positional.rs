@@ -17,7 +17,7 @@
 //! games where having more is the goal (not in antichess-like games).
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{PieceId, SideId, Sq};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -70,7 +70,7 @@ impl<B: Bitboard> Positional<B> {
                 for dx in -1..=1 {
                     for dy in -1..=1 {
                         if let Some(to) = geometry.step(index, dx, dy) {
-                            ring |= B::single(to);
+                            ring |= B::single(Sq::new(to));
                         }
                     }
                 }
@@ -98,7 +98,7 @@ impl<B: Bitboard> Positional<B> {
             .fold(B::EMPTY, |all, &p| all | (own & position.typed(p)));
         royals
             .squares()
-            .fold(B::EMPTY, |all, index| all | self.rings[index])
+            .fold(B::EMPTY, |all, index| all | self.rings[index.index()])
     }
 
     /// What `units` attacks on a side's king ring cost it.
@@ -115,7 +115,7 @@ impl<B: Bitboard> Positional<B> {
             .map(|advance| {
                 (position.side_pieces(side) & position.typed(advance.piece))
                     .squares()
-                    .map(|index| advance.bonus[index])
+                    .map(|index| advance.bonus[index.index()])
                     .sum::<i64>()
             })
             .sum()
@@ -141,7 +141,7 @@ impl Advance {
         let zone: Vec<(usize, usize)> = promotion
             .zone
             .squares()
-            .map(|i| geometry.coords(i))
+            .map(|i| geometry.coords(i.index()))
             .collect();
         let bonus = (0..geometry.grid_size())
             .map(|index| {

@@ -605,7 +605,7 @@ impl<B: Bitboard> Searcher<'_, B> {
                     all | crate::control::side_control(self.rules, position, s)
                 })
         });
-        guarded.has(mv.to.index())
+        guarded.has(mv.to)
     }
 
     fn negamax(
