@@ -141,7 +141,7 @@ impl Game {
     }
 
     /// The engine's index of a square (the bit of its bitboards).
-    fn index(&self, square: Square) -> usize {
+    fn index(&self, square: Square) -> variant_interpreter::Sq {
         self.rules.geometry().index(square)
     }
 
@@ -265,7 +265,7 @@ impl<'a> Naive<'a> {
     fn squares_of(&self, bits: u64) -> Set {
         self.game
             .board()
-            .filter(|&square| bits.has(variant_interpreter::Sq::new(self.game.index(square))))
+            .filter(|&square| bits.has(self.game.index(square)))
             .collect()
     }
 
@@ -280,7 +280,7 @@ impl<'a> Naive<'a> {
                     SideId::new(side),
                 )
                 .into_iter()
-                .map(|(square, piece, control)| (square, piece.index(), control))
+                .map(|(square, piece, control)| (square.index(), piece.index(), control))
                 .collect()
             })
             .clone()
@@ -334,7 +334,7 @@ impl<'a> Naive<'a> {
                         sides.iter().any(|&side| {
                             self.position.attacked_by(
                                 &game.rules,
-                                game.rules.geometry().locate(square),
+                                game.rules.geometry().index(square),
                                 SideId::new(side),
                                 occupied,
                             )
@@ -401,7 +401,7 @@ impl<'a> Naive<'a> {
                 let mut total = 0;
                 for side in self.sides(*reference) {
                     for (_, piece, control) in self.controls(side) {
-                        if control.has(variant_interpreter::Sq::new(index)) {
+                        if control.has(index) {
                             total += match field {
                                 Field::ControlValue(_) => {
                                     i64::from(self.game.definition.pieces[piece].value)
@@ -579,12 +579,8 @@ fn leaves_a_reply(
     let (piece, square) = drop;
     let side = position.side_to_move(&game.rules);
     let mut next = *position;
-    next.play_drop_unjudged(
-        &game.rules,
-        PieceId::new(piece),
-        variant_interpreter::Sq::new(game.index(square)),
-    )
-    .expect("a held piece dropped on an empty square");
+    next.play_drop_unjudged(&game.rules, PieceId::new(piece), game.index(square))
+        .expect("a held piece dropped on an empty square");
     let mut after = history.clone();
     after.drops_made[side.index()] += 1;
     after.turn_start = next;
@@ -665,7 +661,7 @@ fn compare_position(
             if position.at(index).is_some() {
                 continue;
             }
-            seen.insert((piece, index));
+            seen.insert((piece, index.index()));
             let verdict = judge(game, position, history, (piece, square), true);
             for &rule in &verdict.refused_by {
                 *stats.refusals.entry((position.phase(), rule)).or_default() += 1;
@@ -677,7 +673,7 @@ fn compare_position(
                 stats.skipped += 1;
                 continue;
             };
-            let listed = engine.contains(&(piece, index));
+            let listed = engine.contains(&(piece, index.index()));
             if naive != listed {
                 let refused: Vec<&str> = verdict
                     .refused_by

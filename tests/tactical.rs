@@ -28,7 +28,7 @@ fn takes_or_promotes<B: Bitboard>(position: &Position<B>, us: usize, mv: &Move) 
     match mv.kind {
         MoveKind::Promote(_) | MoveKind::EnPassant => true,
         MoveKind::Normal => position
-            .at(usize::from(mv.to))
+            .at(mv.to)
             .is_some_and(|occupant| occupant.side.index() != us),
         _ => false,
     }

@@ -121,14 +121,14 @@ fn nth_square<B: Bitboard>(squares: B, n: usize) -> Sq {
 
 impl<B: Bitboard> Sink<B> for ActionSet<B> {
     #[inline]
-    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+    fn batch(&mut self, from: Sq, targets: B, promotion: Option<&PromotionRule<B>>) {
         if targets.is_empty() {
             return;
         }
         match promotion.filter(|rule| rule.promoting(from, targets).any()) {
             None => self.push(
                 Group::Moves {
-                    from: Sq::new(from),
+                    from: from,
                     targets,
                 },
                 targets.count(),

@@ -27,7 +27,7 @@ fn of_types<B: Bitboard, V: Board<B>>(board: &V, pieces: &[PieceId]) -> B {
 pub(crate) fn attacked_by_moves<B: Bitboard, V: Board<B>>(
     board: &V,
     rules: &Tables<B>,
-    square: usize,
+    square: Sq,
     attacker: SideId,
     occupied: B,
 ) -> bool {
@@ -43,7 +43,7 @@ pub(crate) fn attacked_by_moves<B: Bitboard, V: Board<B>>(
 pub(crate) fn newly_attacked_by<B: Bitboard, V: Board<B>>(
     board: &V,
     rules: &Tables<B>,
-    square: usize,
+    square: Sq,
     attacker: SideId,
     touched: B,
 ) -> bool {
@@ -56,7 +56,7 @@ pub(crate) fn newly_attacked_by<B: Bitboard, V: Board<B>>(
 fn attacks_on<B: Bitboard, V: Board<B>, const NEW_ONLY: bool>(
     board: &V,
     rules: &Tables<B>,
-    square: usize,
+    square: Sq,
     attacker: SideId,
     occupied: B,
     touched: B,
@@ -84,7 +84,7 @@ fn attacks_on<B: Bitboard, V: Board<B>, const NEW_ONLY: bool>(
             continue;
         }
         if let Some(first) = ray.first_blocker(reach, occupied) {
-            if riders.has(Sq::new(first)) {
+            if riders.has(first) {
                 return true;
             }
         }
@@ -105,7 +105,7 @@ fn attacks_on<B: Bitboard, V: Board<B>, const NEW_ONLY: bool>(
         let barred = of_types(board, &hop.no_hurdle);
         if ray
             .hopper_behind(hop.hop, square, occupied, barred)
-            .is_some_and(|from| hoppers.has(Sq::new(from)))
+            .is_some_and(|from| hoppers.has(from))
         {
             return true;
         }
@@ -116,7 +116,7 @@ fn attacks_on<B: Bitboard, V: Board<B>, const NEW_ONLY: bool>(
             continue;
         }
         for &(from, path) in &lame.sources[square] {
-            if pieces.has(Sq::new(from)) && (path & occupied).is_empty() {
+            if pieces.has(from) && (path & occupied).is_empty() {
                 return true;
             }
         }
@@ -154,14 +154,14 @@ pub(crate) fn royals_attacked<B: Bitboard, V: Board<B>>(
     board: &V,
     rules: &Tables<B>,
     side: SideId,
-    mut attacked: impl FnMut(usize, B) -> bool,
+    mut attacked: impl FnMut(Sq, B) -> bool,
 ) -> bool {
     let occupied = board.occupied();
     let royals = team_royals(board, rules, side);
     if rules.definition.end.check_all_royals {
-        return royals.any() && royals.squares().all(|sq| attacked(sq.index(), occupied));
+        return royals.any() && royals.squares().all(|sq| attacked(sq, occupied));
     }
-    royals.squares().any(|sq| attacked(sq.index(), occupied))
+    royals.squares().any(|sq| attacked(sq, occupied))
 }
 
 /// Whether `side` is in check on `board`, in a game whose attacks are all ordinary moves and
@@ -188,7 +188,7 @@ pub(crate) fn opens_attack<B: Bitboard, V: Board<B>>(
     board: &V,
     rules: &Tables<B>,
     us: SideId,
-    king: usize,
+    king: Sq,
     touched: B,
 ) -> bool {
     debug_assert!(rules.board_moves);
@@ -206,7 +206,7 @@ impl<B: Bitboard> Position<B> {
     pub fn attacked_by_moves(
         &self,
         rules: &Tables<B>,
-        square: usize,
+        square: Sq,
         attacker: SideId,
         occupied: B,
     ) -> bool {
@@ -241,7 +241,7 @@ impl<B: Bitboard> Position<B> {
                 .any(|square| self.checkers(rules, square, side).any());
         }
         royals_attacked(self, rules, side, |square, occupied| {
-            self.attacked(rules, Sq::new(square), side, occupied)
+            self.attacked(rules, square, side, occupied)
         })
     }
 }

@@ -10,7 +10,7 @@
 //! computed where a test asks for a side's or a type's squares, and nothing is copied.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId, Sq};
+use crate::core::index::{PieceId, SideId};
 use crate::core::position::Position;
 use crate::core::tables::Tables;
 use crate::moves::{Move, MoveKind};
@@ -66,15 +66,14 @@ impl<'a, B: Bitboard> AfterMove<'a, B> {
         if !rules.board_moves || mv.converts.is_some() || mv.gate.is_some() || mv.from == mv.to {
             return None;
         }
-        let (from, to) = (mv.from.index(), mv.to.index());
-        let mover = before.at(from)?;
+        let mover = before.at(mv.from)?;
         let piece = match mv.kind {
             MoveKind::Normal => mover.piece,
             MoveKind::Promote(new) => new,
             _ => return None,
         };
-        let landed = B::single(Sq::new(to));
-        let untouched = !(B::single(Sq::new(from)) | landed);
+        let landed = B::single(mv.to);
+        let untouched = !(B::single(mv.from) | landed);
         Some(AfterMove {
             before,
             untouched,

@@ -81,7 +81,7 @@ fn piece_attacks<B: Bitboard>(
         board,
         hidden: board.side_pieces(side) & !B::single(from),
     };
-    attacked_by_moves(&only, rules, target.index(), side, occupied)
+    attacked_by_moves(&only, rules, target, side, occupied)
 }
 
 /// Whether the piece type rides or hops (its attacks run along lines).
@@ -96,9 +96,9 @@ fn runs_along_lines<B: Bitboard>(rules: &Tables<B>, side: SideId, piece: PieceId
 
 /// Whether three squares lie on one rank, file or diagonal.
 fn collinear<B: Bitboard>(rules: &Tables<B>, a: Sq, b: Sq, c: Sq) -> bool {
-    let (ax, ay) = rules.geometry.coords(a.index());
-    let (bx, by) = rules.geometry.coords(b.index());
-    let (cx, cy) = rules.geometry.coords(c.index());
+    let (ax, ay) = rules.geometry.coords(a);
+    let (bx, by) = rules.geometry.coords(b);
+    let (cx, cy) = rules.geometry.coords(c);
     let (ax, ay, bx, by, cx, cy) = (
         ax as i64, ay as i64, bx as i64, by as i64, cx as i64, cy as i64,
     );
@@ -164,20 +164,18 @@ impl<B: Bitboard> Judge<'_, B> {
         // A new attack is the moved piece's, or another piece's along a line or through a leg
         // the action touched (its origin and target): only such targets are judged further.
         let touched = B::single(from) | B::single(to);
-        let moved_chases = after
-            .at(to.index())
-            .is_some_and(|o| self.table.chases[o.piece]);
+        let moved_chases = after.at(to).is_some_and(|o| self.table.chases[o.piece]);
         let targets = after
             .side_pieces(self.chased_side)
             .squares()
             .filter(|&square| {
-                after.at(square.index()).is_some_and(|occupant| {
+                after.at(square).is_some_and(|occupant| {
                     self.table.chased_on[self.chased_side][occupant.piece].has(square)
                 })
             })
             .filter(|&square| {
                 (moved_chases && piece_attacks(rules, after, mover, to, square, occupied))
-                    || newly_attacked_by(after, rules, square.index(), mover, touched)
+                    || newly_attacked_by(after, rules, square, mover, touched)
             })
             .fold(B::EMPTY, |acc, square| acc | B::single(square));
         if targets.is_empty() {
@@ -186,16 +184,12 @@ impl<B: Bitboard> Judge<'_, B> {
         let attackers: Vec<(Sq, PieceId)> = after
             .side_pieces(mover)
             .squares()
-            .filter_map(|square| {
-                after
-                    .at(square.index())
-                    .map(|occupant| (square, occupant.piece))
-            })
+            .filter_map(|square| after.at(square).map(|occupant| (square, occupant.piece)))
             .filter(|&(_, piece)| self.table.chases[piece])
             .collect();
         let mut chased = B::EMPTY;
         for target in targets.squares() {
-            let Some(victim) = after.at(target.index()).map(|occupant| occupant.piece) else {
+            let Some(victim) = after.at(target).map(|occupant| occupant.piece) else {
                 continue;
             };
             let is_chased = attackers.iter().any(|&(square, piece)| {
@@ -232,7 +226,7 @@ impl<B: Bitboard> Judge<'_, B> {
         let (rules, after, side) = (self.rules, self.after, self.chased_side);
         self.blockers().has(square)
             || (!royals(after, rules, side).has(square)
-                && (self.forbids)(&after.rearranged(rules, &[square.index()], None), side)
+                && (self.forbids)(&after.rearranged(rules, &[square], None), side)
                 && !(self.forbids)(after, side))
     }
 
@@ -261,7 +255,7 @@ impl<B: Bitboard> Judge<'_, B> {
                 board: after,
                 hidden,
             };
-            attacked_by_moves(&protectors, rules, target.index(), side, without_attacker)
+            attacked_by_moves(&protectors, rules, target, side, without_attacker)
         };
         if !protected_without(B::EMPTY) {
             return true;
@@ -294,8 +288,7 @@ impl<B: Bitboard> Judge<'_, B> {
             .squares()
             .filter(|&r| piece_attacks(rules, after, side, r, target, without_attacker))
             .all(|r| {
-                let exchange =
-                    after.rearranged(rules, &[square.index()], Some((r.index(), target.index())));
+                let exchange = after.rearranged(rules, &[square], Some((r, target)));
                 (self.forbids)(&exchange, side)
             })
     }
@@ -350,11 +343,11 @@ impl<B: Bitboard> Judge<'_, B> {
         for root in pinned.squares() {
             for target in after.side_pieces(side).squares() {
                 let chaseable = after
-                    .at(target.index())
+                    .at(target)
                     .is_some_and(|o| self.table.chased_on[side][o.piece].has(target));
                 if chaseable
                     && piece_attacks(rules, after, side, root, target, occupied)
-                    && attacked_by_moves(&free, rules, target.index(), mover, occupied)
+                    && attacked_by_moves(&free, rules, target, mover, occupied)
                 {
                     chased |= B::single(target);
                 }
@@ -389,7 +382,7 @@ impl<B: Bitboard> Judge<'_, B> {
                     || attacked_by_moves(
                         &others,
                         rules,
-                        target.index(),
+                        target,
                         mover,
                         occupied & !B::single(discoverer) & !recapturers,
                     )
@@ -416,9 +409,9 @@ fn blockers<B: Bitboard>(rules: &Tables<B>, board: &Position<B>, side: SideId, c
             .side_ids()
             .filter(move |&other| rules.is_enemy(side, other))
     };
-    let attacked = royal.squares().any(|r| {
-        enemies().any(|other| attacked_by_moves(board, rules, r.index(), other, occupied))
-    });
+    let attacked = royal
+        .squares()
+        .any(|r| enemies().any(|other| attacked_by_moves(board, rules, r, other, occupied)));
     let attacking = if attacked {
         attackers_of_royal(rules, board, side, royal)
     } else {
@@ -432,9 +425,9 @@ fn blockers<B: Bitboard>(rules: &Tables<B>, board: &Position<B>, side: SideId, c
                 hidden: B::single(square) | attacking,
             };
             let open = occupied & !B::single(square);
-            royal.squares().any(|r| {
-                enemies().any(|other| attacked_by_moves(&without, rules, r.index(), other, open))
-            })
+            royal
+                .squares()
+                .any(|r| enemies().any(|other| attacked_by_moves(&without, rules, r, other, open)))
         })
         .fold(B::EMPTY, |acc, square| acc | B::single(square))
 }
@@ -470,14 +463,14 @@ fn lines_into<B: Bitboard>(rules: &Tables<B>, attacker: SideId, royal: Sq, touch
         .iter()
         .map(|ride| ride.ray)
         .chain(attacks.hops.iter().map(|hop| hop.ray))
-        .map(|ray| rules.rays[ray].beyond[royal.index()])
+        .map(|ray| rules.rays[ray].beyond[royal])
         .filter(|&line| (line & touched).any())
         .fold(B::EMPTY, |acc, line| acc | line);
     attacks
         .lame
         .iter()
-        .flat_map(|lame| lame.sources[royal.index()].iter())
-        .map(|&(from, path)| path | B::single(Sq::new(from)))
+        .flat_map(|lame| lame.sources[royal].iter())
+        .map(|&(from, path)| path | B::single(from))
         .filter(|&leap| (leap & touched).any())
         .fold(rays, |acc, leap| acc | leap)
 }
@@ -503,13 +496,13 @@ fn impaired<B: Bitboard>(
     ) else {
         return false;
     };
-    let asymmetric = back.sources[square.index()].iter().any(|&(from, path)| {
+    let asymmetric = back.sources[square].iter().any(|&(from, path)| {
         forth.sources[from]
             .iter()
-            .any(|&(to, forward)| to == square.index() && forward != path)
+            .any(|&(to, forward)| to == square && forward != path)
     });
     asymmetric
-        && back.sources[square.index()]
+        && back.sources[square]
             .iter()
             .any(|&(_, path)| (path & board.occupied()).any())
 }

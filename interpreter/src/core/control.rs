@@ -8,7 +8,7 @@
 //! squares they land on; a piece's routes that convert nothing, theirs.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{PieceId, SideId, Sq};
 use crate::core::tables::{targets_barred, Barred, PieceMoves, Tables};
 use crate::position::Position;
 
@@ -18,7 +18,7 @@ pub fn piece_control<B: Bitboard>(
     position: &Position<B>,
     side: SideId,
     piece: PieceId,
-    from: usize,
+    from: Sq,
 ) -> B {
     Board::of(rules, position, side).control_by(
         rules,
@@ -57,7 +57,7 @@ impl<B: Bitboard> Board<B> {
         position: &Position<B>,
         side: SideId,
         moves: &PieceMoves<B>,
-        from: usize,
+        from: Sq,
     ) -> B {
         let barred = Barred::of(moves, |piece| position.typed(piece));
         let mut control = targets_barred(
@@ -87,7 +87,7 @@ fn route_control<B: Bitboard>(
     position: &Position<B>,
     side: SideId,
     moves: &PieceMoves<B>,
-    from: usize,
+    from: Sq,
 ) -> B {
     let mut control = B::EMPTY;
     crate::core::route::walk(rules, position, side, from, moves, &mut |mv| {
@@ -104,7 +104,7 @@ fn standing_en_passant<B: Bitboard>(
     position: &Position<B>,
     side: SideId,
     moves: &crate::core::tables::PieceMoves<B>,
-    from: usize,
+    from: Sq,
     occupied: B,
 ) -> B {
     let mut control = B::EMPTY;
@@ -113,7 +113,7 @@ fn standing_en_passant<B: Bitboard>(
             .side_ids()
             .filter(|&s| rules.is_enemy(side, s))
             .any(|victim_side| {
-                rules.standing_en_passant[victim_side][passed.index()]
+                rules.standing_en_passant[victim_side][passed]
                     .iter()
                     .any(|&(landing, piece)| {
                         position
@@ -133,7 +133,7 @@ pub fn controls<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
     side: SideId,
-) -> Vec<(usize, PieceId, B)> {
+) -> Vec<(Sq, PieceId, B)> {
     let mut all = Vec::with_capacity(position.side_pieces(side).count() as usize);
     each_control(rules, position, side, |from, piece, control| {
         all.push((from, piece, control))
@@ -148,7 +148,7 @@ pub fn each_control<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
     side: SideId,
-    mut visit: impl FnMut(usize, PieceId, B),
+    mut visit: impl FnMut(Sq, PieceId, B),
 ) {
     let own = position.side_pieces(side);
     let board = Board::of(rules, position, side);
@@ -156,9 +156,9 @@ pub fn each_control<B: Bitboard>(
         let moves = rules.moves_of(side, piece);
         for from in (own & position.typed(piece)).squares() {
             visit(
-                from.index(),
+                from,
                 piece,
-                board.control_by(rules, position, side, moves, from.index()),
+                board.control_by(rules, position, side, moves, from),
             );
         }
     }

@@ -9,7 +9,7 @@
 //! square, where the hopper stands ([`Ray::hopper_behind`]).
 
 use crate::bitboard::Bitboard;
-use crate::core::index::Sq;
+use crate::core::index::{BySquare, Sq};
 use variant_dsl::{BoardDef, Forward, Hop, Square};
 
 /// The 8 King steps (file, rank): the neighbours of a square.
@@ -69,71 +69,53 @@ impl<B: Bitboard> Geometry<B> {
         self.files * self.ranks
     }
 
-    /// Index of a square.
-    pub fn index(&self, square: Square) -> usize {
-        square.rank as usize * self.files + square.file as usize
+    /// The compiled square of a named square.
+    pub fn index(&self, square: Square) -> Sq {
+        Sq::new(square.rank as usize * self.files + square.file as usize)
     }
 
-    /// The square at an index.
-    pub fn square(&self, index: usize) -> Square {
+    /// The name of a compiled square.
+    pub fn square(&self, square: Sq) -> Square {
+        let index = square.index();
         Square::new((index % self.files) as u8, (index / self.files) as u8)
     }
 
-    /// (file, rank) of an index, from 0.
-    pub fn coords(&self, index: usize) -> (usize, usize) {
-        (index % self.files, index / self.files)
+    /// (file, rank) of a square, from 0.
+    pub fn coords(&self, square: Sq) -> (usize, usize) {
+        (square.index() % self.files, square.index() / self.files)
     }
 
     /// The board square at (file, rank) counted from 0, if there is one.
-    pub fn index_of(&self, file: i32, rank: i32) -> Option<usize> {
+    pub fn index_of(&self, file: i32, rank: i32) -> Option<Sq> {
         if file < 0 || rank < 0 || file >= self.files as i32 || rank >= self.ranks as i32 {
             return None;
         }
-        let target = rank as usize * self.files + file as usize;
+        let target = Sq::new(rank as usize * self.files + file as usize);
         self.on_board(target).then_some(target)
     }
 
-    /// Whether the index is a board square.
-    pub fn on_board(&self, index: usize) -> bool {
-        self.board.has(Sq::new(index))
+    /// Whether the square is a board square (not a hole).
+    pub fn on_board(&self, square: Sq) -> bool {
+        self.board.has(square)
     }
 
-    /// The index one absolute step `(dx, dy)` away, if that is on the board.
-    pub fn step(&self, index: usize, dx: i32, dy: i32) -> Option<usize> {
-        let file = (index % self.files) as i32 + dx;
-        let rank = (index / self.files) as i32 + dy;
-        if file < 0 || rank < 0 || file >= self.files as i32 || rank >= self.ranks as i32 {
-            return None;
-        }
-        let target = rank as usize * self.files + file as usize;
-        self.on_board(target).then_some(target)
+    /// The square one absolute step `(dx, dy)` away, if that is on the board.
+    pub fn step(&self, square: Sq, dx: i32, dy: i32) -> Option<Sq> {
+        let (file, rank) = self.coords(square);
+        self.index_of(file as i32 + dx, rank as i32 + dy)
     }
 
-    /// Every square of the grid (holes included) as [`Sq`], in index order.
+    /// Every square of the grid (holes included), in index order.
     pub fn grid(&self) -> impl Iterator<Item = Sq> + Clone {
         (0..self.grid_size()).map(Sq::new)
     }
 
-    /// The compiled square of a named square: [`Geometry::index`] typed.
-    pub fn locate(&self, square: Square) -> Sq {
-        Sq::new(self.index(square))
-    }
-
-    /// The name of a compiled square: [`Geometry::square`] for a typed square.
-    pub fn name(&self, square: Sq) -> Square {
-        self.square(square.index())
-    }
-
-    /// Whether a compiled square is a board square (not a hole): [`Geometry::on_board`] typed.
-    pub fn contains(&self, square: Sq) -> bool {
-        self.board.has(square)
-    }
-
     /// The squares of a set of named squares.
     pub fn mask(&self, squares: &[Square]) -> B {
-        squares.iter().fold(B::EMPTY, |acc, &sq| {
-            acc | B::single(Sq::new(self.index(sq)))
-        }) & self.board
+        squares
+            .iter()
+            .fold(B::EMPTY, |acc, &sq| acc | B::single(self.index(sq)))
+            & self.board
     }
 }
 
@@ -148,15 +130,15 @@ pub struct Ray<B> {
     /// Whether square indices grow along the ray (then the nearest blocker is the lowest bit).
     pub ascending: bool,
     /// Per square, every square strictly beyond it along the ray.
-    pub beyond: Vec<B>,
+    pub beyond: BySquare<B>,
 }
 
 impl<B: Bitboard> Ray<B> {
     /// Precomputes the ray of step `(dx, dy)`.
     pub fn new(geometry: &Geometry<B>, dx: i32, dy: i32) -> Self {
-        let beyond = (0..geometry.grid_size())
-            .map(|from| limited_ray(geometry, from, dx, dy, usize::MAX))
-            .collect();
+        let beyond = BySquare::from_fn(geometry.grid_size(), |from| {
+            limited_ray(geometry, from, dx, dy, usize::MAX)
+        });
         Ray {
             dx,
             dy,
@@ -178,20 +160,20 @@ impl<B: Bitboard> Ray<B> {
             } else {
                 blockers.highest()
             };
-            reach & !self.beyond[first.index()]
+            reach & !self.beyond[first]
         }
     }
 
     /// The first occupied square within `reach`, if any.
     #[inline]
-    pub fn first_blocker(&self, reach: B, occupied: B) -> Option<usize> {
+    pub fn first_blocker(&self, reach: B, occupied: B) -> Option<Sq> {
         let blockers = reach & occupied;
         if blockers.is_empty() {
             None
         } else if self.ascending {
-            Some(blockers.lowest().index())
+            Some(blockers.lowest())
         } else {
-            Some(blockers.highest().index())
+            Some(blockers.highest())
         }
     }
 }
@@ -201,7 +183,7 @@ impl<B: Bitboard> Ray<B> {
     /// piece), every square up to and including the next piece for a cannon, the one square just
     /// beyond for a grasshopper. Own pieces are not yet removed.
     #[inline]
-    pub fn hop(&self, hop: Hop, from: usize, occupied: B) -> B {
+    pub fn hop(&self, hop: Hop, from: Sq, occupied: B) -> B {
         let Some(hurdle) = self.first_blocker(self.beyond[from], occupied) else {
             return B::EMPTY;
         };
@@ -210,7 +192,7 @@ impl<B: Bitboard> Ray<B> {
             Hop::Cannon => self.slide(beyond, occupied),
             Hop::Grasshopper => self
                 .first_blocker(beyond, beyond)
-                .map_or(B::EMPTY, |square| B::single(Sq::new(square))),
+                .map_or(B::EMPTY, B::single),
             Hop::None => B::EMPTY,
         }
     }
@@ -220,16 +202,16 @@ impl<B: Bitboard> Ray<B> {
     /// first piece for a cannon and the adjacent square, which must be occupied, for a
     /// grasshopper. None when the hurdle is one of `barred` (`may not hop over`).
     #[inline]
-    pub fn hopper_behind(&self, hop: Hop, square: usize, occupied: B, barred: B) -> Option<usize> {
+    pub fn hopper_behind(&self, hop: Hop, square: Sq, occupied: B, barred: B) -> Option<Sq> {
         let near = self.beyond[square];
         let hurdle = match hop {
             Hop::Cannon => self.first_blocker(near, occupied)?,
             Hop::Grasshopper => self
                 .first_blocker(near, near)
-                .filter(|&next| occupied.has(Sq::new(next)))?,
+                .filter(|&next| occupied.has(next))?,
             Hop::None => return None,
         };
-        if barred.has(Sq::new(hurdle)) {
+        if barred.has(hurdle) {
             return None;
         }
         self.first_blocker(self.beyond[hurdle], occupied)
@@ -239,7 +221,7 @@ impl<B: Bitboard> Ray<B> {
 /// The squares from `from` along `(dx, dy)`, at most `range` steps, stopping before holes.
 pub fn limited_ray<B: Bitboard>(
     geometry: &Geometry<B>,
-    from: usize,
+    from: Sq,
     dx: i32,
     dy: i32,
     range: usize,
@@ -252,7 +234,7 @@ pub fn limited_ray<B: Bitboard>(
     for _ in 0..range {
         match geometry.step(current, dx, dy) {
             Some(next) => {
-                ray |= B::single(Sq::new(next));
+                ray |= B::single(next);
                 current = next;
             }
             None => break,
@@ -283,15 +265,19 @@ mod tests {
         });
         assert_eq!(geometry.grid().count(), 6);
         let c2 = Square::new(2, 1);
-        assert_eq!(geometry.locate(c2), Sq::new(5));
-        assert_eq!(geometry.name(Sq::new(5)), c2);
-        assert!(geometry
-            .grid()
-            .all(|s| geometry.name(s) == geometry.square(s.index())));
+        assert_eq!(geometry.index(c2), Sq::new(5));
+        assert_eq!(geometry.square(Sq::new(5)), c2);
+        assert_eq!(geometry.coords(Sq::new(5)), (2, 1));
+        assert_eq!(geometry.step(Sq::new(5), -1, -1), Some(Sq::new(1)));
+        assert_eq!(
+            geometry.step(Sq::new(5), 1, 0),
+            None,
+            "beyond the last file"
+        );
         assert!(
-            !geometry.contains(geometry.locate(hole)),
+            !geometry.on_board(geometry.index(hole)),
             "a hole is not on the board"
         );
-        assert!(geometry.contains(Sq::new(0)));
+        assert!(geometry.on_board(Sq::new(0)));
     }
 }

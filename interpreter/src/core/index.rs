@@ -195,6 +195,12 @@ impl<T> BySquare<T> {
         self.0.iter()
     }
 
+    /// The entries, mutable, in square order.
+    #[inline]
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.0.iter_mut()
+    }
+
     /// The entries with their squares, in square order.
     #[inline]
     pub fn pairs(&self) -> impl Iterator<Item = (Sq, &T)> + '_ {
@@ -210,6 +216,14 @@ impl<T> From<Vec<T>> for BySquare<T> {
     #[inline]
     fn from(entries: Vec<T>) -> Self {
         BySquare(entries.into_boxed_slice())
+    }
+}
+
+impl<T> FromIterator<T> for BySquare<T> {
+    /// The table whose entry for square `i` is the iterator's `i`th.
+    #[inline]
+    fn from_iter<I: IntoIterator<Item = T>>(entries: I) -> Self {
+        BySquare(entries.into_iter().collect())
     }
 }
 

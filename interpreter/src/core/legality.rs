@@ -92,8 +92,7 @@ fn royals_attack_around<B: Bitboard>(tables: &Tables<B>) -> bool {
                 .filter(|leap| leap.piece == *royal)
                 .any(|leap| {
                     leap.sources
-                        .iter()
-                        .enumerate()
+                        .pairs()
                         .any(|(square, sources)| (*sources & !tables.neighbours[square]).any())
                 });
             !rides && !lame && !hops && !far_leap
@@ -124,7 +123,7 @@ pub(crate) fn shielded_check<B: Bitboard>(
     side: SideId,
 ) -> Option<bool> {
     let (ours, theirs) = lone_royals(tables, position, side)?;
-    if tables.neighbours[ours.index()].has(theirs) {
+    if tables.neighbours[ours].has(theirs) {
         return Some(false);
     }
     Some(position.attacked(tables, ours, side, position.occupied()))
@@ -137,12 +136,12 @@ pub(crate) fn shielded_royal_steps<B: Bitboard>(
     tables: &Tables<B>,
     position: &Position<B>,
     us: SideId,
-    (from, theirs): (usize, usize),
+    (from, theirs): (Sq, Sq),
     targets: B,
 ) -> B {
     let occupied = position.occupied();
     let steps = targets & !occupied;
-    let without = occupied & !B::single(Sq::new(from));
+    let without = occupied & !B::single(from);
     let mut legal = steps & tables.neighbours[theirs];
     for to in (steps & !legal).squares() {
         if !position.attacked(tables, to, us, without | B::single(to)) {
@@ -166,11 +165,11 @@ pub(crate) fn screens<B: Bitboard>(
     tables: &Tables<B>,
     position: &Position<B>,
     us: SideId,
-    king: usize,
+    king: Sq,
     occupied: B,
 ) -> (B, B) {
     let ours = position.side_pieces(us);
-    let mut from = pinned(tables, position, us, Sq::new(king), occupied);
+    let mut from = pinned(tables, position, us, king, occupied);
     let mut to = B::EMPTY;
     for them in tables.side_ids().filter(|&side| tables.is_enemy(us, side)) {
         let theirs = position.side_pieces(them);
@@ -182,7 +181,7 @@ pub(crate) fn screens<B: Bitboard>(
             }
             for &(source, path) in &lame.sources[king] {
                 let blockers = path & occupied;
-                if leapers.has(Sq::new(source)) && blockers.count() == 1 {
+                if leapers.has(source) && blockers.count() == 1 {
                     from |= blockers & ours;
                 }
             }
@@ -222,8 +221,8 @@ pub(crate) fn pinned<B: Bitboard>(
         for ride in &rules.attacks[attacker].rides {
             let ray = &rules.rays[ride.ray];
             let reach = match &ride.reach {
-                Some(reach) => reach[king.index()],
-                None => ray.beyond[king.index()],
+                Some(reach) => reach[king],
+                None => ray.beyond[king],
             };
             let riders = ride
                 .pieces
@@ -236,13 +235,13 @@ pub(crate) fn pinned<B: Bitboard>(
             let Some(first) = ray.first_blocker(reach, occupied) else {
                 continue;
             };
-            if !own.has(Sq::new(first)) {
+            if !own.has(first) {
                 continue;
             }
             let beyond = reach & ray.beyond[first];
             if let Some(second) = ray.first_blocker(beyond, occupied) {
-                if riders.has(Sq::new(second)) {
-                    pinned |= B::single(Sq::new(first));
+                if riders.has(second) {
+                    pinned |= B::single(first);
                 }
             }
         }
@@ -258,7 +257,7 @@ pub(crate) struct CheckGivers<B> {
     royals: B,
     /// Per line a move may open: the piece of `us` that alone blocks it, and the squares from
     /// the enemy royal piece to the rider (a move of the blocker to one of them keeps it shut).
-    lines: Vec<(usize, B)>,
+    lines: Vec<(Sq, B)>,
 }
 
 impl<B: Bitboard> CheckGivers<B> {
@@ -283,7 +282,7 @@ impl<B: Bitboard> CheckGivers<B> {
                     return None;
                 }
                 royals |= B::single(royal);
-                discovery_lines(tables, position, us, royal.index(), &mut lines);
+                discovery_lines(tables, position, us, royal, &mut lines);
             }
         }
         Some(CheckGivers { royals, lines })
@@ -297,19 +296,19 @@ impl<B: Bitboard> CheckGivers<B> {
         tables: &Tables<B>,
         position: &Position<B>,
         us: SideId,
-        from: usize,
+        from: Sq,
         targets: B,
     ) -> (B, B) {
         let Some(piece) = position.at(from).map(|occupant| occupant.piece) else {
             return (B::EMPTY, targets);
         };
         let unknown = targets & self.royals;
-        let occupied = position.occupied() & !B::single(Sq::new(from));
+        let occupied = position.occupied() & !B::single(from);
         let attacks = &tables.attacks[us];
         let mut checking = B::EMPTY;
         for royal in self.royals.squares() {
             for leap in attacks.leaps.iter().filter(|leap| leap.piece == piece) {
-                checking |= leap.sources[royal.index()] & leap.zone;
+                checking |= leap.sources[royal] & leap.zone;
             }
             for ride in attacks
                 .rides
@@ -318,8 +317,8 @@ impl<B: Bitboard> CheckGivers<B> {
             {
                 let ray = &tables.rays[ride.ray];
                 let reach = match &ride.reach {
-                    Some(reach) => reach[royal.index()],
-                    None => ray.beyond[royal.index()],
+                    Some(reach) => reach[royal],
+                    None => ray.beyond[royal],
                 };
                 checking |= ray.slide(reach, occupied);
             }
@@ -339,8 +338,8 @@ fn discovery_lines<B: Bitboard>(
     tables: &Tables<B>,
     position: &Position<B>,
     us: SideId,
-    royal: usize,
-    lines: &mut Vec<(usize, B)>,
+    royal: Sq,
+    lines: &mut Vec<(Sq, B)>,
 ) {
     let occupied = position.occupied();
     let ours = position.side_pieces(us);
@@ -361,12 +360,12 @@ fn discovery_lines<B: Bitboard>(
         let Some(first) = ray.first_blocker(reach, occupied) else {
             continue;
         };
-        if !ours.has(Sq::new(first)) {
+        if !ours.has(first) {
             continue;
         }
-        let opened = occupied & !B::single(Sq::new(first));
+        let opened = occupied & !B::single(first);
         if let Some(second) = ray.first_blocker(reach, opened) {
-            if riders.has(Sq::new(second)) {
+            if riders.has(second) {
                 lines.push((first, ray.slide(reach, opened)));
             }
         }

@@ -27,7 +27,7 @@ use crate::position::Position;
 /// Receives generated moves.
 pub trait Sink<B: Bitboard> {
     /// Legal moves of one piece from `from` to each of `targets`, promoting where the rule says.
-    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>);
+    fn batch(&mut self, from: Sq, targets: B, promotion: Option<&PromotionRule<B>>);
     /// One legal special move.
     fn single(&mut self, mv: Move);
     /// Legal drops of `piece` on each of `targets`.
@@ -55,7 +55,7 @@ pub struct Exists(pub bool);
 
 impl<B: Bitboard> Sink<B> for Exists {
     #[inline]
-    fn batch(&mut self, _from: usize, targets: B, _promotion: Option<&PromotionRule<B>>) {
+    fn batch(&mut self, _from: Sq, targets: B, _promotion: Option<&PromotionRule<B>>) {
         self.0 |= targets.any();
     }
     #[inline]
@@ -93,7 +93,7 @@ impl<B: Bitboard> Default for Counter<B> {
 
 impl<B: Bitboard> Sink<B> for Counter<B> {
     #[inline]
-    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+    fn batch(&mut self, from: Sq, targets: B, promotion: Option<&PromotionRule<B>>) {
         self.count += targets.count() as u64;
         // A promoting target counts once per choice, and once more where it may stay plain:
         // worked out only where a target promotes, rare among a promoting piece's moves.
@@ -132,7 +132,7 @@ pub struct Collector<B> {
 }
 
 impl<B: Bitboard> Sink<B> for Collector<B> {
-    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+    fn batch(&mut self, from: Sq, targets: B, promotion: Option<&PromotionRule<B>>) {
         let promoting = promotion.filter(|rule| rule.promoting(from, targets).any());
         let Some(rule) = promoting else {
             // No promotion: one move per target, written as the drops are.
@@ -140,7 +140,7 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
             self.moves.extend((0..targets.count()).map(|_| {
                 let to = rest.lowest();
                 rest = rest.without_lowest();
-                Move::normal(Sq::new(from), to)
+                Move::normal(from, to)
             }));
             return;
         };
@@ -169,14 +169,13 @@ impl<B: Bitboard> Sink<B> for Collector<B> {
 /// move per choice where the move promotes (and a plain one too where promotion is optional),
 /// a plain move elsewhere.
 pub(crate) fn promotion_moves<B: Bitboard>(
-    from: usize,
+    from: Sq,
     targets: B,
     rule: &PromotionRule<B>,
     mut emit: impl FnMut(Move),
 ) {
     let promoting = rule.promoting(from, targets);
     let also_plain = rule.also_plain(promoting);
-    let from = Sq::new(from);
     for to in targets.squares() {
         if promoting.has(to) {
             if also_plain.has(to) {
@@ -278,14 +277,13 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
         let to_royal = royal_promotion(moves, safety);
         let barred = Barred::of(moves, |p| position.typed(p));
         for from in pieces.squares() {
-            let mut targets =
-                targets_barred(rules, moves, from.index(), own, enemy, occupied, barred);
+            let mut targets = targets_barred(rules, moves, from, own, enemy, occupied, barred);
             if S::TACTICAL {
                 // Only a capture (a target holds a piece it may take) or a promotion can be.
                 let promoting = moves
                     .promotion
                     .as_ref()
-                    .map_or(B::EMPTY, |rule| rule.promoting(from.index(), targets));
+                    .map_or(B::EMPTY, |rule| rule.promoting(from, targets));
                 targets &= occupied | promoting;
             }
             if let Some(rule) = to_royal {
@@ -293,24 +291,16 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
                     rules,
                     position,
                     us,
-                    (from.index(), targets, royal),
+                    (from, targets, royal),
                     rule,
                     safety,
                     sink,
                 );
             } else if targets.any() {
-                let legal = filter_legal(
-                    rules,
-                    position,
-                    safety,
-                    royal,
-                    from.index(),
-                    targets,
-                    occupied,
-                    us,
-                );
+                let legal =
+                    filter_legal(rules, position, safety, royal, from, targets, occupied, us);
                 if legal.any() {
-                    sink.batch(from.index(), legal, moves.promotion.as_ref());
+                    sink.batch(from, legal, moves.promotion.as_ref());
                     // "Is there a legal move" is answered by the first piece that has one.
                     if S::ONE_IS_ENOUGH && sink.satisfied() {
                         return;
@@ -318,7 +308,7 @@ pub(crate) fn piece_moves<B: Bitboard, S: Sink<B>>(
                 }
             }
             if !moves.routes.is_empty() {
-                route_moves(rules, position, us, from.index(), safety, sink);
+                route_moves(rules, position, us, from, safety, sink);
             }
         }
     }
@@ -345,7 +335,7 @@ fn royal_promotion_moves<B: Bitboard, S: Sink<B>>(
     rules: &Tables<B>,
     position: &Position<B>,
     us: SideId,
-    (from, targets, royal): (usize, B, bool),
+    (from, targets, royal): (Sq, B, bool),
     rule: &PromotionRule<B>,
     safety: &Safety<B>,
     sink: &mut S,
@@ -385,7 +375,7 @@ fn route_moves<B: Bitboard, S: Sink<B>>(
     rules: &Tables<B>,
     position: &Position<B>,
     us: SideId,
-    from: usize,
+    from: Sq,
     safety: &Safety<B>,
     sink: &mut S,
 ) {
@@ -487,7 +477,7 @@ fn checked_safety<B: Bitboard>(
     if rules.board_moves && rules.screens {
         let royals = position.team_royals(rules, us);
         if royals.count() == 1 {
-            let (from, to) = screens(rules, position, us, royals.lowest().index(), occupied);
+            let (from, to) = screens(rules, position, us, royals.lowest(), occupied);
             return Safety {
                 pins: from,
                 played: to,
@@ -536,12 +526,12 @@ fn filter_legal<B: Bitboard>(
     position: &Position<B>,
     safety: &Safety<B>,
     royal: bool,
-    from: usize,
+    from: Sq,
     targets: B,
     occupied: B,
     us: SideId,
 ) -> B {
-    if !safety.enforced || (safety.fast && !royal && !safety.pinned.has(Sq::new(from))) {
+    if !safety.enforced || (safety.fast && !royal && !safety.pinned.has(from)) {
         return targets;
     }
     filter_tested(rules, position, safety, royal, from, targets, occupied, us)
@@ -555,14 +545,14 @@ fn filter_tested<B: Bitboard>(
     position: &Position<B>,
     safety: &Safety<B>,
     royal: bool,
-    from: usize,
+    from: Sq,
     targets: B,
     occupied: B,
     us: SideId,
 ) -> B {
     if !safety.in_check && !royal {
         // Where the screens are known, only the moves through them are tested.
-        let (settled, tested) = if safety.screened && !safety.pins.has(Sq::new(from)) {
+        let (settled, tested) = if safety.screened && !safety.pins.has(from) {
             (targets & !safety.played, targets & safety.played)
         } else {
             (B::EMPTY, targets)
@@ -576,14 +566,14 @@ fn filter_tested<B: Bitboard>(
     }
     let mut legal = B::EMPTY;
     let mut played = targets;
-    if safety.fast && !royal && safety.played.any() && !safety.pins.has(Sq::new(from)) {
+    if safety.fast && !royal && safety.played.any() && !safety.pins.has(from) {
         // Only the captures whose effects may reach a royal piece are played.
         played = targets & safety.played;
         legal = targets & !played;
     } else if safety.fast && royal {
         match safety.royal {
             RoyalTest::Attacked => {
-                let without_king = occupied & !B::single(Sq::new(from));
+                let without_king = occupied & !B::single(from);
                 for to in targets.squares() {
                     if !position.attacked(rules, to, us, without_king | B::single(to)) {
                         legal |= B::single(to);
@@ -592,13 +582,13 @@ fn filter_tested<B: Bitboard>(
                 return legal;
             }
             RoyalTest::Shielded(theirs) => {
-                return shielded_royal_steps(rules, position, us, (from, theirs.index()), targets);
+                return shielded_royal_steps(rules, position, us, (from, theirs), targets);
             }
             RoyalTest::Played => {}
         }
     }
     for to in played.squares() {
-        if leaves_king_safe(rules, position, Move::normal(Sq::new(from), to), us) {
+        if leaves_king_safe(rules, position, Move::normal(from, to), us) {
             legal |= B::single(to);
         }
     }
@@ -613,7 +603,7 @@ fn filter_tested<B: Bitboard>(
 fn filter_opened<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
-    from: usize,
+    from: Sq,
     targets: B,
     us: SideId,
 ) -> Option<B> {
@@ -627,9 +617,9 @@ fn filter_opened<B: Bitboard>(
     let king = royals.lowest();
     let mut legal = B::EMPTY;
     for to in targets.squares() {
-        let board = AfterMove::of(rules, position, Move::normal(Sq::new(from), to))?;
-        let touched = B::single(Sq::new(from)) | B::single(to);
-        if !crate::core::attack::opens_attack(&board, rules, us, king.index(), touched) {
+        let board = AfterMove::of(rules, position, Move::normal(from, to))?;
+        let touched = B::single(from) | B::single(to);
+        if !crate::core::attack::opens_attack(&board, rules, us, king, touched) {
             legal |= B::single(to);
         }
     }
@@ -683,7 +673,7 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
         return;
     };
     let victim_ok = position
-        .at(ep.victim.index())
+        .at(ep.victim)
         .is_some_and(|o| rules.is_enemy(us, o.side));
     // The target is empty, unless the neutral piece (`neutral`) was put there.
     if !victim_ok || position.occupied().has(ep.target) {
@@ -695,7 +685,7 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
             .restrict(piece, own & position.typed(piece))
             .squares()
         {
-            if !moves.en_passant[from.index()].has(ep.target) {
+            if !moves.en_passant[from].has(ep.target) {
                 continue;
             }
             let mv = Move {
@@ -730,12 +720,12 @@ pub(crate) fn castling<B: Bitboard, S: Sink<B>>(
         if rights >> index & 1 == 0 || castle.side != us {
             continue;
         }
-        let king_ok = position.at(castle.king_from.index()).is_some_and(|o| {
+        let king_ok = position.at(castle.king_from).is_some_and(|o| {
             o.side == us
                 && castle.king_is(o.piece, &rules.royal)
                 && movable.restrict(o.piece, B::single(castle.king_from)).any()
         });
-        let rook_ok = position.at(castle.rook_from.index()).is_some_and(|o| {
+        let rook_ok = position.at(castle.rook_from).is_some_and(|o| {
             o.side == us
                 && castle.rook_is(o.piece)
                 && movable.restrict(o.piece, B::single(castle.rook_from)).any()
@@ -798,27 +788,18 @@ pub(crate) fn gating_moves<B: Bitboard, S: Sink<B>>(
         blockers(rules, position, us)
     };
     for from in gates.squares() {
-        let Some(occupant) = position.at(from.index()) else {
+        let Some(occupant) = position.at(from) else {
             continue;
         };
         if movable.restrict(occupant.piece, B::single(from)).is_empty() {
             continue;
         }
         let moves = rules.moves_of(us, occupant.piece);
-        let reached = targets(rules, moves, from.index(), own, occupied & !own, occupied);
+        let reached = targets(rules, moves, from, own, occupied & !own, occupied);
         let royal = rules.royal.contains(&occupant.piece);
-        let mut plain = filter_legal(
-            rules,
-            position,
-            safety,
-            royal,
-            from.index(),
-            reached,
-            occupied,
-            us,
-        );
+        let mut plain = filter_legal(rules, position, safety, royal, from, reached, occupied, us);
         if let Some(rule) = moves.promotion.as_ref() {
-            let promoting = rule.promoting(from.index(), plain);
+            let promoting = rule.promoting(from, plain);
             plain &= !(promoting & !rule.also_plain(promoting));
         }
         for to in plain.squares() {

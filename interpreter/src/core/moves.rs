@@ -182,7 +182,7 @@ impl Move {
     /// The move in UCI notation, then `^` and the square of a piece taken over, if any
     /// (`c1e3^d2`, `b5d7m^c6`).
     pub fn uci<B: Bitboard>(&self, rules: &Tables<B>) -> String {
-        let square = |square: Sq| rules.geometry.square(square.index()).to_string();
+        let square = |square: Sq| rules.geometry.square(square).to_string();
         let mut text = match self.hand_gate() {
             None => self.plain_uci(rules),
             Some(gate) => self.gated_uci(rules, gate),
@@ -207,7 +207,7 @@ impl Move {
         rules: &Tables<B>,
         (piece, on_rook): (PieceId, bool),
     ) -> String {
-        let square = |square: Sq| rules.geometry.square(square.index()).to_string();
+        let square = |square: Sq| rules.geometry.square(square).to_string();
         let letter = rules.definition.pieces[piece.index()]
             .letter
             .to_ascii_lowercase();
@@ -225,7 +225,7 @@ impl Move {
     }
 
     fn plain_uci<B: Bitboard>(&self, rules: &Tables<B>) -> String {
-        let square = |square: Sq| rules.geometry.square(square.index()).to_string();
+        let square = |square: Sq| rules.geometry.square(square).to_string();
         match self.kind {
             MoveKind::Pass if rules.definition.turn.may_pass => {
                 format!("{}{}", square(self.from), square(self.to))

@@ -18,7 +18,6 @@
 //! attack").
 
 use crate::bitboard::Bitboard;
-use crate::core::index::Sq;
 use crate::geometry::{absolute, Geometry};
 use variant_dsl::{Forward, LegCount, LegDirection, LegEffect, MoveMode, PathDef, SquareTest};
 
@@ -183,8 +182,8 @@ fn add_leap<B: Bitboard>(geometry: &Geometry<B>, leaps: &mut Vec<PathLeap<B>>, l
         let mut must_be_empty = B::EMPTY;
         let mut on_board = true;
         for (index, leg) in legs.iter().enumerate() {
-            match geometry.step(at.index(), leg.dx, leg.dy) {
-                Some(next) => at = Sq::new(next),
+            match geometry.step(at, leg.dx, leg.dy) {
+                Some(next) => at = next,
                 None => {
                     on_board = false;
                     break;

@@ -310,12 +310,12 @@ impl<B: Bitboard> Position<B> {
             if !placed {
                 return Err(SetupError::LastDropMissing { square });
             }
-            position.set_last_drop(rules, side, Some((piece, Sq::new(index))));
+            position.set_last_drop(rules, side, Some((piece, index)));
         }
         for &square in &setup.promoted {
             let square = rules.geometry.index(square);
             if position.at(square).is_some() {
-                position.promoted |= B::single(Sq::new(square));
+                position.promoted |= B::single(square);
                 position.hash ^= rules.zobrist.promoted(square);
             }
         }
@@ -356,7 +356,7 @@ impl<B: Bitboard> Position<B> {
             let square = rules.geometry.index(square);
             if let Some(occupant) = position.at(square) {
                 if let Some(slot) = rules.number_slot(occupant.side, number) {
-                    position.numbers[slot] = square as u8;
+                    position.numbers[slot] = square.0;
                 }
             }
         }
@@ -372,7 +372,7 @@ impl<B: Bitboard> Position<B> {
             if position.at(index).is_none_or(|o| o.side != side) {
                 return Err(SetupError::GateWithoutPiece { square });
             }
-            position.gates |= B::single(Sq::new(index));
+            position.gates |= B::single(index);
             position.hash ^= rules.zobrist.gate(index);
         }
         if let Some(target) = setup.en_passant {
@@ -385,8 +385,8 @@ impl<B: Bitboard> Position<B> {
             position.set_en_passant(
                 rules,
                 Some(EnPassant {
-                    target: Sq::new(target),
-                    victim: Sq::new(victim),
+                    target: target,
+                    victim,
                 }),
             );
         }
@@ -437,7 +437,7 @@ impl<B: Bitboard> Position<B> {
             if self.at(index).is_none_or(|o| o.side != self.side) {
                 return Err(SetupError::ActedWithoutPiece { square });
             }
-            acted |= B::single(Sq::new(index));
+            acted |= B::single(index);
         }
         if progress.actions == 0 {
             return Ok(true);
@@ -469,9 +469,9 @@ impl<B: Bitboard> Position<B> {
     pub fn to_setup(&self, rules: &Tables<B>) -> Setup {
         let mut board = Vec::new();
         for square in rules.geometry.board.squares() {
-            if let Some(occupant) = self.at(square.index()) {
+            if let Some(occupant) = self.at(square) {
                 board.push(Placement {
-                    square: rules.geometry.square(square.index()),
+                    square: rules.geometry.square(square),
                     side: occupant.side,
                     piece: occupant.piece,
                 });
@@ -496,18 +496,16 @@ impl<B: Bitboard> Position<B> {
                 .collect(),
             neutral: self
                 .neutral_square(rules)
-                .map(|square| rules.geometry.square(square.index())),
+                .map(|square| rules.geometry.square(square)),
             gates: self
                 .gates
                 .squares()
                 .filter_map(|square| {
-                    let side = self.at(square.index())?.side;
-                    Some((side, rules.geometry.square(square.index())))
+                    let side = self.at(square)?.side;
+                    Some((side, rules.geometry.square(square)))
                 })
                 .collect(),
-            en_passant: self
-                .en_passant
-                .map(|ep| rules.geometry.square(ep.target.index())),
+            en_passant: self.en_passant.map(|ep| rules.geometry.square(ep.target)),
             halfmove_clock: self.halfmove_clock,
             fullmove_number: self.fullmove_number,
             counting: self
@@ -525,7 +523,7 @@ impl<B: Bitboard> Position<B> {
             promoted: self
                 .promoted
                 .squares()
-                .map(|square| rules.geometry.square(square.index()))
+                .map(|square| rules.geometry.square(square))
                 .collect(),
             phase: self.phase(),
             last_drops: rules
@@ -533,7 +531,7 @@ impl<B: Bitboard> Position<B> {
                 .filter_map(|side| {
                     self.last_drop[side]
                         .get()
-                        .map(|(piece, square)| (side, piece, rules.geometry.square(square.index())))
+                        .map(|(piece, square)| (side, piece, rules.geometry.square(square)))
                 })
                 .collect(),
             turn: (self.phase == 0).then_some(self.turn as usize),
@@ -543,8 +541,8 @@ impl<B: Bitboard> Position<B> {
                     .board
                     .squares()
                     .filter_map(|square| {
-                        self.number(rules, square.index())
-                            .map(|number| (rules.geometry.square(square.index()), number))
+                        self.number(rules, square)
+                            .map(|number| (rules.geometry.square(square), number))
                     })
                     .collect();
                 numbers.sort_by_key(|&(square, number)| (number, square));
@@ -557,7 +555,7 @@ impl<B: Bitboard> Position<B> {
                     .progress
                     .acted
                     .squares()
-                    .map(|square| rules.geometry.square(square.index()))
+                    .map(|square| rules.geometry.square(square))
                     .collect(),
                 longest: Some(self.progress.longest),
                 start: Some(self.progress.start),
@@ -595,20 +593,14 @@ impl<B: Bitboard> Position<B> {
 
     /// The piece on a square.
     #[inline]
-    pub fn at(&self, square: usize) -> Option<Occupant> {
-        match self.mailbox.as_ref()[square] {
+    pub fn at(&self, square: Sq) -> Option<Occupant> {
+        match self.mailbox.as_ref()[square.index()] {
             0 => None,
             code => Some(Occupant {
                 side: SideId((code - 1) / 32),
                 piece: PieceId((code - 1) % 32),
             }),
         }
-    }
-
-    /// The piece on a square: [`Position::at`] for a typed square.
-    #[inline(always)]
-    pub fn occupant(&self, square: Sq) -> Option<Occupant> {
-        self.at(square.index())
     }
 
     /// Squares occupied by anyone.
@@ -769,10 +761,8 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// The side's last drop, as (piece, square), if its last action was one.
-    pub fn last_drop(&self, side: SideId) -> Option<(PieceId, usize)> {
-        self.last_drop[side]
-            .get()
-            .map(|(piece, square)| (piece, square.index()))
+    pub fn last_drop(&self, side: SideId) -> Option<(PieceId, Sq)> {
+        self.last_drop[side].get()
     }
 
     /// Pieces in a side's hand, all types together.
@@ -823,20 +813,20 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// The number of the piece on `square` (games that number pieces), if it has one.
-    pub fn number(&self, rules: &Tables<B>, square: usize) -> Option<u8> {
+    pub fn number(&self, rules: &Tables<B>, square: Sq) -> Option<u8> {
         let side = self.at(square)?.side;
         let base = rules.number_base[side] as usize;
         let count = rules.definition.sides[side.index()].numbers.len();
         (0..count)
-            .find(|&i| self.numbers[base + i] as usize == square)
+            .find(|&i| Sq(self.numbers[base + i]) == square)
             .map(|i| i as u8 + 1)
     }
 
     /// The square of a side's piece with this number, if it is on the board.
-    pub fn numbered(&self, rules: &Tables<B>, side: SideId, number: u8) -> Option<usize> {
+    pub fn numbered(&self, rules: &Tables<B>, side: SideId, number: u8) -> Option<Sq> {
         let slot = rules.number_slot(side, number)?;
         let square = self.numbers[slot];
-        (square != NO_SQUARE).then_some(square as usize)
+        (square != NO_SQUARE).then_some(Sq(square))
     }
 
     /// Pieces of a type in a side's hand.
@@ -850,10 +840,10 @@ impl<B: Bitboard> Position<B> {
         let z = &rules.zobrist;
         let mut hash = z.side(self.side_to_move(rules)) ^ z.castling(self.castling);
         for square in self.occupied().squares() {
-            hash ^= match self.at(square.index()) {
-                Some(o) => z.piece(o.side, o.piece, square.index()),
+            hash ^= match self.at(square) {
+                Some(o) => z.piece(o.side, o.piece, square),
                 // Not a side's: the neutral piece (`neutral`).
-                None => z.neutral(square.index()),
+                None => z.neutral(square),
             };
         }
         for side in rules.side_ids() {
@@ -862,10 +852,10 @@ impl<B: Bitboard> Position<B> {
             }
         }
         if let Some(ep) = self.en_passant {
-            hash ^= z.en_passant(ep.target.index());
+            hash ^= z.en_passant(ep.target);
         }
         for square in self.gates.squares() {
-            hash ^= z.gate(square.index());
+            hash ^= z.gate(square);
         }
         for side in rules.side_ids() {
             for piece in rules.piece_ids() {
@@ -873,7 +863,7 @@ impl<B: Bitboard> Position<B> {
             }
         }
         for square in self.promoted.squares() {
-            hash ^= z.promoted(square.index());
+            hash ^= z.promoted(square);
         }
         for side in rules.side_ids() {
             hash ^= last_drop_key(rules, side, self.last_drop[side].get());
@@ -916,8 +906,8 @@ impl<B: Bitboard> Position<B> {
     pub(crate) fn rearranged(
         &self,
         rules: &Tables<B>,
-        lifted: &[usize],
-        landing: Option<(usize, usize)>,
+        lifted: &[Sq],
+        landing: Option<(Sq, Sq)>,
     ) -> Position<B> {
         let mut board = *self;
         let moving = landing.and_then(|(from, _)| self.at(from));
@@ -933,21 +923,21 @@ impl<B: Bitboard> Position<B> {
     }
 
     #[inline(always)]
-    fn put(&mut self, rules: &Tables<B>, side: SideId, piece: PieceId, square: usize) {
-        let bit = B::single(Sq::new(square));
+    fn put(&mut self, rules: &Tables<B>, side: SideId, piece: PieceId, square: Sq) {
+        let bit = B::single(square);
         self.by_side[side] |= bit;
         self.by_piece[piece] |= bit;
-        self.mailbox.as_mut()[square] = 1 + side.0 * 32 + piece.0;
+        self.mailbox.as_mut()[square.index()] = 1 + side.0 * 32 + piece.0;
         self.hash ^= rules.zobrist.piece(side, piece, square);
     }
 
     #[inline(always)]
-    fn remove(&mut self, rules: &Tables<B>, square: usize) -> Option<Occupant> {
+    fn remove(&mut self, rules: &Tables<B>, square: Sq) -> Option<Occupant> {
         let occupant = self.at(square)?;
-        let bit = B::single(Sq::new(square));
+        let bit = B::single(square);
         self.by_side[occupant.side] ^= bit;
         self.by_piece[occupant.piece] ^= bit;
-        self.mailbox.as_mut()[square] = 0;
+        self.mailbox.as_mut()[square.index()] = 0;
         self.hash ^= rules.zobrist.piece(occupant.side, occupant.piece, square);
         if ((self.promoted | self.progress.acted) & bit).any() {
             self.clear_marks(rules, square);
@@ -957,8 +947,8 @@ impl<B: Bitboard> Position<B> {
 
     /// The promoted and acted marks of a square whose piece leaves it.
     #[cold]
-    fn clear_marks(&mut self, rules: &Tables<B>, square: usize) {
-        let bit = B::single(Sq::new(square));
+    fn clear_marks(&mut self, rules: &Tables<B>, square: Sq) {
+        let bit = B::single(square);
         if (self.promoted & bit).any() {
             self.promoted ^= bit;
             self.hash ^= rules.zobrist.promoted(square);
@@ -970,8 +960,8 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Marks the piece on `square` as promoted.
-    fn mark_promoted(&mut self, rules: &Tables<B>, square: usize) {
-        let bit = B::single(Sq::new(square));
+    fn mark_promoted(&mut self, rules: &Tables<B>, square: Sq) {
+        let bit = B::single(square);
         if (self.promoted & bit).is_empty() {
             self.promoted |= bit;
             self.hash ^= rules.zobrist.promoted(square);
@@ -979,8 +969,8 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Marks the piece on `square` as having acted this turn.
-    fn mark_acted(&mut self, rules: &Tables<B>, square: usize) {
-        let bit = B::single(Sq::new(square));
+    fn mark_acted(&mut self, rules: &Tables<B>, square: Sq) {
+        let bit = B::single(square);
         if (self.progress.acted & bit).is_empty() {
             self.progress.acted |= bit;
             self.hash ^= rules.zobrist.acted(square);
@@ -1033,10 +1023,10 @@ impl<B: Bitboard> Position<B> {
 
     fn set_en_passant(&mut self, rules: &Tables<B>, value: Option<EnPassant>) {
         if let Some(old) = self.en_passant {
-            self.hash ^= rules.zobrist.en_passant(old.target.index());
+            self.hash ^= rules.zobrist.en_passant(old.target);
         }
         if let Some(new) = value {
-            self.hash ^= rules.zobrist.en_passant(new.target.index());
+            self.hash ^= rules.zobrist.en_passant(new.target);
         }
         self.en_passant = value;
     }
@@ -1178,8 +1168,8 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     pub(crate) fn apply_action(&mut self, rules: &Tables<B>, mv: Move) {
         let us = self.side_to_move(rules);
-        let from = mv.from.index();
-        let to = mv.to.index();
+        let from = mv.from;
+        let to = mv.to;
         let mut irreversible = false;
         let mut next_en_passant = None;
         let last_drop = match mv.kind {
@@ -1192,8 +1182,8 @@ impl<B: Bitboard> Position<B> {
         match mv.kind {
             MoveKind::Normal | MoveKind::Promote(_) => {
                 let tracked = rules.tracks_promotion;
-                let victim_promoted = tracked && self.promoted.has(Sq::new(to));
-                let mover_promoted = tracked && self.promoted.has(Sq::new(from));
+                let victim_promoted = tracked && self.promoted.has(to);
+                let mover_promoted = tracked && self.promoted.has(from);
                 // A promotion in place (`d5d5f`) lands on its own square: nothing is taken.
                 let victim = if from == to {
                     None
@@ -1227,12 +1217,12 @@ impl<B: Bitboard> Position<B> {
             MoveKind::EnPassant => {
                 let victim_square = self.en_passant.expect("en passant needs a target").victim;
                 let victim_promoted = self.promoted.has(victim_square);
-                if let Some(victim) = self.remove(rules, victim_square.index()) {
+                if let Some(victim) = self.remove(rules, victim_square) {
                     if rules.pieces_return {
                         self.store_captured(rules, us, victim, victim_promoted);
                     }
                 }
-                let mover_promoted = self.promoted.has(Sq::new(from));
+                let mover_promoted = self.promoted.has(from);
                 let mover = self.remove(rules, from).expect("a move starts on a piece");
                 self.put(rules, us, mover.piece, to);
                 if mover_promoted {
@@ -1243,12 +1233,12 @@ impl<B: Bitboard> Position<B> {
             }
             MoveKind::Castle(index) => {
                 let castle = &rules.castles[index as usize];
-                let king = (self.remove(rules, castle.king_from.index())).expect("castling king");
-                let rook = (self.remove(rules, castle.rook_from.index())).expect("castling rook");
-                self.put(rules, us, king.piece, castle.king_to.index());
-                self.put(rules, us, rook.piece, castle.rook_to.index());
+                let king = (self.remove(rules, castle.king_from)).expect("castling king");
+                let rook = (self.remove(rules, castle.rook_from)).expect("castling rook");
+                self.put(rules, us, king.piece, castle.king_to);
+                self.put(rules, us, rook.piece, castle.rook_to);
                 if rules.multi_action {
-                    self.mark_acted(rules, castle.rook_to.index());
+                    self.mark_acted(rules, castle.rook_to);
                 }
             }
             MoveKind::Drop(piece) => {
@@ -1276,10 +1266,9 @@ impl<B: Bitboard> Position<B> {
             self.gate(rules, us, mv);
         }
         if let Some(square) = mv.neutral_square() {
-            self.place_neutral(rules, square.index());
+            self.place_neutral(rules, square);
         }
         if let Some(converted) = mv.converts {
-            let converted = converted.index();
             if let Some(taken) = self.remove(rules, converted) {
                 self.put(rules, us, taken.piece, converted);
                 irreversible = true;
@@ -1293,7 +1282,7 @@ impl<B: Bitboard> Position<B> {
             lost |= self.convert_around(rules, us, to);
         }
         if let Some(converted) = mv.converts {
-            lost |= rules.castle_loss[converted.index()];
+            lost |= rules.castle_loss[converted];
         }
         if self.castling & lost != 0 {
             self.hash ^= rules.zobrist.castling(self.castling & lost);
@@ -1328,25 +1317,25 @@ impl<B: Bitboard> Position<B> {
         if let Some((piece, square)) = mv.gate_square(rules) {
             let count = self.hands[us][piece].saturating_sub(1);
             self.set_hand(rules, us, piece, count);
-            self.put(rules, us, piece, square.index());
+            self.put(rules, us, piece, square);
         }
         let mut lost = self.gates & touched;
         if self.hand_total(us) == 0 && !rules.gates_kept_without_hand {
             lost |= self.gates & self.by_side[us];
         }
         for square in lost.squares() {
-            self.hash ^= rules.zobrist.gate(square.index());
+            self.hash ^= rules.zobrist.gate(square);
         }
         self.gates ^= lost;
     }
 
     /// `neutral`: the neutral piece leaves its square, if it stands on one, for `square`.
     #[cold]
-    fn place_neutral(&mut self, rules: &Tables<B>, square: usize) {
+    fn place_neutral(&mut self, rules: &Tables<B>, square: Sq) {
         for old in self.by_side[NEUTRAL_SLOT].squares() {
-            self.hash ^= rules.zobrist.neutral(old.index());
+            self.hash ^= rules.zobrist.neutral(old);
         }
-        self.by_side[NEUTRAL_SLOT] = B::single(Sq::new(square));
+        self.by_side[NEUTRAL_SLOT] = B::single(square);
         self.hash ^= rules.zobrist.neutral(square);
     }
 
@@ -1360,18 +1349,16 @@ impl<B: Bitboard> Position<B> {
 
     /// A drop on `square` gains the `when placed` castling rights of `us` whose king and rook
     /// now both stand on their start squares.
-    fn gain_castling(&mut self, rules: &Tables<B>, us: SideId, square: usize) {
+    fn gain_castling(&mut self, rules: &Tables<B>, us: SideId, square: Sq) {
         let mut gained = 0;
         for (index, castle) in rules.castles.iter().enumerate() {
-            let fits = |at: usize, is: &dyn Fn(PieceId) -> bool| {
+            let fits = |at: Sq, is: &dyn Fn(PieceId) -> bool| {
                 self.at(at).is_some_and(|o| o.side == us && is(o.piece))
             };
             if rules.castle_gain[square] >> index & 1 != 0
                 && castle.side == us
-                && fits(castle.king_from.index(), &|p| {
-                    castle.king_is(p, &rules.royal)
-                })
-                && fits(castle.rook_from.index(), &|p| castle.rook_is(p))
+                && fits(castle.king_from, &|p| castle.king_is(p, &rules.royal))
+                && fits(castle.rook_from, &|p| castle.rook_is(p))
             {
                 gained |= 1 << index;
             }
@@ -1398,7 +1385,6 @@ impl<B: Bitboard> Position<B> {
         for &edit in edits {
             match edit {
                 Edit::Move { from, to } => {
-                    let (from, to) = (from.index(), to.index());
                     let Some(mover) = self.remove(rules, from) else {
                         continue;
                     };
@@ -1409,21 +1395,19 @@ impl<B: Bitboard> Position<B> {
                         self.carry_number(from, to);
                     }
                     lost |= rules.castle_loss[from] | rules.castle_loss[to];
-                    touched |= B::single(Sq::new(from)) | B::single(Sq::new(to));
+                    touched |= B::single(from) | B::single(to);
                 }
                 Edit::Remove(square) => {
-                    let square = square.index();
                     irreversible |= self.remove(rules, square).is_some();
                     lost |= rules.castle_loss[square];
-                    touched |= B::single(Sq::new(square));
+                    touched |= B::single(square);
                 }
                 Edit::Place { square, piece } => {
-                    let square = square.index();
                     self.remove(rules, square);
                     self.put(rules, us, piece, square);
                     irreversible = true;
                     lost |= rules.castle_loss[square];
-                    touched |= B::single(Sq::new(square));
+                    touched |= B::single(square);
                 }
             }
         }
@@ -1434,7 +1418,7 @@ impl<B: Bitboard> Position<B> {
         let gates_lost = self.gates & touched;
         if gates_lost.any() {
             for square in gates_lost.squares() {
-                self.hash ^= rules.zobrist.gate(square.index());
+                self.hash ^= rules.zobrist.gate(square);
             }
             self.gates ^= gates_lost;
         }
@@ -1451,15 +1435,15 @@ impl<B: Bitboard> Position<B> {
 
     /// The number of the piece on `from` goes to `to`; the number of a piece taken there is
     /// dropped.
-    fn carry_number(&mut self, from: usize, to: usize) {
-        let slot = self.numbers.iter().position(|&sq| sq as usize == from);
+    fn carry_number(&mut self, from: Sq, to: Sq) {
+        let slot = self.numbers.iter().position(|&sq| Sq(sq) == from);
         for square in self.numbers.iter_mut() {
-            if *square as usize == to {
+            if Sq(*square) == to {
                 *square = NO_SQUARE;
             }
         }
         if let Some(slot) = slot {
-            self.numbers[slot] = to as u8;
+            self.numbers[slot] = to.0;
         }
     }
 
@@ -1467,7 +1451,7 @@ impl<B: Bitboard> Position<B> {
     fn drop_lost_numbers(&mut self) {
         for index in 0..MAX_NUMBERED {
             let square = self.numbers[index];
-            if square != NO_SQUARE && self.at(square as usize).is_none() {
+            if square != NO_SQUARE && self.at(Sq(square)).is_none() {
                 self.numbers[index] = NO_SQUARE;
             }
         }
@@ -1514,7 +1498,7 @@ impl<B: Bitboard> Position<B> {
     /// The game's capture effects around a capture that landed on `square`: the capturer and
     /// the pieces around removed as the `capture` rules say. Returns the castling rights lost
     /// with the squares emptied.
-    fn capture_effects(&mut self, rules: &Tables<B>, square: usize) -> u32 {
+    fn capture_effects(&mut self, rules: &Tables<B>, square: Sq) -> u32 {
         let effects = &rules.definition.capture;
         let mut lost = 0;
         if effects.remove_capturer {
@@ -1522,12 +1506,10 @@ impl<B: Bitboard> Position<B> {
         }
         if let Some(except) = &effects.remove_around_except {
             for around in rules.neighbours[square].squares() {
-                let spared = self
-                    .at(around.index())
-                    .is_none_or(|o| except.contains(&o.piece));
+                let spared = self.at(around).is_none_or(|o| except.contains(&o.piece));
                 if !spared {
-                    self.remove(rules, around.index());
-                    lost |= rules.castle_loss[around.index()];
+                    self.remove(rules, around);
+                    lost |= rules.castle_loss[around];
                 }
             }
         }
@@ -1539,7 +1521,7 @@ impl<B: Bitboard> Position<B> {
     /// same type. Returns the castling rights lost with the squares converted. A conversion
     /// does not reset the move-limit clock (as Fairy-Stockfish's ataxx counts), which only
     /// makes repetition compare more positions.
-    fn convert_around(&mut self, rules: &Tables<B>, us: SideId, square: usize) -> u32 {
+    fn convert_around(&mut self, rules: &Tables<B>, us: SideId, square: Sq) -> u32 {
         let lands = self
             .at(square)
             .is_some_and(|o| o.side == us && rules.converts_around >> o.piece.0 & 1 != 0);
@@ -1550,9 +1532,9 @@ impl<B: Bitboard> Position<B> {
         let enemies = rules.neighbours[square] & self.occupied() & !team;
         let mut lost = 0;
         for around in enemies.squares() {
-            if let Some(taken) = self.remove(rules, around.index()) {
-                self.put(rules, us, taken.piece, around.index());
-                lost |= rules.castle_loss[around.index()];
+            if let Some(taken) = self.remove(rules, around) {
+                self.put(rules, us, taken.piece, around);
+                lost |= rules.castle_loss[around];
             }
         }
         lost
@@ -1568,7 +1550,6 @@ impl<B: Bitboard> Position<B> {
         attacker: SideId,
         occupied: B,
     ) -> bool {
-        let square = square.index();
         self.attacked_by_moves(rules, square, attacker, occupied)
             || (!rules.route_attackers[attacker].is_empty()
                 && self.attacked_by_routes(rules, square, attacker, occupied))
@@ -1580,7 +1561,7 @@ impl<B: Bitboard> Position<B> {
     fn attacked_by_routes(
         &self,
         rules: &Tables<B>,
-        square: usize,
+        square: Sq,
         attacker: SideId,
         occupied: B,
     ) -> bool {
@@ -1590,13 +1571,7 @@ impl<B: Bitboard> Position<B> {
                 .squares()
                 .any(|from| {
                     crate::core::route::captures_on(
-                        rules,
-                        self,
-                        attacker,
-                        from.index(),
-                        moves,
-                        square,
-                        occupied,
+                        rules, self, attacker, from, moves, square, occupied,
                     )
                 })
         })
@@ -1605,7 +1580,6 @@ impl<B: Bitboard> Position<B> {
     /// The squares of the pieces of every opponent of `side` that could capture on `square`, with
     /// the board occupied as `occupied` (for messages; [`Position::attacked`] is the fast test).
     pub fn attackers(&self, rules: &Tables<B>, square: Sq, side: SideId, occupied: B) -> B {
-        let square = square.index();
         let mut found = B::EMPTY;
         for other in rules
             .side_ids()
@@ -1613,7 +1587,7 @@ impl<B: Bitboard> Position<B> {
         {
             let theirs = self.by_side[other] & occupied;
             for from in theirs.squares() {
-                let Some(occupant) = self.at(from.index()) else {
+                let Some(occupant) = self.at(from) else {
                     continue;
                 };
                 let moves = rules.moves_of(other, occupant.piece);
@@ -1621,10 +1595,10 @@ impl<B: Bitboard> Position<B> {
                 let reach = crate::core::tables::targets_barred(
                     rules,
                     moves,
-                    from.index(),
+                    from,
                     theirs,
-                    B::single(Sq::new(square)),
-                    occupied | B::single(Sq::new(square)),
+                    B::single(square),
+                    occupied | B::single(square),
                     barred,
                 );
                 let by_route = || {
@@ -1633,13 +1607,13 @@ impl<B: Bitboard> Position<B> {
                             rules,
                             self,
                             other,
-                            from.index(),
+                            from,
                             moves,
                             square,
-                            occupied | B::single(Sq::new(square)),
+                            occupied | B::single(square),
                         )
                 };
-                if reach.has(Sq::new(square)) || by_route() {
+                if reach.has(square) || by_route() {
                     found |= B::single(from);
                 }
             }
@@ -1677,19 +1651,18 @@ impl<B: Bitboard> Position<B> {
     /// capture effects). For messages and for check under capture effects.
     pub fn checkers(&self, rules: &Tables<B>, square: Sq, side: SideId) -> B {
         let attackers = self.attackers(rules, square, side, self.occupied());
-        let square = square.index();
         if !rules.capture_effects {
             return attackers;
         }
         attackers
             .squares()
-            .filter(|&attacker| !self.capture_hurts_own_royal(rules, attacker.index(), square))
+            .filter(|&attacker| !self.capture_hurts_own_royal(rules, attacker, square))
             .fold(B::EMPTY, |acc, attacker| acc | B::single(attacker))
     }
 
     /// Whether the piece on `attacker`, capturing on `target`, would remove a royal piece of its
     /// own side by the capture effects.
-    fn capture_hurts_own_royal(&self, rules: &Tables<B>, attacker: usize, target: usize) -> bool {
+    fn capture_hurts_own_royal(&self, rules: &Tables<B>, attacker: Sq, target: Sq) -> bool {
         let Some(owner) = self.at(attacker).map(|o| o.side) else {
             return false;
         };
@@ -1708,7 +1681,7 @@ impl<B: Bitboard> Position<B> {
 fn last_drop_key<B: Bitboard>(rules: &Tables<B>, side: SideId, drop: Option<(PieceId, Sq)>) -> u64 {
     match drop {
         Some((piece, square)) if rules.reads_last_drop => {
-            rules.zobrist.last_drop(side, piece, square.index())
+            rules.zobrist.last_drop(side, piece, square)
         }
         _ => 0,
     }
@@ -1722,7 +1695,7 @@ fn progress_key<B: Bitboard>(rules: &Tables<B>, progress: &Progress<B>) -> u64 {
         ^ z.progress(2, progress.longest)
         ^ z.start(progress.start);
     for square in progress.acted.squares() {
-        key ^= z.acted(square.index());
+        key ^= z.acted(square);
     }
     key
 }
@@ -1732,11 +1705,11 @@ fn created_en_passant<B: Bitboard>(
     rules: &Tables<B>,
     side: SideId,
     piece: PieceId,
-    from: usize,
-    to: usize,
+    from: Sq,
+    to: Sq,
 ) -> Option<EnPassant> {
     let moves = rules.moves_of(side, piece);
-    if !moves.initial_zone.has(Sq::new(from)) {
+    if !moves.initial_zone.has(from) {
         return None;
     }
     moves.lame[from]
@@ -1744,8 +1717,8 @@ fn created_en_passant<B: Bitboard>(
         .find(|leap| leap.to == to && leap.initial_only && leap.mode != MoveMode::CaptureOnly)
         .and_then(|leap| leap.passed)
         .map(|passed| EnPassant {
-            target: Sq::new(passed),
-            victim: Sq::new(to),
+            target: passed,
+            victim: to,
         })
 }
 
@@ -1756,26 +1729,30 @@ fn created_en_passant<B: Bitboard>(
 fn en_passant_victim<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
-    target: usize,
-) -> Option<usize> {
+    target: Sq,
+) -> Option<Sq> {
     let previous = position.previous_side(rules);
     rules.piece_ids().find_map(|piece| {
         let moves = rules.moves_of(previous, piece);
-        let stands_as = |square: usize| match position.at(square) {
+        let stands_as = |square: Sq| match position.at(square) {
             Some(o) if o.side == previous => {
                 o.piece == piece
                     || moves.promotion.as_ref().is_some_and(|promotion| {
-                        promotion.zone.has(Sq::new(square)) && promotion.choices.contains(&o.piece)
+                        promotion.zone.has(square) && promotion.choices.contains(&o.piece)
                     })
             }
             _ => false,
         };
-        moves.lame.iter().enumerate().find_map(|(from, leaps)| {
-            leaps
-                .iter()
-                .find(|leap| leap.passed == Some(target) && leap.initial_only)
-                .filter(|leap| stands_as(leap.to) && position.at(from).is_none())
-                .map(|leap| leap.to)
-        })
+        rules
+            .geometry
+            .grid()
+            .zip(&moves.lame)
+            .find_map(|(from, leaps)| {
+                leaps
+                    .iter()
+                    .find(|leap| leap.passed == Some(target) && leap.initial_only)
+                    .filter(|leap| stands_as(leap.to) && position.at(from).is_none())
+                    .map(|leap| leap.to)
+            })
     })
 }

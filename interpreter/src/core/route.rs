@@ -22,7 +22,7 @@ pub fn walk<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
     us: SideId,
-    from: usize,
+    from: Sq,
     moves: &PieceMoves<B>,
     emit: &mut dyn FnMut(Move),
 ) {
@@ -44,14 +44,14 @@ struct Walker<'a, 'e, B: Bitboard> {
     rules: &'a Tables<B>,
     position: &'a Position<B>,
     us: SideId,
-    from: usize,
+    from: Sq,
     route: &'a Route,
     emit: &'e mut dyn FnMut(Move),
     promotion: Option<&'a crate::core::tables::PromotionRule<B>>,
 }
 
 impl<B: Bitboard> Walker<'_, '_, B> {
-    fn leg(&mut self, index: usize, at: usize, converted: Option<Sq>) {
+    fn leg(&mut self, index: usize, at: Sq, converted: Option<Sq>) {
         let leg = self.route.legs[index];
         let last = index + 1 == self.route.legs.len();
         let geometry = &self.rules.geometry;
@@ -70,7 +70,7 @@ impl<B: Bitboard> Walker<'_, '_, B> {
                     return;
                 }
                 let converted = match leg.effect {
-                    LegEffect::Convert => Some(Sq::new(next)),
+                    LegEffect::Convert => Some(next),
                     LegEffect::None => converted,
                 };
                 self.leg(index + 1, next, converted);
@@ -101,12 +101,12 @@ impl<B: Bitboard> Walker<'_, '_, B> {
     }
 
     /// Empty, or the mover's own square (which it has left).
-    fn is_free(&self, square: usize) -> bool {
+    fn is_free(&self, square: Sq) -> bool {
         square == self.from || self.position.at(square).is_none()
     }
 
     /// Whether a square passed on the way holds what the leg allows.
-    fn holds(&self, square: usize, test: SquareTest) -> bool {
+    fn holds(&self, square: Sq, test: SquareTest) -> bool {
         let Some(occupant) = self.position.at(square).filter(|_| square != self.from) else {
             return test.empty;
         };
@@ -122,7 +122,7 @@ impl<B: Bitboard> Walker<'_, '_, B> {
     }
 
     /// Whether the piece may land here: as [`Self::holds`], never on its own side's piece.
-    fn may_land(&self, square: usize, test: SquareTest) -> bool {
+    fn may_land(&self, square: Sq, test: SquareTest) -> bool {
         let own = self
             .position
             .at(square)
@@ -130,20 +130,20 @@ impl<B: Bitboard> Walker<'_, '_, B> {
         !own && self.holds(square, test)
     }
 
-    fn land(&mut self, to: usize, converted: Option<Sq>) {
+    fn land(&mut self, to: Sq, converted: Option<Sq>) {
         if to == self.from {
             return;
         }
         let base = Move {
-            from: Sq::new(self.from),
-            to: Sq::new(to),
+            from: self.from,
+            to: to,
             kind: MoveKind::Normal,
             converts: converted,
             gate: None,
         };
         match self.promotion {
-            Some(rule) if rule.promoting(self.from, B::single(Sq::new(to))).any() => {
-                if rule.also_plain(B::single(Sq::new(to))).any() {
+            Some(rule) if rule.promoting(self.from, B::single(to)).any() => {
+                if rule.also_plain(B::single(to)).any() {
                     (self.emit)(base);
                 }
                 for &choice in &rule.choices {
@@ -164,7 +164,7 @@ impl<B: Bitboard> Walker<'_, '_, B> {
 fn defended<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
-    square: usize,
+    square: Sq,
     owner: SideId,
 ) -> bool {
     position.attacked_by_moves(rules, square, owner, position.occupied())
@@ -176,9 +176,9 @@ pub fn captures_on<B: Bitboard>(
     rules: &Tables<B>,
     position: &Position<B>,
     us: SideId,
-    from: usize,
+    from: Sq,
     moves: &PieceMoves<B>,
-    target: usize,
+    target: Sq,
     occupied: B,
 ) -> bool {
     let reach = Reach {
@@ -201,14 +201,14 @@ struct Reach<'a, B: Bitboard> {
     rules: &'a Tables<B>,
     position: &'a Position<B>,
     us: SideId,
-    from: usize,
-    target: usize,
+    from: Sq,
+    target: Sq,
     occupied: B,
 }
 
 impl<B: Bitboard> Reach<'_, B> {
     /// Whether the route's legs from `index` on, starting on `at`, land on the target.
-    fn leg(&self, route: &Route, index: usize, at: usize) -> bool {
+    fn leg(&self, route: &Route, index: usize, at: Sq) -> bool {
         let leg = route.legs[index];
         let last = index + 1 == route.legs.len();
         let geometry = &self.rules.geometry;
@@ -236,7 +236,7 @@ impl<B: Bitboard> Reach<'_, B> {
                         return true;
                     }
                     match geometry.step(current, leg.dx, leg.dy) {
-                        Some(next) if next == self.from || !self.occupied.has(Sq::new(next)) => {
+                        Some(next) if next == self.from || !self.occupied.has(next) => {
                             current = next;
                             steps += 1;
                         }
@@ -248,15 +248,15 @@ impl<B: Bitboard> Reach<'_, B> {
     }
 
     /// The occupant of a square as `occupied` sees it (the mover's own square is empty).
-    fn occupant(&self, square: usize) -> Option<crate::core::position::Occupant> {
-        if square == self.from || !self.occupied.has(Sq::new(square)) {
+    fn occupant(&self, square: Sq) -> Option<crate::core::position::Occupant> {
+        if square == self.from || !self.occupied.has(square) {
             return None;
         }
         self.position.at(square)
     }
 
     /// As [`Walker::holds`], on the board as `occupied` sees it.
-    fn holds(&self, square: usize, test: SquareTest) -> bool {
+    fn holds(&self, square: Sq, test: SquareTest) -> bool {
         let Some(occupant) = self.occupant(square) else {
             return test.empty;
         };
@@ -271,7 +271,7 @@ impl<B: Bitboard> Reach<'_, B> {
     }
 
     /// Whether the landing square's piece, if the position has one there, may be taken.
-    fn may_take(&self, square: usize, test: SquareTest) -> bool {
+    fn may_take(&self, square: Sq, test: SquareTest) -> bool {
         let Some(occupant) = self.position.at(square) else {
             return true;
         };

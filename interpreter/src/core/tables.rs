@@ -15,7 +15,7 @@
 //! expressions; it dereferences to its tables, so `rules.geometry` reads the same either way.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{ByPiece, BySide, Sq};
+use crate::core::index::{ByPiece, BySide, BySquare, Sq};
 pub use crate::geometry::absolute;
 use crate::geometry::{limited_ray, Geometry, Ray};
 use crate::zobrist::Zobrist;
@@ -108,14 +108,14 @@ pub struct LeapTable<B> {
     /// Only from the piece's initial zone.
     pub initial_only: bool,
     /// Per square, the targets.
-    pub targets: Vec<B>,
+    pub targets: BySquare<B>,
 }
 
 /// One lame leap from one square: its target and the squares that must be empty on the way.
 #[derive(Clone, Copy, Debug)]
 pub struct LameLeap<B> {
     /// Target square.
-    pub to: usize,
+    pub to: Sq,
     /// Squares that must be empty.
     pub path: B,
     /// Move, capture or both.
@@ -123,7 +123,7 @@ pub struct LameLeap<B> {
     /// Only from the initial zone.
     pub initial_only: bool,
     /// The first square passed, which becomes an en-passant target after an initial move.
-    pub passed: Option<usize>,
+    pub passed: Option<Sq>,
 }
 
 /// One rider direction of a piece.
@@ -132,7 +132,7 @@ pub struct Ride<B> {
     /// Index into [`Tables::rays`].
     pub ray: usize,
     /// For a limited range, the reach per square; `None` means the whole ray.
-    pub reach: Option<Vec<B>>,
+    pub reach: Option<BySquare<B>>,
     /// The range, `None` when unlimited.
     pub range: Option<u8>,
     /// Move, capture or both.
@@ -154,7 +154,7 @@ pub struct HopRide<B> {
     pub initial_only: bool,
     /// For a hop along a zone (`moves "pB" along zone palace-lines`), per square the squares
     /// it may land on: the ray's squares up to the zone's edge; `None` for the whole ray.
-    pub reach: Option<Vec<B>>,
+    pub reach: Option<BySquare<B>>,
 }
 
 /// How one piece type of one side moves (by default, not at all: the entry of a side that a
@@ -164,7 +164,7 @@ pub struct PieceMoves<B> {
     /// Leaps grouped by mode.
     pub leaps: Vec<LeapTable<B>>,
     /// Lame leaps, per square.
-    pub lame: Vec<Vec<LameLeap<B>>>,
+    pub lame: BySquare<Vec<LameLeap<B>>>,
     /// Rider directions.
     pub rides: Vec<Ride<B>>,
     /// Hopper directions (empty for most pieces).
@@ -174,7 +174,7 @@ pub struct PieceMoves<B> {
     /// Piece types the piece may not capture (`may not capture`; empty for most pieces).
     pub no_capture: Vec<PieceId>,
     /// Per square, the squares from which an en-passant capture lands (targets of `e` atoms).
-    pub en_passant: Vec<B>,
+    pub en_passant: BySquare<B>,
     /// Where `i` moves are allowed.
     pub initial_zone: B,
     /// Promotion zone and choices.
@@ -226,7 +226,7 @@ impl<B: Bitboard> PieceMoves<B> {
             self.leaps.push(LeapTable {
                 mode,
                 initial_only,
-                targets: vec![B::EMPTY; size],
+                targets: BySquare::from_fn(size, |_| B::EMPTY),
             });
             self.leaps.len() - 1
         });
@@ -291,8 +291,8 @@ impl<B: Bitboard> PromotionRule<B> {
 
     /// The targets of a move from `from` that promote.
     #[inline]
-    pub fn promoting(&self, from: usize, targets: B) -> B {
-        let mask = if self.zone.has(Sq::new(from)) {
+    pub fn promoting(&self, from: Sq, targets: B) -> B {
+        let mask = if self.zone.has(from) {
             self.masks.from_zone
         } else {
             self.masks.from_outside
@@ -313,7 +313,7 @@ pub struct LeapAttack<B> {
     /// The attacking piece type.
     pub piece: PieceId,
     /// Per attacked square, the squares an attacker would stand on.
-    pub sources: Vec<B>,
+    pub sources: BySquare<B>,
     /// Attackers must stand here (initial-only captures), else the whole board.
     pub zone: B,
 }
@@ -324,7 +324,7 @@ pub struct RideAttack<B> {
     /// The ray pointing from the attacked square towards the attackers.
     pub ray: usize,
     /// Range-limited reach, per square.
-    pub reach: Option<Vec<B>>,
+    pub reach: Option<BySquare<B>>,
     /// The piece types riding this way (towards the attacked square).
     pub pieces: Vec<PieceId>,
 }
@@ -335,7 +335,7 @@ pub struct LameAttack<B> {
     /// The attacking piece type.
     pub piece: PieceId,
     /// Per attacked square, (attacker square, path that must be empty).
-    pub sources: Vec<Vec<(usize, B)>>,
+    pub sources: BySquare<Vec<(Sq, B)>>,
 }
 
 /// Hopper attacks along one direction, shared by the piece types hopping it alike.
@@ -348,7 +348,7 @@ pub struct HopAttack<B> {
     /// Attackers must stand here (initial-only captures), else the whole board.
     pub zone: B,
     /// For hops along a zone, per attacked square the squares an attacker may stand on.
-    pub reach: Option<Vec<B>>,
+    pub reach: Option<BySquare<B>>,
     /// Piece types that may not be the hurdle (`may not hop over`).
     pub no_hurdle: Vec<PieceId>,
     /// The piece types hopping this way (towards the attacked square).
@@ -463,9 +463,9 @@ pub struct Tables<B> {
     /// Castling moves, in definition order.
     pub(super) castles: Vec<Castle<B>>,
     /// Per square, the castling rights lost when a move starts or ends there.
-    pub(super) castle_loss: Vec<u32>,
+    pub(super) castle_loss: BySquare<u32>,
     /// Per square, the castling rights (`when placed`) a drop there may gain.
-    pub(super) castle_gain: Vec<u32>,
+    pub(super) castle_gain: BySquare<u32>,
     /// Royal piece types.
     pub(super) royal: Vec<PieceId>,
     /// Piece types no action captures (`uncapturable`).
@@ -503,7 +503,7 @@ pub struct Tables<B> {
     /// Hash keys.
     pub(super) zobrist: Zobrist,
     /// Per square, its (up to 8) neighbours: "touching".
-    pub(super) neighbours: Vec<B>,
+    pub(super) neighbours: BySquare<B>,
     /// The neighbours of many squares at once: per King step, the squares it stays on the
     /// board from and how far it moves a square's index, up (the first four) or down.
     pub(super) neighbour_steps: [(B, u32); 8],
@@ -511,7 +511,7 @@ pub struct Tables<B> {
     pub(super) around_board: B,
     /// Per side whose piece would be the victim, per passed square: the (landing square, piece
     /// type) of initial lame moves passing it, for `en-passant standing` control.
-    pub(super) standing_en_passant: BySide<Vec<Vec<(usize, PieceId)>>>,
+    pub(super) standing_en_passant: BySide<BySquare<Vec<(Sq, PieceId)>>>,
     /// Whether captures have effects (`capture` rules): check and legality then take them in.
     pub(super) capture_effects: bool,
     /// Whether a turn may have several actions (`turn { up to N actions }`, N > 1).
@@ -681,15 +681,15 @@ impl<B: Bitboard> Tables<B> {
                 castles: castles.len(),
             });
         }
-        let mut castle_loss = vec![0u32; geometry.grid_size()];
+        let mut castle_loss = BySquare::from_fn(geometry.grid_size(), |_| 0u32);
         for (index, castle) in castles.iter().enumerate() {
-            castle_loss[castle.king_from.index()] |= 1 << index;
-            castle_loss[castle.rook_from.index()] |= 1 << index;
+            castle_loss[castle.king_from] |= 1 << index;
+            castle_loss[castle.rook_from] |= 1 << index;
         }
-        let mut castle_gain = vec![0u32; geometry.grid_size()];
+        let mut castle_gain = BySquare::from_fn(geometry.grid_size(), |_| 0u32);
         for (index, castle) in castles.iter().enumerate().filter(|(_, c)| c.when_placed) {
-            castle_gain[castle.king_from.index()] |= 1 << index;
-            castle_gain[castle.rook_from.index()] |= 1 << index;
+            castle_gain[castle.king_from] |= 1 << index;
+            castle_gain[castle.rook_from] |= 1 << index;
         }
         let royal: Vec<PieceId> = definition
             .pieces
@@ -727,22 +727,21 @@ impl<B: Bitboard> Tables<B> {
             && piece_mask(definition, |piece| piece.converts_around) == 0
             && route_attackers.iter().all(Vec::is_empty);
         let zobrist = Zobrist::new(sides, pieces, geometry.grid_size(), castles.len());
-        let neighbours: Vec<B> = (0..geometry.grid_size())
-            .map(|square| {
-                let mut around = B::EMPTY;
-                for (dx, dy) in crate::geometry::KING_STEPS {
-                    if let Some(next) = geometry.step(square, dx, dy) {
-                        around |= B::single(Sq::new(next));
-                    }
+        let neighbours = BySquare::from_fn(geometry.grid_size(), |square| {
+            let mut around = B::EMPTY;
+            for (dx, dy) in crate::geometry::KING_STEPS {
+                if let Some(next) = geometry.step(square, dx, dy) {
+                    around |= B::single(next);
                 }
-                around
-            })
-            .collect();
+            }
+            around
+        });
         let mut steps = crate::geometry::KING_STEPS.map(|(dx, dy)| {
             let shift = dy * geometry.files as i32 + dx;
-            let from = (0..geometry.grid_size())
+            let from = geometry
+                .grid()
                 .filter(|&square| geometry.step(square, dx, dy).is_some())
-                .fold(B::EMPTY, |acc, square| acc | B::single(Sq::new(square)));
+                .fold(B::EMPTY, |acc, square| acc | B::single(square));
             (from, shift)
         });
         // Four steps move up, four down (opposite steps): the up ones first.
@@ -751,12 +750,12 @@ impl<B: Bitboard> Tables<B> {
         let around_board = geometry
             .board
             .squares()
-            .fold(B::EMPTY, |acc, square| acc | neighbours[square.index()]);
+            .fold(B::EMPTY, |acc, square| acc | neighbours[square]);
         let standing_en_passant = BySide::from_fn(|side| match side.index() {
             side if side < sides => {
                 standing_en_passant(&geometry, &movement[side * pieces..(side + 1) * pieces])
             }
-            _ => Vec::new(),
+            _ => BySquare::default(),
         });
         let chase = ChaseTable::compile(definition, &geometry);
         let tables = Tables {
@@ -1011,7 +1010,7 @@ impl<B: Bitboard> Tables<B> {
 
     /// Per square, its (up to 8) neighbours: "touching".
     #[inline(always)]
-    pub fn neighbours(&self) -> &[B] {
+    pub fn neighbours(&self) -> &BySquare<B> {
         &self.neighbours
     }
 
@@ -1093,7 +1092,7 @@ fn piece_mask(definition: &Definition, test: impl Fn(&variant_dsl::PieceDef) -> 
 pub(crate) fn targets<B: Bitboard>(
     rules: &Tables<B>,
     moves: &PieceMoves<B>,
-    from: usize,
+    from: Sq,
     own: B,
     enemy: B,
     occupied: B,
@@ -1112,7 +1111,7 @@ pub(crate) fn targets<B: Bitboard>(
 pub(crate) fn targets_barred<B: Bitboard>(
     rules: &Tables<B>,
     moves: &PieceMoves<B>,
-    from: usize,
+    from: Sq,
     own: B,
     enemy: B,
     occupied: B,
@@ -1138,11 +1137,11 @@ pub(crate) fn targets_barred<B: Bitboard>(
 fn general_targets<B: Bitboard>(
     rules: &Tables<B>,
     moves: &PieceMoves<B>,
-    from: usize,
+    from: Sq,
     (own, enemy, occupied): (B, B, B),
     barred: &Barred<B>,
 ) -> B {
-    let initial = moves.initial_zone.has(Sq::new(from));
+    let initial = moves.initial_zone.has(from);
     let allowed = |mode: MoveMode| match mode {
         MoveMode::Both => !own,
         MoveMode::MoveOnly => !occupied,
@@ -1157,9 +1156,9 @@ fn general_targets<B: Bitboard>(
     for leap in &moves.lame[from] {
         if (!leap.initial_only || initial)
             && (leap.path & occupied).is_empty()
-            && allowed(leap.mode).has(Sq::new(leap.to))
+            && allowed(leap.mode).has(leap.to)
         {
-            targets |= B::single(Sq::new(leap.to));
+            targets |= B::single(leap.to);
         }
     }
     for ride in &moves.rides {
@@ -1204,21 +1203,19 @@ impl<B: Bitboard> Region<B> {
     /// Per square, the squares a ride or hop from it may reach along `(dx, dy)`: from a square
     /// of the region, the ray's squares while they stay in its `along` zone (and, for a ride,
     /// where it may land, so that the squares stay a prefix of the ray).
-    fn reach(&self, geometry: &Geometry<B>, dx: i32, dy: i32, ride: bool) -> Vec<B> {
+    fn reach(&self, geometry: &Geometry<B>, dx: i32, dy: i32, ride: bool) -> BySquare<B> {
         let lane = self.along.unwrap_or(geometry.board);
         let lane = if ride { lane & self.to } else { lane };
-        (0..geometry.grid_size())
+        geometry
+            .grid()
             .map(|from| {
                 let mut squares = B::EMPTY;
-                if !self.from.has(Sq::new(from)) {
+                if !self.from.has(from) {
                     return squares;
                 }
                 let mut at = from;
-                while let Some(next) = geometry
-                    .step(at, dx, dy)
-                    .filter(|&next| lane.has(Sq::new(next)))
-                {
-                    squares |= B::single(Sq::new(next));
+                while let Some(next) = geometry.step(at, dx, dy).filter(|&next| lane.has(next)) {
+                    squares |= B::single(next);
                     at = next;
                 }
                 if ride {
@@ -1232,11 +1229,11 @@ impl<B: Bitboard> Region<B> {
 }
 
 /// Per square, the squares from which a ride or hop with these per-square `reach`es reaches it.
-fn inverted<B: Bitboard>(reach: &[B]) -> Vec<B> {
-    let mut sources = vec![B::EMPTY; reach.len()];
-    for (from, targets) in reach.iter().enumerate() {
+fn inverted<B: Bitboard>(reach: &BySquare<B>) -> BySquare<B> {
+    let mut sources = BySquare::from_fn(reach.len(), |_| B::EMPTY);
+    for (from, targets) in reach.pairs() {
         for to in targets.squares() {
-            sources[to.index()] |= B::single(Sq::new(from));
+            sources[to] |= B::single(from);
         }
     }
     sources
@@ -1266,12 +1263,12 @@ impl<B: Bitboard> Builder<'_, B> {
         let size = self.geometry.grid_size();
         let mut moves = PieceMoves {
             leaps: Vec::new(),
-            lame: vec![Vec::new(); size],
+            lame: BySquare::from_fn(size, |_| Vec::new()),
             rides: Vec::new(),
             hops: Vec::new(),
             no_hurdle: piece.no_hurdle.iter().map(|p| PieceId(p.0)).collect(),
             no_capture: piece.no_capture.iter().map(|p| PieceId(p.0)).collect(),
-            en_passant: vec![B::EMPTY; size],
+            en_passant: BySquare::from_fn(size, |_| B::EMPTY),
             initial_zone: piece
                 .initial_zone
                 .get(side)
@@ -1316,10 +1313,10 @@ impl<B: Bitboard> Builder<'_, B> {
         for leap in paths.leaps {
             if leap.path.is_empty() {
                 let table = moves.leap_table(leap.mode, false, self.geometry.grid_size());
-                table.targets[leap.from] |= B::single(Sq::new(leap.to));
+                table.targets[Sq::new(leap.from)] |= B::single(Sq::new(leap.to));
             } else {
-                moves.lame[leap.from].push(LameLeap {
-                    to: leap.to,
+                moves.lame[Sq::new(leap.from)].push(LameLeap {
+                    to: Sq::new(leap.to),
                     path: leap.path,
                     mode: leap.mode,
                     initial_only: false,
@@ -1334,7 +1331,7 @@ impl<B: Bitboard> Builder<'_, B> {
                 .get(side)
                 .map_or(B::EMPTY, |squares| self.geometry.mask(squares));
             for leap in moves.lame.iter_mut().flatten() {
-                leap.passed = leap.passed.filter(|&square| zone.has(Sq::new(square)));
+                leap.passed = leap.passed.filter(|&square| zone.has(square));
             }
         }
         moves.simple = moves.are_simple();
@@ -1348,12 +1345,12 @@ impl<B: Bitboard> Builder<'_, B> {
         let size = self.geometry.grid_size();
         let mut moves = PieceMoves {
             leaps: Vec::new(),
-            lame: vec![Vec::new(); size],
+            lame: BySquare::from_fn(size, |_| Vec::new()),
             rides: Vec::new(),
             hops: Vec::new(),
             no_hurdle: Vec::new(),
             no_capture: Vec::new(),
-            en_passant: vec![B::EMPTY; size],
+            en_passant: BySquare::from_fn(size, |_| B::EMPTY),
             initial_zone: B::EMPTY,
             promotion: None,
             routes: Vec::new(),
@@ -1437,8 +1434,8 @@ impl<B: Bitboard> Builder<'_, B> {
         region: Option<Region<B>>,
     ) {
         let geometry = self.geometry;
-        let allows = |from: usize, to: usize| {
-            region.is_none_or(|region| region.from.has(Sq::new(from)) && region.to.has(Sq::new(to)))
+        let allows = |from: Sq, to: Sq| {
+            region.is_none_or(|region| region.from.has(from) && region.to.has(to))
         };
         // A lame leap along a zone passes its squares only.
         let passes = |path: B| {
@@ -1463,14 +1460,14 @@ impl<B: Bitboard> Builder<'_, B> {
             return;
         }
         if atom.en_passant {
-            for (from, targets) in moves.en_passant.iter_mut().enumerate() {
+            for (from, targets) in geometry.grid().zip(moves.en_passant.iter_mut()) {
                 if let Some(to) = geometry.step(from, dx, dy).filter(|&to| allows(from, to)) {
-                    *targets |= B::single(Sq::new(to));
+                    *targets |= B::single(to);
                 }
             }
         }
         if atom.range == Some(1) && atom.lame {
-            for from in 0..geometry.grid_size() {
+            for from in geometry.grid() {
                 if let Some(leap) = lame_leap(geometry, from, dx, dy, atom) {
                     if allows(from, leap.to) && passes(leap.path) {
                         moves.lame[from].push(leap);
@@ -1479,16 +1476,16 @@ impl<B: Bitboard> Builder<'_, B> {
             }
         } else if atom.range == Some(1) {
             let table = moves.leap_table(atom.mode, atom.initial_only, geometry.grid_size());
-            for (from, targets) in table.targets.iter_mut().enumerate() {
+            for (from, targets) in geometry.grid().zip(table.targets.iter_mut()) {
                 if let Some(to) = geometry.step(from, dx, dy).filter(|&to| allows(from, to)) {
                     if leap_crosses_board(geometry, from, dx, dy) {
-                        *targets |= B::single(Sq::new(to));
+                        *targets |= B::single(to);
                     }
                 }
             }
         } else {
             let ray = self.ray_index(dx, dy);
-            let limited = |from: usize| match atom.range {
+            let limited = |from: Sq| match atom.range {
                 Some(range) => limited_ray(geometry, from, dx, dy, range as usize),
                 None => geometry.board,
             };
@@ -1496,14 +1493,11 @@ impl<B: Bitboard> Builder<'_, B> {
                 Some(region) => Some(
                     region
                         .reach(geometry, dx, dy, true)
-                        .into_iter()
-                        .enumerate()
-                        .map(|(from, squares)| squares & limited(from))
+                        .pairs()
+                        .map(|(from, &squares)| squares & limited(from))
                         .collect(),
                 ),
-                None => atom
-                    .range
-                    .map(|_| (0..geometry.grid_size()).map(limited).collect()),
+                None => atom.range.map(|_| geometry.grid().map(limited).collect()),
             };
             moves.rides.push(Ride {
                 ray,
@@ -1521,10 +1515,10 @@ impl<B: Bitboard> Builder<'_, B> {
         for (piece_index, moves) in movement.iter().enumerate() {
             let piece = PieceId(piece_index as u8);
             for table in moves.leaps.iter().filter(|t| t.mode != MoveMode::MoveOnly) {
-                let mut sources = vec![B::EMPTY; size];
-                for (from, targets) in table.targets.iter().enumerate() {
+                let mut sources = BySquare::from_fn(size, |_| B::EMPTY);
+                for (from, targets) in table.targets.pairs() {
                     for to in targets.squares() {
-                        sources[to.index()] |= B::single(Sq::new(from));
+                        sources[to] |= B::single(from);
                     }
                 }
                 let zone = if table.initial_only {
@@ -1538,8 +1532,8 @@ impl<B: Bitboard> Builder<'_, B> {
                     zone,
                 });
             }
-            let mut lame_sources = vec![Vec::new(); size];
-            for (from, leaps) in moves.lame.iter().enumerate() {
+            let mut lame_sources = BySquare::from_fn(size, |_| Vec::new());
+            for (from, leaps) in moves.lame.pairs() {
                 for leap in leaps
                     .iter()
                     .filter(|l| l.mode != MoveMode::MoveOnly && !l.initial_only)
@@ -1561,7 +1555,7 @@ impl<B: Bitboard> Builder<'_, B> {
                 } else {
                     self.geometry.board
                 };
-                let reach = hop.reach.as_deref().map(inverted);
+                let reach = hop.reach.as_ref().map(inverted);
                 match attacks.hops.iter_mut().find(|a| {
                     a.ray == back
                         && a.hop == hop.hop
@@ -1589,7 +1583,7 @@ impl<B: Bitboard> Builder<'_, B> {
             {
                 let (dx, dy) = (self.rays[ride.ray].dx, self.rays[ride.ray].dy);
                 let back = self.ray_index(-dx, -dy);
-                let reach = ride.reach.as_deref().map(inverted);
+                let reach = ride.reach.as_ref().map(inverted);
                 match attacks
                     .rides
                     .iter_mut()
@@ -1613,8 +1607,8 @@ impl<B: Bitboard> Builder<'_, B> {
 fn standing_en_passant<B: Bitboard>(
     geometry: &Geometry<B>,
     movement: &[PieceMoves<B>],
-) -> Vec<Vec<(usize, PieceId)>> {
-    let mut passing = vec![Vec::new(); geometry.grid_size()];
+) -> BySquare<Vec<(Sq, PieceId)>> {
+    let mut passing = BySquare::from_fn(geometry.grid_size(), |_| Vec::new());
     for (piece, moves) in movement.iter().enumerate() {
         for (from, leaps) in moves.lame.iter().enumerate() {
             if !moves.initial_zone.has(Sq::new(from)) {
@@ -1635,7 +1629,7 @@ fn standing_en_passant<B: Bitboard>(
 
 /// Whether a straight (orthogonal or diagonal) leap from `from` crosses only board squares: no
 /// piece jumps over a hole. Oblique leaps cross no square and always qualify.
-fn leap_crosses_board<B: Bitboard>(geometry: &Geometry<B>, from: usize, dx: i32, dy: i32) -> bool {
+fn leap_crosses_board<B: Bitboard>(geometry: &Geometry<B>, from: Sq, dx: i32, dy: i32) -> bool {
     let straight = dx == 0 || dy == 0 || dx.abs() == dy.abs();
     if !straight {
         return true;
@@ -1652,7 +1646,7 @@ fn leap_crosses_board<B: Bitboard>(geometry: &Geometry<B>, from: usize, dx: i32,
 /// diagonal atoms; for oblique atoms an orthogonal step then diagonal steps, as the Xiangqi horse).
 fn lame_leap<B: Bitboard>(
     geometry: &Geometry<B>,
-    from: usize,
+    from: Sq,
     dx: i32,
     dy: i32,
     atom: &MoveAtom,
@@ -1685,7 +1679,7 @@ fn lame_leap<B: Bitboard>(
         }
         let square = geometry.step(from, x, y)?;
         passed.get_or_insert(square);
-        path |= B::single(Sq::new(square));
+        path |= B::single(square);
     }
     Some(LameLeap {
         to,
@@ -1711,19 +1705,19 @@ fn compile_castles<B: Bitboard>(definition: &Definition, geometry: &Geometry<B>)
                 .iter()
                 .chain(line(geometry, rook_from, rook_to).iter())
             {
-                empty |= B::single(Sq::new(*square));
+                empty |= B::single(*square);
             }
-            empty &= !(B::single(Sq::new(king_from)) | B::single(Sq::new(rook_from)));
+            empty &= !(B::single(king_from) | B::single(rook_from));
             Castle {
                 side: castle.side,
                 king_piece: castle.king_piece,
                 rook_piece: castle.rook_piece,
-                king_from: Sq::new(king_from),
-                king_to: Sq::new(king_to),
-                rook_from: Sq::new(rook_from),
-                rook_to: Sq::new(rook_to),
+                king_from,
+                king_to,
+                rook_from,
+                rook_to,
                 empty,
-                king_path: king_path.into_iter().map(Sq::new).collect(),
+                king_path,
                 when_placed: castle.when_placed,
             }
         })
@@ -1732,12 +1726,10 @@ fn compile_castles<B: Bitboard>(definition: &Definition, geometry: &Geometry<B>)
 
 /// The squares from `from` to `to` inclusive along a straight line (just the two ends when they
 /// are not aligned).
-fn line<B: Bitboard>(geometry: &Geometry<B>, from: usize, to: usize) -> Vec<usize> {
-    let (fx, fy) = (
-        (from % geometry.files) as i32,
-        (from / geometry.files) as i32,
-    );
-    let (tx, ty) = ((to % geometry.files) as i32, (to / geometry.files) as i32);
+fn line<B: Bitboard>(geometry: &Geometry<B>, from: Sq, to: Sq) -> Vec<Sq> {
+    let (fx, fy) = geometry.coords(from);
+    let (tx, ty) = geometry.coords(to);
+    let (fx, fy, tx, ty) = (fx as i32, fy as i32, tx as i32, ty as i32);
     let (dx, dy) = (tx - fx, ty - fy);
     let aligned = dx == 0 || dy == 0 || dx.abs() == dy.abs();
     if !aligned {
@@ -1748,7 +1740,7 @@ fn line<B: Bitboard>(geometry: &Geometry<B>, from: usize, to: usize) -> Vec<usiz
         .map(|k| {
             let x = fx + k * dx.signum();
             let y = fy + k * dy.signum();
-            y as usize * geometry.files + x as usize
+            Sq::new(y as usize * geometry.files + x as usize)
         })
         .collect()
 }

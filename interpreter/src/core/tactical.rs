@@ -66,10 +66,9 @@ impl<B: Bitboard> Tactical<B> {
 
 impl<B: Bitboard> Sink<B> for Tactical<B> {
     #[inline]
-    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+    fn batch(&mut self, from: Sq, targets: B, promotion: Option<&PromotionRule<B>>) {
         let promoting = promotion.filter(|rule| rule.promoting(from, targets).any());
         let Some(rule) = promoting else {
-            let from = Sq::new(from);
             self.moves.extend(
                 (targets & self.victims)
                     .squares()

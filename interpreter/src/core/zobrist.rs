@@ -3,7 +3,7 @@
 //! The position's hash is kept up to date move by move; repetition detection compares hashes.
 //! Keys come from a SplitMix64 stream with a fixed seed: no randomness, no dependency.
 
-use crate::core::index::{PieceId, SideId};
+use crate::core::index::{PieceId, SideId, Sq};
 
 /// The keys of one game.
 #[derive(Clone, Debug)]
@@ -121,26 +121,26 @@ impl Zobrist {
 
     /// Key of a square's gating right (`gating`).
     #[inline]
-    pub fn gate(&self, square: usize) -> u64 {
-        self.gate_keys[square]
+    pub fn gate(&self, square: Sq) -> u64 {
+        self.gate_keys[square.index()]
     }
 
     /// Key of the neutral piece (`neutral`) on a square.
     #[inline]
-    pub fn neutral(&self, square: usize) -> u64 {
-        self.neutral_keys[square]
+    pub fn neutral(&self, square: Sq) -> u64 {
+        self.neutral_keys[square.index()]
     }
 
     /// Key of a promoted piece on a square (games whose captures go to the hand).
     #[inline]
-    pub fn promoted(&self, square: usize) -> u64 {
-        self.promoted_keys[square]
+    pub fn promoted(&self, square: Sq) -> u64 {
+        self.promoted_keys[square.index()]
     }
 
     /// Key of a piece that acted this turn, on its square.
     #[inline]
-    pub fn acted(&self, square: usize) -> u64 {
-        self.acted_keys[square]
+    pub fn acted(&self, square: Sq) -> u64 {
+        self.acted_keys[square.index()]
     }
 
     /// Key of a turn's progress: `kind` 0 for actions, 1 for drops, 2 for the longest turn.
@@ -167,8 +167,9 @@ impl Zobrist {
 
     /// Key of a side's last action being a drop of `piece` on `square`.
     #[inline]
-    pub fn last_drop(&self, side: SideId, piece: PieceId, square: usize) -> u64 {
-        self.last_drop_keys[(side.index() * self.pieces + piece.index()) * self.squares + square]
+    pub fn last_drop(&self, side: SideId, piece: PieceId, square: Sq) -> u64 {
+        self.last_drop_keys
+            [(side.index() * self.pieces + piece.index()) * self.squares + square.index()]
     }
 
     /// Key of a placement phase (`None` in play).
@@ -179,8 +180,9 @@ impl Zobrist {
 
     /// Key of a piece of a side on a square.
     #[inline]
-    pub fn piece(&self, side: SideId, piece: PieceId, square: usize) -> u64 {
-        self.piece_keys[(side.index() * self.pieces + piece.index()) * self.squares + square]
+    pub fn piece(&self, side: SideId, piece: PieceId, square: Sq) -> u64 {
+        self.piece_keys
+            [(side.index() * self.pieces + piece.index()) * self.squares + square.index()]
     }
 
     /// Key of the side to move.
@@ -203,8 +205,8 @@ impl Zobrist {
 
     /// Key of an en-passant target square.
     #[inline]
-    pub fn en_passant(&self, square: usize) -> u64 {
-        self.en_passant_keys[square]
+    pub fn en_passant(&self, square: Sq) -> u64 {
+        self.en_passant_keys[square.index()]
     }
 
     /// Key of holding `count` pieces of a type in hand.

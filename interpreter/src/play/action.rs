@@ -89,7 +89,7 @@ impl Action {
 
     /// The action in the game's notation: UCI for moves, the policy's marks for the rest.
     pub fn notation<B: Bitboard>(&self, rules: &Rules<B>) -> String {
-        let square = |index: u16| rules.geometry().square(index as usize).to_string();
+        let square = |index: u16| rules.geometry().square(Sq::new(index.into())).to_string();
         match self {
             Action::Move(mv) => mv.uci(rules),
             Action::Edited(edited) => match edited.written {
@@ -145,7 +145,7 @@ impl Action {
         let side = position.side_to_move(rules);
         let enemy = |square: Sq| {
             position
-                .occupant(square)
+                .at(square)
                 .is_some_and(|o| rules.is_enemy(side, o.side))
                 .then_some(square)
         };

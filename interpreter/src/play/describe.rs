@@ -21,7 +21,7 @@ fn mode_word(mode: MoveMode) -> &'static str {
 fn squares_text<B: Bitboard>(rules: &Rules<B>, set: B) -> String {
     let names: Vec<String> = set
         .squares()
-        .map(|s| rules.geometry().name(s).to_string())
+        .map(|s| rules.geometry().square(s).to_string())
         .collect();
     if names.is_empty() {
         "nowhere".to_string()
@@ -223,15 +223,15 @@ pub fn describe<B: Bitboard>(rules: &Rules<B>) -> String {
             out,
             "castling for {}: king {}-{}, rook {}-{}, empty {}, king passes {}",
             rules.definition().sides[castle.side.0 as usize].name,
-            g.square(castle.king_from.index()),
-            g.square(castle.king_to.index()),
-            g.square(castle.rook_from.index()),
-            g.square(castle.rook_to.index()),
+            g.square(castle.king_from),
+            g.square(castle.king_to),
+            g.square(castle.rook_from),
+            g.square(castle.rook_to),
             squares_text(rules, castle.empty),
             castle
                 .king_path
                 .iter()
-                .map(|&s| g.square(s.index()).to_string())
+                .map(|&s| g.square(s).to_string())
                 .collect::<Vec<_>>()
                 .join(" ")
         );

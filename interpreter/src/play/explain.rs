@@ -163,12 +163,12 @@ impl<B: Bitboard> Words<'_, B> {
     }
 
     fn square(&self, square: Sq) -> String {
-        self.rules.geometry().name(square).to_string()
+        self.rules.geometry().square(square).to_string()
     }
 
     /// "black's Rook on e8"
     fn occupant(&self, square: Sq) -> String {
-        match self.position.occupant(square) {
+        match self.position.at(square) {
             Some(Occupant { side, piece }) => format!(
                 "{}'s {} on {}",
                 self.side(side),
@@ -187,8 +187,8 @@ impl<B: Bitboard> Words<'_, B> {
         {
             return None;
         }
-        let square = geometry.locate(square);
-        geometry.contains(square).then_some(square)
+        let square = geometry.index(square);
+        geometry.on_board(square).then_some(square)
     }
 
     fn to_move(&self) -> SideId {
@@ -241,7 +241,7 @@ impl<B: Bitboard> Words<'_, B> {
                 ));
             }
             _ => {
-                let mover = self.position.occupant(from).map_or(PieceId(0), |o| o.piece);
+                let mover = self.position.at(from).map_or(PieceId(0), |o| o.piece);
                 let definition = &rules.definition().pieces[mover.index()];
                 let by = match (mv.converts, definition.betza.is_empty()) {
                     (Some(_), _) | (None, true) => {
@@ -268,7 +268,7 @@ impl<B: Bitboard> Words<'_, B> {
                             self.occupant(ep.victim)
                         ));
                     }
-                } else if self.position.occupant(to).is_some() {
+                } else if self.position.at(to).is_some() {
                     lines.push(format!("it captures {}", self.occupant(to)));
                 }
                 if let Some(converted) = mv.converts {
@@ -305,7 +305,7 @@ impl<B: Bitboard> Words<'_, B> {
 
     fn piece_at(&self, square: Sq) -> &str {
         self.position
-            .occupant(square)
+            .at(square)
             .map_or("piece", |occupant| self.piece(occupant.piece))
     }
 
@@ -389,7 +389,7 @@ impl<B: Bitboard> Words<'_, B> {
                 self.piece(piece)
             )));
         }
-        if self.position.occupant(to).is_some() {
+        if self.position.at(to).is_some() {
             return hint(Explanation::illegal(format!(
                 "{} is occupied by {}",
                 square,
@@ -491,7 +491,7 @@ impl<B: Bitboard> Words<'_, B> {
             return Explanation::illegal(format!("`{bad}` is not a square of the board"));
         };
         let us = self.to_move();
-        let Some(mover) = self.position.occupant(from) else {
+        let Some(mover) = self.position.at(from) else {
             return Explanation::illegal(format!("there is no piece on {}", self.square(from)));
         };
         if mover.side != us {
@@ -606,7 +606,7 @@ impl<B: Bitboard> Words<'_, B> {
             .collect();
         let first = match marks.first() {
             Some(square) => match self.board_square(square) {
-                Some(square) if self.position.occupant(square).is_some() => {
+                Some(square) if self.position.at(square).is_some() => {
                     format!("this move cannot take over {}", self.occupant(square))
                 }
                 Some(_) => format!("there is no piece to take over on {square}"),
@@ -696,7 +696,7 @@ impl<B: Bitboard> Words<'_, B> {
             rules,
             self.position,
             mover.side,
-            from.index(),
+            from,
             rules.moves_of(mover.side, mover.piece),
             &mut |mv| {
                 if mv.uci(rules) == text {
@@ -720,11 +720,11 @@ impl<B: Bitboard> Words<'_, B> {
         let (sq_from, sq_to) = (self.square(from), self.square(to));
         // `may not hop over` and `may not capture` (a janggi cannon) are part of the movement.
         let barred = Barred::of(moves, |piece| self.position.typed(piece));
-        let pseudo = targets_barred(rules, moves, from.index(), own, enemy, occupied, barred);
+        let pseudo = targets_barred(rules, moves, from, own, enemy, occupied, barred);
         let en_passant = self
             .position
             .en_passant()
-            .is_some_and(|ep| ep.target == to && moves.en_passant[from.index()].has(to));
+            .is_some_and(|ep| ep.target == to && moves.en_passant[from].has(to));
         if pseudo.has(to) || en_passant {
             let kind = if en_passant {
                 MoveKind::EnPassant
@@ -749,16 +749,16 @@ impl<B: Bitboard> Words<'_, B> {
                 self.piece_at(to)
             ));
         }
-        if targets(rules, moves, from.index(), own, enemy, occupied).has(to) {
+        if targets(rules, moves, from, own, enemy, occupied).has(to) {
             return Explanation::illegal(self.why_barred(mover, from, to, barred));
         }
         let betza = &rules.definition().pieces[mover.piece.index()].betza;
         let alone = B::single(from);
-        let to_empty = targets(rules, moves, from.index(), B::EMPTY, B::EMPTY, alone);
+        let to_empty = targets(rules, moves, from, B::EMPTY, B::EMPTY, alone);
         let to_capture = targets(
             rules,
             moves,
-            from.index(),
+            from,
             B::EMPTY,
             B::single(to),
             alone | B::single(to),
@@ -783,14 +783,7 @@ impl<B: Bitboard> Words<'_, B> {
         // The pattern reaches `to`: something stands in the way.
         for blocker in (occupied & !alone & !B::single(to)).squares() {
             let without = occupied & !B::single(blocker);
-            let reach = targets(
-                rules,
-                moves,
-                from.index(),
-                own & without,
-                enemy & without,
-                without,
-            );
+            let reach = targets(rules, moves, from, own & without, enemy & without, without);
             if reach.has(to) {
                 return Explanation::illegal(format!(
                     "the way from {sq_from} to {sq_to} is blocked by {}",
@@ -823,16 +816,7 @@ impl<B: Bitboard> Words<'_, B> {
                 hurdles: barred.hurdles & !B::single(hurdle),
                 prey: barred.prey,
             };
-            targets_barred(
-                rules,
-                moves,
-                from.index(),
-                own,
-                occupied & !own,
-                occupied,
-                allowed,
-            )
-            .has(to)
+            targets_barred(rules, moves, from, own, occupied & !own, occupied, allowed).has(to)
         });
         match hurdle {
             Some(hurdle) => format!(
@@ -867,9 +851,9 @@ impl<B: Bitboard> Words<'_, B> {
         for royal in next.royals(rules, us).squares() {
             if let Some(attacker) = next.checkers(rules, royal, us).squares().next() {
                 let royal_name = next
-                    .occupant(royal)
+                    .at(royal)
                     .map_or("royal piece", |o| self.piece(o.piece));
-                let by = next.occupant(attacker).map_or_else(String::new, |o| {
+                let by = next.at(attacker).map_or_else(String::new, |o| {
                     format!(
                         "{}'s {} on {}",
                         self.side(o.side),

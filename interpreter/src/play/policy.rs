@@ -221,7 +221,6 @@ impl<'a, B: Bitboard> Run<'a, B> {
             .ok()
             .filter(|&n| n > 0)
             .and_then(|n| self.position.numbered(self.rules, self.side, n))
-            .map(Sq::new)
     }
 
     /// The number nearest `target` among the side's pieces on the board, `except` left out.
@@ -230,7 +229,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
             .position
             .side_pieces(self.side)
             .squares()
-            .filter_map(|square| self.position.number(self.rules, square.index()))
+            .filter_map(|square| self.position.number(self.rules, square))
             .filter(|&n| i64::from(n) != except);
         let odd = target.rem_euclid(2) == 1;
         let prefer_lower = odd == lower_when_odd;
@@ -373,7 +372,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
 
     /// The captures the movement of the piece on `from` allows, legal or not.
     fn captures_from(&self, from: Sq) -> Vec<Action> {
-        let Some(occupant) = self.position.occupant(from) else {
+        let Some(occupant) = self.position.at(from) else {
             return Vec::new();
         };
         let own = self.position.friends(self.rules, self.side);
@@ -383,7 +382,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
             enemy &= !self.position.typed(piece);
         }
         let moves = self.rules.moves_of(self.side, occupant.piece);
-        let reach = targets(self.rules, moves, from.index(), own, enemy, occupied) & enemy;
+        let reach = targets(self.rules, moves, from, own, enemy, occupied) & enemy;
         let mut found: Vec<Action> = reach
             .squares()
             .map(|to| match &moves.promotion {
@@ -398,9 +397,9 @@ impl<'a, B: Bitboard> Run<'a, B> {
         if let Some(ep) = self.position.en_passant() {
             let victim_ok = self
                 .position
-                .occupant(ep.victim)
+                .at(ep.victim)
                 .is_some_and(|o| self.rules.is_enemy(self.side, o.side));
-            if victim_ok && moves.en_passant[from.index()].has(ep.target) {
+            if victim_ok && moves.en_passant[from].has(ep.target) {
                 found.push(Action::Move(Move {
                     kind: MoveKind::EnPassant,
                     ..Move::normal(from, ep.target)
@@ -457,7 +456,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
         until: &Set<B>,
     ) -> Option<Sq> {
         let geometry = &self.rules.geometry();
-        let (file, rank) = geometry.coords(from.index());
+        let (file, rank) = geometry.coords(from);
         let (mut f, mut r) = (file as i32, rank as i32);
         let mut steps = 0u32;
         loop {
@@ -467,8 +466,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
             steps += 1;
             f += df;
             r += dr;
-            let square = Sq::new(geometry.index_of(f, r)?);
-            let occupant = after.occupant(square);
+            let square = geometry.index_of(f, r)?;
+            let occupant = after.at(square);
             if let Some(o) = occupant {
                 let untakable = self.rules.royal().contains(&o.piece)
                     || self.rules.uncapturable().contains(&o.piece);
@@ -524,7 +523,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
         let (Ok(file), Ok(rank)) = (i32::try_from(file), i32::try_from(rank)) else {
             return Vec::new();
         };
-        let Some(to) = self.rules.geometry().index_of(file, rank).map(Sq::new) else {
+        let Some(to) = self.rules.geometry().index_of(file, rank) else {
             return Vec::new();
         };
         let jump = |edits: &[Edit]| {
@@ -569,8 +568,8 @@ impl<'a, B: Bitboard> Run<'a, B> {
     }
 
     fn delta(&self, action: &Action) -> (i64, i64) {
-        let (from_file, from_rank) = self.rules.geometry().coords(action.from().index());
-        let (to_file, to_rank) = self.rules.geometry().coords(action.to().index());
+        let (from_file, from_rank) = self.rules.geometry().coords(action.from());
+        let (to_file, to_rank) = self.rules.geometry().coords(action.to());
         (
             to_file as i64 - from_file as i64,
             to_rank as i64 - from_rank as i64,
@@ -580,7 +579,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
     fn victim(&self, action: &Action) -> Option<PieceId> {
         action
             .victim_square(self.rules, self.position)
-            .and_then(|square| self.position.occupant(square))
+            .and_then(|square| self.position.at(square))
             .map(|o| o.piece)
     }
 
@@ -620,7 +619,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
             }
             Cond::Moving(piece) => self
                 .position
-                .occupant(action.from())
+                .at(action.from())
                 .is_some_and(|o| o.piece == *piece),
             Cond::From(set) => self.squares(set, self.position).has(action.from()),
             Cond::To(set) => self.squares(set, self.position).has(action.to()),
@@ -630,16 +629,11 @@ impl<'a, B: Bitboard> Run<'a, B> {
             }
             Cond::ThenAttacks(set) => {
                 let after = action.after(self.rules, self.position);
-                let Some(moved) = after.occupant(action.to()) else {
+                let Some(moved) = after.at(action.to()) else {
                     return false;
                 };
-                let attacked = piece_control(
-                    self.rules,
-                    &after,
-                    moved.side,
-                    moved.piece,
-                    action.to().index(),
-                );
+                let attacked =
+                    piece_control(self.rules, &after, moved.side, moved.piece, action.to());
                 (attacked & self.squares(set, &after)).any()
             }
             Cond::Compare(left, comparison, right) => comparison.holds(
@@ -656,13 +650,10 @@ impl<'a, B: Bitboard> Run<'a, B> {
             Num::Candidates => count,
             Num::MoverValue => self
                 .position
-                .occupant(action.from())
+                .at(action.from())
                 .map_or(0, |o| value(o.piece)),
             Num::VictimValue => self.victim(action).map_or(0, value),
-            Num::TargetValue => self
-                .position
-                .occupant(action.to())
-                .map_or(0, |o| value(o.piece)),
+            Num::TargetValue => self.position.at(action.to()).map_or(0, |o| value(o.piece)),
             Num::Distance => {
                 let (df, dr) = self.delta(action);
                 df.abs().max(dr.abs())
@@ -736,7 +727,7 @@ impl<B: Bitboard> Run<'_, B> {
             .position
             .side_pieces(self.side)
             .squares()
-            .filter_map(|square| self.position.number(self.rules, square.index()))
+            .filter_map(|square| self.position.number(self.rules, square))
             .map(i64::from)
             .collect();
         let files = 1..=self.rules.geometry().files as i64;
@@ -805,9 +796,9 @@ fn attackers_by<B: Bitboard>(
         .side_pieces(side)
         .squares()
         .filter(|&from| {
-            position.occupant(from).is_some_and(|o| {
-                piece_control(rules, position, side, o.piece, from.index()).has(square)
-            })
+            position
+                .at(from)
+                .is_some_and(|o| piece_control(rules, position, side, o.piece, from).has(square))
         })
         .count() as i64
 }

@@ -87,7 +87,7 @@ fn letterless<B: Bitboard>(rules: &Rules<B>, side: SideId, piece: PieceId) -> bo
 }
 
 fn square_name<B: Bitboard>(rules: &Rules<B>, square: Sq) -> String {
-    rules.geometry().name(square).to_string()
+    rules.geometry().square(square).to_string()
 }
 
 /// The file letter and rank number of a square.
@@ -131,11 +131,11 @@ fn bare<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, mv: Move, legal: 
         MoveKind::Pass => return "pass".to_string(),
         _ => {}
     }
-    let Some(mover) = position.occupant(mv.from) else {
+    let Some(mover) = position.at(mv.from) else {
         return mv.uci(rules);
     };
     let capture =
-        mv.kind == MoveKind::EnPassant || position.occupant(mv.to).is_some_and(|o| o.side != us);
+        mv.kind == MoveKind::EnPassant || position.at(mv.to).is_some_and(|o| o.side != us);
     let mut text = String::new();
     if letterless(rules, us, mover.piece) {
         text.push_str(&letterless_origin(rules, position, mv, capture, legal));
@@ -203,13 +203,12 @@ fn letterless_origin<B: Bitboard>(
     capture: bool,
     legal: &[Move],
 ) -> String {
-    let Some(mover) = position.occupant(mv.from) else {
+    let Some(mover) = position.at(mv.from) else {
         return String::new();
     };
     let us = position.side_to_move(rules);
-    let captures = |m: &Move| {
-        m.kind == MoveKind::EnPassant || position.occupant(m.to).is_some_and(|o| o.side != us)
-    };
+    let captures =
+        |m: &Move| m.kind == MoveKind::EnPassant || position.at(m.to).is_some_and(|o| o.side != us);
     let rivals: Vec<Sq> = legal
         .iter()
         .filter(|m| {
@@ -220,7 +219,7 @@ fn letterless_origin<B: Bitboard>(
                     MoveKind::Normal | MoveKind::Promote(_) | MoveKind::EnPassant
                 )
                 && captures(m) == capture
-                && position.occupant(m.from).map(|o| o.piece) == Some(mover.piece)
+                && position.at(m.from).map(|o| o.piece) == Some(mover.piece)
         })
         .map(|m| m.from)
         .collect();
@@ -248,7 +247,7 @@ fn disambiguation<B: Bitboard>(
             m.to == mv.to
                 && m.from != mv.from
                 && matches!(m.kind, MoveKind::Normal | MoveKind::Promote(_))
-                && position.occupant(m.from).is_some_and(|o| o.piece == piece)
+                && position.at(m.from).is_some_and(|o| o.piece == piece)
         })
         .map(|m| m.from)
         .collect();
@@ -519,7 +518,7 @@ fn castling_fits<B: Bitboard>(
         return false;
     };
     let castle = &rules.castles()[index as usize];
-    let Some(king) = position.at(castle.king_from.index()) else {
+    let Some(king) = position.at(castle.king_from) else {
         return false;
     };
     let letter = rules.definition().pieces[king.piece.index()]
@@ -544,7 +543,7 @@ fn fits<B: Bitboard>(
     if matches!(mv.kind, MoveKind::Drop(_) | MoveKind::Castle(_)) {
         return false;
     }
-    let Some(mover) = position.occupant(mv.from) else {
+    let Some(mover) = position.at(mv.from) else {
         return false;
     };
     let us = position.side_to_move(rules);
@@ -587,7 +586,7 @@ fn meant<B: Bitboard>(
         .side_pieces(us)
         .squares()
         .filter(|&square| {
-            let Some(o) = position.occupant(square) else {
+            let Some(o) = position.at(square) else {
                 return false;
             };
             let letter = rules.definition().pieces[o.piece.index()]
@@ -637,8 +636,8 @@ fn board_square<B: Bitboard>(rules: &Rules<B>, text: &str) -> Option<Sq> {
     if usize::from(square.file) >= geometry.files || usize::from(square.rank) >= geometry.ranks {
         return None;
     }
-    let square = geometry.locate(square);
-    geometry.contains(square).then_some(square)
+    let square = geometry.index(square);
+    geometry.on_board(square).then_some(square)
 }
 
 /// Whether the piece on `from` moves to `to` by its movement alone (as if every piece in its
@@ -653,37 +652,21 @@ fn reaches<B: Bitboard>(
     to: Sq,
     blocked_too: bool,
 ) -> bool {
-    let Some(mover) = position.occupant(from) else {
+    let Some(mover) = position.at(from) else {
         return false;
     };
     let moves = rules.moves_of(mover.side, mover.piece);
     let occupied = position.occupied();
     let everywhere = !B::EMPTY;
     let barred = crate::core::tables::Barred::of(moves, |piece| position.typed(piece));
-    let from_index = from.index();
-    crate::core::tables::targets_barred(
-        rules,
-        moves,
-        from_index,
-        B::EMPTY,
-        occupied,
-        occupied,
-        barred,
-    )
-    .has(to)
+    crate::core::tables::targets_barred(rules, moves, from, B::EMPTY, occupied, occupied, barred)
+        .has(to)
         || (blocked_too
-            && crate::core::tables::targets(
-                rules,
-                moves,
-                from_index,
-                B::EMPTY,
-                everywhere,
-                B::EMPTY,
-            )
-            .has(to))
+            && crate::core::tables::targets(rules, moves, from, B::EMPTY, everywhere, B::EMPTY)
+                .has(to))
         || position
             .en_passant()
-            .is_some_and(|ep| ep.target == to && moves.en_passant[from_index].has(to))
+            .is_some_and(|ep| ep.target == to && moves.en_passant[from].has(to))
 }
 
 /// The castling `O-O` or `O-O-O` names for the side to move, as the king's move in the game's
@@ -702,7 +685,7 @@ fn castling_meant<B: Bitboard>(
             castle.side == us
                 && castle_name(rules, *index) == wanted
                 && position
-                    .occupant(castle.king_from)
+                    .at(castle.king_from)
                     .is_some_and(|o| o.side == us && castle.king_is(o.piece, rules.royal()))
         })
         .map(|(_, castle)| castle)

@@ -354,10 +354,15 @@ impl<B: Bitboard> Game<B> {
     fn describe_edited(&self, edited: Edited) -> String {
         let position = self.position();
         let name = &self.rules.definition().sides[position.side_to_move(&self.rules).index()].name;
-        let square = |index: u16| self.rules.geometry().square(index as usize).to_string();
+        let square = |index: u16| {
+            self.rules
+                .geometry()
+                .square(Sq::new(index.into()))
+                .to_string()
+        };
         let piece = |index: u16| {
             position
-                .at(index as usize)
+                .at(Sq::new(index.into()))
                 .map_or("piece".to_string(), |o| {
                     self.rules.definition().pieces[o.piece.index()].name.clone()
                 })
@@ -382,7 +387,7 @@ impl<B: Bitboard> Game<B> {
                 piece(from),
                 square(from),
                 square(to),
-                match (edited.edits.as_slice().first(), position.at(to as usize)) {
+                match (edited.edits.as_slice().first(), position.at(Sq::new(to.into()))) {
                     (Some(crate::edit::Edit::Move { .. }), Some(_)) =>
                         format!(", removing the {} there", piece(to)),
                     (Some(crate::edit::Edit::Move { .. }), None) => String::new(),
@@ -649,8 +654,8 @@ impl<B: Bitboard> Session for Game<B> {
         let before = &self.positions[self.positions.len() - 2];
         let rules = &self.rules;
         let report = |square: Sq| {
-            before.occupant(square).map(|o| PieceReport {
-                square: rules.geometry().name(square).to_string(),
+            before.at(square).map(|o| PieceReport {
+                square: rules.geometry().square(square).to_string(),
                 side: rules.definition().sides[o.side.index()].name.clone(),
                 piece: rules.definition().pieces[o.piece.index()].name.clone(),
             })
@@ -669,11 +674,11 @@ impl<B: Bitboard> Session for Game<B> {
             .filter(|&square| {
                 Some(square) == taken_over
                     || (square != landing
-                        && matches!((before.occupant(square), after.occupant(square)),
+                        && matches!((before.at(square), after.at(square)),
                             (Some(was), Some(is)) if was.side != is.side && was.piece == is.piece))
             })
             .collect();
-        let removed = |square: Sq| match (before.occupant(square), after.occupant(square)) {
+        let removed = |square: Sq| match (before.at(square), after.at(square)) {
             (Some(_), None) => true,
             (Some(was), Some(is)) => was.side != is.side && !converted.contains(&square),
             _ => false,
@@ -700,7 +705,7 @@ impl<B: Bitboard> Session for Game<B> {
                 .filter_map(report)
                 .collect(),
         };
-        if rules.capture_effects() && mv.as_move().is_some() && after.occupant(mv.to()).is_none() {
+        if rules.capture_effects() && mv.as_move().is_some() && after.at(mv.to()).is_none() {
             captured.extend(report(mv.from()));
         }
         Some(MoveReport {
@@ -739,7 +744,7 @@ impl<B: Bitboard> Session for Game<B> {
         };
         crate::control::side_control(&self.rules, self.position(), SideId::new(index))
             .squares()
-            .map(|square| self.rules.geometry().name(square).to_string())
+            .map(|square| self.rules.geometry().square(square).to_string())
             .collect()
     }
 
@@ -909,7 +914,7 @@ impl<B: Bitboard> Session for Game<B> {
         if pieces.is_empty() {
             return None;
         }
-        let square = self.rules.geometry().name(pieces.lowest()).to_string();
+        let square = self.rules.geometry().square(pieces.lowest()).to_string();
         Some(format!("{square}{square}"))
     }
 }
@@ -918,7 +923,7 @@ impl<B: Bitboard> Session for Game<B> {
 /// occupied one, `o` on an uncontrolled piece, `.` elsewhere.
 fn control_diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, control: B) -> String {
     draw(rules, 2, |square| {
-        match (control.has(square), position.occupant(square).is_some()) {
+        match (control.has(square), position.at(square).is_some()) {
             (true, false) => "x",
             (true, true) => "#",
             (false, true) => "o",
@@ -984,7 +989,7 @@ pub fn diagram<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> String 
     } else {
         2
     };
-    let mut out = draw(rules, width, |square| match position.occupant(square) {
+    let mut out = draw(rules, width, |square| match position.at(square) {
         None => ".".to_string(),
         Some(o) => rules.definition().piece_symbol(
             variant_dsl::SideId(o.side.0),
@@ -1009,7 +1014,7 @@ fn draw<B: Bitboard>(rules: &Rules<B>, width: usize, cell: impl Fn(Sq) -> String
         out.push_str(&format!("{:>2} ", rank + 1));
         for file in 0..geometry.files {
             let square = Sq::new(rank * geometry.files + file);
-            let symbol = if geometry.contains(square) {
+            let symbol = if geometry.on_board(square) {
                 cell(square)
             } else {
                 String::new()

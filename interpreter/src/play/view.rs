@@ -83,10 +83,10 @@ pub fn board<B: Bitboard>(
     let cells = geometry
         .grid()
         .map(|square| {
-            if !geometry.contains(square) {
+            if !geometry.on_board(square) {
                 return Cell::Hole;
             }
-            match position.occupant(square) {
+            match position.at(square) {
                 None if position.neutral_square(rules) == Some(square) => Cell::Neutral,
                 None => Cell::Empty,
                 Some(o) => Cell::Piece {

@@ -74,14 +74,8 @@ impl<'a, B: Bitboard> BoardJudge<'a, B> {
         let occupied = self.board.occupied();
         from.squares().any(|square| {
             // Every piece stops a line and may be captured: nothing is the mover's own.
-            (crate::core::tables::targets(
-                self.rules,
-                moves,
-                square.index(),
-                B::EMPTY,
-                occupied,
-                occupied,
-            ) & targets)
+            (crate::core::tables::targets(self.rules, moves, square, B::EMPTY, occupied, occupied)
+                & targets)
                 .any()
         })
     }
@@ -165,13 +159,13 @@ impl<B: Bitboard> Facing<B> {
         rules: &Rules<B>,
         position: &Position<B>,
         side: SideId,
-        from: usize,
+        from: Sq,
     ) -> bool {
-        if (self.targets | self.origins).has(Sq::new(from)) {
+        if (self.targets | self.origins).has(from) {
             return false;
         }
-        let reached = if self.reached.has(Sq::new(from)) {
-            let occupied = position.occupied() & !B::single(Sq::new(from));
+        let reached = if self.reached.has(from) {
+            let occupied = position.occupied() & !B::single(from);
             reach_from(rules, self.index, side, self.origins, occupied)
         } else {
             self.reached
@@ -192,14 +186,7 @@ fn reach_from<B: Bitboard>(
 ) -> B {
     let moves = &rules.reach[index][side];
     origins.squares().fold(B::EMPTY, |acc, square| {
-        acc | crate::core::tables::targets(
-            rules,
-            moves,
-            square.index(),
-            B::EMPTY,
-            occupied,
-            occupied,
-        )
+        acc | crate::core::tables::targets(rules, moves, square, B::EMPTY, occupied, occupied)
     })
 }
 
@@ -494,19 +481,11 @@ mod tests {
                             "{name}: check of {side:?} after {mv:?}"
                         );
                     }
-                    let royal = rules
-                        .royal()
-                        .contains(&position.at(mv.from.index()).unwrap().piece);
+                    let royal = rules.royal().contains(&position.at(mv.from).unwrap().piece);
                     if quiet && !royal {
                         let touched = (1u128 << mv.from.index()) | (1u128 << mv.to.index());
                         assert_eq!(
-                            attack::opens_attack(
-                                &board,
-                                &rules,
-                                us,
-                                royals.lowest().index(),
-                                touched
-                            ),
+                            attack::opens_attack(&board, &rules, us, royals.lowest(), touched),
                             next.in_check(&rules, us),
                             "{name}: attack opened by {mv:?}"
                         );
@@ -518,7 +497,7 @@ mod tests {
                             let slow = Judge::new(&rules, &next, us).holds(condition);
                             assert_eq!(fast, slow, "{name}: after-move rule after {mv:?}");
                             judged += 1;
-                            let from = mv.from.index();
+                            let from = mv.from;
                             let (rules, position) = (&rules, &position);
                             let facing = Facing::of(rules, &mut before, position, us, condition);
                             if facing.is_some_and(|facing| {

@@ -568,7 +568,8 @@ mod tests {
     /// The set a bound says is there after a drop on `d`, from its definition.
     fn meaning(rules: &Rules<u64>, lower: Lower<u64>, d: usize) -> u64 {
         let square = 1u64 << d;
-        let mut set = lower.certain | (rules.neighbours()[d] & lower.near);
+        let mut set =
+            lower.certain | (rules.neighbours()[crate::core::index::Sq::new(d)] & lower.near);
         if lower.without_drop {
             set &= !square;
         }

@@ -76,7 +76,7 @@ pub(crate) fn allowed<B: Bitboard>(
     let board = AfterMove::of(rules, position, mv);
     let mut after: Option<Position<B>> = None;
     binding.iter().all(|rule| {
-        !applies(before, position, &rule.condition, mv.from.index())
+        !applies(before, position, &rule.condition, mv.from)
             || meets(rules, position, (board, &mut after), rule, us, mv)
     })
 }
@@ -134,7 +134,7 @@ fn applies<B: Bitboard>(
     before: &mut Judge<'_, B>,
     position: &Position<B>,
     condition: &Cond<B>,
-    from: usize,
+    from: Sq,
 ) -> bool {
     if matches!(condition, Cond::True) {
         return true;
@@ -142,7 +142,7 @@ fn applies<B: Bitboard>(
     let piece = position
         .at(from)
         .map_or(OTHER_PIECE, |occupant| occupant.piece);
-    before.move_mask(condition, piece).has(Sq::new(from))
+    before.move_mask(condition, piece).has(from)
 }
 
 /// A sink that passes on the moves that meet the rules judged after the move.
@@ -213,7 +213,7 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
 
     /// The plain moves from `from` to `targets` that meet the rules: judged from the check
     /// givers where they are known, else each played.
-    fn allowed_targets(&mut self, from: usize, targets: B) -> B {
+    fn allowed_targets(&mut self, from: Sq, targets: B) -> B {
         let mut rest = targets;
         let mut kept = B::EMPTY;
         if let Some(givers) = &self.givers {
@@ -230,7 +230,7 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
         }
         if self.binding.len() > 64 {
             for to in rest.squares() {
-                if self.allows(Move::normal(Sq::new(from), to)) {
+                if self.allows(Move::normal(from, to)) {
                     kept |= B::single(to);
                 }
             }
@@ -243,7 +243,7 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
             return kept | rest;
         }
         for to in rest.squares() {
-            let mv = Move::normal(Sq::new(from), to);
+            let mv = Move::normal(from, to);
             let board = AfterMove::of(self.rules, self.position, mv);
             let mut after = None;
             let meets_all = self.binding.iter().enumerate().all(|(index, rule)| {
@@ -268,7 +268,7 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
     /// bit per rule: those whose `when` applies to it (judged once for all its moves), but not
     /// those settled for all of them at once ([`Facing::false_after_moves_from`]). `None` where such a
     /// settled rule fails every move. At most 64 rules.
-    fn open_rules(&mut self, from: usize) -> Option<u64> {
+    fn open_rules(&mut self, from: Sq) -> Option<u64> {
         let mut open = 0;
         for index in 0..self.binding.len() {
             let rule = self.binding[index];
@@ -296,7 +296,7 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
 
     /// Whether the `when` of `rule`, the binding rule `index` (one of the first 64), applies to
     /// the moves from `from`: judged once per position where it reads no move.
-    fn applies_from(&mut self, index: usize, rule: &AfterRule<B>, from: usize) -> bool {
+    fn applies_from(&mut self, index: usize, rule: &AfterRule<B>, from: Sq) -> bool {
         let bit = 1u64 << index;
         if self.same_when & bit == 0 {
             return applies(&mut self.before, self.position, &rule.condition, from);
@@ -323,7 +323,7 @@ impl<'a, 'r, B: Bitboard, S: Sink<B>> AfterMoves<'a, 'r, B, S> {
 }
 
 impl<B: Bitboard, S: Sink<B>> Sink<B> for AfterMoves<'_, '_, B, S> {
-    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+    fn batch(&mut self, from: Sq, targets: B, promotion: Option<&PromotionRule<B>>) {
         match promotion.filter(|rule| (rule.zone & targets).any()) {
             None => {
                 let kept = self.allowed_targets(from, targets);

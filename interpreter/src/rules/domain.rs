@@ -703,7 +703,7 @@ mod tests {
                     Set::Adjacent(a) => judge
                         .set(a)
                         .squares()
-                        .fold(0, |acc, square| acc | rules.neighbours()[square.index()]),
+                        .fold(0, |acc, square| acc | rules.neighbours()[square]),
                     Set::ColourOf(a) => {
                         let a = judge.set(a);
                         let light = board & rules.geometry().light;

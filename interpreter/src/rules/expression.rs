@@ -192,7 +192,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
             }
             Fld::PieceValue => (squares & self.position.occupied())
                 .squares()
-                .filter_map(|square| self.position.at(square.index()))
+                .filter_map(|square| self.position.at(square))
                 .map(|occupant| {
                     i64::from(self.rules.definition().pieces[occupant.piece.index()].value)
                 })
@@ -240,6 +240,7 @@ impl<'a, B: Bitboard> Judge<'a, B> {
                 values
             }
             Fld::PieceValue => (0..size)
+                .map(Sq::new)
                 .map(|square| {
                     self.position.at(square).map_or(0, |occupant| {
                         i64::from(self.rules.definition().pieces[occupant.piece.index()].value)
@@ -339,7 +340,7 @@ impl<B: Bitboard> Domain<B> for Judge<'_, B> {
         let mut squares = B::EMPTY;
         for side in each_side(self.sides(sides)) {
             if let Some((_, square)) = self.position.last_drop(side) {
-                squares |= B::single(Sq::new(square));
+                squares |= B::single(square);
             }
         }
         squares
@@ -678,14 +679,7 @@ pub(crate) fn reach_squares<B: Bitboard>(
     let moves = &rules.reach[index][side];
     let mut squares = B::EMPTY;
     for square in from.squares() {
-        squares |= crate::core::tables::targets(
-            rules,
-            moves,
-            square.index(),
-            B::EMPTY,
-            occupied,
-            occupied,
-        );
+        squares |= crate::core::tables::targets(rules, moves, square, B::EMPTY, occupied, occupied);
     }
     squares & rules.geometry().board
 }
@@ -698,9 +692,9 @@ pub(crate) fn around<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
     }
     // Two squares at most (`count` is slower than this on a CPU without `popcnt`).
     if squares.without_lowest().without_lowest().is_empty() {
-        return squares.squares().fold(B::EMPTY, |acc, square| {
-            acc | rules.neighbours()[square.index()]
-        });
+        return squares
+            .squares()
+            .fold(B::EMPTY, |acc, square| acc | rules.neighbours()[square]);
     }
     // Many squares: the board shifted by each step (a square's index moves by the same amount
     // along a step, from the squares where the step stays on the board).
@@ -720,7 +714,7 @@ pub(crate) fn file_of<B: Bitboard>(rules: &Rules<B>, squares: B) -> B {
     let geometry = &rules.geometry();
     let mut files = 0u64;
     for square in squares.squares() {
-        files |= 1 << geometry.coords(square.index()).0;
+        files |= 1 << geometry.coords(square).0;
     }
     let mut result = B::EMPTY;
     while files != 0 {
@@ -1116,7 +1110,7 @@ impl<B: Bitboard> Domain<B> for Bounds<'_, B> {
                 continue;
             }
             if let Some((_, square)) = self.position.last_drop(side) {
-                squares |= B::single(Sq::new(square));
+                squares |= B::single(square);
             }
         }
         if self.includes_mover(reference) {
@@ -1339,9 +1333,9 @@ mod tests {
                 squares |= B::single(Sq::new((seed >> 33) as usize % grid));
             }
             squares &= rules.geometry().board;
-            let expected = squares.squares().fold(B::EMPTY, |acc, square| {
-                acc | rules.neighbours()[square.index()]
-            });
+            let expected = squares
+                .squares()
+                .fold(B::EMPTY, |acc, square| acc | rules.neighbours()[square]);
             assert_eq!(around(&rules, squares), expected, "{board}: {squares:?}");
         }
     }

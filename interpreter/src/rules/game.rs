@@ -313,7 +313,7 @@ mod tests {
     fn square(rules: &Rules<u64>, name: &str) -> Sq {
         rules
             .geometry()
-            .locate(variant_dsl::Square::parse(name).expect("a square"))
+            .index(variant_dsl::Square::parse(name).expect("a square"))
     }
 
     #[test]

@@ -269,7 +269,7 @@ struct Noting<'s, B, S> {
 
 impl<B: Bitboard, S: Sink<B>> Sink<B> for Noting<'_, B, S> {
     #[inline]
-    fn batch(&mut self, from: usize, targets: B, promotion: Option<&PromotionRule<B>>) {
+    fn batch(&mut self, from: Sq, targets: B, promotion: Option<&PromotionRule<B>>) {
         self.counter.batch(from, targets, promotion);
         self.sink.batch(from, targets, promotion);
     }
@@ -577,14 +577,8 @@ fn promotions_in_place<B: Bitboard, S: Sink<B>>(
             .collect();
         let step = &rules.in_place_steps[index][us];
         for from in origins.squares() {
-            let steps = crate::core::tables::targets(
-                rules,
-                step,
-                from.index(),
-                occupied,
-                B::EMPTY,
-                occupied,
-            );
+            let steps =
+                crate::core::tables::targets(rules, step, from, occupied, B::EMPTY, occupied);
             for to in (B::single(from) | (steps & empty)).squares() {
                 for &choice in &rule.choices {
                     let mv = Move {

@@ -42,7 +42,7 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Option<BySide<ByPiece
     let mut reach: BySide<ByPiece<B>> = BySide::splat(ByPiece::splat(B::EMPTY));
     for placement in &definition.setup.board {
         reach[placement.side][placement.piece] |=
-            B::single(rules.geometry().locate(placement.square));
+            B::single(rules.geometry().index(placement.square));
     }
     for castle in rules.castles() {
         for (from, to) in [
@@ -75,14 +75,14 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Option<BySide<ByPiece
                     let next = targets(
                         rules,
                         moves,
-                        from.index(),
+                        from,
                         B::EMPTY,
                         rules.geometry().board,
                         B::single(from),
-                    ) | hop_reach(rules, moves, from.index());
+                    ) | hop_reach(rules, moves, from);
                     match &moves.promotion {
                         Some(promotion) => {
-                            let promoting = promotion.promoting(from.index(), next);
+                            let promoting = promotion.promoting(from, next);
                             reach[side][piece] |=
                                 (next & !promoting) | promotion.also_plain(promoting);
                             for &choice in &promotion.choices {
@@ -116,13 +116,13 @@ pub fn reachable_squares<B: Bitboard>(rules: &Rules<B>) -> Option<BySide<ByPiece
 fn hop_reach<B: Bitboard>(
     rules: &Rules<B>,
     moves: &crate::core::tables::PieceMoves<B>,
-    from: usize,
+    from: Sq,
 ) -> B {
     moves.hops.iter().fold(B::EMPTY, |acc, hop| {
         let ray = &rules.rays()[hop.ray];
         let beyond = ray.beyond[from];
         let first = ray.first_blocker(beyond, beyond);
-        acc | first.map_or(B::EMPTY, |first| beyond & !B::single(Sq::new(first)))
+        acc | first.map_or(B::EMPTY, |first| beyond & !B::single(first))
     })
 }
 
@@ -295,17 +295,17 @@ fn royal_problem<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> Optio
     for square in position.royals(rules, mover).squares() {
         let checkers = position.checkers(rules, square, mover);
         if let Some(attacker) = checkers.squares().next() {
-            let royal = position.occupant(square)?;
-            let by = position.occupant(attacker)?;
+            let royal = position.at(square)?;
+            let by = position.at(attacker)?;
             return Some(format!(
                 "{}'s {} on {} is attacked by {}'s {} on {}, with {} to move: {} cannot have \
                  made the last move",
                 side_name(rules, mover),
                 piece_name(rules, royal.piece),
-                rules.geometry().name(square),
+                rules.geometry().square(square),
                 side_name(rules, by.side),
                 piece_name(rules, by.piece),
-                rules.geometry().name(attacker),
+                rules.geometry().square(attacker),
                 side_name(rules, to_move),
                 side_name(rules, mover),
             ));
@@ -331,11 +331,11 @@ fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> O
     let reachable = rules.reachable.as_ref()?;
     let mut stranded = position.occupied().squares().filter(|&square| {
         position
-            .occupant(square)
+            .at(square)
             .is_some_and(|occupant| !reachable[occupant.side][occupant.piece].has(square))
     });
     let first = stranded.next()?;
-    let occupant = position.occupant(first)?;
+    let occupant = position.at(first)?;
     let more = stranded.count();
     let (side, piece) = (
         side_name(rules, occupant.side),
@@ -343,7 +343,7 @@ fn unreachable_piece<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> O
     );
     let mut text = format!(
         "{side}'s {piece} on {}: no {piece} of {side} can ever stand there in this game",
-        rules.geometry().name(first),
+        rules.geometry().square(first),
     );
     if more > 0 {
         text.push_str(&format!(

@@ -28,7 +28,7 @@
 //! the turn's conditions) are one operation that asks the [`Judge`] for that term alone.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::{ByPiece, BySide, PieceId, SideId, Sq};
+use crate::core::index::{ByPiece, BySide, PieceId, SideId};
 use crate::domain::{self, Domain};
 use crate::expression::{
     around, colour_of, file_of, sides_of, Cond, Fld, Judge, Num, Set, OTHER_PIECE,
@@ -310,7 +310,7 @@ impl<B: Bitboard> Program<B> {
                         let side = rest.trailing_zeros() as usize;
                         rest &= rest - 1;
                         if let Some((_, square)) = position.last_drop(SideId::new(side)) {
-                            squares |= B::single(Sq::new(square));
+                            squares |= B::single(square);
                         }
                     }
                     (to, squares)

@@ -189,13 +189,11 @@ impl<B: Bitboard> Goals<B> {
             return;
         }
         let steps = BySide::from_fn(|side: SideId| {
-            let targets: Vec<(usize, usize)> = goal[side]
-                .squares()
-                .map(|i| geometry.coords(i.index()))
-                .collect();
+            let targets: Vec<(usize, usize)> =
+                goal[side].squares().map(|i| geometry.coords(i)).collect();
             (0..geometry.grid_size())
                 .map(|index| {
-                    let (file, rank) = geometry.coords(index);
+                    let (file, rank) = geometry.coords(crate::core::index::Sq::new(index));
                     targets
                         .iter()
                         .map(|&(f, r)| file.abs_diff(f).max(rank.abs_diff(r)))

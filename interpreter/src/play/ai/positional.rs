@@ -69,8 +69,8 @@ impl<B: Bitboard> Positional<B> {
                 let mut ring = B::EMPTY;
                 for dx in -1..=1 {
                     for dy in -1..=1 {
-                        if let Some(to) = geometry.step(index, dx, dy) {
-                            ring |= B::single(Sq::new(to));
+                        if let Some(to) = geometry.step(Sq::new(index), dx, dy) {
+                            ring |= B::single(to);
                         }
                     }
                 }
@@ -141,11 +141,11 @@ impl Advance {
         let zone: Vec<(usize, usize)> = promotion
             .zone
             .squares()
-            .map(|i| geometry.coords(i.index()))
+            .map(|i| geometry.coords(i))
             .collect();
         let bonus = (0..geometry.grid_size())
             .map(|index| {
-                let (file, rank) = geometry.coords(index);
+                let (file, rank) = geometry.coords(Sq::new(index));
                 let steps = zone
                     .iter()
                     .map(|&(f, r)| file.abs_diff(f).max(rank.abs_diff(r)))

@@ -474,7 +474,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         ) {
             return None;
         }
-        let victim = position.at(mv.to.index())?;
+        let victim = position.at(mv.to)?;
         (victim.side != position.side_to_move(self.rules)).then_some(victim.piece.index())
     }
 
@@ -487,7 +487,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         let mut key = 0;
         if let Some(victim) = self.victim(position, mv) {
             let attacker = position
-                .at(mv.from.index())
+                .at(mv.from)
                 .map_or(0, |o| self.value(o.piece.index()));
             key += 10_000_000 + 100 * self.value(victim) - attacker;
         }
@@ -591,7 +591,7 @@ impl<B: Bitboard> Searcher<'_, B> {
             return false;
         };
         let attacker = position
-            .at(mv.from.index())
+            .at(mv.from)
             .map_or(0, |o| self.value(o.piece.index()));
         if attacker <= self.value(victim) {
             return false;
