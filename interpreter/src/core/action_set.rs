@@ -126,13 +126,7 @@ impl<B: Bitboard> Sink<B> for ActionSet<B> {
             return;
         }
         match promotion.filter(|rule| rule.promoting(from, targets).any()) {
-            None => self.push(
-                Group::Moves {
-                    from: from,
-                    targets,
-                },
-                targets.count(),
-            ),
+            None => self.push(Group::Moves { from, targets }, targets.count()),
             // Promotions are few: one by one, as the list has them.
             Some(rule) => promotion_moves(from, targets, rule, |mv| self.single(mv)),
         }

@@ -689,7 +689,7 @@ pub(crate) fn en_passant<B: Bitboard, S: Sink<B>>(
                 continue;
             }
             let mv = Move {
-                from: from,
+                from,
                 to: ep.target,
                 kind: MoveKind::EnPassant,
                 converts: None,

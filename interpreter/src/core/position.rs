@@ -382,13 +382,7 @@ impl<B: Bitboard> Position<B> {
                     square: rules.geometry.square(target),
                 }
             })?;
-            position.set_en_passant(
-                rules,
-                Some(EnPassant {
-                    target: target,
-                    victim,
-                }),
-            );
+            position.set_en_passant(rules, Some(EnPassant { target, victim }));
         }
         for (counter, values) in setup.counters.iter().enumerate() {
             for (side, &value) in rules.side_ids().zip(values) {

@@ -136,7 +136,7 @@ impl<B: Bitboard> Walker<'_, '_, B> {
         }
         let base = Move {
             from: self.from,
-            to: to,
+            to,
             kind: MoveKind::Normal,
             converts: converted,
             gate: None,
