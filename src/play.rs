@@ -14,7 +14,7 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use variant_dsl::Definition;
-use variant_interpreter::{Agent, AgentOptions, InputError, PlayerSpec, Session};
+use variant_interpreter::{Agent, AgentOptions, InputError, PlayerSpec, PlusMark, Session};
 
 /// A game that goes on this long without its rules ending it is stopped (no person plays).
 pub const MAX_PLIES: usize = 20_000;
@@ -109,16 +109,29 @@ pub fn check_record(
 /// Opens the session a record describes: its start position, then its moves, each checked.
 /// The moves are read with the ranks counted as the whole record counts them
 /// ([`record::ranks`]): from 0 when a move names rank 0 (XBoard's PGN of a ten-rank board), or
-/// when a ten-rank record can be read to its end only so; from 1 otherwise.
+/// when a ten-rank record can be read to its end only so; from 1 otherwise. A record that
+/// cannot be read to its end with `+` as a check mark where a move gives check is read again
+/// with every `+` after a move that may promote as its promotion ([`PlusMark::Promotion`]):
+/// XBoard's shogi marks promotions so and checks not at all. The first reading's failure is
+/// the one reported.
 pub fn replay_record(
     record: &Record,
     path: &Path,
     definition: &Definition,
 ) -> Result<Box<dyn Session>, Failure> {
-    let read = |moves: &[String]| {
-        let session = play_moves(record, path, definition, moves)?;
+    let read_with = |moves: &[String], plus: PlusMark| {
+        let session = play_moves(record, path, definition, moves, plus)?;
         check_ending(record, path, session.as_ref())?;
         Ok(session)
+    };
+    let read = |moves: &[String]| {
+        read_with(moves, PlusMark::Check).or_else(|failure| {
+            if moves.iter().any(|m| m.ends_with('+') && !m.ends_with("++")) {
+                read_with(moves, PlusMark::Promotion).map_err(|_| failure)
+            } else {
+                Err(failure)
+            }
+        })
     };
     let from_zero = || record::ranks::counted_from_one(&record.moves);
     if record::ranks::names_rank_zero(&record.moves) {
@@ -153,6 +166,7 @@ fn play_moves(
     path: &Path,
     definition: &Definition,
     moves: &[String],
+    plus: PlusMark,
 ) -> Result<Box<dyn Session>, Failure> {
     let shown = path.display();
     let mut session = variant_interpreter::open(definition, record.tag("FEN"))
@@ -165,7 +179,7 @@ fn play_moves(
             ))
         };
         let uci = session
-            .resolve(text)
+            .resolve_with(text, plus)
             .map_err(|e| refused(input_reason(session.as_ref(), text, &e)))?;
         session.play(&uci).map_err(|e| refused(e.to_string()))?;
     }

@@ -371,6 +371,55 @@ fn an_xboard_shogi_record_replays_to_its_checkmate() {
     }
 }
 
+/// A minishogi game XBoard saved (`variant xboard` against Fairy-Stockfish, whose moves came as
+/// `c1a1+` then `a1a2`): XBoard marks the promotion `Ra1+` though the move also gives check, and
+/// marks no check (`Sxa2` checks unmarked). Read with `+` as a check mark, `Ra1+` is the rook's
+/// move without promotion and `+Rxa2` then fits no piece; `replay` reads the record again with
+/// every such `+` a promotion, to XBoard's checkmate.
+#[test]
+fn an_xboard_minishogi_record_reads_a_checking_promotion_s_plus_as_the_promotion() {
+    let out = replay_xboard_record(
+        "xboard-minishogi",
+        "minishogi",
+        "minishogi",
+        "0-1",
+        "1. Sd2 Sb4 2. Bc2 Bc4 3. Sd3 Bxd3 4. Bxd3 Gd4 5. Rd1 S@b3 6. Be2 Sxa2 7. Gxa2 Sb3 8.\n\
+         B@a3 Sxa2 9. Kxa2 G@b4 10. S@b2 Rxa3 11. Sxa3 B@b3 12. Kb1 Gxa3 13. R@a5 P@d5 14. Rd2\n\
+         Ga4 15. Rc5+ S@c3 16. S@d3 Gxd3 17. Bxd3 S@d4 18. Bc4 Bxc4 19. +Rxc4 Sxd2 20. +Rxa4\n\
+         R@c1 21. Ka2 B@b1 22. Ka3 Bc2+ 23. B@b3 Ra1+ 24. G@a2 +Bb2 25. Kb4 +Rxa2 26. Bxa2 G@c5\n\
+         27. Ka5 +Bc3 28. G@b4 Gxb4 29. +Rxb4 +Bxb4 30. Kxb4 S2c3 31. Ka5 R@c5 32. B@b5 Rxb5 33.\n\
+         Kxb5 G@c5 34. Ka4 B@b5 35. Ka5 Sb4# 0-1",
+    );
+    for line in [
+        "(70 moves)",
+        "12. gote Sxa2+ (b3a2)",
+        "46. gote Ra1=+R+ (c1a1+)",
+        "50. gote +Rxa2 (a1a2)",
+        "Result: gote wins by checkmate",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+}
+
+/// A shogi record in this crate's SAN, where `+` after a move that may promote but does not is
+/// its check mark: read as written (the move without promotion), not as XBoard's promotion.
+#[test]
+fn a_check_mark_after_a_move_that_may_promote_stays_a_check_mark() {
+    let out = replay_xboard_record(
+        "minishogi-check-mark",
+        "minishogi",
+        "minishogi",
+        "*",
+        "1. Sd2 Sb4 2. Bc2 Bc4 3. Sd3 Bxd3 4. Bxd3 Gd4 5. Rd1 S@b3 6. Be2 Sxa2+ 7. Gxa2 Sb3 8.\n\
+         B@a3 Sxa2+ 9. Kxa2 G@b4 10. S@b2 Rxa3+ 11. Sxa3 B@b3 12. Kb1 Gxa3 13. R@a5+ P@d5 14. Rd2\n\
+         Ga4 15. Rc5=+R S@c3 16. S@d3 Gxd3 17. Bxd3 S@d4 18. Bc4 Bxc4 19. +Rxc4 Sxd2 20. +Rxa4\n\
+         R@c1+ 21. Ka2 B@b1+ 22. Ka3 Bc2=+B 23. B@b3 Ra1+ 24. G@a2",
+    );
+    for line in ["(47 moves)", "46. gote Ra1+ (c1a1)"] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+}
+
 /// A knightmate game XBoard saved: XBoard writes black's castling as the King's move (`16...
 /// Kg8`), since its castling piece is no king to XBoard; `replay` reads it as `O-O`.
 #[test]

@@ -638,10 +638,18 @@ fn xboard_plays_berolina_by_the_piece_lines_between_variant_and_fairy_stockfish(
 
 /// Minishogi: the promoted pieces sit in XBoard's promoted slots (`+` in the table) under the
 /// parent `shogi`, and a move that declines a promotion comes as `b3b1=`.
-/// Ignored: it passed by hand under xvfb-run, but in the full test run XBoard's log stayed empty
-/// (no game started); not yet understood (issue 29).
+/// Ignored: of 11 runs on 2026-11-27, 4 passed; 4 failed on `replay` reading XBoard's `Ra1+`
+/// (a promotion that also checks) as a check mark, since fixed ([`PlusMark::Promotion`], tested
+/// in tests/records.rs); 3 found no PGN yet when XBoard had exited, and in the one whose files
+/// were kept XBoard had forfeited a legal drop of Fairy-Stockfish's (`Forfeit due to illegal
+/// move: S@c2`, the piece shown as a garbage character: its holdings lost track of a Silver).
+/// `variant xboard`'s `setup` puts the Silver in XBoard's Knight slot (`PSBR.......++++G.....K`),
+/// GNU Shogi's minishogi in the Ferz slot (`P.BR.S...G.+.++.+K`); whether that is the cause is
+/// not yet known (issue 29).
+///
+/// [`PlusMark::Promotion`]: variant_interpreter::PlusMark::Promotion
 #[test]
-#[ignore]
+#[ignore = "XBoard sometimes forfeits Fairy-Stockfish's Silver drops in minishogi (its holdings, see the doc comment; issue 29)"]
 fn xboard_plays_minishogi_between_variant_and_fairy_stockfish() {
     plays_against_fairy("minishogi");
 }

@@ -55,7 +55,7 @@ pub use moves::{Gate, Move, MoveKind};
 pub use outcome::{Outcome, Reason};
 pub use position::Position;
 pub use rules::{CompileError, Rules};
-pub use san::InputError;
+pub use san::{InputError, PlusMark};
 pub use session::{
     open, open_position, Game, MoveReport, Opened, PieceReport, PolicyReport, Reachability,
     Session, SessionError, TurnReport,

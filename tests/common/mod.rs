@@ -143,7 +143,11 @@ impl AsRef<std::path::Path> for TemporaryDir {
 }
 
 impl Drop for TemporaryDir {
+    /// Removes the folder, unless `VARIANT_KEEP_TEMP` is set (to read a failed test's files).
     fn drop(&mut self) {
+        if std::env::var_os("VARIANT_KEEP_TEMP").is_some() {
+            return;
+        }
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }

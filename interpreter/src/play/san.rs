@@ -25,7 +25,10 @@
 //!
 //! And a `+` after a move that gives no check, where the same move may also promote, is that
 //! promotion; an `=` after it, the move without one (XBoard's shogi: `Bxh8+`, `g3=`; XBoard
-//! writes no check marks there).
+//! writes no check marks there). Where the move gives check, its `+` is read as a check mark
+//! ([`PlusMark::Check`]) unless the reader says a `+` is always a promotion
+//! ([`PlusMark::Promotion`]): `replay` tries that reading when a record fails the first, as an
+//! XBoard record of shogi does when a promotion also gives check (`Ra1+`, then `+Rxa2`).
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{PieceId, SideId, Sq};
@@ -366,11 +369,32 @@ fn parse(text: &str) -> Option<Written> {
     Some(written)
 }
 
+/// What a single `+` after a move that may promote means.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PlusMark {
+    /// A check mark where the move without promotion gives check, else the promotion (SAN as
+    /// this crate writes it, where a promotion ends with the piece it makes).
+    #[default]
+    Check,
+    /// Always the promotion (XBoard's shogi, which marks no check).
+    Promotion,
+}
+
 /// Resolves typed text to one legal move of `position`: the game's notation first, then SAN.
 pub fn resolve<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     text: &str,
+) -> Result<Move, InputError> {
+    resolve_with(rules, position, text, PlusMark::Check)
+}
+
+/// [`resolve`], with a `+` read as `plus` says.
+pub fn resolve_with<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    text: &str,
+    plus: PlusMark,
 ) -> Result<Move, InputError> {
     let text = text.trim();
     let legal = legal_moves(rules, position);
@@ -384,7 +408,7 @@ pub fn resolve<B: Bitboard>(
         .filter(|&m| normalise(&bare(rules, position, m, &legal)) == wanted)
         .collect();
     if let [mv] = exact[..] {
-        return Ok(promotion_marked(rules, position, text, mv, &legal));
+        return Ok(promotion_marked(rules, position, text, mv, &legal, plus));
     }
     if wanted.contains('@') {
         return Err(InputError::Illegal {
@@ -432,6 +456,7 @@ pub fn resolve<B: Bitboard>(
             text,
             candidates[0],
             &legal,
+            plus,
         )),
         0 => Err(InputError::Illegal {
             text: text.to_string(),
@@ -476,18 +501,20 @@ fn plus_marked(text: &str) -> bool {
 }
 
 /// `mv`, or the one promotion of the same piece between the same squares when the text ends
-/// with a `+` that `mv` does not earn as a check (`Bxh8+` in XBoard's shogi).
+/// with a `+` that `mv` does not earn as a check (`Bxh8+` in XBoard's shogi), or with any `+`
+/// when `plus` says it is a promotion.
 fn promotion_marked<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
     text: &str,
     mv: Move,
     legal: &[Move],
+    plus: PlusMark,
 ) -> Move {
     if !plus_marked(text) || matches!(mv.kind, MoveKind::Promote(_)) {
         return mv;
     }
-    if rules.definition().end.check {
+    if plus == PlusMark::Check && rules.definition().end.check {
         let mut next = *position;
         next.play_unchecked(rules, mv);
         if next.in_check(rules, next.side_to_move(rules)) {

@@ -15,7 +15,7 @@ use crate::perft;
 use crate::policy::Policies;
 use crate::position::Position;
 use crate::rules::{CompileError, Rules};
-use crate::san::InputError;
+use crate::san::{InputError, PlusMark};
 use crate::view::{BoardView, Hand};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -130,7 +130,11 @@ pub trait Session {
     /// A legal move given in UCI, written in short algebraic notation; `None` if not legal.
     fn san(&self, uci: &str) -> Option<String>;
     /// The one legal move meant by typed text (UCI or short algebraic), in UCI.
-    fn resolve(&self, text: &str) -> Result<String, InputError>;
+    fn resolve(&self, text: &str) -> Result<String, InputError> {
+        self.resolve_with(text, PlusMark::Check)
+    }
+    /// [`Session::resolve`], with a `+` after a move that may promote read as `plus` says.
+    fn resolve_with(&self, text: &str, plus: PlusMark) -> Result<String, InputError>;
     /// Where the side to move must pass (`pass when no action`, written `pass`), the pass as
     /// Fairy-Stockfish writes it: a move of one of the mover's pieces to its own square, its
     /// royal piece's, else its first piece's in square order (ataxx's `f5f5`). [`Session::play`]
@@ -881,7 +885,7 @@ impl<B: Bitboard> Session for Game<B> {
         Some(crate::san::san(&self.rules, self.position(), *mv, &legal))
     }
 
-    fn resolve(&self, text: &str) -> Result<String, InputError> {
+    fn resolve_with(&self, text: &str, plus: PlusMark) -> Result<String, InputError> {
         if self.outcome().is_some() {
             return Err(InputError::Illegal {
                 text: text.to_string(),
@@ -894,7 +898,8 @@ impl<B: Bitboard> Session for Game<B> {
                 return Ok(action.notation(&self.rules));
             }
         }
-        crate::san::resolve(&self.rules, self.position(), text).map(|mv| mv.uci(&self.rules))
+        crate::san::resolve_with(&self.rules, self.position(), text, plus)
+            .map(|mv| mv.uci(&self.rules))
     }
 
     fn fairy_pass(&self) -> Option<String> {

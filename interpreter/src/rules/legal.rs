@@ -331,6 +331,14 @@ pub(crate) fn single_actions<B: Bitboard>(rules: &Rules<B>, position: &Position<
     collector.moves
 }
 
+/// Whether some action is legal on its own (as [`single_actions`] would list one); generation
+/// stops at the first.
+fn any_action<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> bool {
+    let mut exists = Exists::default();
+    generate_actions(rules, position, &mut exists, true, None);
+    exists.0
+}
+
 /// Generates the legal actions; `lookahead` applies the drop rules' lookahead (off when the
 /// lookahead itself asks whether a reply exists); `known`: the plan of the position's scalar
 /// state, where the caller has looked it up. A game with obligations (`must capture`) collects
@@ -793,7 +801,7 @@ pub(crate) fn continues<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -
         return false;
     }
     if !rules.definition().turn.maximal {
-        return !single_actions(rules, position).is_empty();
+        return any_action(rules, position);
     }
     taken < position.progress().longest || can_end(rules, position, limit - taken)
 }
