@@ -4,8 +4,10 @@
 //! unit of `value` (a chess pawn is 100):
 //! - material: the `value` of every piece a side has, on the board or in hand;
 //! - the game's score, for games that keep one (100 per point): it decides those games;
-//! - mobility: 5 per square the side controls (the squares its pieces attack, as `control`
-//!   counts them), a cheap stand-in for freedom of movement that needs no move generation;
+//! - mobility ([`super::mobility`]): per non-royal piece, the squares it controls (as `control`
+//!   counts them) that hold no own piece and that no cheaper enemy piece attacks, each worth
+//!   more for a piece that reaches few squares on an empty board (a knight) than for one that
+//!   reaches many (a queen): freedom of movement without move generation;
 //! - the end rules' goals ([`Goals`]), read from the form of each end rule: where a side
 //!   without a legal action wins (`stalemate wins`: antichess, losers) and no rule makes losing
 //!   a piece lose, material and mobility count against their owner; where a piece of a side standing on some squares decides the
@@ -16,6 +18,9 @@
 //!   (`loses when no own pieces`: horde's White, extinction chess's every type), the fewer
 //!   of them it has, the more each one counts (a term of `1 / count`): taking the last few
 //!   brings the end nearer than the material says;
+//! - tempo: [`TEMPO`] for the side to move, where having more is the goal: the evaluation is
+//!   read at the leaves of a search, and the side to move there has a move in hand that the
+//!   other has not (so that a symmetric position is not a dead draw to the side to move);
 //! - positional terms ([`super::positional`]), where having more is the goal: a promoting
 //!   piece's advance towards its promotion zone, and the danger to a side's royal pieces from
 //!   the enemy pieces attacking the squares around them (counted in the same walk over every
@@ -41,8 +46,8 @@ pub const MATE: i32 = 1_000_000;
 pub const VALUE_SCALE: i64 = 100;
 /// Per point of the game's score.
 pub const SCORE_WEIGHT: i64 = 100;
-/// Per controlled square.
-pub const MOBILITY_WEIGHT: i64 = 5;
+/// The side to move's bonus: the move it is about to make is worth something.
+pub const TEMPO: i64 = 15;
 /// Per step (king steps) between a goal piece and its goal squares.
 pub const GOAL_STEP_WEIGHT: i64 = 60;
 /// A counter one step short of its goal is worth this; `n` steps of `goal` are worth
@@ -67,6 +72,8 @@ pub struct Goals<B> {
     extinctions: Vec<Extinction>,
     /// The positional terms ([`super::positional`]), counted where having more is the goal.
     positional: super::positional::Positional<B>,
+    /// The per-piece weights of safe mobility ([`super::mobility`]).
+    mobility: super::mobility::Mobility,
 }
 
 /// `wins when some (own King and squares a8 ...)`, or `loses when some (opponent King and
@@ -110,6 +117,7 @@ impl<B: Bitboard> Goals<B> {
             counters: Vec::new(),
             extinctions: Vec::new(),
             positional: super::positional::Positional::of(rules, VALUE_SCALE),
+            mobility: super::mobility::Mobility::of(rules),
         };
         for condition in &end.conditions {
             let Some(verdict) = condition.verdict else {
@@ -317,6 +325,35 @@ pub fn material<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> BySide
     material
 }
 
+/// Adds each side's safe mobility ([`super::mobility`]) to `totals`: per piece, the squares it
+/// controls that hold no own piece and no enemy piece worth less than it attacks.
+fn mobility<B: Bitboard>(
+    rules: &Rules<B>,
+    goals: &Goals<B>,
+    position: &Position<B>,
+    controls: &[(SideId, PieceId, B)],
+    by_type: &[B],
+    totals: &mut BySide<i64>,
+) {
+    let types = rules.definition().pieces.len();
+    let weights = &goals.mobility;
+    for s in rules.side_ids() {
+        // The enemies' control per piece type, then by increasing value.
+        let mut enemy = vec![B::EMPTY; types];
+        for o in rules.side_ids().filter(|&o| rules.is_enemy(s, o)) {
+            for (q, squares) in enemy.iter_mut().enumerate() {
+                *squares |= by_type[o.index() * types + q];
+            }
+        }
+        let lower = super::mobility::lower_attacks(weights, &enemy);
+        let own = position.side_pieces(s);
+        for &(side, piece, squares) in controls.iter().filter(|c| c.0 == s) {
+            let safe = squares & !own & !lower[weights.below(piece)];
+            totals[side] += weights.weight(piece) * i64::from(safe.count());
+        }
+    }
+}
+
 /// The position seen by `side`: its total minus its strongest opponent's.
 pub fn evaluate<B: Bitboard>(rules: &Rules<B>, position: &Position<B>, side: SideId) -> i32 {
     evaluate_with(rules, &Goals::of(rules), position, side)
@@ -340,10 +377,15 @@ pub fn evaluate_with<B: Bitboard>(
         }
     });
     let mut attacks = BySide::splat(0i64);
+    // Every piece's control, and per side and piece type the union of its pieces' control.
+    let types = rules.definition().pieces.len();
+    let mut controls: Vec<(SideId, PieceId, B)> =
+        Vec::with_capacity(position.occupied().count() as usize);
+    let mut by_type = vec![B::EMPTY; rules.sides() * types];
     for s in rules.side_ids() {
-        let mut control = B::EMPTY;
-        each_control(rules, position, s, |_, _, squares| {
-            control |= squares;
+        each_control(rules, position, s, |_, piece, squares| {
+            controls.push((s, piece, squares));
+            by_type[s.index() * types + piece.index()] |= squares;
             if danger {
                 for o in rules.side_ids() {
                     if rules.is_enemy(s, o) {
@@ -352,15 +394,27 @@ pub fn evaluate_with<B: Bitboard>(
                 }
             }
         });
-        totals[s] += MOBILITY_WEIGHT * i64::from(control.count());
     }
+    mobility(rules, goals, position, &controls, &by_type, &mut totals);
     for s in rules.side_ids() {
         totals[s] *= goals.sign;
         if goals.sign > 0 {
             totals[s] += goals.positional.term(position, s);
             totals[s] -= super::positional::Positional::<B>::king_danger(attacks[s]);
+            if goals.positional.has_kings() {
+                let force = rules
+                    .side_ids()
+                    .filter(|&o| rules.is_enemy(s, o))
+                    .map(|o| goals.positional.force(position, o))
+                    .max()
+                    .unwrap_or(0);
+                totals[s] += goals.positional.king_place(position, s, force);
+            }
         }
         totals[s] += goals.term(position, s);
+    }
+    if goals.sign > 0 {
+        totals[position.side_to_move(rules)] += TEMPO;
     }
     if let Some(scores) = scores(rules, position) {
         for (s, score) in rules.side_ids().zip(scores) {
@@ -461,6 +515,41 @@ mod tests {
             horde >= chess + (EXTINCTION_WEIGHT / 2) as i32,
             "horde {horde}, chess {chess}"
         );
+    }
+
+    #[test]
+    fn the_side_to_move_has_the_tempo() {
+        let value = |fen: &str| {
+            let session = game("chess", Some(fen));
+            let (rules, position, _) = read(session.as_ref());
+            evaluate(&rules, &position, SideId::new(0))
+        };
+        // The start position is symmetric: only the tempo tells the sides apart.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        assert_eq!(value(&format!("{start} w KQkq - 0 1")), TEMPO as i32);
+        assert_eq!(value(&format!("{start} b KQkq - 0 1")), -TEMPO as i32);
+    }
+
+    #[test]
+    fn a_square_a_cheaper_enemy_piece_guards_is_no_square_for_a_piece() {
+        let value = |fen: &str| {
+            let session = game("chess", Some(fen));
+            let (rules, position, white) = read(session.as_ref());
+            evaluate(&rules, &position, white)
+        };
+        // White's knight on d4 reaches c6; Black's pawn on b7 guards it, on a7 not (the same
+        // material, the same pawn moves, both pawns as far from promotion and from the king).
+        let guarded = value("7k/1p6/8/8/3N4/8/8/4K3 w - - 0 1");
+        let free = value("7k/p7/8/8/3N4/8/8/4K3 w - - 0 1");
+        let session = game("chess", None);
+        let rules = read(session.as_ref()).0;
+        let knight = rules
+            .piece_ids()
+            .find(|p| rules.definition().pieces[p.index()].name == "Knight")
+            .expect("a knight");
+        let weight = super::super::mobility::Mobility::of(&rules).weight(knight);
+        assert!(weight > 0);
+        assert_eq!(free - guarded, weight as i32);
     }
 
     #[test]
