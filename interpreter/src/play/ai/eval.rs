@@ -29,6 +29,7 @@
 //! A side's evaluation is its total minus the best total among its opponents, so that it works
 //! for any number of sides.
 
+use super::mobility::Tally;
 use crate::bitboard::Bitboard;
 use crate::control::each_control;
 use crate::core::index::{BySide, PieceId, SideId};
@@ -313,45 +314,34 @@ fn loss_of_owner(verdict: Verdict, owner: SideRef) -> bool {
 
 /// Each side's material: piece values on the board and in hand.
 pub fn material<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> BySide<i64> {
-    let mut material = BySide::splat(0i64);
-    for side in rules.side_ids() {
-        for piece in rules.piece_ids() {
-            let count = (position.side_pieces(side) & position.typed(piece)).count() as i64
-                + i64::from(position.hand(side, piece));
-            let value = rules.definition().pieces[piece.index()].value;
-            material[side] += count * i64::from(value) * VALUE_SCALE;
-        }
-    }
-    material
+    material_and_force(rules, None, position).0
 }
 
-/// Adds each side's safe mobility ([`super::mobility`]) to `totals`: per piece, the squares it
-/// controls that hold no own piece and no enemy piece worth less than it attacks.
-fn mobility<B: Bitboard>(
+/// Each side's material and, given the positional terms, its non-royal force
+/// ([`super::positional::Positional::force`]): one count per side and piece type serves both.
+fn material_and_force<B: Bitboard>(
     rules: &Rules<B>,
-    goals: &Goals<B>,
+    positional: Option<&super::positional::Positional<B>>,
     position: &Position<B>,
-    controls: &[(SideId, PieceId, B)],
-    by_type: &[B],
-    totals: &mut BySide<i64>,
-) {
-    let types = rules.definition().pieces.len();
-    let weights = &goals.mobility;
-    for s in rules.side_ids() {
-        // The enemies' control per piece type, then by increasing value.
-        let mut enemy = vec![B::EMPTY; types];
-        for o in rules.side_ids().filter(|&o| rules.is_enemy(s, o)) {
-            for (q, squares) in enemy.iter_mut().enumerate() {
-                *squares |= by_type[o.index() * types + q];
+) -> (BySide<i64>, BySide<i64>) {
+    let mut material = BySide::splat(0i64);
+    let mut force = BySide::splat(0i64);
+    for side in rules.side_ids() {
+        let own = position.side_pieces(side);
+        for piece in rules.piece_ids() {
+            let (board, hand) = (own & position.typed(piece), position.hand(side, piece));
+            if board.is_empty() && hand == 0 {
+                continue;
+            }
+            let count = board.count() as i64 + i64::from(hand);
+            let value = rules.definition().pieces[piece.index()].value;
+            material[side] += count * i64::from(value) * VALUE_SCALE;
+            if let Some(positional) = positional {
+                force[side] += count * positional.force_value(piece);
             }
         }
-        let lower = super::mobility::lower_attacks(weights, &enemy);
-        let own = position.side_pieces(s);
-        for &(side, piece, squares) in controls.iter().filter(|c| c.0 == s) {
-            let safe = squares & !own & !lower[weights.below(piece)];
-            totals[side] += weights.weight(piece) * i64::from(safe.count());
-        }
     }
+    (material, force)
 }
 
 /// The position seen by `side`: its total minus its strongest opponent's.
@@ -366,27 +356,41 @@ pub fn evaluate_with<B: Bitboard>(
     position: &Position<B>,
     side: SideId,
 ) -> i32 {
-    let mut totals = material(rules, position);
+    evaluate_in(rules, goals, &mut Tally::default(), position, side)
+}
+
+/// [`evaluate_with`] in the working room `tally`, kept between evaluations so that an
+/// evaluation allocates nothing (a search's leaves).
+pub fn evaluate_in<B: Bitboard>(
+    rules: &Rules<B>,
+    goals: &Goals<B>,
+    tally: &mut Tally<B>,
+    position: &Position<B>,
+    side: SideId,
+) -> i32 {
+    let kings = goals.sign > 0 && goals.positional.has_kings();
+    let (mut totals, force) =
+        material_and_force(rules, kings.then_some(&goals.positional), position);
     // King danger where having more is the goal: each side's ring, and the attacks on it.
-    let danger = goals.sign > 0 && goals.positional.has_kings();
     let rings = BySide::from_fn(|s: SideId| {
-        if danger && s.index() < rules.sides() {
+        if kings && s.index() < rules.sides() {
             goals.positional.king_ring(position, s)
         } else {
             B::EMPTY
         }
     });
     let mut attacks = BySide::splat(0i64);
-    // Every piece's control, and per side and piece type the union of its pieces' control.
-    let types = rules.definition().pieces.len();
-    let mut controls: Vec<(SideId, PieceId, B)> =
-        Vec::with_capacity(position.occupied().count() as usize);
-    let mut by_type = vec![B::EMPTY; rules.sides() * types];
+    // One walk over every piece's control serves mobility and king danger.
+    tally.clear(rules.sides());
     for s in rules.side_ids() {
+        // The enemies' rings together: most pieces attack none of them.
+        let enemy_rings = rules
+            .side_ids()
+            .filter(|&o| rules.is_enemy(s, o))
+            .fold(B::EMPTY, |all, o| all | rings[o]);
         each_control(rules, position, s, |_, piece, squares| {
-            controls.push((s, piece, squares));
-            by_type[s.index() * types + piece.index()] |= squares;
-            if danger {
+            tally.add(&goals.mobility, s, piece, squares);
+            if (squares & enemy_rings).any() {
                 for o in rules.side_ids() {
                     if rules.is_enemy(s, o) {
                         attacks[o] += i64::from((squares & rings[o]).count());
@@ -395,20 +399,20 @@ pub fn evaluate_with<B: Bitboard>(
             }
         });
     }
-    mobility(rules, goals, position, &controls, &by_type, &mut totals);
+    tally.add_to(rules, &goals.mobility, position, &mut totals);
     for s in rules.side_ids() {
         totals[s] *= goals.sign;
         if goals.sign > 0 {
             totals[s] += goals.positional.term(position, s);
             totals[s] -= super::positional::Positional::<B>::king_danger(attacks[s]);
-            if goals.positional.has_kings() {
-                let force = rules
+            if kings {
+                let enemy_force = rules
                     .side_ids()
                     .filter(|&o| rules.is_enemy(s, o))
-                    .map(|o| goals.positional.force(position, o))
+                    .map(|o| force[o])
                     .max()
                     .unwrap_or(0);
-                totals[s] += goals.positional.king_place(position, s, force);
+                totals[s] += goals.positional.king_place(position, s, enemy_force);
             }
         }
         totals[s] += goals.term(position, s);

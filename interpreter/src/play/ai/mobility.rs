@@ -13,10 +13,16 @@
 //! Royal pieces count no mobility (their safety is [`super::positional`]'s king danger) and
 //! do not make squares unsafe for others (a king's guard is no threat to a piece that is itself
 //! guarded). Drops are not counted: a piece in hand is worth its material.
+//!
+//! The term is read at every leaf of a search, so it reuses the evaluation's one walk over every
+//! piece's control and allocates nothing: a [`Tally`], kept by the caller between evaluations,
+//! collects each counted piece's control and, per side and value rank, the union of its pieces'
+//! control; the squares a cheaper enemy attacks are prefix unions of those ranks.
 
 use crate::bitboard::Bitboard;
-use crate::core::index::PieceId;
+use crate::core::index::{BySide, PieceId, SideId, MAX_PIECE_TYPES};
 use crate::core::tables::{targets_barred, Barred};
+use crate::position::Position;
 use crate::rules::Rules;
 
 /// A piece that controls one square on average on an empty board earns this per safe square;
@@ -33,6 +39,8 @@ pub struct Mobility {
     below: Vec<usize>,
     /// The non-royal piece types, by increasing value.
     order: Vec<PieceId>,
+    /// Per piece type (index), its place in [`Mobility::order`] (none: royal).
+    rank: Vec<Option<usize>>,
 }
 
 impl Mobility {
@@ -61,10 +69,15 @@ impl Mobility {
             .piece_ids()
             .map(|piece| order.iter().filter(|&&q| value(q) < value(piece)).count())
             .collect();
+        let rank = rules
+            .piece_ids()
+            .map(|piece| order.iter().position(|&q| q == piece))
+            .collect();
         Mobility {
             weight,
             below,
             order,
+            rank,
         }
     }
 
@@ -117,17 +130,73 @@ pub fn reach<B: Bitboard>(rules: &Rules<B>, piece: PieceId) -> f64 {
     }
 }
 
-/// Per side, the squares attacked by enemy pieces worth less than each threshold: `lower[k]` is
-/// the union of the enemy controls of the `k` cheapest non-royal types (`lower[0]` empty).
-pub fn lower_attacks<B: Bitboard>(mobility: &Mobility, by_type: &[B]) -> Vec<B> {
-    let mut lower = Vec::with_capacity(mobility.order.len() + 1);
-    let mut acc = B::EMPTY;
-    lower.push(acc);
-    for &piece in &mobility.order {
-        acc |= by_type[piece.index()];
-        lower.push(acc);
+/// One evaluation's working room for safe mobility: filled during the evaluation's walk over
+/// every piece's control ([`Tally::add`]), read once at its end ([`Tally::add_to`]). Kept by
+/// the caller between evaluations, so that its piece list is allocated once.
+#[derive(Clone, Debug)]
+pub struct Tally<B> {
+    /// The control of every piece that counts mobility, with its side and type, in the order
+    /// of the walk.
+    pieces: Vec<(SideId, PieceId, B)>,
+    /// Per side and place in [`Mobility::order`], the union of its pieces' control.
+    by_rank: BySide<[B; MAX_PIECE_TYPES]>,
+}
+
+impl<B: Bitboard> Default for Tally<B> {
+    fn default() -> Self {
+        Tally {
+            pieces: Vec::new(),
+            by_rank: BySide::splat([B::EMPTY; MAX_PIECE_TYPES]),
+        }
     }
-    lower
+}
+
+impl<B: Bitboard> Tally<B> {
+    /// Empties the tally for a new evaluation of a game of `sides` sides.
+    pub fn clear(&mut self, sides: usize) {
+        self.pieces.clear();
+        for s in crate::core::index::sides(sides) {
+            self.by_rank[s] = [B::EMPTY; MAX_PIECE_TYPES];
+        }
+    }
+
+    /// Records that `side`'s `piece` controls `squares`.
+    #[inline]
+    pub fn add(&mut self, mobility: &Mobility, side: SideId, piece: PieceId, squares: B) {
+        if let Some(rank) = mobility.rank[piece.index()] {
+            self.by_rank[side][rank] |= squares;
+        }
+        if mobility.weight[piece.index()] > 0 {
+            self.pieces.push((side, piece, squares));
+        }
+    }
+
+    /// Adds each side's safe mobility to `totals`: per counted piece, its weight per square it
+    /// controls that holds no own piece and that no enemy piece worth less than it attacks.
+    pub fn add_to(
+        &self,
+        rules: &Rules<B>,
+        mobility: &Mobility,
+        position: &Position<B>,
+        totals: &mut BySide<i64>,
+    ) {
+        let ranks = mobility.order.len();
+        let mut lower = BySide::splat([B::EMPTY; MAX_PIECE_TYPES + 1]);
+        for s in rules.side_ids() {
+            // `lower[s][k]`: the squares the `k` cheapest non-royal types of s's enemies attack.
+            let mut acc = B::EMPTY;
+            for rank in 0..ranks {
+                for o in rules.side_ids().filter(|&o| rules.is_enemy(s, o)) {
+                    acc |= self.by_rank[o][rank];
+                }
+                lower[s][rank + 1] = acc;
+            }
+        }
+        for &(side, piece, squares) in &self.pieces {
+            let safe = squares & !position.side_pieces(side) & !lower[side][mobility.below(piece)];
+            totals[side] += mobility.weight(piece) * i64::from(safe.count());
+        }
+    }
 }
 
 #[cfg(test)]

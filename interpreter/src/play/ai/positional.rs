@@ -175,16 +175,20 @@ impl<B: Bitboard> Positional<B> {
     /// The non-royal force of `side` (board and hand), in units of `value`.
     pub fn force(&self, position: &Position<B>, side: SideId) -> i64 {
         let own = position.side_pieces(side);
-        self.force
-            .iter()
-            .enumerate()
-            .filter(|&(_, &v)| v > 0)
-            .map(|(p, &v)| {
-                let piece = PieceId::new(p);
-                v * (i64::from((own & position.typed(piece)).count())
-                    + i64::from(position.hand(side, piece)))
+        (0..self.force.len())
+            .map(PieceId::new)
+            .map(|piece| {
+                self.force_value(piece)
+                    * (i64::from((own & position.typed(piece)).count())
+                        + i64::from(position.hand(side, piece)))
             })
             .sum()
+    }
+
+    /// What one `piece` adds to its side's force: its value, 0 for a royal type.
+    #[inline]
+    pub fn force_value(&self, piece: PieceId) -> i64 {
+        self.force[piece.index()]
     }
 
     /// Where `side`'s royal pieces stand, against an enemy `force` (units of `value`): own
@@ -242,7 +246,7 @@ impl<B: Bitboard> Advance<B> {
                 if (structure.front[index] & enemy).is_empty() {
                     value += self.bonus[index] * PASSED_PERCENT / 100;
                 }
-                if (structure.file[index] & own).count() > 1 {
+                if (structure.file[index] & own & !B::single(index)).any() {
                     // Each of two on a file pays half: one penalty per extra piece.
                     value -= DOUBLED_PENALTY / 2;
                 }
