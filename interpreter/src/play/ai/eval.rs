@@ -381,7 +381,7 @@ pub fn evaluate_in<B: Bitboard>(
     });
     let mut attacks = BySide::splat(0i64);
     // One walk over every piece's control serves mobility and king danger.
-    tally.clear(rules.sides());
+    tally.clear(rules.sides(), rules.pieces());
     for s in rules.side_ids() {
         // The enemies' rings together: most pieces attack none of them.
         let enemy_rings = rules
@@ -389,7 +389,7 @@ pub fn evaluate_in<B: Bitboard>(
             .filter(|&o| rules.is_enemy(s, o))
             .fold(B::EMPTY, |all, o| all | rings[o]);
         each_control(rules, position, s, |_, piece, squares| {
-            tally.add(&goals.mobility, s, piece, squares);
+            tally.add(s, piece, squares);
             if (squares & enemy_rings).any() {
                 for o in rules.side_ids() {
                     if rules.is_enemy(s, o) {

@@ -16,8 +16,8 @@
 //!
 //! The term is read at every leaf of a search, so it reuses the evaluation's one walk over every
 //! piece's control and allocates nothing: a [`Tally`], kept by the caller between evaluations,
-//! collects each counted piece's control and, per side and value rank, the union of its pieces'
-//! control; the squares a cheaper enemy attacks are prefix unions of those ranks.
+//! counts per side and piece type how many of its pieces control each square; the squares a
+//! cheaper enemy attacks are prefix unions of the enemy types' control, by value.
 
 use crate::bitboard::Bitboard;
 use crate::core::index::{BySide, PieceId, SideId, MAX_PIECE_TYPES};
@@ -39,8 +39,6 @@ pub struct Mobility {
     below: Vec<usize>,
     /// The non-royal piece types, by increasing value.
     order: Vec<PieceId>,
-    /// Per piece type (index), its place in [`Mobility::order`] (none: royal).
-    rank: Vec<Option<usize>>,
 }
 
 impl Mobility {
@@ -69,15 +67,10 @@ impl Mobility {
             .piece_ids()
             .map(|piece| order.iter().filter(|&&q| value(q) < value(piece)).count())
             .collect();
-        let rank = rules
-            .piece_ids()
-            .map(|piece| order.iter().position(|&q| q == piece))
-            .collect();
         Mobility {
             weight,
             below,
             order,
-            rank,
         }
     }
 
@@ -130,45 +123,62 @@ pub fn reach<B: Bitboard>(rules: &Rules<B>, piece: PieceId) -> f64 {
     }
 }
 
+/// How many bit planes count, per square, the pieces of one side and type that control it:
+/// up to 255, more than the widest board has other squares.
+const PLANES: usize = 8;
+
 /// One evaluation's working room for safe mobility: filled during the evaluation's walk over
-/// every piece's control ([`Tally::add`]), read once at its end ([`Tally::add_to`]). Kept by
-/// the caller between evaluations, so that its piece list is allocated once.
+/// every piece's control ([`Tally::add`]), read once at its end ([`Tally::add_to`]).
+///
+/// A piece's safe squares are its control less a set that depends only on its side and type,
+/// so the pieces of one side and type need not be kept apart: per side and type, bit planes
+/// count how many of them control each square (plane `k` holds bit `k` of the count, added
+/// as a ripple-carry counter), and the sum over those pieces of their safe squares is
+/// `Σ 2^k · |plane k ∩ safe|`. The union of their control is the union of the planes. Nothing
+/// is allocated per evaluation, and a side's eight pawns cost two or three counts, not eight.
 #[derive(Clone, Debug)]
 pub struct Tally<B> {
-    /// The control of every piece that counts mobility, with its side and type, in the order
-    /// of the walk.
-    pieces: Vec<(SideId, PieceId, B)>,
-    /// Per side and place in [`Mobility::order`], the union of its pieces' control.
-    by_rank: BySide<[B; MAX_PIECE_TYPES]>,
+    /// Per side and piece type (index), the planes of its control's count.
+    planes: BySide<[[B; PLANES]; MAX_PIECE_TYPES]>,
 }
 
 impl<B: Bitboard> Default for Tally<B> {
     fn default() -> Self {
         Tally {
-            pieces: Vec::new(),
-            by_rank: BySide::splat([B::EMPTY; MAX_PIECE_TYPES]),
+            planes: BySide::splat([[B::EMPTY; PLANES]; MAX_PIECE_TYPES]),
         }
     }
 }
 
 impl<B: Bitboard> Tally<B> {
-    /// Empties the tally for a new evaluation of a game of `sides` sides.
-    pub fn clear(&mut self, sides: usize) {
-        self.pieces.clear();
+    /// Empties the tally for a new evaluation of a game of `sides` sides and `types` piece types.
+    pub fn clear(&mut self, sides: usize, types: usize) {
         for s in crate::core::index::sides(sides) {
-            self.by_rank[s] = [B::EMPTY; MAX_PIECE_TYPES];
+            for planes in &mut self.planes[s][..types] {
+                *planes = [B::EMPTY; PLANES];
+            }
         }
     }
 
-    /// Records that `side`'s `piece` controls `squares`.
+    /// Records that one of `side`'s `piece`s controls `squares`.
     #[inline]
-    pub fn add(&mut self, mobility: &Mobility, side: SideId, piece: PieceId, squares: B) {
-        if let Some(rank) = mobility.rank[piece.index()] {
-            self.by_rank[side][rank] |= squares;
+    pub fn add(&mut self, side: SideId, piece: PieceId, squares: B) {
+        let mut carry = squares;
+        for plane in &mut self.planes[side][piece.index()] {
+            let next = *plane & carry;
+            *plane ^= carry;
+            carry = next;
+            if carry.is_empty() {
+                break;
+            }
         }
-        if mobility.weight[piece.index()] > 0 {
-            self.pieces.push((side, piece, squares));
-        }
+    }
+
+    /// The squares some piece of `side`'s type `piece` controls.
+    fn union(&self, side: SideId, piece: PieceId) -> B {
+        self.planes[side][piece.index()]
+            .iter()
+            .fold(B::EMPTY, |all, &plane| all | plane)
     }
 
     /// Adds each side's safe mobility to `totals`: per counted piece, its weight per square it
@@ -181,20 +191,40 @@ impl<B: Bitboard> Tally<B> {
         totals: &mut BySide<i64>,
     ) {
         let ranks = mobility.order.len();
-        let mut lower = BySide::splat([B::EMPTY; MAX_PIECE_TYPES + 1]);
+        // Per side and place in `order`, the union of its pieces' control.
+        let mut by_rank = BySide::splat([B::EMPTY; MAX_PIECE_TYPES]);
         for s in rules.side_ids() {
-            // `lower[s][k]`: the squares the `k` cheapest non-royal types of s's enemies attack.
+            for (rank, &piece) in mobility.order.iter().enumerate() {
+                by_rank[s][rank] = self.union(s, piece);
+            }
+        }
+        for s in rules.side_ids() {
+            // `lower[k]`: the squares the `k` cheapest non-royal types of s's enemies attack.
+            let mut lower = [B::EMPTY; MAX_PIECE_TYPES + 1];
             let mut acc = B::EMPTY;
             for rank in 0..ranks {
                 for o in rules.side_ids().filter(|&o| rules.is_enemy(s, o)) {
-                    acc |= self.by_rank[o][rank];
+                    acc |= by_rank[o][rank];
                 }
-                lower[s][rank + 1] = acc;
+                lower[rank + 1] = acc;
             }
-        }
-        for &(side, piece, squares) in &self.pieces {
-            let safe = squares & !position.side_pieces(side) & !lower[side][mobility.below(piece)];
-            totals[side] += mobility.weight(piece) * i64::from(safe.count());
+            let own = position.side_pieces(s);
+            for &piece in &mobility.order {
+                let weight = mobility.weight(piece);
+                if weight == 0 {
+                    continue;
+                }
+                let unsafe_ = own | lower[mobility.below(piece)];
+                let mut squares = 0i64;
+                for (k, &plane) in self.planes[s][piece.index()].iter().enumerate() {
+                    if plane.is_empty() {
+                        // Two equal controls leave plane 0 empty and plane 1 full.
+                        continue;
+                    }
+                    squares += i64::from((plane & !unsafe_).count()) << k;
+                }
+                totals[s] += weight * squares;
+            }
         }
     }
 }
