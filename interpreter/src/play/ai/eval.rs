@@ -4,8 +4,10 @@
 //! unit of `value` (a chess pawn is 100):
 //! - material: the `value` of every piece a side has, on the board or in hand;
 //! - the game's score, for games that keep one (100 per point): it decides those games;
-//! - mobility: 5 per square the side controls (the squares its pieces attack, as `control`
-//!   counts them), a cheap stand-in for freedom of movement that needs no move generation;
+//! - mobility ([`super::mobility`]): per non-royal piece, the squares it controls (as `control`
+//!   counts them) that hold no own piece and that no cheaper enemy piece attacks, each worth
+//!   more for a piece that reaches few squares on an empty board (a knight) than for one that
+//!   reaches many (a queen): freedom of movement without move generation;
 //! - the end rules' goals ([`Goals`]), read from the form of each end rule: where a side
 //!   without a legal action wins (`stalemate wins`: antichess, losers) and no rule makes losing
 //!   a piece lose, material and mobility count against their owner; where a piece of a side standing on some squares decides the
@@ -16,6 +18,9 @@
 //!   (`loses when no own pieces`: horde's White, extinction chess's every type), the fewer
 //!   of them it has, the more each one counts (a term of `1 / count`): taking the last few
 //!   brings the end nearer than the material says;
+//! - tempo: [`TEMPO`] for the side to move, where having more is the goal: the evaluation is
+//!   read at the leaves of a search, and the side to move there has a move in hand that the
+//!   other has not (so that a symmetric position is not a dead draw to the side to move);
 //! - positional terms ([`super::positional`]), where having more is the goal: a promoting
 //!   piece's advance towards its promotion zone, and the danger to a side's royal pieces from
 //!   the enemy pieces attacking the squares around them (counted in the same walk over every
@@ -24,6 +29,7 @@
 //! A side's evaluation is its total minus the best total among its opponents, so that it works
 //! for any number of sides.
 
+use super::mobility::Tally;
 use crate::bitboard::Bitboard;
 use crate::control::each_control;
 use crate::core::index::{BySide, PieceId, SideId};
@@ -41,8 +47,8 @@ pub const MATE: i32 = 1_000_000;
 pub const VALUE_SCALE: i64 = 100;
 /// Per point of the game's score.
 pub const SCORE_WEIGHT: i64 = 100;
-/// Per controlled square.
-pub const MOBILITY_WEIGHT: i64 = 5;
+/// The side to move's bonus: the move it is about to make is worth something.
+pub const TEMPO: i64 = 15;
 /// Per step (king steps) between a goal piece and its goal squares.
 pub const GOAL_STEP_WEIGHT: i64 = 60;
 /// A counter one step short of its goal is worth this; `n` steps of `goal` are worth
@@ -67,6 +73,8 @@ pub struct Goals<B> {
     extinctions: Vec<Extinction>,
     /// The positional terms ([`super::positional`]), counted where having more is the goal.
     positional: super::positional::Positional<B>,
+    /// The per-piece weights of safe mobility ([`super::mobility`]).
+    mobility: super::mobility::Mobility,
 }
 
 /// `wins when some (own King and squares a8 ...)`, or `loses when some (opponent King and
@@ -110,6 +118,7 @@ impl<B: Bitboard> Goals<B> {
             counters: Vec::new(),
             extinctions: Vec::new(),
             positional: super::positional::Positional::of(rules, VALUE_SCALE),
+            mobility: super::mobility::Mobility::of(rules),
         };
         for condition in &end.conditions {
             let Some(verdict) = condition.verdict else {
@@ -305,16 +314,34 @@ fn loss_of_owner(verdict: Verdict, owner: SideRef) -> bool {
 
 /// Each side's material: piece values on the board and in hand.
 pub fn material<B: Bitboard>(rules: &Rules<B>, position: &Position<B>) -> BySide<i64> {
+    material_and_force(rules, None, position).0
+}
+
+/// Each side's material and, given the positional terms, its non-royal force
+/// ([`super::positional::Positional::force`]): one count per side and piece type serves both.
+fn material_and_force<B: Bitboard>(
+    rules: &Rules<B>,
+    positional: Option<&super::positional::Positional<B>>,
+    position: &Position<B>,
+) -> (BySide<i64>, BySide<i64>) {
     let mut material = BySide::splat(0i64);
+    let mut force = BySide::splat(0i64);
     for side in rules.side_ids() {
+        let own = position.side_pieces(side);
         for piece in rules.piece_ids() {
-            let count = (position.side_pieces(side) & position.typed(piece)).count() as i64
-                + i64::from(position.hand(side, piece));
+            let (board, hand) = (own & position.typed(piece), position.hand(side, piece));
+            if board.is_empty() && hand == 0 {
+                continue;
+            }
+            let count = board.count() as i64 + i64::from(hand);
             let value = rules.definition().pieces[piece.index()].value;
             material[side] += count * i64::from(value) * VALUE_SCALE;
+            if let Some(positional) = positional {
+                force[side] += count * positional.force_value(piece);
+            }
         }
     }
-    material
+    (material, force)
 }
 
 /// The position seen by `side`: its total minus its strongest opponent's.
@@ -329,22 +356,41 @@ pub fn evaluate_with<B: Bitboard>(
     position: &Position<B>,
     side: SideId,
 ) -> i32 {
-    let mut totals = material(rules, position);
+    evaluate_in(rules, goals, &mut Tally::default(), position, side)
+}
+
+/// [`evaluate_with`] in the working room `tally`, kept between evaluations so that an
+/// evaluation allocates nothing (a search's leaves).
+pub fn evaluate_in<B: Bitboard>(
+    rules: &Rules<B>,
+    goals: &Goals<B>,
+    tally: &mut Tally<B>,
+    position: &Position<B>,
+    side: SideId,
+) -> i32 {
+    let kings = goals.sign > 0 && goals.positional.has_kings();
+    let (mut totals, force) =
+        material_and_force(rules, kings.then_some(&goals.positional), position);
     // King danger where having more is the goal: each side's ring, and the attacks on it.
-    let danger = goals.sign > 0 && goals.positional.has_kings();
     let rings = BySide::from_fn(|s: SideId| {
-        if danger && s.index() < rules.sides() {
+        if kings && s.index() < rules.sides() {
             goals.positional.king_ring(position, s)
         } else {
             B::EMPTY
         }
     });
     let mut attacks = BySide::splat(0i64);
+    // One walk over every piece's control serves mobility and king danger.
+    tally.clear(rules.sides(), rules.pieces());
     for s in rules.side_ids() {
-        let mut control = B::EMPTY;
-        each_control(rules, position, s, |_, _, squares| {
-            control |= squares;
-            if danger {
+        // The enemies' rings together: most pieces attack none of them.
+        let enemy_rings = rules
+            .side_ids()
+            .filter(|&o| rules.is_enemy(s, o))
+            .fold(B::EMPTY, |all, o| all | rings[o]);
+        each_control(rules, position, s, |_, piece, squares| {
+            tally.add(s, piece, squares);
+            if (squares & enemy_rings).any() {
                 for o in rules.side_ids() {
                     if rules.is_enemy(s, o) {
                         attacks[o] += i64::from((squares & rings[o]).count());
@@ -352,15 +398,27 @@ pub fn evaluate_with<B: Bitboard>(
                 }
             }
         });
-        totals[s] += MOBILITY_WEIGHT * i64::from(control.count());
     }
+    tally.add_to(rules, &goals.mobility, position, &mut totals);
     for s in rules.side_ids() {
         totals[s] *= goals.sign;
         if goals.sign > 0 {
             totals[s] += goals.positional.term(position, s);
             totals[s] -= super::positional::Positional::<B>::king_danger(attacks[s]);
+            if kings {
+                let enemy_force = rules
+                    .side_ids()
+                    .filter(|&o| rules.is_enemy(s, o))
+                    .map(|o| force[o])
+                    .max()
+                    .unwrap_or(0);
+                totals[s] += goals.positional.king_place(position, s, enemy_force);
+            }
         }
         totals[s] += goals.term(position, s);
+    }
+    if goals.sign > 0 {
+        totals[position.side_to_move(rules)] += TEMPO;
     }
     if let Some(scores) = scores(rules, position) {
         for (s, score) in rules.side_ids().zip(scores) {
@@ -461,6 +519,41 @@ mod tests {
             horde >= chess + (EXTINCTION_WEIGHT / 2) as i32,
             "horde {horde}, chess {chess}"
         );
+    }
+
+    #[test]
+    fn the_side_to_move_has_the_tempo() {
+        let value = |fen: &str| {
+            let session = game("chess", Some(fen));
+            let (rules, position, _) = read(session.as_ref());
+            evaluate(&rules, &position, SideId::new(0))
+        };
+        // The start position is symmetric: only the tempo tells the sides apart.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        assert_eq!(value(&format!("{start} w KQkq - 0 1")), TEMPO as i32);
+        assert_eq!(value(&format!("{start} b KQkq - 0 1")), -TEMPO as i32);
+    }
+
+    #[test]
+    fn a_square_a_cheaper_enemy_piece_guards_is_no_square_for_a_piece() {
+        let value = |fen: &str| {
+            let session = game("chess", Some(fen));
+            let (rules, position, white) = read(session.as_ref());
+            evaluate(&rules, &position, white)
+        };
+        // White's knight on d4 reaches c6; Black's pawn on b7 guards it, on a7 not (the same
+        // material, the same pawn moves, both pawns as far from promotion and from the king).
+        let guarded = value("7k/1p6/8/8/3N4/8/8/4K3 w - - 0 1");
+        let free = value("7k/p7/8/8/3N4/8/8/4K3 w - - 0 1");
+        let session = game("chess", None);
+        let rules = read(session.as_ref()).0;
+        let knight = rules
+            .piece_ids()
+            .find(|p| rules.definition().pieces[p.index()].name == "Knight")
+            .expect("a knight");
+        let weight = super::super::mobility::Mobility::of(&rules).weight(knight);
+        assert!(weight > 0);
+        assert_eq!(free - guarded, weight as i32);
     }
 
     #[test]

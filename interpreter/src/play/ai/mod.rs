@@ -19,6 +19,7 @@
 pub mod analysis;
 pub mod eval;
 pub mod mcts;
+pub mod mobility;
 pub mod policy;
 pub mod positional;
 pub mod random;

@@ -7,6 +7,19 @@
 //!   `gain * ADVANCE_PERCENT / 100 / 2^steps` for `steps` king steps to the nearest square of
 //!   the zone (the square before the zone counts as one step). A chess pawn on the seventh rank
 //!   is then worth 80 more, on the sixth 40 more; a shogi pawn next to the zone 25 more.
+//! - structure, for a promoting piece whose zone lies wholly on one side of the board's middle
+//!   rank (that side is its forward): passed (no enemy piece of its type ahead of it on its file
+//!   or the adjacent ones, so nothing of its kind can stop it by blocking or taking) it earns its
+//!   advance bonus again ([`PASSED_PERCENT`]); two of a side on one file cost
+//!   [`DOUBLED_PENALTY`] (the one behind is blocked by its own); one with none of its side on
+//!   the adjacent files costs [`ISOLATED_PENALTY`] (no piece of its kind can guard it). A chess
+//!   pawn's or a shogi pawn's structure; xiangqi's soldiers, which do not promote, have none.
+//! - king place: where a side has royal pieces, the enemy's non-royal force (its piece
+//!   values, board and hand) decides where they belong: against a full force (four times the
+//!   most valuable piece's value or more) each own piece on a royal piece's ring counts
+//!   [`KING_SHELTER`] (it shields the king); against none, each king step from the board's centre
+//!   costs [`KING_CENTER`] (with nothing to fear, the king is a fighting piece); in between,
+//!   the two in proportion to the force.
 //! - king danger: where a side has royal pieces, the squares a king step from them (their
 //!   ring) attacked by enemy pieces, counted once per attacking piece (`units`), cost
 //!   `KING_DANGER_WEIGHT * units²`, at most [`KING_DANGER_UNITS`] units: one piece eyeing the
@@ -25,6 +38,20 @@ use crate::rules::Rules;
 /// each further step halves it.
 pub const ADVANCE_PERCENT: i64 = 20;
 
+/// The share, in percent, of a promoting piece's advance bonus that it earns again when it is
+/// passed (no enemy piece of its type ahead of it on its file or the adjacent ones).
+pub const PASSED_PERCENT: i64 = 100;
+/// Two promoting pieces of one side and type on one file cost this (each pays half, rounded
+/// down).
+pub const DOUBLED_PENALTY: i64 = 15;
+/// A promoting piece with none of its side and type on the adjacent files costs this.
+pub const ISOLATED_PENALTY: i64 = 10;
+
+/// King place: per own piece on a royal piece's ring, while the enemy keeps its full force.
+pub const KING_SHELTER: i64 = 8;
+/// King place: per king step between a royal piece and the centre, once the enemy has no force.
+pub const KING_CENTER: i64 = 10;
+
 /// King danger: per attack unit squared (an enemy piece attacking a square of the ring).
 pub const KING_DANGER_WEIGHT: i64 = 2;
 /// King danger counts at most this many attack units.
@@ -34,20 +61,41 @@ pub const KING_DANGER_UNITS: i64 = 16;
 #[derive(Clone, Debug)]
 pub struct Positional<B> {
     /// Per side, its promoting pieces.
-    advances: Vec<Advance>,
+    advances: Vec<Advance<B>>,
     /// The royal piece types (none: no king danger).
     royal: Vec<PieceId>,
     /// Per square index, the squares a king step away and the square itself.
     rings: Vec<B>,
+    /// Per square index, the king steps to the board's centre.
+    center: Vec<i64>,
+    /// Per piece type (index), its value, 0 for a royal type: the force that threatens a king.
+    force: Vec<i64>,
+    /// The enemy force, in units of `value`, at and above which a king keeps to its shelter:
+    /// four times the most valuable piece's value. Below it, centralisation takes over.
+    full_force: i64,
 }
 
 /// A side's promoting piece type: per square, its bonus for standing there.
 #[derive(Clone, Debug)]
-struct Advance {
+struct Advance<B> {
     side: SideId,
     piece: PieceId,
     /// Per square index, the bonus (0 far from the zone).
     bonus: Vec<i64>,
+    /// Where the zone lies along the ranks (all of it ahead of the board's middle rank, or all
+    /// of it behind): the structure of these pieces (passed, doubled, isolated).
+    structure: Option<Structure<B>>,
+}
+
+/// The squares that make a promoting piece passed, doubled or isolated, per square index.
+#[derive(Clone, Debug)]
+struct Structure<B> {
+    /// The squares ahead of it (towards its zone) on its file and the adjacent files.
+    front: Vec<B>,
+    /// Its file.
+    file: Vec<B>,
+    /// The adjacent files.
+    adjacent: Vec<B>,
 }
 
 impl<B: Bitboard> Positional<B> {
@@ -77,10 +125,33 @@ impl<B: Bitboard> Positional<B> {
                 ring
             })
             .collect();
+        let (files, ranks) = (geometry.files as i64, geometry.ranks as i64);
+        let center = (0..geometry.grid_size())
+            .map(|index| {
+                let (f, r) = geometry.coords(Sq::new(index));
+                let (f, r) = (f as i64, r as i64);
+                (2 * f - (files - 1)).abs().max((2 * r - (ranks - 1)).abs()) / 2
+            })
+            .collect();
+        let royal = rules.royal().to_vec();
+        let force: Vec<i64> = rules
+            .piece_ids()
+            .map(|p| {
+                if royal.contains(&p) {
+                    0
+                } else {
+                    i64::from(rules.definition().pieces[p.index()].value).max(0)
+                }
+            })
+            .collect();
+        let full_force = 4 * force.iter().copied().max().unwrap_or(0);
         Positional {
             advances,
-            royal: rules.royal().to_vec(),
+            royal,
             rings,
+            center,
+            force,
+            full_force,
         }
     }
 
@@ -101,6 +172,50 @@ impl<B: Bitboard> Positional<B> {
             .fold(B::EMPTY, |all, index| all | self.rings[index.index()])
     }
 
+    /// The non-royal force of `side` (board and hand), in units of `value`.
+    pub fn force(&self, position: &Position<B>, side: SideId) -> i64 {
+        let own = position.side_pieces(side);
+        (0..self.force.len())
+            .map(PieceId::new)
+            .map(|piece| {
+                self.force_value(piece)
+                    * (i64::from((own & position.typed(piece)).count())
+                        + i64::from(position.hand(side, piece)))
+            })
+            .sum()
+    }
+
+    /// What one `piece` adds to its side's force: its value, 0 for a royal type.
+    #[inline]
+    pub fn force_value(&self, piece: PieceId) -> i64 {
+        self.force[piece.index()]
+    }
+
+    /// Where `side`'s royal pieces stand, against an enemy `force` (units of `value`): own
+    /// pieces on their ring count [`KING_SHELTER`] each while the enemy has its full force; the
+    /// king steps to the centre cost [`KING_CENTER`] each when it has none; in between, the
+    /// two in proportion.
+    pub fn king_place(&self, position: &Position<B>, side: SideId, force: i64) -> i64 {
+        if self.full_force <= 0 {
+            return 0;
+        }
+        let own = position.side_pieces(side);
+        let royals = self
+            .royal
+            .iter()
+            .fold(B::EMPTY, |all, &p| all | (own & position.typed(p)));
+        let phase = force.clamp(0, self.full_force);
+        royals
+            .squares()
+            .map(|index| {
+                let shelter =
+                    i64::from((self.rings[index.index()] & own & !royals).count()) * KING_SHELTER;
+                let center = -self.center[index.index()] * KING_CENTER;
+                (shelter * phase + center * (self.full_force - phase)) / self.full_force
+            })
+            .sum()
+    }
+
     /// What `units` attacks on a side's king ring cost it.
     pub fn king_danger(units: i64) -> i64 {
         let units = units.min(KING_DANGER_UNITS);
@@ -112,19 +227,40 @@ impl<B: Bitboard> Positional<B> {
         self.advances
             .iter()
             .filter(|advance| advance.side == side)
-            .map(|advance| {
-                (position.side_pieces(side) & position.typed(advance.piece))
-                    .squares()
-                    .map(|index| advance.bonus[index.index()])
-                    .sum::<i64>()
-            })
+            .map(|advance| advance.term(position))
             .sum()
     }
 }
 
-impl Advance {
+impl<B: Bitboard> Advance<B> {
+    /// The advance and structure terms of the side's pieces of this type.
+    fn term(&self, position: &Position<B>) -> i64 {
+        let typed = position.typed(self.piece);
+        let own = position.side_pieces(self.side) & typed;
+        let Some(structure) = &self.structure else {
+            return own.squares().map(|index| self.bonus[index.index()]).sum();
+        };
+        let enemy = typed & position.occupied() & !position.side_pieces(self.side);
+        own.squares()
+            .map(|index| {
+                let mut value = self.bonus[index.index()];
+                if (structure.front[index.index()] & enemy).is_empty() {
+                    value += self.bonus[index.index()] * PASSED_PERCENT / 100;
+                }
+                if (structure.file[index.index()] & own & !B::single(index)).any() {
+                    // Each of two on a file pays half: one penalty per extra piece.
+                    value -= DOUBLED_PENALTY / 2;
+                }
+                if (structure.adjacent[index.index()] & own).is_empty() {
+                    value -= ISOLATED_PENALTY;
+                }
+                value
+            })
+            .sum()
+    }
+
     /// The advance table of `side`'s `piece`, if it promotes to something worth more.
-    fn of<B: Bitboard>(rules: &Rules<B>, side: SideId, piece: PieceId, scale: i64) -> Option<Self> {
+    fn of(rules: &Rules<B>, side: SideId, piece: PieceId, scale: i64) -> Option<Self> {
         let pieces = &rules.definition().pieces;
         let movement = rules.moves_of(side, piece);
         let promotion = movement.promotion.as_ref()?;
@@ -159,7 +295,58 @@ impl Advance {
                 }
             })
             .collect();
-        Some(Advance { side, piece, bonus })
+        let structure = Structure::of(rules, &zone);
+        Some(Advance {
+            side,
+            piece,
+            bonus,
+            structure,
+        })
+    }
+}
+
+impl<B: Bitboard> Structure<B> {
+    /// The structure masks of a piece promoting on the squares `zone` (file, rank), if the
+    /// zone lies wholly beyond the board's middle rank on one side: that side is forward.
+    fn of(rules: &Rules<B>, zone: &[(usize, usize)]) -> Option<Self> {
+        let geometry = rules.geometry();
+        let ranks = geometry.ranks as i64;
+        // Twice a rank, so that the middle of an even board is a whole number.
+        let middle = ranks - 1;
+        let forward: i64 = if zone.iter().all(|&(_, r)| 2 * r as i64 > middle) {
+            1
+        } else if zone.iter().all(|&(_, r)| (2 * r as i64) < middle) {
+            -1
+        } else {
+            return None;
+        };
+        let squares = |keep: &dyn Fn(i64, i64) -> bool| -> B {
+            (0..geometry.grid_size())
+                .map(Sq::new)
+                .filter(|&i| geometry.on_board(i))
+                .filter(|&i| {
+                    let (f, r) = geometry.coords(i);
+                    keep(f as i64, r as i64)
+                })
+                .fold(B::EMPTY, |all, i| all | B::single(i))
+        };
+        let mut front = Vec::with_capacity(geometry.grid_size());
+        let mut file = Vec::with_capacity(geometry.grid_size());
+        let mut adjacent = Vec::with_capacity(geometry.grid_size());
+        for index in 0..geometry.grid_size() {
+            let (f0, r0) = geometry.coords(Sq::new(index));
+            let (f0, r0) = (f0 as i64, r0 as i64);
+            front.push(squares(&|f, r| {
+                (f - f0).abs() <= 1 && (r - r0) * forward > 0
+            }));
+            file.push(squares(&|f, _| f == f0));
+            adjacent.push(squares(&|f, _| (f - f0).abs() == 1));
+        }
+        Some(Structure {
+            front,
+            file,
+            adjacent,
+        })
     }
 }
 
@@ -194,8 +381,13 @@ mod tests {
             seventh > sixth && sixth > second,
             "{second} {sixth} {seventh}"
         );
-        // A pawn on the seventh rank is worth a fifth of the queen it would become, less a pawn.
-        assert_eq!(seventh, 8 * VALUE_SCALE * ADVANCE_PERCENT / 100);
+        // A pawn on the seventh rank is worth a fifth of the queen it would become, less a pawn;
+        // alone, it is passed (that again) and isolated.
+        let advance = 8 * VALUE_SCALE * ADVANCE_PERCENT / 100;
+        assert_eq!(
+            seventh,
+            advance + advance * PASSED_PERCENT / 100 - ISOLATED_PENALTY
+        );
         // No promoting piece, no term.
         assert_eq!(on("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 0);
     }
@@ -225,6 +417,63 @@ mod tests {
         assert_eq!(cost(0), 0);
         assert!(cost(3) - cost(2) > cost(2) - cost(1));
         assert_eq!(cost(KING_DANGER_UNITS + 5), cost(KING_DANGER_UNITS));
+    }
+
+    #[test]
+    fn a_passed_pawn_is_worth_its_advance_again() {
+        let on = |fen| first_side::<u64>("chess", fen);
+        // White's e5 pawn, with Black's pawn on e7 in front of it, or on a7, far from it.
+        let blocked = on("4k3/4p3/8/4P3/8/8/8/4K3 w - - 0 1");
+        let passed = on("4k3/p7/8/4P3/8/8/8/4K3 w - - 0 1");
+        // Three steps from the eighth rank: the advance bonus is 160 / 4.
+        assert_eq!(passed - blocked, 40 * PASSED_PERCENT / 100);
+        // A pawn on the adjacent file ahead stops it as well; one behind it does not.
+        assert_eq!(on("4k3/3p4/8/4P3/8/8/8/4K3 w - - 0 1"), blocked);
+        assert_eq!(on("4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1"), passed);
+    }
+
+    #[test]
+    fn doubled_and_isolated_pawns_cost() {
+        let on = |fen| first_side::<u64>("chess", fen);
+        // e4 and e5: one file, no neighbour; d4 and e5: the same ranks, side by side.
+        let doubled = on("4k3/8/8/4P3/4P3/8/8/4K3 w - - 0 1");
+        let connected = on("4k3/8/8/4P3/3P4/8/8/4K3 w - - 0 1");
+        // Each of the two pays half the doubled penalty (rounded down), and each is isolated.
+        assert_eq!(
+            connected - doubled,
+            2 * (DOUBLED_PENALTY / 2) + 2 * ISOLATED_PENALTY
+        );
+    }
+
+    #[test]
+    fn a_king_keeps_its_shelter_against_a_full_force_and_centralises_against_none() {
+        let place = |fen, force| {
+            let session = game("chess", fen);
+            let game = super::super::typed::<u64>(session.as_ref()).expect("chess");
+            let rules = game.shared_rules();
+            Positional::<u64>::of(&rules, VALUE_SCALE).king_place(
+                game.position(),
+                SideId::new(0),
+                force,
+            )
+        };
+        // Chess's full force is four queens: 36.
+        let sheltered = "4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1";
+        let bare = "4k3/8/8/8/8/8/PPP5/6K1 w - - 0 1";
+        assert_eq!(place(sheltered, 36) - place(bare, 36), 3 * KING_SHELTER);
+        // Against no force the same king on e4 (centre) stands better than on g1 (3 steps).
+        let central = "4k3/8/8/8/4K3/8/PPP5/8 w - - 0 1";
+        assert_eq!(place(central, 0) - place(bare, 0), 3 * KING_CENTER);
+        // Half the force: half of each.
+        assert_eq!(place(sheltered, 18) - place(bare, 18), 3 * KING_SHELTER / 2);
+        // The force counts non-royal pieces only: the start position has 39 a side.
+        let session = game(
+            "chess",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        );
+        let game = super::super::typed::<u64>(session.as_ref()).expect("chess");
+        let positional = Positional::<u64>::of(&game.shared_rules(), VALUE_SCALE);
+        assert_eq!(positional.force(game.position(), SideId::new(1)), 39);
     }
 
     #[test]

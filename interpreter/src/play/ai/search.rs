@@ -42,7 +42,8 @@
 //! [`Control`] that another thread may stop or give a deadline, and it hands a [`Report`] (depth,
 //! score, nodes, principal variations) to a callback after every completed depth.
 
-use super::eval::{evaluate_with, Goals, VALUE_SCALE};
+use super::eval::{evaluate_in, Goals, VALUE_SCALE};
+use super::mobility::Tally;
 use super::tree::{status, wins, Status};
 use super::{typed, Agent, Budget, Choice, PlayerSpec, Snapshot};
 use crate::bitboard::Bitboard;
@@ -413,6 +414,8 @@ struct Searcher<'a, B: Bitboard> {
     iteration: u32,
     /// What the end rules make worth having, for the evaluation.
     goals: Goals<B>,
+    /// The evaluation's working room, kept between evaluations ([`Tally`]).
+    tally: Tally<B>,
     /// The best root move of an iteration cut short, proven better than the window's bottom
     /// (one line only): the next iteration's best so far, played if the search stops there.
     partial: Option<(Move, i32)>,
@@ -449,7 +452,7 @@ impl<B: Bitboard> Searcher<'_, B> {
 
     /// The value of a position that [`end_unlisted`] finds ended (`can_act`: whether the side
     /// to move has a legal action, where known): quiescence's end of the game.
-    fn ended(&self, position: &Position<B>, ply: u32, can_act: Option<bool>) -> i32 {
+    fn ended(&mut self, position: &Position<B>, ply: u32, can_act: Option<bool>) -> i32 {
         match end_unlisted(self.rules, position, &self.path, can_act) {
             Some(result) => self.terminal(&result, ply, position),
             // Not reached: the caller saw the end.
@@ -458,8 +461,15 @@ impl<B: Bitboard> Searcher<'_, B> {
     }
 
     /// The evaluation for the camp to move.
-    fn static_eval(&self, position: &Position<B>) -> i32 {
-        evaluate_with(self.rules, &self.goals, position, self.root) * self.camp(position)
+    fn static_eval(&mut self, position: &Position<B>) -> i32 {
+        let value = evaluate_in(
+            self.rules,
+            &self.goals,
+            &mut self.tally,
+            position,
+            self.root,
+        );
+        value * self.camp(position)
     }
 
     fn value(&self, piece: usize) -> i64 {
@@ -1161,6 +1171,7 @@ pub(crate) fn deepen<B: Bitboard>(
         history: History::new(),
         iteration: 1,
         goals: Goals::of(rules),
+        tally: Tally::default(),
         partial: None,
     };
     let mut ordered = searcher.ordered(position, moves, None, 0);
