@@ -126,7 +126,7 @@ pub fn replay_record(
     };
     let read = |moves: &[String]| {
         read_with(moves, PlusMark::Check).or_else(|failure| {
-            if moves.iter().any(|m| m.ends_with('+') && !m.ends_with("++")) {
+            if moves.iter().any(|m| PlusMark::ends(m)) {
                 read_with(moves, PlusMark::Promotion).map_err(|_| failure)
             } else {
                 Err(failure)

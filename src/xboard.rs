@@ -51,6 +51,14 @@ const DEFAULT_MOVE_TIME: Deadlines = (
 );
 /// XBoard's piece types in the order of its piece-to-char table (22 a side, the king last).
 const SLOTS: &[u8; 22] = b"PNBRQFEACWMOHIJGDVLSUK";
+/// The slots whose pieces XBoard 4.9 judges by shogi's own rules under the parent `shogi`,
+/// whatever their `piece` lines say: the Knight's (shogi's knight: no drop on the last two
+/// ranks, promotion there forced) and the Queen's (shogi's lance: the same on the last rank)
+/// (XBoard's moves.c, `LegalDrop` and the shogi promotion zone). A Silver in the Knight's slot
+/// had XBoard forfeit Fairy-Stockfish's legal drop `S@c2` in minishogi.
+const SHOGI_RULED_SLOTS: [usize; 2] = [1, 4];
+/// Under the parent `shogi`, XBoard promotes only the pieces in the slots before its Wazir's.
+const SHOGI_PROMOTABLE: usize = 9;
 /// The variants XBoard knows by name and plays by the same rules: it gets no `setup` for them,
 /// as from Fairy-Stockfish. Not in the list though XBoard knows the name: `courier` (XBoard's
 /// starts from another position, without the advanced pawns and ferz of Fairy-Stockfish's and
@@ -809,7 +817,7 @@ fn describe_for_gui(name: &str, definition: &Definition) -> Vec<String> {
         .and_then(|layout| Some((layout.parent, laid_out_slots(definition, layout)?)));
     let (slots, parent) = match layout {
         Some((parent, slots)) => (slots, Some(parent)),
-        None => match assign_slots(definition) {
+        None => match assign_slots(definition, holdings_and_parent(definition).1) {
             Ok(slots) => (slots, None),
             Err(why) => return vec![format!("# no setup for XBoard: {why}")],
         },
@@ -919,10 +927,23 @@ fn laid_out_slots(definition: &Definition, layout: &XboardLayout) -> Option<Vec<
 /// it, the others in the first free slots between, and a promoted form (`letter +P`) in the slot
 /// XBoard keeps for the promoted form of its base piece's (eleven on, written `+` in the
 /// table), when its base has one of the first eleven; or why the table cannot hold the game.
-fn assign_slots(definition: &Definition) -> Result<Vec<usize>, String> {
+/// Under the parent `shogi`, the slots XBoard judges by shogi's own rules stay empty (see
+/// [`SHOGI_RULED_SLOTS`]) and a piece with a promoted form goes before [`SHOGI_PROMOTABLE`].
+fn assign_slots(definition: &Definition, parent: &str) -> Result<Vec<usize>, String> {
     let king = SLOTS.len() - 1;
     let promoted_offset = SLOTS.len() / 2;
     let mut taken = [false; 22];
+    let shogi = parent == "shogi";
+    if shogi {
+        for slot in SHOGI_RULED_SLOTS {
+            taken[slot] = true;
+        }
+    }
+    let promotable = if shogi {
+        SHOGI_PROMOTABLE
+    } else {
+        promoted_offset
+    };
     let mut slots: Vec<Option<usize>> = vec![None; definition.pieces.len()];
     let place = |index: usize, slot: usize, taken: &mut [bool; 22], slots: &mut [Option<usize>]| {
         if !taken[slot] && slots[index].is_none() {
@@ -947,14 +968,16 @@ fn assign_slots(definition: &Definition) -> Result<Vec<usize>, String> {
             continue;
         }
         if let Some(slot) = SLOTS.iter().position(|&s| char::from(s) == piece.letter) {
-            if slot < promoted_offset || !has_form(index) {
+            if slot < promotable || !has_form(index) {
                 place(index, slot, &mut taken, &mut slots);
             }
         }
     }
-    // The pieces that are no promoted form, in the first half first, where their promoted
-    // forms' slots are.
-    for index in (0..definition.pieces.len()).filter(|&index| !promoted(index)) {
+    // The pieces that are no promoted form in the first free slots, those with a promoted
+    // form first, so that they get the slots XBoard promotes.
+    let bases = (0..definition.pieces.len()).filter(|&index| !promoted(index));
+    let (with_form, without_form): (Vec<usize>, Vec<usize>) = bases.partition(|&i| has_form(i));
+    for index in with_form.into_iter().chain(without_form) {
         if let Some(slot) = (1..king).find(|&slot| !taken[slot]) {
             place(index, slot, &mut taken, &mut slots);
         }
@@ -964,7 +987,7 @@ fn assign_slots(definition: &Definition) -> Result<Vec<usize>, String> {
             .base_of(PieceId(index as u8))
             .and_then(|base| slots[usize::from(base.0)]);
         if let Some(slot) = base.map(|base| base + promoted_offset) {
-            if base.is_some_and(|base| base < promoted_offset) && slot < king {
+            if base.is_some_and(|base| base < promotable) && slot < king {
                 place(index, slot, &mut taken, &mut slots);
             }
         }

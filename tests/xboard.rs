@@ -243,6 +243,25 @@ fn a_game_xboard_does_not_know_is_sent_as_setup_and_comments() {
     engine.quit();
 }
 
+/// Under the parent `shogi`, XBoard 4.9 judges the pieces in its Knight and Queen slots by
+/// shogi's knight and lance (no drop on the last ranks, promotion there forced), whatever their
+/// piece lines say, and promotes only the pieces before its Wazir slot: minishogi's Silver
+/// takes the Ferz slot, as in Fairy-Stockfish's own `setup`, not the Knight's (where XBoard
+/// forfeited a legal Silver drop on the second-last rank), and each promoted form sits eleven
+/// slots after its base (`+`).
+#[test]
+fn a_shogi_parent_keeps_xboard_s_knight_and_lance_slots_empty() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("variant minishogi");
+    let lines = engine.ping();
+    assert_eq!(
+        lines[0],
+        "setup (P.BR.S.....+.++G+....Kp.br.s.....+.++g+....k) 5x5+5_shogi \
+         rbsgk/4p/5/P4/KGSBR[] w - - 0 1"
+    );
+    engine.quit();
+}
+
 #[test]
 fn pieces_with_an_xbetza_equivalent_get_piece_lines() {
     let dir = common::temporary_dir("xboard-pieces");

@@ -637,19 +637,16 @@ fn xboard_plays_berolina_by_the_piece_lines_between_variant_and_fairy_stockfish(
 }
 
 /// Minishogi: the promoted pieces sit in XBoard's promoted slots (`+` in the table) under the
-/// parent `shogi`, and a move that declines a promotion comes as `b3b1=`.
-/// Ignored: of 11 runs on 2026-11-27, 4 passed; 4 failed on `replay` reading XBoard's `Ra1+`
-/// (a promotion that also checks) as a check mark, since fixed ([`PlusMark::Promotion`], tested
-/// in tests/records.rs); 3 found no PGN yet when XBoard had exited, and in the one whose files
-/// were kept XBoard had forfeited a legal drop of Fairy-Stockfish's (`Forfeit due to illegal
-/// move: S@c2`, the piece shown as a garbage character: its holdings lost track of a Silver).
-/// `variant xboard`'s `setup` puts the Silver in XBoard's Knight slot (`PSBR.......++++G.....K`),
-/// GNU Shogi's minishogi in the Ferz slot (`P.BR.S...G.+.++.+K`); whether that is the cause is
-/// not yet known (issue 29).
+/// parent `shogi`, and a move that declines a promotion comes as `b3b1=`. Two faults this test
+/// found, both fixed: `replay` read XBoard's `Ra1+` (a promotion that also checks) as a check
+/// mark ([`PlusMark::Promotion`], tested in tests/records.rs); and `variant xboard`'s `setup`
+/// put the Silver in XBoard's Knight slot, whose drops and promotions XBoard 4.9 judges by
+/// shogi's knight under the parent `shogi`, so it forfeited Fairy-Stockfish's legal drop
+/// `S@c2`: the Silver now takes the Ferz slot (`P.BR.S.....+.++G+....K`), as Fairy-Stockfish's
+/// own `setup` has it. 16 runs in a row passed after the fixes (2026-11-27).
 ///
 /// [`PlusMark::Promotion`]: variant_interpreter::PlusMark::Promotion
 #[test]
-#[ignore = "XBoard sometimes forfeits Fairy-Stockfish's Silver drops in minishogi (its holdings, see the doc comment; issue 29)"]
 fn xboard_plays_minishogi_between_variant_and_fairy_stockfish() {
     plays_against_fairy("minishogi");
 }

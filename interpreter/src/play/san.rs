@@ -380,6 +380,15 @@ pub enum PlusMark {
     Promotion,
 }
 
+impl PlusMark {
+    /// Whether the text ends with a single `+` (a check mark, or XBoard's shogi promotion):
+    /// the mark this type says how to read.
+    pub fn ends(text: &str) -> bool {
+        let text = text.trim_end();
+        text.ends_with('+') && !text.ends_with("++")
+    }
+}
+
 /// Resolves typed text to one legal move of `position`: the game's notation first, then SAN.
 pub fn resolve<B: Bitboard>(
     rules: &Rules<B>,
@@ -476,7 +485,7 @@ pub fn resolve_with<B: Bitboard>(
 /// promotion when it ends with `=` (XBoard's shogi), if that leaves one; else all of them.
 fn by_promotion_mark(text: &str, candidates: Vec<Move>) -> Vec<Move> {
     let promotes = |m: &Move| matches!(m.kind, MoveKind::Promote(_));
-    let kept: Vec<Move> = if plus_marked(text) {
+    let kept: Vec<Move> = if PlusMark::ends(text) {
         candidates.iter().copied().filter(promotes).collect()
     } else if text.trim_end().ends_with('=') {
         candidates
@@ -494,12 +503,6 @@ fn by_promotion_mark(text: &str, candidates: Vec<Move>) -> Vec<Move> {
     }
 }
 
-/// Whether the text ends with a single `+` (a check mark, or XBoard's shogi promotion).
-fn plus_marked(text: &str) -> bool {
-    let text = text.trim_end();
-    text.ends_with('+') && !text.ends_with("++")
-}
-
 /// `mv`, or the one promotion of the same piece between the same squares when the text ends
 /// with a `+` that `mv` does not earn as a check (`Bxh8+` in XBoard's shogi), or with any `+`
 /// when `plus` says it is a promotion.
@@ -511,7 +514,7 @@ fn promotion_marked<B: Bitboard>(
     legal: &[Move],
     plus: PlusMark,
 ) -> Move {
-    if !plus_marked(text) || matches!(mv.kind, MoveKind::Promote(_)) {
+    if !PlusMark::ends(text) || matches!(mv.kind, MoveKind::Promote(_)) {
         return mv;
     }
     if plus == PlusMark::Check && rules.definition().end.check {
