@@ -262,6 +262,27 @@ fn a_shogi_parent_keeps_xboard_s_knight_and_lance_slots_empty() {
     engine.quit();
 }
 
+/// Torpedo's pawn may double-step from every rank (`imfnD` from an initial zone that is the
+/// whole board): its piece line says so without the `i`, which XBoard reads as "unmoved".
+#[test]
+fn an_initial_zone_of_the_whole_board_is_written_without_xbetza_s_i() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("variant torpedo");
+    let lines = engine.ping();
+    assert!(
+        lines.contains(&"piece P& fmWfceFfmnD".to_string()),
+        "{lines:#?}"
+    );
+    engine.send("variant chess");
+    engine.send("variant berolina");
+    let lines = engine.ping();
+    assert!(
+        lines.contains(&"piece P& fmFfceWifmnA".to_string()),
+        "{lines:#?}"
+    );
+    engine.quit();
+}
+
 #[test]
 fn pieces_with_an_xbetza_equivalent_get_piece_lines() {
     let dir = common::temporary_dir("xboard-pieces");

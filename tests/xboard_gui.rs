@@ -656,6 +656,15 @@ fn xboard_plays_minishogi_between_variant_and_fairy_stockfish() {
 /// are left out: XBoard 4.9.1 forfeits a soldier's sideways step (`a3b3`) and every move of
 /// horde's White (no king) with legality testing on, Fairy-Stockfish's own as well. Courier may end in Fairy-Stockfish's forfeit (`h8g8`), which
 /// this test reports as a failure of the game, not of our moves.
+///
+/// The sweep of 2026-11-27 (20:00 UTC, main 58a681c): 23 of 26 played and replayed; courier,
+/// seirawan and torpedo failed. Torpedo: XBoard forfeited our pawn's double step `h4h6` (no
+/// `piece` line: since sent as `fmWfceFfmnD`), and, with that line, a rook move over a square
+/// XBoard still held a pawn on: XBoard 4.9.1 removes the pawn taken en passant only when the
+/// capture starts in the enemy's half (backend.c `ApplyMove`), so torpedo's `g2xh3` e.p. of a
+/// pawn that went h4-h2 leaves XBoard's board wrong (1 game in 4): an XBoard limit. Courier:
+/// XBoard forfeited our king's `f1g2` (not yet understood). Seirawan: `variant replay` refused
+/// XBoard's `O-O/H` (castling that gates the hawk; not yet read).
 #[test]
 #[ignore = "a sweep of every game XBoard can play against Fairy-Stockfish: about half an hour"]
 fn xboard_plays_every_game_against_fairy_stockfish() {

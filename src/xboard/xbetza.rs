@@ -17,7 +17,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
-use variant_dsl::{CastlingDef, Definition, MoveAtom, MoveMode, Offset, PieceDef, PieceId};
+use variant_dsl::{CastlingDef, Definition, MoveAtom, MoveMode, Offset, PieceDef, PieceId, Square};
 
 /// Why a piece has no exact XBetza equivalent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,12 +102,20 @@ pub fn write(definition: &Definition, id: PieceId) -> Result<String, Inexpressib
     if !opposite_sides(definition) {
         return Err(Inexpressible::Orientation);
     }
-    if piece.moves.iter().any(|atom| atom.initial_only) && !initial_means_unmoved(piece) {
+    let everywhere = initial_zone_everywhere(definition, piece);
+    if piece.moves.iter().any(|atom| atom.initial_only)
+        && !everywhere
+        && !initial_means_unmoved(piece)
+    {
         return Err(Inexpressible::InitialZone);
     }
     let mut terms = Vec::new();
     for atom in &piece.moves {
-        terms.extend(atom_terms(atom)?);
+        let atom = MoveAtom {
+            initial_only: atom.initial_only && !everywhere,
+            ..atom.clone()
+        };
+        terms.extend(atom_terms(&atom)?);
     }
     let mut text: String = shorten(terms).iter().map(Term::to_string).collect();
     if piece.royal {
@@ -142,6 +150,22 @@ fn opposite_sides(definition: &Definition) -> bool {
         definition.sides.as_slice(),
         [first, second] if first.forward == Forward::Up && second.forward == Forward::Down
     )
+}
+
+/// Whether every side's initial zone is the whole board: its `i` moves are then moves from any
+/// square, written without `i` (torpedo's pawn, whose double step is allowed from every rank).
+fn initial_zone_everywhere(definition: &Definition, piece: &PieceDef) -> bool {
+    let board = &definition.board;
+    let squares = || {
+        (0..board.ranks)
+            .flat_map(move |rank| (0..board.files).map(move |file| Square { file, rank }))
+            .filter(|&square| board.contains(square))
+    };
+    !piece.initial_zone.is_empty()
+        && piece
+            .initial_zone
+            .iter()
+            .all(|zone| squares().all(|square| zone.contains(&square)))
 }
 
 /// Whether a piece in its initial zone has never moved: the zone of each side is one rank and
