@@ -512,7 +512,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
         match self.history.killer_rank(ply, mv) {
             Some(rank) => 9_000_000 - rank as i64,
-            None => i64::from(self.history.score(mv)),
+            None => i64::from(self.history.score(position.side_to_move(self.rules), mv)),
         }
     }
 
@@ -743,7 +743,13 @@ impl<B: Bitboard> Searcher<'_, B> {
                     alpha = value;
                     if alpha >= beta {
                         if quiet {
-                            self.history.reward(ply, depth, mv, &quiets);
+                            self.history.reward(
+                                position.side_to_move(self.rules),
+                                ply,
+                                depth,
+                                mv,
+                                &quiets,
+                            );
                         }
                         break;
                     }
@@ -1063,27 +1069,29 @@ impl GameTraits {
 const KILLER_PLIES: usize = 2 * MAX_DEPTH as usize + 2 * QUIESCENCE_DEPTH as usize;
 
 /// Move ordering learnt while searching: two killers per ply (quiet moves that refuted a
-/// sibling line) and a history score per origin and target square (quiet moves that caused
-/// cut-offs, deeper ones counting more; those tried before them counting against).
+/// sibling line) and a history score per mover, origin and target square (quiet moves that
+/// caused cut-offs, deeper ones counting more; those tried before them counting against). The
+/// scores are bounded by gravity (`h += bonus - h * |bonus| / HISTORY_LIMIT`): a score near
+/// the bound moves little, so recent cut-offs outweigh old ones without a global halving.
 struct History {
     killers: Vec<[Option<Move>; 2]>,
     scores: Vec<i32>,
 }
 
 impl History {
-    fn new() -> Self {
+    fn new(sides: usize) -> Self {
         History {
             killers: vec![[None; 2]; KILLER_PLIES],
-            scores: vec![0; 256 * 256],
+            scores: vec![0; sides.max(1) * 256 * 256],
         }
     }
 
-    fn index(mv: Move) -> usize {
-        ((mv.from.index() & 255) << 8) | (mv.to.index() & 255)
+    fn index(side: SideId, mv: Move) -> usize {
+        (side.index() << 16) | ((mv.from.index() & 255) << 8) | (mv.to.index() & 255)
     }
 
-    fn score(&self, mv: Move) -> i32 {
-        self.scores[Self::index(mv)]
+    fn score(&self, side: SideId, mv: Move) -> i32 {
+        self.scores.get(Self::index(side, mv)).copied().unwrap_or(0)
     }
 
     fn killer_rank(&self, ply: u32, mv: Move) -> Option<usize> {
@@ -1093,33 +1101,32 @@ impl History {
             .position(|&k| k == Some(mv))
     }
 
-    /// A quiet move `mv` refuted the line at `ply`; `tried` were searched before it in vain.
-    fn reward(&mut self, ply: u32, depth: u32, mv: Move, tried: &[Move]) {
+    /// Moves a score toward `bonus`'s sign, by less the nearer it is to the bound.
+    fn nudge(&mut self, side: SideId, mv: Move, bonus: i32) {
+        if let Some(h) = self.scores.get_mut(Self::index(side, mv)) {
+            *h += bonus - *h * bonus.abs() / HISTORY_LIMIT;
+        }
+    }
+
+    /// A quiet move `mv` of `side` refuted the line at `ply`; `tried` were searched before it
+    /// in vain.
+    fn reward(&mut self, side: SideId, ply: u32, depth: u32, mv: Move, tried: &[Move]) {
         if let Some(killers) = self.killers.get_mut(ply as usize) {
             if killers[0] != Some(mv) {
                 killers[1] = killers[0];
                 killers[0] = Some(mv);
             }
         }
-        let bonus = (depth * depth) as i32;
-        self.scores[Self::index(mv)] += bonus;
+        let bonus = (32 * depth * depth).min(HISTORY_LIMIT as u32 / 4) as i32;
+        self.nudge(side, mv, bonus);
         for &other in tried {
-            self.scores[Self::index(other)] -= bonus;
-        }
-        if self.scores[Self::index(mv)] > HISTORY_LIMIT {
-            self.scores.iter_mut().for_each(|s| *s /= 2);
-        }
-        if tried
-            .iter()
-            .any(|&other| self.scores[Self::index(other)] < -HISTORY_LIMIT)
-        {
-            self.scores.iter_mut().for_each(|s| *s /= 2);
+            self.nudge(side, other, -bonus);
         }
     }
 }
 
-/// History scores are halved past this, staying below the killers' keys.
-const HISTORY_LIMIT: i32 = 1 << 20;
+/// The bound of the history scores, far below the killers' keys.
+const HISTORY_LIMIT: i32 = 1 << 14;
 
 /// The end of a search: the best move and what was known of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -1168,7 +1175,7 @@ pub(crate) fn deepen<B: Bitboard>(
         control,
         stopped: false,
         game: GameTraits::of(rules),
-        history: History::new(),
+        history: History::new(rules.sides()),
         iteration: 1,
         goals: Goals::of(rules),
         tally: Tally::default(),
