@@ -514,7 +514,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
         match self.history.killer_rank(ply, mv) {
             Some(rank) => 9_000_000 - rank as i64,
-            None => i64::from(self.history.score(position.side_to_move(self.rules), mv)),
+            None => i64::from(self.history.score(mv)),
         }
     }
 
@@ -745,13 +745,7 @@ impl<B: Bitboard> Searcher<'_, B> {
                     alpha = value;
                     if alpha >= beta {
                         if quiet {
-                            self.history.reward(
-                                position.side_to_move(self.rules),
-                                ply,
-                                depth,
-                                mv,
-                                &quiets,
-                            );
+                            self.history.reward(ply, depth, mv, &quiets);
                         }
                         break;
                     }
@@ -1108,29 +1102,27 @@ impl GameTraits {
 const KILLER_PLIES: usize = 2 * MAX_DEPTH as usize + 2 * QUIESCENCE_DEPTH as usize;
 
 /// Move ordering learnt while searching: two killers per ply (quiet moves that refuted a
-/// sibling line) and a history score per mover, origin and target square (quiet moves that
-/// caused cut-offs, deeper ones counting more; those tried before them counting against). The
-/// scores are bounded by gravity (`h += bonus - h * |bonus| / HISTORY_LIMIT`): a score near
-/// the bound moves little, so recent cut-offs outweigh old ones without a global halving.
+/// sibling line) and a history score per origin and target square (quiet moves that caused
+/// cut-offs, deeper ones counting more; those tried before them counting against).
 struct History {
     killers: Vec<[Option<Move>; 2]>,
     scores: Vec<i32>,
 }
 
 impl History {
-    fn new(sides: usize) -> Self {
+    fn new() -> Self {
         History {
             killers: vec![[None; 2]; KILLER_PLIES],
-            scores: vec![0; sides.max(1) * 256 * 256],
+            scores: vec![0; 256 * 256],
         }
     }
 
-    fn index(side: SideId, mv: Move) -> usize {
-        (side.index() << 16) | ((mv.from.index() & 255) << 8) | (mv.to.index() & 255)
+    fn index(mv: Move) -> usize {
+        ((mv.from.index() & 255) << 8) | (mv.to.index() & 255)
     }
 
-    fn score(&self, side: SideId, mv: Move) -> i32 {
-        self.scores.get(Self::index(side, mv)).copied().unwrap_or(0)
+    fn score(&self, mv: Move) -> i32 {
+        self.scores[Self::index(mv)]
     }
 
     fn killer_rank(&self, ply: u32, mv: Move) -> Option<usize> {
@@ -1140,32 +1132,33 @@ impl History {
             .position(|&k| k == Some(mv))
     }
 
-    /// Moves a score toward `bonus`'s sign, by less the nearer it is to the bound.
-    fn nudge(&mut self, side: SideId, mv: Move, bonus: i32) {
-        if let Some(h) = self.scores.get_mut(Self::index(side, mv)) {
-            *h += bonus - *h * bonus.abs() / HISTORY_LIMIT;
-        }
-    }
-
-    /// A quiet move `mv` of `side` refuted the line at `ply`; `tried` were searched before it
-    /// in vain.
-    fn reward(&mut self, side: SideId, ply: u32, depth: u32, mv: Move, tried: &[Move]) {
+    /// A quiet move `mv` refuted the line at `ply`; `tried` were searched before it in vain.
+    fn reward(&mut self, ply: u32, depth: u32, mv: Move, tried: &[Move]) {
         if let Some(killers) = self.killers.get_mut(ply as usize) {
             if killers[0] != Some(mv) {
                 killers[1] = killers[0];
                 killers[0] = Some(mv);
             }
         }
-        let bonus = (32 * depth * depth).min(HISTORY_LIMIT as u32 / 4) as i32;
-        self.nudge(side, mv, bonus);
+        let bonus = (depth * depth) as i32;
+        self.scores[Self::index(mv)] += bonus;
         for &other in tried {
-            self.nudge(side, other, -bonus);
+            self.scores[Self::index(other)] -= bonus;
+        }
+        if self.scores[Self::index(mv)] > HISTORY_LIMIT {
+            self.scores.iter_mut().for_each(|s| *s /= 2);
+        }
+        if tried
+            .iter()
+            .any(|&other| self.scores[Self::index(other)] < -HISTORY_LIMIT)
+        {
+            self.scores.iter_mut().for_each(|s| *s /= 2);
         }
     }
 }
 
-/// The bound of the history scores, far below the killers' keys.
-const HISTORY_LIMIT: i32 = 1 << 14;
+/// History scores are halved past this, staying below the killers' keys.
+const HISTORY_LIMIT: i32 = 1 << 20;
 
 /// The end of a search: the best move and what was known of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -1214,7 +1207,7 @@ pub(crate) fn deepen<B: Bitboard>(
         control,
         stopped: false,
         game: GameTraits::of(rules),
-        history: History::new(rules.sides()),
+        history: History::new(),
         evals: EvalStack::new(),
         iteration: 1,
         goals: Goals::of(rules),
