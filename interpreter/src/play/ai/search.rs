@@ -410,8 +410,6 @@ struct Searcher<'a, B: Bitboard> {
     game: GameTraits,
     /// Move ordering learnt while searching.
     history: History,
-    /// The static evaluations along the current line.
-    evals: EvalStack,
     /// The depth of the current iteration (bounds the check extensions).
     iteration: u32,
     /// What the end rules make worth having, for the evaluation.
@@ -659,20 +657,20 @@ impl<B: Bitboard> Searcher<'_, B> {
                 _ => {}
             }
         }
-        // The static evaluation, once per node out of check, kept by ply: the pruning below
-        // reads it outside the principal variation, and whether it improved on the same camp's
-        // two plies before scales that pruning.
-        let camp = self.camp(position);
-        let here = (!in_check && position.phase().is_none()).then(|| self.static_eval(position));
-        let improving = self.evals.improving(ply, camp, here);
-        let stand = here.filter(|_| !pv);
+        // The static evaluation, once per node, where the pruning below may read it.
+        let prunable = depth <= FUTILITY_DEPTH.max(FRONTIER_DEPTH)
+            || (self.game.null_move && null_ok && depth >= 3);
+        let stand = (!pv && !in_check && prunable && position.phase().is_none())
+            .then(|| self.static_eval(position));
         if let Some(stand) = stand {
-            let margin =
-                FUTILITY_MARGIN * depth as i32 - i32::from(improving) * FUTILITY_MARGIN / 2;
-            if depth <= FUTILITY_DEPTH && beta.abs() < MATE / 2 && stand - margin >= beta {
+            if depth <= FUTILITY_DEPTH
+                && beta.abs() < MATE / 2
+                && stand - FUTILITY_MARGIN * depth as i32 >= beta
+            {
                 return stand;
             }
         }
+        let camp = self.camp(position);
         if let Some(stand) = stand {
             if null_ok
                 && depth >= 3
@@ -700,7 +698,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         for (i, &mv) in ordered.iter().enumerate() {
             let quiet = !self.tactical(position, mv);
             if let Some(stand) = frontier.filter(|_| quiet && i > 0 && best > -MATE / 2) {
-                let late = quiets.len() >= late_move_count(depth, improving);
+                let late = quiets.len() >= late_move_count(depth);
                 let futile = stand + FRONTIER_MARGIN * depth as i32 <= alpha;
                 if (late || futile) && !self.gives_check(position, mv) {
                     continue;
@@ -990,46 +988,9 @@ fn late_move_reduction(depth: u32, index: usize, gentle: bool) -> u32 {
 }
 
 /// Late move pruning: at the frontier, the quiet moves after this many quiet ones are not
-/// searched (their order says they are unlikely to matter there); half as many where the
-/// static evaluation is not improving.
-fn late_move_count(depth: u32, improving: bool) -> usize {
-    let count = 3 + (depth * depth) as usize;
-    if improving {
-        count
-    } else {
-        count / 2 + 1
-    }
-}
-
-/// The static evaluations along the current line, by ply, with the camp they were taken for
-/// (`None` in check, where none is taken).
-struct EvalStack {
-    evals: Vec<Option<(i32, i32)>>,
-}
-
-impl EvalStack {
-    fn new() -> Self {
-        EvalStack {
-            evals: vec![None; KILLER_PLIES],
-        }
-    }
-
-    /// Records `here` (the evaluation for `camp` at `ply`) and says whether it is better than
-    /// the same camp's two plies before; `true` where that is unknown (in check, a turn of
-    /// several actions, or near the root), which keeps the pruning at its plain margins.
-    fn improving(&mut self, ply: u32, camp: i32, here: Option<i32>) -> bool {
-        let ply = ply as usize;
-        if let Some(slot) = self.evals.get_mut(ply) {
-            *slot = here.map(|v| (v, camp));
-        }
-        let before = ply
-            .checked_sub(2)
-            .and_then(|p| self.evals.get(p).copied().flatten());
-        match (here, before) {
-            (Some(now), Some((then, then_camp))) if then_camp == camp => now > then,
-            _ => true,
-        }
-    }
+/// searched (their order says they are unlikely to matter there).
+fn late_move_count(depth: u32) -> usize {
+    3 + (depth * depth) as usize
 }
 
 /// What the game's rules allow the search to assume, read once from the definition.
@@ -1208,7 +1169,6 @@ pub(crate) fn deepen<B: Bitboard>(
         stopped: false,
         game: GameTraits::of(rules),
         history: History::new(),
-        evals: EvalStack::new(),
         iteration: 1,
         goals: Goals::of(rules),
         tally: Tally::default(),
