@@ -590,3 +590,24 @@ fn an_xboard_shako_record_is_read_with_its_ranks_from_zero() {
         assert!(out.contains(line), "{line}: {out}");
     }
 }
+
+/// XBoard's SAN names the piece a castling gates without its square (`O-O/H`, the king's move
+/// `e1g1h`: the hawk on the king's square), where this crate writes `O-O/He1`: `replay` reads
+/// it as the castling that gates on the king's square. Found by the XBoard sweep (seirawan).
+#[test]
+fn an_xboard_castling_that_gates_without_its_square_gates_on_the_king_s_square() {
+    let out = replay_xboard_record(
+        "xboard-seirawan-castling",
+        "seirawan",
+        "seirawan",
+        "*",
+        "1. Nf3 Nf6 2. g3 g6 3. Bg2 Bg7 4. O-O/H O-O/E",
+    );
+    for line in [
+        "(8 moves)",
+        "7. white O-O/He1 (e1g1h)",
+        "8. black O-O/Ee8 (e8g8e)",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+}

@@ -664,7 +664,8 @@ fn xboard_plays_minishogi_between_variant_and_fairy_stockfish() {
 /// capture starts in the enemy's half (backend.c `ApplyMove`), so torpedo's `g2xh3` e.p. of a
 /// pawn that went h4-h2 leaves XBoard's board wrong (1 game in 4): an XBoard limit. Courier:
 /// XBoard forfeited our king's `f1g2` (not yet understood). Seirawan: `variant replay` refused
-/// XBoard's `O-O/H` (castling that gates the hawk; not yet read).
+/// XBoard's `O-O/H` (castling that gates the hawk on the king's square; read since, tested in
+/// tests/records.rs).
 #[test]
 #[ignore = "a sweep of every game XBoard can play against Fairy-Stockfish: about half an hour"]
 fn xboard_plays_every_game_against_fairy_stockfish() {

@@ -180,6 +180,39 @@ fn gate_suffix<B: Bitboard>(rules: &Rules<B>, mv: Move, with_square: bool) -> St
     }
 }
 
+/// The castling XBoard writes `O-O/H`: the one legal castling that gates that piece on the
+/// king's square, which this crate writes with the square (`O-O/He1`). XBoard's SAN names the
+/// gated piece of a castling without its square, and means the king's (its move is the king's,
+/// `e1g1h` in UCI); a castling gating on the rook's square is another move there.
+fn castling_gating_on_the_king_s_square<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    wanted: &str,
+    legal: &[Move],
+) -> Option<Move> {
+    if !wanted.starts_with("O-O") || !wanted.contains('/') {
+        return None;
+    }
+    let fitting: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|&m| {
+            let MoveKind::Castle(index) = m.kind else {
+                return false;
+            };
+            let king = rules.castles()[index as usize].king_from;
+            m.gate_square(rules)
+                .is_some_and(|(_, square)| square == king)
+                && normalise(&bare(rules, position, m, legal))
+                    == format!("{wanted}{}", square_name(rules, king))
+        })
+        .collect();
+    match fitting[..] {
+        [mv] => Some(mv),
+        _ => None,
+    }
+}
+
 /// `O-O` for the castling whose rook starts nearest the king, `O-O-O` for the others.
 fn castle_name<B: Bitboard>(rules: &Rules<B>, index: usize) -> String {
     let castle = &rules.castles()[index];
@@ -424,6 +457,9 @@ pub fn resolve_with<B: Bitboard>(
             text: text.to_string(),
             uci: Some(wanted),
         });
+    }
+    if let Some(mv) = castling_gating_on_the_king_s_square(rules, position, &wanted, &legal) {
+        return Ok(mv);
     }
     if wanted.starts_with("O-O") {
         return Err(InputError::Illegal {
