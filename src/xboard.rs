@@ -944,6 +944,7 @@ fn assign_slots(definition: &Definition, parent: &str) -> Result<Vec<usize>, Str
     } else {
         promoted_offset
     };
+    let places = (1..king).filter(|&slot| !taken[slot]).count();
     let mut slots: Vec<Option<usize>> = vec![None; definition.pieces.len()];
     let place = |index: usize, slot: usize, taken: &mut [bool; 22], slots: &mut [Option<usize>]| {
         if !taken[slot] && slots[index].is_none() {
@@ -1002,7 +1003,7 @@ fn assign_slots(definition: &Definition, parent: &str) -> Result<Vec<usize>, Str
             format!(
                 "{} piece types, and XBoard's table has {} places besides the pawn's and the king's",
                 definition.pieces.len(),
-                king - 1
+                places
             )
         })
 }
