@@ -293,11 +293,24 @@ pub fn status_into<B: Bitboard>(
     history: &[u64],
     moves: &mut Vec<Move>,
 ) -> Option<Outcome> {
-    let finished = |known: Option<&[Move]>| ended(rules, position, history, known);
     moves.clear();
     if ends_before_actions(rules, position, history) {
-        return Some(finished(None));
+        return Some(ended(rules, position, history, None));
     }
+    status_listed_into(rules, position, history, moves)
+}
+
+/// The rest of [`status_into`], once [`ends_before_actions`] has found the game going on: the
+/// legal actions listed into `moves` (cleared first), and the ends that read them. A search
+/// asks the cheap ends first, then its table, and lists the actions only where it must.
+pub fn status_listed_into<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    moves: &mut Vec<Move>,
+) -> Option<Outcome> {
+    let finished = |known: Option<&[Move]>| ended(rules, position, history, known);
+    moves.clear();
     let drop_squares = legal_moves_into(rules, position, moves);
     let judge = Judge::new(rules, position, position.side_to_move(rules))
         .with_actions(moves)

@@ -37,6 +37,11 @@
 //! - an iteration cut short by the clock or the node budget still counts where it proved a
 //!   root move better than the last iteration's (one line only).
 //!
+//! What makes a node cheap: the ends that need no move list, then the table, then (where
+//! passing is harmless and only "no legal move" reads the list) the pruning, and only then the
+//! move list; an evaluation cache ([`EvalCache`]) answers for the leaves that iterative
+//! deepening and transpositions bring back.
+//!
 //! The same iterative deepening ([`deepen`]) serves the players, `variant analyse` and the engine
 //! protocols: it is bounded by [`Limits`] (depth, nodes, several best lines) and by a shared
 //! [`Control`] that another thread may stop or give a deadline, and it hands a [`Report`] (depth,
@@ -51,7 +56,7 @@ use crate::core::index::SideId;
 use crate::core::tactical::is_tactical;
 use crate::legal::{any_legal, tactical_moves};
 use crate::moves::{Move, MoveKind};
-use crate::outcome::{end_reads_actions, end_unlisted, ends_before_actions};
+use crate::outcome::{end_reads_actions, end_unlisted, ends_before_actions, status_listed_into};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::session::Session;
@@ -157,6 +162,42 @@ impl Table {
             .filter(|e| e.is_some())
             .count();
         (used * 1000 / sample) as u32
+    }
+}
+
+/// Slots of the [`EvalCache`].
+const EVAL_CACHE_SIZE: usize = 1 << 18;
+
+/// The static evaluations of positions met before, by hash: iterative deepening and
+/// transpositions bring the search back to the same leaves, and the evaluation (mobility, the
+/// pawns, the goals) is the dearest part of a node. The root's side is fixed for a search, so a
+/// position's hash is its key; one entry per slot, the latest kept.
+struct EvalCache {
+    /// Per slot, the hash of the position evaluated (0: none).
+    keys: Vec<u64>,
+    values: Vec<i32>,
+}
+
+impl EvalCache {
+    fn new() -> Self {
+        // Zeroed vectors are had from the allocator untouched: a short search pays only for
+        // the slots it uses.
+        EvalCache {
+            keys: vec![0; EVAL_CACHE_SIZE],
+            values: vec![0; EVAL_CACHE_SIZE],
+        }
+    }
+
+    fn probe(&self, key: u64) -> Option<i32> {
+        let slot = key as usize & (EVAL_CACHE_SIZE - 1);
+        // A position hashed to 0 is evaluated each time.
+        (self.keys[slot] == key && key != 0).then_some(self.values[slot])
+    }
+
+    fn store(&mut self, key: u64, value: i32) {
+        let slot = key as usize & (EVAL_CACHE_SIZE - 1);
+        self.keys[slot] = key;
+        self.values[slot] = value;
     }
 }
 
@@ -419,6 +460,8 @@ struct Searcher<'a, B: Bitboard> {
     /// The best root move of an iteration cut short, proven better than the window's bottom
     /// (one line only): the next iteration's best so far, played if the search stops there.
     partial: Option<(Move, i32)>,
+    /// The evaluations of positions met before in this search.
+    evaluations: EvalCache,
 }
 
 impl<B: Bitboard> Searcher<'_, B> {
@@ -462,13 +505,21 @@ impl<B: Bitboard> Searcher<'_, B> {
 
     /// The evaluation for the camp to move.
     fn static_eval(&mut self, position: &Position<B>) -> i32 {
-        let value = evaluate_in(
-            self.rules,
-            &self.goals,
-            &mut self.tally,
-            position,
-            self.root,
-        );
+        let key = position.hash();
+        let value = match self.evaluations.probe(key) {
+            Some(value) => value,
+            None => {
+                let value = evaluate_in(
+                    self.rules,
+                    &self.goals,
+                    &mut self.tally,
+                    position,
+                    self.root,
+                );
+                self.evaluations.store(key, value);
+                value
+            }
+        };
         value * self.camp(position)
     }
 
@@ -641,10 +692,13 @@ impl<B: Bitboard> Searcher<'_, B> {
             // Quiescence judges the end itself, and lists only the moves it follows.
             return self.quiescence(position, ply, alpha, beta, QUIESCENCE_DEPTH);
         }
-        let moves = match status(self.rules, position, &self.path) {
-            Status::Over(result) => return self.terminal(&result, ply, position),
-            Status::Moves(moves) => moves,
-        };
+        // The ends that need no move list (repetition, material, the move limit, ...) first;
+        // then the table, whose cut-offs spare the move generation; then the moves, and the
+        // ends that read them (no legal move, `can act`). A finished position is never stored,
+        // so the table cannot answer for one.
+        if ends_before_actions(self.rules, position, &self.path) {
+            return self.ended(position, ply, None);
+        }
         let pv = beta - alpha > 1;
         let key = position.hash();
         let entry = self.table.probe(key);
@@ -655,6 +709,16 @@ impl<B: Bitboard> Searcher<'_, B> {
                 Bound::Lower if value >= beta && !pv => return value,
                 Bound::Upper if value <= alpha && !pv => return value,
                 _ => {}
+            }
+        }
+        // Where only "no legal move" among the ends reads the moves and passing is harmless
+        // (`prune_unlisted`), the pruning below, which stands only out of check, comes before
+        // the move list: what it risks is a stalemate judged by the evaluation.
+        let mut moves = Vec::new();
+        let early = self.game.prune_unlisted;
+        if !early {
+            if let Some(result) = status_listed_into(self.rules, position, &self.path, &mut moves) {
+                return self.terminal(&result, ply, position);
             }
         }
         // The static evaluation, once per node, where the pruning below may read it.
@@ -685,6 +749,11 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
         if self.stopped {
             return 0;
+        }
+        if early {
+            if let Some(result) = status_listed_into(self.rules, position, &self.path, &mut moves) {
+                return self.terminal(&result, ply, position);
+            }
         }
         let alpha0 = alpha;
         let mut best = -INFINITY;
@@ -1011,6 +1080,10 @@ struct GameTraits {
     /// end of a quiescence node is judged on all of them, listed, and its tactical moves are
     /// kept from that list rather than generated alone.
     ends_read_actions: bool,
+    /// Whether reverse futility and null-move pruning may come before the move list: where
+    /// null moves are sound and no end condition reads the legal actions, so that the only end
+    /// the list could show, out of check, is a stalemate.
+    prune_unlisted: bool,
     /// The piece types whose presence makes zugzwang unlikely: neither royal nor promoting
     /// (pawn-like), and worth something.
     officers: Vec<crate::core::index::PieceId>,
@@ -1045,6 +1118,7 @@ impl GameTraits {
             plain_captures,
             quiet_pruning: null_move && d.end.conditions.is_empty(),
             ends_read_actions: end_reads_actions(rules),
+            prune_unlisted: null_move && !end_reads_actions(rules),
             officers,
         }
     }
@@ -1173,6 +1247,7 @@ pub(crate) fn deepen<B: Bitboard>(
         goals: Goals::of(rules),
         tally: Tally::default(),
         partial: None,
+        evaluations: EvalCache::new(),
     };
     let mut ordered = searcher.ordered(position, moves, None, 0);
     let mut best = (ordered[0], 0, 0);
