@@ -60,12 +60,13 @@ const SHOGI_RULED_SLOTS: [usize; 2] = [1, 4];
 /// Under the parent `shogi`, XBoard promotes only the pieces in the slots before its Wazir's.
 const SHOGI_PROMOTABLE: usize = 9;
 /// The variants XBoard knows by name and plays by the same rules: it gets no `setup` for them,
-/// as from Fairy-Stockfish. Not in the list though XBoard knows the name: `courier` (XBoard's
-/// starts from another position, without the advanced pawns and ferz of Fairy-Stockfish's and
-/// ours) and `berolina` (XBoard 4.9's own rules for it forfeit the pawns' diagonal steps, "might
-/// work if TestLegality is off" in its source): both get a `setup` and `piece` lines, so that
-/// XBoard plays them by ours.
+/// as from Fairy-Stockfish. Not in the list though XBoard knows the name: `berolina` (XBoard
+/// 4.9's own rules for it forfeit the pawns' diagonal steps, "might work if TestLegality is off"
+/// in its source): it gets a `setup` and `piece` lines, so that XBoard plays it by ours.
+/// `courier` is in the list although XBoard starts it from another position (see
+/// [`XBOARD_STARTS`]).
 const KNOWN_TO_XBOARD: &[&str] = &[
+    "courier",
     "normal",
     "wildcastle",
     "nocastle",
@@ -100,6 +101,18 @@ const KNOWN_TO_XBOARD: &[&str] = &[
     "fairy",
     "grand",
 ];
+/// Games XBoard knows by name but starts from a position of its own, with the library's
+/// rules: the engine starts there too, until a `setboard` says otherwise. XBoard 4.9 ignores an
+/// engine's `setup` for a variant it knows on its usual board while it tests legality
+/// (backend.c), so it cannot be told the library's start; with legality testing off it would
+/// take it, and the two would then disagree again: a game XBoard knows is always played from
+/// XBoard's start. Courier: XBoard's has no move played (backend.c `CourierArray`, "initial
+/// forced moves not implemented"); Fairy-Stockfish's and the library's have the a-, g- and
+/// l-pawns and the ferz advanced. To play from the library's start, load its FEN in XBoard.
+const XBOARD_STARTS: &[(&str, &str)] = &[(
+    "courier",
+    "rnebmkfwbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBMKFWBENR w - - 0 1",
+)];
 /// The longest clock `time` sets, in centiseconds: a year.
 const MAX_CLOCK_CS: i64 = 365 * 24 * 3600 * 100;
 /// The transposition table's size, in megabytes (until `memory` says otherwise).
@@ -483,7 +496,11 @@ impl Engine {
                     }
                 }
                 self.definition = definition.clone();
-                self.reset(None);
+                let start = XBOARD_STARTS
+                    .iter()
+                    .find(|(game, _)| *game == offered)
+                    .map(|(_, fen)| *fen);
+                self.reset(start);
                 self.table = None;
             }
             Err(why) => error(&why, line),

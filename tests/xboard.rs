@@ -16,8 +16,16 @@ fn engine_move(lines: &[String]) -> String {
         .to_string()
 }
 
+/// XBoard's start of courier (backend.c's `CourierArray`), where `variant xboard` starts it.
+const XBOARD_COURIER: &str =
+    "rnebmkfwbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBMKFWBENR w - - 0 1";
+
 fn legal_moves(game: &str, play: &str) -> Vec<String> {
-    let output = common::variant(&["moves", game, "--play", play]);
+    let mut args = vec!["moves", game, "--play", play];
+    if game == "courier" {
+        args.extend(["--fen", XBOARD_COURIER]);
+    }
+    let output = common::variant(&args);
     assert!(output.status.success(), "{}", common::stderr(&output));
     common::stdout(&output)
         .lines()
@@ -613,5 +621,36 @@ fn any_clock_is_taken_and_the_engine_still_moves() {
     engine.send("usermove d2d4");
     engine.send("?");
     engine.until(PATIENCE, |l| l.starts_with("move "));
+    engine.quit();
+}
+
+/// XBoard starts courier from its own position (backend.c `CourierArray`: every pawn on its
+/// second rank, the ferz on g1) and, testing legality, ignores an engine's `setup` for it: the
+/// engine starts there too (`g2g3` is legal only there: the library's start has no g2 pawn),
+/// and a `setboard` still sets the library's start.
+#[test]
+fn courier_starts_from_xboard_s_own_position() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.send("xboard");
+    engine.send("protover 2");
+    engine.until(PATIENCE, |l| l.contains("done=1"));
+    engine.send("new");
+    engine.send("force");
+    engine.send("variant courier");
+    let lines = engine.ping();
+    assert!(!lines.iter().any(|l| l.starts_with("setup")), "{lines:#?}");
+    engine.send("usermove g2g3");
+    engine.send("usermove g7g6");
+    engine.send("usermove f1g2");
+    let lines = engine.ping();
+    assert!(lines.is_empty(), "{lines:#?}");
+    engine.send(
+        "setboard rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1",
+    );
+    engine.send("usermove g2g3");
+    let lines = engine.ping();
+    assert!(lines[0].starts_with("Illegal move ("), "{lines:#?}");
+    engine.send("usermove f1g2");
+    assert!(engine.ping().is_empty());
     engine.quit();
 }

@@ -37,6 +37,15 @@ const GAME_TIME: Duration = Duration::from_secs(180);
 /// within milliseconds of its own move (`Illegal move: d1h5` after `1. e3 e6` in crazyhouse),
 /// as if its own move were not yet on its board.
 const AGAINST_FAIRY: &[&str] = &["-mps", "40", "-tc", "0:20"];
+/// Games XBoard starts from a position of its own (courier: backend.c's `CourierArray`, no
+/// move played), whose Fairy-Stockfish start (variant.cpp's `startFen`, the library's too) is
+/// loaded as a position file: XBoard sends it to both engines by `setboard`. Without it,
+/// Fairy-Stockfish plays from its own start and XBoard forfeits its moves (`h8g8`); `variant
+/// xboard` starts from XBoard's (tests/xboard.rs).
+const FAIRY_STARTS: &[(&str, &str)] = &[(
+    "courier",
+    "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1",
+)];
 /// The moves after which XBoard adjudicates a draw.
 const MOVE_CAP: u32 = 40;
 /// How XBoard ends a game by a judgment of its own, which the game's rules need not share
@@ -618,13 +627,14 @@ fn plays_against_fairy(game: &str) -> Option<String> {
         return None;
     };
     let dir = common::temporary_dir(&format!("xboard-{game}"));
-    let played = play(
-        &dir,
-        &xboard,
-        [&ours(""), &fairy],
-        Some(game),
-        AGAINST_FAIRY,
-    );
+    let mut pace: Vec<String> = AGAINST_FAIRY.iter().map(|a| a.to_string()).collect();
+    if let Some((_, fen)) = FAIRY_STARTS.iter().find(|(name, _)| *name == game) {
+        let file = dir.join("start.fen");
+        std::fs::write(&file, format!("{fen}\n")).expect("the start is written");
+        pace.extend(["-lpf".to_string(), file.display().to_string()]);
+    }
+    let pace: Vec<&str> = pace.iter().map(String::as_str).collect();
+    let played = play(&dir, &xboard, [&ours(""), &fairy], Some(game), &pace);
     Some(check_game(&dir, &played, game))
 }
 
@@ -651,11 +661,19 @@ fn xboard_plays_minishogi_between_variant_and_fairy_stockfish() {
     plays_against_fairy("minishogi");
 }
 
+/// Courier: XBoard starts it from its own position and ignores the engines' `setup`, so the
+/// game is played from Fairy-Stockfish's start, loaded in XBoard ([`FAIRY_STARTS`]), which
+/// XBoard sends to both engines by `setboard`.
+#[test]
+fn xboard_plays_courier_between_variant_and_fairy_stockfish() {
+    plays_against_fairy("courier");
+}
+
 /// Every two-sided game that XBoard and Fairy-Stockfish both know by the library's name, one
 /// game each (about a minute a game): run with `-- --ignored` for the sweep. Janggi and horde
 /// are left out: XBoard 4.9.1 forfeits a soldier's sideways step (`a3b3`) and every move of
-/// horde's White (no king) with legality testing on, Fairy-Stockfish's own as well. Courier may end in Fairy-Stockfish's forfeit (`h8g8`), which
-/// this test reports as a failure of the game, not of our moves.
+/// horde's White (no king) with legality testing on, Fairy-Stockfish's own as well. Courier is
+/// played from Fairy-Stockfish's start, loaded in XBoard ([`FAIRY_STARTS`]).
 ///
 /// The sweep of 2026-11-27 (20:00 UTC, main 58a681c): 23 of 26 played and replayed; courier,
 /// seirawan and torpedo failed. Torpedo: XBoard forfeited our pawn's double step `h4h6` (no
@@ -663,7 +681,9 @@ fn xboard_plays_minishogi_between_variant_and_fairy_stockfish() {
 /// XBoard still held a pawn on: XBoard 4.9.1 removes the pawn taken en passant only when the
 /// capture starts in the enemy's half (backend.c `ApplyMove`), so torpedo's `g2xh3` e.p. of a
 /// pawn that went h4-h2 leaves XBoard's board wrong (1 game in 4): an XBoard limit. Courier:
-/// XBoard forfeited our king's `f1g2` (not yet understood). Seirawan: `variant replay` refused
+/// XBoard forfeited our king's `f1g2`: XBoard starts courier from its own position (a pawn on
+/// g2), ignoring the engines' `setup`; since, `variant xboard` starts from XBoard's, and this
+/// test loads Fairy-Stockfish's start in XBoard. Seirawan: `variant replay` refused
 /// XBoard's `O-O/H` (castling that gates the hawk on the king's square; read since, tested in
 /// tests/records.rs).
 #[test]
