@@ -116,10 +116,7 @@ impl Exchanges {
         let mut enemies_take = true;
         let mut depth = 0;
         while depth + 1 < LONGEST && !self.uncapturable[on_square] {
-            let board = Remaining {
-                position,
-                occupied,
-            };
+            let board = Remaining { position, occupied };
             let takers = camp_attackers(rules, &board, mv.to, us, enemies_take);
             let Some((from, piece)) = self.cheapest(position, takers) else {
                 break;
@@ -174,4 +171,102 @@ fn camp_attackers<B: Bitboard>(
         .fold(B::EMPTY, |all, side| {
             all | attackers(board, rules, square, side, board.occupied)
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Exchanges;
+    use crate::core::position::Position;
+    use crate::legal::legal_moves;
+    use crate::rules::Rules;
+    use std::path::Path;
+
+    fn rules(game: &str) -> Rules<u128> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let path = root.join(format!("games/{game}.variant"));
+        let options = variant_dsl::LoadOptions::with_search_path([root.join("games")]);
+        let definition = variant_dsl::load_file_with(&path, &options)
+            .expect("loads")
+            .definition;
+        Rules::compile(&definition).expect("compiles")
+    }
+
+    /// The static exchange of the legal move `uci` in `fen`, computed by hand in the callers.
+    fn exchange(game: &str, fen: &str, uci: &str) -> i32 {
+        let rules = rules(game);
+        let setup = variant_dsl::fen::parse_fen(rules.definition(), fen).expect("a FEN");
+        let position = Position::from_setup(&rules, &setup).expect("a position");
+        let mv = legal_moves(&rules, &position)
+            .into_iter()
+            .find(|m| m.uci(&rules) == uci)
+            .unwrap_or_else(|| panic!("{uci} is legal in {fen}"));
+        Exchanges::of(&rules)
+            .expect("plain captures")
+            .evaluate(&rules, &position, mv)
+            .expect("a move from one square to another")
+    }
+
+    #[test]
+    fn a_queen_taking_a_defended_pawn_loses_the_queen_for_it() {
+        // Qxe5 dxe5: +1 - 9.
+        let fen = "4k3/8/3p4/4p3/8/8/8/4QK2 w - - 0 1";
+        assert_eq!(exchange("chess", fen, "e1e5"), -8);
+    }
+
+    #[test]
+    fn an_undefended_piece_is_won() {
+        assert_eq!(
+            exchange("chess", "4k3/8/8/4n3/8/8/8/4QK2 w - - 0 1", "e1e5"),
+            3
+        );
+        // A quiet move to a square nobody attacks: nothing changes hands.
+        assert_eq!(
+            exchange("chess", "4k3/8/8/4n3/8/8/8/4QK2 w - - 0 1", "e1a5"),
+            0
+        );
+    }
+
+    #[test]
+    fn a_rider_behind_the_taker_joins_the_exchange() {
+        // Rxe5 Rxe5 Rxe5: the rook on e1 is seen through the one that took: +1 - 5 + 5.
+        let fen = "4r1k1/8/8/4p3/8/8/4R3/4R1K1 w - - 0 1";
+        assert_eq!(exchange("chess", fen, "e2e5"), 1);
+        // Without it, Rxe5 Rxe5 loses the rook for a pawn.
+        let fen = "4r1k1/8/8/4p3/8/8/4R3/6K1 w - - 0 1";
+        assert_eq!(exchange("chess", fen, "e2e5"), -4);
+        // A queen behind a bishop: Bxe4 Nxe4 Qxe4, +3 - 3 + 3; without the queen, +3 - 3.
+        let fen = "6k1/8/3n4/8/4b3/8/2B5/1Q4K1 w - - 0 1";
+        assert_eq!(exchange("chess", fen, "c2e4"), 3);
+        let fen = "6k1/8/3n4/8/4b3/8/2B5/6K1 w - - 0 1";
+        assert_eq!(exchange("chess", fen, "c2e4"), 0);
+    }
+
+    #[test]
+    fn a_king_takes_last_and_only_what_is_not_defended() {
+        // Nxd5 Kxd5: the king takes the knight.
+        let fen = "8/8/8/3pk3/8/2N5/8/4K3 w - - 0 1";
+        assert_eq!(exchange("chess", fen, "c3d5"), 1 - 3);
+        // The rook on d1 defends d5: the king may not take.
+        let fen = "8/8/8/3pk3/8/2N5/8/3RK3 w - - 0 1";
+        assert_eq!(exchange("chess", fen, "c3d5"), 1);
+    }
+
+    #[test]
+    fn a_cannon_needs_its_hurdle_where_the_exchange_leaves_it() {
+        // Xiangqi: Re4xe6 Re9xe6; the cannon on e2 had the chariot as its hurdle, gone once it
+        // took, so it cannot take back: +1 - 9.
+        let fen = "5k3/4r4/9/9/4p4/9/4R4/9/4C4/3K5 w - - 0 1";
+        assert_eq!(exchange("xiangqi", fen, "e4e6"), -8);
+        // With a horse on e3 as its hurdle, it takes back: +1 - 9 + 9.
+        let fen = "5k3/4r4/9/9/4p4/9/4R4/4N4/4C4/3K5 w - - 0 1";
+        assert_eq!(exchange("xiangqi", fen, "e4e6"), 1);
+    }
+
+    #[test]
+    fn games_whose_captures_do_more_have_no_static_exchange() {
+        assert!(Exchanges::of(&rules("chess")).is_some());
+        assert!(Exchanges::of(&rules("atomic")).is_none());
+        assert!(Exchanges::of(&rules("crazyhouse")).is_none());
+        assert!(Exchanges::of(&rules("shogi")).is_none());
+    }
 }

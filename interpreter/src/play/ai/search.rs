@@ -608,8 +608,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         let exchanges = self.exchanges.as_ref()?;
         let victim = self.victim(position, mv)?;
         let attacker = position.at(mv.from)?.piece.index();
-        if self.value(attacker) <= self.value(victim) && !matches!(mv.kind, MoveKind::Promote(_))
-        {
+        if self.value(attacker) <= self.value(victim) && !matches!(mv.kind, MoveKind::Promote(_)) {
             return Some(false);
         }
         Some(exchanges.evaluate(self.rules, position, mv)? < 0)
