@@ -568,7 +568,7 @@ impl<B: Bitboard> Searcher<'_, B> {
 
     /// Back from a [`Searcher::child`]: its position and move leave the path.
     fn leave(&mut self) {
-        self.leave();
+        self.path.pop();
         self.line.pop();
     }
 
