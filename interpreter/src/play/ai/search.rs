@@ -13,7 +13,9 @@
 //! - principal variation search (null windows after the first move) and aspiration windows
 //!   around the previous iteration's value;
 //! - move ordering: the table's move, captures of the most valuable piece by the cheapest,
-//!   promotions, two killer moves per ply, then a history score per origin and target;
+//!   promotions, two killer moves per ply, then a history score per origin and target; last,
+//!   where the game's captures are plain, the captures that lose their static exchange
+//!   ([`crate::core::exchange`]);
 //! - late move reductions for quiet moves late in that order;
 //! - frontier pruning of quiet moves, at three plies or less from the horizon, outside the
 //!   principal variation and out of check, unless the move gives check: the quiet moves after
@@ -30,7 +32,8 @@
 //! - a check extension, in games with check;
 //! - quiescence on captures and promotions, so that no evaluation is taken in the middle of an
 //!   exchange, with delta pruning where a capture only removes its victim, and there captures
-//!   of a cheaper piece on a square an enemy controls skipped (a cheap static exchange test);
+//!   that lose their static exchange skipped (elsewhere, where the game has no static
+//!   exchange but plain captures, captures of a cheaper piece on a square an enemy controls);
 //!   its moves are generated alone ([`crate::legal::tactical_moves`]) and the end judged by
 //!   whether any legal move exists, unless an end condition reads the legal actions (listing
 //!   every legal move to keep a few cost as much as the rest of the search);
@@ -53,7 +56,7 @@ use crate::core::tactical::is_tactical;
 use crate::legal::{any_legal, tactical_moves};
 use crate::moves::{Move, MoveKind};
 use crate::outcome::{end_reads_actions, end_unlisted, ends_before_actions};
-use crate::position::{Occupant, Position};
+use crate::position::Position;
 use crate::rules::Rules;
 use crate::session::Session;
 use std::fmt;
@@ -413,9 +416,6 @@ struct Searcher<'a, B: Bitboard> {
     exchanges: Option<Exchanges>,
     /// Move ordering learnt while searching.
     history: History,
-    /// The moves from the root to the node searched (the root's history excluded), in step
-    /// with the search's part of `path`.
-    line: Vec<Move>,
     /// The depth of the current iteration (bounds the check extensions).
     iteration: u32,
     /// What the end rules make worth having, for the evaluation.
@@ -496,14 +496,7 @@ impl<B: Bitboard> Searcher<'_, B> {
 
     /// How promising a move looks, for ordering: the table's move, captures of valuable pieces
     /// by cheap ones, promotions, the killers of this ply, then the history of quiet moves.
-    fn order_key(
-        &self,
-        position: &Position<B>,
-        mv: Move,
-        best: Option<Move>,
-        ply: u32,
-        counter: Option<Move>,
-    ) -> i64 {
+    fn order_key(&self, position: &Position<B>, mv: Move, best: Option<Move>, ply: u32) -> i64 {
         if Some(mv) == best {
             return i64::MAX;
         }
@@ -532,7 +525,6 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
         match self.history.killer_rank(ply, mv) {
             Some(rank) => 9_000_000 - rank as i64,
-            None if counter == Some(mv) => 8_000_000,
             None => i64::from(self.history.score(mv)),
         }
     }
@@ -544,12 +536,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         best: Option<Move>,
         ply: u32,
     ) -> Vec<Move> {
-        let counter = self
-            .previous(position)
-            .and_then(|(previous, piece)| self.history.counter(previous, piece));
-        moves.sort_by_cached_key(|&mv| {
-            std::cmp::Reverse(self.order_key(position, mv, best, ply, counter))
-        });
+        moves.sort_by_cached_key(|&mv| std::cmp::Reverse(self.order_key(position, mv, best, ply)));
         moves
     }
 
@@ -562,24 +549,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         let mut next = *position;
         next.play_unchecked(self.rules, mv);
         self.path.push(position.hash());
-        self.line.push(mv);
         next
-    }
-
-    /// Back from a [`Searcher::child`]: its position and move leave the path.
-    fn leave(&mut self) {
-        self.path.pop();
-        self.line.pop();
-    }
-
-    /// The move that led to the node being searched, with the piece it left on its target
-    /// (`None` at the root, after a pass, or where the target is empty).
-    fn previous(&self, position: &Position<B>) -> Option<(Move, Occupant)> {
-        let &mv = self.line.last()?;
-        if mv.kind == MoveKind::Pass {
-            return None;
-        }
-        Some((mv, position.at(mv.to)?))
     }
 
     /// A child's value seen from its parent's camp, searched in the window `alpha..beta` of
@@ -628,7 +598,7 @@ impl<B: Bitboard> Searcher<'_, B> {
             let reduced = depth.saturating_sub(1 + reduction);
             -self.negamax(&next, reduced, ply + 1, -beta, -beta + 1, false)
         };
-        self.leave();
+        self.path.pop();
         !self.stopped && value >= beta && value < MATE / 2
     }
 
@@ -805,7 +775,7 @@ impl<B: Bitboard> Searcher<'_, B> {
                 }
                 value
             };
-            self.leave();
+            self.path.pop();
             if self.stopped {
                 return 0;
             }
@@ -817,9 +787,6 @@ impl<B: Bitboard> Searcher<'_, B> {
                     if alpha >= beta {
                         if quiet {
                             self.history.reward(ply, depth, mv, &quiets);
-                            if let Some((previous, piece)) = self.previous(position) {
-                                self.history.set_counter(previous, piece, mv);
-                            }
                         }
                         break;
                     }
@@ -919,7 +886,7 @@ impl<B: Bitboard> Searcher<'_, B> {
             } else {
                 -self.quiescence(&next, ply + 1, -beta, -alpha, depth - 1)
             };
-            self.leave();
+            self.path.pop();
             if self.stopped {
                 return 0;
             }
@@ -969,7 +936,7 @@ impl<B: Bitboard> Searcher<'_, B> {
                     value
                 }
             };
-            self.leave();
+            self.path.pop();
             if self.stopped {
                 self.partial = best
                     .first()
@@ -1139,15 +1106,11 @@ impl GameTraits {
 const KILLER_PLIES: usize = 2 * MAX_DEPTH as usize + 2 * QUIESCENCE_DEPTH as usize;
 
 /// Move ordering learnt while searching: two killers per ply (quiet moves that refuted a
-/// sibling line), a countermove per move (the quiet move that refuted it last, tried after
-/// the killers) and a history score per origin and target square (quiet moves that caused
+/// sibling line) and a history score per origin and target square (quiet moves that caused
 /// cut-offs, deeper ones counting more; those tried before them counting against).
 struct History {
     killers: Vec<[Option<Move>; 2]>,
     scores: Vec<i32>,
-    /// The countermoves: per move (its target and the piece it left there, side and type), the
-    /// quiet move that last refuted it.
-    counters: Vec<Option<Move>>,
 }
 
 impl History {
@@ -1155,22 +1118,7 @@ impl History {
         History {
             killers: vec![[None; 2]; KILLER_PLIES],
             scores: vec![0; 256 * 256],
-            counters: vec![None; 8 * 32 * 256],
         }
-    }
-
-    fn counter_index(mv: Move, piece: Occupant) -> usize {
-        (((piece.side.index() & 7) << 5 | (piece.piece.index() & 31)) << 8) | (mv.to.index() & 255)
-    }
-
-    /// The quiet move that last refuted `previous` (which left `piece` on its target).
-    fn counter(&self, previous: Move, piece: Occupant) -> Option<Move> {
-        self.counters[Self::counter_index(previous, piece)]
-    }
-
-    /// `mv` refuted `previous` (which left `piece` on its target).
-    fn set_counter(&mut self, previous: Move, piece: Occupant, mv: Move) {
-        self.counters[Self::counter_index(previous, piece)] = Some(mv);
     }
 
     fn index(mv: Move) -> usize {
@@ -1272,7 +1220,6 @@ pub(crate) fn deepen<B: Bitboard>(
             .then(|| Exchanges::of(rules))
             .flatten(),
         history: History::new(),
-        line: Vec::new(),
         iteration: 1,
         goals: Goals::of(rules),
         tally: Tally::default(),
