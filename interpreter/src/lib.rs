@@ -33,8 +33,8 @@ pub mod rules;
 // The modules keep their paths from before the layers were folders (`crate::position`,
 // `variant_interpreter::movegen`, ...): the CLI and the tests name them so.
 pub use crate::core::{
-    action_set, bitboard, control, edit, geometry, index, moves, path, position, setup, tables,
-    tactical, zobrist,
+    action_set, bitboard, control, edit, exchange, geometry, index, moves, path, position, setup,
+    tables, tactical, zobrist,
 };
 pub use play::{action, ai, describe, explain, perft, policy, san, session, view};
 use rules::{after_drop, domain, program};

@@ -124,6 +124,70 @@ fn attacks_on<B: Bitboard, V: Board<B>, const NEW_ONLY: bool>(
     false
 }
 
+/// The squares of `attacker`'s pieces that attack `square` by their ordinary moves (the attack
+/// tables), with the board occupied as `occupied`: every attacker, where [`attacked_by_moves`]
+/// stops at the first. A static exchange ([`crate::core::exchange`]) takes them one by one, the
+/// pieces it removed left out of `board` and `occupied`, so that a rider behind a removed piece
+/// (an x-ray) and a hopper whose hurdle changed are found as they are then.
+pub(crate) fn attackers<B: Bitboard, V: Board<B>>(
+    board: &V,
+    rules: &Tables<B>,
+    square: Sq,
+    attacker: SideId,
+    occupied: B,
+) -> B {
+    let theirs = board.side_pieces(attacker);
+    let attacks = &rules.attacks[attacker];
+    let mut found = B::EMPTY;
+    for leap in &attacks.leaps {
+        found |= leap.sources[square] & leap.zone & theirs & board.typed(leap.piece);
+    }
+    for ride in &attacks.rides {
+        let ray = &rules.rays[ride.ray];
+        let reach = match &ride.reach {
+            Some(reach) => reach[square],
+            None => ray.beyond[square],
+        };
+        if (reach & theirs).is_empty() {
+            continue;
+        }
+        if let Some(first) = ray.first_blocker(reach, occupied) {
+            if (of_types(board, &ride.pieces) & theirs).has(first) {
+                found |= B::single(first);
+            }
+        }
+    }
+    for hop in &attacks.hops {
+        let ray = &rules.rays[hop.ray];
+        let mut line = ray.beyond[square] & theirs & hop.zone;
+        if let Some(reach) = &hop.reach {
+            line &= reach[square];
+        }
+        let hoppers = of_types(board, &hop.pieces) & line;
+        if hoppers.is_empty() {
+            continue;
+        }
+        let barred = of_types(board, &hop.no_hurdle);
+        if let Some(from) = ray.hopper_behind(hop.hop, square, occupied, barred) {
+            if hoppers.has(from) {
+                found |= B::single(from);
+            }
+        }
+    }
+    for lame in &attacks.lame {
+        let pieces = theirs & board.typed(lame.piece);
+        if pieces.is_empty() {
+            continue;
+        }
+        for &(from, path) in &lame.sources[square] {
+            if pieces.has(from) && (path & occupied).is_empty() {
+                found |= B::single(from);
+            }
+        }
+    }
+    found
+}
+
 /// The royal pieces of a side.
 #[inline]
 pub(crate) fn royals<B: Bitboard, V: Board<B>>(board: &V, rules: &Tables<B>, side: SideId) -> B {

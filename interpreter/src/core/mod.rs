@@ -17,6 +17,7 @@ pub(crate) mod board;
 pub(crate) mod chase;
 pub mod control;
 pub mod edit;
+pub mod exchange;
 pub mod geometry;
 pub mod index;
 pub mod legality;

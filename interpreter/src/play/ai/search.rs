@@ -13,7 +13,9 @@
 //! - principal variation search (null windows after the first move) and aspiration windows
 //!   around the previous iteration's value;
 //! - move ordering: the table's move, captures of the most valuable piece by the cheapest,
-//!   promotions, two killer moves per ply, then a history score per origin and target;
+//!   promotions, two killer moves per ply, then a history score per origin and target; last,
+//!   where the game's captures are plain, the captures that lose their static exchange
+//!   ([`crate::core::exchange`]);
 //! - late move reductions for quiet moves late in that order;
 //! - frontier pruning of quiet moves, at three plies or less from the horizon, outside the
 //!   principal variation and out of check, unless the move gives check: the quiet moves after
@@ -30,7 +32,8 @@
 //! - a check extension, in games with check;
 //! - quiescence on captures and promotions, so that no evaluation is taken in the middle of an
 //!   exchange, with delta pruning where a capture only removes its victim, and there captures
-//!   of a cheaper piece on a square an enemy controls skipped (a cheap static exchange test);
+//!   that lose their static exchange skipped (elsewhere, where the game has no static
+//!   exchange but plain captures, captures of a cheaper piece on a square an enemy controls);
 //!   its moves are generated alone ([`crate::legal::tactical_moves`]) and the end judged by
 //!   whether any legal move exists, unless an end condition reads the legal actions (listing
 //!   every legal move to keep a few cost as much as the rest of the search);
@@ -52,6 +55,7 @@ use super::mobility::Tally;
 use super::tree::{status, wins, Status};
 use super::{typed, Agent, Budget, Choice, PlayerSpec, Snapshot};
 use crate::bitboard::Bitboard;
+use crate::core::exchange::Exchanges;
 use crate::core::index::SideId;
 use crate::core::tactical::is_tactical;
 use crate::legal::{any_legal, tactical_moves};
@@ -449,6 +453,8 @@ struct Searcher<'a, B: Bitboard> {
     stopped: bool,
     /// What the game's rules allow the search to assume.
     game: GameTraits,
+    /// The static exchanges, where the game's captures are plain (else `None`).
+    exchanges: Option<Exchanges>,
     /// Move ordering learnt while searching.
     history: History,
     /// The depth of the current iteration (bounds the check extensions).
@@ -550,7 +556,14 @@ impl<B: Bitboard> Searcher<'_, B> {
             let attacker = position
                 .at(mv.from)
                 .map_or(0, |o| self.value(o.piece.index()));
-            key += 10_000_000 + 100 * self.value(victim) - attacker;
+            let mvv_lva = 100 * self.value(victim) - attacker;
+            // A capture that loses the exchange on its square comes after the quiet moves.
+            if !matches!(mv.kind, MoveKind::Promote(_))
+                && self.loses_exchange(position, mv) == Some(true)
+            {
+                return LOSING_CAPTURES + mvv_lva;
+            }
+            key += 10_000_000 + mvv_lva;
         }
         if let MoveKind::Promote(piece) = mv.kind {
             key += 5_000_000 + 100 * self.value(piece.0 as usize);
@@ -638,6 +651,36 @@ impl<B: Bitboard> Searcher<'_, B> {
         };
         self.path.pop();
         !self.stopped && value >= beta && value < MATE / 2
+    }
+
+    /// Whether the capture `mv` loses material in the exchange on its target square ([static
+    /// exchange evaluation](crate::core::exchange)); `None` where the game's captures are not
+    /// plain or the move is not one piece taking another. A capture by a piece worth no more
+    /// than its victim never loses (whatever follows, the capturer may stop after one more
+    /// capture), so the exchange is evaluated only for the others.
+    fn loses_exchange(&self, position: &Position<B>, mv: Move) -> Option<bool> {
+        let exchanges = self.exchanges.as_ref()?;
+        let victim = self.victim(position, mv)?;
+        let attacker = position.at(mv.from)?.piece.index();
+        if self.value(attacker) <= self.value(victim) && !matches!(mv.kind, MoveKind::Promote(_)) {
+            return Some(false);
+        }
+        Some(exchanges.evaluate(self.rules, position, mv)? < 0)
+    }
+
+    /// Whether quiescence skips the capture `mv` as losing material: by the static exchange
+    /// where the game has one ([`Searcher::loses_exchange`]), else by [`Searcher::losing_capture`].
+    fn skipped_in_quiescence(
+        &self,
+        position: &Position<B>,
+        mv: Move,
+        guarded: &mut Option<B>,
+    ) -> bool {
+        if self.exchanges.is_some() {
+            return !matches!(mv.kind, MoveKind::Promote(_))
+                && self.loses_exchange(position, mv) == Some(true);
+        }
+        self.losing_capture(position, mv, guarded)
     }
 
     /// Whether a capture loses material at once, as a cheap stand-in for a static exchange
@@ -888,7 +931,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         // The squares the mover's enemies control, found when first needed.
         let mut guarded: Option<B> = None;
         for mv in self.ordered(position, tactical, None, ply) {
-            if self.losing_capture(position, mv, &mut guarded) {
+            if self.skipped_in_quiescence(position, mv, &mut guarded) {
                 continue;
             }
             // Delta pruning: a capture that cannot lift the evaluation to alpha even with a
@@ -1195,6 +1238,10 @@ impl History {
 /// History scores are halved past this, staying below the killers' keys.
 const HISTORY_LIMIT: i32 = 1 << 20;
 
+/// The ordering key of captures that lose their exchange (plus their victim's and capturer's
+/// order): below every quiet move's history score.
+const LOSING_CAPTURES: i64 = -(10 * HISTORY_LIMIT as i64);
+
 /// The end of a search: the best move and what was known of it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finished {
@@ -1242,6 +1289,10 @@ pub(crate) fn deepen<B: Bitboard>(
         control,
         stopped: false,
         game: GameTraits::of(rules),
+        exchanges: GameTraits::of(rules)
+            .plain_captures
+            .then(|| Exchanges::of(rules))
+            .flatten(),
         history: History::new(),
         iteration: 1,
         goals: Goals::of(rules),
