@@ -1278,6 +1278,7 @@ pub(crate) fn deepen<B: Bitboard>(
     };
     let root = position.side_to_move(rules);
     let lines = limits.lines.clamp(1, moves.len());
+    let game = GameTraits::of(rules);
     let mut searcher = Searcher {
         rules,
         table: table.for_side(root.index()),
@@ -1288,11 +1289,8 @@ pub(crate) fn deepen<B: Bitboard>(
         seldepth: 0,
         control,
         stopped: false,
-        game: GameTraits::of(rules),
-        exchanges: GameTraits::of(rules)
-            .plain_captures
-            .then(|| Exchanges::of(rules))
-            .flatten(),
+        exchanges: game.plain_captures.then(|| Exchanges::of(rules)).flatten(),
+        game,
         history: History::new(),
         iteration: 1,
         goals: Goals::of(rules),
