@@ -26,6 +26,7 @@ release build. Prints one line per rung and the estimate; exits 0.
 Usage:
   scripts/strength.py stockfish --binary PATH [--stockfish PATH] [--elos 1350,1600,...]
                                 [--games N] [--movetime S] [--max-plies P] [--seed S]
+                                [--pgn FILE]
   scripts/strength.py fairy --binary PATH --fairy PATH [--nodes 100,300,...] [--games N]
                             [--variants chess,xiangqi,...|all] ...
 """
@@ -37,6 +38,7 @@ import sys
 
 import chess
 import chess.engine
+import chess.pgn
 import pyffish
 
 from uci_referee import Uci, opening, play
@@ -70,8 +72,9 @@ def elo_estimate(results):
     return rating, 1 / math.sqrt(information)
 
 
-def play_game(board, white, black, limits, max_plies, opening):
-    """Plays one game from `board` after the `opening` moves; the score of White (1, 0.5, 0)."""
+def play_game(board, white, black, limits, max_plies, opening, record=None):
+    """Plays one game from `board` after the `opening` moves; the score of White (1, 0.5, 0).
+    `record(board, result)`, if given, is told the finished game."""
     for move in opening:
         board.push(move)
     engines = {chess.WHITE: (white, limits[0]), chess.BLACK: (black, limits[1])}
@@ -82,6 +85,8 @@ def play_game(board, white, black, limits, max_plies, opening):
             raise RuntimeError(f"illegal or no move {move} in {board.fen()}")
         board.push(move)
     result = board.result(claim_draw=True)
+    if record is not None:
+        record(board, result if result != "*" else "1/2-1/2")
     return {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
 
 
@@ -98,20 +103,40 @@ def random_opening(board, rng, plies):
     return moves
 
 
-def match(ours, theirs, board_type, games, limits, args, rng):
+def match(ours, theirs, board_type, games, limits, args, rng, names=("variant", "opponent")):
     """Games with alternating colours, each pair from one random opening: our score in each.
-    `limits` is (ours, theirs)."""
+    `limits` is (ours, theirs); `names` (ours, theirs) name the players in `--pgn`'s records.
+    Each game's result goes to stderr as it ends."""
     scores = []
     opening = []
     for game in range(games):
         if game % 2 == 0:
             opening = random_opening(board_type(), rng, args.random_plies)
-            score = play_game(board_type(), ours, theirs, limits, args.max_plies, opening)
+            record = recorder(args.pgn, names)
+            score = play_game(board_type(), ours, theirs, limits, args.max_plies, opening,
+                              record)
         else:
+            record = recorder(args.pgn, names[::-1])
             score = 1 - play_game(board_type(), theirs, ours, limits[::-1], args.max_plies,
-                                  opening)
+                                  opening, record)
         scores.append(score)
+        print(f"  {names[1]}, game {game + 1}/{games}: {score} for us", file=sys.stderr,
+              flush=True)
     return scores
+
+
+def recorder(path, names):
+    """What appends a finished game to the PGN file `path` (White `names[0]`), or None."""
+    if not path:
+        return None
+
+    def record(board, result):
+        game = chess.pgn.Game.from_board(board)
+        game.headers["White"], game.headers["Black"] = names
+        game.headers["Result"] = result
+        with open(path, "a", encoding="utf-8") as out:
+            print(game, file=out, end="\n\n")
+    return record
 
 
 def ladder(text):
@@ -125,7 +150,8 @@ def against_stockfish(args, rng):
             chess.engine.SimpleEngine.popen_uci(args.stockfish) as stockfish:
         for elo in ladder(args.elos):
             stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": elo})
-            scores = match(ours, stockfish, chess.Board, args.games, (limit, limit), args, rng)
+            scores = match(ours, stockfish, chess.Board, args.games, (limit, limit), args, rng,
+                           ("variant", f"Stockfish UCI_Elo {elo}"))
             results.extend((elo, score) for score in scores)
             wins, draws = scores.count(1.0), scores.count(0.5)
             losses = len(scores) - wins - draws
@@ -207,6 +233,7 @@ def main():
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--random-plies", type=int, default=2)
     parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--pgn", help="append the Stockfish games to this PGN file")
     parser.add_argument("--variants", default="chess,crazyhouse,atomic",
                         help="for `fairy`: comma-separated Fairy-Stockfish variant names, or "
                              "`all` (every two-sided library game Fairy-Stockfish knows)")
