@@ -16,7 +16,8 @@
 //!   promotions, two killer moves per ply, then a history score per origin and target; last,
 //!   where the game's captures are plain, the captures that lose their static exchange
 //!   ([`crate::core::exchange`]);
-//! - late move reductions for quiet moves late in that order;
+//! - late move reductions for quiet moves late in that order, a ply less for a move whose
+//!   history is good and a ply more for one whose history is bad;
 //! - frontier pruning of quiet moves, at three plies or less from the horizon, outside the
 //!   principal variation and out of check, unless the move gives check: the quiet moves after
 //!   the first `3 + depth²` (late move pruning), and those that a static evaluation short of
@@ -29,6 +30,9 @@
 //!   likely);
 //! - reverse futility pruning: at three plies or less from the horizon, outside the principal
 //!   variation and out of check, a static evaluation above beta by a margin per ply stands;
+//! - exchange pruning, where the game has a static exchange and frontier pruning: at three plies
+//!   or less, outside the principal variation and out of check, a move (after the first) whose
+//!   exchange loses more than a unit of value a ply of depth is not searched;
 //! - a check extension, in games with check;
 //! - quiescence on captures and promotions, so that no evaluation is taken in the middle of an
 //!   exchange, with delta pruning where a capture only removes its victim, and there captures
@@ -668,6 +672,19 @@ impl<B: Bitboard> Searcher<'_, B> {
         Some(exchanges.evaluate(self.rules, position, mv)? < 0)
     }
 
+    /// Whether the static exchange of `mv` loses more than `depth` units of value (pawns, in
+    /// chess): exchange pruning at the frontier. Never for a promotion, nor where the game
+    /// has no static exchange or the move is not one piece going to a square.
+    fn exchange_below(&self, position: &Position<B>, mv: Move, depth: u32) -> bool {
+        if matches!(mv.kind, MoveKind::Promote(_)) {
+            return false;
+        }
+        self.exchanges
+            .as_ref()
+            .and_then(|x| x.evaluate(self.rules, position, mv))
+            .is_some_and(|exchange| exchange < -(depth as i32))
+    }
+
     /// Whether quiescence skips the capture `mv` as losing material: by the static exchange
     /// where the game has one ([`Searcher::loses_exchange`]), else by [`Searcher::losing_capture`].
     fn skipped_in_quiescence(
@@ -816,13 +833,26 @@ impl<B: Bitboard> Searcher<'_, B> {
                     continue;
                 }
             }
+            if frontier.is_some()
+                && i > 0
+                && best > -MATE / 2
+                && self.exchange_below(position, mv, depth)
+            {
+                continue;
+            }
             let next = self.child(position, mv);
             let value = if i == 0 {
                 self.child_value(camp, &next, depth - 1, ply + 1, alpha, beta, true)
             } else {
                 let reduction = if quiet && !in_check && depth >= 3 && i >= 3 {
                     let killer = self.history.killer_rank(ply, mv).is_some();
-                    late_move_reduction(depth, i, pv || killer).min(depth - 2)
+                    let reduction = late_move_reduction(depth, i, pv || killer);
+                    let reduction = if killer {
+                        reduction
+                    } else {
+                        by_history(reduction, self.history.score(mv))
+                    };
+                    reduction.min(depth - 2)
                 } else {
                     0
                 };
@@ -1096,6 +1126,16 @@ fn late_move_reduction(depth: u32, index: usize, gentle: bool) -> u32 {
         r.saturating_sub(1)
     } else {
         r
+    }
+}
+
+/// A late move's reduction by its history: a ply less where its history is good (it refuted
+/// lines), a ply more where it is bad (it was tried in vain before moves that did).
+fn by_history(reduction: u32, history: i32) -> u32 {
+    match history.signum() {
+        1 => reduction.saturating_sub(1),
+        -1 => reduction + 1,
+        _ => reduction,
     }
 }
 
@@ -1678,6 +1718,14 @@ mod tests {
             }
         }
         assert!(searched >= 40, "{searched} searches");
+    }
+
+    #[test]
+    fn a_good_history_reduces_a_late_move_less_and_a_bad_one_more() {
+        assert_eq!(by_history(2, 40), 1);
+        assert_eq!(by_history(0, 40), 0);
+        assert_eq!(by_history(2, 0), 2);
+        assert_eq!(by_history(2, -1), 3);
     }
 
     #[test]
