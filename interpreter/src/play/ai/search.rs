@@ -562,9 +562,7 @@ impl<B: Bitboard> Searcher<'_, B> {
                 .map_or(0, |o| self.value(o.piece.index()));
             let mvv_lva = 100 * self.value(victim) - attacker;
             // A capture that loses the exchange on its square comes after the quiet moves.
-            if !matches!(mv.kind, MoveKind::Promote(_))
-                && self.loses_exchange(position, mv) == Some(true)
-            {
+            if self.exchange_below(position, mv, 0) {
                 return LOSING_CAPTURES + mvv_lva;
             }
             key += 10_000_000 + mvv_lva;
@@ -657,36 +655,32 @@ impl<B: Bitboard> Searcher<'_, B> {
         !self.stopped && value >= beta && value < MATE / 2
     }
 
-    /// Whether the capture `mv` loses material in the exchange on its target square ([static
-    /// exchange evaluation](crate::core::exchange)); `None` where the game's captures are not
-    /// plain or the move is not one piece taking another. A capture by a piece worth no more
-    /// than its victim never loses (whatever follows, the capturer may stop after one more
-    /// capture), so the exchange is evaluated only for the others.
-    fn loses_exchange(&self, position: &Position<B>, mv: Move) -> Option<bool> {
-        let exchanges = self.exchanges.as_ref()?;
-        let victim = self.victim(position, mv)?;
-        let attacker = position.at(mv.from)?.piece.index();
-        if self.value(attacker) <= self.value(victim) && !matches!(mv.kind, MoveKind::Promote(_)) {
-            return Some(false);
-        }
-        Some(exchanges.evaluate(self.rules, position, mv)? < 0)
-    }
-
-    /// Whether the static exchange of `mv` loses more than `depth` units of value (pawns, in
-    /// chess): exchange pruning at the frontier. Never for a promotion, nor where the game
-    /// has no static exchange or the move is not one piece going to a square.
-    fn exchange_below(&self, position: &Position<B>, mv: Move, depth: u32) -> bool {
+    /// Whether `mv` loses more than `loss` units of value (pawns, in chess) in the exchange on
+    /// its target square ([static exchange evaluation](crate::core::exchange)): with `loss` 0,
+    /// a capture that loses material (ordered late, skipped in quiescence); with the depth,
+    /// a move not searched at the frontier. Never for a promotion, nor where the game's
+    /// captures are not plain or the move is not one piece going to a square. A capture by a
+    /// piece worth no more than its victim never loses (whatever follows, the capturer may
+    /// stop after one more capture), so the exchange is evaluated only for the others.
+    fn exchange_below(&self, position: &Position<B>, mv: Move, loss: u32) -> bool {
+        let Some(exchanges) = self.exchanges.as_ref() else {
+            return false;
+        };
         if matches!(mv.kind, MoveKind::Promote(_)) {
             return false;
         }
-        self.exchanges
-            .as_ref()
-            .and_then(|x| x.evaluate(self.rules, position, mv))
-            .is_some_and(|exchange| exchange < -(depth as i32))
+        if let (Some(victim), Some(mover)) = (self.victim(position, mv), position.at(mv.from)) {
+            if self.value(mover.piece.index()) <= self.value(victim) {
+                return false;
+            }
+        }
+        exchanges
+            .evaluate(self.rules, position, mv)
+            .is_some_and(|exchange| exchange < -(loss as i32))
     }
 
     /// Whether quiescence skips the capture `mv` as losing material: by the static exchange
-    /// where the game has one ([`Searcher::loses_exchange`]), else by [`Searcher::losing_capture`].
+    /// where the game has one ([`Searcher::exchange_below`]), else by [`Searcher::losing_capture`].
     fn skipped_in_quiescence(
         &self,
         position: &Position<B>,
@@ -694,8 +688,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         guarded: &mut Option<B>,
     ) -> bool {
         if self.exchanges.is_some() {
-            return !matches!(mv.kind, MoveKind::Promote(_))
-                && self.loses_exchange(position, mv) == Some(true);
+            return self.exchange_below(position, mv, 0);
         }
         self.losing_capture(position, mv, guarded)
     }
