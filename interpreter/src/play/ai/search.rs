@@ -472,6 +472,9 @@ struct Searcher<'a, B: Bitboard> {
     partial: Option<(Move, i32)>,
     /// The evaluations of positions met before in this search.
     evaluations: EvalCache,
+    /// Per ply from the root, the piece and target square of the move played there
+    /// ([`piece_to`]), for the continuation history.
+    line: Vec<u32>,
 }
 
 impl<B: Bitboard> Searcher<'_, B> {
@@ -578,7 +581,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
         match self.history.killer_rank(ply, mv) {
             Some(rank) => 9_000_000 - rank as i64,
-            None => i64::from(self.history.score(mv)),
+            None => i64::from(self.quiet_score(position, mv)),
         }
     }
 
@@ -602,7 +605,36 @@ impl<B: Bitboard> Searcher<'_, B> {
         let mut next = *position;
         next.play_unchecked(self.rules, mv);
         self.path.push(position.hash());
+        self.line.push(piece_to(position, mv));
         next
+    }
+
+    /// Undoes [`Searcher::child`]'s bookkeeping.
+    fn leave(&mut self) {
+        self.path.pop();
+        self.line.pop();
+    }
+
+    /// The keys of the moves one and two plies before the current node.
+    fn previous(&self) -> [u32; 2] {
+        let n = self.line.len();
+        let at = |back: usize| {
+            if n >= back {
+                self.line[n - back]
+            } else {
+                NO_MOVE
+            }
+        };
+        [at(1), at(2)]
+    }
+
+    /// A quiet move's history score: by its squares, and after the moves one and two plies
+    /// before it.
+    fn quiet_score(&self, position: &Position<B>, mv: Move) -> i32 {
+        self.history.score(mv)
+            + self
+                .history
+                .continuation(self.previous(), piece_to(position, mv))
     }
 
     /// A child's value seen from its parent's camp, searched in the window `alpha..beta` of
@@ -651,7 +683,7 @@ impl<B: Bitboard> Searcher<'_, B> {
             let reduced = depth.saturating_sub(1 + reduction);
             -self.negamax(&next, reduced, ply + 1, -beta, -beta + 1, false)
         };
-        self.path.pop();
+        self.leave();
         !self.stopped && value >= beta && value < MATE / 2
     }
 
@@ -843,7 +875,7 @@ impl<B: Bitboard> Searcher<'_, B> {
                     let reduction = if killer {
                         reduction
                     } else {
-                        by_history(reduction, self.history.score(mv))
+                        by_history(reduction, self.quiet_score(position, mv))
                     };
                     reduction.min(depth - 2)
                 } else {
@@ -867,7 +899,7 @@ impl<B: Bitboard> Searcher<'_, B> {
                 }
                 value
             };
-            self.path.pop();
+            self.leave();
             if self.stopped {
                 return 0;
             }
@@ -879,6 +911,15 @@ impl<B: Bitboard> Searcher<'_, B> {
                     if alpha >= beta {
                         if quiet {
                             self.history.reward(ply, depth, mv, &quiets);
+                            let previous = self.previous();
+                            let keys: Vec<u32> =
+                                quiets.iter().map(|&q| piece_to(position, q)).collect();
+                            self.history.reward_continuation(
+                                previous,
+                                depth,
+                                piece_to(position, mv),
+                                &keys,
+                            );
                         }
                         break;
                     }
@@ -978,7 +1019,7 @@ impl<B: Bitboard> Searcher<'_, B> {
             } else {
                 -self.quiescence(&next, ply + 1, -beta, -alpha, depth - 1)
             };
-            self.path.pop();
+            self.leave();
             if self.stopped {
                 return 0;
             }
@@ -1028,7 +1069,7 @@ impl<B: Bitboard> Searcher<'_, B> {
                     value
                 }
             };
-            self.path.pop();
+            self.leave();
             if self.stopped {
                 self.partial = best
                     .first()
@@ -1213,11 +1254,45 @@ impl GameTraits {
 const KILLER_PLIES: usize = 2 * MAX_DEPTH as usize + 2 * QUIESCENCE_DEPTH as usize;
 
 /// Move ordering learnt while searching: two killers per ply (quiet moves that refuted a
-/// sibling line) and a history score per origin and target square (quiet moves that caused
-/// cut-offs, deeper ones counting more; those tried before them counting against).
+/// sibling line), a history score per origin and target square (quiet moves that caused
+/// cut-offs, deeper ones counting more; those tried before them counting against), and the
+/// same score per pair of moves (a continuation history: this piece to this square, after
+/// that piece to that square one or two plies before), which knows what answers what.
 struct History {
     killers: Vec<[Option<Move>; 2]>,
     scores: Vec<i32>,
+    /// Per pair (the move one or two plies before, this move), both as [`piece_to`] keys,
+    /// hashed into a table of [`CONTINUATION_SIZE`] entries: how often this move refuted a
+    /// line after that one.
+    continuation: Vec<i32>,
+}
+
+/// No move (the root, or a pass): its continuation entries are not kept.
+const NO_MOVE: u32 = u32::MAX;
+
+/// Entries of the continuation history (a power of two).
+const CONTINUATION_SIZE: usize = 1 << 20;
+
+/// A move's key for the continuation history: the piece type moved (or dropped) and its
+/// target square; [`NO_MOVE`] for a pass.
+fn piece_to<B: Bitboard>(position: &Position<B>, mv: Move) -> u32 {
+    let piece = match mv.kind {
+        MoveKind::Pass => return NO_MOVE,
+        MoveKind::Drop(piece) => piece.index() as u32,
+        _ => match position.at(mv.from) {
+            Some(occupant) => occupant.piece.index() as u32,
+            None => return NO_MOVE,
+        },
+    };
+    (piece << 16) | (mv.to.index() as u32 & 0xffff)
+}
+
+/// The continuation entry of `key` after `previous`, `back` plies before.
+fn continuation_slot(previous: u32, back: u64, key: u32) -> usize {
+    let mixed = ((u64::from(previous) << 32) | u64::from(key))
+        .wrapping_add(back)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> (64 - CONTINUATION_SIZE.trailing_zeros())) as usize
 }
 
 impl History {
@@ -1225,6 +1300,37 @@ impl History {
         History {
             killers: vec![[None; 2]; KILLER_PLIES],
             scores: vec![0; 256 * 256],
+            continuation: vec![0; CONTINUATION_SIZE],
+        }
+    }
+
+    /// The continuation score of `key` after the moves `previous` (one and two plies back).
+    fn continuation(&self, previous: [u32; 2], key: u32) -> i32 {
+        previous
+            .iter()
+            .zip(1u64..)
+            .filter(|&(&p, _)| p != NO_MOVE && key != NO_MOVE)
+            .map(|(&p, back)| self.continuation[continuation_slot(p, back, key)])
+            .sum()
+    }
+
+    /// The move `key` refuted the line after `previous`; `tried` were searched before it.
+    fn reward_continuation(&mut self, previous: [u32; 2], depth: u32, key: u32, tried: &[u32]) {
+        let bonus = (depth * depth) as i32;
+        for (&p, back) in previous.iter().zip(1u64..) {
+            if p == NO_MOVE {
+                continue;
+            }
+            let updates = std::iter::once((key, bonus)).chain(tried.iter().map(|&k| (k, -bonus)));
+            for (k, delta) in updates {
+                if k == NO_MOVE {
+                    continue;
+                }
+                let slot = &mut self.continuation[continuation_slot(p, back, k)];
+                // Gravity: each update pulls the entry towards the limit it moves to.
+                let pull = i64::from(*slot) * i64::from(delta.abs()) / i64::from(HISTORY_LIMIT);
+                *slot += delta - pull as i32;
+            }
         }
     }
 
@@ -1325,6 +1431,7 @@ pub(crate) fn deepen<B: Bitboard>(
         exchanges: game.plain_captures.then(|| Exchanges::of(rules)).flatten(),
         game,
         history: History::new(),
+        line: Vec::new(),
         iteration: 1,
         goals: Goals::of(rules),
         tally: Tally::default(),
@@ -1711,6 +1818,26 @@ mod tests {
             }
         }
         assert!(searched >= 40, "{searched} searches");
+    }
+
+    #[test]
+    fn a_continuation_counts_only_after_the_move_it_answered() {
+        let mut history = History::new();
+        let (before, other, answer, tried) = (1 << 16 | 12, 2 << 16 | 20, 3 << 16 | 28, 4);
+        history.reward_continuation([before, NO_MOVE], 5, answer, &[tried]);
+        assert_eq!(history.continuation([before, NO_MOVE], answer), 25);
+        assert_eq!(history.continuation([before, NO_MOVE], tried), -25);
+        // Two plies back is another table than one ply back, and another move another entry.
+        assert_eq!(history.continuation([NO_MOVE, before], answer), 0);
+        assert_eq!(history.continuation([other, NO_MOVE], answer), 0);
+        // A pass has no entries; an entry stays within the history's limit however often it is
+        // rewarded.
+        history.reward_continuation([NO_MOVE, NO_MOVE], 5, answer, &[]);
+        for _ in 0..100_000 {
+            history.reward_continuation([before, other], 64, answer, &[]);
+        }
+        let one = history.continuation([before, NO_MOVE], answer);
+        assert!(one > HISTORY_LIMIT / 2 && one <= HISTORY_LIMIT, "{one}");
     }
 
     #[test]
