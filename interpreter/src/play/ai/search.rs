@@ -13,7 +13,8 @@
 //! - principal variation search (null windows after the first move) and aspiration windows
 //!   around the previous iteration's value;
 //! - move ordering: the table's move, captures of the most valuable piece by the cheapest,
-//!   promotions, two killer moves per ply, then a history score per origin and target; last,
+//!   promotions, two killer moves per ply, then a history score per origin and target plus a
+//!   continuation history (per pair of this move and the move one or two plies before); last,
 //!   where the game's captures are plain, the captures that lose their static exchange
 //!   ([`crate::core::exchange`]);
 //! - late move reductions for quiet moves late in that order, a ply less for a move whose
