@@ -47,8 +47,12 @@
 //!
 //! What makes a node cheap: the ends that need no move list, then the table, then (where
 //! passing is harmless and only "no legal move" reads the list) the pruning, and only then the
-//! move list; an evaluation cache ([`EvalCache`]) answers for the leaves that iterative
-//! deepening and transpositions bring back.
+//! move list; the table's move is searched before the other moves are sorted ([`Picker`]); an
+//! evaluation cache ([`EvalCache`]) answers for the leaves that iterative deepening and
+//! transpositions bring back. The tables are laid out for the cache: the continuation history
+//! in one block per move before ([`Continuation`]), the evaluation cache's key beside its
+//! value, and the transposition table read first at a node, so that the rest of the node's
+//! first work hides the wait.
 //!
 //! The same iterative deepening ([`deepen`]) serves the players, `variant analyse` and the engine
 //! protocols: it is bounded by [`Limits`] (depth, nodes, several best lines) and by a shared
@@ -182,9 +186,9 @@ const EVAL_CACHE_SIZE: usize = 1 << 18;
 /// pawns, the goals) is the dearest part of a node. The root's side is fixed for a search, so a
 /// position's hash is its key; one entry per slot, the latest kept.
 struct EvalCache {
-    /// Per slot, the hash of the position evaluated (0: none).
-    keys: Vec<u64>,
-    values: Vec<i32>,
+    /// Per slot, the hash of the position evaluated (0: none) and its value, side by side so
+    /// that a probe reads one cache line.
+    entries: Vec<(u64, i32)>,
 }
 
 impl EvalCache {
@@ -192,21 +196,18 @@ impl EvalCache {
         // Zeroed vectors are had from the allocator untouched: a short search pays only for
         // the slots it uses.
         EvalCache {
-            keys: vec![0; EVAL_CACHE_SIZE],
-            values: vec![0; EVAL_CACHE_SIZE],
+            entries: vec![(0, 0); EVAL_CACHE_SIZE],
         }
     }
 
     fn probe(&self, key: u64) -> Option<i32> {
-        let slot = key as usize & (EVAL_CACHE_SIZE - 1);
+        let (stored, value) = self.entries[key as usize & (EVAL_CACHE_SIZE - 1)];
         // A position hashed to 0 is evaluated each time.
-        (self.keys[slot] == key && key != 0).then_some(self.values[slot])
+        (stored == key && key != 0).then_some(value)
     }
 
     fn store(&mut self, key: u64, value: i32) {
-        let slot = key as usize & (EVAL_CACHE_SIZE - 1);
-        self.keys[slot] = key;
-        self.values[slot] = value;
+        self.entries[key as usize & (EVAL_CACHE_SIZE - 1)] = (key, value);
     }
 }
 
@@ -606,7 +607,8 @@ impl<B: Bitboard> Searcher<'_, B> {
         let mut next = *position;
         next.play_unchecked(self.rules, mv);
         self.path.push(position.hash());
-        self.line.push(piece_to(position, mv));
+        let key = self.key(position, mv);
+        self.line.push(key);
         next
     }
 
@@ -629,13 +631,18 @@ impl<B: Bitboard> Searcher<'_, B> {
         [at(1), at(2)]
     }
 
+    /// A move's continuation history key ([`piece_to`]).
+    fn key(&self, position: &Position<B>, mv: Move) -> u32 {
+        piece_to(position, self.rules.geometry().grid_size(), mv)
+    }
+
     /// A quiet move's history score: by its squares, and after the moves one and two plies
     /// before it.
     fn quiet_score(&self, position: &Position<B>, mv: Move) -> i32 {
         self.history.score(mv)
             + self
                 .history
-                .continuation(self.previous(), piece_to(position, mv))
+                .continuation(self.previous(), self.key(position, mv))
     }
 
     /// A child's value seen from its parent's camp, searched in the window `alpha..beta` of
@@ -769,6 +776,10 @@ impl<B: Bitboard> Searcher<'_, B> {
         if self.out_of_time() {
             return 0;
         }
+        // The table is read first, though its answer is wanted only below: the read most
+        // often misses the cache, and the work in between hides the wait.
+        let key = position.hash();
+        let entry = self.table.probe(key);
         let in_check = self.in_check(position);
         // Check extension: a check is searched a ply deeper, within twice the iteration's depth.
         if in_check && ply < 2 * self.iteration {
@@ -786,8 +797,6 @@ impl<B: Bitboard> Searcher<'_, B> {
             return self.ended(position, ply, None);
         }
         let pv = beta - alpha > 1;
-        let key = position.hash();
-        let entry = self.table.probe(key);
         if let Some(e) = entry.filter(|e| e.depth >= depth) {
             let value = from_table(e.value, ply);
             match e.bound {
@@ -845,12 +854,15 @@ impl<B: Bitboard> Searcher<'_, B> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut quiets: Vec<Move> = Vec::new();
-        let ordered = self.ordered(position, moves, entry.and_then(|e| e.best), ply);
+        let mut picker = Picker::new(moves, entry.and_then(|e| e.best));
         // Frontier pruning of quiet moves: near the horizon, outside the principal variation and
         // out of check, late quiet moves and quiet moves that cannot lift the evaluation to
         // alpha are not searched, unless they give check.
         let frontier = stand.filter(|_| self.game.quiet_pruning && depth <= FRONTIER_DEPTH);
-        for (i, &mv) in ordered.iter().enumerate() {
+        let mut count = 0;
+        while let Some(mv) = picker.next(|rest| self.ordered(position, rest, None, ply)) {
+            let i = count;
+            count += 1;
             let quiet = !self.tactical(position, mv);
             if let Some(stand) = frontier.filter(|_| quiet && i > 0 && best > -MATE / 2) {
                 let late = quiets.len() >= late_move_count(depth);
@@ -914,11 +926,11 @@ impl<B: Bitboard> Searcher<'_, B> {
                             self.history.reward(ply, depth, mv, &quiets);
                             let previous = self.previous();
                             let keys: Vec<u32> =
-                                quiets.iter().map(|&q| piece_to(position, q)).collect();
+                                quiets.iter().map(|&q| self.key(position, q)).collect();
                             self.history.reward_continuation(
                                 previous,
                                 depth,
-                                piece_to(position, mv),
+                                self.key(position, mv),
                                 &keys,
                             );
                         }
@@ -1262,63 +1274,100 @@ const KILLER_PLIES: usize = 2 * MAX_DEPTH as usize + 2 * QUIESCENCE_DEPTH as usi
 struct History {
     killers: Vec<[Option<Move>; 2]>,
     scores: Vec<i32>,
-    /// Per pair (the move one or two plies before, this move), both as [`piece_to`] keys,
-    /// hashed into a table of [`CONTINUATION_SIZE`] entries: how often this move refuted a
-    /// line after that one.
-    continuation: Vec<i32>,
+    /// Per pair (the move one or two plies before, this move), both as [`piece_to`] keys: how
+    /// often this move refuted a line after that one.
+    continuation: Continuation,
 }
 
 /// No move (the root, or a pass): its continuation entries are not kept.
 const NO_MOVE: u32 = u32::MAX;
 
-/// Entries of the continuation history (a power of two).
-const CONTINUATION_SIZE: usize = 1 << 20;
+/// The continuation history's table holds at most this many entries.
+const CONTINUATION_LIMIT: usize = 1 << 22;
 
 /// A move's key for the continuation history: the piece type moved (or dropped) and its
-/// target square; [`NO_MOVE`] for a pass.
-fn piece_to<B: Bitboard>(position: &Position<B>, mv: Move) -> u32 {
+/// target square, `piece * grid + square` for a board of `grid` square indices; [`NO_MOVE`]
+/// for a pass.
+fn piece_to<B: Bitboard>(position: &Position<B>, grid: usize, mv: Move) -> u32 {
     let piece = match mv.kind {
         MoveKind::Pass => return NO_MOVE,
-        MoveKind::Drop(piece) => piece.index() as u32,
+        MoveKind::Drop(piece) => piece.index(),
         _ => match position.at(mv.from) {
-            Some(occupant) => occupant.piece.index() as u32,
+            Some(occupant) => occupant.piece.index(),
             None => return NO_MOVE,
         },
     };
-    (piece << 16) | (mv.to.index() as u32 & 0xffff)
+    (piece * grid + mv.to.index()) as u32
 }
 
-/// The continuation entry of `key` after `previous`, `back` plies before.
-fn continuation_slot(previous: u32, back: u64, key: u32) -> usize {
-    let mixed = ((u64::from(previous) << 32) | u64::from(key))
-        .wrapping_add(back)
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (mixed >> (64 - CONTINUATION_SIZE.trailing_zeros())) as usize
+/// The continuation history's entries, a block of one entry per key for each key of the move
+/// before and each distance back (one or two plies).
+///
+/// Why blocks: the quiet moves of a node are all scored after the same moves before, so they
+/// read one block (a few kilobytes) rather than entries scattered over megabytes, which
+/// missed the cache on nearly every read. Where a game has so many keys that a block per
+/// previous key would pass [`CONTINUATION_LIMIT`], the previous keys share the blocks there
+/// are, by a hash.
+#[derive(Clone, Debug)]
+struct Continuation {
+    /// Keys a block holds: piece types times square indices.
+    keys: usize,
+    /// The number of blocks: two per key when they fit.
+    blocks: usize,
+    entries: Vec<i32>,
+}
+
+impl Continuation {
+    fn new(keys: usize) -> Self {
+        let keys = keys.max(1);
+        let blocks = (2 * keys).min((CONTINUATION_LIMIT / keys).max(1));
+        Continuation {
+            keys,
+            blocks,
+            entries: vec![0; blocks * keys],
+        }
+    }
+
+    /// The entry of `key` after `previous`, `back` (1 or 2) plies before.
+    fn slot(&self, previous: u32, back: usize, key: u32) -> usize {
+        let dense = (back - 1) * self.keys + previous as usize % self.keys;
+        let block = if self.blocks == 2 * self.keys {
+            dense
+        } else {
+            let mixed = (dense as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            ((mixed >> 32) % self.blocks as u64) as usize
+        };
+        block * self.keys + key as usize % self.keys
+    }
 }
 
 impl History {
-    fn new() -> Self {
+    /// A history for moves whose [`piece_to`] keys are below `keys`.
+    fn new(keys: usize) -> Self {
         History {
             killers: vec![[None; 2]; KILLER_PLIES],
             scores: vec![0; 256 * 256],
-            continuation: vec![0; CONTINUATION_SIZE],
+            continuation: Continuation::new(keys),
         }
     }
 
     /// The continuation score of `key` after the moves `previous` (one and two plies back).
     fn continuation(&self, previous: [u32; 2], key: u32) -> i32 {
+        if key == NO_MOVE {
+            return 0;
+        }
         previous
             .iter()
-            .zip(1u64..)
-            .filter(|&(&p, _)| p != NO_MOVE && key != NO_MOVE)
-            .map(|(&p, back)| self.continuation[continuation_slot(p, back, key)])
+            .zip(1usize..)
+            .filter(|&(&p, _)| p != NO_MOVE)
+            .map(|(&p, back)| self.continuation.entries[self.continuation.slot(p, back, key)])
             .sum()
     }
 
     /// The move `key` refuted the line after `previous`; `tried` were searched before it.
     fn reward_continuation(&mut self, previous: [u32; 2], depth: u32, key: u32, tried: &[u32]) {
         let bonus = (depth * depth) as i32;
-        for (&p, back) in previous.iter().zip(1u64..) {
+        for (&p, back) in previous.iter().zip(1usize..) {
             if p == NO_MOVE {
                 continue;
             }
@@ -1327,7 +1376,8 @@ impl History {
                 if k == NO_MOVE {
                     continue;
                 }
-                let slot = &mut self.continuation[continuation_slot(p, back, k)];
+                let at = self.continuation.slot(p, back, k);
+                let slot = &mut self.continuation.entries[at];
                 // Gravity: each update pulls the entry towards the limit it moves to.
                 let pull = i64::from(*slot) * i64::from(delta.abs()) / i64::from(HISTORY_LIMIT);
                 *slot += delta - pull as i32;
@@ -1372,6 +1422,44 @@ impl History {
         {
             self.scores.iter_mut().for_each(|s| *s /= 2);
         }
+    }
+}
+
+/// A node's moves in the order they are searched: the table's move first, then the rest as
+/// [`Searcher::ordered`] sorts them, sorted only once the table's move has not cut the node
+/// off (where it does, the other moves' keys were never worth computing).
+struct Picker {
+    first: Option<Move>,
+    rest: Vec<Move>,
+    sorted: bool,
+    at: usize,
+}
+
+impl Picker {
+    fn new(mut moves: Vec<Move>, best: Option<Move>) -> Self {
+        let first = best
+            .and_then(|best| moves.iter().position(|&mv| mv == best))
+            .map(|at| moves.remove(at));
+        Picker {
+            first,
+            rest: moves,
+            sorted: false,
+            at: 0,
+        }
+    }
+
+    /// The next move, sorting the rest with `order` the first time one of them is asked for.
+    fn next(&mut self, order: impl FnOnce(Vec<Move>) -> Vec<Move>) -> Option<Move> {
+        if let Some(first) = self.first.take() {
+            return Some(first);
+        }
+        if !self.sorted {
+            self.sorted = true;
+            self.rest = order(std::mem::take(&mut self.rest));
+        }
+        let mv = self.rest.get(self.at).copied();
+        self.at += 1;
+        mv
     }
 }
 
@@ -1431,7 +1519,7 @@ pub(crate) fn deepen<B: Bitboard>(
         stopped: false,
         exchanges: game.plain_captures.then(|| Exchanges::of(rules)).flatten(),
         game,
-        history: History::new(),
+        history: History::new(rules.pieces() * rules.geometry().grid_size()),
         line: Vec::new(),
         iteration: 1,
         goals: Goals::of(rules),
@@ -1610,6 +1698,7 @@ impl<B: Bitboard> Agent for SearchAgent<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Sq;
 
     fn session(game: &str, fen: Option<&str>) -> Box<dyn Session> {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -1823,8 +1912,9 @@ mod tests {
 
     #[test]
     fn a_continuation_counts_only_after_the_move_it_answered() {
-        let mut history = History::new();
-        let (before, other, answer, tried) = (1 << 16 | 12, 2 << 16 | 20, 3 << 16 | 28, 4);
+        // Keys of 4 piece types on a board of 64 square indices.
+        let mut history = History::new(4 * 64);
+        let (before, other, answer, tried) = (64 + 12, 2 * 64 + 20, 3 * 64 + 28, 4);
         history.reward_continuation([before, NO_MOVE], 5, answer, &[tried]);
         assert_eq!(history.continuation([before, NO_MOVE], answer), 25);
         assert_eq!(history.continuation([before, NO_MOVE], tried), -25);
@@ -1834,11 +1924,54 @@ mod tests {
         // A pass has no entries; an entry stays within the history's limit however often it is
         // rewarded.
         history.reward_continuation([NO_MOVE, NO_MOVE], 5, answer, &[]);
+        assert_eq!(history.continuation([before, NO_MOVE], NO_MOVE), 0);
         for _ in 0..100_000 {
             history.reward_continuation([before, other], 64, answer, &[]);
         }
         let one = history.continuation([before, NO_MOVE], answer);
         assert!(one > HISTORY_LIMIT / 2 && one <= HISTORY_LIMIT, "{one}");
+    }
+
+    #[test]
+    fn every_pair_of_keys_has_its_own_continuation_entry_where_they_fit() {
+        let keys = 6 * 64;
+        let table = Continuation::new(keys);
+        let mut seen = vec![false; table.entries.len()];
+        for back in 1..=2 {
+            for previous in 0..keys as u32 {
+                for key in 0..keys as u32 {
+                    let slot = table.slot(previous, back, key);
+                    assert!(!seen[slot], "{previous} {back} {key}");
+                    seen[slot] = true;
+                }
+            }
+        }
+        // A game with more keys than fit shares blocks, within the limit.
+        let many = Continuation::new(40_000);
+        assert!(many.entries.len() <= CONTINUATION_LIMIT);
+        assert!(many.slot(39_999, 2, 39_999) < many.entries.len());
+    }
+
+    #[test]
+    fn the_table_move_comes_first_and_the_rest_are_sorted_only_when_asked_for() {
+        let a = Move::normal(Sq(1), Sq(2));
+        let b = Move::normal(Sq(3), Sq(4));
+        let c = Move::normal(Sq(5), Sq(6));
+        let mut picker = Picker::new(vec![a, b, c], Some(c));
+        let mut sorted = 0;
+        let mut order = |mut rest: Vec<Move>| {
+            sorted += 1;
+            rest.reverse();
+            rest
+        };
+        assert_eq!(picker.next(&mut order), Some(c));
+        assert_eq!(picker.next(&mut order), Some(b));
+        assert_eq!(picker.next(&mut order), Some(a));
+        assert_eq!(picker.next(&mut order), None);
+        assert_eq!(sorted, 1);
+        // A table move that is not legal here is not played.
+        let mut picker = Picker::new(vec![a, b], Some(c));
+        assert_eq!(picker.next(|rest| rest), Some(a));
     }
 
     #[test]
