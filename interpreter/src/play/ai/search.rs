@@ -554,12 +554,10 @@ impl<B: Bitboard> Searcher<'_, B> {
         (victim.side != position.side_to_move(self.rules)).then_some(victim.piece.index())
     }
 
-    /// How promising a move looks, for ordering: the table's move, captures of valuable pieces
-    /// by cheap ones, promotions, the killers of this ply, then the history of quiet moves.
-    fn order_key(&self, position: &Position<B>, mv: Move, best: Option<Move>, ply: u32) -> i64 {
-        if Some(mv) == best {
-            return i64::MAX;
-        }
+    /// How promising a move looks, for ordering (after the table's move, which [`Picker`]
+    /// puts first): captures of valuable pieces by cheap ones, promotions, the killers of this
+    /// ply, then the history of quiet moves.
+    fn order_key(&self, position: &Position<B>, mv: Move, ply: u32) -> i64 {
         let mut key = 0;
         if let Some(victim) = self.victim(position, mv) {
             let attacker = position
@@ -587,14 +585,8 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
     }
 
-    fn ordered(
-        &self,
-        position: &Position<B>,
-        mut moves: Vec<Move>,
-        best: Option<Move>,
-        ply: u32,
-    ) -> Vec<Move> {
-        moves.sort_by_cached_key(|&mv| std::cmp::Reverse(self.order_key(position, mv, best, ply)));
+    fn ordered(&self, position: &Position<B>, mut moves: Vec<Move>, ply: u32) -> Vec<Move> {
+        moves.sort_by_cached_key(|&mv| std::cmp::Reverse(self.order_key(position, mv, ply)));
         moves
     }
 
@@ -860,7 +852,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         // alpha are not searched, unless they give check.
         let frontier = stand.filter(|_| self.game.quiet_pruning && depth <= FRONTIER_DEPTH);
         let mut count = 0;
-        while let Some(mv) = picker.next(|rest| self.ordered(position, rest, None, ply)) {
+        while let Some(mv) = picker.next(|rest| self.ordered(position, rest, ply)) {
             let i = count;
             count += 1;
             let quiet = !self.tactical(position, mv);
@@ -1007,7 +999,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         let camp = self.camp(position);
         // The squares the mover's enemies control, found when first needed.
         let mut guarded: Option<B> = None;
-        for mv in self.ordered(position, tactical, None, ply) {
+        for mv in self.ordered(position, tactical, ply) {
             if self.skipped_in_quiescence(position, mv, &mut guarded) {
                 continue;
             }
@@ -1527,7 +1519,7 @@ pub(crate) fn deepen<B: Bitboard>(
         partial: None,
         evaluations: EvalCache::new(),
     };
-    let mut ordered = searcher.ordered(position, moves, None, 0);
+    let mut ordered = searcher.ordered(position, moves, 0);
     let mut best = (ordered[0], 0, 0);
     let mut last_report = None;
     for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
