@@ -68,7 +68,7 @@ use crate::core::exchange::Exchanges;
 use crate::core::index::SideId;
 use crate::core::tactical::is_tactical;
 use crate::legal::{any_legal, tactical_moves};
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Gate, Move, MoveKind};
 use crate::outcome::{end_reads_actions, end_unlisted, ends_before_actions, status_listed_into};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -999,8 +999,12 @@ impl<B: Bitboard> Searcher<'_, B> {
         let camp = self.camp(position);
         // The squares the mover's enemies control, found when first needed.
         let mut guarded: Option<B> = None;
+        // The moves already tried, without their neutral placements.
+        let mut placed: Vec<Move> = Vec::new();
         for mv in self.ordered(position, tactical, ply) {
-            if self.skipped_in_quiescence(position, mv, &mut guarded) {
+            if another_placement(&mut placed, mv)
+                || self.skipped_in_quiescence(position, mv, &mut guarded)
+            {
                 continue;
             }
             // Delta pruning: a capture that cannot lift the evaluation to alpha even with a
@@ -1153,6 +1157,24 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
         line
     }
+}
+
+/// Quiescence tries one placement of a neutral piece per move (the first in the order): it
+/// settles the material a line wins or loses, and where the neutral piece goes is a
+/// positional choice, one of dozens (duck chess's duck: every capture with each empty square).
+/// Trying each would multiply the captures by the empty squares at every quiescence ply, so
+/// that the search never finished its first iteration. Whether `mv` is another placement
+/// of a move in `placed`; if not, and it places a neutral piece, it is added there.
+fn another_placement(placed: &mut Vec<Move>, mv: Move) -> bool {
+    if !matches!(mv.gate, Some(Gate::Neutral(_))) {
+        return false;
+    }
+    let base = Move { gate: None, ..mv };
+    if placed.contains(&base) {
+        return true;
+    }
+    placed.push(base);
+    false
 }
 
 /// Late move reductions: how many plies less a quiet move late in the order is searched with
@@ -1740,6 +1762,66 @@ mod tests {
         // A pass is a move of its own there (and two passes end the game).
         assert!(!traits("ataxx").null_move);
         assert!(!traits("janggi").null_move);
+    }
+
+    #[test]
+    fn quiescence_tries_one_placement_of_the_neutral_piece_per_move() {
+        let e4 = Sq::new(28);
+        let mv = |to: usize, duck: Option<usize>| Move {
+            from: Sq::new(to - 8),
+            to: Sq::new(to),
+            kind: MoveKind::Normal,
+            converts: None,
+            gate: duck.map(|d| Gate::Neutral(Sq::new(d))),
+        };
+        let mut placed = Vec::new();
+        assert!(!another_placement(&mut placed, mv(28, Some(40))));
+        assert!(another_placement(&mut placed, mv(28, Some(41))));
+        // Another move's first placement, and moves without one, are tried.
+        assert!(!another_placement(&mut placed, mv(29, Some(41))));
+        assert!(!another_placement(&mut placed, mv(28, None)));
+        assert!(!another_placement(&mut placed, mv(28, None)));
+        assert_eq!(placed.len(), 2);
+        assert_eq!(placed[0].to, e4);
+    }
+
+    #[test]
+    fn in_duck_chess_the_search_blocks_a_king_capture_within_a_small_budget() {
+        // Black to move; White's queen on h5 takes the King on e8 through g6 and f7 unless
+        // something stands between. Every capture in quiescence with each of the ~40 duck
+        // squares made the first iteration alone cost over a million nodes.
+        let fen = "rnbqkbnr/pppp*3/7p/4pppQ/2PP4/1P2P3/P4PPP/RNB1KBNR b KQkq - 0 5";
+        let mut session = session("duck", Some(fen));
+        let game = super::super::typed::<u64>(session.as_ref()).expect("64 squares");
+        let snapshot = Snapshot::of(game);
+        let limits = Limits {
+            depth: MAX_DEPTH,
+            nodes: Some(150_000),
+            ..Limits::default()
+        };
+        let finished = deepen(
+            &snapshot.rules,
+            &snapshot.position,
+            &snapshot.history,
+            &mut TranspositionTable::with_megabytes(1),
+            &limits,
+            &Control::new(),
+            None,
+        )
+        .expect("the game goes on");
+        assert!(finished.depth >= 3, "depth {}", finished.depth);
+        session.play(&finished.best).expect("a legal move");
+        // No reply of White's leaves Black without its King (`k` in the FEN's board).
+        for reply in session.legal_moves() {
+            session.play(&reply).expect("a legal reply");
+            let board = session.fen();
+            assert!(
+                board.split(' ').next().is_some_and(|b| b.contains('k')),
+                "{} then {reply} takes the King",
+                finished.best
+            );
+            session.undo();
+        }
     }
 
     #[test]
