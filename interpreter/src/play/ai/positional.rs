@@ -6,7 +6,9 @@
 //!   (the best choice's value less its own), more the nearer it stands to its promotion zone:
 //!   `gain * ADVANCE_PERCENT / 100 / 2^steps` for `steps` king steps to the nearest square of
 //!   the zone (the square before the zone counts as one step). A chess pawn on the seventh rank
-//!   is then worth 80 more, on the sixth 40 more; a shogi pawn next to the zone 25 more.
+//!   is then worth 40 more, on the sixth 20 more; a shogi pawn next to the zone 25 more. The
+//!   share was 20% until a fit of the evaluation against Stockfish's values (README, issue 29)
+//!   showed it overrating pawns pushed in the middlegame.
 //! - structure, for a promoting piece whose zone lies wholly on one side of the board's middle
 //!   rank (that side is its forward): passed (no enemy piece of its type ahead of it on its file
 //!   or the adjacent ones, so nothing of its kind can stop it by blocking or taking) it earns its
@@ -36,7 +38,7 @@ use crate::rules::Rules;
 
 /// The share, in percent, of a promotion's gain that a piece one step from its zone is worth;
 /// each further step halves it.
-pub const ADVANCE_PERCENT: i64 = 20;
+pub const ADVANCE_PERCENT: i64 = 5;
 
 /// The share, in percent, of a promoting piece's advance bonus that it earns again when it is
 /// passed (no enemy piece of its type ahead of it on its file or the adjacent ones).
@@ -53,7 +55,7 @@ pub const KING_SHELTER: i64 = 8;
 pub const KING_CENTER: i64 = 10;
 
 /// King danger: per attack unit squared (an enemy piece attacking a square of the ring).
-pub const KING_DANGER_WEIGHT: i64 = 2;
+pub const KING_DANGER_WEIGHT: i64 = 4;
 /// King danger counts at most this many attack units.
 pub const KING_DANGER_UNITS: i64 = 16;
 
