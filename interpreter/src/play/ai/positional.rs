@@ -427,8 +427,9 @@ mod tests {
         // White's e5 pawn, with Black's pawn on e7 in front of it, or on a7, far from it.
         let blocked = on("4k3/4p3/8/4P3/8/8/8/4K3 w - - 0 1");
         let passed = on("4k3/p7/8/4P3/8/8/8/4K3 w - - 0 1");
-        // Three steps from the eighth rank: the advance bonus is 160 / 4.
-        assert_eq!(passed - blocked, 40 * PASSED_PERCENT / 100);
+        // Three steps from the eighth rank: a quarter of the bonus one step from it.
+        let advance = (8 * VALUE_SCALE * ADVANCE_PERCENT / 100) >> 2;
+        assert_eq!(passed - blocked, advance * PASSED_PERCENT / 100);
         // A pawn on the adjacent file ahead stops it as well; one behind it does not.
         assert_eq!(on("4k3/3p4/8/4P3/8/8/8/4K3 w - - 0 1"), blocked);
         assert_eq!(on("4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1"), passed);
