@@ -1734,18 +1734,22 @@ mod tests {
     }
 
     fn search(session: &dyn Session, depth: u32) -> Finished {
-        let game = super::super::typed::<u64>(session).expect("64 squares at most");
-        let snapshot = Snapshot::of(game);
         let limits = Limits {
             depth,
             ..Limits::default()
         };
+        search_within(session, &limits)
+    }
+
+    fn search_within(session: &dyn Session, limits: &Limits) -> Finished {
+        let game = super::super::typed::<u64>(session).expect("64 squares at most");
+        let snapshot = Snapshot::of(game);
         deepen(
             &snapshot.rules,
             &snapshot.position,
             &snapshot.history,
             &mut TranspositionTable::with_megabytes(1),
-            &limits,
+            limits,
             &Control::new(),
             None,
         )
@@ -1792,23 +1796,12 @@ mod tests {
         // squares made the first iteration alone cost over a million nodes.
         let fen = "rnbqkbnr/pppp*3/7p/4pppQ/2PP4/1P2P3/P4PPP/RNB1KBNR b KQkq - 0 5";
         let mut session = session("duck", Some(fen));
-        let game = super::super::typed::<u64>(session.as_ref()).expect("64 squares");
-        let snapshot = Snapshot::of(game);
         let limits = Limits {
             depth: MAX_DEPTH,
             nodes: Some(150_000),
             ..Limits::default()
         };
-        let finished = deepen(
-            &snapshot.rules,
-            &snapshot.position,
-            &snapshot.history,
-            &mut TranspositionTable::with_megabytes(1),
-            &limits,
-            &Control::new(),
-            None,
-        )
-        .expect("the game goes on");
+        let finished = search_within(session.as_ref(), &limits);
         assert!(finished.depth >= 3, "depth {}", finished.depth);
         session.play(&finished.best).expect("a legal move");
         // No reply of White's leaves Black without its King (`k` in the FEN's board).
