@@ -18,12 +18,15 @@ harness with exit code 1. Prints a line per pair and the SPRT line; exits 0.
 Usage:
   scripts/search_sprt.py --new PATH --old PATH [--variant chess] [--nodes 10000]
                          [--sprt 0,20] [--games 400] [--random-plies 6] [--seed 1]
-                         [--movetime MS]
+                         [--movetime MS] [--new-option NAME=VALUE] [--old-option NAME=VALUE]
 
 `--movetime MS` plays at a fixed time a move (`go movetime MS`) instead of a node budget: for a
 change that makes the search faster without changing what it searches (same nodes, same moves),
 where a fixed node budget would play the same games twice. Wall time is noise on a loaded
 machine: run it with the load stated.
+
+`--new-option`/`--old-option` (repeatable) set a UCI option of one build (`Threads=2`): the same
+binary on both sides, with and without an option, is a self-play test of the option.
 """
 import argparse
 import math
@@ -75,6 +78,8 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--movetime", type=int, default=None,
                         help="milliseconds a move instead of --nodes")
+    parser.add_argument("--new-option", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--old-option", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
     elo0, elo1 = (float(x) for x in args.sprt.split(",")[:2])
     alpha = beta = 0.05
@@ -83,6 +88,8 @@ def main():
     start = sf.start_fen(args.variant)
     new = Uci([args.new, "uci"], "new")
     old = Uci([args.old, "uci"], "old")
+    new.set_options(args.new_option)
+    old.set_options(args.old_option)
     go = f"movetime {args.movetime}" if args.movetime else f"nodes {args.nodes}"
     pentanomial = [0] * 5
     ratio, verdict = 0.0, "undecided"

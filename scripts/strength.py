@@ -26,7 +26,7 @@ release build. Prints one line per rung and the estimate; exits 0.
 Usage:
   scripts/strength.py stockfish --binary PATH [--stockfish PATH] [--elos 1350,1600,...]
                                 [--games N] [--movetime S] [--max-plies P] [--seed S]
-                                [--pgn FILE]
+                                [--pgn FILE] [--option NAME=VALUE]
   scripts/strength.py fairy --binary PATH --fairy PATH [--nodes 100,300,...] [--games N]
                             [--variants chess,xiangqi,...|all] ...
 """
@@ -139,6 +139,11 @@ def recorder(path, names):
     return record
 
 
+def options(pairs):
+    """`NAME=VALUE` options as python-chess configures them."""
+    return dict(pair.partition("=")[::2] for pair in pairs)
+
+
 def ladder(text):
     return [int(value) for value in text.split(",") if value]
 
@@ -148,6 +153,7 @@ def against_stockfish(args, rng):
     results = []
     with chess.engine.SimpleEngine.popen_uci([args.binary, "uci"]) as ours, \
             chess.engine.SimpleEngine.popen_uci(args.stockfish) as stockfish:
+        ours.configure(options(args.option))
         for elo in ladder(args.elos):
             stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": elo})
             scores = match(ours, stockfish, chess.Board, args.games, (limit, limit), args, rng,
@@ -197,6 +203,7 @@ def against_fairy(args, rng):
         rungs = []
         fen = pyffish.start_fen(variant)
         ours, fairy = Uci([args.binary, "uci"], "variant"), Uci([args.fairy], "Fairy-Stockfish")
+        ours.set_options(args.option)
         try:
             for nodes in ladder(args.nodes):
                 theirs_go = f"nodes {nodes}"
@@ -233,6 +240,8 @@ def main():
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--random-plies", type=int, default=2)
     parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a UCI option of ours (`Threads=2`), repeatable")
     parser.add_argument("--pgn", help="append the Stockfish games to this PGN file")
     parser.add_argument("--variants", default="chess,crazyhouse,atomic",
                         help="for `fairy`: comma-separated Fairy-Stockfish variant names, or "

@@ -31,6 +31,12 @@ class Uci:
             if line.startswith(prefix):
                 return line.strip()
 
+    def set_options(self, options):
+        """Sets `NAME=VALUE` options (`Threads=2`), as given on a harness's command line."""
+        for option in options:
+            name, _, value = option.partition("=")
+            self.send(f"setoption name {name} value {value}")
+
     def new_game(self, variant):
         self.send(f"setoption name UCI_Variant value {variant}")
         self.send("ucinewgame")

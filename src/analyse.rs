@@ -26,6 +26,8 @@ pub struct AnalyseArgs {
     pub depth: Option<u32>,
     pub time: Option<f64>,
     pub lines: usize,
+    /// Threads that search (Lazy SMP, as UCI's `Threads`).
+    pub threads: usize,
     pub json: bool,
 }
 
@@ -59,6 +61,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<ExitCode, Failure> {
         depth: args.depth.unwrap_or(u32::MAX),
         lines: args.lines,
         stop_at_mate: false,
+        threads: args.threads,
         ..Limits::default()
     };
     let root = Root::of(session.as_ref());

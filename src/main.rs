@@ -327,6 +327,10 @@ enum Command {
         /// Report this many best lines.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=500))]
         multipv: u16,
+        /// Search with this many threads (one leads, the others help it through the shared
+        /// transposition table).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
         /// Print one JSON object per completed depth, then one for the best move.
         #[arg(long)]
         json: bool,
@@ -649,6 +653,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             depth,
             time,
             multipv,
+            threads,
             json,
         } => analyse::analyse(analyse::AnalyseArgs {
             game,
@@ -658,6 +663,7 @@ fn run(cli: Cli, side_players: Vec<(String, String)>) -> Result<ExitCode, Failur
             depth,
             time,
             lines: multipv as usize,
+            threads: threads as usize,
             json,
         }),
         Command::Import { config, out, force } => import::run(&config, &out, force),

@@ -21,7 +21,7 @@ use std::time::Duration;
 use variant_dsl::Definition;
 use variant_interpreter::ai::analysis::{weaker_choice, Root, MAX_SKILL};
 use variant_interpreter::ai::search::{
-    Finished, Limits, Report, Score, TranspositionTable, MAX_DEPTH,
+    Finished, Limits, Report, Score, TranspositionTable, MAX_DEPTH, MAX_THREADS,
 };
 use variant_interpreter::Session;
 
@@ -216,7 +216,9 @@ impl Engine {
             "option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"
         ));
         say("option name Clear Hash type button");
-        say("option name Threads type spin default 1 min 1 max 512");
+        say(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
         say("option name Ponder type check default false");
         say("option name MultiPV type spin default 1 min 1 max 500");
         say("option name Skill Level type spin default 20 min -20 max 20");
@@ -310,7 +312,7 @@ impl Engine {
                 }
             }
             "threads" => {
-                if let Some(n) = number(&value, 1, 512) {
+                if let Some(n) = number(&value, 1, MAX_THREADS as i64) {
                     self.options.threads = n as usize;
                 }
             }
@@ -465,6 +467,7 @@ impl Engine {
             nodes: go.nodes,
             lines: self.options.multipv,
             stop_at_mate: !(self.options.analyse_mode || go.infinite),
+            threads: self.options.threads,
         };
         if let Some(mate) = go.mate {
             limits.depth = limits.depth.min(mate.saturating_mul(2).clamp(1, MAX_DEPTH));

@@ -37,7 +37,9 @@ use std::sync::Arc;
 use std::time::Duration;
 use variant_dsl::{Definition, PieceId, SideId};
 use variant_interpreter::ai::analysis::Root;
-use variant_interpreter::ai::search::{Limits, Report, Score, TranspositionTable, MAX_DEPTH};
+use variant_interpreter::ai::search::{
+    Limits, Report, Score, TranspositionTable, MAX_DEPTH, MAX_THREADS,
+};
 use variant_interpreter::Session;
 
 /// XBoard's name for chess.
@@ -177,6 +179,8 @@ struct Engine {
     analysing: bool,
     clock: Clock,
     hash_mb: usize,
+    /// Threads a search uses (`cores`).
+    threads: usize,
     table: Option<TranspositionTable>,
     search: Option<Search>,
 }
@@ -201,6 +205,7 @@ pub fn run(variant_paths: &[PathBuf]) -> Result<ExitCode, Failure> {
         analysing: false,
         clock: Clock::default(),
         hash_mb: DEFAULT_HASH_MB,
+        threads: 1,
         table: None,
         search: None,
     };
@@ -236,8 +241,8 @@ impl Engine {
         let rest = rest.trim();
         match command {
             "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "easy" | "hard" | "draw" | "bk" | "white" | "black" | "cores" | "otim"
-            | "." | "nps" => {}
+            | "ics" | "easy" | "hard" | "draw" | "bk" | "white" | "black" | "otim" | "."
+            | "nps" => {}
             "protover" => self.features(),
             "quit" => return false,
             "new" => self.new_game(),
@@ -275,6 +280,10 @@ impl Engine {
             "sd" => match rest.parse::<u32>() {
                 Ok(depth) if depth >= 1 => self.clock.depth = Some(depth.min(MAX_DEPTH)),
                 _ => error("sd takes a depth", line),
+            },
+            "cores" => match rest.parse::<usize>() {
+                Ok(n) if n >= 1 => self.threads = n.min(MAX_THREADS),
+                _ => error("cores takes a number of threads", line),
             },
             "memory" => match rest.parse::<usize>() {
                 Ok(mb) if mb >= 1 => {
@@ -646,6 +655,7 @@ impl Engine {
                 MAX_DEPTH
             },
             stop_at_mate: plays,
+            threads: self.threads,
             ..Limits::default()
         };
         let table = self

@@ -111,6 +111,30 @@ fn a_mate_is_scored_in_moves() {
     assert!(reports.last().unwrap()["score"]["cp"].is_i64());
 }
 
+/// With helper threads the reports go on as with one (every depth, legal lines, the mate) and
+/// the nodes counted are the helpers' too; a thread count out of range is refused.
+#[test]
+fn threads_search_together_and_report_as_one() {
+    let fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    let reports = analyse_json(&["chess", "--fen", fen, "--depth", "6", "--threads", "2"]);
+    assert_eq!(reports.len(), 7, "{reports:#?}");
+    let best = reports.last().unwrap();
+    assert_eq!(best["bestmove"], "d5f6");
+    assert_eq!(best["score"]["mate"], 2);
+    let reports = analyse_json(&["crazyhouse", "--depth", "5", "--threads", "3"]);
+    let legal = legal_moves("crazyhouse", None);
+    assert!(legal.contains(
+        &reports.last().unwrap()["bestmove"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    ));
+    for bad in ["0", "257", "x"] {
+        let output = variant(&["analyse", "chess", "--depth", "2", "--threads", bad]);
+        assert!(!output.status.success(), "--threads {bad}");
+    }
+}
+
 #[test]
 fn every_game_of_the_library_is_analysed() {
     for game in common::games() {

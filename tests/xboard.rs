@@ -121,6 +121,39 @@ fn force_setboard_go_and_move_now() {
     engine.quit();
 }
 
+/// `cores N` searches with N threads: the mate is still found, `?` still moves at once, and a
+/// count that is not one is an error that leaves the engine as it was.
+#[test]
+fn cores_sets_the_threads_of_the_search() {
+    let mut engine = Engine::start(&["xboard"]);
+    for bad in ["cores 0", "cores two"] {
+        engine.send(bad);
+        let lines = engine.ping();
+        assert_eq!(
+            lines,
+            [format!("Error (cores takes a number of threads): {bad}")]
+        );
+    }
+    engine.send("cores 2");
+    engine.send("new");
+    engine.send("force");
+    engine.send("setboard r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    assert!(engine.ping().is_empty());
+    engine.send("go");
+    let lines = engine.until(PATIENCE, |l| l.starts_with("move "));
+    assert_eq!(engine_move(&lines), "h5f7");
+    engine.send("new");
+    engine.send("st 60");
+    engine.send("usermove e2e4");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    engine.send("?");
+    let lines = engine.until(Duration::from_secs(3), |l| l.starts_with("move "));
+    assert!(asked.elapsed() < Duration::from_secs(2));
+    assert!(legal_moves("chess", "e2e4").contains(&engine_move(&lines)));
+    engine.quit();
+}
+
 #[test]
 fn analyze_reports_until_exit_and_bad_input_is_an_error() {
     let mut engine = Engine::start(&["xboard"]);

@@ -24,6 +24,7 @@ pub mod policy;
 pub mod positional;
 pub mod random;
 pub mod search;
+mod table;
 mod tree;
 
 use crate::bitboard::{Bitboard, Wide256};

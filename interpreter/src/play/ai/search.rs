@@ -44,6 +44,9 @@
 //!   every legal move to keep a few cost as much as the rest of the search);
 //! - an iteration cut short by the clock or the node budget still counts where it proved a
 //!   root move better than the last iteration's (one line only).
+//! - threads ([`Limits::threads`]): helpers search the same root on the shared, lockless
+//!   table ([`super::table`]), each at depths of its own (Lazy SMP), and the leading thread
+//!   finds their bounds and best moves there.
 //!
 //! What makes a node cheap: the ends that need no move list, then the table, then (where
 //! passing is harmless and only "no legal move" reads the list) the pruning, and only then the
@@ -61,6 +64,8 @@
 
 use super::eval::{evaluate_in, Goals, VALUE_SCALE};
 use super::mobility::Tally;
+pub use super::table::TranspositionTable;
+use super::table::{Bound, Entry, Table};
 use super::tree::{status, wins, Status};
 use super::{typed, Agent, Budget, Choice, PlayerSpec, Snapshot};
 use crate::bitboard::Bitboard;
@@ -99,85 +104,6 @@ const FRONTIER_DEPTH: u32 = 3;
 /// Futility pruning at the frontier: a quiet move is not searched where the static evaluation
 /// plus this margin per ply of depth stays at or below alpha.
 const FRONTIER_MARGIN: i32 = 150;
-/// Entries of the players' transposition table (a power of two).
-const TABLE_SIZE: usize = 1 << 18;
-/// The largest table [`TranspositionTable::with_megabytes`] builds.
-const MAX_TABLE_ENTRIES: usize = 1 << 26;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-#[derive(Clone, Copy)]
-struct Entry {
-    key: u64,
-    depth: u32,
-    value: i32,
-    bound: Bound,
-    best: Option<Move>,
-}
-
-/// The transposition table: one entry per slot, the deeper search kept.
-struct Table {
-    entries: Vec<Option<Entry>>,
-}
-
-impl Table {
-    fn new() -> Self {
-        Table::with_entries(TABLE_SIZE)
-    }
-
-    /// A table of `entries` slots (a power of two).
-    fn with_entries(entries: usize) -> Self {
-        debug_assert!(entries.is_power_of_two());
-        Table {
-            entries: vec![None; entries],
-        }
-    }
-
-    /// A table of at most `entries` slots (a power of two): half as many each time the memory
-    /// cannot be had, rather than an abort.
-    fn at_most(mut entries: usize) -> Self {
-        loop {
-            let mut slots = Vec::new();
-            if entries == 1 || slots.try_reserve_exact(entries).is_ok() {
-                slots.resize(entries, None);
-                return Table { entries: slots };
-            }
-            entries /= 2;
-        }
-    }
-
-    fn slot(&self, key: u64) -> usize {
-        key as usize & (self.entries.len() - 1)
-    }
-
-    fn probe(&self, key: u64) -> Option<Entry> {
-        self.entries[self.slot(key)].filter(|e| e.key == key)
-    }
-
-    fn store(&mut self, entry: Entry) {
-        let slot = self.slot(entry.key);
-        let slot = &mut self.entries[slot];
-        if slot.is_none_or(|old| old.key != entry.key || old.depth <= entry.depth) {
-            *slot = Some(entry);
-        }
-    }
-
-    /// Per mille of the first thousand slots in use (UCI's `hashfull`).
-    fn per_mille_full(&self) -> u32 {
-        let sample = self.entries.len().min(1000);
-        let used = self.entries[..sample]
-            .iter()
-            .filter(|e| e.is_some())
-            .count();
-        (used * 1000 / sample) as u32
-    }
-}
-
 /// Slots of the [`EvalCache`].
 const EVAL_CACHE_SIZE: usize = 1 << 18;
 
@@ -208,45 +134,6 @@ impl EvalCache {
 
     fn store(&mut self, key: u64, value: i32) {
         self.entries[key as usize & (EVAL_CACHE_SIZE - 1)] = (key, value);
-    }
-}
-
-/// A transposition table kept between searches (by an engine protocol, between moves).
-///
-/// Its values are seen from the side that searched, so it forgets everything when asked to
-/// search for another side.
-pub struct TranspositionTable {
-    table: Table,
-    side: Option<usize>,
-}
-
-impl TranspositionTable {
-    /// About `megabytes` of table (at least one slot, at most 2^26; less when the memory cannot
-    /// be had).
-    pub fn with_megabytes(megabytes: usize) -> Self {
-        let bytes = megabytes.saturating_mul(1 << 20);
-        let fitting = (bytes / std::mem::size_of::<Option<Entry>>()).clamp(1, MAX_TABLE_ENTRIES);
-        // The largest power of two that fits.
-        let entries = 1usize << (usize::BITS - 1 - fitting.leading_zeros());
-        TranspositionTable {
-            table: Table::at_most(entries),
-            side: None,
-        }
-    }
-
-    /// Forgets every entry (a new game).
-    pub fn clear(&mut self) {
-        self.table.entries.fill(None);
-        self.side = None;
-    }
-
-    /// The table for a search by `side`, emptied if it was filled for another side.
-    fn for_side(&mut self, side: usize) -> &mut Table {
-        if self.side != Some(side) {
-            self.table.entries.fill(None);
-            self.side = Some(side);
-        }
-        &mut self.table
     }
 }
 
@@ -328,6 +215,9 @@ pub struct Limits {
     pub lines: usize,
     /// Whether to stop at the first depth that finds a forced win or loss (the players do).
     pub stop_at_mate: bool,
+    /// Threads searching (at most [`MAX_THREADS`]): one leads, the others help it through the
+    /// shared table ([`deepen`]).
+    pub threads: usize,
 }
 
 impl Default for Limits {
@@ -337,6 +227,7 @@ impl Default for Limits {
             nodes: None,
             lines: 1,
             stop_at_mate: true,
+            threads: 1,
         }
     }
 }
@@ -445,7 +336,7 @@ fn from_table(value: i32, ply: u32) -> i32 {
 /// (`-`); a child of the same camp (a turn of several actions) keeps the parent's view.
 struct Searcher<'a, B: Bitboard> {
     rules: &'a Rules<B>,
-    table: &'a mut Table,
+    table: &'a Table,
     /// The side whose evaluation is maximised.
     root: SideId,
     /// Hashes of the positions before the current node (for repetition).
@@ -477,14 +368,27 @@ struct Searcher<'a, B: Bitboard> {
     /// Per ply from the root, the piece and target square of the move played there
     /// ([`piece_to`]), for the continuation history.
     line: Vec<u32>,
+    /// A helper thread's node count, published as it goes (`None`: the leading thread).
+    published: Option<&'a AtomicU64>,
+    /// The helper threads' published node counts (the leading thread's, for its reports).
+    helpers: &'a [AtomicU64],
 }
 
 impl<B: Bitboard> Searcher<'_, B> {
     fn out_of_time(&mut self) -> bool {
         if !self.stopped && (self.nodes >= self.node_limit || self.nodes & 1023 == 0) {
             self.stopped = self.nodes >= self.node_limit || self.control.must_stop();
+            if let Some(count) = self.published {
+                count.store(self.nodes, Ordering::Relaxed);
+            }
         }
         self.stopped
+    }
+
+    /// The nodes searched by this thread and the helpers.
+    fn all_nodes(&self) -> u64 {
+        let helpers: u64 = self.helpers.iter().map(|c| c.load(Ordering::Relaxed)).sum();
+        self.nodes + helpers
     }
 
     /// `1` where the root's side moves, `-1` where an opponent does.
@@ -1506,6 +1410,12 @@ pub struct Finished {
 /// Iterative deepening from `position` (the positions before it hashed in `history`) for the
 /// side to move, within `limits` and `control`; `report` is called after each completed depth
 /// when given. `None` when the game is over there.
+///
+/// With [`Limits::threads`] above one, helper threads search the same root on the same table
+/// (Lazy SMP): each its own iterative deepening, skipping some depths so that they run ahead of
+/// this thread's, and what they store (bounds, best moves) cuts this thread's search short.
+/// This thread's iterations alone decide the move, report and count towards the node limit;
+/// the helpers stop when it ends.
 pub(crate) fn deepen<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
@@ -1513,34 +1423,162 @@ pub(crate) fn deepen<B: Bitboard>(
     table: &mut TranspositionTable,
     limits: &Limits,
     control: &Control,
-    mut report: Option<&mut dyn FnMut(&Report)>,
+    report: Option<&mut dyn FnMut(&Report)>,
 ) -> Option<Finished> {
     let Status::Moves(moves) = status(rules, position, history) else {
         return None;
     };
     let root = position.side_to_move(rules);
-    let lines = limits.lines.clamp(1, moves.len());
-    let game = GameTraits::of(rules);
-    let mut searcher = Searcher {
-        rules,
-        table: table.for_side(root.index()),
-        root,
-        path: history.to_vec(),
-        nodes: 0,
-        node_limit: limits.nodes.unwrap_or(u64::MAX),
-        seldepth: 0,
-        control,
-        stopped: false,
-        exchanges: game.plain_captures.then(|| Exchanges::of(rules)).flatten(),
-        game,
-        history: History::new(rules.pieces() * rules.geometry().grid_size()),
-        line: Vec::new(),
-        iteration: 1,
-        goals: Goals::of(rules),
-        tally: Tally::default(),
-        partial: None,
-        evaluations: EvalCache::new(),
+    let table = table.for_side(root.index());
+    let helpers = limits.threads.clamp(1, MAX_THREADS) - 1;
+    if helpers == 0 {
+        return Some(lead(
+            rules,
+            position,
+            history,
+            table,
+            limits,
+            control,
+            moves,
+            report,
+            &[],
+        ));
+    }
+    let done = Control::new();
+    let counts: Vec<AtomicU64> = (0..helpers).map(|_| AtomicU64::new(0)).collect();
+    Some(std::thread::scope(|scope| {
+        let mut started = Vec::new();
+        for (index, count) in counts.iter().enumerate() {
+            let (moves, done) = (moves.clone(), &done);
+            let helper = std::thread::Builder::new()
+                .name(format!("search helper {}", index + 1))
+                .spawn_scoped(scope, move || {
+                    help(
+                        rules, position, history, table, limits, done, moves, index, count,
+                    )
+                });
+            // A thread the system refuses is a helper less.
+            started.extend(helper.ok());
+        }
+        let mut finished = lead(
+            rules, position, history, table, limits, control, moves, report, &counts,
+        );
+        done.stop();
+        for helper in started {
+            finished.nodes += helper.join().unwrap_or(0);
+        }
+        finished
+    }))
+}
+
+/// The most threads a search uses.
+pub const MAX_THREADS: usize = 256;
+
+/// Which depths a helper skips (Lazy SMP as Stockfish 9 spread it): helper `index` skips depth
+/// `d` where `(d + phase) / size` is odd, the size and phase taken in turn from these rows, so
+/// that half of the helpers search the odd depths and half the even, a quarter ... .
+fn skips(index: usize, depth: u32) -> bool {
+    const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let row = index % SIZE.len();
+    (depth + PHASE[row]) / SIZE[row] % 2 == 1
+}
+
+/// A helper thread's iterative deepening (helper `index`, from 0): the nodes it searched,
+/// published in `count` as it goes.
+#[allow(clippy::too_many_arguments)]
+fn help<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    table: &Table,
+    limits: &Limits,
+    done: &Control,
+    moves: Vec<Move>,
+    index: usize,
+    count: &AtomicU64,
+) -> u64 {
+    let unbounded = Limits {
+        nodes: None,
+        ..*limits
     };
+    let mut searcher = Searcher::new(rules, position, history, table, &unbounded, done);
+    searcher.published = Some(count);
+    let mut ordered = searcher.ordered(position, moves, 0);
+    let mut previous = 0;
+    for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
+        if done.is_stopped() {
+            break;
+        }
+        if depth > 1 && skips(index, depth) {
+            continue;
+        }
+        searcher.iteration = depth;
+        let Some(found) = searcher.aspirated(position, &ordered, depth, 1, previous) else {
+            break;
+        };
+        previous = found[0].1;
+        if let Some(at) = ordered.iter().position(|&m| m == found[0].0) {
+            let chosen = ordered.remove(at);
+            ordered.insert(0, chosen);
+        }
+    }
+    searcher.nodes
+}
+
+impl<'a, B: Bitboard> Searcher<'a, B> {
+    /// A searcher for the side to move at `position`, on `table`.
+    fn new(
+        rules: &'a Rules<B>,
+        position: &Position<B>,
+        history: &[u64],
+        table: &'a Table,
+        limits: &Limits,
+        control: &'a Control,
+    ) -> Self {
+        let game = GameTraits::of(rules);
+        Searcher {
+            rules,
+            table,
+            root: position.side_to_move(rules),
+            path: history.to_vec(),
+            nodes: 0,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            seldepth: 0,
+            control,
+            stopped: false,
+            exchanges: game.plain_captures.then(|| Exchanges::of(rules)).flatten(),
+            game,
+            history: History::new(rules.pieces() * rules.geometry().grid_size()),
+            line: Vec::new(),
+            iteration: 1,
+            goals: Goals::of(rules),
+            tally: Tally::default(),
+            partial: None,
+            evaluations: EvalCache::new(),
+            published: None,
+            helpers: &[],
+        }
+    }
+}
+
+/// The iterative deepening whose iterations decide the move (`helpers`: the helper threads'
+/// node counts, for the reports).
+#[allow(clippy::too_many_arguments)]
+fn lead<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+    table: &Table,
+    limits: &Limits,
+    control: &Control,
+    moves: Vec<Move>,
+    mut report: Option<&mut dyn FnMut(&Report)>,
+    helpers: &[AtomicU64],
+) -> Finished {
+    let lines = limits.lines.clamp(1, moves.len());
+    let mut searcher = Searcher::new(rules, position, history, table, limits, control);
+    searcher.helpers = helpers;
     let mut ordered = searcher.ordered(position, moves, 0);
     let mut best = (ordered[0], 0, 0);
     let mut last_report = None;
@@ -1587,7 +1625,7 @@ pub(crate) fn deepen<B: Bitboard>(
         .principal_variation(position, best.0, 2)
         .get(1)
         .map(|m| m.uci(rules));
-    Some(Finished {
+    Finished {
         best: best.0.uci(rules),
         ponder,
         depth: best.2,
@@ -1595,7 +1633,7 @@ pub(crate) fn deepen<B: Bitboard>(
         nodes: searcher.nodes,
         report: last_report,
         value: best.1,
-    })
+    }
 }
 
 /// What the search knows of `found` (the best lines, best first) at `depth`.
@@ -1617,7 +1655,7 @@ fn report_of<B: Bitboard>(
     Report {
         depth,
         seldepth: searcher.seldepth.max(depth),
-        nodes: searcher.nodes,
+        nodes: searcher.all_nodes(),
         time: control.elapsed(),
         hashfull: searcher.table.per_mille_full(),
         lines: found.iter().map(line).collect(),
@@ -1669,10 +1707,7 @@ impl<B: Bitboard> Agent for SearchAgent<B> {
                 dice: None,
             });
         }
-        let table = self.table.get_or_insert_with(|| TranspositionTable {
-            table: Table::new(),
-            side: None,
-        });
+        let table = self.table.get_or_insert_with(TranspositionTable::new);
         let control = Control::new();
         let mut limits = Limits::default();
         match self.budget {
@@ -1849,6 +1884,96 @@ mod tests {
         let after = "r2qkb1r/pp2nppp/3p1N2/2p1N1B1/2BnP3/3P4/PPP2PPP/R2bK2R b KQkq - 2 1";
         let finished = search(session("chess", Some(after)).as_ref(), 5);
         assert_eq!(finished.score, Score::Mate(-1));
+    }
+
+    #[test]
+    fn with_helper_threads_the_mate_in_two_is_still_found_and_scored_exactly() {
+        let fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+        for threads in [2, 3] {
+            let limits = Limits {
+                depth: 6,
+                threads,
+                ..Limits::default()
+            };
+            let finished = search_within(session("chess", Some(fen)).as_ref(), &limits);
+            assert_eq!(finished.best, "d5f6", "{threads} threads");
+            assert_eq!(finished.score, Score::Mate(2), "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn the_first_two_helpers_search_the_even_and_the_odd_depths() {
+        for depth in 2..20 {
+            assert_eq!(skips(0, depth), depth % 2 == 1, "{depth}");
+            assert_eq!(skips(1, depth), depth % 2 == 0, "{depth}");
+        }
+        // The third and fourth skip pairs of depths, out of step.
+        let third: Vec<bool> = (2..10).map(|d| skips(2, d)).collect();
+        assert_eq!(third, [true, true, false, false, true, true, false, false]);
+        let fourth: Vec<bool> = (2..10).map(|d| skips(3, d)).collect();
+        assert_eq!(fourth, [true, false, false, true, true, false, false, true]);
+    }
+
+    /// A helper alone (its lead not started): it searches, publishes its nodes and leaves its
+    /// findings in the shared table.
+    #[test]
+    fn a_helper_fills_the_shared_table_with_the_roots_best_move() {
+        let session = session(
+            "chess",
+            Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+        );
+        let snapshot = Snapshot::of(super::super::typed::<u64>(session.as_ref()).expect("chess"));
+        let (rules, position) = (&snapshot.rules, &snapshot.position);
+        let legal = crate::legal::legal_moves(rules, position);
+        let mut table = TranspositionTable::with_megabytes(1);
+        let shared = table.for_side(position.side_to_move(rules).index());
+        let count = AtomicU64::new(0);
+        let limits = Limits {
+            depth: 5,
+            ..Limits::default()
+        };
+        let done = Control::new();
+        let nodes = help(
+            rules,
+            position,
+            &snapshot.history,
+            shared,
+            &limits,
+            &done,
+            legal.clone(),
+            0,
+            &count,
+        );
+        assert!(nodes > 100, "{nodes}");
+        assert!(count.load(Ordering::Relaxed) <= nodes);
+        // Its last depth was 4 (helper 0 searches the even depths): the root's children were
+        // searched 3 deep, and what it found there is in the shared table, with legal moves.
+        let mut deepest = 0;
+        for &mv in &legal {
+            let mut child = *position;
+            child.play_unchecked(rules, mv);
+            if let Some(entry) = shared.probe(child.hash()) {
+                deepest = deepest.max(entry.depth);
+                if let Some(best) = entry.best {
+                    assert!(crate::legal::legal_moves(rules, &child).contains(&best));
+                }
+            }
+        }
+        assert_eq!(deepest, 3);
+        // A helper told to stop before it starts searches nothing but its first depth's root.
+        done.stop();
+        let stopped = help(
+            rules,
+            position,
+            &snapshot.history,
+            shared,
+            &limits,
+            &done,
+            legal,
+            0,
+            &count,
+        );
+        assert_eq!(stopped, 0);
     }
 
     #[test]
