@@ -329,7 +329,7 @@ enum Command {
         multipv: u16,
         /// Search with this many threads (one leads, the others help it through the shared
         /// transposition table).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         threads: u16,
         /// Print one JSON object per completed depth, then one for the best move.
         #[arg(long)]

@@ -1472,7 +1472,7 @@ pub(crate) fn deepen<B: Bitboard>(
 }
 
 /// The most threads a search uses.
-pub const MAX_THREADS: usize = 256;
+pub const MAX_THREADS: usize = 64;
 
 /// Which depths a helper skips (Lazy SMP as Stockfish 9 spread it): helper `index` skips depth
 /// `d` where `(d + phase) / size` is odd, the size and phase taken in turn from these rows, so
