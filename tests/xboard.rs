@@ -97,6 +97,13 @@ fn the_engine_answers_moves_and_plays_its_side() {
 #[test]
 fn force_setboard_go_and_move_now() {
     let mut engine = Engine::start(&["xboard"]);
+    mates_in_one_and_moves_now(&mut engine);
+    engine.quit();
+}
+
+/// The engine finds a mate in one after `setboard` and `go`, and `?` makes it move at once
+/// from a long search.
+fn mates_in_one_and_moves_now(engine: &mut Engine) {
     engine.send("new");
     engine.send("force");
     // White mates in one.
@@ -118,7 +125,6 @@ fn force_setboard_go_and_move_now() {
     let lines = engine.until(Duration::from_secs(3), |l| l.starts_with("move "));
     assert!(asked.elapsed() < Duration::from_secs(2));
     assert!(legal_moves("chess", "e2e4").contains(&engine_move(&lines)));
-    engine.quit();
 }
 
 /// `cores N` searches with N threads: the mate is still found, `?` still moves at once, and a
@@ -135,22 +141,7 @@ fn cores_sets_the_threads_of_the_search() {
         );
     }
     engine.send("cores 2");
-    engine.send("new");
-    engine.send("force");
-    engine.send("setboard r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
-    assert!(engine.ping().is_empty());
-    engine.send("go");
-    let lines = engine.until(PATIENCE, |l| l.starts_with("move "));
-    assert_eq!(engine_move(&lines), "h5f7");
-    engine.send("new");
-    engine.send("st 60");
-    engine.send("usermove e2e4");
-    std::thread::sleep(Duration::from_millis(300));
-    let asked = Instant::now();
-    engine.send("?");
-    let lines = engine.until(Duration::from_secs(3), |l| l.starts_with("move "));
-    assert!(asked.elapsed() < Duration::from_secs(2));
-    assert!(legal_moves("chess", "e2e4").contains(&engine_move(&lines)));
+    mates_in_one_and_moves_now(&mut engine);
     engine.quit();
 }
 

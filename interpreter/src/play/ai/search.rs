@@ -1432,17 +1432,8 @@ pub(crate) fn deepen<B: Bitboard>(
     let table = table.for_side(root.index());
     let helpers = limits.threads.clamp(1, MAX_THREADS) - 1;
     if helpers == 0 {
-        return Some(lead(
-            rules,
-            position,
-            history,
-            table,
-            limits,
-            control,
-            moves,
-            report,
-            &[],
-        ));
+        let searcher = Searcher::new(rules, position, history, table, limits, control);
+        return Some(lead(searcher, position, moves, limits, report));
     }
     let done = Control::new();
     let counts: Vec<AtomicU64> = (0..helpers).map(|_| AtomicU64::new(0)).collect();
@@ -1453,16 +1444,22 @@ pub(crate) fn deepen<B: Bitboard>(
             let helper = std::thread::Builder::new()
                 .name(format!("search helper {}", index + 1))
                 .spawn_scoped(scope, move || {
-                    help(
-                        rules, position, history, table, limits, done, moves, index, count,
-                    )
+                    // A helper counts no nodes towards the limit: the leader's end stops it.
+                    let unbounded = Limits {
+                        nodes: None,
+                        ..*limits
+                    };
+                    let mut searcher =
+                        Searcher::new(rules, position, history, table, &unbounded, done);
+                    searcher.published = Some(count);
+                    help(searcher, position, moves, index, limits.depth)
                 });
             // A thread the system refuses is a helper less.
             started.extend(helper.ok());
         }
-        let mut finished = lead(
-            rules, position, history, table, limits, control, moves, report, &counts,
-        );
+        let mut searcher = Searcher::new(rules, position, history, table, limits, control);
+        searcher.helpers = &counts;
+        let mut finished = lead(searcher, position, moves, limits, report);
         done.stop();
         for helper in started {
             finished.nodes += helper.join().unwrap_or(0);
@@ -1484,30 +1481,19 @@ fn skips(index: usize, depth: u32) -> bool {
     (depth + PHASE[row]) / SIZE[row] % 2 == 1
 }
 
-/// A helper thread's iterative deepening (helper `index`, from 0): the nodes it searched,
-/// published in `count` as it goes.
-#[allow(clippy::too_many_arguments)]
+/// A helper thread's iterative deepening (helper `index`, from 0) to `max_depth`, until its
+/// searcher's control stops it: the nodes it searched.
 fn help<B: Bitboard>(
-    rules: &Rules<B>,
+    mut searcher: Searcher<'_, B>,
     position: &Position<B>,
-    history: &[u64],
-    table: &Table,
-    limits: &Limits,
-    done: &Control,
     moves: Vec<Move>,
     index: usize,
-    count: &AtomicU64,
+    max_depth: u32,
 ) -> u64 {
-    let unbounded = Limits {
-        nodes: None,
-        ..*limits
-    };
-    let mut searcher = Searcher::new(rules, position, history, table, &unbounded, done);
-    searcher.published = Some(count);
     let mut ordered = searcher.ordered(position, moves, 0);
     let mut previous = 0;
-    for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
-        if done.is_stopped() {
+    for depth in 1..=max_depth.clamp(1, MAX_DEPTH) {
+        if searcher.control.is_stopped() {
             break;
         }
         if depth > 1 && skips(index, depth) {
@@ -1562,23 +1548,17 @@ impl<'a, B: Bitboard> Searcher<'a, B> {
     }
 }
 
-/// The iterative deepening whose iterations decide the move (`helpers`: the helper threads'
-/// node counts, for the reports).
-#[allow(clippy::too_many_arguments)]
+/// The iterative deepening whose iterations decide the move, by `searcher` (which reports the
+/// helper threads' nodes beside its own).
 fn lead<B: Bitboard>(
-    rules: &Rules<B>,
+    mut searcher: Searcher<'_, B>,
     position: &Position<B>,
-    history: &[u64],
-    table: &Table,
-    limits: &Limits,
-    control: &Control,
     moves: Vec<Move>,
+    limits: &Limits,
     mut report: Option<&mut dyn FnMut(&Report)>,
-    helpers: &[AtomicU64],
 ) -> Finished {
     let lines = limits.lines.clamp(1, moves.len());
-    let mut searcher = Searcher::new(rules, position, history, table, limits, control);
-    searcher.helpers = helpers;
+    let (rules, control) = (searcher.rules, searcher.control);
     let mut ordered = searcher.ordered(position, moves, 0);
     let mut best = (ordered[0], 0, 0);
     let mut last_report = None;
@@ -1932,18 +1912,14 @@ mod tests {
             depth: 5,
             ..Limits::default()
         };
+        let helper = |done: &Control| {
+            let mut searcher =
+                Searcher::new(rules, position, &snapshot.history, shared, &limits, done);
+            searcher.published = Some(&count);
+            help(searcher, position, legal.clone(), 0, limits.depth)
+        };
         let done = Control::new();
-        let nodes = help(
-            rules,
-            position,
-            &snapshot.history,
-            shared,
-            &limits,
-            &done,
-            legal.clone(),
-            0,
-            &count,
-        );
+        let nodes = helper(&done);
         assert!(nodes > 100, "{nodes}");
         assert!(count.load(Ordering::Relaxed) <= nodes);
         // Its last depth was 4 (helper 0 searches the even depths): the root's children were
@@ -1962,17 +1938,7 @@ mod tests {
         assert_eq!(deepest, 3);
         // A helper told to stop before it starts searches nothing but its first depth's root.
         done.stop();
-        let stopped = help(
-            rules,
-            position,
-            &snapshot.history,
-            shared,
-            &limits,
-            &done,
-            legal,
-            0,
-            &count,
-        );
+        let stopped = helper(&done);
         assert_eq!(stopped, 0);
     }
 
