@@ -1534,95 +1534,6 @@ impl<B: Bitboard> Position<B> {
         lost
     }
 
-    /// Whether `square` is attacked by `attacker` with the board occupied as `occupied`: by
-    /// its ordinary moves ([`Position::attacked_by_moves`]) or its attacking routes.
-    #[inline]
-    pub fn attacked_by(
-        &self,
-        rules: &Tables<B>,
-        square: Sq,
-        attacker: SideId,
-        occupied: B,
-    ) -> bool {
-        self.attacked_by_moves(rules, square, attacker, occupied)
-            || (!rules.route_attackers[attacker].is_empty()
-                && self.attacked_by_routes(rules, square, attacker, occupied))
-    }
-
-    /// Whether a piece of `attacker` captures on `square` along an attacking route
-    /// ([`crate::core::path::Route::attacks`]).
-    #[cold]
-    fn attacked_by_routes(
-        &self,
-        rules: &Tables<B>,
-        square: Sq,
-        attacker: SideId,
-        occupied: B,
-    ) -> bool {
-        rules.route_attackers[attacker].iter().any(|&piece| {
-            let moves = rules.moves_of(attacker, piece);
-            (self.by_side[attacker] & self.by_piece[piece] & occupied)
-                .squares()
-                .any(|from| {
-                    crate::core::route::captures_on(
-                        rules, self, attacker, from, moves, square, occupied,
-                    )
-                })
-        })
-    }
-
-    /// The squares of the pieces of every opponent of `side` that could capture on `square`, with
-    /// the board occupied as `occupied` (for messages; [`Position::attacked`] is the fast test).
-    pub fn attackers(&self, rules: &Tables<B>, square: Sq, side: SideId, occupied: B) -> B {
-        let mut found = B::EMPTY;
-        for other in rules
-            .side_ids()
-            .filter(|&other| rules.is_enemy(side, other))
-        {
-            let theirs = self.by_side[other] & occupied;
-            for from in theirs.squares() {
-                let Some(occupant) = self.at(from) else {
-                    continue;
-                };
-                let moves = rules.moves_of(other, occupant.piece);
-                let barred = crate::core::tables::Barred::of(moves, |p| self.by_piece[p]);
-                let reach = crate::core::tables::targets_barred(
-                    rules,
-                    moves,
-                    from,
-                    theirs,
-                    B::single(square),
-                    occupied | B::single(square),
-                    barred,
-                );
-                let by_route = || {
-                    moves.route_attacks
-                        && crate::core::route::captures_on(
-                            rules,
-                            self,
-                            other,
-                            from,
-                            moves,
-                            square,
-                            occupied | B::single(square),
-                        )
-                };
-                if reach.has(square) || by_route() {
-                    found |= B::single(from);
-                }
-            }
-        }
-        found
-    }
-
-    /// Whether any opponent of `side` attacks `square`.
-    #[inline]
-    pub fn attacked(&self, rules: &Tables<B>, square: Sq, side: SideId, occupied: B) -> bool {
-        rules.side_ids().any(|other| {
-            rules.is_enemy(side, other) && self.attacked_by(rules, square, other, occupied)
-        })
-    }
-
     /// The pieces of a side and its allies.
     #[inline(always)]
     pub fn friends(&self, rules: &Tables<B>, side: SideId) -> B {
@@ -1640,23 +1551,14 @@ impl<B: Bitboard> Position<B> {
             .fold(B::EMPTY, |acc, other| acc | self.by_side[other])
     }
 
-    /// The pieces that give check to `side`'s piece on `square`: the attackers whose capture
-    /// there would not remove one of their own royal pieces (all attackers in a game without
-    /// capture effects). For messages and for check under capture effects.
-    pub fn checkers(&self, rules: &Tables<B>, square: Sq, side: SideId) -> B {
-        let attackers = self.attackers(rules, square, side, self.occupied());
-        if !rules.capture_effects {
-            return attackers;
-        }
-        attackers
-            .squares()
-            .filter(|&attacker| !self.capture_hurts_own_royal(rules, attacker, square))
-            .fold(B::EMPTY, |acc, attacker| acc | B::single(attacker))
-    }
-
     /// Whether the piece on `attacker`, capturing on `target`, would remove a royal piece of its
     /// own side by the capture effects.
-    fn capture_hurts_own_royal(&self, rules: &Tables<B>, attacker: Sq, target: Sq) -> bool {
+    pub(crate) fn capture_hurts_own_royal(
+        &self,
+        rules: &Tables<B>,
+        attacker: Sq,
+        target: Sq,
+    ) -> bool {
         let Some(owner) = self.at(attacker).map(|o| o.side) else {
             return false;
         };
