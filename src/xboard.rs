@@ -1138,8 +1138,9 @@ mod conveyed_tests {
     }
 
     #[test]
-    fn a_takeover_is_played_as_xboard_will_pass_it_on() {
-        // Only the takeover has these squares: XBoard's `e4d2` reads back as it.
+    fn a_converting_move_is_played_as_xboard_will_pass_it_on() {
+        // Only the converting move (`^`: the piece passed over changes sides) has these
+        // squares: XBoard's `e4d2` reads back as it.
         let legal = moves(&["e4d2^e3", "a1a2"]);
         assert_eq!(meant(&legal, "e4d2"), "e4d2^e3");
         assert_eq!(conveyed(&legal, "e4d2^e3"), "e4d2^e3");
@@ -1147,7 +1148,7 @@ mod conveyed_tests {
         let legal = moves(&["e4d2^e3", "e4d2", "a1a2"]);
         assert_eq!(meant(&legal, "e4d2"), "e4d2");
         assert_eq!(conveyed(&legal, "e4d2^e3"), "e4d2");
-        // Two takeovers on the same squares and no plain move: nothing better to send.
+        // Two converting moves on the same squares and no plain move: nothing better to send.
         let legal = moves(&["e4d2^e3", "e4d2^d3"]);
         assert_eq!(conveyed(&legal, "e4d2^d3"), "e4d2^d3");
         // Moves without a mark go as they are.
