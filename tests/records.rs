@@ -401,6 +401,31 @@ fn an_xboard_minishogi_record_reads_a_checking_promotion_s_plus_as_the_promotion
     }
 }
 
+/// A minishogi game XBoard saved in CI (`variant xboard` against Fairy-Stockfish): its last move
+/// is a mating promotion, which XBoard writes `R1xb2+#`, the promotion's `+` and then the mate
+/// mark. The `+` before `#` is the promotion (a check mark would be replaced by `#`); read as a
+/// check mark, the rook would not promote, the king would escape to a1 and the record would stop
+/// before its checkmate.
+#[test]
+fn an_xboard_minishogi_record_reads_a_plus_before_the_mate_mark_as_the_promotion() {
+    let out = replay_xboard_record(
+        "xboard-minishogi-mate-mark",
+        "minishogi",
+        "minishogi",
+        "0-1",
+        "1. Sd2 Sb4 2. Bc2 Gd4 3. Gb2 Bc4 4. Kb1 Kd5 5. Ka1 Ke5 6. Kb1 Kd5 7. Ka1 Ke5 8. Kb1 Rb5\n\
+         9. Ba4 Rc5 10. Ka1 Bd3 11. Sxd3 Gxd3 12. B@b5 Gd2 13. Rb1 S@c1 14. Gb3 Rxb5 15. Gb2 B@d4\n\
+         16. Rxc1 Gxc1 17. S@b1 Sc3 18. a3 Sxb2 19. Sxb2 R@b1 20. Ka2 R1xb2+# 0-1",
+    );
+    for line in [
+        "(40 moves)",
+        "40. gote R1xb2=+R# (b1b2+)",
+        "Result: gote wins by checkmate",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+}
+
 /// A shogi record in this crate's SAN, where `+` after a move that may promote but does not is
 /// its check mark: read as written (the move without promotion), not as XBoard's promotion.
 #[test]

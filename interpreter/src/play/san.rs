@@ -415,11 +415,25 @@ pub enum PlusMark {
 
 impl PlusMark {
     /// Whether the text ends with a single `+` (a check mark, or XBoard's shogi promotion):
-    /// the mark this type says how to read.
+    /// the mark this type says how to read. A mate mark or annotation after it does not hide it
+    /// (XBoard's shogi writes a mating promotion `R1xb2+#`).
     pub fn ends(text: &str) -> bool {
-        let text = text.trim_end();
+        let text = without_mate_mark(text);
         text.ends_with('+') && !text.ends_with("++")
     }
+
+    /// Whether the `+` is followed by a mate mark (`R1xb2+#`): then it cannot be a check mark,
+    /// which `#` replaces, and is a promotion however `+` is read.
+    fn before_mate_mark(text: &str) -> bool {
+        let text = text.trim_end().trim_end_matches(['!', '?']);
+        text.ends_with("+#") && Self::ends(text)
+    }
+}
+
+/// The text without its annotations and one mate mark after them.
+fn without_mate_mark(text: &str) -> &str {
+    let text = text.trim_end().trim_end_matches(['!', '?']);
+    text.strip_suffix('#').unwrap_or(text)
 }
 
 /// Resolves typed text to one legal move of `position`: the game's notation first, then SAN.
@@ -540,8 +554,8 @@ fn by_promotion_mark(text: &str, candidates: Vec<Move>) -> Vec<Move> {
 }
 
 /// `mv`, or the one promotion of the same piece between the same squares when the text ends
-/// with a `+` that `mv` does not earn as a check (`Bxh8+` in XBoard's shogi), or with any `+`
-/// when `plus` says it is a promotion.
+/// with a `+` that `mv` does not earn as a check (`Bxh8+` in XBoard's shogi), with a `+` before
+/// a mate mark (`R1xb2+#`), or with any `+` when `plus` says it is a promotion.
 fn promotion_marked<B: Bitboard>(
     rules: &Rules<B>,
     position: &Position<B>,
@@ -553,7 +567,8 @@ fn promotion_marked<B: Bitboard>(
     if !PlusMark::ends(text) || matches!(mv.kind, MoveKind::Promote(_)) {
         return mv;
     }
-    if plus == PlusMark::Check && rules.definition().end.check {
+    if plus == PlusMark::Check && !PlusMark::before_mate_mark(text) && rules.definition().end.check
+    {
         let mut next = *position;
         next.play_unchecked(rules, mv);
         if next.in_check(rules, next.side_to_move(rules)) {
@@ -768,7 +783,7 @@ fn castling_meant<B: Bitboard>(
 
 #[cfg(test)]
 mod tests {
-    use super::{normalise, parse};
+    use super::{normalise, parse, PlusMark};
 
     #[test]
     fn written_moves_split_into_parts() {
@@ -797,5 +812,20 @@ mod tests {
     fn castling_accepts_zeros() {
         assert_eq!(normalise("0-0-0+"), "O-O-O");
         assert_eq!(normalise("e8=Q#"), "e8Q");
+    }
+
+    #[test]
+    fn a_plus_is_seen_behind_a_mate_mark_and_annotations() {
+        for marked in ["Rb2+", "Rb2+#", "Rb2+!", "Rb2+#?!", "Rb2+ "] {
+            assert!(PlusMark::ends(marked), "{marked}");
+        }
+        for unmarked in ["Rb2", "Rb2#", "Rb2++", "Rb2++#", "Rb2!"] {
+            assert!(!PlusMark::ends(unmarked), "{unmarked}");
+        }
+        assert!(PlusMark::before_mate_mark("Rb2+#"));
+        assert!(PlusMark::before_mate_mark("Rb2+#!"));
+        assert!(!PlusMark::before_mate_mark("Rb2+"));
+        assert!(!PlusMark::before_mate_mark("Rb2#"));
+        assert!(!PlusMark::before_mate_mark("Rb2++#"));
     }
 }
