@@ -673,9 +673,12 @@ impl<B: Bitboard> Searcher<'_, B> {
             return 0;
         }
         // The table is read first, though its answer is wanted only below: the read most
-        // often misses the cache, and the work in between hides the wait.
+        // often misses the cache, and the work in between hides the wait. A node of depth 0
+        // is quiescence's (which reads no table) unless a check extends it: it reads the
+        // table only then.
         let key = position.hash();
-        let entry = self.table.probe(key);
+        let early_read = depth > 0;
+        let mut entry = early_read.then(|| self.table.probe(key)).flatten();
         let in_check = self.in_check(position);
         // Check extension: a check is searched a ply deeper, within twice the iteration's depth.
         if in_check && ply < 2 * self.iteration {
@@ -684,6 +687,9 @@ impl<B: Bitboard> Searcher<'_, B> {
         if depth == 0 {
             // Quiescence judges the end itself, and lists only the moves it follows.
             return self.quiescence(position, ply, alpha, beta, QUIESCENCE_DEPTH);
+        }
+        if !early_read {
+            entry = self.table.probe(key);
         }
         // The ends that need no move list (repetition, material, the move limit, ...) first;
         // then the table, whose cut-offs spare the move generation; then the moves, and the
