@@ -403,15 +403,17 @@ pub fn evaluate_in<B: Bitboard>(
     for s in rules.side_ids() {
         totals[s] *= goals.sign;
         if goals.sign > 0 {
-            totals[s] += goals.positional.term(position, s);
-            totals[s] -= super::positional::Positional::<B>::king_danger(attacks[s]);
-            if kings {
-                let enemy_force = rules
+            let enemy_force = kings.then(|| {
+                rules
                     .side_ids()
                     .filter(|&o| rules.is_enemy(s, o))
                     .map(|o| force[o])
                     .max()
-                    .unwrap_or(0);
+                    .unwrap_or(0)
+            });
+            totals[s] += goals.positional.term(position, s, enemy_force);
+            totals[s] -= super::positional::Positional::<B>::king_danger(attacks[s]);
+            if let Some(enemy_force) = enemy_force {
                 totals[s] += goals.positional.king_place(position, s, enemy_force);
             }
         }

@@ -12,7 +12,8 @@
 //! - structure, for a promoting piece whose zone lies wholly on one side of the board's middle
 //!   rank (that side is its forward): passed (no enemy piece of its type ahead of it on its file
 //!   or the adjacent ones, so nothing of its kind can stop it by blocking or taking) it earns its
-//!   advance bonus again ([`PASSED_PERCENT`]); two of a side on one file cost
+//!   advance bonus again ([`PASSED_PERCENT`]), and up to twice more as the enemy's force falls
+//!   where the game has royal pieces ([`PASSED_ENDGAME_PERCENT`]); two of a side on one file cost
 //!   [`DOUBLED_PENALTY`] (the one behind is blocked by its own); one with none of its side on
 //!   the adjacent files costs [`ISOLATED_PENALTY`] (no piece of its kind can guard it). A chess
 //!   pawn's or a shogi pawn's structure; xiangqi's soldiers, which do not promote, have none.
@@ -43,6 +44,13 @@ pub const ADVANCE_PERCENT: i64 = 5;
 /// The share, in percent, of a promoting piece's advance bonus that it earns again when it is
 /// passed (no enemy piece of its type ahead of it on its file or the adjacent ones).
 pub const PASSED_PERCENT: i64 = 100;
+/// Where the game has royal pieces, the further share, in percent, that a passed piece earns as
+/// the enemy's non-royal force falls: none against a full force, all of it against none, in
+/// proportion between (the king place's phase). A chess pawn on the seventh rank, passed, is
+/// then worth 80 more in the middlegame and 160 more against a bare king: with fewer pieces to
+/// stop it, a passed pawn decides more endgames. Fixed-node self-play measured it (README,
+/// issue 29).
+pub const PASSED_ENDGAME_PERCENT: i64 = 200;
 /// Two promoting pieces of one side and type on one file cost this (each pays half, rounded
 /// down).
 pub const DOUBLED_PENALTY: i64 = 15;
@@ -224,19 +232,28 @@ impl<B: Bitboard> Positional<B> {
         KING_DANGER_WEIGHT * units * units
     }
 
-    /// The positional total of `side`.
-    pub fn term(&self, position: &Position<B>, side: SideId) -> i64 {
+    /// The positional total of `side`, against an enemy non-royal `force` where the game has
+    /// royal pieces (None otherwise).
+    pub fn term(&self, position: &Position<B>, side: SideId, enemy_force: Option<i64>) -> i64 {
+        let passed = match enemy_force {
+            Some(force) if self.full_force > 0 => {
+                let phase = force.clamp(0, self.full_force);
+                PASSED_PERCENT
+                    + PASSED_ENDGAME_PERCENT * (self.full_force - phase) / self.full_force
+            }
+            _ => PASSED_PERCENT,
+        };
         self.advances
             .iter()
             .filter(|advance| advance.side == side)
-            .map(|advance| advance.term(position))
+            .map(|advance| advance.term(position, passed))
             .sum()
     }
 }
 
 impl<B: Bitboard> Advance<B> {
     /// The advance and structure terms of the side's pieces of this type.
-    fn term(&self, position: &Position<B>) -> i64 {
+    fn term(&self, position: &Position<B>, passed_percent: i64) -> i64 {
         let typed = position.typed(self.piece);
         let own = position.side_pieces(self.side) & typed;
         let Some(structure) = &self.structure else {
@@ -247,7 +264,7 @@ impl<B: Bitboard> Advance<B> {
             .map(|index| {
                 let mut value = self.bonus[index.index()];
                 if (structure.front[index.index()] & enemy).is_empty() {
-                    value += self.bonus[index.index()] * PASSED_PERCENT / 100;
+                    value += self.bonus[index.index()] * passed_percent / 100;
                 }
                 if (structure.file[index.index()] & own & !B::single(index)).any() {
                     // Each of two on a file pays half: one penalty per extra piece.
@@ -370,7 +387,7 @@ mod tests {
         let session = game(name, fen);
         let game = super::super::typed::<B>(session.as_ref()).expect("the board fits");
         let rules = game.shared_rules();
-        Positional::<B>::of(&rules, VALUE_SCALE).term(game.position(), SideId::new(0))
+        Positional::<B>::of(&rules, VALUE_SCALE).term(game.position(), SideId::new(0), None)
     }
 
     #[test]
@@ -433,6 +450,31 @@ mod tests {
         // A pawn on the adjacent file ahead stops it as well; one behind it does not.
         assert_eq!(on("4k3/3p4/8/4P3/8/8/8/4K3 w - - 0 1"), blocked);
         assert_eq!(on("4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1"), passed);
+    }
+
+    #[test]
+    fn a_passed_pawn_is_worth_more_as_the_enemy_force_falls() {
+        let session = game("chess", "4k3/p7/8/4P3/8/8/8/4K3 w - - 0 1");
+        let game = super::super::typed::<u64>(session.as_ref()).expect("chess");
+        let rules = game.shared_rules();
+        let positional = Positional::<u64>::of(&rules, VALUE_SCALE);
+        let white = SideId::new(0);
+        let against = |force| positional.term(game.position(), white, Some(force));
+        // The full force is four queens; against it, the bonus without a phase.
+        let full = 4 * 9;
+        assert_eq!(against(full), positional.term(game.position(), white, None));
+        assert_eq!(against(2 * full), against(full));
+        // Against none, the passed e5 pawn earns PASSED_ENDGAME_PERCENT more of its advance;
+        // halfway, half of that.
+        let advance = (8 * VALUE_SCALE * ADVANCE_PERCENT / 100) >> 2;
+        assert_eq!(
+            against(0) - against(full),
+            advance * PASSED_ENDGAME_PERCENT / 100
+        );
+        assert_eq!(
+            against(full / 2) - against(full),
+            advance * PASSED_ENDGAME_PERCENT / 200
+        );
     }
 
     #[test]
