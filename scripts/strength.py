@@ -78,16 +78,26 @@ def play_game(board, white, black, limits, max_plies, opening, record=None):
     for move in opening:
         board.push(move)
     engines = {chess.WHITE: (white, limits[0]), chess.BLACK: (black, limits[1])}
-    while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
+    while not game_over(board) and board.ply() < max_plies:
         engine, limit = engines[board.turn]
         move = engine.play(board, limit).move
         if move is None or move not in board.legal_moves:
             raise RuntimeError(f"illegal or no move {move} in {board.fen()}")
         board.push(move)
-    result = board.result(claim_draw=True)
+    result = board.result() if board.is_game_over() else "1/2-1/2" if game_over(board) else "*"
     if record is not None:
         record(board, result if result != "*" else "1/2-1/2")
     return {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+
+
+def game_over(board):
+    """Whether the game has ended, or is drawn as a player who wants the draw would claim it: a
+    position on the board for the third time, or 50 moves without a capture or a pawn move.
+    Not python-chess's `claim_draw=True`, which also ends the game where the side to move
+    could make a third occurrence with its next move, whether or not it would: that drew
+    games a side was winning (it counts the repetition a move could make before the move is
+    chosen)."""
+    return board.is_game_over() or board.is_repetition(3) or board.halfmove_clock >= 100
 
 
 def random_opening(board, rng, plies):

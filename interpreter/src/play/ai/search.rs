@@ -1603,7 +1603,7 @@ fn lead<B: Bitboard>(
             report(&made);
             last_report = Some(made);
         }
-        if (limits.stop_at_mate && value.abs() > MATE / 2) || !control.may_deepen() {
+        if (limits.stop_at_mate && mate_settled(value, depth)) || !control.may_deepen() {
             break;
         }
     }
@@ -1620,6 +1620,16 @@ fn lead<B: Bitboard>(
         report: last_report,
         value: best.1,
     }
+}
+
+/// Whether `value`, the best found by a full iteration of `depth` plies, is a mate no shorter
+/// line can beat: the iteration saw every line as long as the mate. A mate the table carried
+/// over from a deeper search (a check at the horizon reads it) can be longer than the
+/// iteration: stopping there plays its first move while a shorter mate goes unseen, and such a
+/// mate can lead round in circles (a knight giving the same checks until the position repeats,
+/// a won game drawn).
+fn mate_settled(value: i32, depth: u32) -> bool {
+    value.abs() > MATE / 2 && MATE - value.abs() <= depth as i32
 }
 
 /// What the search knows of `found` (the best lines, best first) at `depth`.
@@ -2029,6 +2039,58 @@ mod tests {
             &snapshot.rules,
             &snapshot.position,
         ))
+    }
+
+    #[test]
+    fn a_mate_the_table_carries_over_does_not_end_the_search_before_a_shorter_one() {
+        // White mates in 2 by Bxe5 (axb2 Rc7#); Ne7+ mates in 4 (a game against Stockfish
+        // went round Ne7+ Kb8 Nc6+ Kc8 until the position repeated). The table knows, from an
+        // earlier search, that after Ne7+ Black is mated in 6 plies.
+        let session = session(
+            "chess",
+            Some("2k5/R5B1/2N5/4p3/4P1b1/p7/PPP2P2/4K3 w - - 0 40"),
+        );
+        let game = super::super::typed::<u64>(session.as_ref()).expect("chess");
+        let snapshot = Snapshot::of(game);
+        let (rules, position) = (&snapshot.rules, snapshot.position);
+        let check = crate::legal::legal_moves(rules, &position)
+            .into_iter()
+            .find(|m| m.uci(rules) == "c6e7")
+            .expect("Ne7+ is legal");
+        let mut child = position;
+        child.play_unchecked(rules, check);
+        let mut table = TranspositionTable::with_megabytes(1);
+        table.for_side(0).store(Entry {
+            key: child.hash(),
+            depth: 8,
+            value: to_table(-(MATE - 7), 1),
+            bound: Bound::Exact,
+            best: None,
+        });
+        let limits = Limits::default();
+        assert!(limits.stop_at_mate);
+        let finished = deepen(
+            rules,
+            &position,
+            &snapshot.history,
+            &mut table,
+            &limits,
+            &Control::new(),
+            None,
+        )
+        .expect("the game goes on");
+        assert_eq!(finished.best, "g7e5");
+        assert_eq!(finished.score, Score::Mate(2));
+        assert_eq!(finished.depth, 3);
+    }
+
+    #[test]
+    fn a_mate_ends_the_search_once_the_iteration_is_as_deep_as_the_mate() {
+        assert!(mate_settled(MATE - 1, 1));
+        assert!(mate_settled(-(MATE - 2), 2));
+        assert!(!mate_settled(MATE - 7, 1));
+        assert!(mate_settled(MATE - 7, 7));
+        assert!(!mate_settled(250, 30));
     }
 
     #[test]
