@@ -13,10 +13,18 @@
 //!   rank (that side is its forward): passed (no enemy piece of its type ahead of it on its file
 //!   or the adjacent ones, so nothing of its kind can stop it by blocking or taking) it earns its
 //!   advance bonus again ([`PASSED_PERCENT`]), and up to twice more as the enemy's force falls
-//!   where the game has royal pieces ([`PASSED_ENDGAME_PERCENT`]); two of a side on one file cost
+//!   where the game has royal pieces ([`PASSED_ENDGAME_PERCENT`]), less [`BLOCKED_PERCENT`] of
+//!   that share while an enemy piece stands on the square ahead of it on its file (it must
+//!   leave before the piece can advance); two of a side on one file cost
 //!   [`DOUBLED_PENALTY`] (the one behind is blocked by its own); one with none of its side on
 //!   the adjacent files costs [`ISOLATED_PENALTY`] (no piece of its kind can guard it). A chess
 //!   pawn's or a shogi pawn's structure; xiangqi's soldiers, which do not promote, have none.
+//! - escort: where the game has royal pieces, a passed promoting piece within four steps of its
+//!   zone gains per king step between it and the nearest enemy royal piece
+//!   [`ESCORT_ENEMY`], and loses per step from its own nearest one [`ESCORT_OWN`] (each
+//!   distance counted up to 5 steps), times `5 - steps` for `steps` to its zone, in proportion
+//!   as the enemy's force falls (the king place's phase): in an endgame the kings decide
+//!   whether a passed piece promotes, the enemy's by stopping it, its own by escorting it.
 //! - king place: where a side has royal pieces, the enemy's non-royal force (its piece
 //!   values, board and hand) decides where they belong: against a full force (four times the
 //!   most valuable piece's value or more) each own piece on a royal piece's ring counts
@@ -51,6 +59,22 @@ pub const PASSED_PERCENT: i64 = 100;
 /// stop it, a passed pawn decides more endgames. Fixed-node self-play measured it (README,
 /// issue 29).
 pub const PASSED_ENDGAME_PERCENT: i64 = 200;
+/// The share, in percent, of a passed piece's passed bonus that it loses while an enemy piece
+/// stands on the square ahead of it on its file. Fixed-node self-play measured it (README,
+/// issue 29).
+pub const BLOCKED_PERCENT: i64 = 50;
+/// Escort: per king step (up to [`ESCORT_REACH`]) between a passed piece and the nearest enemy
+/// royal piece, per step of `5 - steps to the zone`, against no enemy force. A chess pawn on
+/// the seventh rank with the enemy King five steps away and its own next to it gains
+/// `4 × (5 × 10 - 1 × 4)` = 184 in a king and pawn endgame. Fixed-node self-play measured it
+/// (README, issue 29).
+pub const ESCORT_ENEMY: i64 = 10;
+/// Escort: per king step (up to [`ESCORT_REACH`]) between a passed piece and its own nearest
+/// royal piece, what it loses, as [`ESCORT_ENEMY`].
+pub const ESCORT_OWN: i64 = 4;
+/// Escort: the king steps counted at most, and one more than the steps to the zone within
+/// which a passed piece counts.
+pub const ESCORT_REACH: i64 = 5;
 /// Two promoting pieces of one side and type on one file cost this (each pays half, rounded
 /// down).
 pub const DOUBLED_PENALTY: i64 = 15;
@@ -83,6 +107,20 @@ pub struct Positional<B> {
     /// The enemy force, in units of `value`, at and above which a king keeps to its shelter:
     /// four times the most valuable piece's value. Below it, centralisation takes over.
     full_force: i64,
+    /// Per square index, its file and rank (the escort's king steps).
+    coords: Vec<(i64, i64)>,
+}
+
+/// What a side's passed pieces are worth beyond their advance, where the game has royal
+/// pieces: their share of it, and the royal pieces that escort or stop them.
+#[derive(Clone, Copy, Debug)]
+struct Passage<'a, B> {
+    /// The share of its advance bonus, in percent, that a passed piece earns again.
+    percent: i64,
+    /// The side's royal pieces and its enemies', with the enemy force's phase (0 against a
+    /// full force, `full` against none); None where the game has no royal pieces.
+    kings: Option<(B, B, i64, i64)>,
+    coords: &'a [(i64, i64)],
 }
 
 /// A side's promoting piece type: per square, its bonus for standing there.
@@ -92,6 +130,8 @@ struct Advance<B> {
     piece: PieceId,
     /// Per square index, the bonus (0 far from the zone).
     bonus: Vec<i64>,
+    /// Per square index, the king steps to the zone (at least 1).
+    steps: Vec<i64>,
     /// Where the zone lies along the ranks (all of it ahead of the board's middle rank, or all
     /// of it behind): the structure of these pieces (passed, doubled, isolated).
     structure: Option<Structure<B>>,
@@ -106,6 +146,8 @@ struct Structure<B> {
     file: Vec<B>,
     /// The adjacent files.
     adjacent: Vec<B>,
+    /// The square one step ahead on its file (none on the last rank).
+    ahead: Vec<B>,
 }
 
 impl<B: Bitboard> Positional<B> {
@@ -155,7 +197,14 @@ impl<B: Bitboard> Positional<B> {
             })
             .collect();
         let full_force = 4 * force.iter().copied().max().unwrap_or(0);
+        let coords = (0..geometry.grid_size())
+            .map(|index| {
+                let (f, r) = geometry.coords(Sq::new(index));
+                (f as i64, r as i64)
+            })
+            .collect();
         Positional {
+            coords,
             advances,
             royal,
             rings,
@@ -235,36 +284,53 @@ impl<B: Bitboard> Positional<B> {
     /// The positional total of `side`, against an enemy non-royal `force` where the game has
     /// royal pieces (None otherwise).
     pub fn term(&self, position: &Position<B>, side: SideId, enemy_force: Option<i64>) -> i64 {
-        let passed = match enemy_force {
-            Some(force) if self.full_force > 0 => {
-                let phase = force.clamp(0, self.full_force);
-                PASSED_PERCENT
-                    + PASSED_ENDGAME_PERCENT * (self.full_force - phase) / self.full_force
-            }
-            _ => PASSED_PERCENT,
+        let mut passage = Passage {
+            percent: PASSED_PERCENT,
+            kings: None,
+            coords: &self.coords,
         };
+        if let Some(force) = enemy_force.filter(|_| self.full_force > 0) {
+            let phase = force.clamp(0, self.full_force);
+            let endgame = self.full_force - phase;
+            passage.percent += PASSED_ENDGAME_PERCENT * endgame / self.full_force;
+            let royals = self
+                .royal
+                .iter()
+                .fold(B::EMPTY, |all, &p| all | position.typed(p));
+            let own = position.side_pieces(side);
+            let enemy = royals & position.occupied() & !own;
+            passage.kings = Some((royals & own, enemy, endgame, self.full_force));
+        }
         self.advances
             .iter()
             .filter(|advance| advance.side == side)
-            .map(|advance| advance.term(position, passed))
+            .map(|advance| advance.term(position, &passage))
             .sum()
     }
 }
 
 impl<B: Bitboard> Advance<B> {
     /// The advance and structure terms of the side's pieces of this type.
-    fn term(&self, position: &Position<B>, passed_percent: i64) -> i64 {
+    fn term(&self, position: &Position<B>, passage: &Passage<'_, B>) -> i64 {
         let typed = position.typed(self.piece);
         let own = position.side_pieces(self.side) & typed;
         let Some(structure) = &self.structure else {
             return own.squares().map(|index| self.bonus[index.index()]).sum();
         };
-        let enemy = typed & position.occupied() & !position.side_pieces(self.side);
+        let enemies = position.occupied() & !position.side_pieces(self.side);
+        let enemy = typed & enemies;
         own.squares()
             .map(|index| {
                 let mut value = self.bonus[index.index()];
                 if (structure.front[index.index()] & enemy).is_empty() {
-                    value += self.bonus[index.index()] * passed_percent / 100;
+                    let blocked = (structure.ahead[index.index()] & enemies).any();
+                    let percent = if blocked {
+                        passage.percent * (100 - BLOCKED_PERCENT) / 100
+                    } else {
+                        passage.percent
+                    };
+                    value += self.bonus[index.index()] * percent / 100;
+                    value += self.escort(index, passage);
                 }
                 if (structure.file[index.index()] & own & !B::single(index)).any() {
                     // Each of two on a file pays half: one penalty per extra piece.
@@ -276,6 +342,32 @@ impl<B: Bitboard> Advance<B> {
                 value
             })
             .sum()
+    }
+
+    /// What the royal pieces' distances to a passed piece on `index` make it worth
+    /// ([`ESCORT_ENEMY`], [`ESCORT_OWN`]), in proportion as the enemy force falls.
+    fn escort(&self, index: Sq, passage: &Passage<'_, B>) -> i64 {
+        let steps = self.steps[index.index()];
+        let Some((own, enemy, endgame, full)) = passage.kings else {
+            return 0;
+        };
+        if steps >= ESCORT_REACH || endgame == 0 {
+            return 0;
+        }
+        let at = passage.coords[index.index()];
+        let distance = |kings: B| -> i64 {
+            kings
+                .squares()
+                .map(|k| {
+                    let (f, r) = passage.coords[k.index()];
+                    (f - at.0).abs().max((r - at.1).abs())
+                })
+                .min()
+                .unwrap_or(ESCORT_REACH)
+                .min(ESCORT_REACH)
+        };
+        let escort = ESCORT_ENEMY * distance(enemy) - ESCORT_OWN * distance(own);
+        (ESCORT_REACH - steps) * escort * endgame / full
     }
 
     /// The advance table of `side`'s `piece`, if it promotes to something worth more.
@@ -298,15 +390,19 @@ impl<B: Bitboard> Advance<B> {
             .squares()
             .map(|i| geometry.coords(i))
             .collect();
-        let bonus = (0..geometry.grid_size())
+        let steps: Vec<i64> = (0..geometry.grid_size())
             .map(|index| {
                 let (file, rank) = geometry.coords(Sq::new(index));
-                let steps = zone
-                    .iter()
+                zone.iter()
                     .map(|&(f, r)| file.abs_diff(f).max(rank.abs_diff(r)))
                     .min()
                     .unwrap_or(usize::MAX)
-                    .max(1);
+                    .clamp(1, 64) as i64
+            })
+            .collect();
+        let bonus = steps
+            .iter()
+            .map(|&steps| {
                 if steps >= 16 {
                     0
                 } else {
@@ -319,6 +415,7 @@ impl<B: Bitboard> Advance<B> {
             side,
             piece,
             bonus,
+            steps,
             structure,
         })
     }
@@ -352,6 +449,7 @@ impl<B: Bitboard> Structure<B> {
         let mut front = Vec::with_capacity(geometry.grid_size());
         let mut file = Vec::with_capacity(geometry.grid_size());
         let mut adjacent = Vec::with_capacity(geometry.grid_size());
+        let mut ahead = Vec::with_capacity(geometry.grid_size());
         for index in 0..geometry.grid_size() {
             let (f0, r0) = geometry.coords(Sq::new(index));
             let (f0, r0) = (f0 as i64, r0 as i64);
@@ -360,11 +458,13 @@ impl<B: Bitboard> Structure<B> {
             }));
             file.push(squares(&|f, _| f == f0));
             adjacent.push(squares(&|f, _| (f - f0).abs() == 1));
+            ahead.push(squares(&|f, r| f == f0 && r == r0 + forward));
         }
         Some(Structure {
             front,
             file,
             adjacent,
+            ahead,
         })
     }
 }
@@ -464,17 +564,58 @@ mod tests {
         let full = 4 * 9;
         assert_eq!(against(full), positional.term(game.position(), white, None));
         assert_eq!(against(2 * full), against(full));
-        // Against none, the passed e5 pawn earns PASSED_ENDGAME_PERCENT more of its advance;
-        // halfway, half of that.
+        // Against none, the passed e5 pawn earns PASSED_ENDGAME_PERCENT more of its advance,
+        // and its escort (three steps from its zone; Black's King 3 steps away, White's 4);
+        // halfway, half of each.
+        let escort = (ESCORT_REACH - 3) * (ESCORT_ENEMY * 3 - ESCORT_OWN * 4);
         let advance = (8 * VALUE_SCALE * ADVANCE_PERCENT / 100) >> 2;
         assert_eq!(
             against(0) - against(full),
-            advance * PASSED_ENDGAME_PERCENT / 100
+            advance * PASSED_ENDGAME_PERCENT / 100 + escort
         );
         assert_eq!(
             against(full / 2) - against(full),
-            advance * PASSED_ENDGAME_PERCENT / 200
+            advance * PASSED_ENDGAME_PERCENT / 200 + escort / 2
         );
+    }
+
+    #[test]
+    fn a_passed_pawn_blocked_by_an_enemy_piece_earns_less() {
+        let on = |fen| first_side::<u64>("chess", fen);
+        // A Black knight on e6, in front of White's passed e5 pawn, or beside it on d6.
+        let blocked = on("4k3/8/4n3/4P3/8/8/8/4K3 w - - 0 1");
+        let free = on("4k3/8/3n4/4P3/8/8/8/4K3 w - - 0 1");
+        let advance = (8 * VALUE_SCALE * ADVANCE_PERCENT / 100) >> 2;
+        let passed = advance * PASSED_PERCENT / 100;
+        assert_eq!(
+            free - blocked,
+            passed - passed * (100 - BLOCKED_PERCENT) / 100
+        );
+        // Its own piece there is no block (its side moves it away when it wants).
+        assert_eq!(on("4k3/8/4N3/4P3/8/8/8/4K3 w - - 0 1"), free);
+    }
+
+    #[test]
+    fn in_the_endgame_the_kings_near_a_passed_pawn_count() {
+        let against = |fen, force| {
+            let session = game("chess", fen);
+            let game = super::super::typed::<u64>(session.as_ref()).expect("chess");
+            let positional = Positional::<u64>::of(&game.shared_rules(), VALUE_SCALE);
+            positional.term(game.position(), SideId::new(0), Some(force))
+        };
+        // White's e5 pawn, three steps from its zone (a weight of 5 - 3); its King on e1 (4
+        // steps away) or on e4 (1 step); Black's King on a1 (4 steps away) or d5 (1 step).
+        let far = "8/8/8/4P3/8/8/8/k3K3 w - - 0 1";
+        let escorted = "8/8/8/4P3/4K3/8/8/k7 w - - 0 1";
+        let stopped = "8/8/8/3kP3/8/8/8/4K3 w - - 0 1";
+        assert_eq!(against(escorted, 0) - against(far, 0), 2 * ESCORT_OWN * 3);
+        assert_eq!(against(far, 0) - against(stopped, 0), 2 * ESCORT_ENEMY * 3);
+        // Against the full force (four queens) the kings do not count; at half of it, half.
+        assert_eq!(against(escorted, 36), against(far, 36));
+        assert_eq!(against(escorted, 18) - against(far, 18), ESCORT_OWN * 3);
+        // A pawn five steps from its zone or more has no escort.
+        let home = |king| format!("8/8/8/8/8/{king}/4P3/k7 w - - 0 1");
+        assert_eq!(against(&home("4K3"), 0), against(&home("K7"), 0));
     }
 
     #[test]
