@@ -117,10 +117,24 @@ pub struct Positional<B> {
 struct Passage<'a, B> {
     /// The share of its advance bonus, in percent, that a passed piece earns again.
     percent: i64,
-    /// The side's royal pieces and its enemies', with the enemy force's phase (0 against a
-    /// full force, `full` against none); None where the game has no royal pieces.
-    kings: Option<(B, B, i64, i64)>,
+    /// The royal pieces near and far, where the game has them and the enemy's force is known.
+    kings: Option<Kings<B>>,
+    /// Per square index, its file and rank.
     coords: &'a [(i64, i64)],
+}
+
+/// The royal pieces that escort a side's passed pieces or stop them, and how far the game is
+/// from its endgame.
+#[derive(Clone, Copy, Debug)]
+struct Kings<B> {
+    /// The side's own royal pieces.
+    own: B,
+    /// Its enemies' royal pieces.
+    enemy: B,
+    /// How much of the full force the enemy lacks: 0 against a full force, `full` against none.
+    endgame: i64,
+    /// The full force ([`Positional`]'s `full_force`, above 0).
+    full: i64,
 }
 
 /// A side's promoting piece type: per square, its bonus for standing there.
@@ -299,7 +313,12 @@ impl<B: Bitboard> Positional<B> {
                 .fold(B::EMPTY, |all, &p| all | position.typed(p));
             let own = position.side_pieces(side);
             let enemy = royals & position.occupied() & !own;
-            passage.kings = Some((royals & own, enemy, endgame, self.full_force));
+            passage.kings = Some(Kings {
+                own: royals & own,
+                enemy,
+                endgame,
+                full: self.full_force,
+            });
         }
         self.advances
             .iter()
@@ -348,10 +367,10 @@ impl<B: Bitboard> Advance<B> {
     /// ([`ESCORT_ENEMY`], [`ESCORT_OWN`]), in proportion as the enemy force falls.
     fn escort(&self, index: Sq, passage: &Passage<'_, B>) -> i64 {
         let steps = self.steps[index.index()];
-        let Some((own, enemy, endgame, full)) = passage.kings else {
+        let Some(kings) = passage.kings else {
             return 0;
         };
-        if steps >= ESCORT_REACH || endgame == 0 {
+        if steps >= ESCORT_REACH || kings.endgame == 0 {
             return 0;
         }
         let at = passage.coords[index.index()];
@@ -366,8 +385,8 @@ impl<B: Bitboard> Advance<B> {
                 .unwrap_or(ESCORT_REACH)
                 .min(ESCORT_REACH)
         };
-        let escort = ESCORT_ENEMY * distance(enemy) - ESCORT_OWN * distance(own);
-        (ESCORT_REACH - steps) * escort * endgame / full
+        let escort = ESCORT_ENEMY * distance(kings.enemy) - ESCORT_OWN * distance(kings.own);
+        (ESCORT_REACH - steps) * escort * kings.endgame / kings.full
     }
 
     /// The advance table of `side`'s `piece`, if it promotes to something worth more.
