@@ -233,13 +233,16 @@ impl<B: Bitboard> Positional<B> {
         !self.royal.is_empty()
     }
 
+    /// Every side's royal pieces on the board.
+    fn royals(&self, position: &Position<B>) -> B {
+        self.royal
+            .iter()
+            .fold(B::EMPTY, |all, &p| all | position.typed(p))
+    }
+
     /// The squares a king step from `side`'s royal pieces on the board, and theirs.
     pub fn king_ring(&self, position: &Position<B>, side: SideId) -> B {
-        let own = position.side_pieces(side);
-        let royals = self
-            .royal
-            .iter()
-            .fold(B::EMPTY, |all, &p| all | (own & position.typed(p)));
+        let royals = self.royals(position) & position.side_pieces(side);
         royals
             .squares()
             .fold(B::EMPTY, |all, index| all | self.rings[index.index()])
@@ -273,10 +276,7 @@ impl<B: Bitboard> Positional<B> {
             return 0;
         }
         let own = position.side_pieces(side);
-        let royals = self
-            .royal
-            .iter()
-            .fold(B::EMPTY, |all, &p| all | (own & position.typed(p)));
+        let royals = self.royals(position) & own;
         let phase = force.clamp(0, self.full_force);
         royals
             .squares()
@@ -307,10 +307,7 @@ impl<B: Bitboard> Positional<B> {
             let phase = force.clamp(0, self.full_force);
             let endgame = self.full_force - phase;
             passage.percent += PASSED_ENDGAME_PERCENT * endgame / self.full_force;
-            let royals = self
-                .royal
-                .iter()
-                .fold(B::EMPTY, |all, &p| all | position.typed(p));
+            let royals = self.royals(position);
             let own = position.side_pieces(side);
             let enemy = royals & position.occupied() & !own;
             passage.kings = Some(Kings {
