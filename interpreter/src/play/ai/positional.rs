@@ -309,7 +309,7 @@ impl<B: Bitboard> Positional<B> {
             passage.percent += PASSED_ENDGAME_PERCENT * endgame / self.full_force;
             let royals = self.royals(position);
             let own = position.side_pieces(side);
-            let enemy = royals & position.occupied() & !own;
+            let enemy = royals & !own;
             passage.kings = Some(Kings {
                 own: royals & own,
                 enemy,
