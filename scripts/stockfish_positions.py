@@ -10,6 +10,7 @@ mate or beyond 15 pawns: positions a static evaluation can be compared with (iss
 "A fit of the evaluation's weights against Stockfish's values").
 
 Usage: scripts/stockfish_positions.py OUT.tsv COUNT SEED [--stockfish PATH]
+  Writes at least COUNT positions (a game's positions are all written once it is valued).
 """
 import argparse
 import random
