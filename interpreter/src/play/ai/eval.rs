@@ -389,7 +389,7 @@ pub fn evaluate_in<B: Bitboard>(
             .filter(|&o| rules.is_enemy(s, o))
             .fold(B::EMPTY, |all, o| all | rings[o]);
         each_control(rules, position, s, |_, piece, squares| {
-            tally.add(s, piece, squares);
+            tally.add(&goals.mobility, s, piece, squares);
             if (squares & enemy_rings).any() {
                 for o in rules.side_ids() {
                     if rules.is_enemy(s, o) {
