@@ -15,8 +15,8 @@
 //! was measured and not kept (README, issue 29).
 //!
 //! A piece with at most one safe square is trapped: it costs [`TRAPPED_PENALTY`] besides its
-//! few squares (unless it promotes: a pawn's control is its captures, one or two squares by
-//! nature). Where every move but one loses it, the piece is often lost a few moves later,
+//! few squares (unless it promotes: a pawn's control is its push and its captures, a square or
+//! two by nature). Where every move but one loses it, the piece is often lost a few moves later,
 //! further than the search's quiescence sees; a linear count of squares cannot say that the
 //! first two squares matter most. A fit against Stockfish's values (README, issue 29) gave a
 //! chess piece with one safe square or none -0.15 pawn of Stockfish's beside this evaluation.

@@ -636,8 +636,8 @@ mod tests {
         let one = on("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
         assert_eq!(same, one);
         assert_eq!(pair - one, 3 * VALUE_SCALE * PAIR_PERCENT / 100);
-        // Knights, rooks, queens and pawns are not colour-bound; xiangqi's elephants are, but
-        // both of a side stand on one colour (c1 and g1): no pair there.
+        // Of chess's pieces only the bishop is colour-bound (the pawn promotes and the king is
+        // royal, but neither keeps its colour either).
         let session = game("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
         let chess = super::super::typed::<u64>(session.as_ref()).expect("chess");
         let rules = chess.shared_rules();
