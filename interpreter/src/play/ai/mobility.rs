@@ -132,28 +132,37 @@ impl Mobility {
 /// over the board's squares and the sides (captures counted as if an enemy stood on every
 /// square, so that a pawn's diagonal steps count).
 pub fn reach<B: Bitboard>(rules: &Rules<B>, piece: PieceId) -> f64 {
-    let geometry = rules.geometry();
-    let squares: Vec<Sq> = (0..geometry.grid_size())
-        .map(Sq::new)
-        .filter(|&i| geometry.on_board(i))
-        .collect();
-    let everywhere = squares.iter().fold(B::EMPTY, |all, &i| all | B::single(i));
     let mut total = 0u64;
     let mut samples = 0u64;
-    for side in rules.side_ids() {
-        let moves = rules.moves_of(side, piece);
-        for &from in &squares {
-            let enemy = everywhere & !B::single(from);
-            let targets =
-                targets_barred(rules, moves, from, B::EMPTY, enemy, B::EMPTY, Barred::NONE);
-            total += u64::from((targets & everywhere).count());
-            samples += 1;
-        }
-    }
+    on_an_empty_board(rules, piece, |_, targets| {
+        total += u64::from(targets.count());
+        samples += 1;
+    });
     if samples == 0 {
         0.0
     } else {
         total as f64 / samples as f64
+    }
+}
+
+/// `visit(from, targets)` for each side and each square of the board: the squares a piece of
+/// type `piece` alone on an empty board reaches from there (captures counted as if an enemy
+/// stood on every other square). What [`reach`] averages, and what tells a colour-bound piece.
+pub fn on_an_empty_board<B: Bitboard>(
+    rules: &Rules<B>,
+    piece: PieceId,
+    mut visit: impl FnMut(Sq, B),
+) {
+    let geometry = rules.geometry();
+    let board = geometry.board;
+    for side in rules.side_ids() {
+        let moves = rules.moves_of(side, piece);
+        for from in board.squares() {
+            let enemy = board & !B::single(from);
+            let targets =
+                targets_barred(rules, moves, from, B::EMPTY, enemy, B::EMPTY, Barred::NONE);
+            visit(from, targets & board);
+        }
     }
 }
 

@@ -370,32 +370,19 @@ impl<B: Bitboard> Positional<B> {
 /// every square of an empty board (captures as if an enemy stood everywhere) lands on a square
 /// of the colour it left.
 fn colour_bound<B: Bitboard>(rules: &Rules<B>, piece: PieceId) -> bool {
-    use crate::core::tables::{targets_barred, Barred};
     let geometry = rules.geometry();
-    let board = geometry.board;
-    let light = board & geometry.light;
-    let mut moves_somewhere = false;
-    for side in rules.side_ids() {
-        let moves = rules.moves_of(side, piece);
-        for from in (0..geometry.grid_size())
-            .map(Sq::new)
-            .filter(|&i| geometry.on_board(i))
-        {
-            let enemy = board & !B::single(from);
-            let targets =
-                targets_barred(rules, moves, from, B::EMPTY, enemy, B::EMPTY, Barred::NONE) & board;
-            let colour = if light.has(from) {
-                light
-            } else {
-                board & !light
-            };
-            if (targets & !colour).any() {
-                return false;
-            }
-            moves_somewhere |= targets.any();
-        }
-    }
-    moves_somewhere
+    let light = geometry.board & geometry.light;
+    let (mut moves_somewhere, mut keeps_colour) = (false, true);
+    super::mobility::on_an_empty_board(rules, piece, |from, targets| {
+        let colour = if light.has(from) {
+            light
+        } else {
+            geometry.board & !light
+        };
+        keeps_colour &= (targets & !colour).is_empty();
+        moves_somewhere |= targets.any();
+    });
+    moves_somewhere && keeps_colour
 }
 
 impl<B: Bitboard> Advance<B> {
