@@ -69,9 +69,12 @@ def limits(ply, xboard):
 
 
 def over(board):
-    # Our chess ends at threefold repetition and at the 50-move rule by itself, where
-    # python-chess lets a player claim the draw.
-    return board.is_game_over(claim_draw=True)
+    # Our chess ends by itself when a position occurs the third time and when fifty moves pass
+    # without a capture or a pawn move, where python-chess lets a player claim the draw. Its
+    # `claim_draw=True` also ends the game when the player to move *could* claim one with their
+    # next move (a move that would repeat a position the third time), which our rules do not:
+    # only what has happened ends the game here.
+    return board.is_game_over() or board.is_repetition(3) or board.halfmove_clock >= 100
 
 
 def play(engine, board, rng, plies, engine_sides, what, xboard):
