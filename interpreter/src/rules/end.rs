@@ -177,6 +177,28 @@ pub(crate) fn repeated<B: Bitboard>(
     repetition_span(rules, position, history).is_some()
 }
 
+/// Whether the position, where the game has a repetition rule, stood before within the
+/// plies that could repeat it (those since the last irreversible move): its value then depends
+/// on the way to it (one more occurrence may end the game), which a search's table, keyed by
+/// the position alone, does not know.
+pub fn occurred_before<B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &[u64],
+) -> bool {
+    if rules.definition().end.repetition.is_none() || !position.at_turn_start() {
+        return false;
+    }
+    let clock = if rules.pieces_return() {
+        history.len()
+    } else {
+        position.halfmove_clock() as usize
+    };
+    history[history.len().saturating_sub(clock)..]
+        .iter()
+        .any(|&hash| hash == position.hash())
+}
+
 /// `repetition N`: if the position occurs for the N-th time, how many plies back the first of
 /// those N occurrences stood (the cycle that `perpetual check` judges).
 pub(crate) fn repetition_span<B: Bitboard>(

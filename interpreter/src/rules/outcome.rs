@@ -13,12 +13,12 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::score::scores;
 // The end rules judged without the legal actions keep their paths here.
-pub use super::end::ends_before_actions;
 pub(crate) use super::end::fired_end_condition;
 use super::end::{
     counting_reached, fired_end_condition_by, material_rule, move_limit_reached, perpetual_chaser,
     perpetual_checker, repetition_span, royal_lost,
 };
+pub use super::end::{ends_before_actions, occurred_before};
 use serde::Serialize;
 use variant_dsl::{Tiebreak, Verdict};
 

@@ -74,7 +74,9 @@ use crate::core::index::SideId;
 use crate::core::tactical::is_tactical;
 use crate::legal::{any_legal, tactical_moves};
 use crate::moves::{Gate, Move, MoveKind};
-use crate::outcome::{end_reads_actions, end_unlisted, ends_before_actions, status_listed_into};
+use crate::outcome::{
+    end_reads_actions, end_unlisted, ends_before_actions, occurred_before, status_listed_into,
+};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::session::Session;
@@ -699,7 +701,13 @@ impl<B: Bitboard> Searcher<'_, B> {
             return self.ended(position, ply, None);
         }
         let pv = beta - alpha > 1;
-        if let Some(e) = entry.filter(|e| e.depth >= depth) {
+        // A position that stood before since the last irreversible move may end the game by
+        // repetition one or two plies on: its value depends on the way here, which the table
+        // (keyed by the position) and the static evaluation do not see, so neither cuts it
+        // short. A game against Stockfish was drawn so: a stored win for a checking move made
+        // the engine miss that the reply repeated a position the third time.
+        let cyclic = occurred_before(self.rules, position, &self.path);
+        if let Some(e) = entry.filter(|e| e.depth >= depth && !cyclic) {
             let value = from_table(e.value, ply);
             match e.bound {
                 Bound::Exact => return value,
@@ -721,7 +729,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         // The static evaluation, once per node, where the pruning below may read it.
         let prunable = depth <= FUTILITY_DEPTH.max(FRONTIER_DEPTH)
             || (self.game.null_move && null_ok && depth >= 3);
-        let stand = (!pv && !in_check && prunable && position.phase().is_none())
+        let stand = (!pv && !cyclic && !in_check && prunable && position.phase().is_none())
             .then(|| self.static_eval(position));
         if let Some(stand) = stand {
             if depth <= FUTILITY_DEPTH
@@ -2082,6 +2090,68 @@ mod tests {
         assert_eq!(finished.best, "g7e5");
         assert_eq!(finished.score, Score::Mate(2));
         assert_eq!(finished.depth, 3);
+    }
+
+    #[test]
+    fn a_stored_value_does_not_hide_a_repetition_one_ply_on() {
+        // A game against Stockfish (docs/strength/stockfish-2000-c9fecfe-42.pgn, game 2):
+        // Black, winning, played Rc3+ where the reply Kb5 made a position stand the third
+        // time. The table held, from the first time the position after Rc3+ was searched, a
+        // win for Black; read there, it hid the draw a ply further on.
+        let session = session("chess", Some("8/1kb3R1/8/2K1p3/3r4/1r6/8/R7 b - - 8 63"));
+        let game = super::super::typed::<u64>(session.as_ref()).expect("chess");
+        let snapshot = Snapshot::of(game);
+        let (rules, position) = (&snapshot.rules, snapshot.position);
+        let play = |position: &Position<u64>, uci: &str| {
+            let mv = crate::legal::legal_moves(rules, position)
+                .into_iter()
+                .find(|m| m.uci(rules) == uci)
+                .expect("a legal move");
+            let mut next = *position;
+            next.play_unchecked(rules, mv);
+            next
+        };
+        let check = play(&position, "b3c3");
+        let repeated = play(&check, "c5b5");
+        // Since the last pawn move: the position after Kb5 twice, the one after Rc3+ once.
+        let history = vec![
+            1,
+            2,
+            3,
+            repeated.hash(),
+            5,
+            check.hash(),
+            repeated.hash(),
+            8,
+        ];
+        let mut table = TranspositionTable::with_megabytes(1);
+        // Black's table (the side to move), valued for White after Rc3+: lost by 20 pawns.
+        table.for_side(1).store(Entry {
+            key: check.hash(),
+            depth: 30,
+            value: to_table(-20 * VALUE_SCALE as i32, 1),
+            bound: Bound::Exact,
+            best: None,
+        });
+        let limits = Limits {
+            depth: 4,
+            ..Limits::default()
+        };
+        let finished = deepen(
+            rules,
+            &position,
+            &history,
+            &mut table,
+            &limits,
+            &Control::new(),
+            None,
+        )
+        .expect("the game goes on");
+        assert_ne!(finished.best, "b3c3", "{finished:?}");
+        assert!(
+            matches!(finished.score, Score::Centipawns(cp) if cp > 0),
+            "{finished:?}"
+        );
     }
 
     #[test]
