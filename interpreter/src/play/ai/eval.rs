@@ -412,8 +412,8 @@ pub fn evaluate_in<B: Bitboard>(
                     .unwrap_or(0)
             });
             totals[s] += goals.positional.term(position, s, enemy_force);
-            totals[s] -= super::positional::Positional::<B>::king_danger(attacks[s]);
             if let Some(enemy_force) = enemy_force {
+                totals[s] -= goals.positional.king_danger(attacks[s], enemy_force);
                 totals[s] += goals.positional.king_place(position, s, enemy_force);
             }
         }

@@ -35,7 +35,11 @@
 //!   ring) attacked by enemy pieces, counted once per attacking piece (`units`), cost
 //!   `KING_DANGER_WEIGHT * units²`, at most [`KING_DANGER_UNITS`] units: one piece eyeing the
 //!   ring is little, several at once are an attack (the evaluation counts the attacks, as it
-//!   walks every piece's control for mobility).
+//!   walks every piece's control for mobility). The cost falls with the square of the enemy's
+//!   force (its share of the full force, as the king place's phase): an attack needs pieces to
+//!   follow it up, and without the strongest ones it is seldom more than checks. A chess
+//!   attack costs 69% of its full price once the queens are off, 20% with two rooks and two
+//!   minor pieces left. Fixed-node self-play measured it (README, issue 29).
 //! - pair: a colour-bound piece type (every move of it, from every square of an empty board,
 //!   keeps the square's colour: chess's bishop, an alfil, a ferz) that does not promote and is
 //!   not royal earns [`PAIR_PERCENT`] of its value while its side has pieces of it on both
@@ -328,10 +332,17 @@ impl<B: Bitboard> Positional<B> {
             .sum()
     }
 
-    /// What `units` attacks on a side's king ring cost it.
-    pub fn king_danger(units: i64) -> i64 {
+    /// What `units` attacks on a side's king ring cost it against an enemy non-royal `force`
+    /// (units of `value`): the full price against the full force, in proportion to the square
+    /// of the force's share below it.
+    pub fn king_danger(&self, units: i64, force: i64) -> i64 {
         let units = units.min(KING_DANGER_UNITS);
-        KING_DANGER_WEIGHT * units * units
+        let price = KING_DANGER_WEIGHT * units * units;
+        if self.full_force <= 0 {
+            return price;
+        }
+        let phase = force.clamp(0, self.full_force);
+        price * phase * phase / (self.full_force * self.full_force)
     }
 
     /// The positional total of `side`, against an enemy non-royal `force` where the game has
@@ -608,10 +619,15 @@ mod tests {
         let black = positional.king_ring(game.position(), SideId::new(1));
         assert_eq!(black, named(&["d8", "e8", "f8", "d7", "e7", "f7"]));
         // No attack costs nothing; each further attack costs more than the last, up to a cap.
-        let cost = Positional::<u64>::king_danger;
+        // Against the full force (four queens, 36; the start position's 39 is more) the full
+        // price; against half of it a quarter; against none nothing.
+        let cost = |units| positional.king_danger(units, 39);
         assert_eq!(cost(0), 0);
         assert!(cost(3) - cost(2) > cost(2) - cost(1));
         assert_eq!(cost(KING_DANGER_UNITS + 5), cost(KING_DANGER_UNITS));
+        assert_eq!(cost(5), 25 * KING_DANGER_WEIGHT);
+        assert_eq!(positional.king_danger(5, 18), 25 * KING_DANGER_WEIGHT / 4);
+        assert_eq!(positional.king_danger(5, 0), 0);
     }
 
     #[test]
