@@ -189,14 +189,25 @@ pub fn occurred_before<B: Bitboard>(
     if rules.definition().end.repetition.is_none() || !position.at_turn_start() {
         return false;
     }
+    repeatable(rules, position, history)
+        .iter()
+        .any(|&hash| hash == position.hash())
+}
+
+/// The positions of `history` that `position` could repeat: those since the last irreversible
+/// move (all of them where captured pieces can come back, from a hand or a prison, which makes
+/// a capture reversible).
+fn repeatable<'h, B: Bitboard>(
+    rules: &Rules<B>,
+    position: &Position<B>,
+    history: &'h [u64],
+) -> &'h [u64] {
     let clock = if rules.pieces_return() {
         history.len()
     } else {
         position.halfmove_clock() as usize
     };
-    history[history.len().saturating_sub(clock)..]
-        .iter()
-        .any(|&hash| hash == position.hash())
+    &history[history.len().saturating_sub(clock)..]
 }
 
 /// `repetition N`: if the position occurs for the N-th time, how many plies back the first of
@@ -211,13 +222,7 @@ pub(crate) fn repetition_span<B: Bitboard>(
     if !position.at_turn_start() {
         return None;
     }
-    // Captured pieces that can come back (a hand, a prison) make a capture reversible.
-    let clock = if rules.pieces_return() {
-        history.len()
-    } else {
-        position.halfmove_clock() as usize
-    };
-    let recent = &history[history.len().saturating_sub(clock)..];
+    let recent = repeatable(rules, position, history);
     let earlier = repetition.count.saturating_sub(1) as usize;
     if earlier == 0 {
         return Some(0);
